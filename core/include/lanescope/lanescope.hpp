@@ -1,0 +1,253 @@
+// lanescope core: the layout engine and instruction catalog.
+//
+// Public API in one header. No GUI, GPU or I/O dependency beyond the standard
+// library. Typical use:
+//
+//   const lanescope::Catalog& cat = lanescope::Catalog::builtin();
+//   const lanescope::Target& gfx = cat.find_target("gfx942");
+//   const lanescope::Instruction& ins = cat.find_instruction(gfx, "v_mfma_f32_32x32x8_f16");
+//   lanescope::OperandLayout a = lanescope::layout_of(ins, gfx, lanescope::Operand::A, {});
+//   for (const lanescope::Location& loc : a.where({0, 3, 5})) ...   // element -> slots
+//   for (const lanescope::SlotPart& p : a.which(1, 17)) ...         // slot -> elements
+//
+// Conventions (the same in the CLI and its JSON contract):
+//  * A is rows x K (row = i, col = k), B is K x cols (row = k, col = j),
+//    C and D are M x N. Multi-block instructions add a block index.
+//  * Sparse instructions (smfmac/swmmac): operand A is the *compressed* matrix,
+//    M x K/2; compressed column c holds the (c % 2)-th stored value of the dense
+//    group of four k = 4*(c/2) .. 4*(c/2)+3. Operand K (the sparse index) has the
+//    same shape: element (i, c) is the 2-bit position (0..3) of that value
+//    inside its group.
+//  * Scale operands of mfma_scale_*: SA is M x (K/32) (one E8M0 byte per row and
+//    32-wide K block), SB is (K/32) x N.
+//  * Registers are numbered from the operand's first VGPR. A location is
+//    (reg, lane, bit_lo, bit_hi) with bit_lo in 0..31 of `reg`; bit_hi is
+//    inclusive and may exceed 31 when the element continues into the next
+//    register(s) (64-bit elements, 6-bit elements straddling a boundary).
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lanescope {
+
+// Every user-facing failure (unknown name, illegal modifier, broken catalog).
+// The message says what was wrong and what is legal.
+class Error : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+enum class Family { CDNA1, CDNA2, CDNA3, CDNA4, RDNA3, RDNA4 };
+std::string_view family_name(Family f);            // "cdna3"
+std::string_view family_title(Family f);           // "CDNA3"
+bool is_cdna(Family f);
+
+// One GPU target (a gfx id) with its family and product names.
+struct Target {
+    std::string gfx;                   // "gfx942"
+    Family family;
+    std::string title;                 // "CDNA3 (gfx942, MI300X/MI300A/MI325X)"
+    std::vector<std::string> products; // lower-case, e.g. "mi300x"
+    std::vector<int> wave_sizes;       // {64} or {32, 64}
+    int default_wave;
+    bool has_compiler;                 // clang-19 knows this -mcpu
+};
+
+enum class Operand { A, B, C, D, K, SA, SB };
+std::string_view operand_name(Operand op);        // "A", ..., "SB"
+std::optional<Operand> parse_operand(std::string_view s);
+std::string_view operand_title(Operand op);       // "A (M x K)" etc.
+
+// Element types, with their bit width in registers.
+enum class ElemType {
+    F64, F32, XF32, F16, BF16, I32, I8, IU8, IU4, FP8, BF8, FP6, BF6, FP4, E8M0, IDX,
+    F8F6F4  // format chosen by cbsz (A) / blgp (B) on mfma_scale_*
+};
+std::string_view elem_name(ElemType t);
+int elem_bits(ElemType t);
+std::optional<ElemType> parse_elem(std::string_view s);
+
+// The formula families. Each family's formulas live in one place (layouts.cpp)
+// and name their source.
+enum class LayoutKind { Mfma, MfmaScaled, SmfmacCdna3, SmfmacCdna4, WmmaRdna3, WmmaRdna4, SwmmacRdna4 };
+std::string_view layout_kind_name(LayoutKind k);
+
+// One catalog row: an instruction (builtin + mnemonic) on a set of families
+// that share all of its facts.
+struct Instruction {
+    std::string builtin_pattern;      // without "__builtin_amdgcn_"; "{w}" -> w32/w64
+    std::string mnemonic;             // ISA spelling on these families
+    std::vector<std::string> aliases; // other spellings LLVM accepts
+    std::vector<Family> families;
+    LayoutKind kind;
+    int m = 0, n = 0, k = 0, blocks = 1;
+    ElemType a = ElemType::F32, b = ElemType::F32, c = ElemType::F32;  // D has C's type
+    unsigned opcode = 0;
+    int cycles = 0;                   // cycles (passes x 4); for mfma_scale: FP4/FP6 case
+    int cycles_fp8 = 0;               // mfma_scale only: when A or B is FP8/BF8
+    std::string vec_w32;              // builtin vector types "A,B,C>D" (wave64 on CDNA)
+    std::string vec_w64;              // RDNA wave64 vector types, else empty
+    std::string features;             // clang target features the builtin needs
+    bool tied = false;                // D is tied to C (_tied builtins, smfmac)
+    std::string source;               // where the facts come from
+    int catalog_line = 0;
+
+    bool sparse() const;
+    bool on(Family f) const;
+    std::string builtin(int wave) const;     // full "__builtin_amdgcn_..." name
+    std::string signature(int wave) const;   // C prototype of the builtin
+    std::string vector_types(int wave) const;
+    long long ops() const;                   // 2*M*N*K*blocks
+    std::string shape() const;               // "32x32x8"
+};
+
+class Catalog {
+public:
+    // The catalog compiled into the library (core/catalog/instructions.txt).
+    static const Catalog& builtin();
+    // Parse catalog text; throws Error naming `origin`, the line and the field.
+    static Catalog parse(std::string_view text, std::string_view origin);
+    static Catalog load_file(const std::string& path);
+
+    const std::vector<Instruction>& instructions() const { return rows_; }
+    const std::vector<Target>& targets() const;
+
+    // Accepts family names ("cdna3", "rdna3.5"), gfx ids ("gfx942") and product
+    // names ("mi300x"), case-insensitively. Throws Error with suggestions.
+    const Target& find_target(std::string_view name) const;
+    // Accepts the mnemonic as spelled on that family, LLVM's other spelling,
+    // or the builtin name (with or without "__builtin_amdgcn_", with or without
+    // _w32/_w64). Throws Error with a "did you mean" suggestion.
+    const Instruction& find_instruction(const Target& t, std::string_view name) const;
+    // Same, and also reports the wave size a _w32/_w64 builtin name implies (0 if none).
+    const Instruction& find_instruction(const Target& t, std::string_view name, int* implied_wave) const;
+    std::vector<const Instruction*> on(Family f) const;
+
+private:
+    std::vector<Instruction> rows_;
+};
+
+// Modifiers are the encoding fields, as the ISA guide and the assembler write
+// them. -1 means "not given" (so the default applies).
+struct Modifiers {
+    int cbsz = -1, abid = -1, blgp = -1, opsel = -1, wave = -1;
+    int opsel_a = -1, opsel_b = -1;  // mfma_scale only: scale byte selects
+};
+
+// The modifiers after validation and defaulting, as they apply to one instruction.
+struct ResolvedModifiers {
+    int cbsz = 0, abid = 0, blgp = 0, opsel = 0, wave = 64;
+    int opsel_a = 0, opsel_b = 0;
+    std::string describe() const;  // "cbsz=1 abid=1" (only non-default fields), or ""
+};
+
+// Validates `m` for `ins` on `t`; throws Error naming the modifier, the value,
+// and the legal values (or that it does not apply to this instruction).
+ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, const Modifiers& m);
+// Which modifiers this instruction accepts and their legal values, for UIs.
+struct ModifierRange {
+    std::string name;          // "cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b"
+    std::vector<int> values;   // legal values (given the other modifiers' current values)
+    std::string meaning;       // one line
+    bool moves_data;           // false for value-only modifiers (f64 negation)
+};
+std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target& t, const ResolvedModifiers& current);
+
+struct Element {
+    int block = 0, row = 0, col = 0;
+    bool operator==(const Element& o) const { return block == o.block && row == o.row && col == o.col; }
+    bool operator<(const Element& o) const;
+};
+struct Location {
+    int reg = 0, lane = 0, bit_lo = 0, bit_hi = 0;
+    bool operator==(const Location& o) const {
+        return reg == o.reg && lane == o.lane && bit_lo == o.bit_lo && bit_hi == o.bit_hi;
+    }
+    bool operator<(const Location& o) const;
+};
+struct Entry {
+    Element element;
+    Location loc;
+};
+// Part of one 32-bit register of one lane: bits [bit_lo, bit_hi] of that
+// register hold bits [elem_bit_lo, ...] of `element`.
+struct SlotPart {
+    int bit_lo = 0, bit_hi = 0;
+    Element element;
+    int elem_bit_lo = 0;  // non-zero when this register holds the upper part of the element
+};
+
+// The layout of one operand of one instruction under resolved modifiers.
+class OperandLayout {
+public:
+    Operand operand() const { return operand_; }
+    int blocks() const { return blocks_; }
+    int rows() const { return rows_; }
+    int cols() const { return cols_; }
+    int lanes() const { return lanes_; }       // wave size
+    int regs() const { return regs_; }         // VGPRs per lane the instruction reads/writes
+    int element_bits() const { return bits_; }
+    ElemType type() const { return type_; }
+    int elements() const { return blocks_ * rows_ * cols_; }
+    bool contains(const Element& e) const;
+
+    // Every slot that holds (or supplies) this element; throws Error if out of range.
+    std::vector<Location> where(const Element& e) const;
+    // What register `reg` of `lane` holds, bit range by bit range (may be empty).
+    std::vector<SlotPart> which(int reg, int lane) const;
+    // All (element, location) pairs, sorted by element then location.
+    std::vector<Entry> entries() const;
+    // Formulas in words (forward and inverse) for this operand.
+    std::string formula() const { return formula_; }
+
+private:
+    friend class LayoutBuilder;
+    Operand operand_ = Operand::A;
+    ElemType type_ = ElemType::F32;
+    int blocks_ = 1, rows_ = 0, cols_ = 0, lanes_ = 64, regs_ = 0, bits_ = 32;
+    std::string formula_;
+    std::vector<Entry> entries_;                 // sorted by element, then location
+    std::vector<int> first_entry_;               // per linear element index: [first, next) into entries_
+    std::vector<std::vector<SlotPart>> slots_;   // per lane * regs_ + reg
+};
+
+// Throws Error if the operand does not exist for this instruction (K on a dense
+// instruction, SA/SB without scales).
+OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods);
+OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const Modifiers& mods);
+std::vector<Operand> operands_of(const Instruction& ins);  // A, B, C, D (+K) (+SA, SB)
+
+// Register counts per lane of each operand (the instruction's, for these modifiers).
+int operand_regs(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+int effective_cycles(const Instruction& ins, const ResolvedModifiers& mods);
+
+// The family's formulas in words, and their source.
+std::string family_formulas(const Instruction& ins, const ResolvedModifiers& mods);
+std::string family_source(LayoutKind k);
+std::string modifier_notes(const Instruction& ins, const Target& t);
+
+// For one element of D: every A, B, C (and K, SA, SB) element that feeds it,
+// with where each one lives under the modifiers.
+struct TraceTerm {
+    Operand operand;
+    Element element;
+    std::vector<Location> locations;
+};
+struct Trace {
+    Element d;
+    std::vector<Location> d_locations;
+    std::vector<TraceTerm> terms;
+    std::string note;  // e.g. how the sparse index picks the B rows
+};
+Trace trace(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, const Element& d);
+
+// "Did you mean" helper: the closest candidates by edit distance.
+std::vector<std::string> closest(std::string_view word, const std::vector<std::string>& candidates, size_t max = 3);
+
+}  // namespace lanescope

@@ -1,0 +1,503 @@
+// Catalog parsing, target table and name lookup.
+#include "lanescope/lanescope.hpp"
+#include "text_util.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+namespace lanescope {
+
+extern const char* const kBuiltinCatalogText;  // generated from core/catalog/instructions.txt
+
+// ---------------------------------------------------------------- names ----
+
+std::string_view family_name(Family f) {
+    switch (f) {
+        case Family::CDNA1: return "cdna1";
+        case Family::CDNA2: return "cdna2";
+        case Family::CDNA3: return "cdna3";
+        case Family::CDNA4: return "cdna4";
+        case Family::RDNA3: return "rdna3";
+        case Family::RDNA4: return "rdna4";
+    }
+    return "?";
+}
+
+std::string_view family_title(Family f) {
+    switch (f) {
+        case Family::CDNA1: return "CDNA1";
+        case Family::CDNA2: return "CDNA2";
+        case Family::CDNA3: return "CDNA3";
+        case Family::CDNA4: return "CDNA4";
+        case Family::RDNA3: return "RDNA3";
+        case Family::RDNA4: return "RDNA4";
+    }
+    return "?";
+}
+
+bool is_cdna(Family f) { return f != Family::RDNA3 && f != Family::RDNA4; }
+
+std::string_view operand_name(Operand op) {
+    switch (op) {
+        case Operand::A: return "A";
+        case Operand::B: return "B";
+        case Operand::C: return "C";
+        case Operand::D: return "D";
+        case Operand::K: return "K";
+        case Operand::SA: return "SA";
+        case Operand::SB: return "SB";
+    }
+    return "?";
+}
+
+std::string_view operand_title(Operand op) {
+    switch (op) {
+        case Operand::A: return "A (M x K)";
+        case Operand::B: return "B (K x N)";
+        case Operand::C: return "C (M x N)";
+        case Operand::D: return "D (M x N)";
+        case Operand::K: return "K, sparse index (M x K)";
+        case Operand::SA: return "SA, A scales (M x K/32)";
+        case Operand::SB: return "SB, B scales (K/32 x N)";
+    }
+    return "?";
+}
+
+std::optional<Operand> parse_operand(std::string_view s) {
+    std::string u = text::upper(s);
+    for (Operand op : {Operand::A, Operand::B, Operand::C, Operand::D, Operand::K, Operand::SA, Operand::SB})
+        if (u == operand_name(op)) return op;
+    if (u == "IDX" || u == "INDEX") return Operand::K;
+    return std::nullopt;
+}
+
+namespace {
+struct ElemInfo {
+    ElemType t;
+    const char* name;
+    int bits;
+};
+constexpr ElemInfo kElems[] = {
+    {ElemType::F64, "f64", 64},  {ElemType::F32, "f32", 32},   {ElemType::XF32, "xf32", 32},
+    {ElemType::F16, "f16", 16},  {ElemType::BF16, "bf16", 16}, {ElemType::I32, "i32", 32},
+    {ElemType::I8, "i8", 8},     {ElemType::IU8, "iu8", 8},    {ElemType::IU4, "iu4", 4},
+    {ElemType::FP8, "fp8", 8},   {ElemType::BF8, "bf8", 8},    {ElemType::FP6, "fp6", 6},
+    {ElemType::BF6, "bf6", 6},   {ElemType::FP4, "fp4", 4},    {ElemType::E8M0, "e8m0", 8},
+    {ElemType::IDX, "idx", 4},  {ElemType::F8F6F4, "f8f6f4", 8},
+};
+}  // namespace
+
+std::string_view elem_name(ElemType t) {
+    for (const auto& e : kElems)
+        if (e.t == t) return e.name;
+    return "?";
+}
+int elem_bits(ElemType t) {
+    for (const auto& e : kElems)
+        if (e.t == t) return e.bits;
+    return 0;
+}
+std::optional<ElemType> parse_elem(std::string_view s) {
+    for (const auto& e : kElems)
+        if (s == e.name) return e.t;
+    return std::nullopt;
+}
+
+std::string_view layout_kind_name(LayoutKind k) {
+    switch (k) {
+        case LayoutKind::Mfma: return "mfma";
+        case LayoutKind::MfmaScaled: return "mfma_scaled";
+        case LayoutKind::SmfmacCdna3: return "smfmac_cdna3";
+        case LayoutKind::SmfmacCdna4: return "smfmac_cdna4";
+        case LayoutKind::WmmaRdna3: return "wmma_rdna3";
+        case LayoutKind::WmmaRdna4: return "wmma_rdna4";
+        case LayoutKind::SwmmacRdna4: return "swmmac_rdna4";
+    }
+    return "?";
+}
+
+// ---------------------------------------------------------- instruction ----
+
+bool Instruction::sparse() const {
+    return kind == LayoutKind::SmfmacCdna3 || kind == LayoutKind::SmfmacCdna4 || kind == LayoutKind::SwmmacRdna4;
+}
+bool Instruction::on(Family f) const { return std::find(families.begin(), families.end(), f) != families.end(); }
+
+std::string Instruction::builtin(int wave) const {
+    std::string name = builtin_pattern;
+    auto at = name.find("{w}");
+    if (at != std::string::npos) name.replace(at, 3, wave == 64 ? "w64" : "w32");
+    return "__builtin_amdgcn_" + name;
+}
+
+std::string Instruction::vector_types(int wave) const {
+    return (wave == 64 && !vec_w64.empty()) ? vec_w64 : vec_w32;
+}
+
+long long Instruction::ops() const { return 2LL * m * n * k * blocks; }
+
+std::string Instruction::shape() const {
+    return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
+}
+
+std::string Instruction::signature(int wave) const {
+    // vector types "A,B,C>D"
+    std::string v = vector_types(wave);
+    auto gt = v.find('>');
+    std::vector<std::string> in = text::split(v.substr(0, gt), ',');
+    std::string d = v.substr(gt + 1);
+    while (in.size() < 3) in.push_back("?");
+    const bool integer = (a == ElemType::IU8 || a == ElemType::IU4);
+    std::string args;
+    switch (kind) {
+        case LayoutKind::Mfma:
+            args = in[0] + " a, " + in[1] + " b, " + in[2] + " c, int cbsz, int abid, int blgp";
+            break;
+        case LayoutKind::MfmaScaled:
+            args = in[0] + " a, " + in[1] + " b, " + in[2] +
+                   " c, int cbsz /*A format*/, int blgp /*B format*/, int opsel_a, int scale_a, int opsel_b, int scale_b";
+            break;
+        case LayoutKind::SmfmacCdna3:
+        case LayoutKind::SmfmacCdna4:
+            args = in[0] + " a, " + in[1] + " b, " + in[2] + " c, int idx, int cbsz, int abid";
+            break;
+        case LayoutKind::WmmaRdna3:
+            if (integer)
+                args = "bool a_signed, " + in[0] + " a, bool b_signed, " + in[1] + " b, " + in[2] + " c, bool clamp";
+            else if (elem_bits(c) == 16)
+                args = in[0] + " a, " + in[1] + " b, " + in[2] + " c, bool opsel";
+            else
+                args = in[0] + " a, " + in[1] + " b, " + in[2] + " c";
+            break;
+        case LayoutKind::WmmaRdna4:
+            if (integer)
+                args = "bool a_signed, " + in[0] + " a, bool b_signed, " + in[1] + " b, " + in[2] + " c, bool clamp";
+            else
+                args = in[0] + " a, " + in[1] + " b, " + in[2] + " c";
+            break;
+        case LayoutKind::SwmmacRdna4:
+            if (integer)
+                args = "bool a_signed, " + in[0] + " a, bool b_signed, " + in[1] + " b, " + in[2] +
+                       " c, int idx, bool clamp";
+            else
+                args = in[0] + " a, " + in[1] + " b, " + in[2] + " c, int idx";
+            break;
+    }
+    return d + " " + builtin(wave) + "(" + args + ")";
+}
+
+// -------------------------------------------------------------- targets ----
+
+namespace {
+std::vector<Target> make_targets() {
+    std::vector<Target> t;
+    auto add = [&](std::string gfx, Family f, std::string title, std::vector<std::string> products,
+                   std::vector<int> waves, int def, bool compiler) {
+        t.push_back(Target{std::move(gfx), f, std::move(title), std::move(products), std::move(waves), def, compiler});
+    };
+    add("gfx908", Family::CDNA1, "CDNA1 (gfx908, MI100)", {"mi100", "arcturus"}, {64}, 64, true);
+    add("gfx90a", Family::CDNA2, "CDNA2 (gfx90a, MI200 series)", {"mi200", "mi210", "mi250", "mi250x", "aldebaran"},
+        {64}, 64, true);
+    add("gfx942", Family::CDNA3, "CDNA3 (gfx942, MI300 series)", {"mi300", "mi300x", "mi300a", "mi325x", "aqua_vanjaram"},
+        {64}, 64, true);
+    add("gfx940", Family::CDNA3, "CDNA3 (gfx940, early MI300A)", {}, {64}, 64, true);
+    add("gfx941", Family::CDNA3, "CDNA3 (gfx941, early MI300X)", {}, {64}, 64, true);
+    add("gfx950", Family::CDNA4, "CDNA4 (gfx950, MI350 series)", {"mi350", "mi350x", "mi355x"}, {64}, 64, false);
+    add("gfx1100", Family::RDNA3, "RDNA3 (gfx1100, Radeon RX 7900 / PRO W7900)",
+        {"rx7900xtx", "rx7900xt", "rx7900gre", "w7900", "w7800", "navi31"}, {32, 64}, 32, true);
+    add("gfx1101", Family::RDNA3, "RDNA3 (gfx1101, Radeon RX 7800 / 7700)", {"rx7800xt", "rx7700xt", "navi32"},
+        {32, 64}, 32, true);
+    add("gfx1102", Family::RDNA3, "RDNA3 (gfx1102, Radeon RX 7600)", {"rx7600", "rx7600xt", "navi33"}, {32, 64}, 32, true);
+    add("gfx1103", Family::RDNA3, "RDNA3 (gfx1103, Radeon 780M/760M iGPU)", {"780m", "760m", "phoenix"}, {32, 64}, 32,
+        true);
+    add("gfx1150", Family::RDNA3, "RDNA3.5 (gfx1150, Radeon 890M iGPU)", {"890m", "strix"}, {32, 64}, 32, true);
+    add("gfx1151", Family::RDNA3, "RDNA3.5 (gfx1151, Radeon 8060S iGPU)", {"8060s", "strix_halo"}, {32, 64}, 32, true);
+    add("gfx1152", Family::RDNA3, "RDNA3.5 (gfx1152, Krackan iGPU)", {"krackan"}, {32, 64}, 32, true);
+    add("gfx1153", Family::RDNA3, "RDNA3.5 (gfx1153)", {}, {32, 64}, 32, false);
+    add("gfx1200", Family::RDNA4, "RDNA4 (gfx1200, Radeon RX 9060)", {"rx9060xt", "rx9060", "navi44"}, {32, 64}, 32,
+        true);
+    add("gfx1201", Family::RDNA4, "RDNA4 (gfx1201, Radeon RX 9070 / AI PRO R9700)",
+        {"rx9070xt", "rx9070", "r9700", "navi48"}, {32, 64}, 32, true);
+    return t;
+}
+
+// Family names map to the family's flagship target.
+const char* family_default_gfx(std::string_view name) {
+    static const std::pair<const char*, const char*> kMap[] = {
+        {"cdna", "gfx908"},  {"cdna1", "gfx908"},  {"cdna2", "gfx90a"},  {"cdna3", "gfx942"},
+        {"cdna4", "gfx950"}, {"rdna3", "gfx1100"}, {"rdna3.5", "gfx1150"}, {"rdna35", "gfx1150"},
+        {"rdna4", "gfx1201"},
+    };
+    for (auto& [k, v] : kMap)
+        if (name == k) return v;
+    return nullptr;
+}
+}  // namespace
+
+const std::vector<Target>& Catalog::targets() const {
+    static const std::vector<Target> kTargets = make_targets();
+    return kTargets;
+}
+
+const Target& Catalog::find_target(std::string_view raw) const {
+    std::string name = text::lower(text::trim(raw));
+    // "MI300X" and "mi-300x" and "mi 300x" all mean the same product.
+    std::string squashed;
+    for (char c : name)
+        if (c != '-' && c != ' ') squashed += c;
+    if (const char* gfx = family_default_gfx(squashed)) name = gfx;
+    for (const Target& t : targets()) {
+        if (t.gfx == name || t.gfx == squashed) return t;
+        for (const auto& p : t.products)
+            if (p == squashed) return t;
+    }
+    std::vector<std::string> names = {"cdna1", "cdna2", "cdna3", "cdna4", "rdna3", "rdna3.5", "rdna4"};
+    for (const Target& t : targets()) {
+        names.push_back(t.gfx);
+        for (const auto& p : t.products) names.push_back(p);
+    }
+    std::string msg = "unknown architecture '" + std::string(raw) + "'";
+    auto near = closest(name, names);
+    if (!near.empty()) msg += "; did you mean " + text::join_quoted(near, " or ") + "?";
+    msg += "\nlegal: family names (cdna1 cdna2 cdna3 cdna4 rdna3 rdna3.5 rdna4), gfx ids (";
+    for (size_t i = 0; i < targets().size(); ++i) msg += (i ? " " : "") + targets()[i].gfx;
+    msg += ") or products (mi100 mi250x mi300x mi355x rx7900xtx rx9070xt ...)";
+    throw Error(msg);
+}
+
+std::vector<const Instruction*> Catalog::on(Family f) const {
+    std::vector<const Instruction*> out;
+    for (const auto& r : rows_)
+        if (r.on(f)) out.push_back(&r);
+    return out;
+}
+
+const Instruction& Catalog::find_instruction(const Target& t, std::string_view name) const {
+    return find_instruction(t, name, nullptr);
+}
+
+const Instruction& Catalog::find_instruction(const Target& t, std::string_view raw, int* implied_wave) const {
+    std::string name = text::lower(text::trim(raw));
+    if (implied_wave) *implied_wave = 0;
+    const std::string prefix = "__builtin_amdgcn_";
+    if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
+    // Builtin names: exact match on either wave's spelling, or on the pattern without {w}.
+    for (const Instruction& r : rows_) {
+        if (!r.on(t.family)) continue;
+        for (int w : {32, 64}) {
+            if (r.builtin(w).substr(prefix.size()) == name) {
+                if (implied_wave && r.builtin_pattern.find("{w}") != std::string::npos) *implied_wave = w;
+                return r;
+            }
+        }
+        std::string bare = r.builtin_pattern;
+        auto at = bare.find("_{w}");
+        if (at != std::string::npos) bare.erase(at, 4);
+        if (bare == name) return r;
+    }
+    // Mnemonics: the family's spelling first (untied rows come first in the
+    // catalog), then the aliases LLVM accepts.
+    for (const Instruction& r : rows_)
+        if (r.on(t.family) && r.mnemonic == name) return r;
+    for (const Instruction& r : rows_)
+        if (r.on(t.family))
+            for (const auto& a : r.aliases)
+                if (a == name) return r;
+
+    // Not here: is it on another family?
+    std::vector<std::string> elsewhere;
+    for (const Instruction& r : rows_) {
+        bool match = r.mnemonic == name || r.builtin(32).substr(prefix.size()) == name ||
+                     r.builtin(64).substr(prefix.size()) == name ||
+                     std::find(r.aliases.begin(), r.aliases.end(), name) != r.aliases.end();
+        if (match)
+            for (Family f : r.families) {
+                std::string fam(family_name(f));
+                if (std::find(elsewhere.begin(), elsewhere.end(), fam) == elsewhere.end()) elsewhere.push_back(fam);
+            }
+    }
+    std::string msg = "unknown instruction '" + std::string(raw) + "' on " + t.gfx + " (" +
+                      std::string(family_title(t.family)) + ")";
+    if (!elsewhere.empty()) {
+        msg += "; it exists on " + text::join(elsewhere, ", ");
+    } else {
+        std::vector<std::string> names;
+        for (const Instruction* r : on(t.family)) {
+            names.push_back(r->mnemonic);
+            names.push_back(r->builtin(t.default_wave).substr(prefix.size()));
+        }
+        auto near = closest(name, names);
+        if (!near.empty()) msg += "; did you mean " + text::join_quoted(near, " or ") + "?";
+    }
+    msg += "\nlegal: an ISA mnemonic or builtin name on " + t.gfx + "; `lanescope-cli list --arch " + t.gfx +
+           "` lists them";
+    throw Error(msg);
+}
+
+// --------------------------------------------------------------- parsing ----
+
+namespace {
+[[noreturn]] void fail(std::string_view origin, int line, const std::string& what) {
+    throw Error(std::string(origin) + ":" + std::to_string(line) + ": " + what);
+}
+
+int parse_int(std::string_view origin, int line, std::string_view field, const std::string& s, int base = 10) {
+    try {
+        size_t used = 0;
+        long v = std::stol(s, &used, base);
+        if (used != s.size() || v < 0 || v > 1 << 20) throw std::invalid_argument(s);
+        return static_cast<int>(v);
+    } catch (const std::exception&) {
+        fail(origin, line, std::string(field) + " '" + s + "' is not a " + (base == 16 ? "hex " : "") + "number");
+    }
+}
+
+bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+}  // namespace
+
+Catalog Catalog::parse(std::string_view text, std::string_view origin) {
+    Catalog cat;
+    std::istringstream in{std::string(text)};
+    std::string raw;
+    int line_no = 0;
+    static const std::map<std::string, Family> kFamilies = {
+        {"cdna1", Family::CDNA1}, {"cdna2", Family::CDNA2}, {"cdna3", Family::CDNA3},
+        {"cdna4", Family::CDNA4}, {"rdna3", Family::RDNA3}, {"rdna4", Family::RDNA4}};
+    static const std::map<std::string, LayoutKind> kKinds = {
+        {"mfma", LayoutKind::Mfma},
+        {"mfma_scaled", LayoutKind::MfmaScaled},
+        {"smfmac_cdna3", LayoutKind::SmfmacCdna3},
+        {"smfmac_cdna4", LayoutKind::SmfmacCdna4},
+        {"wmma_rdna3", LayoutKind::WmmaRdna3},
+        {"wmma_rdna4", LayoutKind::WmmaRdna4},
+        {"swmmac_rdna4", LayoutKind::SwmmacRdna4}};
+    while (std::getline(in, raw)) {
+        ++line_no;
+        std::string line = text::trim(raw);
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> f = text::split(line, '|');
+        for (auto& x : f) x = text::trim(x);
+        if (f.size() != 14)
+            fail(origin, line_no,
+                 "expected 14 '|'-separated fields (families | builtin | mnemonic | aliases | layout | shape | blocks | "
+                 "types | opcode | cycles | vectors | vectors64 | features | source), found " +
+                     std::to_string(f.size()));
+        Instruction r;
+        r.catalog_line = line_no;
+        for (const auto& fam : text::split(f[0], ',')) {
+            auto it = kFamilies.find(text::trim(fam));
+            if (it == kFamilies.end())
+                fail(origin, line_no, "unknown family '" + text::trim(fam) + "'; legal: cdna1 cdna2 cdna3 cdna4 rdna3 rdna4");
+            r.families.push_back(it->second);
+        }
+        r.builtin_pattern = f[1];
+        if (r.builtin_pattern.empty()) fail(origin, line_no, "empty builtin name");
+        r.mnemonic = f[2];
+        if (r.mnemonic.rfind("v_", 0) != 0) fail(origin, line_no, "mnemonic '" + f[2] + "' does not start with v_");
+        if (f[3] != "-")
+            for (const auto& a : text::split(f[3], ',')) r.aliases.push_back(text::trim(a));
+        auto kind = kKinds.find(f[4]);
+        if (kind == kKinds.end())
+            fail(origin, line_no,
+                 "unknown layout '" + f[4] +
+                     "'; legal: mfma mfma_scaled smfmac_cdna3 smfmac_cdna4 wmma_rdna3 wmma_rdna4 swmmac_rdna4");
+        r.kind = kind->second;
+        auto dims = text::split(f[5], 'x');
+        if (dims.size() != 3) fail(origin, line_no, "shape '" + f[5] + "' is not MxNxK");
+        r.m = parse_int(origin, line_no, "shape", dims[0]);
+        r.n = parse_int(origin, line_no, "shape", dims[1]);
+        r.k = parse_int(origin, line_no, "shape", dims[2]);
+        r.blocks = parse_int(origin, line_no, "blocks", f[6]);
+        if (!is_pow2(r.m) || !is_pow2(r.n) || !is_pow2(r.k) || !is_pow2(r.blocks))
+            fail(origin, line_no, "shape and blocks must be powers of two");
+        auto types = text::split(f[7], ',');
+        if (types.size() != 3) fail(origin, line_no, "types '" + f[7] + "' must be A,B,C");
+        ElemType* slots[3] = {&r.a, &r.b, &r.c};
+        for (int i = 0; i < 3; ++i) {
+            auto t = parse_elem(text::trim(types[i]));
+            if (!t) fail(origin, line_no, "unknown element type '" + types[i] + "'");
+            *slots[i] = *t;
+        }
+        r.opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", f[8], 16));
+        auto cyc = text::split(f[9], '/');
+        r.cycles = parse_int(origin, line_no, "cycles", cyc[0]);
+        r.cycles_fp8 = cyc.size() > 1 ? parse_int(origin, line_no, "cycles", cyc[1]) : r.cycles;
+        r.vec_w32 = f[10];
+        r.vec_w64 = f[11] == "-" ? "" : f[11];
+        for (const std::string* v : {&r.vec_w32, &r.vec_w64}) {
+            if (v->empty()) continue;
+            auto gt = v->find('>');
+            if (gt == std::string::npos || text::split(v->substr(0, gt), ',').size() != 3)
+                fail(origin, line_no, "vectors '" + *v + "' must be A,B,C>D");
+        }
+        const bool rdna = r.on(Family::RDNA3) || r.on(Family::RDNA4);
+        if (rdna != (r.builtin_pattern.find("{w}") != std::string::npos))
+            fail(origin, line_no, "RDNA builtins (and only they) carry {w} for the wave size");
+        if (rdna && r.vec_w64.empty()) fail(origin, line_no, "RDNA rows need wave64 vector types");
+        r.features = f[12];
+        r.source = f[13];
+        r.tied = r.builtin_pattern.find("_tied") != std::string::npos || r.kind == LayoutKind::SmfmacCdna3 ||
+                 r.kind == LayoutKind::SmfmacCdna4;
+        if (r.sparse() && r.k % 8 != 0) fail(origin, line_no, "sparse instructions need K a multiple of 8");
+        cat.rows_.push_back(std::move(r));
+    }
+    if (cat.rows_.empty()) throw Error(std::string(origin) + ": the catalog holds no instruction rows");
+    // A builtin may appear once per family.
+    for (size_t i = 0; i < cat.rows_.size(); ++i)
+        for (size_t j = i + 1; j < cat.rows_.size(); ++j)
+            if (cat.rows_[i].builtin_pattern == cat.rows_[j].builtin_pattern)
+                for (Family f : cat.rows_[i].families)
+                    if (cat.rows_[j].on(f))
+                        fail(origin, cat.rows_[j].catalog_line,
+                             "builtin '" + cat.rows_[j].builtin_pattern + "' already defined for " +
+                                 std::string(family_name(f)) + " on line " + std::to_string(cat.rows_[i].catalog_line));
+    return cat;
+}
+
+Catalog Catalog::load_file(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot read catalog file '" + path + "'");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return parse(ss.str(), path);
+}
+
+const Catalog& Catalog::builtin() {
+    static const Catalog kCatalog = parse(kBuiltinCatalogText, "core/catalog/instructions.txt");
+    return kCatalog;
+}
+
+// ------------------------------------------------------------ suggestions ----
+
+std::vector<std::string> closest(std::string_view word, const std::vector<std::string>& candidates, size_t max) {
+    auto distance = [](std::string_view a, std::string_view b) {
+        std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+        for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+        for (size_t i = 1; i <= a.size(); ++i) {
+            cur[0] = i;
+            for (size_t j = 1; j <= b.size(); ++j)
+                cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+            std::swap(prev, cur);
+        }
+        return prev[b.size()];
+    };
+    std::vector<std::pair<size_t, std::string>> scored;
+    for (const auto& c : candidates) {
+        size_t d = distance(word, c);
+        // A substring match is a strong hint even when the edit distance is large.
+        if (c.find(word) != std::string::npos && word.size() >= 3) d = std::min(d, c.size() - word.size());
+        scored.emplace_back(d, c);
+    }
+    std::sort(scored.begin(), scored.end());
+    std::vector<std::string> out;
+    size_t limit = std::max<size_t>(3, word.size() / 2);
+    for (const auto& [d, c] : scored) {
+        if (d > limit || out.size() >= max) break;
+        if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+    }
+    return out;
+}
+
+}  // namespace lanescope

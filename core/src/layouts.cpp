@@ -1,0 +1,918 @@
+// The layout formulas, one small set per family, and the engine that turns a
+// formula into both directions of the element <-> (register, lane, bits) map.
+//
+// Every family gives, for an element, its *nominal* slots: (lane, item), where
+// item e of a lane starts at bit e*stride + offset of the lane's operand
+// registers (registers concatenated little-endian, first VGPR = 0). Modifiers
+// that move data (cbsz/abid, blgp, index-set selects, opsel halves) are applied
+// inside the formulas, exactly where the hardware applies them.
+//
+// Sources (keys as in docs/sources.md):
+//  * mfma:         I4 §7.1.4 general closed form, checked equal to CALC for every
+//                  CDNA1-3 dense instruction; f64 4x4x4 C/D follows CALC and the
+//                  seed S0 row-to-lane table (lane = j + 4b + 16i).
+//                  cbsz/abid: CALC (block b reads block 2^cbsz*floor(b/2^cbsz)+abid);
+//                  blgp: I4 Table 29 / CALC.
+//  * mfma_scaled:  I4 §7.1.5.1 (FP8 in 16-element chunks, FP6/FP4 contiguous),
+//                  §7.2.1 (scales), BLOG, RJ.
+//  * smfmac_cdna3: CALC (hardware-checked after fix f5a87dd), I4 Tables 34-37.
+//  * smfmac_cdna4: I4 §7.5.1.3 (B and index tables); A inferred from B's lane
+//                  groups (reference §4.4, medium confidence).
+//  * wmma_rdna3:   CALC, seed S1 tables and store_c example.
+//  * wmma_rdna4, swmmac_rdna4: CALC v1.3.x (checked position by position).
+#include "lanescope/lanescope.hpp"
+#include "text_util.hpp"
+
+#include <algorithm>
+#include <functional>
+#include <map>
+
+namespace lanescope {
+
+namespace {
+
+int log2i(int v) {
+    int r = 0;
+    while ((1 << r) < v) ++r;
+    return r;
+}
+
+struct Slot {
+    int lane, item;
+};
+using Placer = std::function<void(int b, int r, int c, std::vector<Slot>&)>;
+
+// One operand's layout as a formula.
+struct OperandSpec {
+    int blocks = 1, rows = 0, cols = 0;
+    ElemType type = ElemType::F32;
+    int width = 32;            // bits one element occupies in a slot
+    int stride = 32, offset = 0;
+    int regs = 0;
+    Placer place;
+    std::string formula;
+};
+
+bool is16(ElemType t) { return elem_bits(t) == 16; }
+bool is8(ElemType t) { return elem_bits(t) == 8; }
+
+// RDNA4 A/B placement from a k-bit spec, LSB first: 'i' = next item bit,
+// '4' = lane bit 4 (+16), '5' = lane bit 5 (+32).
+void apply_kspec(const char* spec, int k, int* lane_add, int* item) {
+    int item_bit = 0;
+    *lane_add = 0;
+    *item = 0;
+    for (int bit = 0; spec[bit]; ++bit) {
+        int v = (k >> bit) & 1;
+        switch (spec[bit]) {
+            case 'i': *item |= v << item_bit++; break;
+            case '4': *lane_add |= v << 4; break;
+            case '5': *lane_add |= v << 5; break;
+        }
+    }
+}
+int kspec_items(const char* spec) {
+    int n = 0;
+    for (const char* p = spec; *p; ++p) n += *p == 'i';
+    return 1 << n;
+}
+
+// BLGP lane-group patterns: the lane whose B value lane `l` uses.
+int blgp_source(int blgp, int l) {
+    switch (blgp) {
+        case 1: return l % 32;
+        case 2: return l % 32 + 32;
+        case 3: return (l + 16) % 64;
+        case 4: return l % 16;
+        case 5: return l % 16 + 16;
+        case 6: return l % 16 + 32;
+        case 7: return l % 16 + 48;
+        default: return l;
+    }
+}
+
+const char* format_name(int code) {
+    static const char* kNames[] = {"FP8 E4M3", "BF8 E5M2", "FP6 E2M3", "BF6 E3M2", "FP4 E2M1"};
+    return code >= 0 && code <= 4 ? kNames[code] : "?";
+}
+ElemType format_type(int code) {
+    static const ElemType kTypes[] = {ElemType::FP8, ElemType::BF8, ElemType::FP6, ElemType::BF6, ElemType::FP4};
+    return code >= 0 && code <= 4 ? kTypes[code] : ElemType::FP8;
+}
+
+bool mfma_blgp_moves_data(const Instruction& ins) { return ins.kind == LayoutKind::Mfma && ins.a != ElemType::F64; }
+
+// Index sets of the sparse index VGPR: each set is 4 bits per group of four dense k.
+int sparse_pairs_per_lane(const Instruction& ins, int wave);
+int sparse_sets(const Instruction& ins, int wave) { return 32 / (4 * sparse_pairs_per_lane(ins, wave)); }
+
+// ------------------------------------------------------------------ CDNA ---
+
+// Standard CDNA accumulator layout (I4 §7.1.4; CALC).
+OperandSpec mfma_cd(const Instruction& ins, ElemType type) {
+    OperandSpec s;
+    s.blocks = ins.kind == LayoutKind::Mfma ? ins.blocks : 1;
+    s.rows = ins.m;
+    s.cols = ins.n;
+    s.type = type;
+    s.width = s.stride = elem_bits(type) == 64 ? 64 : 32;
+    const int M = ins.m, N = ins.n, B = s.blocks;
+    s.regs = M * N * B * s.width / (64 * 32);
+    if (type == ElemType::F64 && M == 4) {
+        s.place = [](int b, int i, int j, std::vector<Slot>& out) { out.push_back({j + 4 * b + 16 * i, 0}); };
+        s.formula = "lane = j + 4*b + 16*i, VGPR pair 0 (v[1:0]).  Inverse: j = lane%4, b = (lane/4)%4, i = lane/16.";
+        return s;
+    }
+    const int H = type == ElemType::F64 ? 1 : 4;
+    const int BI = std::max(1, (64 * H + M * N - 1) / (M * N));
+    const int MI = 64 / (BI * N);
+    const int G = M / (H * MI);
+    s.place = [=](int b, int i, int j, std::vector<Slot>& out) {
+        int lane = j + N * ((i / H) % MI + MI * (b % BI));
+        int item = i % H + H * (i / (H * MI) + G * (b / BI));
+        out.push_back({lane, item});
+    };
+    if (type == ElemType::F64)
+        s.formula = "lane = j + " + std::to_string(N) + "*(i%4), VGPR pair floor(i/4) (v[2p+1:2p]).  Inverse: j = lane%" +
+                    std::to_string(N) + ", i = 4*p + lane/" + std::to_string(N) + ".";
+    else if (M == 32)
+        s.formula = "lane = j + 32*(floor(i/4)%2), VGPR = i%4 + 4*floor(i/8)" + std::string(B > 1 ? " + 16*b" : "") +
+                    ".  Inverse: j = lane%32, i = 8*floor((G%16)/4) + 4*floor(lane/32) + G%4" +
+                    std::string(B > 1 ? ", b = floor(G/16)" : "") + ".";
+    else if (M == 16)
+        s.formula = "lane = j + 16*floor(i/4), VGPR = i%4" + std::string(B > 1 ? " + 4*b" : "") +
+                    ".  Inverse: j = lane%16, i = 4*floor(lane/16) + G%4" + std::string(B > 1 ? ", b = floor(G/4)" : "") +
+                    ".";
+    else
+        s.formula = "lane = j + 4*b, VGPR = i.  Inverse: j = lane%4, b = floor(lane/4), i = G.";
+    return s;
+}
+
+// Dense A/B (I4 §7.1.4): K_L = K*M*blocks/64 values per lane; lane group
+// floor(k/K_L) sits above the block's lanes.
+OperandSpec mfma_ab(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    OperandSpec s;
+    const bool is_a = op == Operand::A;
+    const int M = is_a ? ins.m : ins.n, K = ins.k, B = ins.blocks;
+    const int KL = K * M * B / 64;
+    s.blocks = B;
+    s.rows = is_a ? M : K;
+    s.cols = is_a ? K : M;
+    s.type = is_a ? ins.a : ins.b;
+    s.width = s.stride = elem_bits(s.type);
+    s.regs = std::max(1, KL * s.width / 32);
+    const int cbsz = mods.cbsz, abid = mods.abid;
+    const int blgp = mfma_blgp_moves_data(ins) ? mods.blgp : 0;
+    const std::string mn = std::to_string(M), kl = std::to_string(KL);
+    const std::string idx = is_a ? "i" : "j";
+    std::string lane = idx + " + " + mn + "*(b";
+    if (is_a && cbsz > 0) lane = idx + " + " + mn + "*(b'";
+    lane += KL < K ? " + " + std::to_string(B) + "*floor(k/" + kl + "))" : ")";
+    if (B == 1) lane = KL < K ? idx + " + " + mn + "*floor(k/" + kl + ")" : idx;
+    s.formula = "lane = " + lane + ", item = k%" + kl + " (" + std::to_string(s.width) + "-bit items packed from bit 0)";
+    if (is_a && cbsz > 0)
+        s.formula += "; cbsz=" + std::to_string(cbsz) + " abid=" + std::to_string(abid) +
+                     ": block b reads block b' = " + std::to_string(1 << cbsz) + "*floor(b/" +
+                     std::to_string(1 << cbsz) + ") + " + std::to_string(abid);
+    if (!is_a && blgp > 0) s.formula += "; blgp=" + std::to_string(blgp) + ": lane l reads lane p(l) of the table above";
+    s.formula += ".  Inverse: " + idx + " = lane%" + mn + (B > 1 ? ", b = floor(lane/" + mn + ")%" + std::to_string(B) : "") +
+                 ", k = " + (KL < K ? kl + "*floor(lane/" + std::to_string(M * B) + ") + item" : "item") + ".";
+    s.place = [=](int b, int r, int c, std::vector<Slot>& out) {
+        int row = is_a ? r : c;   // i or j
+        int k = is_a ? c : r;
+        int blk = b;
+        if (is_a && cbsz > 0) blk = (b >> cbsz << cbsz) + abid;
+        int lane = row + M * (blk + B * (k / KL));
+        if (!is_a) lane = blgp_source(blgp, lane);
+        out.push_back({lane, k % KL});
+    };
+    return s;
+}
+
+// CDNA4 f8f6f4 A/B: the format (cbsz for A, blgp for B) sets the layout.
+OperandSpec scaled_ab(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    OperandSpec s;
+    const bool is_a = op == Operand::A;
+    const int fmt = is_a ? mods.cbsz : mods.blgp;
+    const int M = is_a ? ins.m : ins.n, K = ins.k;
+    s.rows = is_a ? M : K;
+    s.cols = is_a ? K : M;
+    s.type = format_type(fmt);
+    s.width = s.stride = elem_bits(s.type);
+    s.regs = 32 * s.width / 32;  // 32 items per lane: 8, 6 or 4 VGPRs
+    const std::string idx = is_a ? "i" : "j", mn = std::to_string(M);
+    if (fmt <= 1) {
+        const int groups = 64 / M, span = 1024 / M;
+        s.formula = std::string(format_name(fmt)) + ": lane = " + idx + " + " + mn + "*(floor(k/16)%" +
+                    std::to_string(groups) + "), byte e = 16*floor(k/" + std::to_string(span) +
+                    ") + k%16 (16-element chunks: VGPRs 0-3 hold k in 16g..16g+15, VGPRs 4-7 the same " +
+                    std::to_string(span) + " higher).  Inverse: k = " + std::to_string(span) +
+                    "*floor(e/16) + 16*floor(lane/" + mn + ") + e%16.";
+        s.place = [=](int, int r, int c, std::vector<Slot>& out) {
+            int row = is_a ? r : c, k = is_a ? c : r;
+            out.push_back({row + M * ((k / 16) % groups), 16 * (k / span) + k % 16});
+        };
+    } else {
+        s.formula = std::string(format_name(fmt)) + ": lane = " + idx + " + " + mn +
+                    "*floor(k/32), item e = k%32 packed contiguously (" + std::to_string(s.width) +
+                    " bits each; FP6 items straddle VGPR boundaries).  Inverse: k = 32*floor(lane/" + mn + ") + e.";
+        s.place = [=](int, int r, int c, std::vector<Slot>& out) {
+            int row = is_a ? r : c, k = is_a ? c : r;
+            out.push_back({row + M * (k / 32), k % 32});
+        };
+    }
+    return s;
+}
+
+// Scale operands: one E8M0 byte per row (column) and 32-wide K block, in the
+// byte that opsel selects of one VGPR (I4 §7.2.1).
+OperandSpec scaled_scale(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    OperandSpec s;
+    const bool is_a = op == Operand::SA;
+    const int M = is_a ? ins.m : ins.n, KB = ins.k / 32;
+    const int sel = is_a ? mods.opsel_a : mods.opsel_b;
+    s.rows = is_a ? M : KB;
+    s.cols = is_a ? KB : M;
+    s.type = ElemType::E8M0;
+    s.width = 8;
+    s.stride = 32;
+    s.offset = 8 * sel;
+    s.regs = 1;
+    const std::string idx = is_a ? "i" : "j", blk = is_a ? "kb" : "kb";
+    s.formula = std::string(is_a ? "scale_a[i][kb]" : "scale_b[kb][j]") + ": lane = " + idx + " + " +
+                std::to_string(M) + "*kb, bits [" + std::to_string(8 * sel + 7) + ":" + std::to_string(8 * sel) +
+                "] (opsel_" + (is_a ? "a" : "b") + "=" + std::to_string(sel) + ") of the scale VGPR; kb = floor(k/32).";
+    s.place = [=](int, int r, int c, std::vector<Slot>& out) {
+        int row = is_a ? r : c, kb = is_a ? c : r;
+        out.push_back({row + M * kb, 0});
+    };
+    return s;
+}
+
+// CDNA3 SMFMAC (CALC; I4 Tables 34-37). A is given in dense coordinates: the
+// four k of a 4:2 group share the slot that holds its two stored values.
+OperandSpec smfmac3(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    OperandSpec s;
+    const int M = ins.m, K = ins.k;
+    const int KL = K * M / 64;  // dense k per lane
+    const int w = elem_bits(ins.a);
+    const std::string mn = std::to_string(M), kl = std::to_string(KL);
+    if (op == Operand::B) {
+        s.rows = K;
+        s.cols = ins.n;
+        s.type = ins.b;
+        s.width = s.stride = w;
+        s.regs = KL * w / 32;
+        s.formula = "lane = j + " + mn + "*floor(k/" + kl + "), item = k%" + kl + ".  Inverse: j = lane%" + mn +
+                    ", k = " + kl + "*floor(lane/" + mn + ") + item.";
+        s.place = [=](int, int k, int j, std::vector<Slot>& out) { out.push_back({j + M * (k / KL), k % KL}); };
+        return s;
+    }
+    s.rows = M;
+    s.cols = K;
+    const int pairs = KL / 4;
+    if (op == Operand::A) {
+        s.type = ins.a;
+        s.width = s.stride = 2 * w;
+        s.regs = pairs * 2 * w / 32;
+        s.formula = "lane = i + " + mn + "*floor(k/" + kl + "), pair q = floor((k%" + kl +
+                    ")/4) holds the group's two stored values (items 2q, 2q+1, lower k first).  Inverse: i = lane%" +
+                    mn + ", k in 4*q + " + kl + "*floor(lane/" + mn + ") + {0..3}.";
+    } else {
+        const int sets = 32 / (4 * pairs);
+        const int set = mods.cbsz == 0 ? mods.abid : 0;
+        s.type = ElemType::IDX;
+        s.width = s.stride = 4;
+        s.offset = set * 4 * pairs;
+        s.regs = 1;
+        s.formula = "lane = i + " + mn + "*floor(k/" + kl + "), 4-bit field for group q = floor((k%" + kl +
+                    ")/4) at bits 4q + " + std::to_string(4 * pairs) + "*set (bits [1:0] locate the first stored value, [3:2] the second); " +
+                    std::to_string(sets) + " sets, set = abid when cbsz = 0 (here set " + std::to_string(set) + ").";
+    }
+    s.place = [=](int, int i, int k, std::vector<Slot>& out) { out.push_back({i + M * (k / KL), (k % KL) / 4}); };
+    return s;
+}
+
+// CDNA4 SMFMAC (I4 §7.5.1.3): B item e holds k = (K/2)*floor(e/K0) + K0*g + e%K0.
+OperandSpec smfmac4(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    OperandSpec s;
+    const int M = ins.m, K = ins.k, half = K / 2;
+    const int w = elem_bits(ins.a);
+    const int K0 = w == 16 ? 8 : 16;
+    const std::string mn = std::to_string(M), k0 = std::to_string(K0), hs = std::to_string(half);
+    auto split = [=](int k, int* g, int* e) {
+        *g = (k % half) / K0;
+        *e = K0 * (k / half) + k % K0;
+    };
+    if (op == Operand::B) {
+        s.rows = K;
+        s.cols = ins.n;
+        s.type = ins.b;
+        s.width = s.stride = w;
+        s.regs = 2 * K0 * w / 32;
+        s.formula = "lane = j + " + mn + "*floor((k%" + hs + ")/" + k0 + "), item e = " + k0 + "*floor(k/" + hs +
+                    ") + k%" + k0 + ".  Inverse: k = " + hs + "*floor(e/" + k0 + ") + " + k0 + "*floor(lane/" + mn +
+                    ") + e%" + k0 + ".";
+        s.place = [=](int, int k, int j, std::vector<Slot>& out) {
+            int g, e;
+            split(k, &g, &e);
+            out.push_back({j + M * g, e});
+        };
+        return s;
+    }
+    s.rows = M;
+    s.cols = K;
+    const int pairs = 2 * K0 / 4;
+    if (op == Operand::A) {
+        s.type = ins.a;
+        s.width = s.stride = 2 * w;
+        s.regs = pairs * 2 * w / 32;
+        s.formula = "lane = i + " + mn + "*floor((k%" + hs + ")/" + k0 + "), pair q = floor(e/4) with e = " + k0 +
+                    "*floor(k/" + hs + ") + k%" + k0 +
+                    " (the lane covers the same k as B's lane group; inferred, reference §4.4).";
+    } else {
+        const int sets = 32 / (4 * pairs);
+        const int set = (mods.cbsz == 0 && sets > 1) ? mods.abid : 0;
+        s.type = ElemType::IDX;
+        s.width = s.stride = 4;
+        s.offset = set * 4 * pairs;
+        s.regs = 1;
+        s.formula = "lane as A, 4-bit field for pair q at bits 4q + " + std::to_string(4 * pairs) + "*set; " +
+                    std::to_string(sets) + (sets > 1 ? " sets, set = abid[0] when cbsz = 0" : " set (cbsz/abid ignored)") +
+                    " (here set " + std::to_string(set) + ").";
+    }
+    s.place = [=](int, int i, int k, std::vector<Slot>& out) {
+        int g, e;
+        split(4 * (k / 4), &g, &e);
+        out.push_back({i + M * g, e / 4});
+    };
+    return s;
+}
+
+// ------------------------------------------------------------------ RDNA ---
+
+OperandSpec wmma3(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    OperandSpec s;
+    const int wave = mods.wave, copies = wave / 16;
+    if (op == Operand::A || op == Operand::B) {
+        const bool is_a = op == Operand::A;
+        s.rows = is_a ? 16 : ins.k;
+        s.cols = is_a ? ins.k : 16;
+        s.type = is_a ? ins.a : ins.b;
+        s.width = s.stride = elem_bits(s.type);
+        s.regs = 16 * s.width / 32;
+        const std::string idx = is_a ? "i" : "j";
+        s.formula = "lanes " + idx + " + 16*r for r = 0.." + std::to_string(copies - 1) +
+                    " (every copy must hold the value), item = k.  Inverse: " + idx + " = lane%16, k = item.";
+        s.place = [=](int, int r, int c, std::vector<Slot>& out) {
+            int row = is_a ? r : c, k = is_a ? c : r;
+            for (int rep = 0; rep < copies; ++rep) out.push_back({row + 16 * rep, k});
+        };
+        return s;
+    }
+    s.rows = s.cols = 16;
+    s.type = ins.c;
+    const int P = wave / 16;  // rows interleaved across lane groups
+    s.regs = 16 / P;
+    s.stride = 32;
+    if (is16(ins.c)) {
+        s.width = 16;
+        s.offset = mods.opsel == 4 ? 16 : 0;
+        s.formula = "lane = j + 16*(i%" + std::to_string(P) + "), VGPR = floor(i/" + std::to_string(P) + "), bits " +
+                    (mods.opsel == 4 ? "[31:16] (opsel=4)" : "[15:0] (opsel=0)") + ".  Inverse: j = lane%16, i = " +
+                    std::to_string(P) + "*G + floor(lane/16).";
+    } else {
+        s.width = 32;
+        s.formula = "lane = j + 16*(i%" + std::to_string(P) + "), VGPR = floor(i/" + std::to_string(P) +
+                    ").  Inverse: j = lane%16, i = " + std::to_string(P) + "*G + floor(lane/16).";
+    }
+    s.place = [=](int, int i, int j, std::vector<Slot>& out) { out.push_back({j + 16 * (i % P), i / P}); };
+    return s;
+}
+
+const char* wmma4_spec(const Instruction& ins, Operand op, int wave) {
+    const ElemType t = op == Operand::A ? ins.a : ins.b;
+    const bool w32 = wave == 32;
+    if (ins.kind == LayoutKind::WmmaRdna4) {
+        if (is16(t)) return w32 ? "ii4i" : "ii45";
+        if (is8(t)) return w32 ? "iii4" : "ii54";
+        if (ins.k == 16) return "iii4";  // iu4 16x16x16: wave64 leaves lanes 32-63 unused
+        return w32 ? "iiii4" : "iii54";
+    }
+    // swmmac: B specs over k bits, A specs over group bits (k/4).
+    if (op == Operand::B) {
+        if (is16(t)) return w32 ? "iii4i" : "iii45";
+        if (is8(t) || ins.k == 32) return w32 ? "iiii4" : "iii54";
+        return w32 ? "iiiii4" : "iiii54";
+    }
+    if (is16(t)) return w32 ? "i4i" : "i45";
+    if (is8(t)) return w32 ? "ii4" : "i54";
+    if (ins.k == 32) return "ii4";  // iu4 16x16x32: wave64 uses lanes 0-31 only
+    return w32 ? "iii4" : "ii54";
+}
+
+std::string kspec_words(const char* spec, const std::string& var) {
+    std::string lane, item;
+    int item_bit = 0;
+    for (int bit = 0; spec[bit]; ++bit) {
+        std::string b = "bit" + std::to_string(bit) + "(" + var + ")";
+        if (spec[bit] == 'i') item += (item.empty() ? "" : " + ") + std::to_string(1 << item_bit++) + "*" + b;
+        else lane += std::string(" + ") + (spec[bit] == '4' ? "16*" : "32*") + b;
+    }
+    return lane + "; item = " + item;
+}
+
+OperandSpec wmma4_c(const Instruction& ins, const ResolvedModifiers& mods) {
+    OperandSpec s;
+    const bool w32 = mods.wave == 32;
+    s.rows = s.cols = 16;
+    s.type = ins.c;
+    s.width = s.stride = elem_bits(ins.c);
+    const int items = w32 ? 8 : 4;
+    s.regs = items * s.width / 32;
+    s.formula = w32 ? "lane = j + 16*floor(i/8), item = i%8 (" + std::to_string(s.width) +
+                          "-bit items packed).  Inverse: j = lane%16, i = 8*floor(lane/16) + item."
+                    : "lane = j + 16*floor(i/8) + 32*(floor(i/4)%2), item = i%4 (" + std::to_string(s.width) +
+                          "-bit items packed).  Inverse: j = lane%16, i = 8*((lane/16)%2) + 4*floor(lane/32) + item.";
+    s.place = [=](int, int i, int j, std::vector<Slot>& out) {
+        int lane = j + 16 * (i / 8) + (w32 ? 0 : 32 * ((i / 4) % 2));
+        out.push_back({lane, i % items});
+    };
+    return s;
+}
+
+OperandSpec rdna4_ab(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    OperandSpec s;
+    const bool is_a = op == Operand::A;
+    const char* spec = wmma4_spec(ins, op, mods.wave);
+    s.rows = is_a ? 16 : ins.k;
+    s.cols = is_a ? ins.k : 16;
+    s.type = is_a ? ins.a : ins.b;
+    const int w = elem_bits(s.type);
+    const std::string idx = is_a ? "i" : "j";
+    if (ins.kind == LayoutKind::SwmmacRdna4 && is_a) {
+        s.width = s.stride = 2 * w;
+        s.regs = std::max(1, kspec_items(spec) * 2 * w / 32);
+        s.formula = "lane = i" + kspec_words(spec, "floor(k/4)") +
+                    " names the pair of stored values of k's group of four (lower k first).";
+        s.place = [=](int, int i, int k, std::vector<Slot>& out) {
+            int add, item;
+            apply_kspec(spec, k / 4, &add, &item);
+            out.push_back({i + add, item});
+        };
+        return s;
+    }
+    s.width = s.stride = w;
+    s.regs = std::max(1, kspec_items(spec) * w / 32);
+    s.formula = "lane = " + idx + kspec_words(spec, "k") + " (" + std::to_string(w) + "-bit items packed).";
+    s.place = [=](int, int r, int c, std::vector<Slot>& out) {
+        int row = is_a ? r : c, k = is_a ? c : r, add, item;
+        apply_kspec(spec, k, &add, &item);
+        out.push_back({row + add, item});
+    };
+    return s;
+}
+
+OperandSpec swmmac4_index(const Instruction& ins, const ResolvedModifiers& mods) {
+    OperandSpec s = rdna4_ab(ins, Operand::A, mods);
+    const int pairs = kspec_items(wmma4_spec(ins, Operand::A, mods.wave));
+    const int sets = 32 / (4 * pairs);
+    s.type = ElemType::IDX;
+    s.width = s.stride = 4;
+    s.offset = mods.opsel * 4 * pairs;
+    s.regs = 1;
+    s.formula = "lane as A, 4-bit field for pair q at bits 4q + " + std::to_string(4 * pairs) + "*index_key; " +
+                std::to_string(sets) + " set(s) selected by opsel/index_key (here " + std::to_string(mods.opsel) + ").";
+    return s;
+}
+
+int sparse_pairs_per_lane(const Instruction& ins, int wave) {
+    switch (ins.kind) {
+        case LayoutKind::SmfmacCdna3: return ins.k * ins.m / 64 / 4;
+        case LayoutKind::SmfmacCdna4: return 2 * (elem_bits(ins.a) == 16 ? 8 : 16) / 4;
+        case LayoutKind::SwmmacRdna4: return kspec_items(wmma4_spec(ins, Operand::A, wave));
+        default: return 0;
+    }
+}
+
+OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    const Operand acc = op == Operand::D ? Operand::C : op;
+    switch (ins.kind) {
+        case LayoutKind::Mfma:
+            return acc == Operand::C ? mfma_cd(ins, ins.c) : mfma_ab(ins, acc, mods);
+        case LayoutKind::MfmaScaled:
+            if (acc == Operand::C) return mfma_cd(ins, ins.c);
+            if (acc == Operand::SA || acc == Operand::SB) return scaled_scale(ins, acc, mods);
+            return scaled_ab(ins, acc, mods);
+        case LayoutKind::SmfmacCdna3:
+            return acc == Operand::C ? mfma_cd(ins, ins.c) : smfmac3(ins, acc, mods);
+        case LayoutKind::SmfmacCdna4:
+            return acc == Operand::C ? mfma_cd(ins, ins.c) : smfmac4(ins, acc, mods);
+        case LayoutKind::WmmaRdna3:
+            return wmma3(ins, acc, mods);
+        case LayoutKind::WmmaRdna4:
+            return acc == Operand::C ? wmma4_c(ins, mods) : rdna4_ab(ins, acc, mods);
+        case LayoutKind::SwmmacRdna4:
+            if (acc == Operand::C) return wmma4_c(ins, mods);
+            if (acc == Operand::K) return swmmac4_index(ins, mods);
+            return rdna4_ab(ins, acc, mods);
+    }
+    throw Error("internal: unknown layout family");
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- engine ---
+
+bool Element::operator<(const Element& o) const {
+    if (block != o.block) return block < o.block;
+    if (row != o.row) return row < o.row;
+    return col < o.col;
+}
+bool Location::operator<(const Location& o) const {
+    if (reg != o.reg) return reg < o.reg;
+    if (lane != o.lane) return lane < o.lane;
+    return bit_lo < o.bit_lo;
+}
+
+class LayoutBuilder {
+public:
+    static OperandLayout build(Operand op, const OperandSpec& s, int lanes) {
+        OperandLayout L;
+        L.operand_ = op;
+        L.type_ = s.type;
+        L.blocks_ = s.blocks;
+        L.rows_ = s.rows;
+        L.cols_ = s.cols;
+        L.lanes_ = lanes;
+        L.regs_ = s.regs;
+        L.bits_ = s.width;
+        L.formula_ = s.formula;
+        L.first_entry_.assign(static_cast<size_t>(L.elements()) + 1, 0);
+        L.slots_.assign(static_cast<size_t>(lanes * s.regs), {});
+        std::vector<Slot> slots;
+        std::vector<Location> locs;
+        for (int b = 0; b < s.blocks; ++b)
+            for (int r = 0; r < s.rows; ++r)
+                for (int c = 0; c < s.cols; ++c) {
+                    const Element e{b, r, c};
+                    slots.clear();
+                    s.place(b, r, c, slots);
+                    locs.clear();
+                    for (const Slot& sl : slots) {
+                        const int pos = sl.item * s.stride + s.offset;
+                        Location loc{pos / 32, sl.lane, pos % 32, pos % 32 + s.width - 1};
+                        if (sl.lane < 0 || sl.lane >= lanes || loc.reg >= s.regs || (pos + s.width - 1) / 32 >= s.regs)
+                            throw Error("internal: " + std::string(operand_name(op)) + " element (" +
+                                        std::to_string(b) + "," + std::to_string(r) + "," + std::to_string(c) +
+                                        ") placed outside the operand (lane " + std::to_string(sl.lane) + ", bit " +
+                                        std::to_string(pos) + ")");
+                        locs.push_back(loc);
+                    }
+                    std::sort(locs.begin(), locs.end());
+                    locs.erase(std::unique(locs.begin(), locs.end()), locs.end());
+                    for (const Location& loc : locs) {
+                        L.entries_.push_back({e, loc});
+                        // Split the element over the registers it covers.
+                        for (int bit = loc.bit_lo; bit <= loc.bit_hi;) {
+                            const int reg = loc.reg + bit / 32;
+                            const int lo = bit % 32;
+                            const int hi = std::min(31, lo + (loc.bit_hi - bit));
+                            L.slots_[static_cast<size_t>(loc.lane * s.regs + reg)].push_back(
+                                {lo, hi, e, bit - loc.bit_lo});
+                            bit += hi - lo + 1;
+                        }
+                    }
+                    L.first_entry_[static_cast<size_t>((b * s.rows + r) * s.cols + c) + 1] =
+                        static_cast<int>(L.entries_.size());
+                }
+        for (auto& parts : L.slots_)
+            std::sort(parts.begin(), parts.end(), [](const SlotPart& x, const SlotPart& y) {
+                return x.bit_lo != y.bit_lo ? x.bit_lo < y.bit_lo : x.element < y.element;
+            });
+        return L;
+    }
+};
+
+bool OperandLayout::contains(const Element& e) const {
+    return e.block >= 0 && e.block < blocks_ && e.row >= 0 && e.row < rows_ && e.col >= 0 && e.col < cols_;
+}
+
+std::vector<Location> OperandLayout::where(const Element& e) const {
+    if (!contains(e))
+        throw Error("element (block " + std::to_string(e.block) + ", row " + std::to_string(e.row) + ", col " +
+                    std::to_string(e.col) + ") is outside operand " + std::string(operand_name(operand_)) +
+                    "; legal: block 0.." + std::to_string(blocks_ - 1) + ", row 0.." + std::to_string(rows_ - 1) +
+                    ", col 0.." + std::to_string(cols_ - 1));
+    const size_t idx = static_cast<size_t>((e.block * rows_ + e.row) * cols_ + e.col);
+    std::vector<Location> out;
+    for (int n = first_entry_[idx]; n < first_entry_[idx + 1]; ++n) out.push_back(entries_[static_cast<size_t>(n)].loc);
+    return out;
+}
+
+std::vector<SlotPart> OperandLayout::which(int reg, int lane) const {
+    if (reg < 0 || reg >= regs_ || lane < 0 || lane >= lanes_)
+        throw Error("slot (reg " + std::to_string(reg) + ", lane " + std::to_string(lane) + ") is outside operand " +
+                    std::string(operand_name(operand_)) + "; legal: reg 0.." + std::to_string(regs_ - 1) +
+                    ", lane 0.." + std::to_string(lanes_ - 1));
+    return slots_[static_cast<size_t>(lane * regs_ + reg)];
+}
+
+std::vector<Entry> OperandLayout::entries() const { return entries_; }
+
+// ------------------------------------------------------------- modifiers ---
+
+namespace {
+struct Legal {
+    std::vector<int> values;  // empty: does not apply
+    std::string why;          // for "does not apply" and for the range
+    bool moves_data = true;
+};
+
+std::vector<int> range(int lo, int hi) {
+    std::vector<int> v;
+    for (int i = lo; i <= hi; ++i) v.push_back(i);
+    return v;
+}
+
+bool cdna4_new(const Instruction& ins) { return ins.features.find("gfx950-insts") != std::string::npos; }
+
+Legal legal_wave(const Instruction& ins, const Target& t) {
+    (void)ins;
+    if (is_cdna(t.family)) return {{64}, "CDNA runs matrix instructions in wave64 only"};
+    return {{32, 64}, "RDNA: wave32 or wave64 (the _w32 / _w64 builtins)"};
+}
+
+Legal legal_cbsz(const Instruction& ins) {
+    switch (ins.kind) {
+        case LayoutKind::Mfma:
+            if (ins.a == ElemType::F64) return {{}, "f64 MFMA ignores CBSZ/ABID"};
+            if (ins.blocks == 1) return {{}, "single-block instructions have no A broadcast (CBSZ/ABID)"};
+            return {range(0, std::min(4, log2i(ins.blocks))), "broadcast size: 2^cbsz blocks share one block's A"};
+        case LayoutKind::MfmaScaled:
+            return {range(0, 4), "A format: 0 FP8 E4M3, 1 BF8 E5M2, 2 FP6 E2M3, 3 BF6 E3M2, 4 FP4 E2M1"};
+        case LayoutKind::SmfmacCdna3:
+        case LayoutKind::SmfmacCdna4:
+            return {range(0, 3), "with cbsz = 0, abid selects the sparse-index set", true};
+        default: return {{}, "RDNA WMMA/SWMMAC have no CBSZ field"};
+    }
+}
+
+Legal legal_abid(const Instruction& ins, int cbsz) {
+    switch (ins.kind) {
+        case LayoutKind::Mfma: {
+            Legal c = legal_cbsz(ins);
+            if (c.values.empty()) return {{}, c.why};
+            return {range(0, (1 << cbsz) - 1), "the block (within each group of 2^cbsz) whose A is broadcast"};
+        }
+        case LayoutKind::MfmaScaled:
+            return {{}, "the scaled instruction sets ABID[0] = 1 itself (it enables the scales)"};
+        case LayoutKind::SmfmacCdna3:
+        case LayoutKind::SmfmacCdna4: {
+            int sets = sparse_sets(ins, 64);
+            if (sets == 1) return {{0}, "one index set only (8-bit CDNA4 sparse ops use all 32 index bits)"};
+            return {range(0, sets - 1), "sparse-index set (used when cbsz = 0)"};
+        }
+        default: return {{}, "RDNA WMMA/SWMMAC have no ABID field"};
+    }
+}
+
+Legal legal_blgp(const Instruction& ins, const Target& t) {
+    switch (ins.kind) {
+        case LayoutKind::Mfma:
+            if (ins.a == ElemType::F64) {
+                if (t.family == Family::CDNA2) return {{}, "CDNA2 f64 MFMA supports no BLGP"};
+                return {range(0, 7), "f64: BLGP is a negation mask (bit0 A, bit1 B, bit2 C); moves no data", false};
+            }
+            if (t.family == Family::CDNA1 || t.family == Family::CDNA2) return {range(0, 7), "B lane-group pattern"};
+            if (cdna4_new(ins)) return {{}, "not documented for the CDNA4 wider-K single-block instructions"};
+            if (ins.blocks > 1 || ins.a == ElemType::F32) return {range(0, 7), "B lane-group pattern"};
+            return {{}, "single-block F16/BF16/I8/XF32/FP8 MFMA on CDNA3/CDNA4 has no BLGP"};
+        case LayoutKind::MfmaScaled:
+            return {range(0, 4), "B format: 0 FP8 E4M3, 1 BF8 E5M2, 2 FP6 E2M3, 3 BF6 E3M2, 4 FP4 E2M1"};
+        case LayoutKind::SmfmacCdna3:
+        case LayoutKind::SmfmacCdna4: return {{}, "SMFMAC has no BLGP"};
+        default: return {{}, "RDNA WMMA/SWMMAC have no BLGP field"};
+    }
+}
+
+Legal legal_opsel(const Instruction& ins, int wave) {
+    switch (ins.kind) {
+        case LayoutKind::WmmaRdna3:
+            if (is16(ins.c)) return {{0, 4}, "op_sel:[0,0,1] (4) puts C/D in bits [31:16]; 0 in [15:0]"};
+            return {{}, "only the 16-bit-output RDNA3 WMMA have OPSEL"};
+        case LayoutKind::SwmmacRdna4:
+            return {range(0, sparse_sets(ins, wave) - 1), "index_key: which set of the sparse index VGPR"};
+        case LayoutKind::MfmaScaled:
+            return {range(0, 3), "scale byte for SA and SB (see --opsel-a / --opsel-b)"};
+        default: return {{}, std::string(is_cdna(ins.families.front()) ? "CDNA MFMA/SMFMAC" : "RDNA4 WMMA") +
+                                 " have no OPSEL that moves data"};
+    }
+}
+
+Legal legal_opsel_ab(const Instruction& ins) {
+    if (ins.kind == LayoutKind::MfmaScaled) return {range(0, 3), "scale byte: bits [8n+7:8n] of the scale VGPR"};
+    return {{}, "only mfma_scale_* have scale operands"};
+}
+
+std::string values_text(const std::vector<int>& v) {
+    if (v.empty()) return "none";
+    bool contiguous = v.size() > 2;
+    for (size_t i = 1; i < v.size(); ++i) contiguous = contiguous && v[i] == v[i - 1] + 1;
+    if (contiguous) return std::to_string(v.front()) + ".." + std::to_string(v.back());
+    std::string s;
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + std::to_string(v[i]);
+    return s;
+}
+
+int check(const char* name, int given, int fallback, const Legal& legal, const Instruction& ins, const Target& t) {
+    if (given < 0) return fallback;
+    const std::string where = ins.mnemonic + " on " + t.gfx;
+    if (legal.values.empty()) {
+        if (given == 0) return 0;  // the encoding's default is always fine
+        throw Error(std::string("--") + name + " does not apply to " + where + ": " + legal.why + "; legal: 0 (or omit it)");
+    }
+    if (std::find(legal.values.begin(), legal.values.end(), given) == legal.values.end())
+        throw Error(std::string("--") + name + " " + std::to_string(given) + " is not legal for " + where +
+                    "; legal: " + values_text(legal.values) + " (" + legal.why + ")");
+    return given;
+}
+}  // namespace
+
+std::string ResolvedModifiers::describe() const {
+    std::string s;
+    auto add = [&](const char* n, int v) {
+        if (v) s += (s.empty() ? "" : " ") + std::string(n) + "=" + std::to_string(v);
+    };
+    add("cbsz", cbsz);
+    add("abid", abid);
+    add("blgp", blgp);
+    add("opsel", opsel);
+    add("opsel_a", opsel_a);
+    add("opsel_b", opsel_b);
+    return s;
+}
+
+ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, const Modifiers& m) {
+    if (!ins.on(t.family))
+        throw Error(ins.mnemonic + " does not exist on " + t.gfx + " (" + std::string(family_title(t.family)) + ")");
+    ResolvedModifiers r;
+    r.wave = check("wave", m.wave, t.default_wave, legal_wave(ins, t), ins, t);
+    if (ins.kind == LayoutKind::MfmaScaled && m.cbsz < 0) r.cbsz = 0;
+    r.cbsz = check("cbsz", m.cbsz, 0, legal_cbsz(ins), ins, t);
+    r.abid = check("abid", m.abid, 0, legal_abid(ins, r.cbsz), ins, t);
+    r.blgp = check("blgp", m.blgp, 0, legal_blgp(ins, t), ins, t);
+    r.opsel = check("opsel", m.opsel, 0, legal_opsel(ins, r.wave), ins, t);
+    r.opsel_a = check("opsel-a", m.opsel_a, r.opsel, legal_opsel_ab(ins), ins, t);
+    r.opsel_b = check("opsel-b", m.opsel_b, r.opsel, legal_opsel_ab(ins), ins, t);
+    return r;
+}
+
+std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target& t, const ResolvedModifiers& cur) {
+    std::vector<ModifierRange> out;
+    auto add = [&](const char* name, const Legal& l) {
+        if (l.values.empty() || (l.values.size() == 1 && std::string(name) != "wave")) return;
+        out.push_back({name, l.values, l.why, l.moves_data});
+    };
+    add("wave", legal_wave(ins, t));
+    add("cbsz", legal_cbsz(ins));
+    add("abid", legal_abid(ins, cur.cbsz));
+    add("blgp", legal_blgp(ins, t));
+    add("opsel", legal_opsel(ins, cur.wave));
+    if (ins.kind == LayoutKind::MfmaScaled) {
+        add("opsel_a", legal_opsel_ab(ins));
+        add("opsel_b", legal_opsel_ab(ins));
+    }
+    return out;
+}
+
+// --------------------------------------------------------------- queries ---
+
+std::vector<Operand> operands_of(const Instruction& ins) {
+    std::vector<Operand> ops = {Operand::A, Operand::B, Operand::C, Operand::D};
+    if (ins.sparse()) ops.push_back(Operand::K);
+    if (ins.kind == LayoutKind::MfmaScaled) {
+        ops.push_back(Operand::SA);
+        ops.push_back(Operand::SB);
+    }
+    return ops;
+}
+
+OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods) {
+    if (!ins.on(t.family))
+        throw Error(ins.mnemonic + " does not exist on " + t.gfx + " (" + std::string(family_title(t.family)) + ")");
+    auto ops = operands_of(ins);
+    if (std::find(ops.begin(), ops.end(), op) == ops.end()) {
+        std::string legal;
+        for (Operand o : ops) legal += (legal.empty() ? "" : ", ") + std::string(operand_name(o));
+        throw Error("operand " + std::string(operand_name(op)) + " does not exist for " + ins.mnemonic + "; legal: " +
+                    legal);
+    }
+    return LayoutBuilder::build(op, spec_for(ins, op, mods), mods.wave);
+}
+
+OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const Modifiers& mods) {
+    return layout_of(ins, t, op, resolve_modifiers(ins, t, mods));
+}
+
+int operand_regs(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    return spec_for(ins, op, mods).regs;
+}
+
+ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    return spec_for(ins, op, mods).type;
+}
+
+int effective_cycles(const Instruction& ins, const ResolvedModifiers& mods) {
+    if (ins.kind == LayoutKind::MfmaScaled && (mods.cbsz <= 1 || mods.blgp <= 1)) return ins.cycles_fp8;
+    return ins.cycles;
+}
+
+std::string family_source(LayoutKind k) {
+    switch (k) {
+        case LayoutKind::Mfma:
+            return "AMD CDNA4 ISA guide §7.1.4 closed form (I4), equal to the AMD Matrix Instruction Calculator (CALC) "
+                   "for CDNA1-3; f64 4x4x4 C/D from CALC and seed S0; cbsz/abid/blgp from CALC and I4 Table 29";
+        case LayoutKind::MfmaScaled:
+            return "AMD CDNA4 ISA guide §7.1.5.1 (FP8 16-element chunks, FP6/FP4 contiguous) and §7.2.1 (E8M0 scales); "
+                   "ROCm blog 'Matrix Core Programming on CDNA3 and CDNA4'; rocjitsu MFMA emulator";
+        case LayoutKind::SmfmacCdna3:
+            return "AMD Matrix Instruction Calculator (hardware-checked, fix f5a87dd); CDNA4 ISA guide Tables 34-37";
+        case LayoutKind::SmfmacCdna4:
+            return "AMD CDNA4 ISA guide §7.5.1.3 (B and index tables, index-set rules); A lane groups inferred from B's "
+                   "(medium confidence, reference §4.4)";
+        case LayoutKind::WmmaRdna3:
+            return "AMD Matrix Instruction Calculator (RDNA3); seed S1 tables and store_c example";
+        case LayoutKind::WmmaRdna4:
+        case LayoutKind::SwmmacRdna4:
+            return "AMD Matrix Instruction Calculator v1.3 (RDNA4), checked position by position";
+    }
+    return "";
+}
+
+std::string family_formulas(const Instruction& ins, const ResolvedModifiers& mods) {
+    std::string s;
+    for (Operand op : operands_of(ins)) {
+        if (op == Operand::D) continue;
+        OperandSpec sp = spec_for(ins, op, mods);
+        s += std::string(operand_name(op)) + (op == Operand::C ? "/D" : "") + ": " + sp.formula + "\n";
+    }
+    if (ins.kind == LayoutKind::Mfma && mods.blgp > 0 && mfma_blgp_moves_data(ins))
+        s += "BLGP " + std::to_string(mods.blgp) +
+             ": p(l) = " + std::vector<std::string>{"l", "l%32", "l%32 + 32", "(l+16)%64", "l%16", "l%16 + 16",
+                                                    "l%16 + 32", "l%16 + 48"}[static_cast<size_t>(mods.blgp)] + "\n";
+    return s;
+}
+
+std::string modifier_notes(const Instruction& ins, const Target& t) {
+    std::string s;
+    auto note = [&](const char* name, const Legal& l) {
+        s += std::string(name) + ": " + (l.values.empty() ? "not available (" + l.why + ")" : values_text(l.values) + " — " + l.why) +
+             "\n";
+    };
+    note("wave", legal_wave(ins, t));
+    note("cbsz", legal_cbsz(ins));
+    note("abid", legal_abid(ins, 0));
+    note("blgp", legal_blgp(ins, t));
+    note("opsel", legal_opsel(ins, t.default_wave));
+    if (ins.kind == LayoutKind::WmmaRdna3 || ins.kind == LayoutKind::WmmaRdna4 || ins.kind == LayoutKind::SwmmacRdna4) {
+        if (ins.a == ElemType::IU8 || ins.a == ElemType::IU4)
+            s += "neg_lo: the builtin's a_signed/b_signed (signedness; values only); clamp saturates\n";
+        else if (ins.a == ElemType::FP8 || ins.a == ElemType::BF8)
+            s += "neg/neg_hi: not available on A/B (values only)\n";
+        else
+            s += "neg/neg_hi: negate A/B halves or C (assembler only; values only)\n";
+    }
+    return s;
+}
+
+Trace trace(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, const Element& d) {
+    Trace tr;
+    tr.d = d;
+    OperandLayout D = layout_of(ins, t, Operand::D, mods);
+    tr.d_locations = D.where(d);
+    OperandLayout A = layout_of(ins, t, Operand::A, mods), B = layout_of(ins, t, Operand::B, mods);
+    const int b = d.block;
+    for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::A, {b, d.row, k}, A.where({b, d.row, k})});
+    for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, B.where({b, k, d.col})});
+    OperandLayout C = layout_of(ins, t, Operand::C, mods);
+    tr.terms.push_back({Operand::C, d, C.where(d)});
+    if (ins.sparse()) {
+        OperandLayout Kx = layout_of(ins, t, Operand::K, mods);
+        for (int k = 0; k < ins.k; k += 4) tr.terms.push_back({Operand::K, {0, d.row, k}, Kx.where({0, d.row, k})});
+        tr.note = "4:2 sparsity: in each group of four k, the index field says which two A values are stored; only "
+                  "those two B rows are multiplied.";
+    }
+    if (ins.kind == LayoutKind::MfmaScaled) {
+        OperandLayout SA = layout_of(ins, t, Operand::SA, mods), SB = layout_of(ins, t, Operand::SB, mods);
+        for (int kb = 0; kb < ins.k / 32; ++kb) tr.terms.push_back({Operand::SA, {0, d.row, kb}, SA.where({0, d.row, kb})});
+        for (int kb = 0; kb < ins.k / 32; ++kb) tr.terms.push_back({Operand::SB, {0, kb, d.col}, SB.where({0, kb, d.col})});
+        tr.note = "each product A[i][k]*B[k][j] is scaled by 2^(SA[i][k/32]-127) * 2^(SB[k/32][j]-127).";
+    }
+    if (ins.kind == LayoutKind::Mfma && mods.cbsz > 0)
+        tr.note = "cbsz/abid: block " + std::to_string(b) + " reads A from block " +
+                  std::to_string((b >> mods.cbsz << mods.cbsz) + mods.abid) + "'s lanes.";
+    return tr;
+}
+
+}  // namespace lanescope

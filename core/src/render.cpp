@@ -1,0 +1,455 @@
+// Text renderers: one place that turns layouts and facts into tables, CSV,
+// Markdown and the JSON contract (docs/json.md).
+#include "lanescope/render.hpp"
+#include "text_util.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace lanescope {
+
+namespace {
+
+std::string hex(unsigned v, int digits) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%0*X", digits, v);
+    return buf;
+}
+
+std::string num(long long v) { return std::to_string(v); }
+
+// GFX9 VOP3P-MAI dword 0 is 0xD3800000 | op << 16; GFX11/12 VOP3P is 0xCC000000 | op << 16.
+unsigned encoding_word0(const Instruction& ins) {
+    const bool cdna = is_cdna(ins.families.front());
+    return (cdna ? 0xD3800000u : 0xCC000000u) | (ins.opcode << 16);
+}
+
+std::string modifiers_json(const ResolvedModifiers& m) {
+    return "{\"cbsz\": " + num(m.cbsz) + ", \"abid\": " + num(m.abid) + ", \"blgp\": " + num(m.blgp) +
+           ", \"opsel\": " + num(m.opsel) + ", \"opsel_a\": " + num(m.opsel_a) + ", \"opsel_b\": " + num(m.opsel_b) +
+           ", \"wave\": " + num(m.wave) + "}";
+}
+
+std::string header_json(const Query& q) {
+    std::string s;
+    s += "\"arch\": " + json_string(family_name(q.target->family)) + ", ";
+    s += "\"target\": " + json_string(q.target->gfx) + ", ";
+    s += "\"instruction\": " + json_string(q.ins->mnemonic) + ", ";
+    s += "\"builtin\": " + json_string(q.ins->builtin(q.mods.wave)) + ", ";
+    s += "\"wave\": " + num(q.mods.wave) + ", ";
+    s += "\"modifiers\": " + modifiers_json(q.mods);
+    return s;
+}
+
+std::string title(const Query& q) {
+    std::string s = q.ins->mnemonic + " on " + q.target->gfx + " (" + std::string(family_title(q.target->family)) +
+                    ", wave" + num(q.mods.wave) + ")";
+    std::string m = q.mods.describe();
+    if (!m.empty()) s += " [" + m + "]";
+    return s;
+}
+
+// A grid of strings rendered as an aligned table, CSV or Markdown.
+std::string grid(const std::vector<std::vector<std::string>>& rows, Format f) {
+    std::string out;
+    if (rows.empty()) return out;
+    if (f == Format::Csv) {
+        for (const auto& r : rows) {
+            for (size_t c = 0; c < r.size(); ++c) {
+                const std::string& cell = r[c];
+                bool quote = cell.find_first_of(",\" ") != std::string::npos;
+                if (c) out += ',';
+                if (quote) {
+                    out += '"';
+                    for (char ch : cell) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+                    out += '"';
+                } else {
+                    out += cell;
+                }
+            }
+            out += '\n';
+        }
+        return out;
+    }
+    std::vector<size_t> width(rows[0].size(), 0);
+    for (const auto& r : rows)
+        for (size_t c = 0; c < r.size() && c < width.size(); ++c) width[c] = std::max(width[c], r[c].size());
+    for (size_t ri = 0; ri < rows.size(); ++ri) {
+        const auto& r = rows[ri];
+        if (f == Format::Markdown) out += "| ";
+        for (size_t c = 0; c < r.size(); ++c) {
+            std::string cell = r[c];
+            if (c + 1 < r.size() || f == Format::Markdown) cell.resize(width[c], ' ');
+            out += cell;
+            if (c + 1 < r.size()) out += f == Format::Markdown ? " | " : "  ";
+        }
+        if (f == Format::Markdown) out += " |";
+        out += '\n';
+        if (f == Format::Markdown && ri == 0) {
+            out += "|";
+            for (size_t c = 0; c < r.size(); ++c) out += std::string(width[c] + 2, '-') + "|";
+            out += '\n';
+        }
+    }
+    return out;
+}
+
+std::string entry_json(const Entry& e) {
+    return "{\"block\": " + num(e.element.block) + ", \"row\": " + num(e.element.row) + ", \"col\": " +
+           num(e.element.col) + ", \"lane\": " + num(e.loc.lane) + ", \"reg\": " + num(e.loc.reg) +
+           ", \"bit_lo\": " + num(e.loc.bit_lo) + ", \"bit_hi\": " + num(e.loc.bit_hi) + "}";
+}
+
+std::string location_json(const Location& l) {
+    return "{\"lane\": " + num(l.lane) + ", \"reg\": " + num(l.reg) + ", \"bit_lo\": " + num(l.bit_lo) +
+           ", \"bit_hi\": " + num(l.bit_hi) + "}";
+}
+
+std::string locations_text(const std::vector<Location>& locs, int bits) {
+    std::string s;
+    for (size_t n = 0; n < locs.size(); ++n) s += (n ? " " : "") + location_label(locs[n], bits);
+    return s.empty() ? "-" : s;
+}
+
+}  // namespace
+
+std::string json_string(std::string_view s) {
+    std::string out = "\"";
+    for (char c : s) {
+        switch (c) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (static_cast<unsigned char>(c) < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", c);
+                    out += buf;
+                } else {
+                    out += c;
+                }
+        }
+    }
+    return out + "\"";
+}
+
+std::string location_label(const Location& loc, int bits) {
+    const std::string lane = ":L" + num(loc.lane);
+    if (bits == 32 && loc.bit_lo == 0) return "v" + num(loc.reg) + lane;
+    if (bits == 64 && loc.bit_lo == 0) return "v[" + num(loc.reg + 1) + ":" + num(loc.reg) + "]" + lane;
+    if (loc.bit_hi <= 31) return "v" + num(loc.reg) + "[" + num(loc.bit_hi) + ":" + num(loc.bit_lo) + "]" + lane;
+    // Straddles a register boundary (FP6): name both parts.
+    return "v" + num(loc.reg) + "[31:" + num(loc.bit_lo) + "]+v" + num(loc.reg + loc.bit_hi / 32) + "[" +
+           num(loc.bit_hi % 32) + ":0]" + lane;
+}
+
+std::string element_label(Operand op, const Element& e, int blocks) {
+    std::string s(operand_name(op));
+    if (blocks > 1) s += "[b" + num(e.block) + "]";
+    return s + "[" + num(e.row) + "][" + num(e.col) + "]";
+}
+
+std::string render_layout(const Query& q, const OperandLayout& L, View view, Format f) {
+    const Operand op = L.operand();
+    if (f == Format::Json) {
+        std::string s = "{" + header_json(q) + ", ";
+        s += "\"operand\": " + json_string(operand_name(op)) + ", ";
+        s += "\"view\": " + json_string(view == View::Matrix ? "matrix" : "registers") + ", ";
+        s += "\"type\": " + json_string(elem_name(L.type())) + ", ";
+        s += "\"element_bits\": " + num(L.element_bits()) + ", ";
+        s += "\"blocks\": " + num(L.blocks()) + ", \"rows\": " + num(L.rows()) + ", \"cols\": " + num(L.cols()) +
+             ", \"regs\": " + num(L.regs()) + ", \"lanes\": " + num(L.lanes()) + ",\n";
+        s += "\"entries\": [\n";
+        const auto entries = L.entries();
+        s.reserve(s.size() + entries.size() * 96);
+        for (size_t n = 0; n < entries.size(); ++n) {
+            s += entry_json(entries[n]);
+            s += n + 1 < entries.size() ? ",\n" : "\n";
+        }
+        s += "]";
+        if (view == View::Registers) {
+            s += ",\n\"slots\": [\n";
+            bool first = true;
+            for (int lane = 0; lane < L.lanes(); ++lane)
+                for (int reg = 0; reg < L.regs(); ++reg) {
+                    if (!first) s += ",\n";
+                    first = false;
+                    s += "{\"lane\": " + num(lane) + ", \"reg\": " + num(reg) + ", \"parts\": [";
+                    auto parts = L.which(reg, lane);
+                    for (size_t n = 0; n < parts.size(); ++n) {
+                        const auto& p = parts[n];
+                        s += (n ? ", " : "") + std::string("{\"bit_lo\": ") + num(p.bit_lo) + ", \"bit_hi\": " +
+                             num(p.bit_hi) + ", \"block\": " + num(p.element.block) + ", \"row\": " +
+                             num(p.element.row) + ", \"col\": " + num(p.element.col) + ", \"elem_bit_lo\": " +
+                             num(p.elem_bit_lo) + "}";
+                    }
+                    s += "]}";
+                }
+            s += "\n]";
+        }
+        return s + "}\n";
+    }
+
+    std::string out;
+    if (f == Format::Csv) {
+        std::vector<std::vector<std::string>> rows;
+        if (view == View::Matrix) {
+            rows.push_back({"block", "row", "col", "reg", "lane", "bit_lo", "bit_hi"});
+            for (const Entry& e : L.entries())
+                rows.push_back({num(e.element.block), num(e.element.row), num(e.element.col), num(e.loc.reg),
+                                num(e.loc.lane), num(e.loc.bit_lo), num(e.loc.bit_hi)});
+        } else {
+            rows.push_back({"lane", "reg", "bit_lo", "bit_hi", "block", "row", "col"});
+            for (int lane = 0; lane < L.lanes(); ++lane)
+                for (int reg = 0; reg < L.regs(); ++reg)
+                    for (const SlotPart& p : L.which(reg, lane))
+                        rows.push_back({num(lane), num(reg), num(p.bit_lo), num(p.bit_hi), num(p.element.block),
+                                        num(p.element.row), num(p.element.col)});
+        }
+        return grid(rows, Format::Csv);
+    }
+
+    const bool md = f == Format::Markdown;
+    out += (md ? "### " : "") + std::string(operand_title(op)) + " of " + title(q) + "\n";
+    if (!md) out += std::string(operand_name(op)) + ": " + L.formula() + "\n";
+    out += "\n";
+    if (view == View::Matrix) {
+        for (int b = 0; b < L.blocks(); ++b) {
+            if (L.blocks() > 1) out += (md ? "**Block " : "Block ") + num(b) + (md ? "**\n\n" : "\n");
+            std::vector<std::vector<std::string>> rows;
+            std::vector<std::string> head = {std::string(operand_name(op)) + " row\\col"};
+            for (int c = 0; c < L.cols(); ++c) head.push_back(num(c));
+            rows.push_back(head);
+            for (int r = 0; r < L.rows(); ++r) {
+                std::vector<std::string> row = {num(r)};
+                for (int c = 0; c < L.cols(); ++c) row.push_back(locations_text(L.where({b, r, c}), L.element_bits()));
+                rows.push_back(row);
+            }
+            out += grid(rows, f) + "\n";
+        }
+    } else {
+        std::vector<std::vector<std::string>> rows;
+        std::vector<std::string> head = {"lane"};
+        for (int reg = 0; reg < L.regs(); ++reg) head.push_back("v" + num(reg));
+        rows.push_back(head);
+        for (int lane = 0; lane < L.lanes(); ++lane) {
+            std::vector<std::string> row = {num(lane)};
+            for (int reg = 0; reg < L.regs(); ++reg) {
+                std::string cell;
+                for (const SlotPart& p : L.which(reg, lane)) {
+                    if (!cell.empty()) cell += " ";
+                    const bool whole = p.bit_lo == 0 && p.bit_hi == 31;
+                    if (!whole) cell += "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
+                    cell += element_label(op, p.element, L.blocks());
+                }
+                row.push_back(cell.empty() ? "-" : cell);
+            }
+            rows.push_back(row);
+        }
+        out += grid(rows, f);
+    }
+    return out;
+}
+
+std::string render_where(const Query& q, const OperandLayout& L, const Element& e, Format f) {
+    auto locs = L.where(e);
+    if (f == Format::Json) {
+        std::string s = "{" + header_json(q) + ", \"operand\": " + json_string(operand_name(L.operand())) +
+                        ", \"block\": " + num(e.block) + ", \"row\": " + num(e.row) + ", \"col\": " + num(e.col) +
+                        ", \"locations\": [";
+        for (size_t n = 0; n < locs.size(); ++n) s += (n ? ", " : "") + location_json(locs[n]);
+        return s + "]}\n";
+    }
+    std::vector<std::vector<std::string>> rows = {{"element", "reg", "lane", "bits", "label"}};
+    for (const auto& l : locs)
+        rows.push_back({element_label(L.operand(), e, L.blocks()), "v" + num(l.reg), num(l.lane),
+                        "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", location_label(l, L.element_bits())});
+    if (locs.empty()) return element_label(L.operand(), e, L.blocks()) + " is held by no lane under these modifiers\n";
+    return grid(rows, f);
+}
+
+std::string render_which(const Query& q, const OperandLayout& L, int reg, int lane, Format f) {
+    auto parts = L.which(reg, lane);
+    if (f == Format::Json) {
+        std::string s = "{" + header_json(q) + ", \"operand\": " + json_string(operand_name(L.operand())) +
+                        ", \"reg\": " + num(reg) + ", \"lane\": " + num(lane) + ", \"parts\": [";
+        for (size_t n = 0; n < parts.size(); ++n) {
+            const auto& p = parts[n];
+            s += (n ? ", " : "") + std::string("{\"bit_lo\": ") + num(p.bit_lo) + ", \"bit_hi\": " + num(p.bit_hi) +
+                 ", \"block\": " + num(p.element.block) + ", \"row\": " + num(p.element.row) + ", \"col\": " +
+                 num(p.element.col) + ", \"elem_bit_lo\": " + num(p.elem_bit_lo) + "}";
+        }
+        return s + "]}\n";
+    }
+    if (parts.empty())
+        return "v" + num(reg) + " of lane " + num(lane) + " holds no element of " +
+               std::string(operand_name(L.operand())) + " under these modifiers\n";
+    std::vector<std::vector<std::string>> rows = {{"bits", "element", "block", "row", "col"}};
+    for (const auto& p : parts) {
+        std::string bits = "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
+        if (p.elem_bit_lo) bits += " (element bits from " + num(p.elem_bit_lo) + ")";
+        rows.push_back({bits, element_label(L.operand(), p.element, L.blocks()), num(p.element.block),
+                        num(p.element.row), num(p.element.col)});
+    }
+    return grid(rows, f);
+}
+
+std::string render_trace(const Query& q, const Trace& t, Format f) {
+    const int blocks = q.ins->kind == LayoutKind::Mfma ? q.ins->blocks : 1;
+    auto bits_of = [&](Operand op) {
+        return elem_bits(operand_type(*q.ins, op, q.mods)) * (q.ins->sparse() && op == Operand::A ? 2 : 1);
+    };
+    if (f == Format::Json) {
+        std::string s = "{" + header_json(q) + ", \"d\": {\"block\": " + num(t.d.block) + ", \"row\": " + num(t.d.row) +
+                        ", \"col\": " + num(t.d.col) + ", \"locations\": [";
+        for (size_t n = 0; n < t.d_locations.size(); ++n) s += (n ? ", " : "") + location_json(t.d_locations[n]);
+        s += "]}, \"terms\": [\n";
+        for (size_t n = 0; n < t.terms.size(); ++n) {
+            const auto& term = t.terms[n];
+            s += "{\"operand\": " + json_string(operand_name(term.operand)) + ", \"block\": " +
+                 num(term.element.block) + ", \"row\": " + num(term.element.row) + ", \"col\": " +
+                 num(term.element.col) + ", \"locations\": [";
+            for (size_t m = 0; m < term.locations.size(); ++m) s += (m ? ", " : "") + location_json(term.locations[m]);
+            s += n + 1 < t.terms.size() ? "]},\n" : "]}\n";
+        }
+        return s + "], \"note\": " + json_string(t.note) + "}\n";
+    }
+    std::string out = "D" + std::string(blocks > 1 ? "[b" + num(t.d.block) + "]" : "") + "[" + num(t.d.row) + "][" +
+                      num(t.d.col) + "] of " + title(q) + " is at " +
+                      locations_text(t.d_locations, elem_bits(q.ins->c) == 64 ? 64 : elem_bits(q.ins->c)) + "\n";
+    out += "D = sum over k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
+    std::vector<std::vector<std::string>> rows = {{"operand", "element", "locations"}};
+    for (const auto& term : t.terms) {
+        int ob = (term.operand == Operand::A || term.operand == Operand::B || term.operand == Operand::C) ? blocks : 1;
+        rows.push_back({std::string(operand_name(term.operand)), element_label(term.operand, term.element, ob),
+                        locations_text(term.locations, bits_of(term.operand == Operand::K ? Operand::K : term.operand))});
+    }
+    out += grid(rows, f);
+    if (!t.note.empty()) out += "\nnote: " + t.note + "\n";
+    return out;
+}
+
+std::string render_info(const Query& q, Format f) {
+    const Instruction& ins = *q.ins;
+    const int wave = q.mods.wave;
+    std::vector<Operand> ops = operands_of(ins);
+    if (f == Format::Json) {
+        std::string s = "{" + header_json(q) + ",\n";
+        s += "\"aliases\": [";
+        for (size_t n = 0; n < ins.aliases.size(); ++n) s += (n ? ", " : "") + json_string(ins.aliases[n]);
+        s += "], \"families\": [";
+        for (size_t n = 0; n < ins.families.size(); ++n) s += (n ? ", " : "") + json_string(family_name(ins.families[n]));
+        s += "],\n\"layout_family\": " + json_string(layout_kind_name(ins.kind)) + ", ";
+        s += "\"m\": " + num(ins.m) + ", \"n\": " + num(ins.n) + ", \"k\": " + num(ins.k) + ", \"blocks\": " +
+             num(ins.blocks) + ", \"shape\": " + json_string(ins.shape()) + ", \"sparse\": " +
+             (ins.sparse() ? "true" : "false") + ",\n";
+        s += "\"types\": {";
+        for (size_t n = 0; n < ops.size(); ++n)
+            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " +
+                 json_string(elem_name(operand_type(ins, ops[n], q.mods)));
+        s += "},\n\"registers\": {";
+        for (size_t n = 0; n < ops.size(); ++n)
+            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(ins, ops[n], q.mods));
+        s += "},\n\"ops\": " + num(ins.ops()) + ", \"flops\": " + num(ins.ops()) + ", \"cycles\": " +
+             num(effective_cycles(ins, q.mods)) + ", \"ops_per_cycle_per_cu\": " +
+             num(ins.ops() / effective_cycles(ins, q.mods) * 4) + ",\n";
+        s += "\"opcode\": " + num(ins.opcode) + ", \"opcode_hex\": " + json_string(hex(ins.opcode, 2)) +
+             ", \"encoding\": " + json_string(hex(encoding_word0(ins), 8)) + ",\n";
+        s += "\"signature\": " + json_string(ins.signature(wave)) + ", \"features\": " + json_string(ins.features) +
+             ", \"tied\": " + (ins.tied ? "true" : "false") + ",\n";
+        s += "\"modifiers_legal\": {";
+        auto ranges = modifier_ranges(ins, *q.target, q.mods);
+        for (size_t n = 0; n < ranges.size(); ++n) {
+            s += (n ? ", " : "") + json_string(ranges[n].name) + ": [";
+            for (size_t m = 0; m < ranges[n].values.size(); ++m) s += (m ? ", " : "") + num(ranges[n].values[m]);
+            s += "]";
+        }
+        s += "},\n\"formulas\": " + json_string(family_formulas(ins, q.mods)) + ",\n";
+        s += "\"formula_source\": " + json_string(family_source(ins.kind)) + ", \"source\": " + json_string(ins.source) +
+             ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
+        return s;
+    }
+    const bool md = f == Format::Markdown;
+    std::string out = (md ? "## " : "") + title(q) + "\n\n";
+    std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
+    rows.push_back({"builtin", ins.builtin(wave)});
+    rows.push_back({"signature", ins.signature(wave)});
+    if (!ins.aliases.empty()) rows.push_back({"also spelled", text::join(ins.aliases, ", ")});
+    rows.push_back({"shape (MxNxK)", ins.shape() + (ins.sparse() ? " (K dense; A 4:2 sparse)" : "")});
+    rows.push_back({"blocks", num(ins.blocks)});
+    std::string types, regs;
+    for (Operand op : ops) {
+        types += (types.empty() ? "" : ", ") + std::string(operand_name(op)) + " " +
+                 std::string(elem_name(operand_type(ins, op, q.mods)));
+        regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(ins, op, q.mods));
+    }
+    rows.push_back({"types", types});
+    rows.push_back({"VGPRs per lane", regs});
+    rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K*blocks)"});
+    rows.push_back({"cycles", num(effective_cycles(ins, q.mods)) +
+                                  (ins.kind == LayoutKind::MfmaScaled
+                                       ? " (" + num(ins.cycles) + " FP4/FP6 only, " + num(ins.cycles_fp8) + " with FP8/BF8)"
+                                       : "")});
+    rows.push_back({"opcode", hex(ins.opcode, 2) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8)});
+    rows.push_back({"target features", ins.features + (is_cdna(q.target->family) ? "" : ", wavefrontsize" + num(wave))});
+    rows.push_back({"families", [&] {
+                        std::vector<std::string> v;
+                        for (Family fam : ins.families) v.emplace_back(family_name(fam));
+                        return text::join(v, ", ");
+                    }()});
+    rows.push_back({"facts from", ins.source + " (catalog line " + num(ins.catalog_line) + ")"});
+    out += grid(rows, md ? Format::Markdown : Format::Table);
+    out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
+    out += "\nLayout (" + std::string(layout_kind_name(ins.kind)) + "; k, i, j as in A[i][k], B[k][j], D[i][j]):\n" +
+           family_formulas(ins, q.mods);
+    out += "Source: " + family_source(ins.kind) + "\n";
+    return out;
+}
+
+std::string render_list(const Catalog& cat, const std::vector<const Target*>& targets, Format f) {
+    if (f == Format::Json) {
+        std::string s = "{\"targets\": [\n";
+        for (size_t t = 0; t < targets.size(); ++t) {
+            auto rows = cat.on(targets[t]->family);
+            s += "{\"arch\": " + json_string(family_name(targets[t]->family)) + ", \"target\": " +
+                 json_string(targets[t]->gfx) + ", \"count\": " + num(static_cast<long long>(rows.size())) +
+                 ", \"instructions\": [";
+            for (size_t n = 0; n < rows.size(); ++n) {
+                const Instruction& r = *rows[n];
+                s += std::string(n ? "," : "") + "\n {\"instruction\": " + json_string(r.mnemonic) + ", \"builtin\": " +
+                     json_string(r.builtin(targets[t]->default_wave)) + ", \"shape\": " + json_string(r.shape()) +
+                     ", \"blocks\": " + num(r.blocks) + ", \"types\": " +
+                     json_string(std::string(elem_name(r.a)) + "," + std::string(elem_name(r.b)) + "," +
+                                 std::string(elem_name(r.c))) +
+                     ", \"layout_family\": " + json_string(layout_kind_name(r.kind)) + "}";
+            }
+            s += t + 1 < targets.size() ? "]},\n" : "]}\n";
+        }
+        return s + "]}\n";
+    }
+    std::string out;
+    std::vector<std::vector<std::string>> counts = {{"arch", "target", "instructions", "builtins"}};
+    for (const Target* t : targets) {
+        auto rows = cat.on(t->family);
+        size_t builtins = 0;
+        for (const Instruction* r : rows) builtins += r->builtin_pattern.find("{w}") != std::string::npos ? 2 : 1;
+        counts.push_back({std::string(family_name(t->family)), t->gfx, num(static_cast<long long>(rows.size())),
+                          num(static_cast<long long>(builtins))});
+    }
+    for (const Target* t : targets) {
+        out += (f == Format::Markdown ? "### " : "") + t->title + "\n\n";
+        std::vector<std::vector<std::string>> rows = {{"mnemonic", "builtin", "MxNxK", "blocks", "A,B,C", "layout"}};
+        for (const Instruction* r : cat.on(t->family))
+            rows.push_back({r->mnemonic, r->builtin(t->default_wave), r->shape(), num(r->blocks),
+                            std::string(elem_name(r->a)) + "," + std::string(elem_name(r->b)) + "," +
+                                std::string(elem_name(r->c)),
+                            std::string(layout_kind_name(r->kind))});
+        out += grid(rows, f) + "\n";
+    }
+    out += grid(counts, f);
+    return out;
+}
+
+}  // namespace lanescope

@@ -1,0 +1,57 @@
+// Small string helpers shared by the core sources (not part of the public API).
+#pragma once
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lanescope::text {
+
+inline std::string trim(std::string_view s) {
+    size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return std::string(s.substr(b, e - b));
+}
+
+inline std::vector<std::string> split(std::string_view s, char sep) {
+    std::vector<std::string> out;
+    size_t start = 0;
+    for (size_t i = 0; i <= s.size(); ++i)
+        if (i == s.size() || s[i] == sep) {
+            out.emplace_back(s.substr(start, i - start));
+            start = i + 1;
+        }
+    return out;
+}
+
+inline std::string lower(std::string_view s) {
+    std::string r(s);
+    std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    return r;
+}
+
+inline std::string upper(std::string_view s) {
+    std::string r(s);
+    std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    return r;
+}
+
+inline std::string join(const std::vector<std::string>& v, std::string_view sep) {
+    std::string r;
+    for (size_t i = 0; i < v.size(); ++i) {
+        if (i) r += sep;
+        r += v[i];
+    }
+    return r;
+}
+
+inline std::string join_quoted(const std::vector<std::string>& v, std::string_view sep) {
+    std::vector<std::string> q;
+    for (const auto& s : v) q.push_back("'" + s + "'");
+    return join(q, sep);
+}
+
+}  // namespace lanescope::text
