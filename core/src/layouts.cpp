@@ -717,7 +717,7 @@ Legal legal_opsel_ab(const Instruction& ins) {
 
 std::string values_text(const std::vector<int>& v) {
     if (v.empty()) return "none";
-    bool contiguous = v.size() > 2;
+    bool contiguous = v.size() >= 2;
     for (size_t i = 1; i < v.size(); ++i) contiguous = contiguous && v[i] == v[i - 1] + 1;
     if (contiguous) return std::to_string(v.front()) + ".." + std::to_string(v.back());
     std::string s;

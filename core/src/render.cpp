@@ -4,6 +4,7 @@
 #include "text_util.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstdio>
 #include <map>
 
@@ -95,10 +96,22 @@ std::string grid(const std::vector<std::vector<std::string>>& rows, Format f) {
     return out;
 }
 
-std::string entry_json(const Entry& e) {
-    return "{\"block\": " + num(e.element.block) + ", \"row\": " + num(e.element.row) + ", \"col\": " +
-           num(e.element.col) + ", \"lane\": " + num(e.loc.lane) + ", \"reg\": " + num(e.loc.reg) +
-           ", \"bit_lo\": " + num(e.loc.bit_lo) + ", \"bit_hi\": " + num(e.loc.bit_hi) + "}";
+// The hot path of `layout --format json`: integers formatted in place, no temporaries.
+void append_int(std::string& s, const char* key, int v) {
+    char buf[16];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    s += key;
+    s.append(buf, static_cast<size_t>(r.ptr - buf));
+}
+void append_entry_json(std::string& s, const Entry& e) {
+    append_int(s, "{\"block\": ", e.element.block);
+    append_int(s, ", \"row\": ", e.element.row);
+    append_int(s, ", \"col\": ", e.element.col);
+    append_int(s, ", \"lane\": ", e.loc.lane);
+    append_int(s, ", \"reg\": ", e.loc.reg);
+    append_int(s, ", \"bit_lo\": ", e.loc.bit_lo);
+    append_int(s, ", \"bit_hi\": ", e.loc.bit_hi);
+    s += '}';
 }
 
 std::string location_json(const Location& l) {
@@ -165,7 +178,7 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
         const auto entries = L.entries();
         s.reserve(s.size() + entries.size() * 96);
         for (size_t n = 0; n < entries.size(); ++n) {
-            s += entry_json(entries[n]);
+            append_entry_json(s, entries[n]);
             s += n + 1 < entries.size() ? ",\n" : "\n";
         }
         s += "]";

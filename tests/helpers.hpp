@@ -1,0 +1,89 @@
+// Shared helpers for the tests: walking the catalog and its legal modifiers.
+#pragma once
+
+#include "lanescope/lanescope.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lstest {
+
+namespace ls = lanescope;
+
+// One representative target per family.
+inline std::vector<const ls::Target*> family_targets() {
+    std::vector<const ls::Target*> out;
+    const auto& cat = ls::Catalog::builtin();
+    for (ls::Family f : {ls::Family::CDNA1, ls::Family::CDNA2, ls::Family::CDNA3, ls::Family::CDNA4,
+                         ls::Family::RDNA3, ls::Family::RDNA4})
+        for (const auto& t : cat.targets())
+            if (t.family == f) {
+                out.push_back(&t);
+                break;
+            }
+    return out;
+}
+
+struct Case {
+    const ls::Instruction* ins;
+    const ls::Target* target;
+    ls::ResolvedModifiers mods;
+    std::string name() const {
+        std::string m = mods.describe();
+        return target->gfx + " " + ins->mnemonic + " (" + ins->builtin(mods.wave) + ") wave" +
+               std::to_string(mods.wave) + (m.empty() ? "" : " " + m);
+    }
+};
+
+// Every catalog entry on every family, each wave size, with default modifiers.
+inline void for_each_default(const std::function<void(const Case&)>& fn) {
+    for (const ls::Target* t : family_targets())
+        for (const ls::Instruction* ins : ls::Catalog::builtin().on(t->family))
+            for (int wave : t->wave_sizes) {
+                ls::Modifiers m;
+                m.wave = wave;
+                fn({ins, t, ls::resolve_modifiers(*ins, *t, m)});
+            }
+}
+
+// Every legal combination of cbsz, abid, blgp, opsel (and opsel_a/b) too.
+inline void for_each_combination(const std::function<void(const Case&)>& fn) {
+    for_each_default([&](const Case& base) {
+        auto values = [&](const char* name, const ls::ResolvedModifiers& cur) {
+            for (const auto& r : ls::modifier_ranges(*base.ins, *base.target, cur))
+                if (r.name == name) return r.values;
+            return std::vector<int>{0};
+        };
+        ls::ResolvedModifiers cur = base.mods;
+        for (int cbsz : values("cbsz", cur)) {
+            cur.cbsz = cbsz;
+            for (int abid : values("abid", cur))
+                for (int blgp : values("blgp", cur))
+                    for (int opsel : values("opsel", cur)) {
+                        ls::Modifiers m;
+                        m.wave = base.mods.wave;
+                        m.cbsz = cbsz;
+                        m.abid = abid;
+                        m.blgp = blgp;
+                        m.opsel = opsel;
+                        fn({base.ins, base.target, ls::resolve_modifiers(*base.ins, *base.target, m)});
+                    }
+        }
+    });
+}
+
+// Registers of a builtin vector type token: "v4f16" -> 2, "i64" -> 2, "f32" -> 1.
+inline int vector_regs(const std::string& tok) {
+    int count = 1;
+    size_t p = 0;
+    if (tok[0] == 'v') {
+        p = 1;
+        count = 0;
+        while (p < tok.size() && isdigit(static_cast<unsigned char>(tok[p]))) count = count * 10 + (tok[p++] - '0');
+    }
+    int bits = std::stoi(tok.substr(p + (tok.compare(p, 2, "bf") == 0 ? 2 : 1)));
+    return (count * bits + 31) / 32;
+}
+
+}  // namespace lstest

@@ -1,0 +1,158 @@
+// Name lookup, modifier legality and catalog parsing errors.
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+
+using namespace lstest;
+
+namespace {
+const ls::Catalog& cat() { return ls::Catalog::builtin(); }
+
+std::string error_of(const std::function<void()>& fn) {
+    try {
+        fn();
+    } catch (const ls::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+}  // namespace
+
+TEST_CASE("builtin counts per family match the reference sheet (§2.1)") {
+    // The reference's counts: CDNA1 20, CDNA2 27, CDNA3 46, CDNA4 66 builtins,
+    // RDNA3 16 (8 x w32/w64), RDNA4 44 (22 x w32/w64).
+    auto builtins = [](ls::Family f) {
+        size_t n = 0;
+        for (const auto* r : cat().on(f)) n += r->builtin_pattern.find("{w}") != std::string::npos ? 2 : 1;
+        return n;
+    };
+    CHECK(builtins(ls::Family::CDNA1) == 20);
+    CHECK(builtins(ls::Family::CDNA2) == 27);
+    CHECK(builtins(ls::Family::CDNA3) == 46);
+    CHECK(builtins(ls::Family::CDNA4) == 66);
+    CHECK(builtins(ls::Family::RDNA3) == 16);
+    CHECK(builtins(ls::Family::RDNA4) == 44);
+}
+
+TEST_CASE("architectures by family, gfx id and product") {
+    CHECK(cat().find_target("cdna3").gfx == "gfx942");
+    CHECK(cat().find_target("GFX942").family == ls::Family::CDNA3);
+    CHECK(cat().find_target("MI300X").family == ls::Family::CDNA3);
+    CHECK(cat().find_target("mi355x").family == ls::Family::CDNA4);
+    CHECK(cat().find_target("rdna3.5").gfx == "gfx1150");
+    CHECK(cat().find_target("gfx1201").family == ls::Family::RDNA4);
+    std::string e = error_of([] { cat().find_target("gfx943"); });
+    CHECK(e.find("unknown architecture 'gfx943'") != std::string::npos);
+    CHECK(e.find("did you mean") != std::string::npos);
+    CHECK(e.find("legal:") != std::string::npos);
+}
+
+TEST_CASE("instructions by mnemonic, LLVM's other spelling and builtin name") {
+    const auto& g942 = cat().find_target("gfx942");
+    const auto& g908 = cat().find_target("gfx908");
+    CHECK(cat().find_instruction(g942, "v_mfma_f32_32x32x1_2b_f32").mnemonic == "v_mfma_f32_32x32x1_2b_f32");
+    CHECK(cat().find_instruction(g942, "V_MFMA_F32_32X32X1F32").mnemonic == "v_mfma_f32_32x32x1_2b_f32");
+    CHECK(cat().find_instruction(g908, "v_mfma_f32_32x32x8f16").mnemonic == "v_mfma_f32_32x32x8f16");
+    CHECK(cat().find_instruction(g908, "v_mfma_f32_32x32x8_f16").mnemonic == "v_mfma_f32_32x32x8f16");
+    CHECK(cat().find_instruction(g942, "__builtin_amdgcn_mfma_f32_32x32x8f16").mnemonic == "v_mfma_f32_32x32x8_f16");
+    CHECK(cat().find_instruction(g942, "mfma_f64_4x4x4f64").mnemonic == "v_mfma_f64_4x4x4_4b_f64");
+    const auto& g1100 = cat().find_target("gfx1100");
+    int wave = 0;
+    const auto& w = cat().find_instruction(g1100, "__builtin_amdgcn_wmma_f16_16x16x16_f16_tied_w64", &wave);
+    CHECK(w.tied);
+    CHECK(wave == 64);
+    CHECK_FALSE(cat().find_instruction(g1100, "v_wmma_f16_16x16x16_f16").tied);  // the mnemonic names the untied builtin
+
+    std::string e = error_of([&] { cat().find_instruction(g942, "v_mfma_f32_32x32x8_f61"); });
+    CHECK(e.find("did you mean 'v_mfma_f32_32x32x8_f16'") != std::string::npos);
+    e = error_of([&] { cat().find_instruction(g942, "v_mfma_f32_16x16x32_f16"); });
+    CHECK(e.find("exists on cdna4") != std::string::npos);
+}
+
+TEST_CASE("illegal modifiers are rejected with the legal values") {
+    const auto& t = cat().find_target("gfx942");
+    auto resolve = [&](const char* name, ls::Modifiers m) {
+        return ls::resolve_modifiers(cat().find_instruction(t, name), t, m);
+    };
+    ls::Modifiers m;
+    m.cbsz = 2;
+    std::string e = error_of([&] { resolve("v_mfma_f32_32x32x1_2b_f32", m); });
+    CHECK(e.find("legal: 0..1") != std::string::npos);
+    m = {};
+    m.cbsz = 1;
+    m.abid = 2;
+    e = error_of([&] { resolve("v_mfma_f32_16x16x1_4b_f32", m); });
+    CHECK(e.find("legal: 0..1") != std::string::npos);
+    m = {};
+    m.blgp = 3;
+    e = error_of([&] { resolve("v_mfma_f32_32x32x8_f16", m); });
+    CHECK(e.find("does not apply") != std::string::npos);
+    CHECK_NOTHROW(resolve("v_mfma_f32_32x32x2_f32", m));  // single-block f32 keeps BLGP on CDNA3
+    m = {};
+    m.wave = 32;
+    CHECK_THROWS_AS(resolve("v_mfma_f32_32x32x2_f32", m), ls::Error);
+    // RDNA3 opsel: 0 or 4 (op_sel:[0,0,1]); only on 16-bit outputs.
+    const auto& r = cat().find_target("gfx1100");
+    m = {};
+    m.opsel = 4;
+    CHECK_NOTHROW(ls::resolve_modifiers(cat().find_instruction(r, "v_wmma_f16_16x16x16_f16"), r, m));
+    m.opsel = 1;
+    e = error_of([&] { ls::resolve_modifiers(cat().find_instruction(r, "v_wmma_f16_16x16x16_f16"), r, m); });
+    CHECK(e.find("legal: 0, 4") != std::string::npos);
+    m.opsel = 4;
+    CHECK_THROWS_AS(ls::resolve_modifiers(cat().find_instruction(r, "v_wmma_f32_16x16x16_f16"), r, m), ls::Error);
+    // mfma_scale: formats 0..4.
+    const auto& g950 = cat().find_target("gfx950");
+    m = {};
+    m.cbsz = 5;
+    CHECK_THROWS_AS(ls::resolve_modifiers(cat().find_instruction(g950, "v_mfma_scale_f32_16x16x128_f8f6f4"), g950, m),
+                    ls::Error);
+}
+
+TEST_CASE("operands that do not exist are rejected") {
+    const auto& t = cat().find_target("gfx942");
+    const auto& ins = cat().find_instruction(t, "v_mfma_f32_32x32x8_f16");
+    std::string e = error_of([&] { ls::layout_of(ins, t, ls::Operand::K, ls::Modifiers{}); });
+    CHECK(e.find("legal: A, B, C, D") != std::string::npos);
+    auto D = ls::layout_of(ins, t, ls::Operand::D, ls::Modifiers{});
+    CHECK_THROWS_AS(D.where({0, 32, 0}), ls::Error);
+    CHECK_THROWS_AS(D.which(16, 0), ls::Error);
+}
+
+TEST_CASE("a broken catalog names the file, the line and what is legal") {
+    const std::string good =
+        "cdna3 | mfma_f32_32x32x2f32 | v_mfma_f32_32x32x2_f32 | - | mfma | 32x32x2 | 1 | f32,f32,f32 | 44 | 64 | "
+        "f32,f32,v16f32>v16f32 | - | mai-insts | test\n";
+    CHECK(ls::Catalog::parse(good, "t.txt").instructions().size() == 1);
+    std::string e = error_of([] { ls::Catalog::parse("# header\ncdna3 | too | few\n", "t.txt"); });
+    CHECK(e.find("t.txt:2:") != std::string::npos);
+    CHECK(e.find("14") != std::string::npos);
+    std::string bad = good;
+    bad.replace(bad.find("mfma |"), 4, "mfmx");
+    e = error_of([&] { ls::Catalog::parse(bad, "t.txt"); });
+    CHECK(e.find("unknown layout 'mfmx'") != std::string::npos);
+    CHECK(e.find("legal:") != std::string::npos);
+    e = error_of([&] { ls::Catalog::parse(good + good, "t.txt"); });
+    CHECK(e.find("already defined") != std::string::npos);
+    e = error_of([] { ls::Catalog::parse("", "empty.txt"); });
+    CHECK(e.find("no instruction rows") != std::string::npos);
+    e = error_of([] { ls::Catalog::load_file("/nonexistent/catalog.txt"); });
+    CHECK(e.find("cannot read") != std::string::npos);
+}
+
+TEST_CASE("facts: ops, mnemonic spellings, opcodes from the reference table") {
+    const auto& t = cat().find_target("gfx942");
+    const auto& i1 = cat().find_instruction(t, "v_mfma_i32_16x16x32_i8");
+    CHECK(i1.opcode == 0x57);  // LLVM/I4, not CALC's 0x54 typo
+    CHECK(i1.ops() == 16384);
+    const auto& s = cat().find_instruction(t, "v_smfmac_f32_32x32x32_fp8_fp8");
+    CHECK(s.ops() == 65536);  // dense-equivalent K
+    const auto& g950 = cat().find_target("gfx950");
+    const auto& sc = cat().find_instruction(g950, "v_mfma_f32_16x16x128_f8f6f4");  // unscaled spelling
+    ls::Modifiers fp4;
+    fp4.cbsz = 4;
+    fp4.blgp = 4;
+    CHECK(ls::effective_cycles(sc, ls::resolve_modifiers(sc, g950, fp4)) == 16);
+    CHECK(ls::effective_cycles(sc, ls::resolve_modifiers(sc, g950, ls::Modifiers{})) == 32);
+    CHECK(sc.ops() == 65536);
+}

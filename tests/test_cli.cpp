@@ -1,0 +1,144 @@
+// lanescope-cli as a user and a script see it: the JSON contract (docs/json.md),
+// exit statuses, messages on stderr, nothing half-written.
+#include "helpers.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sys/wait.h>
+
+namespace {
+
+struct Run {
+    int status;
+    std::string out, err;
+};
+
+Run cli(const std::string& args) {
+    static int n = 0;
+    const std::string err_file = std::filesystem::temp_directory_path() / ("lanescope_cli_err_" + std::to_string(++n));
+    const std::string cmd = std::string(LANESCOPE_CLI) + " " + args + " 2>" + err_file;
+    Run r{};
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::array<char, 65536> buf{};
+    size_t got;
+    while ((got = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::ifstream e(err_file);
+    r.err.assign(std::istreambuf_iterator<char>(e), {});
+    std::filesystem::remove(err_file);
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("layout --format json holds the documented contract") {
+    Run r = cli("layout --arch cdna3 --instruction v_mfma_f32_32x32x8_f16 --operand C --format json");
+    REQUIRE(r.status == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["arch"] == "cdna3");
+    CHECK(j["instruction"] == "v_mfma_f32_32x32x8_f16");
+    CHECK(j["operand"] == "C");
+    CHECK(j["blocks"] == 1);
+    REQUIRE(j["entries"].size() == 32 * 32);
+    for (const auto& e : j["entries"])
+        for (const char* key : {"block", "row", "col", "lane", "reg", "bit_lo", "bit_hi"}) REQUIRE(e[key].is_number_integer());
+    // Spot-check against the seed's 32x32 table: rows 4-7 sit in lanes 32-63, VGPRs 0-3.
+    bool found = false;
+    for (const auto& e : j["entries"])
+        if (e["row"] == 5 && e["col"] == 7) found = e["lane"] == 39 && e["reg"] == 1;
+    CHECK(found);
+}
+
+TEST_CASE("every operand of a sparse and a scaled instruction renders as JSON") {
+    for (const char* q : {"--arch gfx942 -i v_smfmac_f32_16x16x32_f16", "--arch gfx950 -i v_mfma_scale_f32_32x32x64_f8f6f4 --cbsz 2 --blgp 4",
+                          "--arch gfx1201 -i swmmac_f32_16x16x32_bf16_w64"}) {
+        Run r = cli(std::string("layout ") + q + " --operand all --format json");
+        INFO(q << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        auto j = nlohmann::json::parse(r.out);
+        REQUIRE(j.is_array());
+        CHECK(j.size() >= 5);
+    }
+    Run r = cli("layout --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --view registers --format json");
+    REQUIRE(r.status == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["slots"].size() == 64 * 4);
+}
+
+TEST_CASE("info --format json gives the facts") {
+    Run r = cli("info --arch gfx942 --instruction v_mfma_f32_16x16x8_xf32 --format json");
+    REQUIRE(r.status == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["opcode"] == 62);
+    CHECK(j["encoding"] == "0xD3BE0000");
+    CHECK(j["m"] == 16);
+    CHECK(j["k"] == 8);
+    CHECK(j["registers"]["A"] == 2);
+    CHECK(j["registers"]["C"] == 4);
+    CHECK(j["ops"] == 4096);
+}
+
+TEST_CASE("bad input: clear message, non-zero exit, nothing on stdout") {
+    Run r = cli("layout --arch cdna3 --instruction v_mfma_f32_32x32x8_f61");
+    CHECK(r.status == 1);
+    CHECK(r.out.empty());
+    CHECK(r.err.find("did you mean 'v_mfma_f32_32x32x8_f16'") != std::string::npos);
+    r = cli("layout --arch cdna9 --instruction v_mfma_f32_32x32x8_f16");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("unknown architecture") != std::string::npos);
+    r = cli("layout --arch cdna3 --instruction v_mfma_f32_32x32x1_2b_f32 --cbsz 3");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("legal: 0..1") != std::string::npos);
+    r = cli("where --arch cdna3 --instruction v_mfma_f32_32x32x8_f16 --operand A --row 40 --col 0");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("legal: block 0..0, row 0..31") != std::string::npos);
+    r = cli("layout --arch gfx1100 -i wmma_f32_16x16x16_f16_w32 --wave 64");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("contradicts") != std::string::npos);
+    r = cli("layout --operand Q");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("legal for") != std::string::npos);
+    r = cli("layout --format yaml");
+    CHECK(r.status == 1);
+    r = cli("frobnicate");
+    CHECK(r.status == 2);
+    r = cli("--catalog /nonexistent/catalog.txt list");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("cannot read catalog") != std::string::npos);
+}
+
+TEST_CASE("an unwritable --out path fails cleanly and leaves nothing behind") {
+    namespace fs = std::filesystem;
+    fs::path dir = fs::temp_directory_path() / "lanescope_cli_out_test";
+    fs::remove_all(dir);
+    Run r = cli("layout --out " + (dir / "missing" / "x.json").string() + " --format json");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("cannot write") != std::string::npos);
+    CHECK_FALSE(fs::exists(dir / "missing"));
+    fs::create_directories(dir);
+    r = cli("layout --out " + (dir / "ok.json").string() + " --format json");
+    CHECK(r.status == 0);
+    CHECK(nlohmann::json::parse(std::ifstream(dir / "ok.json"))["operand"] == "A");
+    size_t files = 0;
+    for (auto& e : fs::directory_iterator(dir)) files += e.is_regular_file();
+    CHECK(files == 1);  // no temporary left over
+    fs::remove_all(dir);
+}
+
+TEST_CASE("a broken catalog file is reported with its line") {
+    namespace fs = std::filesystem;
+    fs::path f = fs::temp_directory_path() / "lanescope_broken_catalog.txt";
+    std::ofstream(f) << "# broken\ncdna3 | mfma_x | v_mfma_x | - | mfma | 32x32 | 1 | f32,f32,f32 | 40 | 64 | a,b,c>d | - | x | y\n";
+    Run r = cli("--catalog " + f.string() + " list");
+    CHECK(r.status == 1);
+    CHECK(r.err.find(":2:") != std::string::npos);
+    CHECK(r.err.find("MxNxK") != std::string::npos);
+    fs::remove(f);
+}
