@@ -370,6 +370,14 @@ std::string render_info(const Query& q, Format f) {
              num(ins.ops() / effective_cycles(ins, q.mods) * 4) + ",\n";
         s += "\"opcode\": " + num(ins.opcode) + ", \"opcode_hex\": " + json_string(hex(ins.opcode, 2)) +
              ", \"encoding\": " + json_string(hex(encoding_word0(ins), 8)) + ",\n";
+        const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
+        s += "\"coexec\": " + std::string(ef.coexec ? "true" : "false") + ", \"coexec_cycles\": " +
+             num(ef.coexec_cycles) + ", \"gpr_alignment_bytes\": " + num(ef.gpr_alignment_bytes) +
+             ", \"register_files\": {";
+        for (size_t n = 0; n < ef.register_files.size(); ++n)
+            s += (n ? ", " : "") + json_string(operand_name(ef.register_files[n].first)) + ": " +
+                 json_string(ef.register_files[n].second);
+        s += "}, \"value_modifiers\": " + json_string(ef.value_modifiers) + ",\n";
         s += "\"signature\": " + json_string(ins.signature(wave)) + ", \"features\": " + json_string(ins.features) +
              ", \"tied\": " + (ins.tied ? "true" : "false") + ",\n";
         s += "\"modifiers_legal\": {";
@@ -406,6 +414,14 @@ std::string render_info(const Query& q, Format f) {
                                        ? " (" + num(ins.cycles) + " FP4/FP6 only, " + num(ins.cycles_fp8) + " with FP8/BF8)"
                                        : "")});
     rows.push_back({"opcode", hex(ins.opcode, 2) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8)});
+    const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
+    rows.push_back({"VALU co-execution", ef.coexec ? "yes, " + num(ef.coexec_cycles) + " cycles" : "no"});
+    std::string files;
+    for (const auto& [op, f] : ef.register_files)
+        files += (files.empty() ? "" : "; ") + std::string(operand_name(op)) + ": " + f;
+    rows.push_back({"register files", files});
+    rows.push_back({"register alignment", num(ef.gpr_alignment_bytes) + " bytes"});
+    if (!ef.value_modifiers.empty()) rows.push_back({"value-only modifiers", ef.value_modifiers});
     rows.push_back({"target features", ins.features + (is_cdna(q.target->family) ? "" : ", wavefrontsize" + num(wave))});
     rows.push_back({"families", [&] {
                         std::vector<std::string> v;

@@ -227,6 +227,17 @@ int operand_regs(const Instruction& ins, Operand op, const ResolvedModifiers& mo
 ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
 int effective_cycles(const Instruction& ins, const ResolvedModifiers& mods);
 
+// Execution facts beyond shape and types (CALC's per-instruction fields; CDNA4
+// follows CDNA3 where no source says otherwise).
+struct ExecFacts {
+    bool coexec = false;          // independent VALU work can issue while it runs
+    int coexec_cycles = 0;        // cycles left for VALU work (cycles - dependency delay)
+    int gpr_alignment_bytes = 4;  // operand register alignment
+    std::vector<std::pair<Operand, std::string>> register_files;  // "ArchVGPR or AccVGPR", ...
+    std::string value_modifiers;  // modifiers that change values but never placement
+};
+ExecFacts exec_facts(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
+
 // The family's formulas in words, and their source.
 std::string family_formulas(const Instruction& ins, const ResolvedModifiers& mods);
 std::string family_source(LayoutKind k);
