@@ -758,7 +758,6 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
         throw Error(ins.mnemonic + " does not exist on " + t.gfx + " (" + std::string(family_title(t.family)) + ")");
     ResolvedModifiers r;
     r.wave = check("wave", m.wave, t.default_wave, legal_wave(ins, t), ins, t);
-    if (ins.kind == LayoutKind::MfmaScaled && m.cbsz < 0) r.cbsz = 0;
     r.cbsz = check("cbsz", m.cbsz, 0, legal_cbsz(ins), ins, t);
     r.abid = check("abid", m.abid, 0, legal_abid(ins, r.cbsz), ins, t);
     r.blgp = check("blgp", m.blgp, 0, legal_blgp(ins, t), ins, t);

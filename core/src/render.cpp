@@ -337,7 +337,7 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
     for (const auto& term : t.terms) {
         int ob = (term.operand == Operand::A || term.operand == Operand::B || term.operand == Operand::C) ? blocks : 1;
         rows.push_back({std::string(operand_name(term.operand)), element_label(term.operand, term.element, ob),
-                        locations_text(term.locations, bits_of(term.operand == Operand::K ? Operand::K : term.operand))});
+                        locations_text(term.locations, bits_of(term.operand))});
     }
     out += grid(rows, f);
     if (!t.note.empty()) out += "\nnote: " + t.note + "\n";
