@@ -3,12 +3,14 @@
 # Safe to run again: apt-get skips what is already there.
 set -euo pipefail
 
-packages=(
-  cmake ninja-build g++ pkg-config   # build
-  libcli11-dev                       # lanescope-cli's argument parser
-  nlohmann-json3-dev                 # tests read the JSON contract
-  catch2                             # tests (Catch2 v2)
-)
+# One list per part of the project, one package a line ('#' starts a comment).
+packages=()
+for list in "$(dirname "$0")"/packages/*.txt; do
+  while read -r line; do
+    line=${line%%#*}
+    if [[ -n ${line// /} ]]; then packages+=($line); fi
+  done <"$list"
+done
 
 missing=()
 for p in "${packages[@]}"; do

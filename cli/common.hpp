@@ -1,0 +1,62 @@
+// Shared pieces of lanescope-cli's subcommands: options, name resolution,
+// output. Each group of subcommands lives in its own file and registers itself.
+#pragma once
+
+#include "lanescope/lanescope.hpp"
+#include "lanescope/render.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lscli {
+
+namespace ls = lanescope;
+
+inline constexpr const char* kDefaultArch = "cdna3";
+inline constexpr const char* kDefaultInstruction = "v_mfma_f32_32x32x8_f16";
+
+struct Options {
+    std::string catalog;
+    std::string arch = kDefaultArch;
+    std::string list_arch;
+    std::string instruction = kDefaultInstruction;
+    std::string operand = "A";
+    std::string view = "matrix";
+    std::string format = "table";
+    std::string out;
+    ls::Modifiers mods;
+    int row = -1, col = -1, block = 0, reg = -1, lane = -1;
+    int runs = 200;
+};
+
+// A registered subcommand: its CLI11 node and what runs when it was chosen.
+struct Command {
+    CLI::App* sub;
+    std::function<int()> run;
+};
+
+const ls::Catalog& catalog(const Options& o);
+ls::Format parse_format(const std::string& s);
+ls::View parse_view(const std::string& s);
+ls::Operand parse_operand_or_throw(const std::string& s, const ls::Instruction& ins);
+
+struct Resolved {
+    const ls::Target* target;
+    const ls::Instruction* ins;
+    ls::Query query;
+};
+// Target, instruction and validated modifiers from the options; throws ls::Error.
+Resolved resolve(const Options& o);
+// Writes to o.out atomically (temp file + rename), or to stdout.
+int emit(const Options& o, const std::string& text);
+// --arch, --instruction, [--operand], the modifiers, --format, --out.
+void add_target_options(CLI::App* sub, Options& o, bool with_operand);
+
+// Groups of subcommands defined in their own files.
+void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& out);  // cmd_figure.cpp
+void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& out);  // cmd_verify.cpp
+
+}  // namespace lscli
