@@ -1,8 +1,112 @@
-// Subcommands for documentation figures (issue #5): none yet.
+// Subcommands for documentation figures (issue #5): `figure` (one layout as
+// SVG, TikZ or PNG) and `gallery` (every instruction as SVG plus index.html).
 #include "common.hpp"
+
+#ifdef LANESCOPE_HAVE_FIGURES
+#include "lanescope/figures.hpp"
+
+#include <cstdio>
+#include <string>
+#endif
 
 namespace lscli {
 
-void register_figure_commands(CLI::App&, Options&, std::vector<Command>&) {}
+#ifdef LANESCOPE_HAVE_FIGURES
+namespace {
+
+namespace fig = lanescope::figures;
+
+struct FigureOptions {
+    std::string view = "matrix", color = "lane", theme = "light", format = "svg", out;
+    double scale = 2.0;
+    bool bench = false;
+};
+
+int cmd_figure(const Options& o, const FigureOptions& fo) {
+    if (fo.out.empty()) throw ls::Error("figure needs -o FILE (the .svg, .tex or .png to write)");
+    const fig::FigureFormat format = fig::parse_figure_format(fo.format);
+    Resolved r = resolve(o);
+    fig::FigureSpec spec;
+    spec.ins = r.ins;
+    spec.target = r.target;
+    spec.mods = r.query.mods;
+    spec.view = parse_view(fo.view);
+    spec.color = fig::parse_color_by(fo.color);
+    spec.theme = fig::parse_theme(fo.theme);
+    if (o.operand == "all" || o.operand == "ALL")
+        spec.operands = {ls::Operand::A, ls::Operand::B, ls::Operand::D};
+    else
+        spec.operands = {parse_operand_or_throw(o.operand, *r.ins)};
+    const fig::Figure f = fig::build_figure(spec);
+    std::string bytes;
+    switch (format) {
+        case fig::FigureFormat::Svg: bytes = fig::to_svg(f); break;
+        case fig::FigureFormat::Tikz: bytes = fig::to_tikz(f); break;
+        case fig::FigureFormat::Png: {
+            if (!(fo.scale > 0 && fo.scale <= 8)) throw ls::Error("--scale must be in (0, 8]");
+            const std::vector<std::uint8_t> png = fig::to_png(f, fo.scale);
+            bytes.assign(png.begin(), png.end());
+            break;
+        }
+    }
+    if (fo.out == "-") {
+        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+        return 0;
+    }
+    fig::write_file_atomic(fo.out, bytes);
+    return 0;
+}
+
+int cmd_gallery(const Options& o, const FigureOptions& fo) {
+    if (!fo.bench && fo.out.empty()) throw ls::Error("gallery needs -o DIR (or --bench to render in memory only)");
+    const fig::GalleryStats st = fig::write_gallery(catalog(o), fo.bench ? std::string() : fo.out, fig::parse_theme(fo.theme));
+    std::printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants), %zu tiles, %.1f MB in %.2f s%s%s\n",
+                fo.bench ? "rendered (in memory)" : "wrote", st.instructions, st.figures, st.variants, st.tiles,
+                st.bytes / 1e6, st.seconds, fo.bench ? "" : " to ", fo.bench ? " (goal < 10 s on one core)" : fo.out.c_str());
+    return 0;
+}
+
+}  // namespace
+#endif
+
+void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
+#ifdef LANESCOPE_HAVE_FIGURES
+    static FigureOptions fo;
+    CLI::App* figure = app.add_subcommand(
+        "figure", "draw one operand (or A, B, D with --operand all) as SVG, TikZ or PNG: -o FILE");
+    figure->add_option("-a,--arch", o.arch, "architecture: family (cdna3), gfx id (gfx942) or product (mi300x)")
+        ->capture_default_str();
+    figure->add_option("-i,--instruction", o.instruction, "ISA mnemonic (either spelling) or builtin name")
+        ->capture_default_str();
+    figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB, or all (A, B and D as a GEMM)")
+        ->capture_default_str();
+    figure->add_option("--cbsz", o.mods.cbsz, "CBSZ (MFMA broadcast, mfma_scale A format, SMFMAC index gate)");
+    figure->add_option("--abid", o.mods.abid, "ABID (MFMA broadcast block, SMFMAC sparse-index set)");
+    figure->add_option("--blgp", o.mods.blgp, "BLGP (MFMA B lane-group pattern, mfma_scale B format)");
+    figure->add_option("--opsel", o.mods.opsel, "OPSEL as encoded (RDNA3 16-bit C/D half, RDNA4 index_key, scale byte)");
+    figure->add_option("--opsel-a", o.mods.opsel_a, "mfma_scale: byte of the A-scale VGPR (0-3)");
+    figure->add_option("--opsel-b", o.mods.opsel_b, "mfma_scale: byte of the B-scale VGPR (0-3)");
+    figure->add_option("-w,--wave", o.mods.wave, "wave size on RDNA: 32 (default) or 64");
+    figure->add_option("--view", fo.view, "matrix (one tile per element and location) or registers (lanes x VGPRs)")
+        ->capture_default_str();
+    figure->add_option("--color", fo.color, "colour tiles by lane (lane group), register or block")->capture_default_str();
+    figure->add_option("--theme", fo.theme, "light or dark")->capture_default_str();
+    figure->add_option("-f,--format", fo.format, "svg, tikz or png")->capture_default_str();
+    figure->add_option("-o,--out", fo.out, "file to write (written atomically; - for stdout)")->required();
+    figure->add_option("--scale", fo.scale, "png: pixels per SVG unit")->capture_default_str();
+    out.push_back({figure, [&o] { return cmd_figure(o, fo); }});
+
+    CLI::App* gallery = app.add_subcommand(
+        "gallery", "every instruction of the catalog as SVG figures plus index.html (opens from the file system): -o DIR");
+    gallery->add_option("-o,--out", fo.out, "directory to create (or a previous gallery to replace)");
+    gallery->add_option("--theme", fo.theme, "light or dark")->capture_default_str();
+    gallery->add_flag("--bench", fo.bench, "render everything in memory, write nothing, print the time");
+    out.push_back({gallery, [&o] { return cmd_gallery(o, fo); }});
+#else
+    (void)app;
+    (void)o;
+    (void)out;
+#endif
+}
 
 }  // namespace lscli

@@ -1,0 +1,137 @@
+// lanescope figures: layout diagrams as SVG, TikZ and PNG, and a browsable
+// gallery of the whole catalog. Headless: no display, no network.
+//
+// One figure model (tiles, texts, lines, legend) is built from the layout
+// engine's answers, then serialised three ways, so the three formats always
+// show the same thing. Colours and tile labels come from palette.hpp, the
+// scheme the desktop app uses too.
+//
+//   lanescope::figures::FigureSpec spec;           // instruction, target, modifiers, operands
+//   lanescope::figures::Figure f = lanescope::figures::build_figure(spec);
+//   std::string svg = lanescope::figures::to_svg(f);
+#pragma once
+
+#include "lanescope/lanescope.hpp"
+#include "lanescope/palette.hpp"
+#include "lanescope/render.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lanescope::figures {
+
+enum class FigureFormat { Svg, Tikz, Png };
+
+// What to draw. With several operands {A, B, D} in the matrix view the panels
+// take the GEMM arrangement: A on the left, B above, D where they cross.
+struct FigureSpec {
+    const Instruction* ins = nullptr;
+    const Target* target = nullptr;
+    ResolvedModifiers mods;
+    std::vector<Operand> operands;  // one, or A, B, D for the GEMM arrangement
+    View view = View::Matrix;
+    ColorBy color = ColorBy::Lane;
+    Theme theme = Theme::Light;
+};
+
+// A tile is one (element, location) in the matrix view, or one part of one
+// register of one lane in the registers view. `id` names it:
+// matrix view "A.b.r.c.n" (operand, block, row, col, n-th location of where()),
+// registers view "A.v3.l17.n" (operand, reg, lane, n-th part of which()).
+struct Tile {
+    double x = 0, y = 0, w = 0, h = 0;
+    Rgb fill, ink;
+    std::string id;
+    std::vector<std::string> lines;  // label, one string per text line
+};
+enum class Anchor { Start, Middle, End };
+struct Text {
+    double x = 0, y = 0;  // y is the baseline
+    std::string text;
+    double size = 10;
+    Anchor anchor = Anchor::Start;
+    bool bold = false;
+    Rgb color;
+};
+struct Box {
+    double x = 0, y = 0, w = 0, h = 0;
+    Rgb fill;
+    bool filled = true;
+    Rgb stroke;
+    double stroke_width = 0;  // 0: no outline
+};
+struct Line {
+    double x1 = 0, y1 = 0, x2 = 0, y2 = 0;
+    Rgb color;
+    double width = 1;
+};
+struct LegendEntry {
+    Rgb color;
+    std::string label;  // "lanes 0-15", "v3", "block 2"
+};
+
+// The headless figure: everything in user units (1 unit = 1 CSS px in SVG).
+struct Figure {
+    double width = 0, height = 0;
+    Rgb background;
+    Rgb tile_stroke;
+    double tile_font = 9, tile_line = 10.5;
+    std::string title;     // first line of the heading
+    std::string subtitle;  // target, wave, operands, modifiers
+    std::vector<Box> boxes;    // drawn first: frames, empty cells, legend swatches
+    std::vector<Tile> tiles;
+    std::vector<Line> lines;   // block separators
+    std::vector<Text> texts;   // title, axes, legend
+    std::vector<LegendEntry> legend;
+    std::string legend_title;
+};
+
+Figure build_figure(const FigureSpec& spec);
+
+// SVG 1.1, standalone, text kept as <text>.
+std::string to_svg(const Figure& f);
+// A LaTeX document (standalone class) holding one tikzpicture; one \node[tile]
+// per tile.
+std::string to_tikz(const Figure& f);
+// PNG bytes, rasterised in memory with the TrueType font at `font_path`
+// (empty: $LANESCOPE_FONT, then DejaVu Sans from fonts-dejavu-core).
+// `scale` is pixels per user unit; it is lowered so neither side exceeds
+// 16384 pixels. Throws Error if no font can be read.
+std::vector<std::uint8_t> to_png(const Figure& f, double scale = 2.0, const std::string& font_path = "");
+// The font to_png would use, or "" if none is found.
+std::string find_font(const std::string& font_path = "");
+
+// Legend text of one colour class, shared by every format: "lanes 0-15",
+// "v3", "block 2".
+std::string legend_label(const Instruction& ins, ColorBy by, int index);
+
+// Parse user words; throw Error naming the legal values.
+FigureFormat parse_figure_format(const std::string& s);
+ColorBy parse_color_by(const std::string& s);
+Theme parse_theme(const std::string& s);
+
+// The gallery: every instruction of `cat` on one target per family, every wave
+// size, every operand, default modifiers plus each modifier value that moves
+// data, as SVG files under dir/svg, one facts page per instruction under
+// dir/facts, and dir/index.html (no server, no network).
+struct GalleryStats {
+    std::size_t instructions = 0;  // (family, instruction, wave) rows
+    std::size_t figures = 0;       // SVG files
+    std::size_t variants = 0;      // modifier variants beyond the defaults
+    std::size_t tiles = 0;
+    std::size_t bytes = 0;
+    double seconds = 0;
+};
+// With `dir` empty, renders everything in memory and writes nothing (benchmark).
+// Otherwise builds into a sibling temp directory and renames it into place;
+// an existing `dir` is only replaced when it is a previous gallery (holds the
+// marker file .lanescope-gallery) or empty. Throws Error on any failure,
+// leaving no partial gallery behind.
+GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme theme = Theme::Light);
+
+// Write `bytes` to `path` atomically (temp file in the same directory, then
+// rename); throws Error saying what failed.
+void write_file_atomic(const std::string& path, const std::string& bytes);
+
+}  // namespace lanescope::figures

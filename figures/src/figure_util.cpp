@@ -1,0 +1,62 @@
+#include "figure_util.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+namespace lanescope::figures {
+
+std::uint32_t next_codepoint(std::string_view s, size_t& i) {
+    const unsigned char c = static_cast<unsigned char>(s[i++]);
+    if (c < 0x80) return c;
+    int extra = c >= 0xF0 ? 3 : c >= 0xE0 ? 2 : c >= 0xC0 ? 1 : -1;
+    if (extra < 0) return 0xFFFD;
+    std::uint32_t cp = c & (0x3F >> extra);
+    for (int k = 0; k < extra; ++k) {
+        if (i >= s.size() || (static_cast<unsigned char>(s[i]) & 0xC0) != 0x80) return 0xFFFD;
+        cp = (cp << 6) | (static_cast<unsigned char>(s[i++]) & 0x3F);
+    }
+    return cp;
+}
+
+double text_width(std::string_view s, double size) {
+    double em = 0;
+    for (size_t i = 0; i < s.size();) {
+        const std::uint32_t cp = next_codepoint(s, i);
+        double w = 0.62;
+        if (cp >= '0' && cp <= '9') w = 0.637;
+        else if (cp == ' ' || cp == 0xB7) w = 0.318;
+        else if (cp == '[' || cp == ']' || cp == '(' || cp == ')') w = 0.39;
+        else if (cp == ':' || cp == '.' || cp == ',') w = 0.337;
+        else if (cp == 'i' || cp == 'l' || cp == 'j') w = 0.278;
+        else if (cp == 'm' || cp == 'w' || cp == 'M' || cp == 'W') w = 0.98;
+        else if (cp >= 'A' && cp <= 'Z') w = 0.72;
+        em += w;
+    }
+    return em * size;
+}
+
+void append_number(std::string& out, double v) {
+    const long long hundredths = std::llround(v * 100);
+    if (hundredths % 100 == 0) {
+        out += std::to_string(hundredths / 100);
+        return;
+    }
+    char buf[32];
+    int n = std::snprintf(buf, sizeof buf, "%.2f", hundredths / 100.0);
+    while (n > 0 && buf[n - 1] == '0') --n;
+    out.append(buf, static_cast<size_t>(n));
+}
+
+void append_xml(std::string& out, std::string_view s) {
+    for (char c : s) {
+        switch (c) {
+            case '&': out += "&amp;"; break;
+            case '<': out += "&lt;"; break;
+            case '>': out += "&gt;"; break;
+            case '"': out += "&quot;"; break;
+            default: out += c;
+        }
+    }
+}
+
+}  // namespace lanescope::figures

@@ -1,0 +1,383 @@
+// The gallery: every instruction of the catalog as SVG figures, a facts page
+// per instruction and one index.html with filters. Everything is inline and
+// relative, so it opens from the file system with no server and no network.
+#include "figure_util.hpp"
+#include "lanescope/figures.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+#include <unistd.h>
+
+namespace lanescope::figures {
+
+namespace fs = std::filesystem;
+
+void write_file_atomic(const std::string& path, const std::string& bytes) {
+    const fs::path target(path);
+    fs::path tmp = target;
+    tmp += ".tmp" + std::to_string(::getpid());
+    {
+        std::ofstream f(tmp, std::ios::binary);
+        if (!f)
+            throw Error("cannot write '" + path + "': the directory does not exist or is not writable");
+        f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+        if (!f.flush()) {
+            f.close();
+            std::error_code ec;
+            fs::remove(tmp, ec);
+            throw Error("cannot write '" + path + "': write failed (disk full?)");
+        }
+    }
+    std::error_code ec;
+    fs::rename(tmp, target, ec);
+    if (ec) {
+        std::error_code ec2;
+        fs::remove(tmp, ec2);
+        throw Error("cannot write '" + path + "': " + ec.message());
+    }
+}
+
+namespace {
+
+constexpr const char* kMarker = ".lanescope-gallery";
+
+std::string html(std::string_view s) {
+    std::string out;
+    append_xml(out, s);
+    return out;
+}
+
+void set_modifier(Modifiers& m, const std::string& name, int v) {
+    if (name == "cbsz") m.cbsz = v;
+    else if (name == "abid") m.abid = v;
+    else if (name == "blgp") m.blgp = v;
+    else if (name == "opsel") m.opsel = v;
+    else if (name == "opsel_a") m.opsel_a = v;
+    else if (name == "opsel_b") m.opsel_b = v;
+}
+
+int get_modifier(const ResolvedModifiers& m, const std::string& name) {
+    if (name == "cbsz") return m.cbsz;
+    if (name == "abid") return m.abid;
+    if (name == "blgp") return m.blgp;
+    if (name == "opsel") return m.opsel;
+    if (name == "opsel_a") return m.opsel_a;
+    if (name == "opsel_b") return m.opsel_b;
+    return 0;
+}
+
+bool same_entries(const std::vector<Entry>& a, const std::vector<Entry>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+        if (!(a[i].element == b[i].element) || !(a[i].loc == b[i].loc)) return false;
+    return true;
+}
+
+// The modifier settings that move data: each value of each such modifier on
+// its own, and under every cbsz value each abid value it allows (the pair
+// decides which block's A is broadcast, or which sparse-index set is read).
+std::vector<ResolvedModifiers> data_variants(const Instruction& ins, const Target& t, int wave) {
+    Modifiers base;
+    base.wave = wave;
+    const ResolvedModifiers def = resolve_modifiers(ins, t, base);
+    std::vector<ResolvedModifiers> out;
+    std::set<std::string> seen{def.describe()};
+    auto add = [&](const Modifiers& m) {
+        try {
+            ResolvedModifiers r = resolve_modifiers(ins, t, m);
+            if (seen.insert(r.describe()).second) out.push_back(r);
+        } catch (const Error&) {
+            // Not a legal combination: nothing to draw.
+        }
+    };
+    for (const ModifierRange& r : modifier_ranges(ins, t, def)) {
+        if (!r.moves_data || r.name == "wave") continue;
+        for (int v : r.values) {
+            if (v == get_modifier(def, r.name)) continue;
+            Modifiers m = base;
+            set_modifier(m, r.name, v);
+            add(m);
+            if (r.name != "cbsz") continue;
+            try {
+                for (const ModifierRange& r2 : modifier_ranges(ins, t, resolve_modifiers(ins, t, m)))
+                    if (r2.name == "abid" && r2.moves_data)
+                        for (int a : r2.values) {
+                            Modifiers m2 = m;
+                            m2.abid = a;
+                            add(m2);
+                        }
+            } catch (const Error&) {
+            }
+        }
+    }
+    return out;
+}
+
+std::string variant_slug(const ResolvedModifiers& m) {
+    std::string d = m.describe();
+    if (d.empty()) return "default";
+    for (char& c : d)
+        if (c == ' ') c = '_';
+        else if (c == '=') c = '-';
+    return d;
+}
+
+struct FigureLink {
+    std::string op, file;
+};
+struct VariantFigures {
+    std::string title;  // "default modifiers" or "cbsz=1 abid=1"
+    std::vector<FigureLink> figures;
+};
+struct Row {
+    std::string key, family, family_title, gfx_list, mnemonic, builtin, shape, types, type_words;
+    int blocks = 1, wave = 64;
+    std::string facts_text;
+    std::vector<VariantFigures> variants;
+};
+
+const char* kCss =
+    "body{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;margin:1.5em;color:#1A1A1A;background:#FFF}"
+    "h1{font-size:1.4em}table{border-collapse:collapse;font-size:.9em}"
+    "th,td{border-bottom:1px solid #D8DADF;padding:.25em .6em;text-align:left;vertical-align:top}"
+    "th{background:#F2F3F5;position:sticky;top:0}tr[hidden]{display:none}"
+    "code{font-family:'DejaVu Sans Mono',monospace}a{color:#0060A8}"
+    ".filters{display:flex;gap:1em;flex-wrap:wrap;align-items:end;margin:1em 0}"
+    ".filters label{display:flex;flex-direction:column;font-size:.85em;gap:.2em}"
+    "pre{background:#F6F7F9;padding:1em;overflow:auto;font-size:.85em}"
+    "figure{margin:1em 0}figure img{max-width:100%;border:1px solid #D8DADF}#count{color:#70747A}";
+
+std::string index_html(const std::vector<Row>& rows, const std::vector<const Target*>& targets, const Catalog& cat) {
+    std::set<std::string> types, shapes;
+    for (const Row& r : rows) {
+        shapes.insert(r.shape);
+        size_t s = 0;
+        while (s < r.type_words.size()) {
+            size_t e = r.type_words.find(' ', s);
+            if (e == std::string::npos) e = r.type_words.size();
+            types.insert(r.type_words.substr(s, e - s));
+            s = e + 1;
+        }
+    }
+    std::string h;
+    h.reserve(rows.size() * 900 + 8192);
+    h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+         "<meta name=\"viewport\" content=\"width=device-width\">"
+         "<title>lanescope gallery: AMD GPU matrix instruction layouts</title><style>";
+    h += kCss;
+    h += "</style></head><body>\n<h1>lanescope gallery</h1>\n"
+         "<p>Where every element of every AMD GPU matrix instruction lives: lane, VGPR and bits. One SVG figure per "
+         "operand (default modifiers), and one for every modifier value that moves data (see each instruction's "
+         "facts page). Filters can be set in the address: <code>index.html#arch=gfx942&amp;type=f16&amp;shape=32x32x8&amp;q=mfma</code>.</p>\n";
+    h += "<div class=\"filters\"><label>search<input id=\"q\" type=\"search\" placeholder=\"mnemonic or builtin\"></label>"
+         "<label>architecture<select id=\"arch\"><option value=\"\">all</option>";
+    for (const Target* t : targets) {
+        h += "<option value=\"" + std::string(family_name(t->family)) + "\">" + std::string(family_title(t->family)) +
+             " (all)</option>";
+    }
+    for (const Target& t : cat.targets()) h += "<option value=\"" + t.gfx + "\">" + html(t.title) + "</option>";
+    h += "</select></label><label>element type<select id=\"type\"><option value=\"\">all</option>";
+    for (const std::string& t : types) h += "<option>" + html(t) + "</option>";
+    h += "</select></label><label>shape (MxNxK)<select id=\"shape\"><option value=\"\">all</option>";
+    for (const std::string& s : shapes) h += "<option>" + html(s) + "</option>";
+    h += "</select></label><span id=\"count\"></span></div>\n";
+    h += "<table id=\"list\"><thead><tr><th>architecture</th><th>instruction</th><th>builtin</th><th>shape</th>"
+         "<th>blocks</th><th>A, B, C types</th><th>wave</th><th>figures (default modifiers)</th><th>variants</th></tr>"
+         "</thead><tbody>\n";
+    for (const Row& r : rows) {
+        h += "<tr data-arch=\"" + r.family + " " + r.gfx_list + "\" data-types=\"" + html(r.type_words) +
+             "\" data-shape=\"" + html(r.shape) + "\" data-name=\"" + html(r.mnemonic + " " + r.builtin) + "\">";
+        h += "<td>" + html(r.family_title) + "</td><td><a href=\"facts/" + r.key + ".html\">" + html(r.mnemonic) +
+             "</a></td><td><code>" + html(r.builtin) + "</code></td><td>" + html(r.shape) + "</td><td>" +
+             std::to_string(r.blocks) + "</td><td>" + html(r.types) + "</td><td>" + std::to_string(r.wave) + "</td><td>";
+        for (const FigureLink& l : r.variants.front().figures)
+            h += "<a href=\"svg/" + l.file + "\">" + l.op + "</a> ";
+        h += "</td><td>";
+        if (r.variants.size() > 1)
+            h += "<a href=\"facts/" + r.key + ".html#variants\">" + std::to_string(r.variants.size() - 1) + "</a>";
+        h += "</td></tr>\n";
+    }
+    h += "</tbody></table>\n";
+    // The script avoids line comments so the page holds no double slash at all.
+    h += "<script>\n"
+         "(function(){\n"
+         "var ids=['q','arch','type','shape'];var f={};ids.forEach(function(k){f[k]=document.getElementById(k);});\n"
+         "var rows=Array.prototype.slice.call(document.querySelectorAll('#list tbody tr'));\n"
+         "function has(list,w){return (' '+list+' ').indexOf(' '+w+' ')>=0;}\n"
+         "function apply(){var q=f.q.value.trim().toLowerCase(),a=f.arch.value,t=f.type.value,s=f.shape.value,n=0;\n"
+         " rows.forEach(function(r){var ok=(!a||has(r.dataset.arch,a))&&(!t||has(r.dataset.types,t))&&(!s||r.dataset.shape===s)"
+         "&&(!q||r.dataset.name.toLowerCase().indexOf(q)>=0);r.hidden=!ok;if(ok)n++;});\n"
+         " document.getElementById('count').textContent=n+' of '+rows.length+' shown';}\n"
+         "function setSelect(el,v){if(el.tagName==='SELECT'&&v&&!Array.prototype.some.call(el.options,function(o){return o.value===v;})){"
+         "var o=document.createElement('option');o.value=v;o.textContent=v;el.appendChild(o);}el.value=v;}\n"
+         "function fromHash(){var h=decodeURIComponent(location.hash.replace(/^#/,''));var v={};\n"
+         " h.split('&').forEach(function(p){var i=p.indexOf('=');if(i>0)v[p.slice(0,i)]=p.slice(i+1);});\n"
+         " ids.forEach(function(k){setSelect(f[k],v[k]||'');});apply();}\n"
+         "function toHash(){var p=[];ids.forEach(function(k){if(f[k].value)p.push(k+'='+encodeURIComponent(f[k].value));});\n"
+         " var h='#'+p.join('&');if(location.hash!==h){try{history.replaceState(null,'',h);}catch(e){location.hash=h;}}apply();}\n"
+         "ids.forEach(function(k){f[k].addEventListener('input',toHash);f[k].addEventListener('change',toHash);});\n"
+         "window.addEventListener('hashchange',fromHash);fromHash();\n"
+         "})();\n</script>\n</body></html>\n";
+    return h;
+}
+
+std::string facts_html(const Row& r) {
+    std::string h;
+    h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html(r.mnemonic) + " on " +
+         html(r.family_title) + ", wave" + std::to_string(r.wave) + "</title><style>";
+    h += kCss;
+    h += "</style></head><body>\n<p><a href=\"../index.html\">&#8592; gallery</a></p>\n<h1>" + html(r.mnemonic) + " (" +
+         html(r.family_title) + ", wave" + std::to_string(r.wave) + ")</h1>\n<pre>" + html(r.facts_text) + "</pre>\n";
+    for (size_t v = 0; v < r.variants.size(); ++v) {
+        const VariantFigures& vf = r.variants[v];
+        if (v == 1) h += "<h2 id=\"variants\">Modifier values that move data</h2>\n";
+        h += (v == 0 ? "<h2>" : "<h3>") + html(vf.title) + (v == 0 ? "</h2>\n" : "</h3>\n");
+        for (const FigureLink& l : vf.figures)
+            h += "<figure><a href=\"../svg/" + l.file + "\"><img loading=\"lazy\" src=\"../svg/" + l.file + "\" alt=\"" +
+                 html(r.mnemonic + " operand " + l.op + ", " + vf.title) + "\"></a><figcaption>operand " + l.op +
+                 "</figcaption></figure>\n";
+    }
+    h += "</body></html>\n";
+    return h;
+}
+
+void write_plain(const fs::path& p, const std::string& bytes) {
+    std::ofstream f(p, std::ios::binary);
+    f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    if (!f.flush()) throw Error("cannot write '" + p.string() + "' (disk full or not writable?)");
+}
+
+}  // namespace
+
+GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme theme) {
+    const auto t0 = std::chrono::steady_clock::now();
+    GalleryStats st;
+    const bool write = !dir.empty();
+    fs::path final_dir, work;
+    if (write) {
+        final_dir = fs::path(dir);
+        if (final_dir.filename().empty()) final_dir = final_dir.parent_path();
+        std::error_code ec;
+        if (fs::exists(final_dir, ec)) {
+            if (!fs::is_directory(final_dir, ec))
+                throw Error("cannot write the gallery to '" + dir + "': it exists and is not a directory");
+            if (!fs::is_empty(final_dir, ec) && !fs::exists(final_dir / kMarker, ec))
+                throw Error("refusing to write the gallery into '" + dir +
+                            "': it is a non-empty directory that is not a previous gallery; give a new or empty directory");
+        }
+        work = final_dir;
+        work += ".partial-" + std::to_string(::getpid());
+        fs::remove_all(work, ec);
+        fs::create_directories(work / "svg", ec);
+        if (!ec) fs::create_directories(work / "facts", ec);
+        if (ec)
+            throw Error("cannot create the gallery directory '" + work.string() + "': " + ec.message() +
+                        " (is the parent directory writable?)");
+    }
+    try {
+        std::vector<const Target*> targets;
+        std::vector<Row> rows;
+        for (Family fam : {Family::CDNA1, Family::CDNA2, Family::CDNA3, Family::CDNA4, Family::RDNA3, Family::RDNA4}) {
+            const Target* t = nullptr;
+            std::string gfx_list;
+            for (const Target& x : cat.targets())
+                if (x.family == fam) {
+                    if (!t) t = &x;
+                    gfx_list += (gfx_list.empty() ? "" : " ") + x.gfx;
+                }
+            if (!t) continue;
+            targets.push_back(t);
+            for (const Instruction* ins : cat.on(fam))
+                for (int wave : t->wave_sizes) {
+                    Row row;
+                    row.family = std::string(family_name(fam));
+                    row.family_title = t->title;
+                    row.gfx_list = gfx_list;
+                    row.mnemonic = ins->mnemonic;
+                    row.builtin = ins->builtin(wave);
+                    row.key = row.family + "_" + row.builtin.substr(17);
+                    row.shape = ins->shape();
+                    row.blocks = ins->blocks;
+                    row.wave = wave;
+                    row.types = std::string(elem_name(ins->a)) + ", " + std::string(elem_name(ins->b)) + ", " +
+                                std::string(elem_name(ins->c));
+                    std::set<std::string> tw{std::string(elem_name(ins->a)), std::string(elem_name(ins->b)),
+                                             std::string(elem_name(ins->c))};
+                    for (const std::string& w : tw) row.type_words += (row.type_words.empty() ? "" : " ") + w;
+                    Modifiers base;
+                    base.wave = wave;
+                    const ResolvedModifiers def = resolve_modifiers(*ins, *t, base);
+                    if (write) row.facts_text = render_info(Query{ins, t, def}, Format::Table);
+
+                    std::map<Operand, std::vector<Entry>> default_entries;
+                    std::vector<ResolvedModifiers> all{def};
+                    for (const ResolvedModifiers& m : data_variants(*ins, *t, wave)) all.push_back(m);
+                    for (size_t v = 0; v < all.size(); ++v) {
+                        VariantFigures vf;
+                        vf.title = v == 0 ? "default modifiers" : all[v].describe();
+                        for (Operand op : operands_of(*ins)) {
+                            FigureSpec spec;
+                            spec.ins = ins, spec.target = t, spec.mods = all[v], spec.operands = {op}, spec.theme = theme;
+                            if (v == 0) {
+                                default_entries[op] = layout_of(*ins, *t, op, all[v]).entries();
+                            } else if (same_entries(default_entries[op], layout_of(*ins, *t, op, all[v]).entries())) {
+                                continue;  // this modifier does not move this operand
+                            }
+                            const Figure fig = build_figure(spec);
+                            const std::string svg = to_svg(fig);
+                            const std::string file = row.key + "__" + variant_slug(all[v]) + "_" +
+                                                     std::string(operand_name(op)) + ".svg";
+                            if (write) write_plain(work / "svg" / file, svg);
+                            vf.figures.push_back({std::string(operand_name(op)), file});
+                            ++st.figures;
+                            st.tiles += fig.tiles.size();
+                            st.bytes += svg.size();
+                        }
+                        if (v > 0 && vf.figures.empty()) continue;
+                        if (v > 0) ++st.variants;
+                        row.variants.push_back(std::move(vf));
+                    }
+                    if (write) {
+                        const std::string page = facts_html(row);
+                        write_plain(work / "facts" / (row.key + ".html"), page);
+                        st.bytes += page.size();
+                    }
+                    ++st.instructions;
+                    rows.push_back(std::move(row));
+                }
+        }
+        const std::string index = index_html(rows, targets, cat);
+        st.bytes += index.size();
+        if (write) {
+            write_plain(work / "index.html", index);
+            write_plain(work / kMarker, "lanescope gallery: this directory is replaced by `lanescope-cli gallery`\n");
+            // Swap the finished gallery into place; the old one goes only after.
+            std::error_code ec;
+            fs::path old = final_dir;
+            old += ".old-" + std::to_string(::getpid());
+            const bool had_old = fs::exists(final_dir, ec);
+            if (had_old) fs::rename(final_dir, old, ec);
+            if (ec) throw Error("cannot replace '" + final_dir.string() + "': " + ec.message());
+            fs::rename(work, final_dir, ec);
+            if (ec) {
+                std::error_code ec2;
+                if (had_old) fs::rename(old, final_dir, ec2);
+                throw Error("cannot move the gallery into '" + final_dir.string() + "': " + ec.message());
+            }
+            if (had_old) fs::remove_all(old, ec);
+        }
+    } catch (...) {
+        if (write) {
+            std::error_code ec;
+            fs::remove_all(work, ec);
+        }
+        throw;
+    }
+    st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return st;
+}
+
+}  // namespace lanescope::figures
