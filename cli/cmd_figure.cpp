@@ -17,14 +17,26 @@ namespace {
 namespace fig = lanescope::figures;
 
 struct FigureOptions {
-    std::string view = "matrix", color = "lane", theme = "light", format = "svg", out;
+    std::string view = "matrix", color = "lane", theme = "light", format, out;
     double scale = 2.0;
     bool bench = false;
+    std::string match;
 };
+
+// Without --format, the file name decides: .png, .tex, anything else SVG.
+std::string format_from_name(const std::string& out) {
+    auto ends = [&out](const char* ext) {
+        const std::string e(ext);
+        return out.size() >= e.size() && out.compare(out.size() - e.size(), e.size(), e) == 0;
+    };
+    if (ends(".png")) return "png";
+    if (ends(".tex")) return "tikz";
+    return "svg";
+}
 
 int cmd_figure(const Options& o, const FigureOptions& fo) {
     if (fo.out.empty()) throw ls::Error("figure needs -o FILE (the .svg, .tex or .png to write)");
-    const fig::FigureFormat format = fig::parse_figure_format(fo.format);
+    const fig::FigureFormat format = fig::parse_figure_format(fo.format.empty() ? format_from_name(fo.out) : fo.format);
     Resolved r = resolve(o);
     fig::FigureSpec spec;
     spec.ins = r.ins;
@@ -59,7 +71,7 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
 
 int cmd_gallery(const Options& o, const FigureOptions& fo) {
     if (!fo.bench && fo.out.empty()) throw ls::Error("gallery needs -o DIR (or --bench to render in memory only)");
-    const fig::GalleryStats st = fig::write_gallery(catalog(o), fo.bench ? std::string() : fo.out, fig::parse_theme(fo.theme));
+    const fig::GalleryStats st = fig::write_gallery(catalog(o), fo.bench ? std::string() : fo.out, fig::parse_theme(fo.theme), fo.match);
     std::printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants), %zu tiles, %.1f MB in %.2f s%s%s\n",
                 fo.bench ? "rendered (in memory)" : "wrote", st.instructions, st.figures, st.variants, st.tiles,
                 st.bytes / 1e6, st.seconds, fo.bench ? "" : " to ", fo.bench ? " (goal < 10 s on one core)" : fo.out.c_str());
@@ -91,7 +103,7 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
         ->capture_default_str();
     figure->add_option("--color", fo.color, "colour tiles by lane (lane group), register or block")->capture_default_str();
     figure->add_option("--theme", fo.theme, "light or dark")->capture_default_str();
-    figure->add_option("-f,--format", fo.format, "svg, tikz or png")->capture_default_str();
+    figure->add_option("-f,--format", fo.format, "svg, tikz or png (default: from the -o name: .png, .tex, else svg)");
     figure->add_option("-o,--out", fo.out, "file to write (written atomically; - for stdout)")->required();
     figure->add_option("--scale", fo.scale, "png: pixels per SVG unit")->capture_default_str();
     out.push_back({figure, [&o] { return cmd_figure(o, fo); }});
@@ -100,6 +112,7 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
         "gallery", "every instruction of the catalog as SVG figures plus index.html (opens from the file system): -o DIR");
     gallery->add_option("-o,--out", fo.out, "directory to create (or a previous gallery to replace)");
     gallery->add_option("--theme", fo.theme, "light or dark")->capture_default_str();
+    gallery->add_option("--match", fo.match, "only instructions whose mnemonic or builtin contains TEXT (a partial gallery)");
     gallery->add_flag("--bench", fo.bench, "render everything in memory, write nothing, print the time");
     out.push_back({gallery, [&o] { return cmd_gallery(o, fo); }});
 #else

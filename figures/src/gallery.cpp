@@ -4,6 +4,7 @@
 #include "figure_util.hpp"
 #include "lanescope/figures.hpp"
 
+#include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -252,7 +253,12 @@ void write_plain(const fs::path& p, const std::string& bytes) {
 
 }  // namespace
 
-GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme theme) {
+GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme theme, const std::string& match) {
+    auto lower = [](std::string s) {
+        for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return s;
+    };
+    const std::string needle = lower(match);
     const auto t0 = std::chrono::steady_clock::now();
     GalleryStats st;
     const bool write = !dir.empty();
@@ -292,6 +298,9 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
             targets.push_back(t);
             for (const Instruction* ins : cat.on(fam))
                 for (int wave : t->wave_sizes) {
+                    if (!needle.empty() && lower(ins->mnemonic).find(needle) == std::string::npos &&
+                        lower(ins->builtin(wave)).find(needle) == std::string::npos)
+                        continue;
                     Row row;
                     row.family = std::string(family_name(fam));
                     row.family_title = t->title;

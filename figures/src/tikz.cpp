@@ -137,7 +137,7 @@ std::string to_tikz(const Figure& f) {
 
     std::string out;
     out.reserve(body.size() + 2048);
-    out += "% lanescope figure: " + f.title + "\n% " + f.subtitle + "\n";
+    out += "% lanescope figure: " + latex_text(f.title) + "\n% " + latex_text(f.subtitle) + "\n";
     out += "\\documentclass[tikz,border=2pt]{standalone}\n"
            "\\renewcommand{\\familydefault}{\\sfdefault}\n";
     out += colors.definitions();

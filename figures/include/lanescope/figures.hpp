@@ -124,11 +124,14 @@ struct GalleryStats {
     double seconds = 0;
 };
 // With `dir` empty, renders everything in memory and writes nothing (benchmark).
+// A non-empty `match` keeps only the instructions whose mnemonic or builtin
+// name contains it (case-insensitive): a partial gallery, for tests and previews.
 // Otherwise builds into a sibling temp directory and renames it into place;
 // an existing `dir` is only replaced when it is a previous gallery (holds the
 // marker file .lanescope-gallery) or empty. Throws Error on any failure,
 // leaving no partial gallery behind.
-GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme theme = Theme::Light);
+GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme theme = Theme::Light,
+                           const std::string& match = "");
 
 // Write `bytes` to `path` atomically (temp file in the same directory, then
 // rename); throws Error saying what failed.

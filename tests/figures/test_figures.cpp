@@ -1,0 +1,343 @@
+// Figures checked against the layout engine: well-formed XML, one tile per
+// (element, location), labels and colours from where()/which(), the legend,
+// the GEMM arrangement, TikZ nodes and PNG pixels.
+#include "xml_check.hpp"
+
+#include "lanescope/figures.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <set>
+
+#define STB_IMAGE_IMPLEMENTATION
+#define STBI_ONLY_PNG
+#define STB_IMAGE_STATIC
+#include <stb/stb_image.h>
+
+namespace ls = lanescope;
+namespace fig = lanescope::figures;
+using namespace figtest;
+
+namespace {
+
+struct Sample {
+    const char* arch;
+    const char* instruction;
+    ls::Operand operand;
+    ls::Modifiers mods;
+};
+
+ls::Modifiers mods(int cbsz = -1, int abid = -1, int wave = -1) {
+    ls::Modifiers m;
+    m.cbsz = cbsz, m.abid = abid, m.wave = wave;
+    return m;
+}
+
+// The sample the issue names: a 4x4 16-block, a 32x32, a sparse one (A and
+// its index K), an RDNA wave64 and a scaled FP6 one.
+const std::vector<Sample>& samples() {
+    static const std::vector<Sample> s = {
+        {"gfx942", "v_mfma_f32_4x4x4_16b_f16", ls::Operand::D, mods()},
+        {"gfx942", "v_mfma_f32_4x4x4_16b_f16", ls::Operand::A, mods(2, 1)},
+        {"gfx942", "v_mfma_f32_32x32x8_f16", ls::Operand::A, mods()},
+        {"gfx942", "v_mfma_f32_32x32x8_f16", ls::Operand::D, mods()},
+        {"gfx942", "v_smfmac_f32_16x16x32_f16", ls::Operand::A, mods()},
+        {"gfx942", "v_smfmac_f32_16x16x32_f16", ls::Operand::K, mods()},
+        {"gfx1100", "v_wmma_f32_16x16x16_f16", ls::Operand::A, mods(-1, -1, 64)},
+        {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4", ls::Operand::A, mods(2)},
+        {"gfx90a", "v_mfma_f64_16x16x4f64", ls::Operand::D, mods()},
+    };
+    return s;
+}
+
+struct Built {
+    const ls::Instruction* ins;
+    const ls::Target* target;
+    ls::ResolvedModifiers mods;
+    ls::OperandLayout layout;
+    fig::Figure figure;
+};
+
+Built build(const Sample& s, ls::View view = ls::View::Matrix, ls::ColorBy by = ls::ColorBy::Lane,
+            ls::Theme theme = ls::Theme::Light) {
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target(s.arch);
+    const ls::Instruction& ins = cat.find_instruction(t, s.instruction);
+    const ls::ResolvedModifiers m = ls::resolve_modifiers(ins, t, s.mods);
+    fig::FigureSpec spec;
+    spec.ins = &ins, spec.target = &t, spec.mods = m, spec.operands = {s.operand};
+    spec.view = view, spec.color = by, spec.theme = theme;
+    return {&ins, &t, m, ls::layout_of(ins, t, s.operand, m), fig::build_figure(spec)};
+}
+
+std::vector<int> split_ints(const std::string& s, char sep) {
+    std::vector<int> out;
+    size_t a = 0;
+    while (a <= s.size()) {
+        size_t b = s.find(sep, a);
+        if (b == std::string::npos) b = s.size();
+        out.push_back(std::atoi(s.c_str() + a));
+        a = b + 1;
+    }
+    return out;
+}
+
+// The hardware's lane group (the issue's colouring rule): M lanes on CDNA, 16 on RDNA.
+int group_size(const ls::Instruction& ins) { return ls::is_cdna(ins.families.front()) ? ins.m : 16; }
+
+bool xmllint_accepts(const std::string& svg) {
+    if (std::system("command -v xmllint >/dev/null 2>&1") != 0) return true;  // checked by xml_problem only
+    const std::string dir = temp_dir("xml");
+    const std::string path = dir + "/f.svg";
+    fig::write_file_atomic(path, svg);
+    const int rc = std::system(("xmllint --noout " + path + " 2>/dev/null").c_str());
+    std::filesystem::remove_all(dir);
+    return rc == 0;
+}
+
+}  // namespace
+
+TEST_CASE("the XML checker rejects what is not well-formed") {
+    CHECK(xml_problem("<a><b x=\"1\"/>t &amp; u</a>").empty());
+    CHECK_FALSE(xml_problem("<a><b></a></b>").empty());
+    CHECK_FALSE(xml_problem("<a x=1></a>").empty());
+    CHECK_FALSE(xml_problem("<a>&nbsp;</a>").empty());
+    CHECK_FALSE(xml_problem("<a></a><b></b>").empty());
+    CHECK_FALSE(xml_problem("<a>x < y</a>").empty());
+}
+
+TEST_CASE("SVG matrix view: one tile per element and location, labelled and coloured from where()") {
+    for (const Sample& s : samples()) {
+        const Built b = build(s);
+        const std::string svg = fig::to_svg(b.figure);
+        INFO(s.arch << " " << s.instruction << " operand " << ls::operand_name(s.operand) << " " << b.mods.describe());
+        REQUIRE(xml_problem(svg).empty());
+        CHECK(xmllint_accepts(svg));
+        CHECK(svg.find("<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"") != std::string::npos);
+        CHECK(svg.find(s.instruction) != std::string::npos);
+        CHECK(svg.find(b.target->gfx) != std::string::npos);
+        if (!b.mods.describe().empty()) CHECK(svg.find(b.mods.describe()) != std::string::npos);
+
+        const ls::OperandLayout& L = b.layout;
+        size_t expected = 0;
+        for (int blk = 0; blk < L.blocks(); ++blk)
+            for (int r = 0; r < L.rows(); ++r)
+                for (int c = 0; c < L.cols(); ++c) expected += L.where({blk, r, c}).size();
+        const std::vector<SvgTile> tiles = svg_tiles(svg);
+        CHECK(tiles.size() == expected);
+        CHECK(tiles.size() == L.entries().size());
+
+        std::set<std::string> ids;
+        const int gs = group_size(*b.ins);
+        for (const SvgTile& t : tiles) {
+            INFO("tile " << t.id);
+            REQUIRE(ids.insert(t.id).second);
+            REQUIRE(t.id.rfind(std::string(ls::operand_name(s.operand)) + ".", 0) == 0);
+            const std::vector<int> v = split_ints(t.id.substr(t.id.find('.') + 1), '.');
+            REQUIRE(v.size() == 4);
+            const std::vector<ls::Location> locs = L.where({v[0], v[1], v[2]});
+            REQUIRE(v[3] < static_cast<int>(locs.size()));
+            const ls::Location& loc = locs[v[3]];
+            REQUIRE(t.lines.size() == 2);
+            // Register first, lane second, in the shared scheme.
+            CHECK(t.lines[1] == "L" + std::to_string(loc.lane));
+            const std::string reg = "v" + std::to_string(loc.reg);
+            const std::string pair = "v[" + std::to_string(loc.reg + 1) + ":" + std::to_string(loc.reg) + "]";
+            CHECK((t.lines[0].rfind(reg, 0) == 0 || t.lines[0] == pair));
+            if (L.element_bits() < 32 && loc.bit_hi <= 31)
+                CHECK(t.lines[0] == reg + "[" + std::to_string(loc.bit_hi) + ":" + std::to_string(loc.bit_lo) + "]");
+            CHECK(t.lines[0] + " \u00B7 " + t.lines[1] == ls::tile_label(loc, L.element_bits()));
+            CHECK(t.fill == ls::categorical(loc.lane / gs, ls::Theme::Light).hex());
+        }
+        // The legend lists every lane group of the wave.
+        for (int g = 0; g < b.mods.wave / gs; ++g) {
+            const std::string entry = ">lanes " + std::to_string(g * gs) + "-" + std::to_string(g * gs + gs - 1) + "<";
+            INFO(entry);
+            CHECK(svg.find(entry) != std::string::npos);
+        }
+    }
+}
+
+TEST_CASE("SVG registers view: one tile per part of each lane's register, labelled from which()") {
+    for (const Sample& s : {samples()[1], samples()[6], samples()[7]}) {
+        const Built b = build(s, ls::View::Registers, ls::ColorBy::Register);
+        const std::string svg = fig::to_svg(b.figure);
+        INFO(s.instruction);
+        REQUIRE(xml_problem(svg).empty());
+        const ls::OperandLayout& L = b.layout;
+        size_t expected = 0;
+        for (int lane = 0; lane < L.lanes(); ++lane)
+            for (int reg = 0; reg < L.regs(); ++reg) expected += L.which(reg, lane).size();
+        const std::vector<SvgTile> tiles = svg_tiles(svg);
+        CHECK(tiles.size() == expected);
+        for (const SvgTile& t : tiles) {
+            INFO(t.id);
+            const size_t v = t.id.find(".v"), l = t.id.find(".l"), n = t.id.rfind('.');
+            const int reg = std::atoi(t.id.c_str() + v + 2), lane = std::atoi(t.id.c_str() + l + 2),
+                      part = std::atoi(t.id.c_str() + n + 1);
+            const std::vector<ls::SlotPart> parts = L.which(reg, lane);
+            REQUIRE(part < static_cast<int>(parts.size()));
+            CHECK(t.lines[0] == ls::element_label(s.operand, parts[part].element, L.blocks()));
+            CHECK(t.fill == ls::categorical(reg, ls::Theme::Light).hex());
+        }
+    }
+}
+
+TEST_CASE("figure size is proportional to the matrix") {
+    auto extent = [](const fig::Figure& f) {
+        double x0 = 1e9, y0 = 1e9, x1 = 0, y1 = 0;
+        for (const fig::Tile& t : f.tiles) {
+            x0 = std::min(x0, t.x), y0 = std::min(y0, t.y);
+            x1 = std::max(x1, t.x + t.w), y1 = std::max(y1, t.y + t.h);
+        }
+        return std::make_pair(x1 - x0, y1 - y0);
+    };
+    const auto small = extent(build({"gfx942", "v_mfma_f32_16x16x16_f16", ls::Operand::D, mods()}).figure);
+    const auto large = extent(build({"gfx942", "v_mfma_f32_32x32x8_f16", ls::Operand::D, mods()}).figure);
+    CHECK(large.first == Approx(2 * small.first));
+    CHECK(large.second == Approx(2 * small.second));
+}
+
+TEST_CASE("--operand all puts A left, B above and D where they cross, rows and columns aligned") {
+    const std::string dir = temp_dir("gemm");
+    Run r = cli("figure --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand all -o " + dir + "/all.svg");
+    REQUIRE(r.status == 0);
+    const std::string svg = read_file(dir + "/all.svg");
+    REQUIRE(xml_problem(svg).empty());
+    std::map<std::string, SvgTile> by_id;
+    std::map<char, size_t> count;
+    for (const SvgTile& t : svg_tiles(svg)) {
+        by_id[t.id] = t;
+        ++count[t.id[0]];
+    }
+    CHECK(count['A'] == 32 * 8);
+    CHECK(count['B'] == 8 * 32);
+    CHECK(count['D'] == 32 * 32);
+    for (int i = 0; i < 32; ++i) {
+        const SvgTile& a = by_id["A.0." + std::to_string(i) + ".0.0"];
+        const SvgTile& d = by_id["D.0." + std::to_string(i) + ".0.0"];
+        CHECK(a.y == d.y);
+        CHECK(a.x < d.x);
+    }
+    for (int j = 0; j < 32; ++j) {
+        const SvgTile& b = by_id["B.0.0." + std::to_string(j) + ".0"];
+        const SvgTile& d = by_id["D.0.0." + std::to_string(j) + ".0"];
+        CHECK(b.x == d.x);
+        CHECK(b.y < d.y);
+    }
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("TikZ: a standalone document with one node per tile") {
+    for (const Sample& s : {samples()[0], samples()[4], samples()[7]}) {
+        const Built b = build(s);
+        const std::string tex = fig::to_tikz(b.figure);
+        INFO(s.instruction);
+        CHECK(tex.find("\\documentclass[tikz,border=2pt]{standalone}") != std::string::npos);
+        CHECK(tex.find("\\begin{tikzpicture}") != std::string::npos);
+        CHECK(tex.find("\\end{document}") != std::string::npos);
+        size_t nodes = 0;
+        for (size_t p = tex.find("\\node[tile,"); p != std::string::npos; p = tex.find("\\node[tile,", p + 1)) ++nodes;
+        CHECK(nodes == b.layout.entries().size());
+        // Braces balance (ignoring escaped ones) and the text is plain ASCII for pdflatex.
+        int depth = 0, min_depth = 0;
+        for (size_t i = 0; i < tex.size(); ++i) {
+            if (tex[i] == '\\' && i + 1 < tex.size() && (tex[i + 1] == '{' || tex[i + 1] == '}')) {
+                ++i;
+                continue;
+            }
+            depth += tex[i] == '{' ? 1 : tex[i] == '}' ? -1 : 0;
+            min_depth = std::min(min_depth, depth);
+        }
+        CHECK(depth == 0);
+        CHECK(min_depth == 0);
+        bool ascii = true;
+        for (unsigned char c : tex) ascii = ascii && c < 0x80;
+        CHECK(ascii);
+    }
+}
+
+TEST_CASE("PNG: right signature and size, and the palette's lane-group colours in its pixels") {
+    if (fig::find_font().empty()) {
+        WARN("no TrueType font (fonts-dejavu-core): PNG test skipped");
+        return;
+    }
+    for (const Sample& s : {samples()[0], samples()[6]}) {
+        const Built b = build(s);
+        const std::vector<std::uint8_t> png = fig::to_png(b.figure, 1.0);
+        INFO(s.instruction);
+        REQUIRE(png.size() > 33);
+        const unsigned char sig[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1A, '\n'};
+        CHECK(std::equal(sig, sig + 8, png.begin()));
+        auto be32 = [&](size_t at) { return (png[at] << 24) | (png[at + 1] << 16) | (png[at + 2] << 8) | png[at + 3]; };
+        CHECK(be32(16) == static_cast<int>(std::ceil(b.figure.width)));
+        CHECK(be32(20) == static_cast<int>(std::ceil(b.figure.height)));
+        int w = 0, h = 0, ch = 0;
+        unsigned char* px = stbi_load_from_memory(png.data(), static_cast<int>(png.size()), &w, &h, &ch, 3);
+        REQUIRE(px != nullptr);
+        std::set<std::string> seen;
+        for (int i = 0; i < w * h; ++i) seen.insert(ls::Rgb{px[3 * i], px[3 * i + 1], px[3 * i + 2]}.hex());
+        stbi_image_free(px);
+        const int gs = group_size(*b.ins);
+        for (int g = 0; g < b.mods.wave / gs; ++g) CHECK(seen.count(ls::categorical(g, ls::Theme::Light).hex()) == 1);
+        CHECK(seen.count(ls::theme_colors(ls::Theme::Light).background.hex()) == 1);
+    }
+}
+
+TEST_CASE("dark theme and colour by block use the shared palette") {
+    const Built b = build(samples()[0], ls::View::Matrix, ls::ColorBy::Block, ls::Theme::Dark);
+    const std::string svg = fig::to_svg(b.figure);
+    CHECK(svg.find("fill=\"" + ls::theme_colors(ls::Theme::Dark).background.hex() + "\"") != std::string::npos);
+    for (const SvgTile& t : svg_tiles(svg)) {
+        const int block = std::atoi(t.id.c_str() + 2);
+        CHECK(t.fill == ls::categorical(block, ls::Theme::Dark).hex());
+    }
+    CHECK(svg.find(">block 15<") != std::string::npos);
+}
+
+TEST_CASE("figure: formats from -o, clear errors, nothing half-written") {
+    const std::string dir = temp_dir("figcli");
+    const std::string base = "figure --arch gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand D ";
+    Run r = cli(base + "-o " + dir + "/d.tex");
+    CHECK(r.status == 0);
+    CHECK(read_file(dir + "/d.tex").find("\\begin{tikzpicture}") != std::string::npos);
+    if (!fig::find_font().empty()) {
+        r = cli(base + "-o " + dir + "/d.png");
+        CHECK(r.status == 0);
+        CHECK(read_file(dir + "/d.png").substr(1, 3) == "PNG");
+    }
+    r = cli(base + "--format svg -o " + dir + "/d.svg");
+    CHECK(r.status == 0);
+    CHECK(xml_problem(read_file(dir + "/d.svg")).empty());
+    size_t files = 0;
+    for (const auto& e : std::filesystem::directory_iterator(dir)) {
+        ++files;
+        CHECK(e.path().string().find(".tmp") == std::string::npos);
+    }
+    CHECK(files == (fig::find_font().empty() ? 2u : 3u));
+
+    r = cli(base + "-o /nonexistent-lanescope-dir/d.svg");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("cannot write '/nonexistent-lanescope-dir/d.svg'") != std::string::npos);
+    r = cli("figure --arch gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand K -o " + dir + "/k.svg");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("error") != std::string::npos);
+    r = cli(base + "--format gif -o " + dir + "/x.gif");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("legal: svg, tikz, png") != std::string::npos);
+    r = cli(base + "--color hue -o " + dir + "/x.svg");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("legal: lane, register, block") != std::string::npos);
+    r = cli(base + "--cbsz 9 -o " + dir + "/x.svg");
+    CHECK(r.status == 1);
+    r = cli(base);
+    CHECK(r.status == 2);  // -o is required
+    CHECK_FALSE(std::filesystem::exists(dir + "/x.svg"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/k.svg"));
+    CHECK_FALSE(std::filesystem::exists(dir + "/x.gif"));
+    std::filesystem::remove_all(dir);
+}

@@ -1,0 +1,162 @@
+// The gallery: files that exist, no external reference, and (when Debian's
+// chromium is installed) a headless browser that runs the filter.
+#include "xml_check.hpp"
+
+#include "lanescope/figures.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+namespace ls = lanescope;
+namespace fs = std::filesystem;
+using namespace figtest;
+
+namespace {
+
+// Values of `attr="..."` in `html`, in order.
+std::vector<std::string> attr_values(const std::string& html, const std::string& attr) {
+    std::vector<std::string> out;
+    const std::string key = attr + "=\"";
+    for (size_t p = html.find(key); p != std::string::npos; p = html.find(key, p + 1)) {
+        if (p > 0 && html[p - 1] != ' ') continue;
+        const size_t a = p + key.size();
+        out.push_back(html.substr(a, html.find('"', a) - a));
+    }
+    return out;
+}
+
+// Rows the gallery must hold: instructions matching `needle` on one target per
+// family, once per wave size.
+size_t expected_rows(const std::string& needle) {
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    size_t n = 0;
+    std::set<ls::Family> done;
+    for (const ls::Target& t : cat.targets()) {
+        if (!done.insert(t.family).second) continue;
+        for (const ls::Instruction* ins : cat.on(t.family))
+            for (int wave : t.wave_sizes)
+                if (ins->mnemonic.find(needle) != std::string::npos || ins->builtin(wave).find(needle) != std::string::npos)
+                    ++n;
+    }
+    return n;
+}
+
+std::string chromium_path() {
+    for (const char* c : {"chromium", "chromium-browser"}) {
+        const std::string cmd = std::string("command -v ") + c + " >/dev/null 2>&1";
+        if (std::system(cmd.c_str()) == 0) return c;
+    }
+    return "";
+}
+
+std::string chromium_flags(const std::string& profile) {
+    // No network at all: every host resolves nowhere, background services off.
+    return " --headless --no-sandbox --disable-gpu --no-first-run --disable-background-networking"
+           " --disable-component-update --disable-sync --disable-dev-shm-usage"
+           " --host-resolver-rules='MAP * ~NOTFOUND' --user-data-dir=" + profile;
+}
+
+}  // namespace
+
+TEST_CASE("gallery: index.html, facts pages and SVGs, all local") {
+    const std::string dir = temp_dir("gallery");
+    const std::string out = dir + "/g";
+    const std::string needle = "16x16x16";
+    Run r = cli("gallery -o " + out + " --match " + needle);
+    INFO(r.err);
+    REQUIRE(r.status == 0);
+    const std::string index = read_file(out + "/index.html");
+    REQUIRE_FALSE(index.empty());
+    // No request can leave the page: no absolute or protocol-relative URL at all.
+    CHECK(index.find("http:") == std::string::npos);
+    CHECK(index.find("https:") == std::string::npos);
+    CHECK(index.find("//") == std::string::npos);
+    CHECK(index.find("<script src") == std::string::npos);
+    CHECK(index.find("<link") == std::string::npos);
+
+    const std::vector<std::string> arch = attr_values(index, "data-arch");
+    CHECK(arch.size() == expected_rows(needle));
+    std::set<std::string> families;
+    for (const std::string& a : arch) families.insert(a.substr(0, a.find(' ')));
+    CHECK(families.size() == 6);
+
+    // Every link points at a file of the gallery.
+    size_t svgs = 0, facts = 0;
+    for (const std::string& href : attr_values(index, "href")) {
+        INFO(href);
+        CHECK(href.find(':') == std::string::npos);
+        const std::string path = out + "/" + href.substr(0, href.find('#'));
+        CHECK(fs::exists(path));
+        svgs += href.rfind("svg/", 0) == 0;
+        facts += href.rfind("facts/", 0) == 0;
+    }
+    CHECK(svgs >= 4 * arch.size());
+    CHECK(facts >= arch.size());
+
+    // A facts page holds the instruction's facts and shows its figures.
+    const std::string page = read_file(out + "/facts/cdna3_mfma_f32_16x16x16f16.html");
+    CHECK(page.find("v_mfma_f32_16x16x16_f16") != std::string::npos);
+    CHECK(page.find("VGPRs per lane") != std::string::npos);
+    for (const std::string& src : attr_values(page, "src")) CHECK(fs::exists(out + "/facts/" + src));
+    CHECK(page.find("http") == std::string::npos);
+
+    // The SVGs are well-formed.
+    size_t checked = 0;
+    for (const auto& e : fs::directory_iterator(out + "/svg"))
+        if (checked++ < 12) CHECK(xml_problem(read_file(e.path().string())).empty());
+
+    // Running again replaces the previous gallery; a foreign directory is refused.
+    r = cli("gallery -o " + out + " --match " + needle);
+    CHECK(r.status == 0);
+    fs::create_directories(dir + "/mine");
+    { std::ofstream(dir + "/mine/keep.txt") << "mine"; }
+    r = cli("gallery -o " + dir + "/mine --match " + needle);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("refusing") != std::string::npos);
+    CHECK(read_file(dir + "/mine/keep.txt") == "mine");
+    r = cli("gallery -o /proc/lanescope-gallery --match " + needle);
+    CHECK(r.status == 1);
+    size_t entries = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        (void)e;
+        ++entries;
+    }
+    CHECK(entries == 2);  // g and mine: no partial gallery left behind
+
+    // Headless Chromium opens it from the file system, filtered by the fragment.
+    const std::string chromium = chromium_path();
+    if (chromium.empty()) {
+        WARN("chromium is not installed: the headless browser part of the gallery test is skipped");
+    } else {
+        const std::string url = "'file://" + out + "/index.html#arch=gfx942'";
+        const std::string dom_file = dir + "/dom.html", shot = dir + "/shot.png";
+        const std::string cmd = "timeout 60 " + chromium + chromium_flags(dir + "/profile1") + " --dump-dom " + url +
+                                " >" + dom_file + " 2>/dev/null";
+        REQUIRE(std::system(cmd.c_str()) == 0);
+        const std::string dom = read_file(dom_file);
+        size_t shown = 0, hidden = 0, wrong = 0;
+        for (size_t p = dom.find("<tr data-arch=\""); p != std::string::npos; p = dom.find("<tr data-arch=\"", p + 1)) {
+            const std::string tag = dom.substr(p, dom.find('>', p) - p);
+            const bool is_hidden = tag.find(" hidden") != std::string::npos;
+            const bool is_gfx942 = tag.find("gfx942") != std::string::npos;
+            if (is_hidden != !is_gfx942) ++wrong;
+            (is_hidden ? hidden : shown)++;
+        }
+        CHECK(wrong == 0);
+        CHECK(shown > 0);
+        CHECK(hidden > 0);
+        CHECK(dom.find(std::to_string(shown) + " of " + std::to_string(shown + hidden) + " shown") != std::string::npos);
+
+        const std::string shot_cmd = "timeout 60 " + chromium + chromium_flags(dir + "/profile2") +
+                                     " --window-size=1200,900 --screenshot=" + shot + " " + url + " >/dev/null 2>&1";
+        CHECK(std::system(shot_cmd.c_str()) == 0);
+        const std::string png = read_file(shot);
+        CHECK(png.size() > 1000);
+        CHECK(png.substr(1, 3) == "PNG");
+    }
+    fs::remove_all(dir);
+}

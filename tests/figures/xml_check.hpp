@@ -1,0 +1,31 @@
+// Test helpers: a small XML well-formedness checker, the tiles of an SVG
+// figure as parsed back from its text, and running lanescope-cli.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace figtest {
+
+// "" when `xml` is well-formed (one root, balanced and properly nested tags,
+// quoted attributes, known entities); otherwise what is wrong and where.
+std::string xml_problem(const std::string& xml);
+
+struct SvgTile {
+    std::string id;
+    double x = 0, y = 0, w = 0, h = 0;
+    std::string fill;
+    std::vector<std::string> lines;
+};
+// Every <g class="tile" ...> of an SVG written by lanescope.
+std::vector<SvgTile> svg_tiles(const std::string& svg);
+
+struct Run {
+    int status = -1;
+    std::string out, err;
+};
+Run cli(const std::string& args);
+std::string read_file(const std::string& path);
+std::string temp_dir(const std::string& tag);
+
+}  // namespace figtest
