@@ -1,0 +1,111 @@
+#include "model/links.hpp"
+
+#include "lanescope/palette.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace lsapp {
+
+const OperandHighlight* Links::find(ls::Operand op) const {
+    for (const auto& h : operands)
+        if (h.operand == op) return &h;
+    return nullptr;
+}
+
+int element_index(const ls::OperandLayout& l, const ls::Element& e) {
+    return (e.block * l.rows() + e.row) * l.cols() + e.col;
+}
+
+namespace {
+
+void mark_element(const ls::OperandLayout& l, OperandHighlight& h, const ls::Element& e, std::uint8_t level) {
+    if (!l.contains(e)) return;
+    auto& el = h.elements[static_cast<size_t>(element_index(l, e))];
+    el = std::max(el, level);
+    for (const ls::Location& loc : l.where(e)) {
+        auto& s = h.slots[static_cast<size_t>(loc.lane) * l.regs() + loc.reg];
+        s = std::max(s, level);
+    }
+}
+
+bool is_result(ls::Operand op) { return op == ls::Operand::C || op == ls::Operand::D; }
+
+}  // namespace
+
+Links compute_links(const LayoutSet& set, const Hover& hover) {
+    Links links;
+    for (const ls::OperandLayout& l : set.layouts) {
+        OperandHighlight h;
+        h.operand = l.operand();
+        h.elements.assign(static_cast<size_t>(l.elements()), 0);
+        h.slots.assign(static_cast<size_t>(l.lanes()) * l.regs(), 0);
+        links.operands.push_back(std::move(h));
+    }
+    if (hover.kind == Hover::Kind::None) return links;
+
+    if (hover.kind == Hover::Kind::Lane) {
+        for (size_t i = 0; i < set.layouts.size(); ++i) {
+            const ls::OperandLayout& l = set.layouts[i];
+            OperandHighlight& h = links.operands[i];
+            if (hover.lane < 0 || hover.lane >= l.lanes()) continue;
+            for (int reg = 0; reg < l.regs(); ++reg) {
+                h.slots[static_cast<size_t>(hover.lane) * l.regs() + reg] = 2;
+                for (const ls::SlotPart& p : l.which(reg, hover.lane))
+                    h.elements[static_cast<size_t>(element_index(l, p.element))] = 2;
+            }
+        }
+        return links;
+    }
+
+    const ls::Element e = hover.element;
+    for (size_t i = 0; i < set.layouts.size(); ++i) {
+        const ls::OperandLayout& l = set.layouts[i];
+        OperandHighlight& h = links.operands[i];
+        const ls::Operand op = l.operand();
+        const bool same = op == hover.operand || (is_result(op) && is_result(hover.operand));
+        if (same) {
+            mark_element(l, h, e, 2);
+            continue;
+        }
+        if (e.block >= l.blocks()) continue;
+        if (is_result(hover.operand)) {
+            // D[i][j] = sum_k A[i][k] * B[k][j]: the row of A (and of the sparse
+            // index / row scales) and the column of B (and column scales).
+            if (op == ls::Operand::A || op == ls::Operand::K || op == ls::Operand::SA)
+                for (int c = 0; c < l.cols(); ++c) mark_element(l, h, {e.block, e.row, c}, 1);
+            if (op == ls::Operand::B || op == ls::Operand::SB)
+                for (int r = 0; r < l.rows(); ++r) mark_element(l, h, {e.block, r, e.col}, 1);
+        } else if (hover.operand == ls::Operand::A || hover.operand == ls::Operand::K ||
+                   hover.operand == ls::Operand::SA) {
+            if (is_result(op))
+                for (int c = 0; c < l.cols(); ++c) mark_element(l, h, {e.block, e.row, c}, 1);
+        } else if (hover.operand == ls::Operand::B || hover.operand == ls::Operand::SB) {
+            if (is_result(op))
+                for (int r = 0; r < l.rows(); ++r) mark_element(l, h, {e.block, r, e.col}, 1);
+        }
+    }
+    return links;
+}
+
+std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Element& e) {
+    const ls::OperandLayout* l = set.find(op);
+    if (!l || !l->contains(e)) return {};
+    std::ostringstream s;
+    s << ls::operand_name(op);
+    if (l->blocks() > 1) s << "[block " << e.block << "]";
+    s << "[" << e.row << "][" << e.col << "]  (" << ls::elem_name(l->type()) << ")\n";
+    const auto locs = l->where(e);
+    s << (locs.size() == 1 ? "held in " : "held in " + std::to_string(locs.size()) + " places: ");
+    for (size_t i = 0; i < locs.size() && i < 8; ++i)
+        s << (i ? ", " : "") << ls::tile_label(locs[i], l->element_bits(), true);
+    if (locs.size() > 8) s << ", ...";
+    s << "\n";
+    if (!locs.empty())
+        s << "lane " << locs.front().lane << ", register v" << locs.front().reg << ", bits " << locs.front().bit_lo
+          << ".." << locs.front().bit_hi << "\n";
+    s << l->formula();
+    return s.str();
+}
+
+}  // namespace lsapp

@@ -1,0 +1,47 @@
+// Hover linking: what to highlight in every operand view when the pointer is
+// on an element (its locations; for D/C the A row and B column that produce
+// it; for A/B the D row/column they feed) or on a lane (everything that lane
+// holds). Locations come from the engine's where()/which() only.
+#pragma once
+
+#include "model/selection.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace lsapp {
+
+struct Hover {
+    enum class Kind { None, Element, Lane };
+    Kind kind = Kind::None;
+    ls::Operand operand = ls::Operand::A;
+    ls::Element element;
+    int lane = -1;
+    bool operator==(const Hover& o) const {
+        return kind == o.kind && operand == o.operand && element == o.element && lane == o.lane;
+    }
+    bool operator!=(const Hover& o) const { return !(*this == o); }
+};
+
+// Highlight levels per element and per (lane, reg) slot: 0 none, 1 related,
+// 2 the hovered thing itself.
+struct OperandHighlight {
+    ls::Operand operand = ls::Operand::A;
+    std::vector<std::uint8_t> elements;  // index: element_index()
+    std::vector<std::uint8_t> slots;     // index: lane * regs + reg
+};
+
+struct Links {
+    std::vector<OperandHighlight> operands;  // one per layout, same order as LayoutSet::layouts
+    const OperandHighlight* find(ls::Operand op) const;
+};
+
+int element_index(const ls::OperandLayout& l, const ls::Element& e);
+
+Links compute_links(const LayoutSet& set, const Hover& hover);
+
+// Tooltip text for an element: its locations and the formula in words.
+std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Element& e);
+
+}  // namespace lsapp

@@ -1,0 +1,120 @@
+#include "model/search.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+namespace lsapp {
+
+namespace {
+
+std::string lower(std::string_view s) {
+    std::string out(s);
+    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return out;
+}
+
+std::vector<std::string> split_words(std::string_view q) {
+    std::vector<std::string> words;
+    std::string cur;
+    for (char c : q) {
+        if (std::isspace(static_cast<unsigned char>(c)) || c == ',') {
+            if (!cur.empty()) words.push_back(normalise_word(cur));
+            cur.clear();
+        } else {
+            cur += c;
+        }
+    }
+    if (!cur.empty()) words.push_back(normalise_word(cur));
+    return words;
+}
+
+bool is_prefix(const std::string& p, const std::string& s) { return s.compare(0, p.size(), p) == 0; }
+
+// How well one query word matches one instruction: 0 = not at all.
+int word_score(const std::string& word, const std::vector<std::string>& keywords, const std::string& mnemonic,
+               const std::string& builtin) {
+    int best = 0;
+    for (const std::string& kw : keywords) {
+        if (kw == word) best = std::max(best, 40);
+        else if (is_prefix(word, kw)) best = std::max(best, 25);
+    }
+    if (is_prefix(word, mnemonic) || is_prefix("v_" + word, mnemonic)) best = std::max(best, 30);
+    if (best == 0 && (mnemonic.find(word) != std::string::npos || builtin.find(word) != std::string::npos))
+        best = 10;
+    return best;
+}
+
+}  // namespace
+
+std::string normalise_word(std::string_view word) {
+    std::string w = lower(word);
+    if (w == "int8" || w == "s8") return "i8";
+    if (w == "uint8" || w == "u8") return "iu8";
+    if (w == "int4" || w == "i4" || w == "u4") return "iu4";
+    if (w == "int32" || w == "int") return "i32";
+    if (w == "fp16" || w == "half") return "f16";
+    if (w == "fp32" || w == "float") return "f32";
+    if (w == "fp64" || w == "double") return "f64";
+    if (w == "bfloat16") return "bf16";
+    if (w == "tf32") return "xf32";
+    if (w == "f8" || w == "e4m3") return "fp8";
+    if (w == "e5m2") return "bf8";
+    if (w == "sparse") return "sparse";
+    return w;
+}
+
+std::vector<std::string> search_keywords(const ls::Instruction& ins) {
+    std::vector<std::string> kw;
+    kw.push_back(lower(ins.mnemonic));
+    for (const auto& a : ins.aliases) kw.push_back(lower(a));
+    kw.push_back(lower(ins.builtin_pattern));
+    kw.push_back(ins.shape());
+    kw.push_back(std::to_string(ins.m) + "x" + std::to_string(ins.n));
+    for (ls::ElemType t : {ins.a, ins.b, ins.c}) {
+        kw.emplace_back(ls::elem_name(t));
+        if (t == ls::ElemType::IU8) kw.push_back("i8");
+        if (t == ls::ElemType::F8F6F4) {
+            for (const char* f : {"fp8", "bf8", "fp6", "bf6", "fp4"}) kw.push_back(f);
+        }
+    }
+    kw.push_back(ins.sparse() ? "sparse" : "dense");
+    if (ins.kind == ls::LayoutKind::MfmaScaled) kw.push_back("scaled");
+    if (ins.blocks > 1) kw.push_back(std::to_string(ins.blocks) + "b");
+    for (ls::Family f : ins.families) kw.emplace_back(ls::family_name(f));
+    const std::string m = lower(ins.mnemonic);
+    for (const char* fam : {"mfma", "smfmac", "wmma", "swmmac"})
+        if (m.find(std::string("v_") + fam + "_") == 0) kw.push_back(fam);
+    return kw;
+}
+
+std::vector<SearchHit> search(const ls::Catalog& cat, const ls::Target& target, std::string_view query,
+                              std::optional<ls::LayoutKind> kind) {
+    const std::vector<std::string> words = split_words(query);
+    std::vector<SearchHit> hits;
+    for (const ls::Instruction* ins : cat.on(target.family)) {
+        if (kind && ins->kind != *kind) continue;
+        const std::vector<std::string> kw = search_keywords(*ins);
+        const std::string mnemonic = lower(ins->mnemonic);
+        const std::string builtin = lower(ins->builtin_pattern);
+        int total = 0;
+        bool all = true;
+        for (const std::string& w : words) {
+            const int s = word_score(w, kw, mnemonic, builtin);
+            if (s == 0) { all = false; break; }
+            total += s;
+        }
+        if (!all) continue;
+        hits.push_back({ins, total});
+    }
+    // Best score first; among equals the simpler (shorter) mnemonic, then catalog order.
+    std::stable_sort(hits.begin(), hits.end(), [](const SearchHit& a, const SearchHit& b) {
+        if (a.score != b.score) return a.score > b.score;
+        return a.ins->mnemonic.size() < b.ins->mnemonic.size();
+    });
+    if (words.empty())
+        std::stable_sort(hits.begin(), hits.end(),
+                         [](const SearchHit& a, const SearchHit& b) { return a.ins->catalog_line < b.ins->catalog_line; });
+    return hits;
+}
+
+}  // namespace lsapp

@@ -1,0 +1,98 @@
+#include "model/selection.hpp"
+
+namespace lsapp {
+
+const ls::OperandLayout* LayoutSet::find(ls::Operand op) const {
+    for (const auto& l : layouts)
+        if (l.operand() == op) return &l;
+    return nullptr;
+}
+
+int modifier_value(const ls::ResolvedModifiers& m, const std::string& name) {
+    if (name == "cbsz") return m.cbsz;
+    if (name == "abid") return m.abid;
+    if (name == "blgp") return m.blgp;
+    if (name == "opsel") return m.opsel;
+    if (name == "wave") return m.wave;
+    if (name == "opsel_a") return m.opsel_a;
+    if (name == "opsel_b") return m.opsel_b;
+    return 0;
+}
+
+void set_modifier(ls::Modifiers& m, const std::string& name, int value) {
+    if (name == "cbsz") m.cbsz = value;
+    else if (name == "abid") m.abid = value;
+    else if (name == "blgp") m.blgp = value;
+    else if (name == "opsel") m.opsel = value;
+    else if (name == "wave") m.wave = value;
+    else if (name == "opsel_a") m.opsel_a = value;
+    else if (name == "opsel_b") m.opsel_b = value;
+}
+
+ls::Modifiers legalize(const ls::Instruction& ins, const ls::Target& t, ls::Modifiers want) {
+    // Drop the most dependent fields first: abid depends on cbsz, opsel on wave.
+    static const char* const order[] = {"opsel_b", "opsel_a", "abid", "opsel", "blgp", "cbsz", "wave"};
+    for (int dropped = 0;; ++dropped) {
+        try {
+            ls::resolve_modifiers(ins, t, want);
+            return want;
+        } catch (const ls::Error&) {
+            if (dropped == 7) return ls::Modifiers{};
+            set_modifier(want, order[dropped], -1);
+        }
+    }
+}
+
+LayoutSet resolve_selection(const ls::Catalog& cat, const Selection& sel) {
+    LayoutSet set;
+    set.target = &cat.find_target(sel.arch);
+    int implied_wave = 0;
+    set.ins = &cat.find_instruction(*set.target, sel.instruction, &implied_wave);
+    ls::Modifiers want = sel.mods;
+    if (want.wave < 0 && implied_wave > 0) want.wave = implied_wave;
+    set.chosen = legalize(*set.ins, *set.target, want);
+    set.mods = ls::resolve_modifiers(*set.ins, *set.target, set.chosen);
+    for (ls::Operand op : ls::operands_of(*set.ins))
+        set.layouts.push_back(ls::layout_of(*set.ins, *set.target, op, set.mods));
+    return set;
+}
+
+std::string carry_instruction(const ls::Catalog& cat, const ls::Instruction& current, const ls::Target& to) {
+    for (const std::string& name : {current.builtin_pattern, current.mnemonic}) {
+        try {
+            return cat.find_instruction(to, name).mnemonic;
+        } catch (const ls::Error&) {
+        }
+    }
+    const auto list = cat.on(to.family);
+    return list.empty() ? current.mnemonic : list.front()->mnemonic;
+}
+
+std::pair<const ls::Target*, const ls::Instruction*> largest_layout(const ls::Catalog& cat) {
+    std::pair<const ls::Target*, const ls::Instruction*> best{nullptr, nullptr};
+    long best_tiles = -1;
+    for (const ls::Target& t : cat.targets()) {
+        for (const ls::Instruction* ins : cat.on(t.family)) {
+            ls::Modifiers m;
+            m.wave = t.wave_sizes.back();
+            long tiles = 0;
+            try {
+                const ls::ResolvedModifiers r = ls::resolve_modifiers(*ins, t, m);
+                for (ls::Operand op : ls::operands_of(*ins)) {
+                    if (op == ls::Operand::C) continue;  // C is drawn as D
+                    const ls::OperandLayout l = ls::layout_of(*ins, t, op, r);
+                    tiles += l.elements() + static_cast<long>(l.lanes()) * l.regs();
+                }
+            } catch (const ls::Error&) {
+                continue;
+            }
+            if (tiles > best_tiles) {
+                best_tiles = tiles;
+                best = {&t, ins};
+            }
+        }
+    }
+    return best;
+}
+
+}  // namespace lsapp

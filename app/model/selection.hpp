@@ -1,0 +1,53 @@
+// The selected instruction: target, instruction, legal modifiers and the
+// engine's layouts of every operand. The app and its tests read layouts only
+// from here; nothing in the app computes a placement itself.
+#pragma once
+
+#include "lanescope/lanescope.hpp"
+
+#include <string>
+#include <vector>
+
+namespace lsapp {
+
+namespace ls = lanescope;
+
+struct Selection {
+    std::string arch = "cdna3";
+    std::string instruction = "v_mfma_f32_32x32x8_f16";
+    ls::Modifiers mods;  // what the user chose; -1 = default
+};
+
+struct LayoutSet {
+    const ls::Target* target = nullptr;
+    const ls::Instruction* ins = nullptr;
+    ls::ResolvedModifiers mods;
+    ls::Modifiers chosen;                 // the legal part of Selection::mods
+    std::vector<ls::OperandLayout> layouts;  // in operands_of order
+
+    const ls::OperandLayout* find(ls::Operand op) const;
+    int wave() const { return mods.wave; }
+};
+
+// Resolves a selection; throws ls::Error for an unknown arch or instruction.
+// Modifiers that are illegal for the instruction are dropped (reset to their
+// default) one by one until the rest resolve, so switching instruction or
+// architecture never fails on a stale modifier.
+LayoutSet resolve_selection(const ls::Catalog& cat, const Selection& sel);
+
+// The legal subset of `want` for this instruction (see resolve_selection).
+ls::Modifiers legalize(const ls::Instruction& ins, const ls::Target& t, ls::Modifiers want);
+
+// Reads / writes one modifier field by its name ("cbsz", "wave", ...).
+int modifier_value(const ls::ResolvedModifiers& m, const std::string& name);
+void set_modifier(ls::Modifiers& m, const std::string& name, int value);
+
+// Switching architecture: the same instruction where it exists there (by
+// builtin name, then mnemonic), else the target's first instruction.
+std::string carry_instruction(const ls::Catalog& cat, const ls::Instruction& current, const ls::Target& to);
+
+// The instruction whose operands together have the most tiles (the frame
+// benchmark's worst case), with its target.
+std::pair<const ls::Target*, const ls::Instruction*> largest_layout(const ls::Catalog& cat);
+
+}  // namespace lsapp

@@ -1,0 +1,280 @@
+#include "model/values.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <random>
+
+namespace lsapp {
+
+namespace {
+
+struct FloatFormat {
+    int exp_bits, mant_bits, bias;
+    double max;
+};
+
+bool float_format(ls::ElemType t, Fp8Flavor fl, FloatFormat* f) {
+    switch (t) {
+        case ls::ElemType::F16: *f = {5, 10, 15, 65504.0}; return true;
+        case ls::ElemType::BF16: *f = {8, 7, 127, 3.3895313892515355e38}; return true;
+        case ls::ElemType::XF32: *f = {8, 10, 127, 3.4011621342146535e38}; return true;
+        case ls::ElemType::FP8:
+            *f = fl == Fp8Flavor::Fnuz ? FloatFormat{4, 3, 8, 240.0} : FloatFormat{4, 3, 7, 448.0};
+            return true;
+        case ls::ElemType::BF8:
+            *f = fl == Fp8Flavor::Fnuz ? FloatFormat{5, 2, 16, 57344.0} : FloatFormat{5, 2, 15, 57344.0};
+            return true;
+        case ls::ElemType::FP6: *f = {2, 3, 1, 7.5}; return true;
+        case ls::ElemType::BF6: *f = {3, 2, 3, 28.0}; return true;
+        case ls::ElemType::FP4: *f = {2, 1, 1, 6.0}; return true;
+        default: return false;
+    }
+}
+
+double round_to_format(double x, const FloatFormat& f) {
+    if (x == 0 || std::isnan(x)) return 0;
+    const double a = std::fabs(x);
+    int e = std::ilogb(a);
+    e = std::max(e, 1 - f.bias);  // below the normal range: subnormal spacing
+    const double step = std::ldexp(1.0, e - f.mant_bits);
+    double r = std::nearbyint(a / step) * step;  // default rounding mode: ties to even
+    r = std::min(r, f.max);
+    return std::copysign(r, x);
+}
+
+std::uint64_t encode_format(double x, const FloatFormat& f) {
+    const std::uint64_t sign = std::signbit(x) && x != 0 ? 1u : 0u;
+    const double a = std::fabs(x);
+    std::uint64_t E = 0, M = 0;
+    if (a != 0) {
+        const int e = std::ilogb(a);
+        if (e < 1 - f.bias) {
+            M = static_cast<std::uint64_t>(std::llround(a / std::ldexp(1.0, 1 - f.bias - f.mant_bits)));
+        } else {
+            E = static_cast<std::uint64_t>(e + f.bias);
+            M = static_cast<std::uint64_t>(std::llround((a / std::ldexp(1.0, e) - 1.0) * std::ldexp(1.0, f.mant_bits)));
+        }
+    }
+    return sign << (f.exp_bits + f.mant_bits) | E << f.mant_bits | M;
+}
+
+double clamp_int(double x, double lo, double hi) { return std::clamp(std::nearbyint(x), lo, hi); }
+
+}  // namespace
+
+Fp8Flavor fp8_flavor(ls::Family f) { return f == ls::Family::CDNA3 ? Fp8Flavor::Fnuz : Fp8Flavor::Ocp; }
+
+double quantize(double x, ls::ElemType t, Fp8Flavor flavor) {
+    FloatFormat f{};
+    if (float_format(t, flavor, &f)) return round_to_format(x, f);
+    switch (t) {
+        case ls::ElemType::F64: return x;
+        case ls::ElemType::F32: return static_cast<double>(static_cast<float>(x));
+        case ls::ElemType::I32: return clamp_int(x, -2147483648.0, 2147483647.0);
+        case ls::ElemType::I8:
+        case ls::ElemType::IU8: return clamp_int(x, -128, 127);
+        case ls::ElemType::IU4: return clamp_int(x, -8, 7);
+        case ls::ElemType::IDX: return clamp_int(x, 0, 3);
+        case ls::ElemType::E8M0: return clamp_int(x, 0, 254);
+        default: return x;
+    }
+}
+
+std::uint64_t encode(double x, ls::ElemType t, Fp8Flavor flavor) {
+    FloatFormat f{};
+    if (float_format(t, flavor, &f)) return encode_format(x, f);
+    switch (t) {
+        case ls::ElemType::F64: {
+            std::uint64_t bits;
+            std::memcpy(&bits, &x, 8);
+            return bits;
+        }
+        case ls::ElemType::F32: {
+            const float v = static_cast<float>(x);
+            std::uint32_t bits;
+            std::memcpy(&bits, &v, 4);
+            return bits;
+        }
+        case ls::ElemType::I32: return static_cast<std::uint32_t>(static_cast<std::int32_t>(x));
+        case ls::ElemType::I8:
+        case ls::ElemType::IU8: return static_cast<std::uint8_t>(static_cast<std::int8_t>(x));
+        case ls::ElemType::IU4: return static_cast<std::uint64_t>(static_cast<int>(x)) & 0xF;
+        case ls::ElemType::IDX: return static_cast<std::uint64_t>(static_cast<int>(x)) & 0x3;
+        case ls::ElemType::E8M0: return static_cast<std::uint64_t>(static_cast<int>(x)) & 0xFF;
+        default: return 0;
+    }
+}
+
+const char* generator_name(Generator g) {
+    switch (g) {
+        case Generator::Zeros: return "zeros";
+        case Generator::Identity: return "identity";
+        case Generator::Ramp: return "ramp";
+        case Generator::Random: return "random";
+        case Generator::OneHot: return "one-hot";
+    }
+    return "?";
+}
+
+namespace {
+bool is_int(ls::ElemType t) {
+    return t == ls::ElemType::I32 || t == ls::ElemType::I8 || t == ls::ElemType::IU8 || t == ls::ElemType::IU4;
+}
+}  // namespace
+
+void generate(Matrix& m, Generator g, unsigned seed, int one_hot, Fp8Flavor flavor) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> small_int(-8, 7);
+    std::uniform_real_distribution<double> unit(-2.0, 2.0);
+    for (int b = 0; b < m.blocks; ++b) {
+        for (int r = 0; r < m.rows; ++r) {
+            for (int c = 0; c < m.cols; ++c) {
+                const int linear = (b * m.rows + r) * m.cols + c;
+                double v = 0;
+                switch (g) {
+                    case Generator::Zeros: v = 0; break;
+                    case Generator::Identity: v = r == c ? 1 : 0; break;
+                    case Generator::Ramp:
+                        v = is_int(m.type) ? (r * m.cols + c) % 16 - 8 : ((r * m.cols + c) % 16) * 0.25 - 2.0;
+                        break;
+                    case Generator::Random: v = is_int(m.type) ? small_int(rng) : unit(rng); break;
+                    case Generator::OneHot: v = linear == one_hot ? 1 : 0; break;
+                }
+                m.at(b, r, c) = quantize(v, m.type, flavor);
+            }
+        }
+    }
+}
+
+namespace {
+Matrix shaped(const ls::OperandLayout& l) {
+    Matrix m;
+    m.blocks = l.blocks();
+    m.rows = l.rows();
+    m.cols = l.cols();
+    m.type = l.type();
+    m.v.assign(static_cast<size_t>(l.elements()), 0.0);
+    return m;
+}
+}  // namespace
+
+Inputs make_inputs(const LayoutSet& set) {
+    Inputs in;
+    in.flavor = fp8_flavor(set.target->family);
+    if (auto* a = set.find(ls::Operand::A)) in.a = shaped(*a), generate(in.a, Generator::Ramp, 1, 0, in.flavor);
+    if (auto* b = set.find(ls::Operand::B)) in.b = shaped(*b), generate(in.b, Generator::Identity, 1, 0, in.flavor);
+    if (auto* c = set.find(ls::Operand::C)) in.c = shaped(*c);
+    if (auto* k = set.find(ls::Operand::K)) {
+        in.k = shaped(*k);
+        // Each pair of stored values names two distinct positions of its group of four.
+        static const int pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+        for (int b = 0; b < in.k.blocks; ++b)
+            for (int r = 0; r < in.k.rows; ++r)
+                for (int c = 0; c < in.k.cols; ++c) in.k.at(b, r, c) = pairs[(r + c / 2) % 6][c % 2];
+    }
+    if (auto* sa = set.find(ls::Operand::SA)) in.sa = shaped(*sa), std::fill(in.sa.v.begin(), in.sa.v.end(), 127.0);
+    if (auto* sb = set.find(ls::Operand::SB)) in.sb = shaped(*sb), std::fill(in.sb.v.begin(), in.sb.v.end(), 127.0);
+    return in;
+}
+
+bool inputs_match(const Inputs& in, const LayoutSet& set) {
+    auto same = [](const Matrix& m, const ls::OperandLayout* l) {
+        if (!l) return m.empty();
+        return m.blocks == l->blocks() && m.rows == l->rows() && m.cols == l->cols() && m.type == l->type();
+    };
+    return same(in.a, set.find(ls::Operand::A)) && same(in.b, set.find(ls::Operand::B)) &&
+           same(in.c, set.find(ls::Operand::C)) && same(in.k, set.find(ls::Operand::K)) &&
+           same(in.sa, set.find(ls::Operand::SA)) && same(in.sb, set.find(ls::Operand::SB)) &&
+           in.flavor == fp8_flavor(set.target->family);
+}
+
+Outputs compute_d(const LayoutSet& set, const Inputs& in) {
+    Outputs out;
+    const ls::OperandLayout* D = set.find(ls::Operand::D);
+    if (!D) return out;
+    out.d = shaped(*D);
+    const ls::Instruction& ins = *set.ins;
+    const bool integer = is_int(out.d.type);
+    const bool sparse = !in.k.empty();
+    const bool scaled = !in.sa.empty() && !in.sb.empty();
+    for (int b = 0; b < out.d.blocks; ++b) {
+        int ab = std::min(b, in.a.blocks - 1);
+        if (ins.kind == ls::LayoutKind::Mfma && set.mods.cbsz > 0)
+            ab = std::min(in.a.blocks - 1, (b >> set.mods.cbsz << set.mods.cbsz) + set.mods.abid);
+        const int bb = std::min(b, in.b.blocks - 1);
+        for (int i = 0; i < out.d.rows; ++i) {
+            for (int j = 0; j < out.d.cols; ++j) {
+                double acc = in.c.empty() ? 0 : in.c.at(std::min(b, in.c.blocks - 1), i, j);
+                long long iacc = static_cast<long long>(acc);
+                for (int c = 0; c < in.a.cols; ++c) {
+                    int k = c;
+                    if (sparse) k = 4 * (c / 2) + static_cast<int>(in.k.at(0, i, c));
+                    if (k >= in.b.rows) continue;
+                    const double x = in.a.at(ab, i, c), y = in.b.at(bb, k, j);
+                    if (integer) {
+                        iacc += static_cast<long long>(x) * static_cast<long long>(y);
+                    } else {
+                        double p = x * y;
+                        if (scaled) p *= std::ldexp(1.0, static_cast<int>(in.sa.at(0, i, k / 32)) - 127) *
+                                         std::ldexp(1.0, static_cast<int>(in.sb.at(0, k / 32, j)) - 127);
+                        acc += p;
+                    }
+                }
+                // Integer accumulators wrap like the 32-bit register they live in.
+                out.d.at(b, i, j) =
+                    integer ? static_cast<double>(static_cast<std::int32_t>(static_cast<std::uint32_t>(iacc)))
+                            : quantize(acc, out.d.type, in.flavor);
+            }
+        }
+    }
+    out.d_words = register_words(*D, out.d, in.flavor);
+    return out;
+}
+
+std::vector<std::uint32_t> register_words(const ls::OperandLayout& l, const Matrix& m, Fp8Flavor flavor) {
+    std::vector<std::uint32_t> words(static_cast<size_t>(l.lanes()) * l.regs(), 0);
+    if (m.empty()) return words;
+    for (int lane = 0; lane < l.lanes(); ++lane) {
+        for (int reg = 0; reg < l.regs(); ++reg) {
+            std::uint32_t w = 0;
+            for (const ls::SlotPart& p : l.which(reg, lane)) {
+                const std::uint64_t bits = encode(m.at(p.element.block, p.element.row, p.element.col), m.type, flavor);
+                const int width = std::min(p.bit_hi, 31) - p.bit_lo + 1;
+                const std::uint64_t mask = width >= 64 ? ~0ull : ((1ull << width) - 1);
+                w |= static_cast<std::uint32_t>(((bits >> p.elem_bit_lo) & mask) << p.bit_lo);
+            }
+            words[static_cast<size_t>(lane) * l.regs() + reg] = w;
+        }
+    }
+    return words;
+}
+
+LayoutDiff diff_layouts(const ls::OperandLayout& a, const ls::OperandLayout& b) {
+    LayoutDiff d;
+    d.operand = a.operand();
+    if (a.blocks() != b.blocks() || a.rows() != b.rows() || a.cols() != b.cols()) {
+        d.note = "shapes differ: " + std::to_string(a.blocks()) + "x" + std::to_string(a.rows()) + "x" +
+                 std::to_string(a.cols()) + " vs " + std::to_string(b.blocks()) + "x" + std::to_string(b.rows()) +
+                 "x" + std::to_string(b.cols()) + " (blocks x rows x cols)";
+        return d;
+    }
+    d.comparable = true;
+    d.differs.assign(static_cast<size_t>(a.elements()), 0);
+    for (int blk = 0; blk < a.blocks(); ++blk)
+        for (int r = 0; r < a.rows(); ++r)
+            for (int c = 0; c < a.cols(); ++c) {
+                auto la = a.where({blk, r, c}), lb = b.where({blk, r, c});
+                std::sort(la.begin(), la.end());
+                std::sort(lb.begin(), lb.end());
+                if (la != lb) {
+                    d.differs[static_cast<size_t>((blk * a.rows() + r) * a.cols() + c)] = 1;
+                    ++d.count;
+                }
+            }
+    d.note = d.count == 0 ? "identical placement"
+                          : std::to_string(d.count) + " of " + std::to_string(a.elements()) + " elements placed differently";
+    return d;
+}
+
+}  // namespace lsapp

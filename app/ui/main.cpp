@@ -1,0 +1,358 @@
+// lanescope: the desktop app. Interactive by default; --screenshot renders one
+// frame to a PNG and exits (GLFW under X, EGL surfaceless with no display);
+// --bench-frames measures frame cost with the catalog's largest layout.
+#include "ui/app.hpp"
+
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+namespace ls = lanescope;
+using namespace lsapp;
+
+double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+struct Args {
+    std::string arch, instruction, operands, screenshot, size, theme, color_by, tab;
+    ls::Modifiers mods;
+    int bench_frames = 0;
+    int block = -2;
+    float zoom = 0;
+    bool headless = false, no_labels = false, registers = false, no_settings = false, verbose = false;
+};
+
+// One frame: UI, then GL. Returns the app-CPU milliseconds.
+double run_frame(App& app, Platform& platform, const ImVec2* synthetic_mouse) {
+    const auto t0 = Clock::now();
+    platform.new_frame();
+    if (synthetic_mouse) ImGui::GetIO().MousePos = *synthetic_mouse;
+    ImGui::NewFrame();
+    app.frame();
+    ImGui::Render();
+    app.after_frame();
+    const auto t1 = Clock::now();
+    platform.render();
+    return ms(t0, t1);
+}
+
+std::string default_export_path(const App& app, bool whole) {
+    return "lanescope-" + app.set.ins->mnemonic + "-" + app.set.target->gfx + (whole ? "" : "-layout") + ".png";
+}
+
+void handle_export(App& app, Platform& platform) {
+    if (!app.want_export) return;
+    ExportRequest req = *app.want_export;
+    app.want_export.reset();
+    if (req.path.empty()) req.path = default_export_path(app, req.whole_window);
+    int w = 0, h = 0;
+    std::vector<unsigned char> px = platform.read_frame(&w, &h);
+    for (size_t i = 3; i < px.size(); i += 4) px[i] = 255;
+    if (!req.whole_window) {
+        // The layout panel's rectangle, in framebuffer pixels.
+        int fw = 0, fh = 0;
+        platform.framebuffer_size(&fw, &fh);
+        const float sx = fw / std::max(1.0f, ImGui::GetIO().DisplaySize.x), sy = fh / std::max(1.0f, ImGui::GetIO().DisplaySize.y);
+        const int x0 = std::clamp(static_cast<int>(app.layout_panel_min.x * sx), 0, w),
+                  y0 = std::clamp(static_cast<int>(app.layout_panel_min.y * sy), 0, h),
+                  x1 = std::clamp(static_cast<int>(app.layout_panel_max.x * sx), 0, w),
+                  y1 = std::clamp(static_cast<int>(app.layout_panel_max.y * sy), 0, h);
+        if (x1 > x0 && y1 > y0) {
+            std::vector<unsigned char> crop(static_cast<size_t>(x1 - x0) * (y1 - y0) * 4);
+            for (int y = y0; y < y1; ++y)
+                std::copy(px.begin() + (static_cast<size_t>(y) * w + x0) * 4, px.begin() + (static_cast<size_t>(y) * w + x1) * 4,
+                          crop.begin() + static_cast<size_t>(y - y0) * (x1 - x0) * 4);
+            px.swap(crop);
+            w = x1 - x0;
+            h = y1 - y0;
+        }
+    }
+    std::string error;
+    if (write_png(req.path, px, w, h, &error)) app.status = "saved " + req.path;
+    else app.status = error;
+    app.request_redraw();
+}
+
+std::vector<ls::Operand> parse_operands(const std::string& text, const ls::Instruction& ins) {
+    std::vector<ls::Operand> out;
+    const auto legal = ls::operands_of(ins);
+    std::string legal_names;
+    for (ls::Operand op : legal) legal_names += (legal_names.empty() ? "" : ", ") + std::string(ls::operand_name(op));
+    size_t start = 0;
+    while (start <= text.size()) {
+        const size_t comma = text.find(',', start);
+        const std::string word = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (!word.empty()) {
+            const auto op = ls::parse_operand(word);
+            if (!op || std::find(legal.begin(), legal.end(), *op) == legal.end())
+                throw ls::Error("unknown operand '" + word + "' for " + ins.mnemonic + "; legal: " + legal_names);
+            out.push_back(*op);
+        }
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
+
+int run(int argc, char** argv, Clock::time_point t_start) {
+    Args a;
+    CLI::App cli{"lanescope: see which lane, VGPR and bits hold each matrix element of AMD MFMA/WMMA instructions"};
+    cli.add_option("-i,--instruction", a.instruction, "mnemonic or builtin name");
+    cli.add_option("-a,--arch", a.arch, "gfx id, family or product (gfx942, cdna3, mi300x, rdna4, ...)");
+    cli.add_option("--operand", a.operands, "show only these operands, comma-separated (A,B,D,K,SA,SB)");
+    cli.add_option("--cbsz", a.mods.cbsz, "broadcast block size");
+    cli.add_option("--abid", a.mods.abid, "broadcast block id");
+    cli.add_option("--blgp", a.mods.blgp, "B lane group pattern");
+    cli.add_option("--opsel", a.mods.opsel, "operand select");
+    cli.add_option("--wave", a.mods.wave, "wave size (32 or 64 on RDNA)");
+    cli.add_option("--opsel-a", a.mods.opsel_a, "scale byte select of A (mfma_scale)");
+    cli.add_option("--opsel-b", a.mods.opsel_b, "scale byte select of B (mfma_scale)");
+    cli.add_option("--screenshot", a.screenshot, "render one frame to this PNG and exit (no display needed)");
+    cli.add_option("--size", a.size, "screenshot / benchmark size WxH (default 1400x900)");
+    cli.add_option("--bench-frames", a.bench_frames, "render N frames of the largest layout with a moving pointer; print timings");
+    cli.add_option("--theme", a.theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
+    cli.add_option("--color-by", a.color_by, "lane, register or block")->check(CLI::IsMember({"lane", "register", "block"}));
+    cli.add_option("--tab", a.tab, "layout, registers, compare, values or details")
+        ->check(CLI::IsMember({"layout", "registers", "compare", "values", "details"}));
+    cli.add_option("--block", a.block, "show only this block (-1: all)");
+    cli.add_option("--zoom", a.zoom, "zoom factor (0.3 .. 3)")->check(CLI::Range(0.3, 3.0));
+    cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
+    cli.add_flag("--no-labels", a.no_labels, "hide tile labels");
+    cli.add_flag("--headless", a.headless, "render with EGL (no window system) even when a display exists");
+    cli.add_flag("--no-settings", a.no_settings, "neither read nor write the settings file");
+    cli.add_flag("-v,--verbose", a.verbose, "print timings (start to first frame)");
+    try {
+        cli.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        return cli.exit(e);
+    }
+
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const bool offscreen = !a.screenshot.empty() || a.bench_frames > 0;
+    const bool use_settings = !offscreen && !a.no_settings;
+    const std::string settings_file = use_settings ? settings_path() : "";
+    Settings settings = use_settings ? load_settings(settings_file) : Settings{};
+    // A stale or hand-edited settings file must not stop the app.
+    try {
+        resolve_selection(cat, settings.selection);
+    } catch (const ls::Error&) {
+        settings.selection = Selection{};
+    }
+    Selection& sel = settings.selection;
+    if (!a.arch.empty()) sel.arch = a.arch;
+    if (!a.instruction.empty()) sel.instruction = a.instruction;
+    if (!a.arch.empty() && a.instruction.empty()) {
+        // Keep the remembered instruction where it exists on the new architecture.
+        try {
+            const ls::Target& t = cat.find_target(a.arch);
+            const Selection def;
+            const LayoutSet cur = resolve_selection(cat, Selection{def.arch, settings.selection.instruction, {}});
+            sel.instruction = carry_instruction(cat, *cur.ins, t);
+        } catch (const ls::Error&) {
+        }
+    }
+    const ls::Modifiers none;
+    if (!a.instruction.empty() || !a.arch.empty()) sel.mods = ls::Modifiers{};
+    for (const char* name : {"cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b"}) {
+        ls::ResolvedModifiers probe;
+        probe.cbsz = a.mods.cbsz, probe.abid = a.mods.abid, probe.blgp = a.mods.blgp, probe.opsel = a.mods.opsel;
+        probe.wave = a.mods.wave, probe.opsel_a = a.mods.opsel_a, probe.opsel_b = a.mods.opsel_b;
+        const int v = modifier_value(probe, name);
+        if (v != -1) set_modifier(sel.mods, name, v);
+    }
+    (void)none;
+    LayoutSet checked;
+    try {
+        // Names and explicitly given modifiers must be legal: say what is.
+        const ls::Target& t = cat.find_target(sel.arch);
+        const ls::Instruction& ins = cat.find_instruction(t, sel.instruction);
+        ls::resolve_modifiers(ins, t, sel.mods);
+        checked = resolve_selection(cat, sel);
+    } catch (const ls::Error& e) {
+        std::cerr << "lanescope: " << e.what() << "\n";
+        return 2;
+    }
+    std::vector<ls::Operand> only;
+    try {
+        only = parse_operands(a.operands, *checked.ins);
+    } catch (const ls::Error& e) {
+        std::cerr << "lanescope: " << e.what() << "\n";
+        return 2;
+    }
+    if (!a.theme.empty()) settings.view.theme = a.theme == "dark" ? ls::Theme::Dark : ls::Theme::Light;
+    if (!a.color_by.empty())
+        settings.view.color_by = a.color_by == "register" ? ls::ColorBy::Register
+                                 : a.color_by == "block"  ? ls::ColorBy::Block
+                                                          : ls::ColorBy::Lane;
+    if (a.no_labels) settings.view.labels = false;
+    if (a.registers) settings.view.show_registers = true;
+    if (a.zoom > 0) settings.view.zoom = a.zoom;
+    if (a.block >= -1) settings.view.block = a.block;
+    if (offscreen && a.zoom <= 0) settings.view.zoom = 1.0f;
+
+    int width = offscreen ? 1400 : settings.window.width, height = offscreen ? 900 : settings.window.height;
+    if (!a.size.empty()) {
+        int w = 0, h = 0;
+        char x = 0;
+        if (std::sscanf(a.size.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X') || w < 320 || h < 240 ||
+            w > 8192 || h > 8192) {
+            std::cerr << "lanescope: --size must be WxH with 320 <= W, 240 <= H, both <= 8192 (got '" << a.size << "')\n";
+            return 2;
+        }
+        width = w, height = h;
+    }
+    if (!a.screenshot.empty()) {
+        std::string error;
+        if (!path_writable(a.screenshot, &error)) {
+            std::cerr << "lanescope: " << error << "\n";
+            return 2;
+        }
+    }
+    if (a.bench_frames > 0) {
+        const auto largest = largest_layout(cat);
+        sel = Selection{largest.first->gfx, largest.second->mnemonic, {}};
+        sel.mods.wave = largest.first->wave_sizes.back();
+        settings.view.labels = true;
+        settings.view.block = -1;
+        only.clear();
+    }
+
+    Platform platform;
+    std::string error;
+    Platform::Mode mode = Platform::Mode::Window;
+    if (offscreen) mode = (a.headless || !display_available()) ? Platform::Mode::Surfaceless : Platform::Mode::HiddenWindow;
+    else if (!display_available()) {
+        std::cerr << "lanescope: no display (DISPLAY and WAYLAND_DISPLAY are unset), so no window can open.\n"
+                     "  For a picture without a display: lanescope --instruction I --arch A --screenshot out.png\n";
+        return 1;
+    }
+    if (!platform.open(mode, width, height, &error)) {
+        if (mode == Platform::Mode::HiddenWindow) {
+            // A DISPLAY that cannot be reached: fall back to rendering without one.
+            platform.close();
+            std::string error2;
+            if (!platform.open(Platform::Mode::Surfaceless, width, height, &error2)) {
+                std::cerr << "lanescope: " << error << "; and without a display: " << error2 << "\n";
+                return 1;
+            }
+        } else {
+            std::cerr << "lanescope: " << error << "\n";
+            platform.close();
+            return 1;
+        }
+    }
+    if (mode == Platform::Mode::Window && settings.window.x >= 0 && settings.window.y >= 0)
+        glfwSetWindowPos(platform.window(), settings.window.x, settings.window.y);
+
+    int rc = 0;
+    {
+        App app(cat, settings, platform);
+        if (!only.empty()) app.show_only(only);
+        if (!a.tab.empty())
+            app.set_tab(a.tab == "registers" ? Tab::Registers
+                        : a.tab == "compare" ? Tab::Compare
+                        : a.tab == "values"  ? Tab::Values
+                        : a.tab == "details" ? Tab::Details
+                                             : Tab::Layout);
+        if (!a.screenshot.empty()) {
+            // Two frames: the first sizes the windows and builds the caches.
+            for (int i = 0; i < 2; ++i) run_frame(app, platform, nullptr);
+            platform.present();
+            const auto t_first = Clock::now();
+            int w = 0, h = 0;
+            std::vector<unsigned char> px = platform.read_frame(&w, &h);
+            for (size_t i = 3; i < px.size(); i += 4) px[i] = 255;
+            if (!write_png(a.screenshot, px, w, h, &error)) {
+                std::cerr << "lanescope: " << error << "\n";
+                rc = 1;
+            } else {
+                std::cout << "wrote " << a.screenshot << " (" << w << "x" << h << ", " << app.set.ins->mnemonic << " on "
+                          << app.set.target->gfx << (platform.mode() == Platform::Mode::Surfaceless ? ", EGL surfaceless" : ", X11")
+                          << ")\n";
+                if (a.verbose) std::cout << "start to first frame: " << ms(t_start, t_first) << " ms\n";
+            }
+        } else if (a.bench_frames > 0) {
+            const ImVec2 start(-1, -1);
+            run_frame(app, platform, &start);
+            platform.present();
+            const double first_ms = ms(t_start, Clock::now());
+            run_frame(app, platform, &start);  // settle window sizes
+            platform.present();
+            std::vector<double> app_ms, frame_ms;
+            const ImVec2 lo = app.layout_panel_min, hi = app.layout_panel_max;
+            for (int i = 0; i < a.bench_frames; ++i) {
+                // Sweep the pointer across the layout panel, a new tile (nearly) every frame.
+                const float fx = static_cast<float>((i * 37) % 1000) / 1000.0f, fy = static_cast<float>((i * 61) % 1000) / 1000.0f;
+                const ImVec2 p(lo.x + (hi.x - lo.x) * fx, lo.y + (hi.y - lo.y) * fy);
+                const auto t0 = Clock::now();
+                app_ms.push_back(run_frame(app, platform, &p));
+                platform.present();
+                frame_ms.push_back(ms(t0, Clock::now()));
+            }
+            auto pct = [](std::vector<double> v, double p) {
+                std::sort(v.begin(), v.end());
+                return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
+            };
+            size_t tiles = 0;
+            for (const auto& v : app.views)
+                if (v.operand != ls::Operand::C) tiles += v.matrix.tiles.size();
+            std::printf("lanescope bench: %s on %s, %zu matrix tiles (A, B, D%s), labels on, %dx%d, %d frames\n",
+                        app.set.ins->mnemonic.c_str(), app.set.target->gfx.c_str(), tiles,
+                        app.set.find(ls::Operand::K) ? ", K" : "", width, height, a.bench_frames);
+            std::printf("renderer: %s (%s)\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)),
+                        platform.mode() == Platform::Mode::Surfaceless ? "EGL surfaceless" : "X11 window");
+            std::printf("start to first frame: %.1f ms\n", first_ms);
+            std::printf("cache build (tiles + textures): %.1f ms\n", app.last_rebuild_ms);
+            std::printf("app CPU per frame (UI + draw data): p50 %.3f ms  p95 %.3f ms\n", pct(app_ms, 0.5), pct(app_ms, 0.95));
+            std::printf("whole frame (incl. GL render + finish): p50 %.3f ms  p95 %.3f ms\n", pct(frame_ms, 0.5),
+                        pct(frame_ms, 0.95));
+        } else {
+            bool first = true;
+            while (!platform.should_close()) {
+                if (!app.busy()) {
+                    platform.wait_events();  // idle: no CPU until input arrives
+                    app.request_redraw(2);
+                } else {
+                    platform.poll_events();
+                }
+                run_frame(app, platform, nullptr);
+                handle_export(app, platform);
+                platform.present();
+                if (first && a.verbose) std::cout << "start to first frame: " << ms(t_start, Clock::now()) << " ms\n";
+                first = false;
+            }
+            if (use_settings) {
+                Settings out = app.settings;
+                glfwGetWindowPos(platform.window(), &out.window.x, &out.window.y);
+                glfwGetWindowSize(platform.window(), &out.window.width, &out.window.height);
+                std::string save_error;
+                if (!save_settings(out, settings_file, &save_error))
+                    std::cerr << "lanescope: settings not saved: " << save_error << "\n";
+            }
+        }
+    }
+    platform.close();
+    return rc;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const auto t_start = Clock::now();
+    try {
+        return run(argc, argv, t_start);
+    } catch (const lanescope::Error& e) {
+        std::cerr << "lanescope: " << e.what() << "\n";
+        return 2;
+    } catch (const std::exception& e) {
+        std::cerr << "lanescope: internal error: " << e.what() << "\n";
+        return 3;
+    }
+}

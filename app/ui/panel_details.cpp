@@ -1,0 +1,67 @@
+// Details: the instruction's facts, builtin signature, formulas and a HIP
+// snippet of the lane -> element index math.
+#include "ui/app.hpp"
+#include "model/snippet.hpp"
+
+namespace lsapp {
+
+void draw_details_panel(App& app) {
+    const ls::Instruction& ins = *app.set.ins;
+    const ls::Target& t = *app.set.target;
+    const ls::ResolvedModifiers& m = app.set.mods;
+    ImGui::BeginChild("details###details", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::Text("%s  on  %s", ins.mnemonic.c_str(), t.title.c_str());
+    if (ImGui::BeginTable("facts###facts", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
+        auto row = [](const char* k, const std::string& v) {
+            ImGui::TableNextRow();
+            ImGui::TableSetColumnIndex(0);
+            ImGui::TextUnformatted(k);
+            ImGui::TableSetColumnIndex(1);
+            ImGui::TextUnformatted(v.c_str());
+        };
+        row("builtin", ins.builtin(m.wave));
+        row("signature", ins.signature(m.wave));
+        row("shape", ins.shape() + (ins.blocks > 1 ? ", " + std::to_string(ins.blocks) + " blocks" : ""));
+        row("types", std::string(ls::elem_name(ls::operand_type(ins, ls::Operand::A, m))) + " x " +
+                         std::string(ls::elem_name(ls::operand_type(ins, ls::Operand::B, m))) + " + " +
+                         std::string(ls::elem_name(ins.c)) + " -> " + std::string(ls::elem_name(ins.c)));
+        row("operations", std::to_string(ins.ops()) + " per instruction");
+        row("cycles", std::to_string(ls::effective_cycles(ins, m)));
+        row("opcode", [&] { char b[16]; std::snprintf(b, sizeof b, "0x%X", ins.opcode); return std::string(b); }());
+        row("wave", std::to_string(m.wave) + (m.describe().empty() ? "" : ", " + m.describe()));
+        std::string regs;
+        for (ls::Operand op : ls::operands_of(ins))
+            regs += std::string(ls::operand_name(op)) + ": " + std::to_string(ls::operand_regs(ins, op, m)) + "  ";
+        row("VGPRs per lane", regs);
+        const ls::ExecFacts f = ls::exec_facts(ins, t, m);
+        row("co-execution", f.coexec ? "yes, " + std::to_string(f.coexec_cycles) + " cycles for VALU work" : "no");
+        for (const auto& rf : f.register_files) row(("register file " + std::string(ls::operand_name(rf.first))).c_str(), rf.second);
+        if (!f.value_modifiers.empty()) row("value-only modifiers", f.value_modifiers);
+        row("features", ins.features);
+        row("source", ins.source + " (catalog line " + std::to_string(ins.catalog_line) + ")");
+        ImGui::EndTable();
+    }
+    if (ImGui::CollapsingHeader("Formulas", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::TextUnformatted(ls::family_formulas(ins, m).c_str());
+        ImGui::TextDisabled("%s", ls::family_source(ins.kind).c_str());
+        for (const auto& l : app.set.layouts) {
+            ImGui::Text("%s:", std::string(ls::operand_name(l.operand())).c_str());
+            ImGui::Indent();
+            ImGui::TextUnformatted(l.formula().c_str());
+            ImGui::Unindent();
+        }
+        const std::string notes = ls::modifier_notes(ins, t);
+        if (!notes.empty()) ImGui::TextUnformatted(notes.c_str());
+    }
+    if (ImGui::CollapsingHeader("HIP snippet: load_a, load_b, store_c", ImGuiTreeNodeFlags_DefaultOpen)) {
+        const std::string code = hip_snippet(app.set);
+        if (ImGui::Button("Copy to clipboard")) {
+            ImGui::SetClipboardText(code.c_str());
+            app.status = "HIP snippet copied";
+        }
+        ImGui::TextUnformatted(code.c_str());
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace lsapp

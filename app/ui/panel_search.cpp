@@ -1,0 +1,173 @@
+// Left column: architecture, family filter, search box with keyboard
+// navigation, the result list, and the modifiers the instruction accepts.
+#include "ui/app.hpp"
+
+namespace lsapp {
+
+namespace {
+
+constexpr ls::LayoutKind kKinds[] = {ls::LayoutKind::Mfma,        ls::LayoutKind::MfmaScaled,
+                                     ls::LayoutKind::SmfmacCdna3, ls::LayoutKind::SmfmacCdna4,
+                                     ls::LayoutKind::WmmaRdna3,   ls::LayoutKind::WmmaRdna4,
+                                     ls::LayoutKind::SwmmacRdna4};
+
+void draw_modifiers(App& app) {
+    const auto ranges = ls::modifier_ranges(*app.set.ins, *app.set.target, app.set.mods);
+    bool any = false;
+    for (const ls::ModifierRange& r : ranges) {
+        if (r.values.size() < 2) continue;
+        any = true;
+        const int current = modifier_value(app.set.mods, r.name);
+        ImGui::PushID(r.name.c_str());
+        ImGui::TextUnformatted(r.name.c_str());
+        ImGui::SameLine(90 * app.scale);
+        if (r.values.size() <= 4) {
+            for (size_t i = 0; i < r.values.size(); ++i) {
+                if (i) ImGui::SameLine();
+                const std::string label = std::to_string(r.values[i]);
+                if (ImGui::RadioButton(label.c_str(), current == r.values[i]) && current != r.values[i]) {
+                    Selection s = app.settings.selection;
+                    set_modifier(s.mods, r.name, r.values[i]);
+                    app.want_selection = s;
+                }
+            }
+        } else {
+            ImGui::SetNextItemWidth(120 * app.scale);
+            const std::string preview = std::to_string(current);
+            if (ImGui::BeginCombo("##value", preview.c_str())) {
+                for (int v : r.values) {
+                    if (ImGui::Selectable(std::to_string(v).c_str(), v == current) && v != current) {
+                        Selection s = app.settings.selection;
+                        set_modifier(s.mods, r.name, v);
+                        app.want_selection = s;
+                    }
+                }
+                ImGui::EndCombo();
+            }
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s%s", r.meaning.c_str(), r.moves_data ? "" : " (values only)");
+        ImGui::PopID();
+    }
+    if (!any) ImGui::TextDisabled("No modifiers move data for this instruction.");
+}
+
+}  // namespace
+
+void draw_search_panel(App& app) {
+    const ls::Target& target = *app.set.target;
+    ImGui::TextUnformatted("Architecture");
+    ImGui::SetNextItemWidth(-1);
+    if (ImGui::BeginCombo("##arch", target.title.c_str())) {
+        for (const ls::Target& t : app.catalog.targets()) {
+            if (ImGui::Selectable(t.title.c_str(), &t == &target) && &t != &target) app.want_arch = t.gfx;
+        }
+        ImGui::EndCombo();
+    }
+    ImGui::SetNextItemWidth(-1);
+    std::string kind_label = app.kind_filter < 0 ? "all families" : std::string(ls::layout_kind_name(kKinds[app.kind_filter]));
+    if (ImGui::BeginCombo("##kind", kind_label.c_str())) {
+        if (ImGui::Selectable("all families", app.kind_filter < 0)) app.kind_filter = -1, app.hits_dirty = true;
+        for (int i = 0; i < static_cast<int>(std::size(kKinds)); ++i) {
+            const std::string name(ls::layout_kind_name(kKinds[i]));
+            if (ImGui::Selectable(name.c_str(), app.kind_filter == i)) app.kind_filter = i, app.hits_dirty = true;
+        }
+        ImGui::EndCombo();
+    }
+
+    if (app.focus_search) {
+        ImGui::SetKeyboardFocusHere();
+        app.focus_search = false;
+    }
+    ImGui::SetNextItemWidth(-1);
+    const bool enter = ImGui::InputTextWithHint("##search", "search: 32x32 bf16, sparse fp8 ... (Ctrl+K)", app.query,
+                                                sizeof app.query, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool typing = ImGui::IsItemActive();
+    if (ImGui::IsItemEdited()) app.hits_dirty = true, app.cursor = 0;
+    if (app.hits_dirty) {
+        std::optional<ls::LayoutKind> kind;
+        if (app.kind_filter >= 0) kind = kKinds[app.kind_filter];
+        app.hits = search(app.catalog, target, app.query, kind);
+        app.hits_dirty = false;
+        app.cursor = std::clamp(app.cursor, 0, std::max(0, static_cast<int>(app.hits.size()) - 1));
+    }
+    bool moved = false;
+    if (typing && !app.hits.empty()) {
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_DownArrow)))
+            app.cursor = std::min(app.cursor + 1, static_cast<int>(app.hits.size()) - 1), moved = true;
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_UpArrow))) app.cursor = std::max(app.cursor - 1, 0), moved = true;
+    }
+    if (enter && !app.hits.empty()) {
+        Selection s = app.settings.selection;
+        s.instruction = app.hits[static_cast<size_t>(app.cursor)].ins->mnemonic;
+        app.want_selection = s;
+        app.focus_search = true;  // keep typing after Enter
+    }
+    ImGui::TextDisabled("%d match%s", static_cast<int>(app.hits.size()), app.hits.size() == 1 ? "" : "es");
+
+    const float list_h = ImGui::GetContentRegionAvail().y * 0.5f;
+    ImGui::BeginChild("hits###hits", ImVec2(0, list_h), true);
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(app.hits.size()));
+    while (clipper.Step()) {
+        for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+            const ls::Instruction* ins = app.hits[static_cast<size_t>(i)].ins;
+            ImGui::PushID(i);
+            const bool current = ins == app.set.ins;
+            const bool under_cursor = i == app.cursor && app.query[0] != 0;
+            if (ImGui::Selectable(ins->mnemonic.c_str(), current || under_cursor)) {
+                Selection s = app.settings.selection;
+                s.instruction = ins->mnemonic;
+                app.want_selection = s;
+                app.cursor = i;
+            }
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s\n%s, %d block(s), %s x %s -> %s", ins->builtin(app.set.wave()).c_str(),
+                                  ins->shape().c_str(), ins->blocks, std::string(ls::elem_name(ins->a)).c_str(),
+                                  std::string(ls::elem_name(ins->b)).c_str(), std::string(ls::elem_name(ins->c)).c_str());
+            ImGui::PopID();
+        }
+    }
+    if (moved) ImGui::SetScrollY(std::max(0.0f, app.cursor * ImGui::GetTextLineHeightWithSpacing() - list_h * 0.5f));
+    ImGui::EndChild();
+
+    ImGui::Spacing();
+    ImGui::TextUnformatted("Modifiers");
+    ImGui::Separator();
+    draw_modifiers(app);
+    if (!app.selection_error.empty()) {
+        ImGui::Spacing();
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.1f, 1), "%s", app.selection_error.c_str());
+        ImGui::PopTextWrapPos();
+    }
+    ImGui::Spacing();
+    ImGui::TextUnformatted("View");
+    ImGui::Separator();
+    ViewSettings& v = app.settings.view;
+    int by = static_cast<int>(v.color_by);
+    ImGui::TextUnformatted("colour by");
+    ImGui::SameLine();
+    bool changed = ImGui::RadioButton("lane", &by, 0);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("register", &by, 1);
+    ImGui::SameLine();
+    changed |= ImGui::RadioButton("block", &by, 2);
+    v.color_by = static_cast<ls::ColorBy>(by);
+    changed |= ImGui::Checkbox("labels", &v.labels);
+    ImGui::SameLine();
+    ImGui::Checkbox("registers beside", &v.show_registers);
+    if (app.set.ins->blocks > 1) {
+        ImGui::SetNextItemWidth(150 * app.scale);
+        int shown = v.block;
+        if (ImGui::SliderInt("block (-1 all)", &shown, -1, app.set.ins->blocks - 1)) v.block = shown, changed = true;
+    }
+    float zoom_pct = v.zoom * 100.0f;
+    ImGui::SetNextItemWidth(150 * app.scale);
+    if (ImGui::SliderFloat("zoom %", &zoom_pct, 30.0f, 300.0f, v.fit ? "fit" : "%.0f"))
+        v.zoom = zoom_pct / 100.0f, v.fit = false, changed = true;
+    ImGui::SameLine();
+    if (ImGui::Checkbox("fit", &v.fit)) changed = true;
+    if (changed) app.grids_dirty = app.compare_dirty = true;
+}
+
+}  // namespace lsapp

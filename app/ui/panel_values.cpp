@@ -1,0 +1,109 @@
+// Inputs and D: edit A, B, C (cells and generators); D = A*B + C in the
+// instruction's types, per element and per lane register (value and hex).
+#include "ui/app.hpp"
+
+#include <cinttypes>
+
+namespace lsapp {
+
+namespace {
+
+bool draw_matrix(App& app, const char* name, Matrix& m, bool editable) {
+    bool changed = false;
+    ImGui::PushID(name);
+    ImGui::Text("%s  (%dx%d%s, %s)", name, m.rows, m.cols, m.blocks > 1 ? (" x" + std::to_string(m.blocks)).c_str() : "",
+                std::string(ls::elem_name(m.type)).c_str());
+    if (editable) {
+        static const Generator gens[] = {Generator::Zeros, Generator::Identity, Generator::Ramp, Generator::Random,
+                                         Generator::OneHot};
+        for (Generator g : gens) {
+            ImGui::SameLine();
+            if (ImGui::SmallButton(generator_name(g))) {
+                generate(m, g, static_cast<unsigned>(app.generator_seed++), 0, app.inputs.flavor);
+                changed = true;
+            }
+        }
+    }
+    const int cols = std::min(m.cols, 64);
+    const int rows = m.blocks * m.rows;
+    const float cell_w = 58 * app.scale;
+    if (ImGui::BeginTable("cells", cols + 1,
+                          ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInner |
+                              ImGuiTableFlags_SizingFixedFit,
+                          ImVec2(0, std::min(260.0f * app.scale, (rows + 2) * ImGui::GetFrameHeight())))) {
+        ImGui::TableSetupScrollFreeze(1, 0);
+        ImGuiListClipper clipper;
+        clipper.Begin(rows);
+        while (clipper.Step()) {
+            for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+                ImGui::TableNextRow();
+                ImGui::TableSetColumnIndex(0);
+                ImGui::TextDisabled("%d", r);
+                for (int c = 0; c < cols; ++c) {
+                    ImGui::TableSetColumnIndex(c + 1);
+                    double& v = m.v[static_cast<size_t>(r) * m.cols + c];
+                    ImGui::PushID(r * 1024 + c);
+                    ImGui::SetNextItemWidth(cell_w);
+                    if (editable) {
+                        if (ImGui::InputDouble("##v", &v, 0, 0, "%.4g")) {
+                            v = quantize(v, m.type, app.inputs.flavor);
+                            changed = true;
+                        }
+                    } else {
+                        ImGui::Text("%.5g", v);
+                    }
+                    ImGui::PopID();
+                }
+            }
+        }
+        ImGui::EndTable();
+    }
+    ImGui::PopID();
+    return changed;
+}
+
+}  // namespace
+
+void draw_values_panel(App& app) {
+    ImGui::BeginChild("values###values", ImVec2(0, 0), false);
+    ImGui::TextWrapped("Values are rounded to each operand's type when entered (ties to even; %s FP8/BF8). D = A*B + C "
+                       "with exact products and sums, rounded once to D's type%s.",
+                       app.inputs.flavor == Fp8Flavor::Fnuz ? "FNUZ" : "OCP",
+                       app.set.ins->kind == ls::LayoutKind::Mfma && app.set.mods.cbsz > 0 ? "; cbsz/abid broadcast A" : "");
+    bool changed = false;
+    changed |= draw_matrix(app, "A", app.inputs.a, true);
+    changed |= draw_matrix(app, "B", app.inputs.b, true);
+    changed |= draw_matrix(app, "C", app.inputs.c, true);
+    if (!app.inputs.k.empty()) changed |= draw_matrix(app, "K (sparse index, 0..3)", app.inputs.k, true);
+    if (!app.inputs.sa.empty()) changed |= draw_matrix(app, "SA (E8M0, 127 = 1.0)", app.inputs.sa, true);
+    if (!app.inputs.sb.empty()) changed |= draw_matrix(app, "SB (E8M0, 127 = 1.0)", app.inputs.sb, true);
+    if (changed) app.values_dirty = true;
+    draw_matrix(app, "D = A*B + C", app.outputs.d, false);
+
+    const ls::OperandLayout* D = app.set.find(ls::Operand::D);
+    if (D && ImGui::CollapsingHeader("D registers per lane (hex)")) {
+        if (ImGui::BeginTable("dregs", D->regs() + 1,
+                              ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInner |
+                                  ImGuiTableFlags_SizingFixedFit,
+                              ImVec2(0, 300 * app.scale))) {
+            ImGui::TableSetupScrollFreeze(1, 1);
+            ImGui::TableSetupColumn("lane");
+            for (int r = 0; r < D->regs(); ++r) ImGui::TableSetupColumn(("v" + std::to_string(r)).c_str());
+            ImGui::TableHeadersRow();
+            for (int lane = 0; lane < D->lanes(); ++lane) {
+                ImGui::TableNextRow();
+                ImGui::TableSetColumnIndex(0);
+                ImGui::Text("L%d", lane);
+                for (int r = 0; r < D->regs(); ++r) {
+                    ImGui::TableSetColumnIndex(r + 1);
+                    const size_t i = static_cast<size_t>(lane) * D->regs() + r;
+                    if (i < app.outputs.d_words.size()) ImGui::Text("%08" PRIX32, app.outputs.d_words[i]);
+                }
+            }
+            ImGui::EndTable();
+        }
+    }
+    ImGui::EndChild();
+}
+
+}  // namespace lsapp

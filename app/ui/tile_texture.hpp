@@ -1,0 +1,30 @@
+// One operand view's static tiles and labels, rendered once into an OpenGL
+// texture; each frame then draws a single textured quad plus the highlights.
+// This is what keeps thousands of labelled cells cheap on software OpenGL.
+#pragma once
+
+#include "model/tiles.hpp"
+#include "ui/platform.hpp"
+
+#include <imgui.h>
+
+namespace lsapp {
+
+class TileTexture {
+public:
+    // Renders `grid` (background, tiles, labels). Call inside a frame, after
+    // the backend's NewFrame (the font texture must exist).
+    void render(const TileGrid& grid, const ls::ThemeColors& colors, ImFont* font, float font_size);
+    void release();
+    bool ready() const { return target_.fbo != 0; }
+    ImTextureID id() const { return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target_.color)); }
+    int width() const { return target_.width; }
+    int height() const { return target_.height; }
+
+private:
+    Offscreen target_;
+};
+
+ImU32 to_imgui(const ls::Rgb& c, int alpha = 255);
+
+}  // namespace lsapp
