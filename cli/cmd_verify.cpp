@@ -1,8 +1,215 @@
-// Subcommands for checking layouts on a GPU / with the compiler (issue #6): none yet.
+// Subcommands that check layouts against a device and the real compiler (issue #6):
+//   verify       run the probe on an AMD GPU (--device auto) or the software device
+//   conformance  compile every builtin with clang-19 and compare with the catalog
+// Exit status: 0 all passed, 4 no device ("no AMD GPU found: ..."), 5 a check
+// failed, 1 bad input, 2 usage.
 #include "common.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <iostream>
+#include <memory>
+
+#ifdef LANESCOPE_HAVE_GPU
+#include "lanescope/gpu.hpp"
+#endif
 
 namespace lscli {
 
-void register_verify_commands(CLI::App&, Options&, std::vector<Command>&) {}
+namespace {
+constexpr int kNoDevice = 4;
+constexpr int kCheckFailed = 5;
+
+#ifdef LANESCOPE_HAVE_GPU
+namespace gpu = lanescope::gpu;
+
+struct VerifyArgs {
+    bool all = false;
+    std::string device = "auto";
+    std::string corrupt;
+    size_t max_mismatches = 8;
+    CLI::App* sub = nullptr;
+};
+
+std::string json_escape(const std::string& s) {
+    std::string o;
+    for (char c : s) {
+        if (c == '"' || c == '\\') o += '\\';
+        if (c == '\n') {
+            o += "\\n";
+            continue;
+        }
+        o += c;
+    }
+    return o;
+}
+
+std::string report_json(const gpu::Report& r) {
+    std::string s = "{\"instruction\": \"" + json_escape(r.instruction) + "\", \"target\": \"" + r.target +
+                    "\", \"modifiers\": \"" + json_escape(r.modifiers) + "\", \"device\": \"" + json_escape(r.device) +
+                    "\", \"passed\": " + (r.passed ? "true" : "false") + ", \"probes\": " + std::to_string(r.probes) +
+                    ", \"slots_checked\": " + std::to_string(r.slots_checked) +
+                    ", \"mismatch_count\": " + std::to_string(r.mismatch_count) + ", \"mismatches\": [";
+    for (size_t i = 0; i < r.mismatches.size(); ++i) {
+        const gpu::Mismatch& m = r.mismatches[i];
+        s += std::string(i ? ", " : "") + "{\"probe\": \"" + json_escape(m.probe) + "\", \"d\": [" +
+             std::to_string(m.d.block) + ", " + std::to_string(m.d.row) + ", " + std::to_string(m.d.col) +
+             "], \"reg\": " + std::to_string(m.at.reg) + ", \"lane\": " + std::to_string(m.at.lane) +
+             ", \"expected\": " + std::to_string(m.expected) + ", \"found\": " + std::to_string(m.found) +
+             ", \"explanation\": \"" + json_escape(m.explanation) + "\"}";
+    }
+    return s + "]}";
+}
+
+int run_verify(const Options& o, const VerifyArgs& v) {
+    std::string why;
+    std::unique_ptr<gpu::Device> dev = gpu::make_device(v.device, &why);
+    if (!dev) {
+        if (v.device != "auto" && v.device != "hip" && v.device != "software") throw ls::Error(why);
+        std::fprintf(stderr, "lanescope-cli: %s\n", why.c_str());
+        return kNoDevice;
+    }
+    const ls::Catalog& cat = catalog(o);
+    const bool json = o.format == "json";
+    if (!json && o.format != "table") throw ls::Error("unknown format '" + o.format + "' for verify; legal: table, json");
+    struct Job {
+        const ls::Target* t;
+        const ls::Instruction* ins;
+        ls::ResolvedModifiers mods;
+    };
+    std::vector<Job> jobs;
+    if (v.all) {
+        // One target per family (or only --arch's family), every instruction, each wave size.
+        const bool one_arch = v.sub->count("--arch") > 0;
+        const ls::Target* only = one_arch ? &cat.find_target(o.arch) : nullptr;
+        for (ls::Family f : {ls::Family::CDNA1, ls::Family::CDNA2, ls::Family::CDNA3, ls::Family::CDNA4,
+                             ls::Family::RDNA3, ls::Family::RDNA4}) {
+            const ls::Target* t = nullptr;
+            if (only) {
+                if (only->family == f) t = only;
+            } else {
+                for (const auto& x : cat.targets())
+                    if (x.family == f) {
+                        t = &x;
+                        break;
+                    }
+            }
+            if (!t) continue;
+            for (const ls::Instruction* ins : cat.on(f))
+                for (int wave : t->wave_sizes) {
+                    ls::Modifiers m;
+                    m.wave = wave;
+                    jobs.push_back({t, ins, ls::resolve_modifiers(*ins, *t, m)});
+                }
+        }
+    } else {
+        Resolved r = resolve(o);
+        jobs.push_back({r.target, r.ins, r.query.mods});
+    }
+    std::unique_ptr<gpu::Corruption> corruption;
+    if (!v.corrupt.empty()) corruption = std::make_unique<gpu::Corruption>(gpu::parse_corruption(v.corrupt));
+
+    int passed = 0, failed = 0, skipped = 0;
+    std::string text = json ? "[\n" : "";
+    bool first = true;
+    for (const Job& j : jobs) {
+        std::string unsupported;
+        if (!dev->supports(*j.ins, *j.t, &unsupported)) {
+            if (!v.all) throw ls::Error(unsupported);
+            ++skipped;
+            continue;
+        }
+        gpu::VerifyOptions opts;
+        opts.max_mismatches = v.max_mismatches;
+        if (corruption) {
+            if (std::find(ls::operands_of(*j.ins).begin(), ls::operands_of(*j.ins).end(), corruption->operand) ==
+                ls::operands_of(*j.ins).end()) {
+                if (!v.all) throw ls::Error("--corrupt: " + j.ins->mnemonic + " has no operand " +
+                                            std::string(ls::operand_name(corruption->operand)));
+            } else {
+                opts.claimed = gpu::corrupted_layouts(*j.ins, *j.t, j.mods, *corruption);
+            }
+        }
+        gpu::Report r = gpu::verify(*j.ins, *j.t, j.mods, *dev, opts);
+        (r.passed ? passed : failed)++;
+        if (json) {
+            text += std::string(first ? "" : ",\n") + report_json(r);
+            first = false;
+            continue;
+        }
+        text += r.summary() + "\n";
+        for (const gpu::Mismatch& m : r.mismatches) text += "    " + m.text() + "\n";
+        if (r.mismatch_count > long(r.mismatches.size()))
+            text += "    ... " + std::to_string(r.mismatch_count - long(r.mismatches.size())) + " more\n";
+    }
+    if (json) {
+        text += "\n]\n";
+    } else {
+        text += "device: " + dev->name() + (corruption ? "; claimed layout corrupted: " + gpu::describe(*corruption) : "") +
+                "\n" + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed" +
+                (skipped ? ", " + std::to_string(skipped) + " not runnable on this device" : "") + "\n";
+    }
+    emit(o, text);
+    return failed ? kCheckFailed : 0;
+}
+
+struct ConformanceArgs {
+    gpu::ConformanceOptions opts;
+};
+
+int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
+    gpu::ConformanceOptions opts = a.opts;
+    const ls::Catalog& cat = catalog(o);
+    std::vector<std::string> gfx;
+    for (const std::string& t : opts.targets) gfx.push_back(cat.find_target(t).gfx);
+    opts.targets = gfx;
+    if (opts.jobs < 1) throw ls::Error("--jobs must be at least 1");
+    gpu::ConformanceResult r = gpu::run_conformance(cat, opts, std::cout);
+    std::cout.flush();
+    return r.passed() ? 0 : kCheckFailed;
+}
+#endif
+}  // namespace
+
+void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
+#ifdef LANESCOPE_HAVE_GPU
+    static VerifyArgs v;
+    CLI::App* sub = app.add_subcommand(
+        "verify", "run probes that check every element's location on an AMD GPU (or --device software); exit 4 when "
+                  "no AMD GPU is found, 5 when a layout disagrees");
+    v.sub = sub;
+    add_target_options(sub, o, false);
+    sub->add_flag("--all", v.all, "every instruction (of --arch's family if given, else of every family)");
+    sub->add_option("--device", v.device, "auto (an AMD GPU through the HIP runtime), software (catalog semantics)")
+        ->capture_default_str();
+    sub->add_option("--corrupt", v.corrupt,
+                    "check a deliberately wrong layout: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs");
+    sub->add_option("--max-mismatches", v.max_mismatches, "mismatches to print per instruction")->capture_default_str();
+    out.push_back({sub, [&o] { return run_verify(o, v); }});
+
+    static ConformanceArgs c;
+    CLI::App* conf = app.add_subcommand(
+        "conformance", "compile every catalog builtin with clang-19 for each target and compare the disassembly "
+                       "(mnemonic, opcode, modifiers, registers) with the catalog; exit 5 on any failure");
+    conf->add_option("-t,--target", c.opts.targets, "only these targets (default: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200)");
+    conf->add_option("--clang", c.opts.clang, "the AMD-capable C compiler")->capture_default_str();
+    conf->add_option("--objdump", c.opts.objdump, "the disassembler")->capture_default_str();
+    conf->add_option("-j,--jobs", c.opts.jobs, "parallel compiles")->capture_default_str();
+    conf->add_flag("--keep", c.opts.keep, "keep the generated sources and disassembly");
+    conf->add_flag("-v,--verbose", c.opts.verbose, "print every check, not only failures");
+    out.push_back({conf, [&o] { return run_conformance_cmd(o, c); }});
+#else
+    (void)o;
+    for (const char* name : {"verify", "conformance"}) {
+        CLI::App* sub = app.add_subcommand(name, "GPU backend: not built (configure with -DLANESCOPE_BUILD_GPU=ON)");
+        sub->allow_extras();
+        out.push_back({sub, [] {
+                           std::fprintf(stderr, "lanescope-cli: GPU backend: not built (configure with "
+                                                "-DLANESCOPE_BUILD_GPU=ON)\n");
+                           return kNoDevice;
+                       }});
+    }
+#endif
+}
 
 }  // namespace lscli

@@ -1,0 +1,209 @@
+// lanescope GPU backend: checks the catalog's layouts against a device (an AMD
+// GPU through the HIP runtime, or the software device that executes the probe
+// with the catalog's semantics) and against the real AMD compiler.
+//
+//   lanescope::gpu::SoftwareDevice dev;                      // or HipDevice
+//   auto report = lanescope::gpu::verify(ins, target, mods, dev);
+//   if (!report.passed) for (auto& m : report.mismatches) puts(m.text().c_str());
+//
+// The probe (which values go into which registers, and how D's registers are
+// read back) is the same code for every device; only `Device::run` differs.
+#pragma once
+
+#include "lanescope/lanescope.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace lanescope::gpu {
+
+// The 32-bit registers of one operand for every lane: word(reg, lane).
+struct RegisterFile {
+    int lanes = 0, regs = 0;
+    std::vector<uint32_t> words;  // lane-major: lane * regs + reg (one lane's vector is contiguous)
+    RegisterFile() = default;
+    RegisterFile(int lanes_, int regs_) : lanes(lanes_), regs(regs_), words(size_t(lanes_) * regs_, 0u) {}
+    uint32_t& at(int reg, int lane) { return words[size_t(lane) * regs + reg]; }
+    uint32_t at(int reg, int lane) const { return words[size_t(lane) * regs + reg]; }
+};
+
+// One execution of the instruction: the input registers (A, B, C, and K / SA /
+// SB where the instruction has them) and what D must look like in size.
+struct ProbeLaunch {
+    const Instruction* ins = nullptr;
+    const Target* target = nullptr;
+    ResolvedModifiers mods;
+    std::vector<std::pair<Operand, RegisterFile>> inputs;
+    int d_regs = 0, lanes = 64;
+    const RegisterFile& input(Operand op) const;
+};
+
+// Executes probes. Everything but `run` is shared by all devices.
+class Device {
+public:
+    virtual ~Device() = default;
+    virtual std::string name() const = 0;
+    // Whether the device can run `ins` on `t` (false + reason if not).
+    virtual bool supports(const Instruction& ins, const Target& t, std::string* why) const = 0;
+    // Returns D's registers; throws lanescope::Error on failure.
+    virtual RegisterFile run(const ProbeLaunch& launch) = 0;
+};
+
+// Executes a probe with the catalog's semantics: gathers A/B/C (K, SA, SB) from
+// the registers through core's layouts, multiplies in the declared types, and
+// scatters D through core's D layout.
+class SoftwareDevice : public Device {
+public:
+    std::string name() const override { return "software device (catalog semantics)"; }
+    bool supports(const Instruction&, const Target&, std::string*) const override { return true; }
+    RegisterFile run(const ProbeLaunch& launch) override;
+
+private:
+    struct Cache;  // core's layouts of the instruction last run
+    std::shared_ptr<Cache> cache_;
+};
+
+// An AMD GPU through the HIP runtime, loaded at run time with dlopen (no link
+// dependency). `open` returns nullptr and sets *why ("no AMD GPU found: ...")
+// when there is no runtime or no device.
+class HipDevice : public Device {
+public:
+    static std::unique_ptr<HipDevice> open(std::string* why);
+    ~HipDevice() override;
+    std::string name() const override;
+    bool supports(const Instruction& ins, const Target& t, std::string* why) const override;
+    RegisterFile run(const ProbeLaunch& launch) override;
+    const std::string& gfx() const { return gfx_; }
+
+private:
+    HipDevice() = default;
+    struct Api;
+    std::unique_ptr<Api> api_;
+    std::string gfx_, device_name_;
+};
+
+// "software" or "auto"/"hip". Returns nullptr and *why when none is available.
+std::unique_ptr<Device> make_device(const std::string& kind, std::string* why);
+
+// ----------------------------------------------------------------- probe ---
+
+// The layout the probe uses to encode inputs and decode D: the claim under
+// test. By default core's; tests substitute a corrupted one.
+struct ClaimedLayout {
+    Operand operand = Operand::A;
+    int blocks = 1, rows = 0, cols = 0, lanes = 64, regs = 0;
+    ElemType type = ElemType::F32;
+    std::vector<Entry> entries;
+};
+ClaimedLayout claimed_from_core(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods);
+using LayoutSource = std::function<ClaimedLayout(Operand)>;
+
+struct Mismatch {
+    std::string probe;       // which probe found it: "C", "A", "B", "K", "SA", "SB"
+    Element d;               // the D element whose slot disagreed
+    Location at;             // where the claimed D layout puts it
+    double expected = 0, found = 0;
+    std::string explanation; // what the device did instead, in element terms
+    std::string text() const;
+};
+
+// A cell of one operand that the probe shows to be misplaced (for the app).
+struct CellIssue {
+    Operand operand;
+    Element element;
+    std::string note;  // what the hardware did
+};
+
+struct Report {
+    std::string instruction, target, modifiers, device;
+    bool passed = false;
+    int probes = 0;                    // device executions
+    long long slots_checked = 0;       // D slots compared over all probes
+    long long mismatch_count = 0;
+    std::vector<Mismatch> mismatches;  // the first ones (up to max_mismatches)
+    std::vector<Operand> checked;      // operands whose every cell the probes exercised
+    std::vector<CellIssue> issues;     // cells found wrong
+    double seconds = 0;
+    std::string summary() const;       // "PASS v_mfma_... on gfx942 (12 probes, 3072 slots)"
+};
+
+struct VerifyOptions {
+    LayoutSource claimed;   // empty: core's layouts
+    size_t max_mismatches = 16;
+};
+Report verify(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, Device& dev,
+              const VerifyOptions& opts = {});
+
+// The probe kernel for one instruction: valid HIP (a __global__ kernel) and,
+// without __HIP__, plain C for the amdgcn target (the conformance check compiles
+// that form). Registers are read from `in` operand after operand (A, B, C, then
+// K / SA / SB), lane-major, and D is stored to `out` lane-major.
+std::string probe_prelude();
+std::string probe_function(const Instruction& ins, const Target& t, const ResolvedModifiers& mods,
+                           const std::string& name);
+std::string probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
+
+// ----------------------------------------------------------- conformance ---
+
+struct ConformanceOptions {
+    std::vector<std::string> targets;  // empty: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200
+    std::string clang = "clang-19", objdump = "llvm-objdump-19";
+    int jobs = 2;
+    bool keep = false;                  // keep the work directory
+    std::string workdir;                // empty: a fresh temp dir
+    bool verbose = false;
+};
+
+struct ConformanceCheck {
+    std::string target, builtin, mnemonic, modifiers;
+    bool negative = false;  // must not compile
+    bool passed = false;
+    std::string detail;     // why it failed, or the disassembly line
+};
+
+struct TargetSummary {
+    std::string target;
+    bool skipped = false;
+    std::string skip_reason;
+    int builtins = 0, builtins_passed = 0;   // positive cases (builtin x wave x modifiers)
+    int negatives = 0, negatives_passed = 0; // must-not-compile cases
+};
+
+struct ConformanceResult {
+    std::vector<TargetSummary> targets;
+    std::vector<ConformanceCheck> checks;
+    bool passed() const;
+    int failures() const;
+};
+
+// Compiles every catalog builtin for each target with the real compiler,
+// disassembles, and compares mnemonic, opcode, modifier fields and register
+// counts with the catalog. Progress and the per-target counts go to `log`.
+ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& opts, std::ostream& log);
+
+}  // namespace lanescope::gpu
+
+namespace lanescope::gpu {
+
+// A deliberately wrong claim, for demonstrations and tests: the probe encodes
+// and decodes with it while the device keeps the true layout.
+struct Corruption {
+    enum Kind { SwapLanes, ShiftRegisters } kind = SwapLanes;
+    Operand operand = Operand::A;
+    int lane_a = 0, lane_b = 1;  // SwapLanes
+};
+// "A:swap-lanes:0:1" or "D:shift-regs"; throws Error naming the legal forms.
+Corruption parse_corruption(const std::string& text);
+std::string describe(const Corruption& c);
+// Core's layouts, with `c` applied to one operand.
+LayoutSource corrupted_layouts(const Instruction& ins, const Target& t, const ResolvedModifiers& mods,
+                               const Corruption& c);
+// Whether applying `c` changes which elements the operand's slots hold.
+bool changes_layout(const ClaimedLayout& original, const Corruption& c);
+ClaimedLayout apply(const ClaimedLayout& original, const Corruption& c);
+
+}  // namespace lanescope::gpu

@@ -1,0 +1,508 @@
+// Compiler conformance: every catalog builtin compiled by the real AMD compiler
+// for each target, disassembled, and compared with the catalog (the thing under
+// test) -- mnemonic, VOP3P opcode, modifier fields, operand register counts.
+// Builtins must also fail to compile for targets the catalog does not claim.
+//
+// Compiles are batched (one file per target and wave size); a batch that fails
+// is retried one builtin at a time so that the failing builtin is named.
+#include "lanescope/gpu.hpp"
+
+#include "process.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <ostream>
+#include <regex>
+#include <set>
+#include <sstream>
+#include <thread>
+
+namespace lanescope::gpu {
+
+using detail::read_file;
+using detail::run_process;
+
+bool ConformanceResult::passed() const { return failures() == 0; }
+int ConformanceResult::failures() const {
+    int n = 0;
+    for (const ConformanceCheck& c : checks) n += c.passed ? 0 : 1;
+    return n;
+}
+
+namespace {
+
+struct Case {
+    const Instruction* ins = nullptr;
+    const Target* target = nullptr;
+    ResolvedModifiers mods;
+    bool negative = false;
+    std::string builtin, fname;
+    int first_line = 0, last_line = 0;  // inside its batch file
+    bool done = false;                  // verdict reached
+    bool passed = false;
+    std::string detail;
+};
+
+bool wave64_flag(const Case& c) {
+    return c.mods.wave == 64 && c.builtin.find("_w64") != std::string::npos;
+}
+
+std::vector<std::string> compile_argv(const ConformanceOptions& o, const std::string& gfx, bool w64, bool syntax_only,
+                                      const std::string& src, const std::string& obj) {
+    std::vector<std::string> a = {o.clang, "-x", "c", "--target=amdgcn-amd-amdhsa", "-mcpu=" + gfx, "-nogpulib",
+                                  "-O2", "-fno-crash-diagnostics", "-ferror-limit=0", "-w"};
+    if (w64) a.push_back("-mwavefrontsize64");
+    (void)syntax_only;
+    a.insert(a.end(), {"-c", src, "-o", obj});
+    return a;
+}
+
+// Runs tasks on `jobs` threads.
+// Runs tasks on `jobs` threads; the first error is rethrown after all joined.
+void parallel(int jobs, std::vector<std::function<void()>>& tasks) {
+    std::atomic<size_t> next{0};
+    std::mutex mu;
+    std::string first_error_text;
+    std::vector<std::thread> pool;
+    for (int j = 0; j < std::max(1, jobs); ++j)
+        pool.emplace_back([&] {
+            for (size_t i; (i = next++) < tasks.size();) {
+                try {
+                    tasks[i]();
+                } catch (const std::exception& e) {
+                    std::lock_guard<std::mutex> lock(mu);
+                    if (first_error_text.empty()) first_error_text = e.what();
+                }
+            }
+        });
+    for (auto& t : pool) t.join();
+    if (!first_error_text.empty()) throw Error(first_error_text);
+}
+
+std::string first_error(const std::string& log) {
+    std::istringstream s(log);
+    std::string line;
+    while (std::getline(s, line)) {
+        auto at = line.find("error:");
+        if (at != std::string::npos) return line.substr(at);
+    }
+    for (std::istringstream s2(log); std::getline(s2, line);)
+        if (line.find("Cannot select") != std::string::npos || line.find("LLVM ERROR") != std::string::npos) return line;
+    return log.substr(0, 200);
+}
+
+int regs_of_token(const std::string& tok) {
+    static const std::regex range(R"(^[va]\[(\d+):(\d+)\]$)"), single(R"(^[va]\d+$)");
+    std::smatch m;
+    if (std::regex_match(tok, m, range)) return std::stoi(m[2]) - std::stoi(m[1]) + 1;
+    if (std::regex_match(tok, single)) return 1;
+    return 0;
+}
+
+// Checks one disassembled line against the catalog.
+void judge(Case& c, const std::string& line) {
+    c.done = true;
+    const Instruction& ins = *c.ins;
+    std::istringstream s(line);
+    std::string mnemonic;
+    s >> mnemonic;
+    std::vector<std::string> problems;
+    if (mnemonic != ins.mnemonic) problems.push_back("emitted " + mnemonic + ", catalog says " + ins.mnemonic);
+    // Encoding: "// ADDR: DWORD0 DWORD1"; the VOP3P opcode is bits 22:16 of DWORD0.
+    static const std::regex enc(R"(//\s*[0-9A-Fa-f]+:\s*([0-9A-Fa-f]{8}))");
+    std::smatch m;
+    if (std::regex_search(line, m, enc)) {
+        const unsigned dw = unsigned(std::stoul(m[1], nullptr, 16));
+        const unsigned op = (dw >> 16) & 0x7F;
+        if (op != ins.opcode) {
+            std::ostringstream t;
+            t << "opcode 0x" << std::hex << op << ", catalog says 0x" << ins.opcode;
+            problems.push_back(t.str());
+        }
+    } else {
+        problems.push_back("no encoding in the disassembly");
+    }
+    // Operands: D, A, B, then C (dense) or the sparse index.
+    std::string rest = line.substr(line.find(mnemonic) + mnemonic.size());
+    rest = rest.substr(0, rest.find("//"));
+    std::vector<std::string> toks;
+    std::istringstream r(rest);
+    for (std::string piece; std::getline(r, piece, ',') && toks.size() < 4;) {
+        std::istringstream w(piece);
+        std::string word;
+        w >> word;
+        toks.push_back(word);
+    }
+    const Operand fourth = ins.sparse() ? Operand::K : Operand::C;
+    const std::pair<Operand, int> expect[] = {{Operand::D, 0}, {Operand::A, 1}, {Operand::B, 2}, {fourth, 3}};
+    for (const auto& e : expect) {
+        const int want = operand_regs(ins, e.first, c.mods);
+        const int got = e.second < int(toks.size()) ? regs_of_token(toks[e.second]) : -1;
+        if (got != want)
+            problems.push_back("operand " + std::string(operand_name(e.first)) + " uses " + std::to_string(got) +
+                               " registers (" + (e.second < int(toks.size()) ? toks[e.second] : "?") +
+                               "), catalog says " + std::to_string(want));
+    }
+    // Modifier fields: present with the value asked for, absent when zero.
+    auto field = [&](const std::string& name, const std::string& value, bool want) {
+        const bool has_name = line.find(name + ":") != std::string::npos;
+        const bool has = line.find(name + ":" + value) != std::string::npos;
+        if (want && !has) problems.push_back("expected " + name + ":" + value);
+        if (!want && has_name) problems.push_back("unexpected " + name + ": field");
+    };
+    const ResolvedModifiers& md = c.mods;
+    const bool f64_neg = ins.a == ElemType::F64 && (c.target->family == Family::CDNA3 || c.target->family == Family::CDNA4);
+    switch (ins.kind) {
+        case LayoutKind::Mfma:
+            field("cbsz", std::to_string(md.cbsz), md.cbsz != 0);
+            field("abid", std::to_string(md.abid), md.abid != 0);
+            if (f64_neg) {
+                field("blgp", "", false);
+                field("neg", "[" + std::to_string(md.blgp & 1) + "," + std::to_string((md.blgp >> 1) & 1) + "," +
+                                 std::to_string((md.blgp >> 2) & 1) + "]",
+                      md.blgp != 0);
+            } else {
+                field("blgp", std::to_string(md.blgp), md.blgp != 0);
+            }
+            break;
+        case LayoutKind::SmfmacCdna3:
+        case LayoutKind::SmfmacCdna4:
+            field("cbsz", std::to_string(md.cbsz), md.cbsz != 0);
+            field("abid", std::to_string(md.abid), md.abid != 0);
+            break;
+        case LayoutKind::WmmaRdna3: field("op_sel", "[0,0,1]", md.opsel == 4); break;
+        case LayoutKind::SwmmacRdna4: field("index_key", std::to_string(md.opsel), md.opsel != 0); break;
+        case LayoutKind::MfmaScaled:
+            field("cbsz", std::to_string(md.cbsz), md.cbsz != 0);
+            field("blgp", std::to_string(md.blgp), md.blgp != 0);
+            break;
+        case LayoutKind::WmmaRdna4: break;
+    }
+    c.passed = problems.empty();
+    if (c.passed) {
+        c.detail = line;
+    } else {
+        for (size_t i = 0; i < problems.size(); ++i) c.detail += (i ? "; " : "") + problems[i];
+        c.detail += "  [" + line + "]";
+    }
+}
+
+// Disassembly lines of each function: label "<name>:" then its instructions;
+// keeps the first matrix instruction.
+std::map<std::string, std::string> matrix_lines(const std::string& dis) {
+    std::map<std::string, std::string> out;
+    std::istringstream s(dis);
+    std::string line, current;
+    static const std::regex label(R"(^[0-9a-fA-F]+ <([A-Za-z0-9_]+)>:)");
+    static const std::regex matrix(R"(\b(v_s?mfma|v_smfmac|v_s?wmma|v_swmmac)\w*)");
+    std::smatch m;
+    while (std::getline(s, line)) {
+        if (std::regex_search(line, m, label)) {
+            current = m[1];
+            continue;
+        }
+        if (current.empty() || out.count(current)) continue;
+        if (std::regex_search(line, m, matrix)) out[current] = line.substr(line.find(m[0].str()));
+    }
+    return out;
+}
+
+}  // namespace
+
+ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& o, std::ostream& log) {
+    const auto t0 = std::chrono::steady_clock::now();
+    ConformanceResult result;
+    std::vector<std::string> gfxs = o.targets;
+    if (gfxs.empty()) gfxs = {"gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1200"};
+    const bool own_dir = o.workdir.empty();
+    const std::string dir = own_dir ? detail::make_temp_dir("lanescope-conformance-") : o.workdir;
+
+    // Is the compiler there at all?
+    {
+        std::string err;
+        const int rc = run_process({o.clang, "--version"}, dir + "/version.txt", "", &err);
+        if (rc != 0) {
+            if (own_dir && !o.keep) detail::remove_tree(dir);
+            throw Error("the conformance check needs the AMD compiler '" + o.clang + "' (" +
+                        (err.empty() ? "exit status " + std::to_string(rc) : err) +
+                        "); install clang-19 llvm-19 lld-19 (scripts/packages/gpu.txt) or pass --clang");
+        }
+        std::string v = read_file(dir + "/version.txt");
+        log << "conformance: " << o.clang << " (" << v.substr(0, v.find('\n')) << "), " << o.objdump << "\n";
+    }
+    if (!detail::write_file_atomic(dir + "/empty.c", "void lanescope_empty(void) {}\n"))
+        throw Error("cannot write into " + dir);
+
+    // Which builtin names the catalog claims on which families.
+    std::map<std::string, std::set<Family>> claimed;
+    std::map<std::string, const Instruction*> any_row;
+    for (const Instruction& ins : cat.instructions())
+        for (int wave : {32, 64}) {
+            if (wave == 32 && ins.builtin_pattern.find("{w}") == std::string::npos) continue;
+            const std::string b = ins.builtin(wave);
+            for (Family f : ins.families) claimed[b].insert(f);
+            if (!any_row.count(b)) any_row[b] = &ins;
+        }
+
+    std::vector<Case> cases;
+    for (const std::string& gfx : gfxs) {
+        const Target& t = cat.find_target(gfx);
+        TargetSummary sum;
+        sum.target = t.gfx;
+        // Does this compiler know the target?
+        if (run_process(compile_argv(o, t.gfx, false, false, dir + "/empty.c", dir + "/empty.o"), "",
+                        dir + "/probe_" + t.gfx + ".log") != 0) {
+            sum.skipped = true;
+            sum.skip_reason = o.clang + " does not support -mcpu=" + t.gfx;
+            result.targets.push_back(sum);
+            continue;
+        }
+        result.targets.push_back(sum);
+        // Positive cases: every row on this family, each wave size, default
+        // modifiers and a few legal non-zero combinations.
+        for (const Instruction* ins : cat.on(t.family))
+            for (int wave : t.wave_sizes) {
+                Modifiers base;
+                base.wave = wave;
+                std::vector<Modifiers> combos = {base};
+                ResolvedModifiers def = resolve_modifiers(*ins, t, base);
+                for (const ModifierRange& r : modifier_ranges(*ins, t, def)) {
+                    if (r.name == "wave" || r.name == "abid" || r.values.size() < 2) continue;
+                    std::vector<int> picks = {r.values.back()};
+                    if (r.values.size() > 2) picks.push_back(r.values[1]);
+                    for (int v : picks) {
+                        Modifiers m = base;
+                        if (r.name == "cbsz") m.cbsz = v;
+                        if (r.name == "blgp") m.blgp = v;
+                        if (r.name == "opsel") m.opsel = v;
+                        if (r.name == "opsel_a") m.opsel_a = v;
+                        if (r.name == "opsel_b") m.opsel_b = v;
+                        combos.push_back(m);
+                    }
+                }
+                // abid: its largest legal value, with cbsz at each picked value.
+                for (size_t n = 0, end = combos.size(); n < end; ++n) {
+                    try {
+                        ResolvedModifiers rm = resolve_modifiers(*ins, t, combos[n]);
+                        for (const ModifierRange& r : modifier_ranges(*ins, t, rm))
+                            if (r.name == "abid" && r.values.size() >= 2) {
+                                Modifiers m = combos[n];
+                                m.abid = r.values.back();
+                                combos.push_back(m);
+                            }
+                    } catch (const Error&) {
+                    }
+                }
+                for (const Modifiers& m : combos) {
+                    Case c;
+                    c.ins = ins;
+                    c.target = &t;
+                    try {
+                        c.mods = resolve_modifiers(*ins, t, m);
+                    } catch (const Error&) {
+                        continue;
+                    }
+                    c.builtin = ins->builtin(wave);
+                    cases.push_back(c);
+                }
+            }
+        // Negative cases: builtin names the catalog does not claim here.
+        for (const auto& [name, fams] : claimed) {
+            if (fams.count(t.family)) continue;
+            Case c;
+            c.ins = any_row[name];
+            c.target = &t;
+            c.negative = true;
+            c.builtin = name;
+            c.mods.wave = name.find("_w32") != std::string::npos ? 32 : 64;
+            cases.push_back(c);
+        }
+    }
+    for (size_t n = 0; n < cases.size(); ++n) cases[n].fname = "lanescope_case_" + std::to_string(n);
+
+    // Batches: (target, wave64 flag, negative).
+    std::map<std::tuple<std::string, bool, bool>, std::vector<size_t>> batches;
+    for (size_t n = 0; n < cases.size(); ++n)
+        batches[{cases[n].target->gfx, wave64_flag(cases[n]), cases[n].negative}].push_back(n);
+
+    std::mutex mu;
+    auto source_of = [&](std::vector<size_t>& ids, bool write_lines) {
+        std::string src = probe_prelude();
+        int line = int(std::count(src.begin(), src.end(), '\n')) + 1;
+        for (size_t id : ids) {
+            Case& c = cases[id];
+            std::string f = "// " + c.builtin + "\n" + probe_function(*c.ins, *c.target, c.mods, c.fname);
+            if (write_lines) {
+                c.first_line = line;
+                c.last_line = line + int(std::count(f.begin(), f.end(), '\n')) - 1;
+            }
+            line += int(std::count(f.begin(), f.end(), '\n'));
+            src += f;
+        }
+        return src;
+    };
+    auto disassemble = [&](const std::string& gfx, bool w64, const std::string& obj, const std::string& base) {
+        std::vector<std::string> a = {o.objdump, "-d", "--mcpu=" + gfx};
+        if (w64) a.push_back("--mattr=+wavefrontsize64");
+        a.push_back(obj);
+        std::string err;
+        if (run_process(a, base + ".dis", base + ".dis.log", &err) != 0)
+            throw Error("disassembling with " + o.objdump + " failed: " + (err.empty() ? read_file(base + ".dis.log") : err));
+        return matrix_lines(read_file(base + ".dis"));
+    };
+    // One case alone (after its batch failed).
+    auto single = [&](size_t id) {
+        Case& c = cases[id];
+        std::vector<size_t> one = {id};
+        const std::string base = dir + "/" + c.fname;
+        if (!detail::write_file_atomic(base + ".c", source_of(one, false))) throw Error("cannot write " + base + ".c");
+        const int rc = run_process(compile_argv(o, c.target->gfx, wave64_flag(c), false, base + ".c", base + ".o"), "",
+                                   base + ".log");
+        if (c.negative) {
+            c.done = true;
+            c.passed = rc != 0;
+            c.detail = rc != 0 ? "rejected: " + first_error(read_file(base + ".log"))
+                               : "compiles for " + c.target->gfx + " although the catalog does not claim it there";
+            return;
+        }
+        if (rc != 0) {
+            c.done = true;
+            c.detail = "does not compile for " + c.target->gfx + " although the catalog claims it: " +
+                       first_error(read_file(base + ".log"));
+            return;
+        }
+        auto lines = disassemble(c.target->gfx, wave64_flag(c), base + ".o", base);
+        if (!lines.count(c.fname)) {
+            c.done = true;
+            c.detail = "no matrix instruction in the disassembly";
+            return;
+        }
+        judge(c, lines[c.fname]);
+    };
+
+    std::vector<std::function<void()>> tasks;
+    std::vector<size_t> retry;
+    int batch_no = 0;
+    for (auto& [key, ids] : batches) {
+        const std::string gfx = std::get<0>(key);
+        const bool w64 = std::get<1>(key), negative = std::get<2>(key);
+        const std::string base = dir + "/batch" + std::to_string(batch_no++) + "_" + gfx + (w64 ? "_w64" : "") +
+                                 (negative ? "_neg" : "");
+        std::vector<size_t>* idsp = &ids;
+        tasks.push_back([&, gfx, w64, negative, base, idsp] {
+            if (negative) {
+                // The compiler's own list of what it offers for this target
+                // (__has_builtin honours target features); builtins it does
+                // offer are compiled alone and must still fail.
+                std::string probe_src;
+                for (size_t id : *idsp)
+                    probe_src += "#if __has_builtin(" + cases[id].builtin + ")\nint lanescope_has_" +
+                                 std::to_string(id) + ";\n#endif\n";
+                if (!detail::write_file_atomic(base + ".c", probe_src)) throw Error("cannot write " + base + ".c");
+                std::vector<std::string> a = {o.clang, "-x", "c", "--target=amdgcn-amd-amdhsa", "-mcpu=" + gfx,
+                                              "-nogpulib", "-E", base + ".c", "-o", base + ".i"};
+                if (w64) a.push_back("-mwavefrontsize64");
+                std::string err;
+                if (run_process(a, "", base + ".log", &err) != 0)
+                    throw Error("running " + o.clang + " -E failed: " + (err.empty() ? read_file(base + ".log") : err));
+                const std::string offered = read_file(base + ".i");
+                std::lock_guard<std::mutex> lock(mu);
+                for (size_t id : *idsp) {
+                    Case& c = cases[id];
+                    const std::string mark = "lanescope_has_" + std::to_string(id) + ";";
+                    if (offered.find(mark) == std::string::npos) {
+                        c.done = c.passed = true;
+                        c.detail = "not offered for " + gfx + " (__has_builtin is false)";
+                    } else {
+                        retry.push_back(id);
+                    }
+                }
+                return;
+            }
+            if (!detail::write_file_atomic(base + ".c", source_of(*idsp, true))) throw Error("cannot write " + base + ".c");
+            const int rc = run_process(compile_argv(o, gfx, w64, false, base + ".c", base + ".o"), "", base + ".log");
+            if (rc != 0) {
+                std::lock_guard<std::mutex> lock(mu);
+                retry.insert(retry.end(), idsp->begin(), idsp->end());
+                return;
+            }
+            auto lines = disassemble(gfx, w64, base + ".o", base);
+            std::lock_guard<std::mutex> lock(mu);
+            for (size_t id : *idsp) {
+                Case& c = cases[id];
+                if (lines.count(c.fname)) judge(c, lines[c.fname]);
+                else retry.push_back(id);
+            }
+        });
+    }
+    parallel(o.jobs, tasks);
+    tasks.clear();
+    for (size_t id : retry) tasks.push_back([&, id] { single(id); });
+    parallel(o.jobs, tasks);
+
+    // Results and counts.
+    std::map<std::string, std::map<std::string, bool>> builtin_ok;  // target -> builtin -> all cases passed
+    for (const Case& c : cases) {
+        ConformanceCheck k;
+        k.target = c.target->gfx;
+        k.builtin = c.builtin;
+        k.mnemonic = c.ins->mnemonic;
+        k.modifiers = c.mods.describe();
+        k.negative = c.negative;
+        k.passed = c.done && c.passed;
+        k.detail = c.detail;
+        result.checks.push_back(k);
+        for (TargetSummary& s : result.targets)
+            if (s.target == k.target) {
+                if (c.negative) {
+                    ++s.negatives;
+                    s.negatives_passed += k.passed;
+                } else {
+                    auto it = builtin_ok[k.target].find(k.builtin);
+                    if (it == builtin_ok[k.target].end()) builtin_ok[k.target][k.builtin] = k.passed;
+                    else it->second = it->second && k.passed;
+                }
+            }
+    }
+    for (TargetSummary& s : result.targets)
+        for (const auto& [name, ok] : builtin_ok[s.target]) {
+            ++s.builtins;
+            s.builtins_passed += ok;
+        }
+    for (const TargetSummary& s : result.targets) {
+        const Target& t = cat.find_target(s.target);
+        log << "  " << s.target << " (" << family_title(t.family) << "): ";
+        if (s.skipped) {
+            log << "SKIPPED -- " << s.skip_reason << "\n";
+            continue;
+        }
+        int cases_n = 0, cases_ok = 0;
+        for (const ConformanceCheck& k : result.checks)
+            if (k.target == s.target && !k.negative) {
+                ++cases_n;
+                cases_ok += k.passed;
+            }
+        log << s.builtins_passed << "/" << s.builtins << " builtins passed (" << cases_ok << "/" << cases_n
+            << " with modifier combinations); " << s.negatives_passed << "/" << s.negatives
+            << " unclaimed builtins rejected\n";
+    }
+    int shown = 0;
+    for (const ConformanceCheck& k : result.checks) {
+        if (k.passed && !o.verbose) continue;
+        if (!k.passed && shown++ >= 50) continue;
+        log << (k.passed ? "  ok   " : "  FAIL ") << k.target << " " << k.builtin
+            << (k.modifiers.empty() ? "" : " [" + k.modifiers + "]") << (k.negative ? " (must not compile)" : "") << ": "
+            << k.detail << "\n";
+    }
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    log << "conformance: " << result.checks.size() << " checks, " << result.failures() << " failed, " << secs << " s"
+        << (o.keep || !own_dir ? " (work files in " + dir + ")" : "") << "\n";
+    if (own_dir && !o.keep) detail::remove_tree(dir);
+    return result;
+}
+
+}  // namespace lanescope::gpu

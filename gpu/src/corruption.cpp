@@ -1,0 +1,82 @@
+// Deliberately wrong layouts: the probe must catch them and say where.
+#include "lanescope/gpu.hpp"
+
+#include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+
+namespace lanescope::gpu {
+
+Corruption parse_corruption(const std::string& text) {
+    const std::string legal = "legal: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs (OPERAND: A, B, C, D, K, SA, SB)";
+    std::vector<std::string> parts;
+    std::istringstream s(text);
+    for (std::string p; std::getline(s, p, ':');) parts.push_back(p);
+    if (parts.size() < 2) throw Error("bad corruption '" + text + "'; " + legal);
+    auto op = parse_operand(parts[0]);
+    if (!op) throw Error("bad corruption '" + text + "': unknown operand '" + parts[0] + "'; " + legal);
+    Corruption c;
+    c.operand = *op;
+    if (parts[1] == "shift-regs" && parts.size() == 2) {
+        c.kind = Corruption::ShiftRegisters;
+        return c;
+    }
+    if (parts[1] == "swap-lanes" && parts.size() == 4) {
+        c.kind = Corruption::SwapLanes;
+        try {
+            c.lane_a = std::stoi(parts[2]);
+            c.lane_b = std::stoi(parts[3]);
+        } catch (const std::exception&) {
+            throw Error("bad corruption '" + text + "': lanes must be numbers; " + legal);
+        }
+        if (c.lane_a < 0 || c.lane_b < 0 || c.lane_a > 63 || c.lane_b > 63)
+            throw Error("bad corruption '" + text + "': lanes are 0..63");
+        return c;
+    }
+    throw Error("bad corruption '" + text + "'; " + legal);
+}
+
+std::string describe(const Corruption& c) {
+    const std::string op(operand_name(c.operand));
+    if (c.kind == Corruption::ShiftRegisters) return op + ": every register shifted by one (v(r) -> v(r+1 mod regs))";
+    return op + ": lanes " + std::to_string(c.lane_a) + " and " + std::to_string(c.lane_b) + " swapped";
+}
+
+ClaimedLayout apply(const ClaimedLayout& original, const Corruption& c) {
+    ClaimedLayout out = original;
+    if (out.operand != c.operand) return out;
+    for (Entry& e : out.entries) {
+        if (c.kind == Corruption::ShiftRegisters) {
+            // Shift whole registers; an element spanning several keeps its span.
+            const int span = (e.loc.bit_hi / 32) + 1;
+            e.loc.reg = (e.loc.reg + span) % out.regs;
+            if (e.loc.reg + span > out.regs) e.loc.reg = 0;
+        } else if (e.loc.lane == c.lane_a) {
+            e.loc.lane = c.lane_b;
+        } else if (e.loc.lane == c.lane_b) {
+            e.loc.lane = c.lane_a;
+        }
+    }
+    return out;
+}
+
+bool changes_layout(const ClaimedLayout& original, const Corruption& c) {
+    if (c.kind == Corruption::SwapLanes && (c.lane_a >= original.lanes || c.lane_b >= original.lanes)) return false;
+    auto contents = [](const ClaimedLayout& L) {
+        std::map<std::tuple<int, int, int>, std::set<std::tuple<int, int, int>>> slots;
+        for (const Entry& e : L.entries)
+            slots[{e.loc.reg, e.loc.lane, e.loc.bit_lo}].insert({e.element.block, e.element.row, e.element.col});
+        return slots;
+    };
+    return contents(original) != contents(apply(original, c));
+}
+
+LayoutSource corrupted_layouts(const Instruction& ins, const Target& t, const ResolvedModifiers& mods,
+                               const Corruption& c) {
+    const Instruction* pi = &ins;
+    const Target* pt = &t;
+    return [pi, pt, mods, c](Operand op) { return apply(claimed_from_core(*pi, *pt, op, mods), c); };
+}
+
+}  // namespace lanescope::gpu

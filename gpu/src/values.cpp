@@ -1,0 +1,152 @@
+// Element encodings. Small floating formats are decoded by formula and encoded
+// by searching the (at most 256) codes, so encode and decode cannot disagree.
+#include "values.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+namespace lanescope::gpu::detail {
+
+namespace {
+
+struct MiniFloat {
+    int exp_bits, man_bits, bias;
+    bool fnuz;  // no negative zero, no infinities; 0x80 is NaN
+};
+
+double decode_minifloat(const MiniFloat& f, uint32_t code) {
+    const int total = 1 + f.exp_bits + f.man_bits;
+    const uint32_t sign = (code >> (total - 1)) & 1u;
+    const uint32_t e = (code >> f.man_bits) & ((1u << f.exp_bits) - 1);
+    const uint32_t m = code & ((1u << f.man_bits) - 1);
+    if (f.fnuz && sign && e == 0 && m == 0) return std::nan("");
+    double mag = e == 0 ? std::ldexp(double(m), 1 - f.bias - f.man_bits)
+                        : std::ldexp(double(m + (1u << f.man_bits)), int(e) - f.bias - f.man_bits);
+    return sign ? -mag : mag;
+}
+
+MiniFloat minifloat_of(ElemType t, Family fam) {
+    const bool fnuz = fp8_is_fnuz(fam);
+    switch (t) {
+        case ElemType::FP8: return fnuz ? MiniFloat{4, 3, 8, true} : MiniFloat{4, 3, 7, false};
+        case ElemType::BF8: return fnuz ? MiniFloat{5, 2, 16, true} : MiniFloat{5, 2, 15, false};
+        case ElemType::FP6: return {2, 3, 1, false};
+        case ElemType::BF6: return {3, 2, 3, false};
+        case ElemType::FP4: return {2, 1, 1, false};
+        case ElemType::F16: return {5, 10, 15, false};
+        default: throw Error("internal: no small-float format for " + std::string(elem_name(t)));
+    }
+}
+
+uint32_t encode_minifloat(ElemType t, Family fam, double v) {
+    static std::mutex mu;
+    static std::map<std::tuple<int, bool, double>, uint32_t> cache;
+    const MiniFloat f = minifloat_of(t, fam);
+    std::lock_guard<std::mutex> lock(mu);
+    auto key = std::make_tuple(int(t), f.fnuz, v);
+    auto it = cache.find(key);
+    if (it != cache.end()) return it->second;
+    const uint32_t codes = 1u << (1 + f.exp_bits + f.man_bits);
+    for (uint32_t c = 0; c < codes; ++c)
+        if (decode_minifloat(f, c) == v) return cache[key] = c;
+    throw Error("probe value " + std::to_string(v) + " is not representable in " + std::string(elem_name(t)));
+}
+
+long long exact_integer(double v, long long lo, long long hi, ElemType t) {
+    if (v != std::floor(v) || v < double(lo) || v > double(hi))
+        throw Error("probe value " + std::to_string(v) + " is not representable in " + std::string(elem_name(t)));
+    return (long long)v;
+}
+
+}  // namespace
+
+bool fp8_is_fnuz(Family f) { return f == Family::CDNA3; }
+
+uint64_t encode_value(ElemType type, Family fam, double v) {
+    switch (type) {
+        case ElemType::F64: {
+            uint64_t b;
+            std::memcpy(&b, &v, 8);
+            return b;
+        }
+        case ElemType::F32:
+        case ElemType::XF32: {
+            float f = float(v);
+            if (double(f) != v) throw Error("probe value not representable in f32");
+            uint32_t b;
+            std::memcpy(&b, &f, 4);
+            return b;
+        }
+        case ElemType::BF16: {
+            float f = float(v);
+            uint32_t b;
+            std::memcpy(&b, &f, 4);
+            if ((b & 0xFFFFu) != 0 || double(f) != v) throw Error("probe value not representable in bf16");
+            return b >> 16;
+        }
+        case ElemType::F16:
+        case ElemType::FP8:
+        case ElemType::BF8:
+        case ElemType::FP6:
+        case ElemType::BF6:
+        case ElemType::FP4: return encode_minifloat(type, fam, v);
+        case ElemType::I32: return uint32_t(int32_t(exact_integer(v, INT32_MIN, INT32_MAX, type)));
+        case ElemType::I8:
+        case ElemType::IU8: return uint32_t(exact_integer(v, -128, 127, type)) & 0xFFu;
+        case ElemType::IU4: return uint32_t(exact_integer(v, -8, 7, type)) & 0xFu;
+        case ElemType::IDX: return uint32_t(exact_integer(v, 0, 3, type));
+        case ElemType::E8M0: {
+            int e = 0;
+            double m = std::frexp(v, &e);  // v = m * 2^e, m in [0.5, 1)
+            if (v <= 0 || m != 0.5 || e - 1 + 127 < 0 || e - 1 + 127 > 254)
+                throw Error("probe scale not representable in e8m0");
+            return uint32_t(e - 1 + 127);
+        }
+        case ElemType::F8F6F4: break;
+    }
+    throw Error("internal: cannot encode " + std::string(elem_name(type)));
+}
+
+double decode_value(ElemType type, Family fam, uint64_t bits) {
+    switch (type) {
+        case ElemType::F64: {
+            double d;
+            std::memcpy(&d, &bits, 8);
+            return d;
+        }
+        case ElemType::F32:
+        case ElemType::XF32: {
+            uint32_t b = uint32_t(bits);
+            float f;
+            std::memcpy(&f, &b, 4);
+            return f;
+        }
+        case ElemType::BF16: {
+            uint32_t b = uint32_t(bits & 0xFFFFu) << 16;
+            float f;
+            std::memcpy(&f, &b, 4);
+            return f;
+        }
+        case ElemType::F16:
+        case ElemType::FP8:
+        case ElemType::BF8:
+        case ElemType::FP6:
+        case ElemType::BF6:
+        case ElemType::FP4: return decode_minifloat(minifloat_of(type, fam), uint32_t(bits));
+        case ElemType::I32: return double(int32_t(uint32_t(bits)));
+        case ElemType::I8:
+        case ElemType::IU8: return double(int8_t(uint8_t(bits)));
+        case ElemType::IU4: {
+            int v = int(bits & 0xFu);
+            return v >= 8 ? v - 16 : v;
+        }
+        case ElemType::IDX: return double(bits & 3u);
+        case ElemType::E8M0: return std::ldexp(1.0, int(bits & 0xFFu) - 127);
+        case ElemType::F8F6F4: break;
+    }
+    throw Error("internal: cannot decode " + std::string(elem_name(type)));
+}
+
+}  // namespace lanescope::gpu::detail
