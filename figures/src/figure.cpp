@@ -256,7 +256,7 @@ Figure build_figure(const FigureSpec& spec) {
                  (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " + color_words(spec.color);
     f.texts.push_back({kMargin, kMargin + 14, f.title, 16, Anchor::Start, true, tc.text});
     f.texts.push_back({kMargin, kMargin + 32, f.subtitle, 11, Anchor::Start, false, tc.muted});
-    content_w = std::max({content_w, kMargin + text_width(f.title, 16), kMargin + text_width(f.subtitle, 11)});
+    content_w = std::max({content_w, kMargin + text_width(f.title, 16) * 1.12, kMargin + text_width(f.subtitle, 11)});
 
     // Legend: one swatch per colour class shown.
     int classes = 0;
@@ -278,7 +278,7 @@ Figure build_figure(const FigureSpec& spec) {
     const double legend_w = std::max(content_w, 420.0) - kMargin;
     double lx = kMargin, ly = content_h + 22;
     f.texts.push_back({lx, ly + 10, f.legend_title, 10, Anchor::Start, true, tc.text});
-    lx += text_width(f.legend_title, 10) + 10;
+    lx += text_width(f.legend_title, 10) * 1.12 + 14;  // bold runs wider than the regular estimate
     for (const LegendEntry& e : f.legend) {
         const double w = 16 + text_width(e.label, 10) + 14;
         if (lx + w > legend_w && lx > kMargin + 120) lx = kMargin + 120, ly += 18;

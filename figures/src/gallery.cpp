@@ -232,10 +232,18 @@ std::string facts_html(const Row& r) {
     h += kCss;
     h += "</style></head><body>\n<p><a href=\"../index.html\">&#8592; gallery</a></p>\n<h1>" + html(r.mnemonic) + " (" +
          html(r.family_title) + ", wave" + std::to_string(r.wave) + ")</h1>\n<pre>" + html(r.facts_text) + "</pre>\n";
+    if (r.variants.size() > 1) {
+        h += "<p>Modifier values that move data: ";
+        for (size_t v = 1; v < r.variants.size(); ++v)
+            h += "<a href=\"#v" + std::to_string(v) + "\">" + html(r.variants[v].title) + "</a>" +
+                 (v + 1 < r.variants.size() ? " &#183; " : "");
+        h += "</p>\n";
+    }
     for (size_t v = 0; v < r.variants.size(); ++v) {
         const VariantFigures& vf = r.variants[v];
         if (v == 1) h += "<h2 id=\"variants\">Modifier values that move data</h2>\n";
-        h += (v == 0 ? "<h2>" : "<h3>") + html(vf.title) + (v == 0 ? "</h2>\n" : "</h3>\n");
+        h += v == 0 ? "<h2>" : "<h3 id=\"v" + std::to_string(v) + "\">";
+        h += html(vf.title) + (v == 0 ? "</h2>\n" : "</h3>\n");
         for (const FigureLink& l : vf.figures)
             h += "<figure><a href=\"../svg/" + l.file + "\"><img loading=\"lazy\" src=\"../svg/" + l.file + "\" alt=\"" +
                  html(r.mnemonic + " operand " + l.op + ", " + vf.title) + "\"></a><figcaption>operand " + l.op +
@@ -303,7 +311,7 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
                         continue;
                     Row row;
                     row.family = std::string(family_name(fam));
-                    row.family_title = t->title;
+                    row.family_title = std::string(family_title(fam)) + " (" + t->gfx + ")";
                     row.gfx_list = gfx_list;
                     row.mnemonic = ins->mnemonic;
                     row.builtin = ins->builtin(wave);

@@ -279,12 +279,14 @@ TEST_CASE("PNG: right signature and size, and the palette's lane-group colours i
         int w = 0, h = 0, ch = 0;
         unsigned char* px = stbi_load_from_memory(png.data(), static_cast<int>(png.size()), &w, &h, &ch, 3);
         REQUIRE(px != nullptr);
-        std::set<std::string> seen;
-        for (int i = 0; i < w * h; ++i) seen.insert(ls::Rgb{px[3 * i], px[3 * i + 1], px[3 * i + 2]}.hex());
+        auto key = [](unsigned r, unsigned g, unsigned b) { return (r << 16) | (g << 8) | b; };
+        std::set<unsigned> seen;
+        for (int i = 0; i < w * h; ++i) seen.insert(key(px[3 * i], px[3 * i + 1], px[3 * i + 2]));
         stbi_image_free(px);
+        auto has = [&](const ls::Rgb& c) { return seen.count(key(c.r, c.g, c.b)) == 1; };
         const int gs = group_size(*b.ins);
-        for (int g = 0; g < b.mods.wave / gs; ++g) CHECK(seen.count(ls::categorical(g, ls::Theme::Light).hex()) == 1);
-        CHECK(seen.count(ls::theme_colors(ls::Theme::Light).background.hex()) == 1);
+        for (int g = 0; g < b.mods.wave / gs; ++g) CHECK(has(ls::categorical(g, ls::Theme::Light)));
+        CHECK(has(ls::theme_colors(ls::Theme::Light).background));
     }
 }
 
@@ -339,5 +341,19 @@ TEST_CASE("figure: formats from -o, clear errors, nothing half-written") {
     CHECK_FALSE(std::filesystem::exists(dir + "/x.svg"));
     CHECK_FALSE(std::filesystem::exists(dir + "/k.svg"));
     CHECK_FALSE(std::filesystem::exists(dir + "/x.gif"));
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("TikZ compiles with pdflatex (when TeX Live with standalone and pgf is installed)") {
+    if (std::system("command -v pdflatex >/dev/null 2>&1 && kpsewhich standalone.cls >/dev/null 2>&1 && "
+                    "kpsewhich tikz.sty >/dev/null 2>&1") != 0) {
+        WARN("pdflatex with standalone.cls and tikz.sty not installed: TikZ compile test skipped");
+        return;
+    }
+    const std::string dir = temp_dir("tikz");
+    fig::write_file_atomic(dir + "/f.tex", fig::to_tikz(build(samples()[0]).figure));
+    const int rc = std::system(("cd " + dir + " && timeout 120 pdflatex -interaction=nonstopmode -halt-on-error f.tex >/dev/null 2>&1").c_str());
+    CHECK(rc == 0);
+    CHECK(read_file(dir + "/f.pdf").rfind("%PDF", 0) == 0);
     std::filesystem::remove_all(dir);
 }
