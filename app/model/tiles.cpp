@@ -21,6 +21,8 @@ std::string fitting_label(const ls::Location& loc, int element_bits, float width
     if (width_of(style, brief) + kLabelPad <= width) return brief;
     std::string lane_only = "L" + std::to_string(loc.lane);
     if (width_of(style, lane_only) + kLabelPad <= width) return lane_only;
+    std::string number = std::to_string(loc.lane);
+    if (width_of(style, number) + 2 <= width) return number;
     return {};
 }
 
@@ -41,6 +43,23 @@ float fit_cell(float natural, float minimum, float avail, int count) {
     return std::floor(std::clamp(avail / static_cast<float>(count), minimum, std::max(minimum, natural)));
 }
 
+int best_blocks_per_row(int blocks, int cols, int rows, float avail_w, float avail_h, float natural_w, float natural_h,
+                        float min_h) {
+    // Prefer arrangements whose rows fit the height (cells cannot get shorter
+    // than a line of text); among those, the one with the widest cells.
+    int best = std::max(1, blocks);
+    float best_score = -1e9f;
+    for (int per_row = 1; per_row <= blocks; ++per_row) {
+        const int block_rows = (blocks + per_row - 1) / per_row;
+        const float cell_w = avail_w / static_cast<float>(per_row * cols);
+        const float cell_h = avail_h / static_cast<float>(block_rows * rows);
+        const bool fits = cell_h >= min_h;
+        const float score = fits ? std::min(cell_w, natural_w) + std::min(cell_h, natural_h) : -1e6f + cell_h;
+        if (score > best_score + 1e-3f) best_score = score, best = per_row;
+    }
+    return best;
+}
+
 TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style) {
     TileGrid g;
     g.operand = layout.operand();
@@ -55,9 +74,12 @@ TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& 
     const bool one = style.block >= 0 && style.block < layout.blocks();
     g.first_block = one ? style.block : 0;
     g.blocks_shown = one ? 1 : layout.blocks();
+    g.blocks_per_row = style.blocks_per_row > 0 ? std::min(style.blocks_per_row, g.blocks_shown) : g.blocks_shown;
     const float stride = g.cols * g.cell_w + g.block_gap;
-    g.width = g.blocks_shown * stride - g.block_gap;
-    g.height = g.rows * g.cell_h;
+    const float stride_y = g.rows * g.cell_h + g.block_gap;
+    const int block_rows = (g.blocks_shown + g.blocks_per_row - 1) / g.blocks_per_row;
+    g.width = g.blocks_per_row * stride - g.block_gap;
+    g.height = block_rows * stride_y - g.block_gap;
     g.tiles.reserve(static_cast<size_t>(g.blocks_shown) * g.rows * g.cols);
     for (int bi = 0; bi < g.blocks_shown; ++bi) {
         const int b = g.first_block + bi;
@@ -68,8 +90,8 @@ TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& 
                 const std::vector<ls::Location> locs = layout.where(t.element);
                 t.copies = static_cast<int>(locs.size());
                 if (!locs.empty()) t.loc = locs.front();
-                t.x0 = bi * stride + c * g.cell_w;
-                t.y0 = r * g.cell_h;
+                t.x0 = (bi % g.blocks_per_row) * stride + c * g.cell_w;
+                t.y0 = (bi / g.blocks_per_row) * stride_y + r * g.cell_h;
                 t.x1 = t.x0 + g.cell_w;
                 t.y1 = t.y0 + g.cell_h;
                 t.fill = locs.empty() ? ls::theme_colors(style.theme).muted
@@ -128,12 +150,14 @@ TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout
 int TileGrid::hit(float x, float y) const {
     if (x < 0 || y < 0 || x >= width || y >= height) return -1;
     if (view == ViewKind::Matrix) {
-        const float stride = cols * cell_w + block_gap;
-        const int bi = static_cast<int>(x / stride);
-        const float xin = x - bi * stride;
-        if (xin >= cols * cell_w) return -1;  // in the gap between blocks
+        const float stride = cols * cell_w + block_gap, stride_y = rows * cell_h + block_gap;
+        const int bx = static_cast<int>(x / stride), by = static_cast<int>(y / stride_y);
+        const float xin = x - bx * stride, yin = y - by * stride_y;
+        if (xin >= cols * cell_w || yin >= rows * cell_h || bx >= blocks_per_row) return -1;  // in a gap between blocks
+        const int bi = by * blocks_per_row + bx;
+        if (bi >= blocks_shown) return -1;
         const int c = std::min(cols - 1, static_cast<int>(xin / cell_w));
-        const int r = std::min(rows - 1, static_cast<int>(y / cell_h));
+        const int r = std::min(rows - 1, static_cast<int>(yin / cell_h));
         const size_t idx = (static_cast<size_t>(bi) * rows + r) * cols + c;
         return idx < tiles.size() ? static_cast<int>(idx) : -1;
     }

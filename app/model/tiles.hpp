@@ -30,7 +30,8 @@ struct GridStyle {
     ls::ColorBy color_by = ls::ColorBy::Lane;
     ls::Theme theme = ls::Theme::Light;
     bool labels = true;
-    int block = -1;  // -1: every block side by side; else only this one
+    int block = -1;  // -1: every block; else only this one
+    int blocks_per_row = 0;  // blocks wrap after this many (0: all side by side)
     // Width in pixels of a label in the UI font; tests pass a fixed-width guess.
     std::function<float(const std::string&)> text_width;
 };
@@ -39,7 +40,7 @@ struct TileGrid {
     ls::Operand operand = ls::Operand::A;
     ViewKind view = ViewKind::Matrix;
     float width = 0, height = 0;
-    int rows = 0, cols = 0, blocks_shown = 0, first_block = 0;
+    int rows = 0, cols = 0, blocks_shown = 0, first_block = 0, blocks_per_row = 1;
     float cell_w = 0, cell_h = 0, block_gap = 0, slot_w = 0;
     int regs = 0, lanes = 0;
     std::vector<Tile> tiles;
@@ -61,6 +62,11 @@ std::string element_label(const ls::Element& e, int blocks);
 // Size of one cell so that `count` cells fill `avail` pixels, between `minimum`
 // and `natural` (fit-to-panel zoom).
 float fit_cell(float natural, float minimum, float avail, int count);
+
+// How many blocks per row make the cells largest when `blocks` blocks of
+// cols x rows cells (per picture column/row) share avail_w x avail_h.
+int best_blocks_per_row(int blocks, int cols, int rows, float avail_w, float avail_h, float natural_w, float natural_h,
+                        float min_h);
 
 // Cell width that fits the longest full label of this operand at zoom 1.
 float natural_cell_width(const ls::OperandLayout& layout, const GridStyle& style);

@@ -106,22 +106,36 @@ float App::cell_width_for(const LayoutSet& s, GridStyle& st) {
         const int blocks = settings.view.block >= 0 ? 1 : l->blocks();
         return cols ? l->cols() * blocks : l->rows();
     };
+    // Per block: columns and rows of the picture (blocks then wrap into rows).
     int cols = 0, rows = 0, pictures = 1;
+    const ls::OperandLayout* D = s.find(ls::Operand::D);
+    const int blocks = settings.view.block >= 0 || !D ? 1 : D->blocks();
+    auto per_block = [&](ls::Operand op, bool c) {
+        const ls::OperandLayout* l = s.find(op);
+        return l ? (c ? l->cols() : l->rows()) : 0;
+    };
+    (void)shown;
     if (!only_operands.empty()) {
-        for (ls::Operand op : only_operands) cols += shown(op == ls::Operand::C ? ls::Operand::D : op, true);
-        for (ls::Operand op : only_operands) rows = std::max(rows, shown(op == ls::Operand::C ? ls::Operand::D : op, false));
+        for (ls::Operand op : only_operands) cols += per_block(op == ls::Operand::C ? ls::Operand::D : op, true);
+        for (ls::Operand op : only_operands) rows = std::max(rows, per_block(op == ls::Operand::C ? ls::Operand::D : op, false));
         pictures = static_cast<int>(only_operands.size());
     } else {
-        cols = shown(ls::Operand::A, true) + shown(ls::Operand::D, true);
-        rows = shown(ls::Operand::B, false) + shown(ls::Operand::D, false);
+        cols = per_block(ls::Operand::A, true) + per_block(ls::Operand::D, true);
+        rows = per_block(ls::Operand::B, false) + per_block(ls::Operand::D, false);
         pictures = 2;
     }
     const float th = ImGui::GetTextLineHeightWithSpacing();
-    const float min_w = std::ceil(st.text_width("L00") + 8 * scale);
+    const float min_w = std::ceil(st.text_width("00") + 4 * scale);
     const float gaps = 18 * scale * static_cast<float>(pictures) + ImGui::GetStyle().ScrollbarSize;
     const float natural_h = st.cell_h;
-    st.cell_h = fit_cell(natural_h, std::ceil(font_size + 3 * scale), avail.y - 3 * th - gaps, rows);
-    return fit_cell(natural, min_w, avail.x - gaps, cols);
+    const float room_w = avail.x - gaps, room_h = avail.y - 3 * th - gaps;
+    const float min_h = std::ceil(font_size + 3 * scale);
+    st.blocks_per_row = best_blocks_per_row(blocks, cols, rows, room_w, room_h, natural, natural_h, min_h);
+    const int block_rows = (blocks + st.blocks_per_row - 1) / st.blocks_per_row;
+    const float block_gaps_w = st.block_gap * (st.blocks_per_row - 1) * pictures;
+    const float block_gaps_h = st.block_gap * (block_rows - 1) * pictures;
+    st.cell_h = fit_cell(natural_h, min_h, room_h - block_gaps_h, rows * block_rows);
+    return fit_cell(natural, min_w, room_w - block_gaps_w, cols * st.blocks_per_row);
 }
 
 void App::rebuild_grids() {

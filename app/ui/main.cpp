@@ -26,6 +26,7 @@ struct Args {
     int bench_frames = 0;
     int block = -2;
     float zoom = 0;
+    bool panel = false;
     bool headless = false, no_labels = false, registers = false, no_settings = false, verbose = false;
 };
 
@@ -47,6 +48,26 @@ std::string default_export_path(const App& app, bool whole) {
     return "lanescope-" + app.set.ins->mnemonic + "-" + app.set.target->gfx + (whole ? "" : "-layout") + ".png";
 }
 
+// Cuts the frame down to the layout panel (export of one panel).
+void crop_to_layout_panel(const App& app, const Platform& platform, std::vector<unsigned char>& px, int& w, int& h) {
+    int fw = 0, fh = 0;
+    platform.framebuffer_size(&fw, &fh);
+    const ImVec2 d = ImGui::GetIO().DisplaySize;
+    const float sx = fw / std::max(1.0f, d.x), sy = fh / std::max(1.0f, d.y);
+    const int x0 = std::clamp(static_cast<int>(app.layout_panel_min.x * sx), 0, w),
+              y0 = std::clamp(static_cast<int>(app.layout_panel_min.y * sy), 0, h),
+              x1 = std::clamp(static_cast<int>(app.layout_panel_max.x * sx), 0, w),
+              y1 = std::clamp(static_cast<int>(app.layout_panel_max.y * sy), 0, h);
+    if (x1 <= x0 || y1 <= y0) return;
+    std::vector<unsigned char> crop(static_cast<size_t>(x1 - x0) * (y1 - y0) * 4);
+    for (int y = y0; y < y1; ++y)
+        std::copy(px.begin() + (static_cast<size_t>(y) * w + x0) * 4, px.begin() + (static_cast<size_t>(y) * w + x1) * 4,
+                  crop.begin() + static_cast<size_t>(y - y0) * (x1 - x0) * 4);
+    px.swap(crop);
+    w = x1 - x0;
+    h = y1 - y0;
+}
+
 void handle_export(App& app, Platform& platform) {
     if (!app.want_export) return;
     ExportRequest req = *app.want_export;
@@ -55,25 +76,7 @@ void handle_export(App& app, Platform& platform) {
     int w = 0, h = 0;
     std::vector<unsigned char> px = platform.read_frame(&w, &h);
     for (size_t i = 3; i < px.size(); i += 4) px[i] = 255;
-    if (!req.whole_window) {
-        // The layout panel's rectangle, in framebuffer pixels.
-        int fw = 0, fh = 0;
-        platform.framebuffer_size(&fw, &fh);
-        const float sx = fw / std::max(1.0f, ImGui::GetIO().DisplaySize.x), sy = fh / std::max(1.0f, ImGui::GetIO().DisplaySize.y);
-        const int x0 = std::clamp(static_cast<int>(app.layout_panel_min.x * sx), 0, w),
-                  y0 = std::clamp(static_cast<int>(app.layout_panel_min.y * sy), 0, h),
-                  x1 = std::clamp(static_cast<int>(app.layout_panel_max.x * sx), 0, w),
-                  y1 = std::clamp(static_cast<int>(app.layout_panel_max.y * sy), 0, h);
-        if (x1 > x0 && y1 > y0) {
-            std::vector<unsigned char> crop(static_cast<size_t>(x1 - x0) * (y1 - y0) * 4);
-            for (int y = y0; y < y1; ++y)
-                std::copy(px.begin() + (static_cast<size_t>(y) * w + x0) * 4, px.begin() + (static_cast<size_t>(y) * w + x1) * 4,
-                          crop.begin() + static_cast<size_t>(y - y0) * (x1 - x0) * 4);
-            px.swap(crop);
-            w = x1 - x0;
-            h = y1 - y0;
-        }
-    }
+    if (!req.whole_window) crop_to_layout_panel(app, platform, px, w, h);
     std::string error;
     if (write_png(req.path, px, w, h, &error)) app.status = "saved " + req.path;
     else app.status = error;
@@ -123,6 +126,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         ->check(CLI::IsMember({"layout", "registers", "compare", "values", "details"}));
     cli.add_option("--block", a.block, "show only this block (-1: all)");
     cli.add_option("--zoom", a.zoom, "zoom factor (0.3 .. 3)")->check(CLI::Range(0.3, 3.0));
+    cli.add_flag("--panel", a.panel, "screenshot only the layout panel, not the whole window");
     cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
     cli.add_flag("--no-labels", a.no_labels, "hide tile labels");
     cli.add_flag("--headless", a.headless, "render with EGL (no window system) even when a display exists");
@@ -269,6 +273,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             int w = 0, h = 0;
             std::vector<unsigned char> px = platform.read_frame(&w, &h);
             for (size_t i = 3; i < px.size(); i += 4) px[i] = 255;
+            if (a.panel) crop_to_layout_panel(app, platform, px, w, h);
             if (!write_png(a.screenshot, px, w, h, &error)) {
                 std::cerr << "lanescope: " << error << "\n";
                 rc = 1;

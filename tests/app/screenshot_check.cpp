@@ -1,0 +1,114 @@
+// Runs `lanescope --screenshot` (under Xvfb, or with EGL and no display) and
+// checks the PNG from its pixels: the size asked for, and as many distinct
+// tile colours in the D view as the palette's lane groups for that
+// instruction (tiles are flat palette colours; labels are one text colour).
+// Mode "errors" checks that bad input gives a message and a non-zero exit.
+#include "lanescope/palette.hpp"
+
+#define STB_IMAGE_STATIC
+#define STB_IMAGE_IMPLEMENTATION
+#include <stb/stb_image.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+namespace ls = lanescope;
+
+namespace {
+
+int failures = 0;
+void check(bool ok, const std::string& what) {
+    std::printf("%s: %s\n", ok ? "ok" : "FAILED", what.c_str());
+    if (!ok) ++failures;
+}
+
+int run(const std::string& cmd) {
+    std::printf("$ %s\n", cmd.c_str());
+    std::fflush(stdout);
+    const int st = std::system(cmd.c_str());
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
+}
+
+bool exists(const std::string& p) {
+    struct stat s;
+    return stat(p.c_str(), &s) == 0;
+}
+
+// Palette colours that cover at least `min_pixels` pixels.
+int palette_colours(const unsigned char* px, int w, int h, ls::Theme theme, int min_pixels) {
+    std::map<std::string, int> counts;
+    for (int i = 0; i < ls::categorical_count(); ++i) counts[ls::categorical(i, theme).hex()] = 0;
+    for (long p = 0; p < static_cast<long>(w) * h; ++p) {
+        const ls::Rgb c{px[p * 4], px[p * 4 + 1], px[p * 4 + 2]};
+        auto it = counts.find(c.hex());
+        if (it != counts.end()) ++it->second;
+    }
+    int n = 0;
+    for (const auto& kv : counts) n += kv.second >= min_pixels;
+    return n;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc != 4) {
+        std::fprintf(stderr, "usage: %s LANESCOPE xvfb|egl|errors OUTDIR\n", argv[0]);
+        return 2;
+    }
+    const std::string app = argv[1], mode = argv[2], dir = argv[3];
+    mkdir(dir.c_str(), 0755);
+    const std::string prefix = mode == "xvfb" ? "xvfb-run -a -s '-screen 0 1280x800x24' " : "env -u DISPLAY -u WAYLAND_DISPLAY ";
+    const auto& cat = ls::Catalog::builtin();
+
+    if (mode == "errors") {
+        const std::string out = dir + "/never.png";
+        std::remove(out.c_str());
+        check(run(prefix + app + " --instruction v_nonsense --screenshot " + out) != 0 && !exists(out),
+              "unknown instruction: non-zero exit, no file");
+        check(run(prefix + app + " --instruction v_mfma_f32_32x32x8_f16 --cbsz 9 --screenshot " + out) != 0 && !exists(out),
+              "illegal modifier: non-zero exit, no file");
+        check(run(prefix + app + " --screenshot /nonexistent-dir/x.png") != 0, "unwritable path: non-zero exit");
+        check(run(prefix + app + " --operand Q --screenshot " + out) != 0 && !exists(out), "unknown operand: non-zero exit");
+        check(run(prefix + app + " --no-settings") != 0, "no display, interactive: non-zero exit with a message");
+        return failures ? 1 : 0;
+    }
+
+    struct Case { const char* arch; const char* ins; int wave; const char* theme; };
+    const Case cases[] = {{"gfx942", "v_mfma_f32_4x4x4_16b_f16", -1, "light"},
+                          {"gfx942", "v_mfma_f32_32x32x8_f16", -1, "dark"},
+                          {"gfx942", "v_smfmac_f32_16x16x32_f16", -1, "light"},
+                          {"gfx1100", "v_wmma_f32_16x16x16_f16", 64, "light"}};
+    for (const Case& c : cases) {
+        const std::string out = dir + "/" + mode + "-" + c.ins + "-" + c.arch + ".png";
+        std::remove(out.c_str());
+        std::string cmd = prefix + app + " --arch " + c.arch + " --instruction " + c.ins + " --theme " + c.theme +
+                          " --size 900x600";
+        if (c.wave > 0) cmd += " --wave " + std::to_string(c.wave);
+        // The whole window at the size asked for.
+        check(run(cmd + " --screenshot " + out) == 0, std::string("screenshot of ") + c.ins);
+        int w = 0, h = 0, n = 0;
+        unsigned char* px = stbi_load(out.c_str(), &w, &h, &n, 4);
+        check(px != nullptr, "PNG readable");
+        if (!px) continue;
+        check(w == 900 && h == 600, "PNG is 900x600 (got " + std::to_string(w) + "x" + std::to_string(h) + ")");
+        stbi_image_free(px);
+        // The layout panel alone, with only D in it: count its tile colours.
+        std::remove(out.c_str());
+        check(run(cmd + " --operand D --panel --screenshot " + out) == 0, std::string("panel screenshot of ") + c.ins);
+        px = stbi_load(out.c_str(), &w, &h, &n, 4);
+        check(px != nullptr && w > 300 && w < 900 && h > 300 && h < 600, "panel PNG smaller than the window");
+        if (!px) continue;
+        const ls::Target& t = cat.find_target(c.arch);
+        const ls::Instruction& ins = cat.find_instruction(t, c.ins);
+        const int wave = c.wave > 0 ? c.wave : t.default_wave;
+        const int expect = ls::lane_groups(ins, wave);
+        const int got = palette_colours(px, w, h, std::string(c.theme) == "dark" ? ls::Theme::Dark : ls::Theme::Light, 40);
+        check(got == expect, std::string(c.ins) + ": " + std::to_string(got) + " tile colours, lane groups " + std::to_string(expect));
+        stbi_image_free(px);
+    }
+    return failures ? 1 : 0;
+}

@@ -1,0 +1,157 @@
+#include "model/values.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <cstring>
+
+namespace ls = lanescope;
+using namespace lsapp;
+using ET = ls::ElemType;
+
+TEST_CASE("quantize: IEEE half and bfloat16, round to nearest even") {
+    // 1/3 in binary16: 0x3555 = 0.333251953125; in bfloat16: 0x3EAB = 0.333984375.
+    CHECK(quantize(1.0 / 3.0, ET::F16) == 0.333251953125);
+    CHECK(quantize(1.0 / 3.0, ET::BF16) == 0.333984375);
+    CHECK(encode(quantize(1.0 / 3.0, ET::F16), ET::F16) == 0x3555u);
+    CHECK(encode(quantize(1.0 / 3.0, ET::BF16), ET::BF16) == 0x3EABu);
+    CHECK(encode(1.0, ET::F16) == 0x3C00u);
+    CHECK(encode(-2.0, ET::F16) == 0xC000u);
+    CHECK(encode(65504.0, ET::F16) == 0x7BFFu);
+    CHECK(encode(std::ldexp(1.0, -24), ET::F16) == 0x0001u);  // smallest subnormal
+    // 2049 lies halfway between 2048 and 2050 in half: ties go to the even mantissa (2048).
+    CHECK(quantize(2049.0, ET::F16) == 2048.0);
+    CHECK(quantize(2051.0, ET::F16) == 2052.0);
+    CHECK(encode(1.0, ET::BF16) == 0x3F80u);
+}
+
+TEST_CASE("quantize: FP8/BF8 in OCP and FNUZ encodings, FP6, FP4") {
+    CHECK(quantize(0.3, ET::FP8) == 0.3125);            // E4M3: step 1/32 in [0.25, 0.5)
+    CHECK(quantize(0.3, ET::BF8) == 0.3125);            // E5M2: step 1/16 in [0.25, 0.5)
+    CHECK(quantize(1000.0, ET::FP8) == 448.0);          // OCP E4M3 largest finite
+    CHECK(quantize(1000.0, ET::FP8, Fp8Flavor::Fnuz) == 240.0);
+    CHECK(encode(1.0, ET::FP8) == 0x38u);               // bias 7
+    CHECK(encode(1.0, ET::FP8, Fp8Flavor::Fnuz) == 0x40u);  // bias 8
+    CHECK(encode(1.0, ET::BF8) == 0x3Cu);               // bias 15
+    CHECK(encode(1.0, ET::BF8, Fp8Flavor::Fnuz) == 0x40u);  // bias 16
+    CHECK(encode(-448.0, ET::FP8) == 0xFEu);
+    CHECK(quantize(2.7, ET::FP4) == 3.0);
+    CHECK(quantize(2.5, ET::FP4) == 2.0);               // tie: even mantissa
+    CHECK(encode(6.0, ET::FP4) == 0x7u);
+    CHECK(quantize(100.0, ET::FP6) == 7.5);
+    CHECK(quantize(100.0, ET::BF6) == 28.0);
+    CHECK(fp8_flavor(ls::Family::CDNA3) == Fp8Flavor::Fnuz);
+    CHECK(fp8_flavor(ls::Family::RDNA4) == Fp8Flavor::Ocp);
+}
+
+TEST_CASE("quantize: integers clamp and round") {
+    CHECK(quantize(200.0, ET::I8) == 127.0);
+    CHECK(quantize(-200.0, ET::I8) == -128.0);
+    CHECK(quantize(9.0, ET::IU4) == 7.0);
+    CHECK(encode(-1.0, ET::I8) == 0xFFu);
+    CHECK(encode(-1.0, ET::I32) == 0xFFFFFFFFu);
+}
+
+TEST_CASE("generators") {
+    Matrix m;
+    m.blocks = 2, m.rows = 4, m.cols = 3, m.type = ET::F16;
+    m.v.assign(24, 5.0);
+    generate(m, Generator::Zeros);
+    for (double v : m.v) CHECK(v == 0.0);
+    generate(m, Generator::Identity);
+    for (int b = 0; b < 2; ++b)
+        for (int r = 0; r < 4; ++r)
+            for (int c = 0; c < 3; ++c) CHECK(m.at(b, r, c) == (r == c ? 1.0 : 0.0));
+    generate(m, Generator::OneHot, 1, 7);
+    int ones = 0;
+    for (double v : m.v) ones += v == 1.0;
+    CHECK(ones == 1);
+    CHECK(m.v[7] == 1.0);
+    generate(m, Generator::Random, 42);
+    const auto first = m.v;
+    generate(m, Generator::Random, 42);
+    CHECK(m.v == first);
+    generate(m, Generator::Random, 43);
+    CHECK(m.v != first);
+    for (double v : m.v) CHECK(v == quantize(v, ET::F16));  // already representable
+    generate(m, Generator::Ramp);
+    CHECK(m.at(0, 0, 1) - m.at(0, 0, 0) == 0.25);
+}
+
+namespace {
+LayoutSet make(const char* arch, const char* ins) {
+    return resolve_selection(ls::Catalog::builtin(), Selection{arch, ins, {}});
+}
+}  // namespace
+
+TEST_CASE("D = A*B + C in the instruction's types: hand-computed f16 case") {
+    const LayoutSet set = make("gfx942", "v_mfma_f32_32x32x8_f16");
+    Inputs in = make_inputs(set);
+    generate(in.a, Generator::Zeros);
+    generate(in.b, Generator::Zeros);
+    in.a.at(0, 0, 0) = quantize(1.0 / 3.0, ET::F16);  // 0.333251953125
+    in.b.at(0, 0, 0) = 3.0;
+    in.a.at(0, 0, 1) = 0.5;
+    in.b.at(0, 1, 0) = 0.25;
+    in.c.at(0, 0, 0) = 1.0;
+    in.c.at(0, 5, 6) = -2.5;
+    const Outputs out = compute_d(set, in);
+    CHECK(out.d.at(0, 0, 0) == 0.999755859375 + 0.125 + 1.0);
+    CHECK(out.d.at(0, 5, 6) == -2.5);
+    CHECK(out.d.at(0, 1, 1) == 0.0);
+    // D's registers hold the f32 bits where the engine places each element.
+    const ls::OperandLayout& D = *set.find(ls::Operand::D);
+    const ls::Location loc = D.where({0, 0, 0}).front();
+    const float expect = static_cast<float>(out.d.at(0, 0, 0));
+    std::uint32_t bits;
+    std::memcpy(&bits, &expect, 4);
+    CHECK(out.d_words[static_cast<size_t>(loc.lane) * D.regs() + loc.reg] == bits);
+}
+
+TEST_CASE("D: identity A passes B through") {
+    const LayoutSet set = make("gfx942", "v_mfma_f32_16x16x16_f16");
+    Inputs in = make_inputs(set);
+    generate(in.a, Generator::Identity);
+    generate(in.b, Generator::Random, 7);
+    const Outputs out = compute_d(set, in);
+    for (int i = 0; i < 16; ++i)
+        for (int j = 0; j < 16; ++j) CHECK(out.d.at(0, i, j) == in.b.at(0, i, j));
+}
+
+TEST_CASE("D: int8 products accumulate exactly in int32") {
+    const LayoutSet set = make("gfx942", "v_mfma_i32_16x16x32_i8");
+    Inputs in = make_inputs(set);
+    std::fill(in.a.v.begin(), in.a.v.end(), 127.0);
+    std::fill(in.b.v.begin(), in.b.v.end(), -128.0);
+    const Outputs out = compute_d(set, in);
+    CHECK(out.d.at(0, 3, 4) == 32.0 * 127 * -128);
+}
+
+TEST_CASE("D: the sparse index picks the B row") {
+    const LayoutSet set = make("gfx942", "v_smfmac_f32_16x16x32_f16");
+    Inputs in = make_inputs(set);
+    REQUIRE_FALSE(in.k.empty());
+    generate(in.a, Generator::Zeros);
+    generate(in.b, Generator::Ramp);
+    in.a.at(0, 2, 3) = 1.0;  // compressed column 3: second value of group 1 (k = 4..7)
+    in.k.at(0, 2, 3) = 2;    // stored at position 2 of that group: k = 6
+    const Outputs out = compute_d(set, in);
+    for (int j = 0; j < 16; ++j) CHECK(out.d.at(0, 2, j) == in.b.at(0, 6, j));
+    CHECK(out.d.at(0, 1, 0) == 0.0);
+}
+
+TEST_CASE("compare: same shape, different placement is counted cell by cell") {
+    const auto& cat = ls::Catalog::builtin();
+    ls::Modifiers w32, w64;
+    w32.wave = 32;
+    w64.wave = 64;
+    const LayoutSet a = resolve_selection(cat, Selection{"gfx1100", "v_wmma_f32_16x16x16_f16", w32});
+    const LayoutSet b = resolve_selection(cat, Selection{"gfx1100", "v_wmma_f32_16x16x16_f16", w64});
+    const LayoutDiff same = diff_layouts(*a.find(ls::Operand::D), *a.find(ls::Operand::D));
+    CHECK(same.comparable);
+    CHECK(same.count == 0);
+    const LayoutDiff d = diff_layouts(*a.find(ls::Operand::D), *b.find(ls::Operand::D));
+    CHECK(d.comparable);
+    CHECK(d.count > 0);
+    const LayoutSet c = resolve_selection(cat, Selection{"gfx942", "v_mfma_f32_32x32x8_f16", {}});
+    CHECK_FALSE(diff_layouts(*a.find(ls::Operand::D), *c.find(ls::Operand::D)).comparable);
+}
