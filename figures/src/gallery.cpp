@@ -166,6 +166,8 @@ std::string index_html(const std::vector<Row>& rows, const std::vector<const Tar
     std::string h;
     h.reserve(rows.size() * 900 + 8192);
     h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+         "script-src 'unsafe-inline'\">"
          "<meta name=\"viewport\" content=\"width=device-width\">"
          "<title>lanescope gallery: AMD GPU matrix instruction layouts</title><style>";
     h += kCss;
@@ -227,7 +229,10 @@ std::string index_html(const std::vector<Row>& rows, const std::vector<const Tar
 
 std::string facts_html(const Row& r) {
     std::string h;
-    h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>" + html(r.mnemonic) + " on " +
+    h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+         "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
+         "img-src 'self' file:\"><title>" +
+         html(r.mnemonic) + " on " +
          html(r.family_title) + ", wave" + std::to_string(r.wave) + "</title><style>";
     h += kCss;
     h += "</style></head><body>\n<p><a href=\"../index.html\">&#8592; gallery</a></p>\n<h1>" + html(r.mnemonic) + " (" +

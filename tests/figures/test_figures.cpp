@@ -110,7 +110,7 @@ TEST_CASE("the XML checker rejects what is not well-formed") {
     CHECK_FALSE(xml_problem("<a>x < y</a>").empty());
 }
 
-TEST_CASE("SVG matrix view: one tile per element and location, labelled and coloured from where()") {
+TEST_CASE("SVG matrix view: one tile per element and location labelled and coloured from where()") {
     for (const Sample& s : samples()) {
         const Built b = build(s);
         const std::string svg = fig::to_svg(b.figure);
@@ -162,7 +162,7 @@ TEST_CASE("SVG matrix view: one tile per element and location, labelled and colo
     }
 }
 
-TEST_CASE("SVG registers view: one tile per part of each lane's register, labelled from which()") {
+TEST_CASE("SVG registers view: one tile per part of each lane register labelled from which()") {
     for (const Sample& s : {samples()[1], samples()[6], samples()[7]}) {
         const Built b = build(s, ls::View::Registers, ls::ColorBy::Register);
         const std::string svg = fig::to_svg(b.figure);
@@ -202,7 +202,7 @@ TEST_CASE("figure size is proportional to the matrix") {
     CHECK(large.second == Approx(2 * small.second));
 }
 
-TEST_CASE("--operand all puts A left, B above and D where they cross, rows and columns aligned") {
+TEST_CASE("GEMM arrangement (operand all): A left and B above D with rows and columns aligned") {
     const std::string dir = temp_dir("gemm");
     Run r = cli("figure --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand all -o " + dir + "/all.svg");
     REQUIRE(r.status == 0);
@@ -261,7 +261,7 @@ TEST_CASE("TikZ: a standalone document with one node per tile") {
     }
 }
 
-TEST_CASE("PNG: right signature and size, and the palette's lane-group colours in its pixels") {
+TEST_CASE("PNG: right signature and size and the palette lane-group colours in its pixels") {
     if (fig::find_font().empty()) {
         WARN("no TrueType font (fonts-dejavu-core): PNG test skipped");
         return;
@@ -301,7 +301,7 @@ TEST_CASE("dark theme and colour by block use the shared palette") {
     CHECK(svg.find(">block 15<") != std::string::npos);
 }
 
-TEST_CASE("figure: formats from -o, clear errors, nothing half-written") {
+TEST_CASE("figure command: format from the file name and clear errors and nothing half-written") {
     const std::string dir = temp_dir("figcli");
     const std::string base = "figure --arch gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand D ";
     Run r = cli(base + "-o " + dir + "/d.tex");
@@ -344,7 +344,7 @@ TEST_CASE("figure: formats from -o, clear errors, nothing half-written") {
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("TikZ compiles with pdflatex (when TeX Live with standalone and pgf is installed)") {
+TEST_CASE("TikZ compiles with pdflatex when TeX Live has standalone and pgf") {
     if (std::system("command -v pdflatex >/dev/null 2>&1 && kpsewhich standalone.cls >/dev/null 2>&1 && "
                     "kpsewhich tikz.sty >/dev/null 2>&1") != 0) {
         WARN("pdflatex with standalone.cls and tikz.sty not installed: TikZ compile test skipped");

@@ -62,7 +62,7 @@ std::string chromium_flags(const std::string& profile) {
 
 }  // namespace
 
-TEST_CASE("gallery: index.html, facts pages and SVGs, all local") {
+TEST_CASE("gallery: index page and facts pages and SVGs all local and filtered in headless chromium") {
     const std::string dir = temp_dir("gallery");
     const std::string out = dir + "/g";
     const std::string needle = "f32_16x16x16";  // every family has one; small enough for ASan runs
@@ -77,6 +77,8 @@ TEST_CASE("gallery: index.html, facts pages and SVGs, all local") {
     CHECK(index.find("//") == std::string::npos);
     CHECK(index.find("<script src") == std::string::npos);
     CHECK(index.find("<link") == std::string::npos);
+    // And the browser enforces it: the page's policy allows no fetch of any kind.
+    CHECK(index.find("Content-Security-Policy\" content=\"default-src 'none';") != std::string::npos);
 
     const std::vector<std::string> arch = attr_values(index, "data-arch");
     CHECK(arch.size() == expected_rows(needle));
@@ -102,7 +104,8 @@ TEST_CASE("gallery: index.html, facts pages and SVGs, all local") {
     CHECK(page.find("v_mfma_f32_16x16x16_f16") != std::string::npos);
     CHECK(page.find("VGPRs per lane") != std::string::npos);
     for (const std::string& src : attr_values(page, "src")) CHECK(fs::exists(out + "/facts/" + src));
-    CHECK(page.find("http") == std::string::npos);
+    CHECK(page.find("http:") == std::string::npos);
+    CHECK(page.find("https:") == std::string::npos);
 
     // The SVGs are well-formed.
     size_t checked = 0;
