@@ -47,6 +47,33 @@ ClaimedLayout claimed_from_core(const Instruction& ins, const Target& t, Operand
     return c;
 }
 
+// Sparse A and K: core places them in dense coordinates (rows x K), all four k
+// of a group sharing the slot that holds the group's two stored values (A) or
+// their two 2-bit positions (K). The probe works with the stored values: element
+// (i, c) is the (c % 2)-th stored value of group c / 2, at its part of the slot.
+ClaimedLayout compressed(const Instruction& ins, ClaimedLayout dense) {
+    if (!ins.sparse() || (dense.operand != Operand::A && dense.operand != Operand::K) || dense.cols != ins.k)
+        return dense;
+    const int width = dense.operand == Operand::K ? 2 : elem_bits(dense.type);
+    ClaimedLayout c = dense;
+    c.cols = dense.cols / 2;
+    c.entries.clear();
+    for (const Entry& e : dense.entries) {
+        if (e.element.col % 4 != 0) continue;  // the group's first k names its slot
+        for (int j = 0; j < 2; ++j) {
+            Entry s = e;
+            s.element.col = e.element.col / 2 + j;
+            s.loc.bit_lo = e.loc.bit_lo + j * width;
+            s.loc.bit_hi = s.loc.bit_lo + width - 1;
+            c.entries.push_back(s);
+        }
+    }
+    std::sort(c.entries.begin(), c.entries.end(), [](const Entry& a, const Entry& b) {
+        return a.element < b.element || (a.element == b.element && a.loc < b.loc);
+    });
+    return c;
+}
+
 namespace {
 
 // One operand's values in element space.
@@ -153,15 +180,13 @@ Matrix compute_d(const Instruction& ins, const Target& t, const ResolvedModifier
     return d;
 }
 
-Matrix shape_of(const OperandLayout& L) { return Matrix(L.blocks(), L.rows(), L.cols()); }
-
 }  // namespace
 
 struct SoftwareDevice::Cache {
     const Instruction* ins = nullptr;
     std::string key;
-    std::vector<std::pair<Operand, OperandLayout>> layouts;
-    const OperandLayout& of(Operand op) const {
+    std::vector<std::pair<Operand, ClaimedLayout>> layouts;
+    const ClaimedLayout& of(Operand op) const {
         for (const auto& l : layouts)
             if (l.first == op) return l.second;
         throw Error("internal: no layout for " + std::string(operand_name(op)));
@@ -176,30 +201,31 @@ RegisterFile SoftwareDevice::run(const ProbeLaunch& p) {
         cache_ = std::make_shared<Cache>();
         cache_->ins = &ins;
         cache_->key = key;
-        for (Operand op : operands_of(ins)) cache_->layouts.emplace_back(op, layout_of(ins, t, op, p.mods));
+        for (Operand op : operands_of(ins))
+            cache_->layouts.emplace_back(op, compressed(ins, claimed_from_core(ins, t, op, p.mods)));
     }
     Inputs x;
     for (Operand op : input_operands(ins)) {
-        const OperandLayout& L = cache_->of(op);
+        const ClaimedLayout& L = cache_->of(op);
         const RegisterFile& rf = p.input(op);
         Matrix& m = x.of(op);
-        m = shape_of(L);
+        m = Matrix(L.blocks, L.rows, L.cols);
         // The hardware reads each element from one slot; where the layout
         // replicates an element, the first slot stands for all.
         Element last{-1, -1, -1};
-        for (const Entry& e : L.entries()) {
+        for (const Entry& e : L.entries) {
             if (e.element == last) continue;
             last = e.element;
-            m.at(e.element) = decode_value(L.type(), t.family, read_bits(rf, e.loc));
+            m.at(e.element) = decode_value(L.type, t.family, read_bits(rf, e.loc));
         }
     }
-    const OperandLayout& LD = cache_->of(Operand::D);
-    Matrix d = compute_d(ins, t, p.mods, x, shape_of(LD));
-    RegisterFile out(LD.lanes(), LD.regs());
-    for (const Entry& e : LD.entries()) {
+    const ClaimedLayout& LD = cache_->of(Operand::D);
+    Matrix d = compute_d(ins, t, p.mods, x, Matrix(LD.blocks, LD.rows, LD.cols));
+    RegisterFile out(LD.lanes, LD.regs);
+    for (const Entry& e : LD.entries) {
         double v = d.at(e.element);
-        if (LD.type() == ElemType::F32) v = double(float(v));
-        write_bits(out, e.loc, encode_value(LD.type(), t.family, v));
+        if (LD.type == ElemType::F32) v = double(float(v));
+        write_bits(out, e.loc, encode_value(LD.type, t.family, v));
     }
     return out;
 }
@@ -289,7 +315,7 @@ public:
         auto claimed = [&](Operand op) {
             return opts_.claimed ? opts_.claimed(op) : claimed_from_core(ins, t, op, mods);
         };
-        for (Operand op : operands_of(ins)) claims_.emplace_back(op, Claim(claimed(op)));
+        for (Operand op : operands_of(ins)) claims_.emplace_back(op, Claim(compressed(ins, claimed(op))));
     }
 
     const Claim& claim(Operand op) const {
@@ -364,8 +390,14 @@ public:
         const Entry& e = claim(Operand::D).L.entries[entry];
         r_.mismatches.push_back({probe, e.element, e.loc, expected, found, std::move(why)});
     }
+    // Cells as core names them: sparse A and K in dense coordinates (the
+    // group's four k share the slot).
     void issue(Operand op, const Element& e, std::string note) {
-        if (r_.issues.size() >= 4096) return;
+        if (++issues_per_operand_[int(op)] > 4096) return;  // enough to colour every cell of any operand
+        if (ins_.sparse() && (op == Operand::A || op == Operand::K) && claim(op).L.cols * 2 == ins_.k) {
+            for (int k = 4 * (e.col / 2); k < 4 * (e.col / 2) + 4; ++k) r_.issues.push_back({op, {e.block, e.row, k}, note});
+            return;
+        }
         r_.issues.push_back({op, e, std::move(note)});
     }
 
@@ -545,6 +577,7 @@ private:
     const VerifyOptions& opts_;
     Report& r_;
     std::vector<std::pair<Operand, Claim>> claims_;
+    int issues_per_operand_[8] = {};
 };
 
 }  // namespace

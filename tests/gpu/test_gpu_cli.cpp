@@ -1,0 +1,157 @@
+// lanescope-cli verify / conformance as a user runs them, and the HIP form of
+// the probe kernel compiled by the real compiler.
+#include "lanescope/gpu.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+
+namespace fs = std::filesystem;
+using namespace lanescope;
+
+namespace {
+
+struct Run {
+    int status;
+    std::string out, err;
+};
+
+Run sh(const std::string& cmd_line) {
+    static int n = 0;
+    const std::string err_file = fs::temp_directory_path() / ("lanescope_gpu_err_" + std::to_string(::getpid()) + "_" +
+                                                              std::to_string(++n));
+    const std::string cmd = cmd_line + " 2>" + err_file;
+    Run r{};
+    FILE* p = popen(cmd.c_str(), "r");
+    REQUIRE(p != nullptr);
+    std::array<char, 65536> buf{};
+    size_t got;
+    while ((got = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
+    int st = pclose(p);
+    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+    std::ifstream e(err_file);
+    r.err.assign(std::istreambuf_iterator<char>(e), {});
+    fs::remove(err_file);
+    return r;
+}
+
+Run cli(const std::string& args) { return sh(std::string(LANESCOPE_CLI) + " " + args); }
+
+bool have_gpu() {
+    std::string why;
+    return gpu::HipDevice::open(&why) != nullptr;
+}
+
+}  // namespace
+
+TEST_CASE("verify --all without an AMD GPU: one line, documented status 4") {
+    if (have_gpu()) return;
+    Run r = cli("verify --all");
+    CHECK(r.status == 4);
+    CHECK(r.out.empty());
+    CHECK(r.err.rfind("lanescope-cli: no AMD GPU found: ", 0) == 0);
+    CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+    Run one = cli("verify --arch gfx942 -i v_mfma_f32_16x16x16_f16");
+    CHECK(one.status == 4);
+}
+
+TEST_CASE("verify on the software device: PASS, and FAIL with the first mismatches for a corrupted layout") {
+    Run ok = cli("verify --device software --arch gfx1100 -i wmma_f32_16x16x16_f16_w32");
+    CHECK(ok.status == 0);
+    CHECK(ok.out.rfind("PASS v_wmma_f32_16x16x16_f16 on gfx1100", 0) == 0);
+
+    Run bad = cli("verify --device software --arch cdna3 -i v_mfma_f32_16x16x16_f16 --corrupt D:swap-lanes:0:1 "
+                  "--max-mismatches 2");
+    CHECK(bad.status == 5);
+    CHECK(bad.out.rfind("FAIL v_mfma_f32_16x16x16_f16 on gfx942", 0) == 0);
+    CHECK(bad.out.find("lane 0 ") != std::string::npos);
+    CHECK(bad.out.find("more") != std::string::npos);
+    CHECK(bad.out.find("0 passed, 1 failed") != std::string::npos);
+}
+
+TEST_CASE("verify refuses bad input with what is legal") {
+    Run dev = cli("verify --device tpu");
+    CHECK(dev.status == 1);
+    CHECK(dev.err.find("legal: auto") != std::string::npos);
+    Run mod = cli("verify --device software --arch gfx942 -i v_mfma_f32_16x16x16_f16 --cbsz 1");
+    CHECK(mod.status == 1);
+    CHECK(mod.err.find("cbsz") != std::string::npos);
+    Run corrupt = cli("verify --device software --corrupt A:twist");
+    CHECK(corrupt.status == 1);
+    CHECK(corrupt.err.find("legal") != std::string::npos);
+    Run target = cli("conformance --target gfx999");
+    CHECK(target.status == 1);
+    Run unwritable = cli("verify --device software --out /nonexistent-dir/x.txt");
+    CHECK(unwritable.status == 1);
+    CHECK_FALSE(fs::exists("/nonexistent-dir/x.txt"));
+}
+
+TEST_CASE("verify --format json is an array of reports") {
+    Run r = cli("verify --device software --arch rdna4 -i v_swmmac_f32_16x16x32_f16 --opsel 1 --format json");
+    CHECK(r.status == 0);
+    CHECK(r.out.find("\"passed\": true") != std::string::npos);
+    CHECK(r.out.find("\"target\": \"gfx120") != std::string::npos);
+    CHECK(r.out.front() == '[');
+}
+
+#ifdef LANESCOPE_HAVE_CLANG19
+TEST_CASE("the probe kernel compiles as HIP into a loadable code object for each family") {
+    const char* targets[][2] = {{"gfx90a", "v_mfma_f32_32x32x8f16"},
+                                {"gfx942", "v_smfmac_f32_32x32x16_bf16"},
+                                {"gfx1100", "v_wmma_f16_16x16x16_f16"},
+                                {"gfx1200", "v_swmmac_i32_16x16x32_iu8"}};
+    const fs::path dir = fs::temp_directory_path() / ("lanescope_hip_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    for (auto& tc : targets) {
+        const Target& t = Catalog::builtin().find_target(tc[0]);
+        const Instruction& ins = Catalog::builtin().find_instruction(t, tc[1]);
+        const std::string src = gpu::probe_source(ins, t, resolve_modifiers(ins, t, Modifiers{}));
+        const fs::path hip = dir / (std::string(tc[0]) + ".hip"), co = dir / (std::string(tc[0]) + ".co");
+        std::ofstream(hip) << src;
+        Run r = sh("clang++-19 -x hip --offload-arch=" + t.gfx +
+                   " --offload-device-only --no-gpu-bundle-output -nogpulib -nogpuinc -O2 -c " + hip.string() + " -o " +
+                   co.string() + " && llvm-objdump-19 -d --mcpu=" + t.gfx + " " + co.string());
+        INFO(t.gfx << " " << ins.mnemonic << "\n" << r.err);
+        CHECK(r.status == 0);
+        CHECK(r.out.find("<lanescope_probe>:") != std::string::npos);
+        CHECK(r.out.find(ins.mnemonic + " ") != std::string::npos);
+    }
+    fs::remove_all(dir);
+}
+
+TEST_CASE("conformance fails, naming the builtin, when the catalog is wrong") {
+    // Two rows of the catalog: v_mfma_f32_16x16x8_xf32 with a wrong opcode
+    // (0x3e -> 0x3f), and its CDNA3-only sibling claimed on CDNA2 as well.
+    std::ifstream in(LANESCOPE_CATALOG_FILE);
+    std::string text, line;
+    while (std::getline(in, line)) {
+        if (line.find("| mfma_f32_16x16x8_xf32 ") != std::string::npos) {
+            auto at = line.find("| 3e |");
+            REQUIRE(at != std::string::npos);
+            text += line.replace(at, 6, "| 3f |") + "\n";
+        }
+        if (line.find("| mfma_f32_32x32x4_xf32 ") != std::string::npos) {
+            REQUIRE(line.rfind("cdna3       |", 0) == 0);
+            text += "cdna2,cdna3 |" + line.substr(13) + "\n";
+        }
+    }
+    const fs::path bad = fs::temp_directory_path() / ("lanescope_bad_catalog_" + std::to_string(::getpid()) + ".txt");
+    std::ofstream(bad) << text;
+    Run r = cli("--catalog " + bad.string() + " conformance --target gfx90a --target gfx942");
+    fs::remove(bad);
+    INFO(r.out << r.err);
+    CHECK(r.status == 5);
+    CHECK(r.out.find("FAIL gfx942 __builtin_amdgcn_mfma_f32_16x16x8_xf32: opcode 0x3e, catalog says 0x3f") !=
+          std::string::npos);
+    CHECK(r.out.find("FAIL gfx90a __builtin_amdgcn_mfma_f32_32x32x4_xf32: does not compile for gfx90a") !=
+          std::string::npos);
+    CHECK(r.out.find("gfx942 (CDNA3): 1/2 builtins passed") != std::string::npos);
+    CHECK(r.out.find("gfx90a (CDNA2): 0/1 builtins passed") != std::string::npos);
+}
+#endif
