@@ -49,6 +49,7 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
 App::~App() {
     for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release();
     for (auto& v : compare.views) v.matrix_tex.release(), v.registers_tex.release();
+    for (auto& v : compare.left) v.matrix_tex.release();
 }
 
 GridStyle App::grid_style() const {
@@ -160,12 +161,15 @@ void App::rebuild_grids() {
     }
     grids_dirty = false;
     last_rebuild_ms = ms_since(t0);
+    ++rebuilds;
 }
 
 void App::rebuild_compare() {
     compare_dirty = false;
     for (auto& v : compare.views) v.matrix_tex.release(), v.registers_tex.release();
+    for (auto& v : compare.left) v.matrix_tex.release();
     compare.views.clear();
+    compare.left.clear();
     compare.diffs.clear();
     if (!compare.enabled) return;
     try {
@@ -179,7 +183,16 @@ void App::rebuild_compare() {
     float cell_w = 0;
     for (const auto& l : set.layouts) cell_w = std::max(cell_w, natural_cell_width(l, st));
     for (const auto& l : compare.set.layouts) cell_w = std::max(cell_w, natural_cell_width(l, st));
-    st.cell_w = std::floor(cell_w * (settings.view.fit ? 0.6f : settings.view.zoom));
+    if (settings.view.fit) {
+        // Both pictures side by side in the panel.
+        int cols = 0;
+        for (const auto& l : set.layouts) cols = std::max(cols, l.cols() * l.blocks());
+        for (const auto& l : compare.set.layouts) cols = std::max(cols, l.cols() * l.blocks());
+        const float avail = (layout_avail.x > 0 ? layout_avail.x : ImGui::GetIO().DisplaySize.x - 350 * scale) - 60 * scale;
+        st.cell_w = fit_cell(cell_w, std::ceil(st.text_width("00") + 4 * scale), avail, 2 * cols);
+    } else {
+        st.cell_w = std::floor(cell_w * settings.view.zoom);
+    }
     for (const auto& l : compare.set.layouts) {
         if (l.operand() == ls::Operand::C) continue;
         OperandView v;
@@ -188,19 +201,16 @@ void App::rebuild_compare() {
         compare.views.push_back(std::move(v));
         if (const ls::OperandLayout* mine = set.find(l.operand())) compare.diffs.push_back(diff_layouts(*mine, l));
     }
+    for (const auto& l : set.layouts) {
+        if (l.operand() == ls::Operand::C) continue;
+        OperandView v;
+        v.operand = l.operand();
+        v.matrix = build_matrix_grid(*set.ins, l, st);
+        compare.left.push_back(std::move(v));
+    }
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
     for (auto& v : compare.views) v.matrix_tex.render(v.matrix, colors, font, font_size);
-    // The first instruction's grids at the same cell size, so the two sides line up.
-    if (!grids_dirty) {
-        for (auto& v : views) {
-            if (v.operand == ls::Operand::C) continue;
-            if (v.matrix.cell_w != st.cell_w) {
-                const ls::OperandLayout* l = set.find(v.operand);
-                v.matrix = build_matrix_grid(*set.ins, *l, st);
-                v.matrix_tex.render(v.matrix, colors, font, font_size);
-            }
-        }
-    }
+    for (auto& v : compare.left) v.matrix_tex.render(v.matrix, colors, font, font_size);
 }
 
 void App::handle_shortcuts() {
@@ -294,10 +304,13 @@ void App::frame() {
     ImGui::SetNextWindowSize(io.DisplaySize);
     const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
                                    ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
-                                   ImGuiWindowFlags_NoBringToFrontOnFocus;
+                                   ImGuiWindowFlags_NoBringToFrontOnFocus |
+                                   // The clear colour is the background: one full-window pass less for llvmpipe.
+                                   ImGuiWindowFlags_NoBackground;
     ImGui::Begin("lanescope###main", nullptr, flags);
-    if (grids_dirty) rebuild_grids();
-    if (compare_dirty) rebuild_compare();
+    // The layout tab rebuilds once it knows its size (fit mode); other tabs here.
+    if (grids_dirty && tab != Tab::Layout) rebuild_grids();
+    if (compare_dirty && tab == Tab::Compare) rebuild_compare();
     draw_menu();
 
     const float status_h = ImGui::GetFrameHeightWithSpacing() + 4 * scale;

@@ -32,7 +32,8 @@ struct CompareState {
     Selection selection;
     LayoutSet set;
     std::string error;
-    std::vector<OperandView> views;
+    std::vector<OperandView> views;  // the second instruction
+    std::vector<OperandView> left;   // the first, at the same cell size
     std::vector<LayoutDiff> diffs;  // per operand present in both
 };
 
@@ -106,14 +107,16 @@ public:
 
     // Timing of the last cache rebuild (ms), shown by the benchmark.
     double last_rebuild_ms = 0;
+    int rebuilds = 0;
 
     GridStyle grid_style() const;
     const Hover& active_hover() const { return hover.kind != Hover::Kind::None ? hover : pinned; }
 
+    void rebuild_grids();
+
 private:
     Hover links_for_;
     void select(const Selection& s);
-    void rebuild_grids();
     float cell_width_for(const LayoutSet& s, GridStyle& st);
     void rebuild_compare();
     void draw_menu();

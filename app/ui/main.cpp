@@ -21,6 +21,8 @@ using namespace lsapp;
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
 struct Args {
+    std::string compare_arch, compare_instruction;
+    int compare_wave = -1;
     std::string arch, instruction, operands, screenshot, size, theme, color_by, tab;
     ls::Modifiers mods;
     int bench_frames = 0;
@@ -126,6 +128,9 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         ->check(CLI::IsMember({"layout", "registers", "compare", "values", "details"}));
     cli.add_option("--block", a.block, "show only this block (-1: all)");
     cli.add_option("--zoom", a.zoom, "zoom factor (0.3 .. 3)")->check(CLI::Range(0.3, 3.0));
+    cli.add_option("--compare-arch", a.compare_arch, "compare with this architecture (opens the Compare tab)");
+    cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
+    cli.add_option("--compare-wave", a.compare_wave, "wave size of the compared instruction");
     cli.add_flag("--panel", a.panel, "screenshot only the layout panel, not the whole window");
     cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
     cli.add_flag("--no-labels", a.no_labels, "hide tile labels");
@@ -256,18 +261,43 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         glfwSetWindowPos(platform.window(), settings.window.x, settings.window.y);
 
     int rc = 0;
+    if (a.verbose) std::cout << "context ready: " << ms(t_start, Clock::now()) << " ms\n";
     {
         App app(cat, settings, platform);
+        if (a.verbose) std::cout << "app ready: " << ms(t_start, Clock::now()) << " ms\n";
         if (!only.empty()) app.show_only(only);
-        if (!a.tab.empty())
+        if (!a.compare_arch.empty() || !a.compare_instruction.empty() || a.compare_wave > 0) {
+            Selection other{a.compare_arch.empty() ? app.set.target->gfx : a.compare_arch,
+                            a.compare_instruction.empty() ? app.set.ins->mnemonic : a.compare_instruction, {}};
+            other.mods.wave = a.compare_wave;
+            try {
+                const ls::Target& t = cat.find_target(other.arch);
+                if (a.compare_instruction.empty()) other.instruction = carry_instruction(cat, *app.set.ins, t);
+                const LayoutSet probe = resolve_selection(cat, other);
+                ls::resolve_modifiers(*probe.ins, *probe.target, other.mods);
+            } catch (const ls::Error& e) {
+                std::cerr << "lanescope: compare: " << e.what() << "\n";
+                rc = 2;
+            }
+            app.compare.enabled = true;
+            app.compare.selection = other;
+            app.compare_dirty = true;
+            app.set_tab(Tab::Compare);
+        }
+        if (rc != 0) {
+        } else if (!a.tab.empty())
             app.set_tab(a.tab == "registers" ? Tab::Registers
                         : a.tab == "compare" ? Tab::Compare
                         : a.tab == "values"  ? Tab::Values
                         : a.tab == "details" ? Tab::Details
                                              : Tab::Layout);
-        if (!a.screenshot.empty()) {
+        if (rc != 0) {
+        } else if (!a.screenshot.empty()) {
             // Two frames: the first sizes the windows and builds the caches.
-            for (int i = 0; i < 2; ++i) run_frame(app, platform, nullptr);
+            for (int i = 0; i < 2; ++i) {
+                run_frame(app, platform, nullptr);
+                if (a.verbose) std::cout << "frame " << i << " done: " << ms(t_start, Clock::now()) << " ms (cache " << app.last_rebuild_ms << " ms)\n";
+            }
             platform.present();
             const auto t_first = Clock::now();
             int w = 0, h = 0;
@@ -314,7 +344,8 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             std::printf("renderer: %s (%s)\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)),
                         platform.mode() == Platform::Mode::Surfaceless ? "EGL surfaceless" : "X11 window");
             std::printf("start to first frame: %.1f ms\n", first_ms);
-            std::printf("cache build (tiles + textures): %.1f ms\n", app.last_rebuild_ms);
+            std::printf("cache build (tiles + textures): %.1f ms, %d build(s) in %d frames\n", app.last_rebuild_ms, app.rebuilds,
+                        a.bench_frames + 2);
             std::printf("app CPU per frame (UI + draw data): p50 %.3f ms  p95 %.3f ms\n", pct(app_ms, 0.5), pct(app_ms, 0.95));
             std::printf("whole frame (incl. GL render + finish): p50 %.3f ms  p95 %.3f ms\n", pct(frame_ms, 0.5),
                         pct(frame_ms, 0.95));

@@ -36,9 +36,14 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
     const bool hovered = ImGui::IsItemHovered();
     const bool clicked = ImGui::IsItemClicked();
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    if (tex.ready())
+    if (tex.ready()) {
+        // The cached picture is opaque: drawing it without blending halves
+        // llvmpipe's per-pixel work for the largest quads of the frame.
+        dl->AddCallback([](const ImDrawList*, const ImDrawCmd*) { glDisable(GL_BLEND); }, nullptr);
         dl->AddImage(tex.id(), p0, add(p0, static_cast<float>(tex.width()), static_cast<float>(tex.height())),
                      ImVec2(0, 1), ImVec2(1, 0));
+        dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
+    }
     const ls::ThemeColors colors = ls::theme_colors(app.settings.view.theme);
     const ImU32 strong = to_imgui(colors.highlight), weak = to_imgui(colors.highlight, 200),
                 wash = to_imgui(colors.highlight, 70);
@@ -63,8 +68,10 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
             const size_t idx = static_cast<size_t>((t.element.block * grid.rows + t.element.row) * grid.cols + t.element.col);
             if (idx >= diff->size() || !(*diff)[idx]) continue;
             const ImVec2 a = add(p0, t.x0 + 2, t.y0 + 2), b = add(p0, t.x1 - 1, t.y1 - 1);
+            // A corner flag and an outline: the label stays readable.
+            const float f = std::min(b.x - a.x, b.y - a.y) * 0.45f;
+            dl->AddTriangleFilled(a, ImVec2(a.x + f, a.y), ImVec2(a.x, a.y + f), mark);
             dl->AddRect(a, b, mark, 0.0f, 0, thin);
-            dl->AddLine(a, ImVec2(a.x + (b.y - a.y), b.y), mark, thin);
         }
     }
     if (!hovered) return;
@@ -100,7 +107,8 @@ void draw_layout_panel(App& app) {
     app.layout_avail = ImGui::GetContentRegionAvail();
     if (app.settings.view.fit && (std::fabs(app.layout_avail.x - app.fit_avail_used.x) > 8 ||
                                   std::fabs(app.layout_avail.y - app.fit_avail_used.y) > 8))
-        app.grids_dirty = true;  // the panel changed size: refit next frame
+        app.grids_dirty = true;  // the panel changed size: refit
+    if (app.grids_dirty) app.rebuild_grids();
     app.layout_panel_min = ImGui::GetWindowPos();
     app.layout_panel_max = add(app.layout_panel_min, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
     const float th = ImGui::GetTextLineHeightWithSpacing();
@@ -295,7 +303,7 @@ void draw_compare_panel(App& app) {
     const float gap = 24 * app.scale;
     for (auto& cv : c.views) {
         OperandView* mine = nullptr;
-        for (auto& v : app.views)
+        for (auto& v : c.left)
             if (v.operand == cv.operand) mine = &v;
         const LayoutDiff* d = nullptr;
         for (const auto& x : c.diffs)
