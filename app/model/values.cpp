@@ -159,6 +159,21 @@ Matrix shaped(const ls::OperandLayout& l) {
 }
 }  // namespace
 
+namespace {
+// Each pair of stored values names two distinct positions of its group of four.
+constexpr int kPairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
+}  // namespace
+
+void impose_4_2(Matrix& a) {
+    for (int b = 0; b < a.blocks; ++b)
+        for (int r = 0; r < a.rows; ++r)
+            for (int c = 0; c < a.cols; ++c) {
+                const int g = c / 4, pos = c % 4;
+                const int* keep = kPairs[(r + g) % 6];
+                if (pos != keep[0] && pos != keep[1]) a.at(b, r, c) = 0;
+            }
+}
+
 Inputs make_inputs(const LayoutSet& set) {
     Inputs in;
     in.flavor = fp8_flavor(set.target->family);
@@ -166,12 +181,16 @@ Inputs make_inputs(const LayoutSet& set) {
     if (auto* b = set.find(ls::Operand::B)) in.b = shaped(*b), generate(in.b, Generator::Identity, 1, 0, in.flavor);
     if (auto* c = set.find(ls::Operand::C)) in.c = shaped(*c);
     if (auto* k = set.find(ls::Operand::K)) {
-        in.k = shaped(*k);
-        // Each pair of stored values names two distinct positions of its group of four.
-        static const int pairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
-        for (int b = 0; b < in.k.blocks; ++b)
-            for (int r = 0; r < in.k.rows; ++r)
-                for (int c = 0; c < in.k.cols; ++c) in.k.at(b, r, c) = pairs[(r + c / 2) % 6][c % 2];
+        if (!in.a.empty() && in.a.cols * 2 == set.ins->k) {
+            // Compressed A: the index is an input.
+            in.k = shaped(*k);
+            for (int b = 0; b < in.k.blocks; ++b)
+                for (int r = 0; r < in.k.rows; ++r)
+                    for (int c = 0; c < in.k.cols; ++c) in.k.at(b, r, c) = kPairs[(r + c / 2) % 6][c % 2];
+        } else {
+            // Dense A: the index follows from where A's non-zeros are.
+            impose_4_2(in.a);
+        }
     }
     if (auto* sa = set.find(ls::Operand::SA)) in.sa = shaped(*sa), std::fill(in.sa.v.begin(), in.sa.v.end(), 127.0);
     if (auto* sb = set.find(ls::Operand::SB)) in.sb = shaped(*sb), std::fill(in.sb.v.begin(), in.sb.v.end(), 127.0);
@@ -197,6 +216,7 @@ Outputs compute_d(const LayoutSet& set, const Inputs& in) {
     const ls::Instruction& ins = *set.ins;
     const bool integer = is_int(out.d.type);
     const bool sparse = !in.k.empty();
+    const bool dense_sparse = ins.sparse() && in.k.empty();
     const bool scaled = !in.sa.empty() && !in.sb.empty();
     for (int b = 0; b < out.d.blocks; ++b) {
         int ab = std::min(b, in.a.blocks - 1);
@@ -207,8 +227,14 @@ Outputs compute_d(const LayoutSet& set, const Inputs& in) {
             for (int j = 0; j < out.d.cols; ++j) {
                 double acc = in.c.empty() ? 0 : in.c.at(std::min(b, in.c.blocks - 1), i, j);
                 long long iacc = static_cast<long long>(acc);
+                int stored_in_group = 0;
                 for (int c = 0; c < in.a.cols; ++c) {
                     int k = c;
+                    if (dense_sparse) {
+                        if (c % 4 == 0) stored_in_group = 0;
+                        if (in.a.at(ab, i, c) == 0) continue;
+                        if (++stored_in_group > 2) continue;  // cannot be encoded: the hardware sees two per group
+                    }
                     if (sparse) k = 4 * (c / 2) + static_cast<int>(in.k.at(0, i, c));
                     if (k >= in.b.rows) continue;
                     const double x = in.a.at(ab, i, c), y = in.b.at(bb, k, j);

@@ -37,9 +37,13 @@ const char* generator_name(Generator g);
 // Fills m (values quantized to m.type). one_hot: linear element index set to 1.
 void generate(Matrix& m, Generator g, unsigned seed = 1, int one_hot = 0, Fp8Flavor flavor = Fp8Flavor::Ocp);
 
+// 4:2 sparsity on a dense A (M x K): in each row's group of four k, keeps two
+// positions (a pattern that varies by row and group) and zeroes the others.
+void impose_4_2(Matrix& a);
+
 struct Inputs {
     Matrix a, b, c;
-    Matrix k;       // sparse index (0..3 per compressed element), empty if dense
+    Matrix k;       // sparse index for a compressed A (M x K/2) only; empty otherwise
     Matrix sa, sb;  // E8M0 scale codes (127 = 1.0), empty unless scaled
     Fp8Flavor flavor = Fp8Flavor::Ocp;
 };
@@ -53,8 +57,10 @@ struct Outputs {
     std::vector<std::uint32_t> d_words;  // per lane * regs + reg: D's registers as 32-bit words
 };
 // D = A*B + C per block: products and sums exact (in double; integer types in
-// 64-bit integers), rounded once to D's type. Sparse: A's compressed column c
-// multiplies B's row 4*(c/2) + K[i][c]. Scaled: each product times
+// 64-bit integers), rounded once to D's type. Sparse with a dense A (the
+// engine's convention): only the first two non-zero values of each group of
+// four k are stored, so only those count. With a compressed A (K/2 columns):
+// column c multiplies B's row 4*(c/2) + K[i][c]. Scaled: each product times
 // 2^(SA-127) * 2^(SB-127). cbsz/abid: block b uses A of block
 // (b >> cbsz << cbsz) + abid.
 Outputs compute_d(const LayoutSet& set, const Inputs& in);

@@ -29,7 +29,7 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
     ImFontConfig cfg;
     cfg.OversampleH = 1;
     cfg.PixelSnapH = true;
-    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2190, 0x2193, 0x2260, 0x2265, 0};
+    static const ImWchar ranges[] = {0x0020, 0x00FF, 0x2000, 0x206F, 0x2190, 0x21FF, 0x2200, 0x22FF, 0};
     font = nullptr;
     if (FILE* f = std::fopen("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "rb")) {
         std::fclose(f);
@@ -122,8 +122,11 @@ float App::cell_width_for(const LayoutSet& s, GridStyle& st) {
         pictures = static_cast<int>(only_operands.size());
     } else {
         cols = per_block(ls::Operand::A, true) + per_block(ls::Operand::D, true);
-        rows = per_block(ls::Operand::B, false) + per_block(ls::Operand::D, false);
-        pictures = 2;
+        // The sparse index and the scales sit in a row under A and D.
+        const int extra = std::max({per_block(ls::Operand::K, false), per_block(ls::Operand::SA, false),
+                                    per_block(ls::Operand::SB, false)});
+        rows = per_block(ls::Operand::B, false) + per_block(ls::Operand::D, false) + extra;
+        pictures = extra > 0 ? 3 : 2;
     }
     const float th = ImGui::GetTextLineHeightWithSpacing();
     const float min_w = std::ceil(st.text_width("00") + 4 * scale);

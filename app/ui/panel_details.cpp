@@ -11,7 +11,9 @@ void draw_details_panel(App& app) {
     const ls::ResolvedModifiers& m = app.set.mods;
     ImGui::BeginChild("details###details", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::Text("%s  on  %s", ins.mnemonic.c_str(), t.title.c_str());
-    if (ImGui::BeginTable("facts###facts", 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingFixedFit)) {
+    if (ImGui::BeginTable("facts###facts", 2, ImGuiTableFlags_BordersInnerH)) {
+        ImGui::TableSetupColumn("fact", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("register file SA/SB  ").x);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
         auto row = [](const char* k, const std::string& v) {
             ImGui::TableNextRow();
             ImGui::TableSetColumnIndex(0);

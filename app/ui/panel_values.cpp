@@ -71,6 +71,9 @@ void draw_values_panel(App& app) {
                        app.inputs.flavor == Fp8Flavor::Fnuz ? "FNUZ" : "OCP",
                        app.set.ins->kind == ls::LayoutKind::Mfma && app.set.mods.cbsz > 0 ? "; cbsz/abid broadcast A" : "");
     bool changed = false;
+    if (app.set.ins->sparse() && app.inputs.k.empty())
+        ImGui::TextDisabled("4:2 sparse A: only the first two non-zeros of each group of four k are stored and count "
+                            "(the index follows from their positions).");
     changed |= draw_matrix(app, "A", app.inputs.a, true);
     changed |= draw_matrix(app, "B", app.inputs.b, true);
     changed |= draw_matrix(app, "C", app.inputs.c, true);

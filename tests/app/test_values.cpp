@@ -126,17 +126,29 @@ TEST_CASE("D: int8 products accumulate exactly in int32") {
     CHECK(out.d.at(0, 3, 4) == 32.0 * 127 * -128);
 }
 
-TEST_CASE("D: the sparse index picks the B row") {
+TEST_CASE("D: sparse A keeps two values per group of four k") {
     const LayoutSet set = make("gfx942", "v_smfmac_f32_16x16x32_f16");
+    const ls::OperandLayout& A = *set.find(ls::Operand::A);
+    REQUIRE(A.cols() == 32);  // the engine's A is dense M x K
     Inputs in = make_inputs(set);
-    REQUIRE_FALSE(in.k.empty());
+    CHECK(in.k.empty());      // so the index is implied by A's non-zeros
+    for (int r = 0; r < in.a.rows; ++r)
+        for (int g = 0; g < in.a.cols / 4; ++g) {
+            int nonzero = 0;
+            for (int p = 0; p < 4; ++p) nonzero += in.a.at(0, r, 4 * g + p) != 0;
+            CHECK(nonzero <= 2);
+        }
     generate(in.a, Generator::Zeros);
     generate(in.b, Generator::Ramp);
-    in.a.at(0, 2, 3) = 1.0;  // compressed column 3: second value of group 1 (k = 4..7)
-    in.k.at(0, 2, 3) = 2;    // stored at position 2 of that group: k = 6
-    const Outputs out = compute_d(set, in);
+    in.a.at(0, 2, 6) = 1.0;  // group 1 (k = 4..7), position 2
+    Outputs out = compute_d(set, in);
     for (int j = 0; j < 16; ++j) CHECK(out.d.at(0, 2, j) == in.b.at(0, 6, j));
     CHECK(out.d.at(0, 1, 0) == 0.0);
+    // A third non-zero in one group cannot be stored: it does not count.
+    in.a.at(0, 2, 4) = 1.0;
+    in.a.at(0, 2, 5) = 1.0;
+    out = compute_d(set, in);
+    for (int j = 0; j < 16; ++j) CHECK(out.d.at(0, 2, j) == in.b.at(0, 4, j) + in.b.at(0, 5, j));
 }
 
 TEST_CASE("compare: same shape, different placement is counted cell by cell") {
