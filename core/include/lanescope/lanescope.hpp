@@ -13,11 +13,11 @@
 // Conventions (the same in the CLI and its JSON contract):
 //  * A is rows x K (row = i, col = k), B is K x cols (row = k, col = j),
 //    C and D are M x N. Multi-block instructions add a block index.
-//  * Sparse instructions (smfmac/swmmac): operand A is the *compressed* matrix,
-//    M x K/2; compressed column c holds the (c % 2)-th stored value of the dense
-//    group of four k = 4*(c/2) .. 4*(c/2)+3. Operand K (the sparse index) has the
-//    same shape: element (i, c) is the 2-bit position (0..3) of that value
-//    inside its group.
+//  * Sparse instructions (smfmac/swmmac): A and K (the sparse index) are given
+//    in dense coordinates, M x K, as AMD's Matrix Instruction Calculator does.
+//    The four k of a 4:2 group k = 4g .. 4g+3 share one slot: for A the bits
+//    holding the group's two stored values (lower k first), for K the group's
+//    4-bit index field (bits 1:0 locate the first stored value, 3:2 the second).
 //  * Scale operands of mfma_scale_*: SA is M x (K/32) (one E8M0 byte per row and
 //    32-wide K block), SB is (K/32) x N.
 //  * Registers are numbered from the operand's first VGPR. A location is
