@@ -116,7 +116,7 @@ TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout
     g.cell_h = style.cell_h;
     g.cell_w = style.cell_w;
     const int parts = std::clamp(32 / std::max(1, layout.element_bits()), 1, 4);
-    g.slot_w = style.cell_w * static_cast<float>(parts) * 0.75f;
+    g.slot_w = style.cell_w * static_cast<float>(parts);
     g.width = g.regs * g.slot_w;
     g.height = g.lanes * g.cell_h;
     g.slot_first.assign(static_cast<size_t>(g.lanes) * g.regs + 1, 0);

@@ -136,7 +136,7 @@ void generate(Matrix& m, Generator g, unsigned seed, int one_hot, Fp8Flavor flav
                     case Generator::Zeros: v = 0; break;
                     case Generator::Identity: v = r == c ? 1 : 0; break;
                     case Generator::Ramp:
-                        v = is_int(m.type) ? (r * m.cols + c) % 16 - 8 : ((r * m.cols + c) % 16) * 0.25 - 2.0;
+                        v = is_int(m.type) ? (3 * r + c) % 16 - 8 : ((3 * r + c) % 16) * 0.25 - 2.0;
                         break;
                     case Generator::Random: v = is_int(m.type) ? small_int(rng) : unit(rng); break;
                     case Generator::OneHot: v = linear == one_hot ? 1 : 0; break;

@@ -149,11 +149,14 @@ void App::rebuild_grids() {
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
     for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release();
     views.clear();
+    // Register views label elements ("31,7"): their own cell size, not the matrices' fit.
+    GridStyle reg_style = grid_style();
+    reg_style.cell_w = std::ceil(reg_style.text_width(set.ins->blocks > 1 ? "b15:00,00" : "00,00") + 8 * scale);
     for (const auto& l : set.layouts) {
         OperandView v;
         v.operand = l.operand();
         v.matrix = build_matrix_grid(*set.ins, l, st);
-        v.registers = build_register_grid(*set.ins, l, st);
+        v.registers = build_register_grid(*set.ins, l, reg_style);
         views.push_back(std::move(v));
     }
     // Render after the vector stops moving (textures are GL objects).

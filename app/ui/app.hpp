@@ -133,8 +133,9 @@ void draw_values_panel(App& app);     // panel_values.cpp: inputs, generators, D
 void draw_details_panel(App& app);    // panel_details.cpp: facts, signature, formulas, HIP snippet
 
 // Draws one cached grid (texture + highlights) at the cursor and reports hover.
+// `other`: the grid belongs to the compared instruction (no linking, its own tooltip).
 void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, const char* id,
-               const std::vector<std::uint8_t>* diff = nullptr);
+               const std::vector<std::uint8_t>* diff = nullptr, const LayoutSet* other = nullptr);
 
 // PNG writing: temp file + rename; returns false with a message.
 bool write_png(const std::string& path, const std::vector<unsigned char>& rgba, int w, int h, std::string* error);

@@ -32,6 +32,8 @@ bool draw_matrix(App& app, const char* name, Matrix& m, bool editable) {
                               ImGuiTableFlags_SizingFixedFit,
                           ImVec2(0, std::min(260.0f * app.scale, (rows + 2) * ImGui::GetFrameHeight())))) {
         ImGui::TableSetupScrollFreeze(1, 0);
+        ImGui::TableSetupColumn("row", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("000").x);
+        for (int c = 0; c < cols; ++c) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, cell_w);
         ImGuiListClipper clipper;
         clipper.Begin(rows);
         while (clipper.Step()) {
@@ -50,7 +52,7 @@ bool draw_matrix(App& app, const char* name, Matrix& m, bool editable) {
                             changed = true;
                         }
                     } else {
-                        ImGui::Text("%.5g", v);
+                        ImGui::Text("%.6g", v);
                     }
                     ImGui::PopID();
                 }
@@ -90,8 +92,10 @@ void draw_values_panel(App& app) {
                                   ImGuiTableFlags_SizingFixedFit,
                               ImVec2(0, 300 * app.scale))) {
             ImGui::TableSetupScrollFreeze(1, 1);
-            ImGui::TableSetupColumn("lane");
-            for (int r = 0; r < D->regs(); ++r) ImGui::TableSetupColumn(("v" + std::to_string(r)).c_str());
+            ImGui::TableSetupColumn("lane", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("L000").x);
+            for (int r = 0; r < D->regs(); ++r)
+                ImGui::TableSetupColumn(("v" + std::to_string(r)).c_str(), ImGuiTableColumnFlags_WidthFixed,
+                                        ImGui::CalcTextSize("00000000").x);
             ImGui::TableHeadersRow();
             for (int lane = 0; lane < D->lanes(); ++lane) {
                 ImGui::TableNextRow();

@@ -30,7 +30,7 @@ const OperandView* view_of(const App& app, ls::Operand op) {
 }  // namespace
 
 void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, const char* id,
-               const std::vector<std::uint8_t>* diff) {
+               const std::vector<std::uint8_t>* diff, const LayoutSet* other) {
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton(id, ImVec2(std::max(1.0f, grid.width), std::max(1.0f, grid.height)));
     const bool hovered = ImGui::IsItemHovered();
@@ -88,10 +88,12 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
         h.operand = grid.operand;
         h.element = t.element;
     }
-    if (diff == nullptr) app.frame_hover = h;
-    if (clicked) app.want_pin = h;
+    if (!other) {
+        app.frame_hover = h;
+        if (clicked) app.want_pin = h;
+    }
     ImGui::BeginTooltip();
-    std::string text = describe_element(app.set, grid.operand, t.element);
+    std::string text = describe_element(other ? *other : app.set, grid.operand, t.element);
     if (!matrix)
         text = "v" + std::to_string(t.loc.reg) + " lane " + std::to_string(t.loc.lane) + " bits " +
                std::to_string(t.loc.bit_lo) + ".." + std::to_string(std::min(t.loc.bit_hi, 31)) + " holds\n" + text;
@@ -323,7 +325,7 @@ void draw_compare_panel(App& app) {
         }
         ImGui::SetCursorPosY(y);
         draw_grid(app, cv.matrix, cv.matrix_tex, nullptr,
-                  (std::string("cmp_r_") + std::string(ls::operand_name(cv.operand))).c_str(), mask ? mask : nullptr);
+                  (std::string("cmp_r_") + std::string(ls::operand_name(cv.operand))).c_str(), mask, &c.set);
         ImGui::SetCursorPosY(y + h + gap * 0.5f);
     }
     ImGui::EndChild();
