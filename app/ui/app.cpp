@@ -293,7 +293,7 @@ void App::draw_status_bar() {
         text += "  |  lane " + std::to_string(h.lane);
     if (pinned.kind != Hover::Kind::None) text += " (pinned, Esc clears)";
 #ifdef LANESCOPE_HAVE_GPU
-    text += "  |  GPU backend: available";
+    text += "  |  GPU backend: built in (lanescope-cli verify)";
 #else
     text += "  |  GPU backend: not available";
 #endif
