@@ -4,8 +4,6 @@
 
 #include <cmath>
 #include <cstring>
-#include <map>
-#include <mutex>
 
 namespace lanescope::gpu::detail {
 
@@ -40,18 +38,32 @@ MiniFloat minifloat_of(ElemType t, Family fam) {
     }
 }
 
+// Direct encoding of an exactly representable value; the result is checked by
+// decoding it again, so encoder and decoder cannot disagree silently.
 uint32_t encode_minifloat(ElemType t, Family fam, double v) {
-    static std::mutex mu;
-    static std::map<std::tuple<int, bool, double>, uint32_t> cache;
     const MiniFloat f = minifloat_of(t, fam);
-    std::lock_guard<std::mutex> lock(mu);
-    auto key = std::make_tuple(int(t), f.fnuz, v);
-    auto it = cache.find(key);
-    if (it != cache.end()) return it->second;
-    const uint32_t codes = 1u << (1 + f.exp_bits + f.man_bits);
-    for (uint32_t c = 0; c < codes; ++c)
-        if (decode_minifloat(f, c) == v) return cache[key] = c;
-    throw Error("probe value " + std::to_string(v) + " is not representable in " + std::string(elem_name(t)));
+    const int total = 1 + f.exp_bits + f.man_bits;
+    uint32_t code = 0;
+    if (v != 0 && std::isfinite(v)) {
+        const uint32_t sign = v < 0 ? 1u : 0u;
+        const double mag = std::fabs(v);
+        int e = 0;
+        std::frexp(mag, &e);
+        e -= 1;                                  // mag = 1.m * 2^e
+        int biased = e + f.bias;
+        double man;
+        if (biased >= 1) {
+            man = (std::ldexp(mag, -e) - 1) * (1 << f.man_bits);
+        } else {                                 // subnormal
+            biased = 0;
+            man = std::ldexp(mag, f.bias - 1 + f.man_bits);
+        }
+        if (biased < (1 << f.exp_bits) && man == std::floor(man) && man < (1 << f.man_bits))
+            code = (sign << (total - 1)) | (uint32_t(biased) << f.man_bits) | uint32_t(man);
+    }
+    if (decode_minifloat(f, code) != v || (v == 0 && std::signbit(v)))
+        throw Error("probe value " + std::to_string(v) + " is not representable in " + std::string(elem_name(t)));
+    return code;
 }
 
 long long exact_integer(double v, long long lo, long long hi, ElemType t) {

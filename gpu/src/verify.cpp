@@ -18,7 +18,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <functional>
 #include <cmath>
+#include <map>
 #include <numeric>
 #include <sstream>
 
@@ -162,20 +164,23 @@ Matrix compute_d(const Instruction& ins, const Target& t, const ResolvedModifier
     const bool scaled = !x.SA.empty();
     for (int b = 0; b < d.blocks; ++b) {
         const int ab = x.A.blocks == 1 ? 0 : b, bb = x.B.blocks == 1 ? 0 : b, cb = x.C.blocks == 1 ? 0 : b;
-        for (int i = 0; i < d.rows; ++i)
-            for (int j = 0; j < d.cols; ++j) {
-                double sum = 0;
-                for (int c = 0; c < x.A.cols; ++c) {
-                    const double a = x.A.at(ab, i, c);
-                    if (a == 0) continue;
-                    const int k = sparse ? 4 * (c / 2) + int(x.K.at(ab, i, c)) : c;
-                    if (k >= x.B.rows) continue;
-                    double term = a * x.B.at(bb, k, j);
+        for (int i = 0; i < d.rows; ++i) {
+            double* row = &d.at(b, i, 0);
+            for (int c = 0; c < x.A.cols; ++c) {
+                const double a = x.A.at(ab, i, c);
+                if (a == 0) continue;
+                const int k = sparse ? 4 * (c / 2) + int(x.K.at(ab, i, c)) : c;
+                if (k >= x.B.rows) continue;
+                const double* brow = &x.B.v[x.B.index(bb, k, 0)];
+                for (int j = 0; j < d.cols; ++j) {
+                    if (brow[j] == 0) continue;
+                    double term = a * brow[j];
                     if (scaled) term *= x.SA.at(0, i, k / 32) * x.SB.at(0, k / 32, j);
-                    sum += term;
+                    row[j] += term;
                 }
-                d.at(b, i, j) = sa_sign * sb_sign * sum + sc_sign * x.C.at(cb, i, j);
             }
+            for (int j = 0; j < d.cols; ++j) row[j] = sa_sign * sb_sign * row[j] + sc_sign * x.C.at(cb, i, j);
+        }
     }
     return d;
 }
@@ -366,7 +371,19 @@ public:
             const ClaimedLayout& L = c.second.L;
             RegisterFile rf(L.lanes, L.regs);
             const Matrix& m = xi.of(c.first);
-            for (const Entry& e : L.entries) write_bits(rf, e.loc, encode_value(L.type, t_.family, m.at(e.element)));
+            // A probe uses few distinct values: encode each once.
+            std::vector<std::pair<double, uint64_t>> seen;
+            for (const Entry& e : L.entries) {
+                const double v = m.at(e.element);
+                auto it = std::find_if(seen.begin(), seen.end(), [v](const auto& p) { return p.first == v; });
+                if (it != seen.end()) {
+                    write_bits(rf, e.loc, it->second);
+                    continue;
+                }
+                const uint64_t bits = encode_value(L.type, t_.family, v);
+                if (seen.size() < 16) seen.emplace_back(v, bits);
+                write_bits(rf, e.loc, bits);
+            }
             p.inputs.emplace_back(c.first, std::move(rf));
         }
         RegisterFile out = dev_.run(p);
@@ -386,7 +403,9 @@ public:
 
     void mismatch(const std::string& probe, size_t entry, double expected, double found, std::string why) {
         ++r_.mismatch_count;
-        if (r_.mismatches.size() >= opts_.max_mismatches) return;
+        // The first mismatches of each probe series: a wrong B also shows in
+        // the A probe, and the report should show both.
+        if (++mismatches_per_series_[probe.substr(0, probe.find(' '))] > opts_.max_mismatches) return;
         const Entry& e = claim(Operand::D).L.entries[entry];
         r_.mismatches.push_back({probe, e.element, e.loc, expected, found, std::move(why)});
     }
@@ -578,6 +597,7 @@ private:
     Report& r_;
     std::vector<std::pair<Operand, Claim>> claims_;
     int issues_per_operand_[8] = {};
+    std::map<std::string, size_t> mismatches_per_series_;
 };
 
 }  // namespace
@@ -595,16 +615,20 @@ Report verify(const Instruction& ins, const Target& t, const ResolvedModifiers& 
     std::string why;
     if (!dev.supports(ins, t, &why)) throw Error(ins.mnemonic + " on " + t.gfx + ": " + why);
     Prober p(ins, t, mods, dev, opts, r);
-    p.probe_c();
-    p.probe_a();
-    p.probe_b(0);
+    std::vector<std::function<void()>> series = {[&] { p.probe_c(); }, [&] { p.probe_a(); }, [&] { p.probe_b(0); }};
     if (ins.sparse()) {
-        p.probe_b(1);
-        p.probe_k();
+        series.push_back([&] { p.probe_b(1); });
+        series.push_back([&] { p.probe_k(); });
     }
     if (ins.kind == LayoutKind::MfmaScaled) {
-        p.probe_scale(Operand::SA);
-        p.probe_scale(Operand::SB);
+        series.push_back([&] { p.probe_scale(Operand::SA); });
+        series.push_back([&] { p.probe_scale(Operand::SB); });
+    }
+    // C, A and B always run together: a misplaced B also disturbs the A probe
+    // (and the other way round); only both together say which one is wrong.
+    for (size_t n = 0; n < series.size(); ++n) {
+        series[n]();
+        if (opts.stop_at_first_failure && n >= 2 && r.mismatch_count > 0) break;
     }
     r.checked = operands_of(ins);
     r.passed = r.mismatch_count == 0;

@@ -124,7 +124,7 @@ struct Report {
     int probes = 0;                    // device executions
     long long slots_checked = 0;       // D slots compared over all probes
     long long mismatch_count = 0;
-    std::vector<Mismatch> mismatches;  // the first ones (up to max_mismatches)
+    std::vector<Mismatch> mismatches;  // the first ones of each probe series (up to max_mismatches each)
     std::vector<Operand> checked;      // operands whose every cell the probes exercised
     std::vector<CellIssue> issues;     // cells found wrong
     double seconds = 0;
@@ -133,7 +133,8 @@ struct Report {
 
 struct VerifyOptions {
     LayoutSource claimed;   // empty: core's layouts
-    size_t max_mismatches = 16;
+    size_t max_mismatches = 16;          // per probe series
+    bool stop_at_first_failure = false;  // skip the K / scale series once C, A or B disagreed
 };
 Report verify(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, Device& dev,
               const VerifyOptions& opts = {});
