@@ -60,6 +60,7 @@ std::string to_text(const Settings& s) {
       << "zoom_percent = " << static_cast<int>(s.view.zoom * 100.0f + 0.5f) << "\n"
       << "fit = " << (s.view.fit ? 1 : 0) << "\n"
       << "block = " << s.view.block << "\n"
+      << "tab = " << s.view.tab << "\n"
       << "window_x = " << s.window.x << "\nwindow_y = " << s.window.y << "\nwindow_width = " << s.window.width
       << "\nwindow_height = " << s.window.height << "\n";
     return o.str();
@@ -96,6 +97,7 @@ Settings from_text(const std::string& text) {
         else if (key == "show_matrices") s.view.show_matrices = n != 0;
         else if (key == "zoom_percent" && n >= 10 && n <= 800) s.view.zoom = static_cast<float>(n) / 100.0f;
         else if (key == "fit") s.view.fit = n != 0;
+        else if (key == "tab" && n >= 0 && n <= 4) s.view.tab = n;
         else if (key == "block" && n >= -1 && n < 64) s.view.block = n;
         else if (key == "window_x") s.window.x = n;
         else if (key == "window_y") s.window.y = n;

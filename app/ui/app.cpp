@@ -43,6 +43,8 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
     font_size = font->ConfigData ? font->ConfigData->SizePixels : size;  // FontSize is set only when the atlas builds
     apply_theme(settings.view.theme);
     ImGui::GetStyle().ScaleAllSizes(scale);
+    tab = static_cast<Tab>(std::clamp(settings.view.tab, 0, 4));
+    tab_forced = tab != Tab::Layout;
     select(settings.selection);
 }
 
@@ -267,10 +269,7 @@ void App::draw_menu() {
         ImGui::Separator();
         if (ImGui::MenuItem("Light theme", nullptr, v.theme == ls::Theme::Light)) v.theme = ls::Theme::Light;
         if (ImGui::MenuItem("Dark theme", nullptr, v.theme == ls::Theme::Dark)) v.theme = ls::Theme::Dark;
-        if (v.theme != before.theme) {
-            apply_theme(v.theme);
-            ImGui::GetStyle().ScaleAllSizes(scale);
-        }
+        if (v.theme != before.theme) apply_theme(v.theme);  // colours only; sizes stay scaled
         if (v.color_by != before.color_by || v.labels != before.labels || v.zoom != before.zoom || v.fit != before.fit ||
             v.theme != before.theme)
             grids_dirty = compare_dirty = true;

@@ -366,6 +366,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             }
             if (use_settings) {
                 Settings out = app.settings;
+                out.view.tab = static_cast<int>(app.tab);
                 glfwGetWindowPos(platform.window(), &out.window.x, &out.window.y);
                 glfwGetWindowSize(platform.window(), &out.window.width, &out.window.height);
                 std::string save_error;

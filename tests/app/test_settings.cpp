@@ -21,6 +21,7 @@ TEST_CASE("settings: text round trip keeps every field") {
     s.view.zoom = 1.5f;
     s.view.fit = false;
     s.view.block = 3;
+    s.view.tab = 4;
     s.window = {10, 20, 1600, 1000};
     const Settings r = from_text(to_text(s));
     CHECK(r.selection.arch == "gfx1201");
@@ -35,6 +36,7 @@ TEST_CASE("settings: text round trip keeps every field") {
     CHECK(r.view.zoom == Approx(1.5f));
     CHECK_FALSE(r.view.fit);
     CHECK(r.view.block == 3);
+    CHECK(r.view.tab == 4);
     CHECK(r.window.x == 10);
     CHECK(r.window.width == 1600);
 }
