@@ -155,19 +155,18 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         settings.selection = Selection{};
     }
     Selection& sel = settings.selection;
+    const Selection remembered = sel;
     if (!a.arch.empty()) sel.arch = a.arch;
     if (!a.instruction.empty()) sel.instruction = a.instruction;
     if (!a.arch.empty() && a.instruction.empty()) {
         // Keep the remembered instruction where it exists on the new architecture.
         try {
             const ls::Target& t = cat.find_target(a.arch);
-            const Selection def;
-            const LayoutSet cur = resolve_selection(cat, Selection{def.arch, settings.selection.instruction, {}});
+            const LayoutSet cur = resolve_selection(cat, Selection{remembered.arch, remembered.instruction, {}});
             sel.instruction = carry_instruction(cat, *cur.ins, t);
         } catch (const ls::Error&) {
         }
     }
-    const ls::Modifiers none;
     if (!a.instruction.empty() || !a.arch.empty()) sel.mods = ls::Modifiers{};
     for (const char* name : {"cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b"}) {
         ls::ResolvedModifiers probe;
@@ -176,7 +175,6 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         const int v = modifier_value(probe, name);
         if (v != -1) set_modifier(sel.mods, name, v);
     }
-    (void)none;
     LayoutSet checked;
     try {
         // Names and explicitly given modifiers must be legal: say what is.
