@@ -98,6 +98,11 @@ TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& 
                                       : ls::tile_color(ins, style.color_by, t.element, t.loc, style.theme);
                 t.text = ls::text_on(t.fill);
                 if (!locs.empty()) t.label = fitting_label(t.loc, layout.element_bits(), g.cell_w, style);
+                if (t.copies > 1 && !t.label.empty()) {
+                    // Replicated element: say in how many places (the tooltip lists them).
+                    std::string more = t.label + " \u00D7" + std::to_string(t.copies);
+                    if (width_of(style, more) + kLabelPad <= g.cell_w) t.label = std::move(more);
+                }
                 g.tiles.push_back(std::move(t));
             }
         }

@@ -19,7 +19,7 @@ enum class ViewKind { Matrix, Registers };
 struct Tile {
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // in grid pixels, origin top-left
     ls::Rgb fill, text;
-    std::string label;                     // empty when it does not fit
+    std::string label;                     // empty when it does not fit; " ×N" when N places hold it
     ls::Element element;
     ls::Location loc;                      // the first location (matrix view) or this slot part
     int copies = 1;                        // how many locations hold the element

@@ -17,6 +17,10 @@ std::string grid_title(const App& app, const ls::OperandLayout& l, bool register
          (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) + " blocks" : "") + "  " +
          std::string(ls::elem_name(l.type())) + "  " + std::to_string(l.regs()) + " VGPR" + (l.regs() == 1 ? "" : "s");
     if (registers) s += "  (rows: lanes, columns: VGPRs)";
+    else if (l.elements() > 0) {
+        const size_t copies = l.where({0, 0, 0}).size();
+        if (copies > 1) s += "  (each element in " + std::to_string(copies) + " places; first shown)";
+    }
     (void)app;
     return s;
 }
