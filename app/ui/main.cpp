@@ -21,7 +21,7 @@ using namespace lsapp;
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
 struct Args {
-    std::string compare_arch, compare_instruction;
+    std::string compare_arch, compare_instruction, pin;
     int compare_wave = -1;
     std::string arch, instruction, operands, screenshot, size, theme, color_by, tab;
     ls::Modifiers mods;
@@ -131,6 +131,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     cli.add_option("--compare-arch", a.compare_arch, "compare with this architecture (opens the Compare tab)");
     cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
     cli.add_option("--compare-wave", a.compare_wave, "wave size of the compared instruction");
+    cli.add_option("--pin", a.pin, "pin the highlight of an element, OP,ROW,COL[,BLOCK] (e.g. D,3,5), or a lane, LANE,N");
     cli.add_flag("--panel", a.panel, "screenshot only the layout panel, not the whole window");
     cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
     cli.add_flag("--no-labels", a.no_labels, "hide tile labels");
@@ -200,7 +201,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
                                                           : ls::ColorBy::Lane;
     if (a.no_labels) settings.view.labels = false;
     if (a.registers) settings.view.show_registers = true;
-    if (a.zoom > 0) settings.view.zoom = a.zoom;
+    if (a.zoom > 0) settings.view.zoom = a.zoom, settings.view.fit = false;
     if (a.block >= -1) settings.view.block = a.block;
     if (offscreen && a.zoom <= 0) settings.view.zoom = 1.0f;
 
@@ -281,6 +282,30 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             app.compare.selection = other;
             app.compare_dirty = true;
             app.set_tab(Tab::Compare);
+        }
+        if (!a.pin.empty()) {
+            // "D,3,5[,block]" pins an element; "lane,17" pins a lane.
+            char op[8] = {};
+            int r = -1, c = -1, b = 0;
+            Hover h;
+            if (std::sscanf(a.pin.c_str(), "lane,%d", &r) == 1 || std::sscanf(a.pin.c_str(), "LANE,%d", &r) == 1) {
+                h.kind = Hover::Kind::Lane;
+                h.lane = r;
+            } else if (std::sscanf(a.pin.c_str(), "%7[A-Za-z],%d,%d,%d", op, &r, &c, &b) >= 3) {
+                const auto parsed = ls::parse_operand(op);
+                const ls::OperandLayout* l = parsed ? app.set.find(*parsed) : nullptr;
+                if (l && l->contains({b, r, c})) {
+                    h.kind = Hover::Kind::Element;
+                    h.operand = *parsed;
+                    h.element = {b, r, c};
+                }
+            }
+            if (h.kind == Hover::Kind::None) {
+                std::cerr << "lanescope: --pin wants OP,ROW,COL[,BLOCK] inside the operand (e.g. D,3,5) or lane,N; got '"
+                          << a.pin << "'\n";
+                rc = 2;
+            }
+            app.want_pin = h;
         }
         if (rc != 0) {
         } else if (!a.tab.empty())
