@@ -79,8 +79,12 @@ void draw_search_panel(App& app) {
         app.focus_search = false;
     }
     ImGui::SetNextItemWidth(-1);
-    const bool enter = ImGui::InputTextWithHint("##search", "search: 32x32 bf16, sparse fp8 ... (Ctrl+K)", app.query,
-                                                sizeof app.query, ImGuiInputTextFlags_EnterReturnsTrue);
+    // CallbackHistory makes the text field keep Up/Down for itself (no focus
+    // navigation), so the arrows move through the results below.
+    const bool enter = ImGui::InputTextWithHint(
+        "##search", "search: 32x32 bf16, sparse fp8 ... (Ctrl+K)", app.query, sizeof app.query,
+        ImGuiInputTextFlags_EnterReturnsTrue | ImGuiInputTextFlags_CallbackHistory,
+        [](ImGuiInputTextCallbackData*) { return 0; });
     const bool typing = ImGui::IsItemActive();
     if (ImGui::IsItemEdited()) app.hits_dirty = true, app.cursor = 0;
     if (app.hits_dirty) {
