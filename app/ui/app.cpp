@@ -18,6 +18,20 @@ double ms_since(std::chrono::steady_clock::time_point t0) {
 void apply_theme(ls::Theme theme) {
     if (theme == ls::Theme::Dark) ImGui::StyleColorsDark();
     else ImGui::StyleColorsLight();
+    // Keep the tile palette's colours to the tiles: an opaque UI colour equal
+    // to one of them (the light theme's disabled text is the palette's grey)
+    // is moved by one step, so pixel counts of a screenshot stay meaningful.
+    ImGuiStyle& style = ImGui::GetStyle();
+    for (ImVec4& c : style.Colors) {
+        for (int i = 0; i < ls::categorical_count(); ++i) {
+            for (ls::Theme t : {ls::Theme::Light, ls::Theme::Dark}) {
+                const ls::Rgb p = ls::categorical(i, t);
+                auto byte = [](float f) { return static_cast<int>(f * 255.0f + 0.5f); };
+                if (byte(c.x) == p.r && byte(c.y) == p.g && byte(c.z) == p.b)
+                    c.x = std::max(0.0f, c.x - 2.0f / 255.0f);
+            }
+        }
+    }
 }
 }  // namespace
 
