@@ -26,6 +26,7 @@ struct Args {
     std::string arch, instruction, operands, screenshot, size, theme, color_by, tab;
     ls::Modifiers mods;
     int bench_frames = 0;
+    int quit_after = 0;
     int block = -2;
     float zoom = 0;
     bool panel = false;
@@ -132,6 +133,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
     cli.add_option("--compare-wave", a.compare_wave, "wave size of the compared instruction");
     cli.add_option("--pin", a.pin, "pin the highlight of an element, OP,ROW,COL[,BLOCK] (e.g. D,3,5), or a lane, LANE,N");
+    cli.add_option("--quit-after-frames", a.quit_after, "interactive window: close after N frames (smoke tests)");
     cli.add_flag("--panel", a.panel, "screenshot only the layout panel, not the whole window");
     cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
     cli.add_flag("--no-labels", a.no_labels, "hide tile labels");
@@ -374,8 +376,9 @@ int run(int argc, char** argv, Clock::time_point t_start) {
                         pct(frame_ms, 0.95));
         } else {
             bool first = true;
-            while (!platform.should_close()) {
-                if (!app.busy()) {
+            int frames = 0;
+            while (!platform.should_close() && (a.quit_after <= 0 || frames++ < a.quit_after)) {
+                if (!app.busy() && a.quit_after <= 0) {
                     platform.wait_events();  // idle: no CPU until input arrives
                     app.request_redraw(2);
                 } else {

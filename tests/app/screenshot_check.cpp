@@ -2,7 +2,8 @@
 // checks the PNG from its pixels: the size asked for, and as many distinct
 // tile colours in the D view as the palette's lane groups for that
 // instruction (tiles are flat palette colours; labels are one text colour).
-// Mode "errors" checks that bad input gives a message and a non-zero exit.
+// Mode "errors" checks that bad input gives a message and a non-zero exit;
+// mode "window" opens the interactive window under Xvfb and checks the saved settings.
 #include "lanescope/palette.hpp"
 
 #define STB_IMAGE_STATIC
@@ -74,6 +75,29 @@ int main(int argc, char** argv) {
         check(run(prefix + app + " --screenshot /nonexistent-dir/x.png") != 0, "unwritable path: non-zero exit");
         check(run(prefix + app + " --operand Q --screenshot " + out) != 0 && !exists(out), "unknown operand: non-zero exit");
         check(run(prefix + app + " --no-settings") != 0, "no display, interactive: non-zero exit with a message");
+        return failures ? 1 : 0;
+    }
+
+    if (mode == "window") {
+        // The interactive window opens, runs its loop, and saves the settings on exit.
+        const std::string config = dir + "/config";
+        const std::string file = config + "/lanescope/settings.ini";
+        std::remove(file.c_str());
+        check(run("env XDG_CONFIG_HOME=" + config + " xvfb-run -a -s '-screen 0 1280x800x24' " + app +
+                  " --arch gfx1100 --instruction v_wmma_f32_16x16x16_f16 --wave 64 --quit-after-frames 5") == 0,
+              "window opens and closes");
+        std::FILE* f = std::fopen(file.c_str(), "r");
+        check(f != nullptr, "settings saved to " + file);
+        std::string text;
+        if (f) {
+            char buf[4096];
+            size_t n;
+            while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
+            std::fclose(f);
+        }
+        check(text.find("instruction = v_wmma_f32_16x16x16_f16") != std::string::npos, "settings remember the instruction");
+        check(text.find("arch = gfx1100") != std::string::npos, "settings remember the architecture");
+        check(text.find("wave = 64") != std::string::npos, "settings remember the wave size");
         return failures ? 1 : 0;
     }
 
