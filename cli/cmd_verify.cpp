@@ -25,6 +25,7 @@ namespace gpu = lanescope::gpu;
 
 struct VerifyArgs {
     bool all = false;
+    bool every_modifier = false;
     std::string device = "auto";
     std::string corrupt;
     size_t max_mismatches = 8;
@@ -106,6 +107,38 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         Resolved r = resolve(o);
         jobs.push_back({r.target, r.ins, r.query.mods});
     }
+    if (v.every_modifier) {
+        // Every legal combination of the modifier fields, per instruction and wave.
+        std::vector<Job> expanded;
+        for (const Job& j : jobs) {
+            std::vector<ls::ResolvedModifiers> todo = {j.mods};
+            for (const char* field : {"cbsz", "abid", "blgp", "opsel", "opsel_a", "opsel_b"}) {
+                std::vector<ls::ResolvedModifiers> next;
+                for (const ls::ResolvedModifiers& m : todo) {
+                    std::vector<int> values = {-1};
+                    for (const ls::ModifierRange& r : ls::modifier_ranges(*j.ins, *j.t, m))
+                        if (r.name == field) values = r.values;
+                    for (int value : values) {
+                        ls::ResolvedModifiers c = m;
+                        const std::string f = field;
+                        int* slot = f == "cbsz" ? &c.cbsz : f == "abid" ? &c.abid : f == "blgp" ? &c.blgp
+                                  : f == "opsel" ? &c.opsel : f == "opsel_a" ? &c.opsel_a : &c.opsel_b;
+                        if (value >= 0) *slot = value;
+                        if (f == "cbsz") c.abid = 0;  // abid's range depends on cbsz
+                        next.push_back(c);
+                    }
+                }
+                todo = next;
+            }
+            for (const ls::ResolvedModifiers& m : todo) {
+                ls::Modifiers given;
+                given.cbsz = m.cbsz, given.abid = m.abid, given.blgp = m.blgp, given.opsel = m.opsel;
+                given.opsel_a = m.opsel_a, given.opsel_b = m.opsel_b, given.wave = m.wave;
+                expanded.push_back({j.t, j.ins, ls::resolve_modifiers(*j.ins, *j.t, given)});
+            }
+        }
+        jobs = expanded;
+    }
     std::unique_ptr<gpu::Corruption> corruption;
     if (!v.corrupt.empty()) corruption = std::make_unique<gpu::Corruption>(gpu::parse_corruption(v.corrupt));
 
@@ -180,6 +213,8 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
     v.sub = sub;
     add_target_options(sub, o, false);
     sub->add_flag("--all", v.all, "every instruction (of --arch's family if given, else of every family)");
+    sub->add_flag("--every-modifier", v.every_modifier,
+                  "every legal combination of cbsz/abid/blgp/opsel (and the scale selects), not only the given ones");
     sub->add_option("--device", v.device, "auto (an AMD GPU through the HIP runtime), software (catalog semantics)")
         ->capture_default_str();
     sub->add_option("--corrupt", v.corrupt,

@@ -257,7 +257,7 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         if (run_process(compile_argv(o, t.gfx, false, false, dir + "/empty.c", dir + "/empty.o"), "",
                         dir + "/probe_" + t.gfx + ".log") != 0) {
             sum.skipped = true;
-            sum.skip_reason = o.clang + " does not support -mcpu=" + t.gfx;
+            sum.skip_reason = o.clang + " does not support -mcpu=" + t.gfx + " (pass --clang with a compiler that does)";
             result.targets.push_back(sum);
             continue;
         }

@@ -75,6 +75,15 @@ TEST_CASE("verify on the software device: PASS, and FAIL with the first mismatch
     CHECK(bad.out.find("0 passed, 1 failed") != std::string::npos);
 }
 
+TEST_CASE("verify --every-modifier runs every legal cbsz/abid/blgp combination") {
+    // 2 blocks: cbsz 0 (abid 0) or 1 (abid 0, 1) = 3 broadcast settings, times
+    // the 8 BLGP lane-group patterns.
+    Run r = cli("verify --device software --arch gfx908 -i v_mfma_f32_32x32x1f32 --every-modifier");
+    CHECK(r.status == 0);
+    CHECK(r.out.find("24 passed, 0 failed") != std::string::npos);
+    CHECK(r.out.find("(cbsz=1 abid=1 blgp=7)") != std::string::npos);
+}
+
 TEST_CASE("verify refuses bad input with what is legal") {
     Run dev = cli("verify --device tpu");
     CHECK(dev.status == 1);
