@@ -51,12 +51,11 @@ bool wave64_flag(const Case& c) {
     return c.mods.wave == 64 && c.builtin.find("_w64") != std::string::npos;
 }
 
-std::vector<std::string> compile_argv(const ConformanceOptions& o, const std::string& gfx, bool w64, bool syntax_only,
+std::vector<std::string> compile_argv(const ConformanceOptions& o, const std::string& gfx, bool w64,
                                       const std::string& src, const std::string& obj) {
     std::vector<std::string> a = {o.clang, "-x", "c", "--target=amdgcn-amd-amdhsa", "-mcpu=" + gfx, "-nogpulib",
                                   "-O2", "-fno-crash-diagnostics", "-ferror-limit=0", "-w"};
     if (w64) a.push_back("-mwavefrontsize64");
-    (void)syntax_only;
     a.insert(a.end(), {"-c", src, "-o", obj});
     return a;
 }
@@ -254,7 +253,7 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         TargetSummary sum;
         sum.target = t.gfx;
         // Does this compiler know the target?
-        if (run_process(compile_argv(o, t.gfx, false, false, dir + "/empty.c", dir + "/empty.o"), "",
+        if (run_process(compile_argv(o, t.gfx, false, dir + "/empty.c", dir + "/empty.o"), "",
                         dir + "/probe_" + t.gfx + ".log") != 0) {
             sum.skipped = true;
             sum.skip_reason = o.clang + " does not support -mcpu=" + t.gfx + " (pass --clang with a compiler that does)";
@@ -360,7 +359,7 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         std::vector<size_t> one = {id};
         const std::string base = dir + "/" + c.fname;
         if (!detail::write_file_atomic(base + ".c", source_of(one, false))) throw Error("cannot write " + base + ".c");
-        const int rc = run_process(compile_argv(o, c.target->gfx, wave64_flag(c), false, base + ".c", base + ".o"), "",
+        const int rc = run_process(compile_argv(o, c.target->gfx, wave64_flag(c), base + ".c", base + ".o"), "",
                                    base + ".log");
         if (c.negative) {
             c.done = true;
@@ -424,7 +423,7 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                 return;
             }
             if (!detail::write_file_atomic(base + ".c", source_of(*idsp, true))) throw Error("cannot write " + base + ".c");
-            const int rc = run_process(compile_argv(o, gfx, w64, false, base + ".c", base + ".o"), "", base + ".log");
+            const int rc = run_process(compile_argv(o, gfx, w64, base + ".c", base + ".o"), "", base + ".log");
             if (rc != 0) {
                 std::lock_guard<std::mutex> lock(mu);
                 retry.insert(retry.end(), idsp->begin(), idsp->end());
