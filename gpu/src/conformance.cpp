@@ -219,13 +219,19 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
     if (gfxs.empty()) gfxs = {"gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1200"};
     const bool own_dir = o.workdir.empty();
     const std::string dir = own_dir ? detail::make_temp_dir("lanescope-conformance-") : o.workdir;
+    // Our own work directory goes away on every exit, errors included.
+    struct Cleanup {
+        std::string dir;
+        ~Cleanup() {
+            if (!dir.empty()) detail::remove_tree(dir);
+        }
+    } cleanup{own_dir && !o.keep ? dir : ""};
 
     // Is the compiler there at all?
     {
         std::string err;
         const int rc = run_process({o.clang, "--version"}, dir + "/version.txt", "", &err);
         if (rc != 0) {
-            if (own_dir && !o.keep) detail::remove_tree(dir);
             throw Error("the conformance check needs the AMD compiler '" + o.clang + "' (" +
                         (err.empty() ? "exit status " + std::to_string(rc) : err) +
                         "); install clang-19 llvm-19 lld-19 (scripts/packages/gpu.txt) or pass --clang");
@@ -500,7 +506,6 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     log << "conformance: " << result.checks.size() << " checks, " << result.failures() << " failed, " << secs << " s"
         << (o.keep || !own_dir ? " (work files in " + dir + ")" : "") << "\n";
-    if (own_dir && !o.keep) detail::remove_tree(dir);
     return result;
 }
 
