@@ -32,7 +32,7 @@ TEST_CASE("search: 'sparse fp8' finds only sparse instructions with FP8 inputs")
     }
 }
 
-TEST_CASE("search: mnemonic and builtin substrings; prefix beats substring") {
+TEST_CASE("search: mnemonic and builtin substrings - prefix beats substring") {
     const auto& cat = ls::Catalog::builtin();
     auto hits = search(cat, gfx("gfx942"), "v_mfma_f32_32x32x8_f16");
     REQUIRE_FALSE(hits.empty());
@@ -42,7 +42,7 @@ TEST_CASE("search: mnemonic and builtin substrings; prefix beats substring") {
     CHECK(hits.front().ins->builtin_pattern == "mfma_f32_32x32x8f16");
 }
 
-TEST_CASE("search: empty query lists the architecture; nonsense lists nothing; kinds filter") {
+TEST_CASE("search: empty query lists the architecture - nonsense lists nothing - kinds filter") {
     const auto& cat = ls::Catalog::builtin();
     const auto& t = gfx("gfx1100");
     CHECK(search(cat, t, "").size() == cat.on(t.family).size());

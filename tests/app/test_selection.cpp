@@ -5,7 +5,7 @@
 namespace ls = lanescope;
 using namespace lsapp;
 
-TEST_CASE("modifiers: every value the engine offers is accepted; others are dropped, not fatal") {
+TEST_CASE("modifiers: every value the engine offers is accepted - others are dropped, not fatal") {
     const auto& cat = ls::Catalog::builtin();
     for (const ls::Target& t : cat.targets()) {
         for (const ls::Instruction* ins : cat.on(t.family)) {
@@ -51,7 +51,7 @@ TEST_CASE("modifiers: abid depends on cbsz, and the legal set follows it") {
         if (range.name == "abid") CHECK(range.values.size() == 4u);  // 2^cbsz values
 }
 
-TEST_CASE("selection: wave size from a _w64 builtin name; unknown names throw with a message") {
+TEST_CASE("selection: wave size from a _w64 builtin name - unknown names throw with a message") {
     const auto& cat = ls::Catalog::builtin();
     const LayoutSet set = resolve_selection(cat, Selection{"gfx1100", "wmma_f32_16x16x16_f16_w64", {}});
     CHECK(set.mods.wave == 64);

@@ -50,7 +50,7 @@ TEST_CASE("settings: garbage lines and bad values keep the defaults") {
     CHECK(r.selection.mods.wave == 32);
 }
 
-TEST_CASE("settings: saved atomically, loaded back; unwritable paths fail cleanly") {
+TEST_CASE("settings: saved atomically, loaded back - unwritable paths fail cleanly") {
     char dir[] = "/tmp/lanescope-settings-XXXXXX";
     REQUIRE(mkdtemp(dir) != nullptr);
     const std::string path = std::string(dir) + "/sub/settings.ini";
