@@ -10,8 +10,14 @@
 #include <filesystem>
 #include <fstream>
 #include <sys/wait.h>
+#include <unistd.h>
 
 namespace {
+
+// Unique per process, so parallel test runs (other build trees) never collide.
+std::filesystem::path temp_path(const std::string& name) {
+    return std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
+}
 
 struct Run {
     int status;
@@ -20,7 +26,7 @@ struct Run {
 
 Run cli(const std::string& args) {
     static int n = 0;
-    const std::string err_file = std::filesystem::temp_directory_path() / ("lanescope_cli_err_" + std::to_string(++n));
+    const std::string err_file = temp_path("lanescope_cli_err_" + std::to_string(++n));
     const std::string cmd = std::string(LANESCOPE_CLI) + " " + args + " 2>" + err_file;
     Run r{};
     FILE* p = popen(cmd.c_str(), "r");
@@ -116,7 +122,7 @@ TEST_CASE("bad input: clear message, non-zero exit, nothing on stdout") {
 
 TEST_CASE("an unwritable --out path fails cleanly and leaves nothing behind") {
     namespace fs = std::filesystem;
-    fs::path dir = fs::temp_directory_path() / "lanescope_cli_out_test";
+    fs::path dir = temp_path("lanescope_cli_out_test");
     fs::remove_all(dir);
     Run r = cli("layout --out " + (dir / "missing" / "x.json").string() + " --format json");
     CHECK(r.status == 1);
@@ -134,7 +140,7 @@ TEST_CASE("an unwritable --out path fails cleanly and leaves nothing behind") {
 
 TEST_CASE("a broken catalog file is reported with its line") {
     namespace fs = std::filesystem;
-    fs::path f = fs::temp_directory_path() / "lanescope_broken_catalog.txt";
+    fs::path f = temp_path("lanescope_broken_catalog") += ".txt";
     std::ofstream(f) << "# broken\ncdna3 | mfma_x | v_mfma_x | - | mfma | 32x32 | 1 | f32,f32,f32 | 40 | 64 | a,b,c>d | - | x | y\n";
     Run r = cli("--catalog " + f.string() + " list");
     CHECK(r.status == 1);
