@@ -1,47 +1,18 @@
 // lanescope-cli as a user and a script see it: the JSON contract (docs/json.md),
 // exit statuses, messages on stderr, nothing half-written.
 #include "helpers.hpp"
+#include "shell_run.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include <array>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
-#include <sys/wait.h>
-#include <unistd.h>
 
 namespace {
-
-// Unique per process, so parallel test runs (other build trees) never collide.
-std::filesystem::path temp_path(const std::string& name) {
-    return std::filesystem::temp_directory_path() / (name + "_" + std::to_string(::getpid()));
-}
-
-struct Run {
-    int status;
-    std::string out, err;
-};
-
-Run cli(const std::string& args) {
-    static int n = 0;
-    const std::string err_file = temp_path("lanescope_cli_err_" + std::to_string(++n));
-    const std::string cmd = std::string(LANESCOPE_CLI) + " " + args + " 2>" + err_file;
-    Run r{};
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::array<char, 65536> buf{};
-    size_t got;
-    while ((got = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    std::ifstream e(err_file);
-    r.err.assign(std::istreambuf_iterator<char>(e), {});
-    std::filesystem::remove(err_file);
-    return r;
-}
-
+using lstest::Run;
+using lstest::temp_path;
+Run cli(const std::string& args) { return lstest::run_command(std::string(LANESCOPE_CLI) + " " + args); }
 }  // namespace
 
 TEST_CASE("layout --format json holds the documented contract") {

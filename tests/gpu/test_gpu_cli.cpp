@@ -1,6 +1,7 @@
 // lanescope-cli verify / conformance as a user runs them, and the HIP form of
 // the probe kernel compiled by the real compiler.
 #include "lanescope/gpu.hpp"
+#include "shell_run.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -17,29 +18,8 @@ using namespace lanescope;
 
 namespace {
 
-struct Run {
-    int status;
-    std::string out, err;
-};
-
-Run sh(const std::string& cmd_line) {
-    static int n = 0;
-    const std::string err_file = fs::temp_directory_path() / ("lanescope_gpu_err_" + std::to_string(::getpid()) + "_" +
-                                                              std::to_string(++n));
-    const std::string cmd = cmd_line + " 2>" + err_file;
-    Run r{};
-    FILE* p = popen(cmd.c_str(), "r");
-    REQUIRE(p != nullptr);
-    std::array<char, 65536> buf{};
-    size_t got;
-    while ((got = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), got);
-    int st = pclose(p);
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
-    std::ifstream e(err_file);
-    r.err.assign(std::istreambuf_iterator<char>(e), {});
-    fs::remove(err_file);
-    return r;
-}
+using lstest::Run;
+Run sh(const std::string& cmd_line) { return lstest::run_command(cmd_line); }
 
 Run cli(const std::string& args) { return sh(std::string(LANESCOPE_CLI) + " " + args); }
 
