@@ -100,6 +100,11 @@ void App::select(const Selection& s) {
     }
     if (settings.view.block >= set.ins->blocks) settings.view.block = -1;
     hover = pinned = Hover{};
+    // A verification belongs to one instruction and modifier setting.
+    verify.have = false;
+    verify.error.clear();
+    verify.status.clear();
+    verify.key.clear();
     grids_dirty = hits_dirty = values_dirty = compare_dirty = true;
     links = compute_links(set, Hover{});
     links_for_ = Hover{};
@@ -305,11 +310,10 @@ void App::draw_status_bar() {
     else if (h.kind == Hover::Kind::Lane)
         text += "  |  lane " + std::to_string(h.lane);
     if (pinned.kind != Hover::Kind::None) text += " (pinned, Esc clears)";
-#ifdef LANESCOPE_HAVE_GPU
-    text += "  |  GPU backend: built in (lanescope-cli verify)";
-#else
-    text += "  |  GPU backend: not available";
-#endif
+    if (!verify.error.empty()) text += "  |  Verify on GPU: " + verify.error;
+    else if (verify.have && verify.key == selection_key())
+        text += "  |  " + verify.status + " (" + verify.facts.device + ")";
+    else text += gpu_backend_built() ? "  |  GPU backend: built in" : "  |  GPU backend: not built";
     if (!status.empty()) text += "  |  " + status;
     ImGui::Separator();
     ImGui::TextUnformatted(text.c_str());
@@ -382,6 +386,10 @@ void App::after_frame() {
     if (want_selection) {
         select(*want_selection);
         want_selection.reset();
+    }
+    if (want_verify) {
+        want_verify = false;
+        run_verify();
     }
     if (want_pin) {
         pinned = (*want_pin == pinned) ? Hover{} : *want_pin;

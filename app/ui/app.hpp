@@ -8,6 +8,7 @@
 #include "model/settings.hpp"
 #include "model/tiles.hpp"
 #include "model/values.hpp"
+#include "model/verify_overlay.hpp"
 #include "ui/platform.hpp"
 #include "ui/tile_texture.hpp"
 
@@ -41,6 +42,23 @@ struct ExportRequest {
     bool whole_window = true;
     std::string path;
 };
+
+// "Verify on GPU": the device chosen, and the last result for the current
+// selection (cleared when the instruction or modifiers change).
+struct VerifyState {
+    int device = 0;          // 0: AMD GPU through HIP ("auto"), 1: the software device
+    std::string corrupt;     // a deliberately wrong claimed layout (--corrupt; demonstrations)
+    std::string key;         // the selection the result belongs to
+    bool have = false;       // a report for `key`
+    std::string error;       // one line: why nothing was verified (e.g. "no AMD GPU found: ...")
+    VerifyFacts facts;
+    VerifyOverlay overlay;
+    std::string status;      // "verified: N cells PASS" / "FAIL: k mismatches ..."
+    double ms = 0;
+};
+
+// Whether the app was built with lanescope::gpu.
+bool gpu_backend_built();
 
 enum class Tab { Layout, Registers, Compare, Values, Details };
 
@@ -88,6 +106,7 @@ public:
     int generator_seed = 1;
 
     CompareState compare;
+    VerifyState verify;
     std::string status;
     ImVec2 layout_panel_min, layout_panel_max;  // for exporting one panel
     ImVec2 layout_avail{0, 0};                  // the layout panel's free space (fit mode)
@@ -99,6 +118,7 @@ public:
     Hover frame_hover;
     std::optional<Hover> want_pin;
     std::optional<ExportRequest> want_export;
+    bool want_verify = false;
     bool grids_dirty = true;
     bool hits_dirty = true;
     bool values_dirty = true;
@@ -113,6 +133,11 @@ public:
     const Hover& active_hover() const { return hover.kind != Hover::Kind::None ? hover : pinned; }
 
     void rebuild_grids();
+    // Runs the verification of the current selection now (the intent's work; a few ms).
+    void run_verify();
+    std::string selection_key() const;
+    // The verification overlay of an operand's cells, when there is a result for this selection.
+    const OperandVerify* verify_for(ls::Operand op) const;
 
 private:
     Hover links_for_;
@@ -131,11 +156,13 @@ void draw_registers_panel(App& app);  // panel_views.cpp: lanes x registers per 
 void draw_compare_panel(App& app);    // panel_views.cpp
 void draw_values_panel(App& app);     // panel_values.cpp: inputs, generators, D
 void draw_details_panel(App& app);    // panel_details.cpp: facts, signature, formulas, HIP snippet
+void draw_verify_control(App& app);   // panel_verify.cpp: "Verify on GPU" (left column, under Modifiers)
 
 // Draws one cached grid (texture + highlights) at the cursor and reports hover.
 // `other`: the grid belongs to the compared instruction (no linking, its own tooltip).
 void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, const char* id,
-               const std::vector<std::uint8_t>* diff = nullptr, const LayoutSet* other = nullptr);
+               const std::vector<std::uint8_t>* diff = nullptr, const LayoutSet* other = nullptr,
+               const OperandVerify* verified = nullptr);
 
 // PNG writing: temp file + rename; returns false with a message.
 bool write_png(const std::string& path, const std::vector<unsigned char>& rgba, int w, int h, std::string* error);

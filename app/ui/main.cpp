@@ -6,6 +6,9 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <CLI/CLI.hpp>
+#ifdef LANESCOPE_HAVE_GPU
+#include "lanescope/gpu.hpp"
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -21,7 +24,7 @@ using namespace lsapp;
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
 struct Args {
-    std::string compare_arch, compare_instruction, pin;
+    std::string compare_arch, compare_instruction, pin, verify, corrupt;
     int compare_wave = -1;
     std::string arch, instruction, operands, screenshot, size, theme, color_by, tab;
     ls::Modifiers mods;
@@ -133,6 +136,10 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
     cli.add_option("--compare-wave", a.compare_wave, "wave size of the compared instruction");
     cli.add_option("--pin", a.pin, "pin the highlight of an element, OP,ROW,COL[,BLOCK] (e.g. D,3,5), or a lane, LANE,N");
+    cli.add_option("--verify", a.verify,
+                   "screenshot: run \"Verify on GPU\" first with this device: auto (an AMD GPU through HIP) or software");
+    cli.add_option("--corrupt", a.corrupt,
+                   "with --verify: check a deliberately wrong layout, OP:swap-lanes:L1:L2 or OP:shift-regs (shows red cells)");
     cli.add_option("--quit-after-frames", a.quit_after, "interactive window: close after N frames (smoke tests)");
     cli.add_flag("--panel", a.panel, "screenshot only the layout panel, not the whole window");
     cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
@@ -225,6 +232,30 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             return 2;
         }
     }
+    if (!a.verify.empty() && a.verify != "auto" && a.verify != "software") {
+        std::cerr << "lanescope: --verify must be auto (an AMD GPU through HIP) or software (got '" << a.verify << "')\n";
+        return 2;
+    }
+    if (!a.corrupt.empty() && a.verify.empty()) {
+        std::cerr << "lanescope: --corrupt needs --verify auto|software\n";
+        return 2;
+    }
+    if (!a.verify.empty() && !gpu_backend_built()) {
+        std::cerr << "lanescope: --verify: GPU backend: not built\n";
+        return 2;
+    }
+    if (!a.corrupt.empty()) {
+#ifdef LANESCOPE_HAVE_GPU
+        try {
+            const lanescope::gpu::Corruption c = lanescope::gpu::parse_corruption(a.corrupt);
+            if (!checked.find(c.operand))
+                throw ls::Error(checked.ins->mnemonic + " has no operand " + std::string(ls::operand_name(c.operand)));
+        } catch (const ls::Error& e) {
+            std::cerr << "lanescope: --corrupt: " << e.what() << "\n";
+            return 2;
+        }
+#endif
+    }
     if (a.bench_frames > 0) {
         const auto largest = largest_layout(cat);
         sel = Selection{largest.first->gfx, largest.second->mnemonic, {}};
@@ -316,6 +347,14 @@ int run(int argc, char** argv, Clock::time_point t_start) {
                         : a.tab == "values"  ? Tab::Values
                         : a.tab == "details" ? Tab::Details
                                              : Tab::Layout);
+        if (rc == 0 && !a.verify.empty()) {
+            // Before the first frame, so the screenshot shows the overlay (or the reason there is none).
+            app.verify.device = a.verify == "software" ? 1 : 0;
+            app.verify.corrupt = a.corrupt;
+            app.run_verify();
+            if (!app.verify.error.empty()) std::cerr << "lanescope: verify: " << app.verify.error << "\n";
+            else std::cout << app.verify.facts.summary << " -- " << app.verify.status << "\n";
+        }
         if (rc != 0) {
         } else if (!a.screenshot.empty()) {
             // Two frames: the first sizes the windows and builds the caches.

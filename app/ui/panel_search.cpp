@@ -144,6 +144,7 @@ void draw_search_panel(App& app) {
         ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.1f, 1), "%s", app.selection_error.c_str());
         ImGui::PopTextWrapPos();
     }
+    draw_verify_control(app);
     ImGui::Spacing();
     ImGui::TextUnformatted("View");
     ImGui::Separator();

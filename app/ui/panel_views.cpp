@@ -34,7 +34,7 @@ const OperandView* view_of(const App& app, ls::Operand op) {
 }  // namespace
 
 void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, const char* id,
-               const std::vector<std::uint8_t>* diff, const LayoutSet* other) {
+               const std::vector<std::uint8_t>* diff, const LayoutSet* other, const OperandVerify* verified) {
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton(id, ImVec2(std::max(1.0f, grid.width), std::max(1.0f, grid.height)));
     const bool hovered = ImGui::IsItemHovered();
@@ -64,6 +64,19 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
             const ImVec2 a = add(p0, t.x0 + 1, t.y0 + 1), b = add(p0, t.x1, t.y1);
             if (level == 2) dl->AddRectFilled(a, b, wash);
             dl->AddRect(a, b, level == 2 ? strong : weak, 0.0f, 0, level == 2 ? thick : thin);
+        }
+    }
+    if (verified) {
+        // "Verify on GPU": green for verified cells, red for wrong ones, over the cached tiles.
+        const ImU32 ok_line = to_imgui(verify_ok_colour), ok_wash = to_imgui(verify_ok_colour, 40);
+        const ImU32 bad_line = to_imgui(verify_wrong_colour), bad_wash = to_imgui(verify_wrong_colour, 110);
+        for (const Tile& t : grid.tiles) {
+            const CellState st = verified->at(t.element);
+            if (st == CellState::Unchecked) continue;
+            const ImVec2 a = add(p0, t.x0 + 1, t.y0 + 1), b = add(p0, t.x1, t.y1);
+            const bool wrong = st == CellState::Wrong;
+            dl->AddRectFilled(a, b, wrong ? bad_wash : ok_wash);
+            dl->AddRect(a, b, wrong ? bad_line : ok_line, 0.0f, 0, wrong ? thick : 2.0f * app.scale);
         }
     }
     if (diff) {
@@ -104,6 +117,16 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
     ImGui::PushTextWrapPos(520 * app.scale);
     ImGui::TextUnformatted(text.c_str());
     ImGui::PopTextWrapPos();
+    if (verified) {
+        if (const std::string* note = verified->note(t.element)) {
+            ImGui::PushTextWrapPos(520 * app.scale);
+            ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.1f, 1), "Verify on GPU: WRONG. What the hardware did:");
+            ImGui::TextUnformatted(note->c_str());
+            ImGui::PopTextWrapPos();
+        } else if (verified->at(t.element) == CellState::Verified) {
+            ImGui::TextColored(ImVec4(0.1f, 0.55f, 0.2f, 1), "Verify on GPU: verified on %s", app.verify.facts.device.c_str());
+        }
+    }
     ImGui::TextDisabled("Shift: whole lane   Click: pin   Esc: unpin");
     ImGui::EndTooltip();
 }
@@ -130,7 +153,8 @@ void draw_layout_panel(App& app) {
         ImGui::TextUnformatted(grid_title(app, *l, registers).c_str());
         ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + y));
         const std::string id = std::string(registers ? "reg_" : "mat_") + std::string(ls::operand_name(op));
-        draw_grid(app, g, registers ? v->registers_tex : v->matrix_tex, app.links.find(op), id.c_str());
+        draw_grid(app, g, registers ? v->registers_tex : v->matrix_tex, app.links.find(op), id.c_str(), nullptr, nullptr,
+                  app.verify_for(op));
         right = std::max(right, x + std::max(g.width, ImGui::CalcTextSize(grid_title(app, *l, registers).c_str()).x));
         bottom = std::max(bottom, y + g.height);
     };
@@ -214,7 +238,8 @@ void draw_registers_panel(App& app) {
         ImGui::TextUnformatted(title.c_str());
         ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + th));
         const std::string id = "regs_" + std::string(ls::operand_name(v.operand));
-        draw_grid(app, v.registers, v.registers_tex, app.links.find(v.operand), id.c_str());
+        draw_grid(app, v.registers, v.registers_tex, app.links.find(v.operand), id.c_str(), nullptr, nullptr,
+                  app.verify_for(v.operand));
         x += std::max(v.registers.width, ImGui::CalcTextSize(title.c_str()).x) + gap;
         bottom = std::max(bottom, th + v.registers.height);
     }

@@ -4,6 +4,9 @@
 // instruction (tiles are flat palette colours; labels are one text colour).
 // Mode "errors" checks that bad input gives a message and a non-zero exit;
 // mode "window" opens the interactive window under Xvfb and checks the saved settings.
+// Mode "verify" (EGL, no display) runs "Verify on GPU" with the software device
+// before the screenshot: the PNG exists and shows the green overlay, and a
+// corrupted layout adds red cells.
 #include "lanescope/palette.hpp"
 
 #define STB_IMAGE_STATIC
@@ -40,6 +43,13 @@ bool exists(const std::string& p) {
 }
 
 // Palette colours that cover at least `min_pixels` pixels.
+// Pixels of exactly this colour.
+long pixels_of(const unsigned char* px, int w, int h, ls::Rgb c) {
+    long n = 0;
+    for (long p = 0; p < static_cast<long>(w) * h; ++p) n += px[p * 4] == c.r && px[p * 4 + 1] == c.g && px[p * 4 + 2] == c.b;
+    return n;
+}
+
 int palette_colours(const unsigned char* px, int w, int h, ls::Theme theme, int min_pixels) {
     std::map<std::string, int> counts;
     for (int i = 0; i < ls::categorical_count(); ++i) counts[ls::categorical(i, theme).hex()] = 0;
@@ -98,6 +108,44 @@ int main(int argc, char** argv) {
         check(text.find("instruction = v_wmma_f32_16x16x16_f16") != std::string::npos, "settings remember the instruction");
         check(text.find("arch = gfx1100") != std::string::npos, "settings remember the architecture");
         check(text.find("wave = 64") != std::string::npos, "settings remember the wave size");
+        return failures ? 1 : 0;
+    }
+
+    if (mode == "verify") {
+        // The overlay's outline colours (app/model/verify_overlay.hpp; not in the tile palette).
+        const ls::Rgb ok{20, 160, 60}, wrong{215, 25, 28};
+        const std::string base = prefix + app + " --arch gfx942 --instruction v_mfma_f32_16x16x16_f16 --size 900x600";
+        const std::string out = dir + "/verify-software.png", bad = dir + "/verify-corrupt.png",
+                          never = dir + "/verify-never.png";
+        for (const std::string& f : {out, bad, never}) std::remove(f.c_str());
+        check(run(base + " --verify software --screenshot " + out) == 0, "screenshot with --verify software");
+        check(exists(out), "PNG written: " + out);
+        int w = 0, h = 0, n = 0;
+        if (unsigned char* px = stbi_load(out.c_str(), &w, &h, &n, 4)) {
+            check(w == 900 && h == 600, "PNG is 900x600");
+            check(pixels_of(px, w, h, ok) > 1000, "green overlay drawn (" + std::to_string(pixels_of(px, w, h, ok)) + " px)");
+            check(pixels_of(px, w, h, wrong) == 0, "no red cells when verification passes");
+            stbi_image_free(px);
+        } else {
+            check(false, "PNG readable");
+        }
+        check(run(base + " --verify software --corrupt A:swap-lanes:0:1 --screenshot " + bad) == 0,
+              "screenshot with a corrupted layout");
+        if (unsigned char* px = stbi_load(bad.c_str(), &w, &h, &n, 4)) {
+            check(pixels_of(px, w, h, wrong) > 100, "red cells drawn (" + std::to_string(pixels_of(px, w, h, wrong)) + " px)");
+            stbi_image_free(px);
+        } else {
+            check(false, "corrupt PNG readable");
+        }
+        // With no AMD GPU the control says why and everything else works: still a picture, status 0.
+        const std::string hip = dir + "/verify-auto.png";
+        std::remove(hip.c_str());
+        check(run(base + " --verify auto --screenshot " + hip) == 0 && exists(hip), "--verify auto: a picture with or without a GPU");
+        check(run(base + " --verify nonsense --screenshot " + never) != 0 && !exists(never), "bad --verify: non-zero exit, no file");
+        check(run(base + " --corrupt A:swap-lanes:0:1 --screenshot " + never) != 0 && !exists(never),
+              "--corrupt without --verify: non-zero exit, no file");
+        check(run(base + " --verify software --corrupt K:shift-regs --screenshot " + never) != 0 && !exists(never),
+              "--corrupt of an operand the instruction lacks: non-zero exit, no file");
         return failures ? 1 : 0;
     }
 
