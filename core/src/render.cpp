@@ -202,7 +202,8 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
                 }
             s += "\n]";
         }
-        return s + "}\n";
+        s += "}\n";  // appended in place: the entries can be hundreds of kB
+        return s;
     }
 
     std::string out;
