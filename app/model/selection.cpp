@@ -8,27 +8,6 @@ const ls::OperandLayout* LayoutSet::find(ls::Operand op) const {
     return nullptr;
 }
 
-int modifier_value(const ls::ResolvedModifiers& m, const std::string& name) {
-    if (name == "cbsz") return m.cbsz;
-    if (name == "abid") return m.abid;
-    if (name == "blgp") return m.blgp;
-    if (name == "opsel") return m.opsel;
-    if (name == "wave") return m.wave;
-    if (name == "opsel_a") return m.opsel_a;
-    if (name == "opsel_b") return m.opsel_b;
-    return 0;
-}
-
-void set_modifier(ls::Modifiers& m, const std::string& name, int value) {
-    if (name == "cbsz") m.cbsz = value;
-    else if (name == "abid") m.abid = value;
-    else if (name == "blgp") m.blgp = value;
-    else if (name == "opsel") m.opsel = value;
-    else if (name == "wave") m.wave = value;
-    else if (name == "opsel_a") m.opsel_a = value;
-    else if (name == "opsel_b") m.opsel_b = value;
-}
-
 ls::Modifiers legalize(const ls::Instruction& ins, const ls::Target& t, ls::Modifiers want) {
     // Drop the most dependent fields first: abid depends on cbsz, opsel on wave.
     static const char* const order[] = {"opsel_b", "opsel_a", "abid", "opsel", "blgp", "cbsz", "wave"};

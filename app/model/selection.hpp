@@ -38,9 +38,9 @@ LayoutSet resolve_selection(const ls::Catalog& cat, const Selection& sel);
 // The legal subset of `want` for this instruction (see resolve_selection).
 ls::Modifiers legalize(const ls::Instruction& ins, const ls::Target& t, ls::Modifiers want);
 
-// Reads / writes one modifier field by its name ("cbsz", "wave", ...).
-int modifier_value(const ls::ResolvedModifiers& m, const std::string& name);
-void set_modifier(ls::Modifiers& m, const std::string& name, int value);
+// Modifier fields by name: lanescope::modifier_value / set_modifier (core).
+using ls::modifier_value;
+using ls::set_modifier;
 
 // Switching architecture: the same instruction where it exists there (by
 // builtin name, then mnemonic), else the target's first instruction.

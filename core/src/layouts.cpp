@@ -785,6 +785,30 @@ std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target&
     return out;
 }
 
+namespace {
+// The modifier fields by name, for both structs (they share field names).
+template <class Mods>
+auto modifier_field(Mods& m, std::string_view name) -> decltype(&m.cbsz) {
+    if (name == "cbsz") return &m.cbsz;
+    if (name == "abid") return &m.abid;
+    if (name == "blgp") return &m.blgp;
+    if (name == "opsel") return &m.opsel;
+    if (name == "wave") return &m.wave;
+    if (name == "opsel_a") return &m.opsel_a;
+    if (name == "opsel_b") return &m.opsel_b;
+    return nullptr;
+}
+}  // namespace
+
+int modifier_value(const ResolvedModifiers& m, std::string_view name) {
+    const int* field = modifier_field(m, name);
+    return field ? *field : 0;
+}
+
+void set_modifier(Modifiers& m, std::string_view name, int value) {
+    if (int* field = modifier_field(m, name)) *field = value;
+}
+
 // --------------------------------------------------------------- queries ---
 
 std::vector<Operand> operands_of(const Instruction& ins) {

@@ -51,25 +51,6 @@ std::string html(std::string_view s) {
     return out;
 }
 
-void set_modifier(Modifiers& m, const std::string& name, int v) {
-    if (name == "cbsz") m.cbsz = v;
-    else if (name == "abid") m.abid = v;
-    else if (name == "blgp") m.blgp = v;
-    else if (name == "opsel") m.opsel = v;
-    else if (name == "opsel_a") m.opsel_a = v;
-    else if (name == "opsel_b") m.opsel_b = v;
-}
-
-int get_modifier(const ResolvedModifiers& m, const std::string& name) {
-    if (name == "cbsz") return m.cbsz;
-    if (name == "abid") return m.abid;
-    if (name == "blgp") return m.blgp;
-    if (name == "opsel") return m.opsel;
-    if (name == "opsel_a") return m.opsel_a;
-    if (name == "opsel_b") return m.opsel_b;
-    return 0;
-}
-
 bool same_entries(const std::vector<Entry>& a, const std::vector<Entry>& b) {
     if (a.size() != b.size()) return false;
     for (size_t i = 0; i < a.size(); ++i)
@@ -97,7 +78,7 @@ std::vector<ResolvedModifiers> data_variants(const Instruction& ins, const Targe
     for (const ModifierRange& r : modifier_ranges(ins, t, def)) {
         if (!r.moves_data || r.name == "wave") continue;
         for (int v : r.values) {
-            if (v == get_modifier(def, r.name)) continue;
+            if (v == modifier_value(def, r.name)) continue;
             Modifiers m = base;
             set_modifier(m, r.name, v);
             add(m);

@@ -157,6 +157,10 @@ struct ModifierRange {
     bool moves_data;           // false for value-only modifiers (f64 negation)
 };
 std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target& t, const ResolvedModifiers& current);
+// Reads / writes one modifier field by the name modifier_ranges uses ("cbsz",
+// "wave", "opsel_a", ...). Unknown names read 0 and write nothing.
+int modifier_value(const ResolvedModifiers& m, std::string_view name);
+void set_modifier(Modifiers& m, std::string_view name, int value);
 
 struct Element {
     int block = 0, row = 0, col = 0;
