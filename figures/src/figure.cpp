@@ -34,11 +34,11 @@ struct Panel {
 std::string axis_words(Operand op, bool sparse, View view) {
     if (view == View::Registers) return "rows: lanes, columns: VGPRs";
     switch (op) {
-        case Operand::A: return sparse ? "rows: i, columns: compressed k" : "rows: i, columns: k";
+        case Operand::A: return sparse ? "rows: i, columns: k (a 4:2 group shares one slot)" : "rows: i, columns: k";
         case Operand::B: return "rows: k, columns: j";
         case Operand::C:
         case Operand::D: return "rows: i, columns: j";
-        case Operand::K: return "rows: i, columns: compressed k";
+        case Operand::K: return "rows: i, columns: k (one 4-bit field per group of four)";
         case Operand::SA: return "rows: i, columns: k/32";
         case Operand::SB: return "rows: k/32, columns: j";
     }
