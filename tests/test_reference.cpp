@@ -133,6 +133,66 @@ TEST_CASE("§4.4 CDNA4 SMFMAC: B halves and index sets") {
     CHECK_THROWS_AS(lay("gfx950", "v_smfmac_i32_16x16x128_i8", ls::Operand::K, bad), ls::Error);  // one set only
 }
 
+// §4.4 as corrected from AMD's composable_kernel (ck_tile gfx950 sparse MFMA:
+// A one K access, B two), rocjitsu and a production gfx950 kernel: the
+// compressed A sits in the dense-MFMA layout with P dense k per lane (16 for
+// 16-bit types, 32 for 8-bit); group q keeps its pair in VGPR q (16-bit) or the
+// 16-bit half q%2 of VGPR q/2 (8-bit); the index nibble q sits in A's lane.
+TEST_CASE("§4.4 CDNA4 SMFMAC: worked examples of the corrected A and index") {
+    auto A = lay("gfx950", "v_smfmac_f32_16x16x64_f16", ls::Operand::A);
+    auto K = lay("gfx950", "v_smfmac_f32_16x16x64_f16", ls::Operand::K);
+    const auto a18 = A.where({0, 1, 8}), a132 = A.where({0, 1, 32});
+    REQUIRE(a18.size() == 1);
+    REQUIRE(a132.size() == 1);
+    CHECK((a18[0].lane == 1 && a18[0].reg == 2));    // not lane 17, v0
+    CHECK((a132[0].lane == 33 && a132[0].reg == 0)); // not lane 1, v2
+    CHECK(K.where({0, 1, 8})[0].lane == 1);
+    CHECK(K.where({0, 1, 32})[0].lane == 33);
+}
+
+TEST_CASE("§4.4 CDNA4 SMFMAC: every element of all 14 instructions, every index set") {
+    const auto& t = cat().find_target("gfx950");
+    int count = 0;
+    for (const ls::Instruction* ins : cat().on(ls::Family::CDNA4)) {
+        if (ins->kind != ls::LayoutKind::SmfmacCdna4) continue;
+        ++count;
+        const int M = ins->m, Kd = ins->k, w = ls::elem_bits(ins->a);
+        const int P = w == 16 ? 16 : 32, K0 = w == 16 ? 8 : 16;
+        const std::vector<int> sets = w == 16 ? std::vector<int>{0, 1} : std::vector<int>{0};
+        for (int cbsz : {0, 1})
+            for (int abid : sets) {
+                ls::Modifiers m;
+                m.cbsz = cbsz;
+                m.abid = abid;
+                const int set = cbsz == 0 ? abid : 0;
+                auto A = ls::layout_of(*ins, t, ls::Operand::A, m);
+                auto K = ls::layout_of(*ins, t, ls::Operand::K, m);
+                auto B = ls::layout_of(*ins, t, ls::Operand::B, m);
+                CHECK(A.regs() == 4);
+                CHECK(K.regs() == 1);
+                CHECK(B.regs() == 8);
+                for (int i = 0; i < M; ++i)
+                    for (int k = 0; k < Kd; ++k) {
+                        INFO(ins->mnemonic << " cbsz " << cbsz << " abid " << abid << " A[" << i << "][" << k << "]");
+                        const int lane = i + M * (k / P), q = (k % P) / 4;
+                        const ls::Location a = w == 16 ? ls::Location{q, lane, 0, 31}
+                                                       : ls::Location{q / 2, lane, 16 * (q % 2), 16 * (q % 2) + 15};
+                        CHECK(A.where({0, i, k}) == std::vector<ls::Location>{a});
+                        const int nib = 4 * q + 16 * set;
+                        CHECK(K.where({0, i, k}) == std::vector<ls::Location>{{0, lane, nib, nib + 3}});
+                    }
+                // B from I4 §7.5.1.3, inverse direction: lane group g, item e holds k = (K/2)*floor(e/K0) + K0*g + e%K0.
+                for (int lane = 0; lane < 64; ++lane)
+                    for (int e = 0; e < 2 * K0; ++e) {
+                        const int j = lane % M, g = lane / M, k = (Kd / 2) * (e / K0) + K0 * g + e % K0;
+                        INFO(ins->mnemonic << " B lane " << lane << " item " << e);
+                        CHECK(at(B, {0, k, j}, lane, e * w));
+                    }
+            }
+    }
+    CHECK(count == 14);
+}
+
 TEST_CASE("§5.2 RDNA4 WMMA closed forms") {
     for (int wave : {32, 64}) {
         ls::Modifiers m;

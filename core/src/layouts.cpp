@@ -16,8 +16,9 @@
 //  * mfma_scaled:  I4 §7.1.5.1 (FP8 in 16-element chunks, FP6/FP4 contiguous),
 //                  §7.2.1 (scales), BLOG, RJ.
 //  * smfmac_cdna3: CALC (hardware-checked after fix f5a87dd), I4 Tables 34-37.
-//  * smfmac_cdna4: I4 §7.5.1.3 (B and index tables); A inferred from B's lane
-//                  groups (reference §4.4, medium confidence).
+//  * smfmac_cdna4: I4 §7.5.1.3 (B and index tables); A in the dense-MFMA
+//                  layout per AMD's composable_kernel (ck_tile gfx950 sparse
+//                  MFMA and its on-GPU layout test), rocjitsu (reference §4.4).
 //  * wmma_rdna3:   CALC, seed S1 tables and store_c example.
 //  * wmma_rdna4, swmmac_rdna4: CALC v1.3.x (checked position by position).
 #include "lanescope/lanescope.hpp"
@@ -249,103 +250,91 @@ OperandSpec scaled_scale(const Instruction& ins, Operand op, const ResolvedModif
     return s;
 }
 
-// CDNA3 SMFMAC (CALC; I4 Tables 34-37). A is given in dense coordinates: the
-// four k of a 4:2 group share the slot that holds its two stored values.
-OperandSpec smfmac3(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+// Sparse A and its index on CDNA (SMFMAC), shared by CDNA3 and CDNA4: the
+// compressed A (M x K/2) sits in the plain dense-MFMA layout, `KL` dense k per
+// lane; the 4:2 group q of a lane keeps its two stored values as items 2q, 2q+1
+// and its 4-bit index field at bits 4q of the selected set. A is given in dense
+// coordinates: the four k of a group share the slot of its stored pair.
+//  CDNA3: CALC (hardware-checked), I4 Tables 34-37.
+//  CDNA4: composable_kernel ck_tile gfx950 sparse MFMA (A one K access, B two;
+//         sparse_gfx9.hpp at 05d45561, on-GPU layout test over all 14 gfx950
+//         SMFMAC), rocjitsu exec_smfmac_*, reference §4.4; index fields I4 §7.5.
+OperandSpec sparse_a_or_index(const Instruction& ins, Operand op, int set, const std::string& set_rule) {
     OperandSpec s;
-    const int M = ins.m, K = ins.k;
-    const int KL = K * M / 64;  // dense k per lane
-    const int w = elem_bits(ins.a);
+    const int M = ins.m, KL = ins.k * M / 64;  // dense k per lane
+    const int w = elem_bits(ins.a), pairs = KL / 4;
     const std::string mn = std::to_string(M), kl = std::to_string(KL);
-    if (op == Operand::B) {
-        s.rows = K;
-        s.cols = ins.n;
-        s.type = ins.b;
-        s.width = s.stride = w;
-        s.regs = KL * w / 32;
-        s.formula = "lane = j + " + mn + "*floor(k/" + kl + "), item = k%" + kl + ".  Inverse: j = lane%" + mn +
-                    ", k = " + kl + "*floor(lane/" + mn + ") + item.";
-        s.place = [=](int, int k, int j, std::vector<Slot>& out) { out.push_back({j + M * (k / KL), k % KL}); };
-        return s;
-    }
     s.rows = M;
-    s.cols = K;
-    const int pairs = KL / 4;
+    s.cols = ins.k;
+    const std::string lane = "lane = i + " + mn + "*floor(k/" + kl + "), ";
     if (op == Operand::A) {
         s.type = ins.a;
         s.width = s.stride = 2 * w;
         s.regs = pairs * 2 * w / 32;
-        s.formula = "lane = i + " + mn + "*floor(k/" + kl + "), pair q = floor((k%" + kl +
+        s.formula = lane + "pair q = floor((k%" + kl +
                     ")/4) holds the group's two stored values (items 2q, 2q+1, lower k first).  Inverse: i = lane%" +
                     mn + ", k in 4*q + " + kl + "*floor(lane/" + mn + ") + {0..3}.";
     } else {
-        const int sets = 32 / (4 * pairs);
-        const int set = mods.cbsz == 0 ? mods.abid : 0;
         s.type = ElemType::IDX;
         s.width = s.stride = 4;
         s.offset = set * 4 * pairs;
         s.regs = 1;
-        s.formula = "lane = i + " + mn + "*floor(k/" + kl + "), 4-bit field for group q = floor((k%" + kl +
-                    ")/4) at bits 4q + " + std::to_string(4 * pairs) + "*set (bits [1:0] locate the first stored value, [3:2] the second); " +
-                    std::to_string(sets) + " sets, set = abid when cbsz = 0 (here set " + std::to_string(set) + ").";
+        s.formula = lane + "4-bit field for group q = floor((k%" + kl + ")/4) at bits 4q + " +
+                    std::to_string(4 * pairs) +
+                    "*set (bits [1:0] locate the first stored value, [3:2] the second); " + set_rule +
+                    " (here set " + std::to_string(set) + ").";
     }
     s.place = [=](int, int i, int k, std::vector<Slot>& out) { out.push_back({i + M * (k / KL), (k % KL) / 4}); };
     return s;
 }
 
-// CDNA4 SMFMAC (I4 §7.5.1.3): B item e holds k = (K/2)*floor(e/K0) + K0*g + e%K0.
-OperandSpec smfmac4(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+// CDNA3 SMFMAC (CALC; I4 Tables 34-37).
+OperandSpec smfmac3(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    const int M = ins.m, K = ins.k;
+    const int KL = K * M / 64;  // dense k per lane
+    if (op != Operand::B) {
+        const int sets = 32 / KL;  // 4-bit field per 4:2 group, KL/4 groups
+        return sparse_a_or_index(ins, op, mods.cbsz == 0 ? mods.abid : 0,
+                                 std::to_string(sets) + " sets, set = abid when cbsz = 0");
+    }
     OperandSpec s;
+    const int w = elem_bits(ins.a);
+    const std::string mn = std::to_string(M), kl = std::to_string(KL);
+    s.rows = K;
+    s.cols = ins.n;
+    s.type = ins.b;
+    s.width = s.stride = w;
+    s.regs = KL * w / 32;
+    s.formula = "lane = j + " + mn + "*floor(k/" + kl + "), item = k%" + kl + ".  Inverse: j = lane%" + mn +
+                ", k = " + kl + "*floor(lane/" + mn + ") + item.";
+    s.place = [=](int, int k, int j, std::vector<Slot>& out) { out.push_back({j + M * (k / KL), k % KL}); };
+    return s;
+}
+
+// CDNA4 SMFMAC: B (I4 §7.5.1.3) stacks two K-halves, item e holds
+// k = (K/2)*floor(e/K0) + K0*g + e%K0; A and the index do not (see above).
+OperandSpec smfmac4(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
     const int M = ins.m, K = ins.k, half = K / 2;
     const int w = elem_bits(ins.a);
     const int K0 = w == 16 ? 8 : 16;
-    const std::string mn = std::to_string(M), k0 = std::to_string(K0), hs = std::to_string(half);
-    auto split = [=](int k, int* g, int* e) {
-        *g = (k % half) / K0;
-        *e = K0 * (k / half) + k % K0;
-    };
-    if (op == Operand::B) {
-        s.rows = K;
-        s.cols = ins.n;
-        s.type = ins.b;
-        s.width = s.stride = w;
-        s.regs = 2 * K0 * w / 32;
-        s.formula = "lane = j + " + mn + "*floor((k%" + hs + ")/" + k0 + "), item e = " + k0 + "*floor(k/" + hs +
-                    ") + k%" + k0 + ".  Inverse: k = " + hs + "*floor(e/" + k0 + ") + " + k0 + "*floor(lane/" + mn +
-                    ") + e%" + k0 + ".";
-        s.place = [=](int, int k, int j, std::vector<Slot>& out) {
-            int g, e;
-            split(k, &g, &e);
-            out.push_back({j + M * g, e});
-        };
-        return s;
-    }
-    s.rows = M;
-    s.cols = K;
-    const int pairs = 2 * K0 / 4;
-    if (op == Operand::A) {
-        s.type = ins.a;
-        s.width = s.stride = 2 * w;
-        s.regs = pairs * 2 * w / 32;
-        s.formula = "lane = i + " + mn + "*floor((k%" + hs + ")/" + k0 + "), pair q = floor(e/4) with e = " + k0 +
-                    "*floor(k/" + hs + ") + k%" + k0 +
-                    " (the lane covers the same k as B's lane group; inferred, reference §4.4).";
-    } else {
-        const int sets = 32 / (4 * pairs);
+    if (op != Operand::B) {
+        const int sets = 32 / (K * M / 64);
         const int set = (mods.cbsz == 0 && sets > 1) ? mods.abid : 0;
-        s.type = ElemType::IDX;
-        s.width = s.stride = 4;
-        s.offset = set * 4 * pairs;
-        s.regs = 1;
-        s.formula = "lane as A, 4-bit field for pair q at bits 4q + " + std::to_string(4 * pairs) + "*set; " +
-                    std::to_string(sets) + (sets > 1 ? " sets, set = abid[0] when cbsz = 0" : " set (cbsz/abid ignored)") +
-                    " (here set " + std::to_string(set) + ").";
+        return sparse_a_or_index(ins, op, set,
+                                 sets > 1 ? std::to_string(sets) + " sets, set = abid[0] when cbsz = 0"
+                                          : std::string("1 set (cbsz/abid ignored)"));
     }
-    s.place = [=](int, int i, int k, std::vector<Slot>& out) {
-        int g, e;
-        split(4 * (k / 4), &g, &e);
-        out.push_back({i + M * g, e / 4});
-    };
+    OperandSpec s;
+    const std::string mn = std::to_string(M), k0 = std::to_string(K0), hs = std::to_string(half);
+    s.rows = K;
+    s.cols = ins.n;
+    s.type = ins.b;
+    s.width = s.stride = w;
+    s.regs = 2 * K0 * w / 32;
+    s.formula = "lane = j + " + mn + "*floor((k%" + hs + ")/" + k0 + "), item e = " + k0 + "*floor(k/" + hs +
+                ") + k%" + k0 + ".  Inverse: k = " + hs + "*floor(e/" + k0 + ") + " + k0 + "*floor(lane/" + mn +
+                ") + e%" + k0 + ".";
+    s.place = [=](int, int k, int j, std::vector<Slot>& out) { out.push_back({j + M * ((k % half) / K0), K0 * (k / half) + k % K0}); };
     return s;
 }
 
@@ -488,8 +477,8 @@ OperandSpec swmmac4_index(const Instruction& ins, const ResolvedModifiers& mods)
 
 int sparse_pairs_per_lane(const Instruction& ins, int wave) {
     switch (ins.kind) {
-        case LayoutKind::SmfmacCdna3: return ins.k * ins.m / 64 / 4;
-        case LayoutKind::SmfmacCdna4: return 2 * (elem_bits(ins.a) == 16 ? 8 : 16) / 4;
+        case LayoutKind::SmfmacCdna3:
+        case LayoutKind::SmfmacCdna4: return ins.k * ins.m / 64 / 4;  // dense k per lane / 4
         case LayoutKind::SwmmacRdna4: return kspec_items(wmma4_spec(ins, Operand::A, wave));
         default: return 0;
     }
@@ -862,8 +851,9 @@ std::string family_source(LayoutKind k) {
         case LayoutKind::SmfmacCdna3:
             return "AMD Matrix Instruction Calculator (hardware-checked, fix f5a87dd); CDNA4 ISA guide Tables 34-37";
         case LayoutKind::SmfmacCdna4:
-            return "AMD CDNA4 ISA guide §7.5.1.3 (B and index tables, index-set rules); A lane groups inferred from B's "
-                   "(medium confidence, reference §4.4)";
+            return "AMD CDNA4 ISA guide §7.5.1.3 (B and index tables, index-set rules); A and index lanes from AMD's "
+                   "composable_kernel (ck_tile gfx950 sparse MFMA, checked by its on-GPU layout test) and the rocjitsu "
+                   "emulator (high confidence, reference §4.4)";
         case LayoutKind::WmmaRdna3:
             return "AMD Matrix Instruction Calculator (RDNA3); seed S1 tables and store_c example";
         case LayoutKind::WmmaRdna4:
