@@ -214,21 +214,23 @@ std::string to_svg(const Figure& f) {
         };
         const double y0 = baseline(f.tiles[i]);
         size_t j = i, lines = 0;
-        while (j < f.tiles.size() && std::abs(baseline(f.tiles[j]) - y0) < 1e-6) lines = std::max(lines, f.tiles[j++].lines.size());
+        // A tile without label lines (a fitted figure) still gets its id'd tspan.
+        while (j < f.tiles.size() && std::abs(baseline(f.tiles[j]) - y0) < 1e-6)
+            lines = std::max({lines, size_t{1}, f.tiles[j++].lines.size()});
         for (size_t n = 0; n < lines; ++n) {
             out += "<text";
             attr(out, "y", y0 + static_cast<double>(n) * f.tile_line);
             out += '>';
             for (size_t k = i; k < j; ++k) {
                 const Tile& t = f.tiles[k];
-                if (n >= t.lines.size()) continue;
+                if (n >= std::max(size_t{1}, t.lines.size())) continue;
                 out += "<tspan";
                 if (n == 0) out += " id=\"" + t.id + "\"";
                 const std::string ink = t.ink.hex();
                 if (ink != main_ink) out += " class=\"" + ink_class[ink] + "\"";
                 attr(out, "x", t.x + t.w / 2);
                 out += '>';
-                append_xml(out, t.lines[n]);
+                if (n < t.lines.size()) append_xml(out, t.lines[n]);
                 out += "</tspan>";
             }
             out += "</text>\n";
