@@ -394,7 +394,7 @@ TEST_CASE("TikZ fitted to a column or a page: every font at least 5 pt, every la
         {"-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --view registers", true},
     };
     for (const Case& c : cases)
-        for (const std::pair<const char*, double> width : {std::pair<const char*, double>{"", 240}, {"--width column", 240},
+        for (const std::pair<const char*, double>& width : {std::pair<const char*, double>{"", 240}, {"--width column", 240},
                                                            {"--width page", 500}, {"--width 8.5cm", 241.85}}) {
             INFO(c.args << " " << width.first);
             Run r = cli(std::string("figure ") + c.args + " --format tikz " + width.first + " -o -");
