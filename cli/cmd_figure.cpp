@@ -19,6 +19,7 @@ namespace fig = lanescope::figures;
 struct FigureOptions {
     std::string view = "matrix", color = "lane", theme = "light", format, out;
     double scale = 2.0;
+    std::string width, min_font = "5pt";
     bool bench = false;
     std::string match;
 };
@@ -49,6 +50,14 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
         spec.operands = {ls::Operand::A, ls::Operand::B, ls::Operand::D};
     else
         spec.operands = {parse_operand_or_throw(o.operand, *r.ins)};
+    // TikZ goes into papers: by default it is fitted to a column; SVG and PNG
+    // keep their natural size unless asked.
+    const double width_pt = fig::parse_width_pt(fo.width.empty() ? (format == fig::FigureFormat::Tikz ? "column" : "natural") : fo.width);
+    const double min_pt = fig::parse_font_pt(fo.min_font);
+    if (width_pt > 0) {
+        spec.fit_width = width_pt / fig::pt_per_unit(format);
+        spec.min_font = min_pt / fig::pt_per_unit(format);
+    }
     const fig::Figure f = fig::build_figure(spec);
     std::string bytes;
     switch (format) {
@@ -106,6 +115,11 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
     figure->add_option("-f,--format", fo.format, "svg, tikz or png (default: from the -o name: .png, .tex, else svg)");
     figure->add_option("-o,--out", fo.out, "file to write (written atomically; - for stdout)")->required();
     figure->add_option("--scale", fo.scale, "png: pixels per SVG unit")->capture_default_str();
+    figure->add_option("--width", fo.width,
+                       "fit to a printed width: column (240pt), page (500pt), a length (246pt, 3.4in, 8.5cm) or natural; "
+                       "default: column for tikz, natural for svg/png");
+    figure->add_option("--min-font", fo.min_font, "with --width: smallest font size drawn (tile labels that need less are left out)")
+        ->capture_default_str();
     out.push_back({figure, [&o] { return cmd_figure(o, fo); }});
 
     CLI::App* gallery = app.add_subcommand(

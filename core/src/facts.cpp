@@ -4,6 +4,8 @@
 #include "lanescope/lanescope.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <set>
 
 namespace lanescope {
 
@@ -44,6 +46,95 @@ ExecFacts exec_facts(const Instruction& ins, const Target& t, const ResolvedModi
         if (ins.tied) f.value_modifiers += "; _tied: D keeps C's other 16-bit half";
     }
     return f;
+}
+
+namespace {
+
+// Symbols of formula text: runs of letters, digits and '_' with leading digits
+// dropped ("2q" is q, "16g" is g), plus a prime when "'" follows and is not a
+// possessive ("b'" but not "k's").
+std::set<std::string> formula_tokens(std::string_view s) {
+    std::set<std::string> out;
+    auto word = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; };
+    for (size_t i = 0; i < s.size();) {
+        if (!word(s[i])) {
+            ++i;
+            continue;
+        }
+        size_t j = i;
+        while (j < s.size() && word(s[j])) ++j;
+        size_t a = i;
+        while (a < j && std::isdigit(static_cast<unsigned char>(s[a]))) ++a;
+        std::string tok(s.substr(a, j - a));
+        if (!tok.empty() && j < s.size() && s[j] == '\'' &&
+            (j + 1 >= s.size() || !std::isalpha(static_cast<unsigned char>(s[j + 1]))))
+            tok += '\'';
+        if (!tok.empty()) out.insert(tok);
+        i = j;
+    }
+    return out;
+}
+
+std::string range_words(int n) { return n <= 1 ? "always 0" : "0.." + std::to_string(n - 1); }
+
+}  // namespace
+
+std::vector<FormulaSymbol> formula_symbols(const Instruction& ins, std::string_view text) {
+    const std::set<std::string> tok = formula_tokens(text);
+    auto has = [&](const char* t) { return tok.count(t) > 0; };
+    auto contains = [&](const char* t) { return text.find(t) != std::string_view::npos; };
+    std::vector<FormulaSymbol> out;
+    auto add = [&](std::string sym, std::string meaning) { out.push_back({std::move(sym), std::move(meaning)}); };
+    const std::string m = std::to_string(ins.m);
+    const int lanes = is_cdna(ins.families.empty() ? Family::CDNA3 : ins.families.front()) ? 64 : 32;
+
+    if (has("i")) add("i", "row of A and of C/D (" + range_words(ins.m) + ")");
+    if (has("j")) add("j", "column of B and of C/D (" + range_words(ins.n) + ")");
+    if (has("k"))
+        add("k", "position along K: column of A, row of B (" + range_words(ins.k) + ")" +
+                     (ins.sparse() ? "; for sparse A and the index K, the dense k (a 4:2 group is four k)" : ""));
+    if (has("b")) add("b", "block (" + range_words(ins.blocks) + ")");
+    if (has("b'")) add("b'", "the block whose A values block b reads (the cbsz/abid broadcast)");
+    if (has("lane") || has("lanes")) add("lane", "lane of the wave that holds the value");
+    if (has("VGPR")) add("VGPR", "register that holds the value, counted from the operand's first VGPR");
+    if (has("G")) add("G", "a VGPR number, counted from the operand's first VGPR (v0 is G = 0)");
+    if (contains("v[")) add("v[h:l]", "VGPRs h down to l, as assembly writes them (v[1:0]: a 64-bit pair)");
+    if (has("p") && (contains("2p") || contains("pair floor")))
+        add("p", "VGPR pair number: the 64-bit value sits in VGPRs 2p and 2p+1");
+    if (has("item") || has("items"))
+        add("item", "slot of the value inside its lane: items of the element's width packed upwards from bit 0 of "
+                    "the operand's first VGPR, so item t of a w-bit type sits at bits w*t..w*t+w-1 of the lane");
+    if (has("e")) add("e", "the value's item number in its lane (as item: counted in elements from bit 0 of the first VGPR)");
+    if (has("g")) add("g", "the lane's group of " + m + " lanes: floor(lane/" + m + ")");
+    if (has("q")) add("q", "a 4:2 group's number within its lane: the pair of stored values (and, in K, the 4-bit field) it uses");
+    if (has("r")) add("r", "copy number: the same element is held by each of these lanes (replication)");
+    if (has("kb")) add("kb", "block of 32 k sharing one scale: floor(k/32)");
+    if (has("scale_a")) add("scale_a[i][kb]", "the E8M0 scale of A's row i for k block kb (operand SA)");
+    if (has("scale_b")) add("scale_b[kb][j]", "the E8M0 scale of B's column j for k block kb (operand SB)");
+    if (has("set")) add("set", "which index set of the K VGPR the instruction reads (chosen by abid)");
+    if (has("index_key")) add("index_key", "which index set of the K VGPR the instruction reads (opsel / index_key)");
+    if (contains("p(l)")) {
+        add("l", "a lane (" + range_words(lanes) + ")");
+        add("p(l)", "the lane whose B values lane l receives under the BLGP pattern");
+    } else if (has("l")) {
+        add("l", "a lane (" + range_words(lanes) + ")");
+    }
+    bool bitn = false;
+    for (const std::string& t : tok)
+        if (t.size() > 3 && t.compare(0, 3, "bit") == 0 && std::isdigit(static_cast<unsigned char>(t[3]))) bitn = true;
+    if (bitn) add("bitN(x)", "bit N of x (0 or 1)");
+    if (has("floor")) add("floor(x)", "x rounded down to a whole number");
+    if (contains("%")) add("x%n", "remainder of x divided by n");
+    if (contains(" lane/")) add("lane/n", "whole-number division: floor(lane/n)");
+    if (contains("{0..3}")) add("{0..3}", "any of 0, 1, 2, 3: the four k of a 4:2 group");
+    return out;
+}
+
+std::string formula_symbols_text(const Instruction& ins, std::string_view formulas, std::string_view indent) {
+    std::string s;
+    for (const FormulaSymbol& f : formula_symbols(ins, formulas))
+        s += std::string(indent) + f.symbol + ": " + f.meaning + "\n";
+    return s;
 }
 
 }  // namespace lanescope

@@ -389,6 +389,12 @@ std::string render_info(const Query& q, Format f) {
             s += "]";
         }
         s += "},\n\"formulas\": " + json_string(family_formulas(ins, q.mods)) + ",\n";
+        s += "\"formula_symbols\": [";
+        const std::vector<FormulaSymbol> syms = formula_symbols(ins, family_formulas(ins, q.mods));
+        for (size_t n = 0; n < syms.size(); ++n)
+            s += std::string(n ? ", " : "") + "{\"symbol\": " + json_string(syms[n].symbol) +
+                 ", \"meaning\": " + json_string(syms[n].meaning) + "}";
+        s += "],\n";
         s += "\"formula_source\": " + json_string(family_source(ins.kind)) + ", \"source\": " + json_string(ins.source) +
              ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
         return s;
@@ -434,6 +440,7 @@ std::string render_info(const Query& q, Format f) {
     out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
     out += "\nLayout (" + std::string(layout_kind_name(ins.kind)) + "; k, i, j as in A[i][k], B[k][j], D[i][j]):\n" +
            family_formulas(ins, q.mods);
+    out += "Symbols:\n" + formula_symbols_text(ins, family_formulas(ins, q.mods));
     out += "Source: " + family_source(ins.kind) + "\n";
     return out;
 }

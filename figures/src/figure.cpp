@@ -5,20 +5,32 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <map>
 
 namespace lanescope::figures {
 
 namespace {
 
-// Geometry in user units. Chosen so labels of DejaVu Sans 9 fit their tiles.
-constexpr double kMargin = 16;
-constexpr double kPanelLeft = 34;   // room for row indices
-constexpr double kPanelTop = 44;    // panel heading, block label, column indices
-constexpr double kBlockGap = 30;    // room for the next block's label and indices
-constexpr double kPanelGap = 24;
-constexpr double kIndexFont = 8;
-constexpr double kHeadingFont = 11;
+// Geometry in user units. The natural sizes are chosen so labels of DejaVu
+// Sans 9 fit their tiles; a figure fitted to a width (FigureSpec::fit_width)
+// derives every size from the smallest legible font instead.
+struct Geometry {
+    double margin = 16;
+    double panel_left = 34;  // room for row indices
+    double panel_top = 44;   // panel heading, block label, column indices
+    double block_gap = 30;   // room for the next block's label and indices
+    double panel_gap = 24;
+    double index_font = 8, heading_font = 11, title_font = 16, subtitle_font = 11, legend_font = 10;
+    double heading_base = 12;                  // heading baseline below the panel top
+    double block_label_dy = 14, index_dy = 3;  // block label / column index baselines above the block
+    double title_base = 14, subtitle_base = 32, header = 40;
+    double legend_gap = 22, swatch = 12, legend_row = 18, legend_indent = 120, min_width = 420;
+    double cw = 44, ch = 0;
+    bool labels = true, block_labels = true;
+    std::string block_word = "block ";
+    int col_step = 1, row_step = 1;  // every n-th column / row index is written
+};
 
 struct Panel {
     Operand op;
@@ -27,9 +39,58 @@ struct Panel {
     std::vector<std::pair<int, int>> block_at;  // block -> (grid col, grid row)
     int rows = 0, cols = 0;  // cells per block
     double x = 0, y = 0;     // panel origin
-    double width(double cw) const { return kPanelLeft + block_cols * cols * cw + (block_cols - 1) * kBlockGap; }
-    double height(double ch) const { return kPanelTop + block_rows * rows * ch + (block_rows - 1) * kBlockGap; }
+    std::vector<std::string> heading;  // one string per line
+    double top = -1;                   // its own heading height (fitted GEMM's B); < 0: Geometry::panel_top
+    double panel_top(const Geometry& g) const { return top >= 0 ? top : g.panel_top; }
+    double width(const Geometry& g) const { return g.panel_left + block_cols * cols * g.cw + (block_cols - 1) * g.block_gap; }
+    double height(const Geometry& g) const { return panel_top(g) + block_rows * rows * g.ch + (block_rows - 1) * g.block_gap; }
 };
+
+// Greedy wrap of `text` into lines no wider than `width` at `size`: first at
+// `sep` (e.g. "  "), then at single spaces for a piece that is still too wide.
+std::vector<std::string> wrap(const std::string& text, double size, double width, const std::string& sep) {
+    std::vector<std::string> pieces;
+    for (size_t a = 0;;) {
+        const size_t b = text.find(sep, a);
+        pieces.push_back(text.substr(a, b == std::string::npos ? std::string::npos : b - a));
+        if (b == std::string::npos) break;
+        a = b + sep.size();
+    }
+    std::vector<std::string> words;  // pieces too wide on their own, split at spaces
+    for (const std::string& p : pieces) {
+        if (text_width(p, size) <= width || p.find(' ') == std::string::npos) {
+            words.push_back(p);
+            continue;
+        }
+        std::string line;
+        for (size_t a = 0;;) {
+            const size_t b = p.find(' ', a);
+            const std::string w = p.substr(a, b == std::string::npos ? std::string::npos : b - a);
+            if (!line.empty() && text_width(line + " " + w, size) > width) {
+                words.push_back(line);
+                line = w;
+            } else {
+                line += (line.empty() ? "" : " ") + w;
+            }
+            if (b == std::string::npos) break;
+            a = b + 1;
+        }
+        if (!line.empty()) words.push_back(line);
+    }
+    std::vector<std::string> lines;
+    for (const std::string& w : words) {
+        if (!lines.empty() && text_width(lines.back() + sep + w, size) <= width) lines.back() += sep + w;
+        else lines.push_back(w);
+    }
+    return lines;
+}
+
+// Smallest power of two n so that n cells of `cell` units hold `need` units.
+int index_step(double cell, double need) {
+    int n = 1;
+    while (n < 4096 && n * cell < need) n *= 2;
+    return n;
+}
 
 std::string axis_words(Operand op, bool sparse, View view) {
     if (view == View::Registers) return "rows: lanes, columns: VGPRs";
@@ -90,16 +151,18 @@ Figure build_figure(const FigureSpec& spec) {
 
     std::vector<Panel> panels;
     for (Operand op : spec.operands) {
-        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0};
+        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1};
         panels.push_back(std::move(p));
     }
     const bool gemm = spec.view == View::Matrix && panels.size() == 3 && panels[0].op == Operand::A &&
                       panels[1].op == Operand::B && panels[2].op == Operand::D;
 
-    // Cell size shared by all panels, so the GEMM arrangement lines up.
+    // Natural cell size shared by all panels, so the GEMM arrangement lines up:
+    // the widest label at font 9 decides.
+    Geometry g;
     double cw = 44, ch = 0;
+    size_t max_locs = 1;
     if (spec.view == View::Matrix) {
-        size_t max_locs = 1;
         for (const Panel& p : panels) {
             const std::vector<Entry> es = p.layout.entries();
             for (size_t i = 0; i < es.size();) {
@@ -131,8 +194,27 @@ Figure build_figure(const FigureSpec& spec) {
         cw = max_parts * part_w;
         ch = two_lines ? 2 * line + 5 : line + 9;
     }
+    g.cw = cw, g.ch = ch;
+    // The width the labels themselves need at font 9 with 0.6 em of padding
+    // (the natural cell adds a floor of 44 and 8 units of padding).
+    double label_need = 1;
+    for (const Panel& p : spec.fit_width > 0 ? panels : std::vector<Panel>{}) {
+        if (spec.view == View::Matrix) {
+            for (const Entry& e : p.layout.entries())
+                for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits())))
+                    label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
+        } else {
+            for (int lane = 0; lane < p.layout.lanes(); ++lane)
+                for (int reg = 0; reg < p.layout.regs(); ++reg) {
+                    const std::vector<SlotPart> parts = p.layout.which(reg, lane);
+                    for (const SlotPart& s : parts)
+                        label_need = std::max(label_need, (text_width(element_label(p.op, s.element, p.layout.blocks()), font) +
+                                                           0.6 * font) * static_cast<double>(parts.size()));
+                }
+        }
+    }
 
-    // Block grids and panel positions.
+    // Block grids.
     for (Panel& p : panels) {
         const int nb = spec.view == View::Matrix ? p.layout.blocks() : 1;
         p.rows = spec.view == View::Matrix ? p.layout.rows() : p.layout.lanes();
@@ -149,23 +231,145 @@ Figure build_figure(const FigureSpec& spec) {
             for (int b = 0; b < nb; ++b) p.block_at.push_back({b % p.block_cols, b / p.block_cols});
         }
     }
-    const double header = kMargin + 40;
+    for (Panel& p : panels) {
+        const OperandLayout& L = p.layout;
+        p.heading = {std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) + ", " +
+                     std::to_string(L.regs()) + " VGPR" + (L.regs() == 1 ? "" : "s") + " per lane  (" +
+                     axis_words(p.op, ins.sparse(), spec.view) + ")"};
+    }
+
+    // Heading texts, wrapped in a fitted figure.
+    const int wave = spec.mods.wave;
+    f.title = ins.mnemonic;
+    std::string ops;
+    for (const Panel& p : panels) ops += (ops.empty() ? "" : ", ") + std::string(operand_name(p.op));
+    const std::string mods = spec.mods.describe();
+    f.subtitle = spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), wave" +
+                 std::to_string(wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
+                 "  \u00B7  operand" + (panels.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
+                 (mods.empty() ? "default modifiers" : mods) + "  \u00B7  " +
+                 (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " + color_words(spec.color);
+    std::vector<std::string> subtitle_lines{f.subtitle};
+
+    const bool fit = spec.fit_width > 0;
+    if (fit) {
+        // Every size follows from the smallest legible font m; the cells take
+        // what is left of the width, and a tile label is drawn only when it fits
+        // its cell at a font of at least m.
+        const double m = spec.min_font > 0 ? spec.min_font : 10;
+        const double W = spec.fit_width;
+        g.margin = 0.8 * m;
+        g.index_font = m, g.heading_font = 1.1 * m, g.subtitle_font = m, g.legend_font = m;
+        g.title_font = std::max(m, std::min(1.5 * m, 1.5 * m * (W - 2 * g.margin) / (text_width(f.title, 1.5 * m) * 1.12)));
+        int max_rows = 1;
+        for (const Panel& p : panels) max_rows = std::max(max_rows, p.rows);
+        g.panel_left = text_width(std::to_string(max_rows - 1), m) + 0.5 * m;
+        // Beside a block: the next one's row indices; below it: the next one's
+        // label and column indices (one gap serves both directions).
+        g.block_gap = std::max(g.panel_left + 0.5 * m, 2.95 * m);
+        g.panel_gap = 1.2 * m;
+        g.index_dy = 0.35 * m;
+        g.block_label_dy = 1.45 * m;
+        g.legend_gap = 1.8 * m, g.swatch = m, g.legend_row = 1.5 * m, g.legend_indent = 0, g.min_width = 0;
+        g.title_base = g.title_font;
+        subtitle_lines = wrap(f.subtitle, g.subtitle_font, W - 2 * g.margin, "  \u00B7  ");
+        g.subtitle_base = g.title_base + 0.4 * m + 1.2 * m;
+        g.header = g.subtitle_base + 1.2 * m * static_cast<double>(subtitle_lines.size() - 1) + 0.9 * m;
+
+        // Width left for cells: the figure's fixed parts at these sizes.
+        double fixed = 2 * g.margin, cells = 0;
+        if (gemm) {
+            const Panel &a = panels[0], &d = panels[2];
+            fixed += 2 * g.panel_left + g.panel_gap + (d.block_cols - 1) * g.block_gap;
+            cells = a.block_cols * a.cols + d.block_cols * d.cols;
+        } else {
+            for (const Panel& p : panels) {
+                fixed += g.panel_left + (p.block_cols - 1) * g.block_gap;
+                cells += p.block_cols * p.cols;
+            }
+            fixed += (panels.size() - 1) * g.panel_gap;
+        }
+        const double cw_fit = std::max(0.5, (W - fixed) / std::max(1.0, cells));
+        const double label_font = font * cw_fit / label_need;  // the tile font whose labels just fill cw_fit
+        if (label_font >= m) {
+            const double tf = std::min(label_font, 1.2 * m);
+            f.tile_font = tf, f.tile_line = line * tf / font;
+            g.cw = std::min(cw_fit, std::max(2 * label_need, cw) * tf / font);
+            g.ch = ch * tf / font;
+        } else {
+            g.labels = false;
+            f.tile_font = m, f.tile_line = line * m / font;  // unused, but no font below the minimum
+            g.cw = cw_fit;
+            g.ch = spec.view == View::Matrix ? (max_locs > 1 ? 0.5 : 1.0) * cw_fit * static_cast<double>(max_locs)
+                                             : std::min(cw_fit, 1.2 * m);
+        }
+        // Indices: every n-th, so neighbours do not touch.
+        int max_cols = 1;
+        for (const Panel& p : panels) max_cols = std::max(max_cols, p.cols);
+        const std::string widest = spec.view == View::Matrix ? std::to_string(max_cols - 1) : "v" + std::to_string(max_cols - 1);
+        g.col_step = index_step(g.cw, text_width(widest, m) + 0.4 * m);
+        g.row_step = index_step(g.ch, 1.1 * m);
+        int min_cols = max_cols;
+        for (const Panel& p : panels) min_cols = std::min(min_cols, p.cols);
+        // Block labels: "block 15" where it fits over its block, else "b15", else none.
+        const std::string last = std::to_string(ins.blocks - 1);
+        g.block_word = text_width("block " + last, m) * 1.12 <= min_cols * g.cw ? "block " : "b";
+        g.block_labels = text_width(g.block_word + last, m) * 1.12 <= min_cols * g.cw;
+
+        // Panel headings wrap to the panel's width (A's in the GEMM picture may
+        // also use the gap beside it).
+        auto top_for = [&](double lines, bool blocks) {
+            return g.heading_font + 1.25 * g.heading_font * (lines - 1) + 0.5 * m + (blocks && g.block_labels ? 1.3 * m : 0) +
+                   1.2 * m;
+        };
+        double head_lines = 1;
+        bool any_blocks = false;
+        for (Panel& p : panels) {
+            double room = p.width(g) - g.panel_left;
+            if (gemm && p.op == Operand::A) room = p.width(g) + g.panel_gap * 0.5;
+            if (gemm && p.op == Operand::D) room = W - g.margin - (g.margin + panels[0].width(g) + g.panel_gap);
+            if (!gemm && panels.size() == 1) room = W - 2 * g.margin;
+            // Bold runs about 12 % wider than the regular estimate. A heading
+            // that needs more than two lines drops its axis words (the row and
+            // column indices and the operand title say the same).
+            const std::string full = p.heading.front();
+            p.heading = wrap(full, g.heading_font * 1.12, std::max(room, 4 * m), "  ");
+            if (p.heading.size() > 2 && full.find("  (") != std::string::npos)
+                p.heading = wrap(full.substr(0, full.rfind("  (")), g.heading_font * 1.12, std::max(room, 4 * m), "  ");
+            if (p.heading.size() > 2)  // a narrow panel: operand and type only
+                p.heading = wrap(std::string(operand_name(p.op)) + "  " + std::string(elem_name(p.layout.type())),
+                                 g.heading_font * 1.12, std::max(room, 4 * m), "  ");
+            any_blocks = any_blocks || p.block_at.size() > 1;
+            // B heads its own row of the GEMM picture; A and D share theirs.
+            if (gemm && p.op == Operand::B) {
+                p.top = top_for(static_cast<double>(p.heading.size()), p.block_at.size() > 1);
+                continue;
+            }
+            head_lines = std::max(head_lines, static_cast<double>(p.heading.size()));
+        }
+        g.heading_base = g.heading_font;
+        g.panel_top = top_for(head_lines, any_blocks);
+    }
+    cw = g.cw, ch = g.ch;
+
+    // Panel positions.
+    const double header = g.margin + g.header;
     double content_w = 0, content_h = 0;
     if (gemm) {
         Panel &a = panels[0], &b = panels[1], &d = panels[2];
-        const double aw = a.width(cw), bh = b.height(ch);
-        a.x = kMargin, a.y = header + bh + kPanelGap;
-        b.x = kMargin + aw + kPanelGap, b.y = header;
+        const double aw = a.width(g), bh = b.height(g);
+        a.x = g.margin, a.y = header + bh + g.panel_gap;
+        b.x = g.margin + aw + g.panel_gap, b.y = header;
         d.x = b.x, d.y = a.y;
-        content_w = std::max(d.x + d.width(cw), b.x + b.width(cw));
-        content_h = std::max(a.y + a.height(ch), d.y + d.height(ch));
+        content_w = std::max(d.x + d.width(g), b.x + b.width(g));
+        content_h = std::max(a.y + a.height(g), d.y + d.height(g));
     } else {
-        double x = kMargin;
+        double x = g.margin;
         for (Panel& p : panels) {
             p.x = x, p.y = header;
-            x += p.width(cw) + kPanelGap;
-            content_w = std::max(content_w, p.x + p.width(cw));
-            content_h = std::max(content_h, p.y + p.height(ch));
+            x += p.width(g) + g.panel_gap;
+            content_w = std::max(content_w, p.x + p.width(g));
+            content_h = std::max(content_h, p.y + p.height(g));
         }
     }
 
@@ -173,22 +377,24 @@ Figure build_figure(const FigureSpec& spec) {
     for (const Panel& p : panels) {
         const OperandLayout& L = p.layout;
         const std::string opn(operand_name(p.op));
-        std::string heading = std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) + ", " +
-                              std::to_string(L.regs()) + " VGPR" + (L.regs() == 1 ? "" : "s") + " per lane  (" +
-                              axis_words(p.op, ins.sparse(), spec.view) + ")";
-        f.texts.push_back({p.x, p.y + 12, heading, kHeadingFont, Anchor::Start, true, tc.text});
+        for (size_t n = 0; n < p.heading.size(); ++n) {
+            f.texts.push_back({p.x, p.y + g.heading_base + 1.25 * g.heading_font * static_cast<double>(n), p.heading[n],
+                               g.heading_font, Anchor::Start, true, tc.text});
+            if (fit) content_w = std::max(content_w, p.x + text_width(p.heading[n], g.heading_font) * 1.12);
+        }
         const int nb = static_cast<int>(p.block_at.size());
         for (int b = 0; b < nb; ++b) {
-            const double bx = p.x + kPanelLeft + p.block_at[b].first * (p.cols * cw + kBlockGap);
-            const double by = p.y + kPanelTop + p.block_at[b].second * (p.rows * ch + kBlockGap);
-            if (nb > 1) f.texts.push_back({bx, by - 14, "block " + std::to_string(b), kIndexFont, Anchor::Start, true, tc.muted});
-            for (int c = 0; c < p.cols; ++c)
-                f.texts.push_back({bx + (c + 0.5) * cw, by - 3,
-                                   spec.view == View::Matrix ? std::to_string(c) : "v" + std::to_string(c), kIndexFont,
+            const double bx = p.x + g.panel_left + p.block_at[b].first * (p.cols * cw + g.block_gap);
+            const double by = p.y + p.panel_top(g) + p.block_at[b].second * (p.rows * ch + g.block_gap);
+            if (nb > 1 && g.block_labels)
+                f.texts.push_back({bx, by - g.block_label_dy, g.block_word + std::to_string(b), g.index_font, Anchor::Start, true, tc.muted});
+            for (int c = 0; c < p.cols; c += g.col_step)
+                f.texts.push_back({bx + (c + 0.5) * cw, by - g.index_dy,
+                                   spec.view == View::Matrix ? std::to_string(c) : "v" + std::to_string(c), g.index_font,
                                    Anchor::Middle, false, tc.muted});
-            for (int r = 0; r < p.rows; ++r)
-                f.texts.push_back({bx - 3, by + (r + 0.5) * ch + kIndexFont * 0.35, std::to_string(r), kIndexFont,
-                                   Anchor::End, false, tc.muted});
+            for (int r = 0; r < p.rows; r += g.row_step)
+                f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35, std::to_string(r),
+                                   g.index_font, Anchor::End, false, tc.muted});
             if (spec.view == View::Matrix) {
                 for (int r = 0; r < p.rows; ++r)
                     for (int c = 0; c < p.cols; ++c) {
@@ -207,7 +413,7 @@ Figure build_figure(const FigureSpec& spec) {
                             t.ink = text_on(t.fill);
                             t.id = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
                                    std::to_string(n);
-                            t.lines = split_label(tile_label(locs[n], L.element_bits()));
+                            if (g.labels) t.lines = split_label(tile_label(locs[n], L.element_bits()));
                             f.tiles.push_back(std::move(t));
                         }
                     }
@@ -228,35 +434,31 @@ Figure build_figure(const FigureSpec& spec) {
                             t.fill = tile_color(ins, spec.color, s.element, Location{reg, lane, s.bit_lo, s.bit_hi}, spec.theme);
                             t.ink = text_on(t.fill);
                             t.id = opn + ".v" + std::to_string(reg) + ".l" + std::to_string(lane) + "." + std::to_string(n);
-                            t.lines.push_back(element_label(p.op, s.element, L.blocks()));
-                            if (s.bit_lo != 0 || s.bit_hi != 31) t.lines.push_back(bits_words(s.bit_lo, s.bit_hi));
+                            if (g.labels) {
+                                t.lines.push_back(element_label(p.op, s.element, L.blocks()));
+                                if (s.bit_lo != 0 || s.bit_hi != 31) t.lines.push_back(bits_words(s.bit_lo, s.bit_hi));
+                            }
                             f.tiles.push_back(std::move(t));
                         }
                     }
             }
             // Block frame: the separators between blocks.
             const double x2 = bx + p.cols * cw, y2 = by + p.rows * ch;
-            f.lines.push_back({bx, by, x2, by, tc.text, 1.5});
-            f.lines.push_back({x2, by, x2, y2, tc.text, 1.5});
-            f.lines.push_back({x2, y2, bx, y2, tc.text, 1.5});
-            f.lines.push_back({bx, y2, bx, by, tc.text, 1.5});
+            const double fw = fit ? std::min(1.5, std::max(0.6, cw / 6)) : 1.5;
+            f.lines.push_back({bx, by, x2, by, tc.text, fw});
+            f.lines.push_back({x2, by, x2, y2, tc.text, fw});
+            f.lines.push_back({x2, y2, bx, y2, tc.text, fw});
+            f.lines.push_back({bx, y2, bx, by, tc.text, fw});
         }
     }
 
     // Heading.
-    const int wave = spec.mods.wave;
-    f.title = ins.mnemonic;
-    std::string ops;
-    for (const Panel& p : panels) ops += (ops.empty() ? "" : ", ") + std::string(operand_name(p.op));
-    const std::string mods = spec.mods.describe();
-    f.subtitle = spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), wave" +
-                 std::to_string(wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
-                 "  \u00B7  operand" + (panels.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
-                 (mods.empty() ? "default modifiers" : mods) + "  \u00B7  " +
-                 (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " + color_words(spec.color);
-    f.texts.push_back({kMargin, kMargin + 14, f.title, 16, Anchor::Start, true, tc.text});
-    f.texts.push_back({kMargin, kMargin + 32, f.subtitle, 11, Anchor::Start, false, tc.muted});
-    content_w = std::max({content_w, kMargin + text_width(f.title, 16) * 1.12, kMargin + text_width(f.subtitle, 11)});
+    f.texts.push_back({g.margin, g.margin + g.title_base, f.title, g.title_font, Anchor::Start, true, tc.text});
+    for (size_t n = 0; n < subtitle_lines.size(); ++n)
+        f.texts.push_back({g.margin, g.margin + g.subtitle_base + 1.2 * g.subtitle_font * static_cast<double>(n),
+                           subtitle_lines[n], g.subtitle_font, Anchor::Start, false, tc.muted});
+    content_w = std::max(content_w, g.margin + text_width(f.title, g.title_font) * 1.12);
+    for (const std::string& s : subtitle_lines) content_w = std::max(content_w, g.margin + text_width(s, g.subtitle_font));
 
     // Legend: one swatch per colour class shown.
     int classes = 0;
@@ -275,20 +477,53 @@ Figure build_figure(const FigureSpec& spec) {
         f.legend.push_back({categorical(i, spec.theme), label});
     }
     f.legend_title = "Colour by " + color_words(spec.color) + ":";
-    const double legend_w = std::max(content_w, 420.0) - kMargin;
-    double lx = kMargin, ly = content_h + 22;
-    f.texts.push_back({lx, ly + 10, f.legend_title, 10, Anchor::Start, true, tc.text});
-    lx += text_width(f.legend_title, 10) * 1.12 + 14;  // bold runs wider than the regular estimate
+    const double lf = g.legend_font, sw = g.swatch;
+    const double legend_w = (fit ? spec.fit_width : std::max(content_w, g.min_width)) - g.margin;
+    double lx = g.margin, ly = content_h + g.legend_gap;
+    f.texts.push_back({lx, ly + sw - 0.2 * lf, f.legend_title, lf, Anchor::Start, true, tc.text});
+    lx += text_width(f.legend_title, lf) * 1.12 + 1.4 * lf;  // bold runs wider than the regular estimate
     for (const LegendEntry& e : f.legend) {
-        const double w = 16 + text_width(e.label, 10) + 14;
-        if (lx + w > legend_w && lx > kMargin + 120) lx = kMargin + 120, ly += 18;
-        f.boxes.push_back({lx, ly, 12, 12, e.color, true, tc.grid, 0.5});
-        f.texts.push_back({lx + 16, ly + 10, e.label, 10, Anchor::Start, false, tc.text});
+        const double w = sw + 0.4 * lf + text_width(e.label, lf) + 1.4 * lf;
+        if (lx + w > legend_w && lx > g.margin + g.legend_indent) lx = g.margin + g.legend_indent, ly += g.legend_row;
+        f.boxes.push_back({lx, ly, sw, sw, e.color, true, tc.grid, 0.5});
+        f.texts.push_back({lx + sw + 0.4 * lf, ly + sw - 0.2 * lf, e.label, lf, Anchor::Start, false, tc.text});
+        if (fit) content_w = std::max(content_w, lx + w - 1.4 * lf);
         lx += w;
     }
-    f.width = std::ceil(std::max(content_w, 420.0) + kMargin);
-    f.height = std::ceil(ly + 12 + kMargin);
+    f.width = std::ceil(std::max(content_w, g.min_width) + g.margin);
+    f.height = std::ceil(ly + sw + g.margin);
     return f;
+}
+
+double pt_per_unit(FigureFormat format) { return format == FigureFormat::Tikz ? 0.5 : 0.75; }
+
+double parse_width_pt(const std::string& s) {
+    if (s == "natural") return 0;
+    if (s == "column") return 240;
+    if (s == "page") return 500;
+    const std::pair<const char*, double> units[] = {{"pt", 1.0}, {"bp", 72.27 / 72}, {"in", 72.27}, {"cm", 72.27 / 2.54},
+                                                    {"mm", 72.27 / 25.4}, {"px", 0.75}};
+    for (const auto& [unit, pt] : units) {
+        const std::string u(unit);
+        if (s.size() <= u.size() || s.compare(s.size() - u.size(), u.size(), u) != 0) continue;
+        const std::string number = s.substr(0, s.size() - u.size());
+        char* end = nullptr;
+        const double v = std::strtod(number.c_str(), &end);
+        if (end && end != number.c_str() && *end == '\0' && v * pt <= 20000 && v * pt >= 50) return v * pt;
+        break;
+    }
+    throw Error("bad width '" + s + "'; legal: natural, column (240pt), page (500pt), or a length of at least 50pt such as "
+                "246pt, 3.4in, 8.5cm, 85mm, 328px");
+}
+
+double parse_font_pt(const std::string& s) {
+    std::string number = s;
+    if (number.size() > 2 && number.compare(number.size() - 2, 2, "pt") == 0) number.resize(number.size() - 2);
+    char* end = nullptr;
+    const double v = std::strtod(number.c_str(), &end);
+    if (number.empty() || !end || *end != '\0' || !(v >= 3 && v <= 30))
+        throw Error("bad font size '" + s + "'; legal: 3pt to 30pt, e.g. 5pt");
+    return v;
 }
 
 FigureFormat parse_figure_format(const std::string& s) {

@@ -4,7 +4,9 @@
 #include "figure_util.hpp"
 #include "lanescope/figures.hpp"
 
+#include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -117,9 +119,126 @@ struct VariantFigures {
 struct Row {
     std::string key, family, family_title, gfx_list, mnemonic, builtin, shape, types, type_words;
     int blocks = 1, wave = 64;
-    std::string facts_text;
+    int preview_w = 0, preview_h = 0;
+    std::string facts_text;  // info in Markdown
     std::vector<VariantFigures> variants;
 };
+
+// The index's picture of an instruction: A, B and D in the GEMM arrangement
+// (A left, B above, D where they cross; blocks as a batched GEMM), one unit
+// per element, coloured by lane group like the figures, without text. Runs of
+// one colour along a row are one rectangle, so a preview stays a few KB.
+struct Preview {
+    std::string svg;
+    int width = 0, height = 0;  // pixels
+};
+
+Preview preview_svg(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, Theme theme) {
+    const ThemeColors tc = theme_colors(theme);
+    const OperandLayout A = layout_of(ins, t, Operand::A, mods), B = layout_of(ins, t, Operand::B, mods),
+                        D = layout_of(ins, t, Operand::D, mods);
+    const int aw = A.cols(), ah = A.rows() * A.blocks();
+    const int bw = B.cols() * B.blocks(), bh = B.rows();
+    const int dw = D.cols() * D.blocks(), dh = D.rows() * D.blocks();
+    const int gap = std::max(1, (std::max(aw + dw, bh + dh) + 20) / 40);
+    const int W = aw + gap + std::max(bw, dw), H = bh + gap + std::max(ah, dh);
+    std::vector<std::pair<Rgb, std::string>> paths;  // per colour, in first-use order
+    auto path_for = [&](const Rgb& c) -> std::string& {
+        for (auto& p : paths)
+            if (p.first == c) return p.second;
+        paths.push_back({c, std::string()});
+        return paths.back().second;
+    };
+    std::string frames;
+    // Draws block b of L with its top-left cell at (x0, y0).
+    auto draw = [&](const OperandLayout& L, int b, int x0, int y0) {
+        auto color_at = [&](int r, int c) {
+            const Element e{b, r, c};
+            const std::vector<Location> locs = L.where(e);
+            return locs.empty() ? tc.grid : tile_color(ins, ColorBy::Lane, e, locs.front(), theme);
+        };
+        for (int r = 0; r < L.rows(); ++r)
+            for (int c = 0; c < L.cols();) {
+                const Rgb color = color_at(r, c);
+                int run = 1;
+                while (c + run < L.cols() && color_at(r, c + run) == color) ++run;
+                path_for(color) += "M" + std::to_string(x0 + c) + " " + std::to_string(y0 + r) + "h" + std::to_string(run) +
+                                   "v1h-" + std::to_string(run) + "z";
+                c += run;
+            }
+        frames += "M" + std::to_string(x0) + " " + std::to_string(y0) + "h" + std::to_string(L.cols()) + "v" +
+                  std::to_string(L.rows()) + "h-" + std::to_string(L.cols()) + "z";
+    };
+    const int ox = aw + gap, oy = bh + gap;
+    for (int b = 0; b < A.blocks(); ++b) draw(A, b, 0, oy + b * A.rows());
+    for (int b = 0; b < B.blocks(); ++b) draw(B, b, ox + b * B.cols(), 0);
+    for (int b = 0; b < D.blocks(); ++b) draw(D, b, ox + b * D.cols(), oy + b * D.rows());
+
+    // At most 80 pixels a side and 4 pixels a cell.
+    const double scale = std::min(4.0, 80.0 / std::max(W, H));
+    Preview p;
+    p.width = std::max(1, static_cast<int>(std::lround(W * scale)));
+    p.height = std::max(1, static_cast<int>(std::lround(H * scale)));
+    std::string& o = p.svg;
+    o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
+        std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) + "\" viewBox=\"0 0 " + std::to_string(W) +
+        " " + std::to_string(H) + "\" shape-rendering=\"crispEdges\">\n<title>";
+    append_xml(o, ins.mnemonic + ": A, B and D coloured by lane group");
+    o += "</title>\n";
+    for (const auto& [color, d] : paths) o += "<path fill=\"" + color.hex() + "\" d=\"" + d + "\"/>\n";
+    o += "<path fill=\"none\" stroke=\"" + tc.text.hex() + "\" stroke-width=\"";
+    append_number(o, 0.9 / scale);
+    o += "\" d=\"" + frames + "\"/>\n</svg>\n";
+    return p;
+}
+
+// The facts of `info` (its Markdown form) as HTML: the facts table as a
+// table, the formulas as wrapping code lines, the symbols as a definition
+// list. Long words (signatures, formulas) wrap instead of overflowing.
+std::string facts_body(const std::string& markdown) {
+    std::string h;
+    bool in_table = false, in_symbols = false;
+    size_t start = 0;
+    auto trim = [](std::string v) {
+        while (!v.empty() && (v.back() == ' ' || v.back() == '|')) v.pop_back();
+        size_t a = 0;
+        while (a < v.size() && v[a] == ' ') ++a;
+        return v.substr(a);
+    };
+    while (start < markdown.size()) {
+        size_t end = markdown.find('\n', start);
+        if (end == std::string::npos) end = markdown.size();
+        const std::string line = markdown.substr(start, end - start);
+        start = end + 1;
+        const bool table_row = line.size() > 2 && line[0] == '|';
+        if (in_table && !table_row) h += "</table>\n", in_table = false;
+        if (in_symbols && line.rfind("  ", 0) != 0) h += "</dl>\n", in_symbols = false;
+        if (line.empty() || line.rfind("## ", 0) == 0) continue;  // the page has its own heading
+        if (table_row) {
+            const size_t bar = line.find(" | ");
+            if (bar == std::string::npos || line.rfind("|--", 0) == 0) continue;
+            const std::string fact = trim(line.substr(1, bar - 1)), value = trim(line.substr(bar + 3));
+            if (!in_table) {  // the header row
+                h += "<table class=\"facts\">\n";
+                in_table = true;
+                continue;
+            }
+            h += "<tr><th>" + html(fact) + "</th><td>" + html(value) + "</td></tr>\n";
+        } else if (in_symbols) {
+            const size_t colon = line.find(": ");
+            h += "<dt><code>" + html(line.substr(2, colon - 2)) + "</code></dt><dd>" +
+                 html(colon == std::string::npos ? "" : line.substr(colon + 2)) + "</dd>\n";
+        } else if (line.back() == ':') {
+            h += "<h3>" + html(line.substr(0, line.size() - 1)) + "</h3>\n";
+            if (line == "Symbols:") h += "<dl class=\"symbols\">\n", in_symbols = true;
+        } else {
+            h += "<p class=\"line\"><code>" + html(line) + "</code></p>\n";
+        }
+    }
+    if (in_table) h += "</table>\n";
+    if (in_symbols) h += "</dl>\n";
+    return h;
+}
 
 const char* kCss =
     "body{font-family:'DejaVu Sans',Verdana,Arial,sans-serif;margin:1.5em;color:#1A1A1A;background:#FFF}"
@@ -130,7 +249,11 @@ const char* kCss =
     ".filters{display:flex;gap:1em;flex-wrap:wrap;align-items:end;margin:1em 0}"
     ".filters label{display:flex;flex-direction:column;font-size:.85em;gap:.2em}"
     "pre{background:#F6F7F9;padding:1em;overflow:auto;font-size:.85em}"
-    "figure{margin:1em 0}figure img{max-width:100%;border:1px solid #D8DADF}#count{color:#70747A}";
+    "figure{margin:1em 0}figure img{max-width:100%;border:1px solid #D8DADF}#count{color:#70747A}"
+    ".facts td,dd,.line code{overflow-wrap:anywhere}pre{white-space:pre-wrap}"
+    ".facts th{white-space:nowrap;font-weight:normal;color:#50545A}"
+    ".line{margin:.2em 0;font-size:.9em}dl.symbols{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}"
+    "dl.symbols dd{margin:0}td.pv{padding:2px}td.pv img{display:block}";
 
 std::string index_html(const std::vector<Row>& rows, const std::vector<const Target*>& targets, const Catalog& cat) {
     std::set<std::string> types, shapes;
@@ -148,7 +271,7 @@ std::string index_html(const std::vector<Row>& rows, const std::vector<const Tar
     h.reserve(rows.size() * 900 + 8192);
     h += "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
-         "script-src 'unsafe-inline'\">"
+         "script-src 'unsafe-inline'; img-src 'self' file:\">"
          "<meta name=\"viewport\" content=\"width=device-width\">"
          "<title>lanescope gallery: AMD GPU matrix instruction layouts</title><style>";
     h += kCss;
@@ -168,12 +291,15 @@ std::string index_html(const std::vector<Row>& rows, const std::vector<const Tar
     h += "</select></label><label>shape (MxNxK)<select id=\"shape\"><option value=\"\">all</option>";
     for (const std::string& s : shapes) h += "<option>" + html(s) + "</option>";
     h += "</select></label><span id=\"count\"></span></div>\n";
-    h += "<table id=\"list\"><thead><tr><th>architecture</th><th>instruction</th><th>builtin</th><th>shape</th>"
+    h += "<table id=\"list\"><thead><tr><th>preview</th><th>architecture</th><th>instruction</th><th>builtin</th><th>shape</th>"
          "<th>blocks</th><th>A, B, C types</th><th>wave</th><th>figures (default modifiers)</th><th>variants</th></tr>"
          "</thead><tbody>\n";
     for (const Row& r : rows) {
         h += "<tr data-arch=\"" + r.family + " " + r.gfx_list + "\" data-types=\"" + html(r.type_words) +
              "\" data-shape=\"" + html(r.shape) + "\" data-name=\"" + html(r.mnemonic + " " + r.builtin) + "\">";
+        h += "<td class=\"pv\"><a href=\"facts/" + r.key + ".html\"><img loading=\"lazy\" src=\"preview/" + r.key +
+             ".svg\" width=\"" + std::to_string(r.preview_w) + "\" height=\"" + std::to_string(r.preview_h) + "\" alt=\"" +
+             html(r.mnemonic) + " A, B, D\"></a></td>";
         h += "<td>" + html(r.family_title) + "</td><td><a href=\"facts/" + r.key + ".html\">" + html(r.mnemonic) +
              "</a></td><td><code>" + html(r.builtin) + "</code></td><td>" + html(r.shape) + "</td><td>" +
              std::to_string(r.blocks) + "</td><td>" + html(r.types) + "</td><td>" + std::to_string(r.wave) + "</td><td>";
@@ -217,7 +343,7 @@ std::string facts_html(const Row& r) {
          html(r.family_title) + ", wave" + std::to_string(r.wave) + "</title><style>";
     h += kCss;
     h += "</style></head><body>\n<p><a href=\"../index.html\">&#8592; gallery</a></p>\n<h1>" + html(r.mnemonic) + " (" +
-         html(r.family_title) + ", wave" + std::to_string(r.wave) + ")</h1>\n<pre>" + html(r.facts_text) + "</pre>\n";
+         html(r.family_title) + ", wave" + std::to_string(r.wave) + ")</h1>\n" + facts_body(r.facts_text);
     if (r.variants.size() > 1) {
         h += "<p>Modifier values that move data: ";
         for (size_t v = 1; v < r.variants.size(); ++v)
@@ -243,6 +369,24 @@ void write_plain(const fs::path& p, const std::string& bytes) {
     std::ofstream f(p, std::ios::binary);
     f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
     if (!f.flush()) throw Error("cannot write '" + p.string() + "' (disk full or not writable?)");
+}
+
+// The last step of writing a gallery: the finished directory `work` replaces
+// `final_dir`; the old gallery goes only after the new one is in place.
+void swap_into_place(const fs::path& work, const fs::path& final_dir) {
+    std::error_code ec;
+    fs::path old = final_dir;
+    old += ".old-" + std::to_string(::getpid());
+    const bool had_old = fs::exists(final_dir, ec);
+    if (had_old) fs::rename(final_dir, old, ec);
+    if (ec) throw Error("cannot replace '" + final_dir.string() + "': " + ec.message());
+    fs::rename(work, final_dir, ec);
+    if (ec) {
+        std::error_code ec2;
+        if (had_old) fs::rename(old, final_dir, ec2);
+        throw Error("cannot move the gallery into '" + final_dir.string() + "': " + ec.message());
+    }
+    if (had_old) fs::remove_all(old, ec);
 }
 
 }  // namespace
@@ -273,6 +417,7 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
         fs::remove_all(work, ec);
         fs::create_directories(work / "svg", ec);
         if (!ec) fs::create_directories(work / "facts", ec);
+        if (!ec) fs::create_directories(work / "preview", ec);
         if (ec)
             throw Error("cannot create the gallery directory '" + work.string() + "': " + ec.message() +
                         " (is the parent directory writable?)");
@@ -313,7 +458,13 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
                     Modifiers base;
                     base.wave = wave;
                     const ResolvedModifiers def = resolve_modifiers(*ins, *t, base);
-                    if (write) row.facts_text = render_info(Query{ins, t, def}, Format::Table);
+                    if (write) row.facts_text = render_info(Query{ins, t, def}, Format::Markdown);
+                    {
+                        const Preview pv = preview_svg(*ins, *t, def, theme);
+                        row.preview_w = pv.width, row.preview_h = pv.height;
+                        if (write) write_plain(work / "preview" / (row.key + ".svg"), pv.svg);
+                        st.bytes += pv.svg.size();
+                    }
 
                     std::map<Operand, std::vector<Entry>> default_entries;
                     std::vector<ResolvedModifiers> all{def};
@@ -357,20 +508,7 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
         if (write) {
             write_plain(work / "index.html", index);
             write_plain(work / kMarker, "lanescope gallery: this directory is replaced by `lanescope-cli gallery`\n");
-            // Swap the finished gallery into place; the old one goes only after.
-            std::error_code ec;
-            fs::path old = final_dir;
-            old += ".old-" + std::to_string(::getpid());
-            const bool had_old = fs::exists(final_dir, ec);
-            if (had_old) fs::rename(final_dir, old, ec);
-            if (ec) throw Error("cannot replace '" + final_dir.string() + "': " + ec.message());
-            fs::rename(work, final_dir, ec);
-            if (ec) {
-                std::error_code ec2;
-                if (had_old) fs::rename(old, final_dir, ec2);
-                throw Error("cannot move the gallery into '" + final_dir.string() + "': " + ec.message());
-            }
-            if (had_old) fs::remove_all(old, ec);
+            swap_into_place(work, final_dir);
         }
     } catch (...) {
         if (write) {

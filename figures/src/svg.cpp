@@ -1,7 +1,22 @@
 // SVG 1.1 serialiser of the figure model. Text stays <text> (searchable,
 // selectable); fonts are named by family with generic fall-backs.
+//
+// Compact by construction, because the gallery holds thousands of figures:
+// one <style> holds what many elements share (fonts, tile stroke, text
+// styles as classes); the tiles of one fill colour are one <path>, with runs
+// of neighbouring tiles merged, and the tile borders one grid <path> of merged
+// lines; the labels of a row of tiles are one <text> per label line, one
+// <tspan> per tile; other texts of one style sit in one <g class>; numbers
+// carry at most two decimals. Each tile stays addressable: the first line of
+// its label is a <tspan id="...">, its further lines the id-less tspans at the
+// same x below it.
 #include "figure_util.hpp"
 #include "lanescope/figures.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <tuple>
 
 namespace lanescope::figures {
 
@@ -24,11 +39,121 @@ const char* anchor_word(Anchor a) {
     return "start";
 }
 
+// "M50 100h91v26h-91z": one rectangle as a closed subpath.
+void rect_path(std::string& d, double x, double y, double w, double h) {
+    d += 'M';
+    append_number(d, x);
+    d += ' ';
+    append_number(d, y);
+    d += 'h';
+    append_number(d, w);
+    d += 'v';
+    append_number(d, h);
+    d += 'h';
+    append_number(d, -w);
+    d += 'z';
+}
+
+// Keeps the order in which keys first appear, so output is deterministic.
+template <class Key>
+class Groups {
+public:
+    std::string& operator[](const Key& k) {
+        auto it = index_.find(k);
+        if (it == index_.end()) {
+            it = index_.emplace(k, items_.size()).first;
+            items_.push_back({k, std::string()});
+        }
+        return items_[it->second].second;
+    }
+    const std::vector<std::pair<Key, std::string>>& items() const { return items_; }
+
+private:
+    std::map<Key, size_t> index_;
+    std::vector<std::pair<Key, std::string>> items_;
+};
+
+// Tile borders as merged lines: every tile edge, collinear touching pieces
+// joined, so a regular grid costs one line per row and column boundary.
+class GridLines {
+public:
+    void add_rect(double x, double y, double w, double h) {
+        horizontal_.push_back({key(y), key(x), key(x + w)});
+        horizontal_.push_back({key(y + h), key(x), key(x + w)});
+        vertical_.push_back({key(x), key(y), key(y + h)});
+        vertical_.push_back({key(x + w), key(y), key(y + h)});
+    }
+    void append_path(std::string& d) {
+        emit(d, horizontal_, 'H', true);
+        emit(d, vertical_, 'V', false);
+    }
+
+private:
+    struct Seg {
+        long long at, a, b;  // hundredths of a unit
+        bool operator<(const Seg& o) const { return at != o.at ? at < o.at : a < o.a; }
+    };
+    static long long key(double v) { return std::llround(v * 100); }
+    static void number(std::string& d, long long hundredths) { append_number(d, static_cast<double>(hundredths) / 100); }
+    static void emit(std::string& d, std::vector<Seg>& segs, char cmd, bool horizontal) {
+        std::sort(segs.begin(), segs.end());
+        for (size_t i = 0; i < segs.size();) {
+            Seg cur = segs[i++];
+            while (i < segs.size() && segs[i].at == cur.at && segs[i].a <= cur.b) cur.b = std::max(cur.b, segs[i++].b);
+            d += 'M';
+            number(d, horizontal ? cur.a : cur.at);
+            d += ' ';
+            number(d, horizontal ? cur.at : cur.a);
+            d += cmd;
+            number(d, cur.b);
+        }
+    }
+    std::vector<Seg> horizontal_, vertical_;
+};
+
 }  // namespace
 
 std::string to_svg(const Figure& f) {
+    // Tile fills: one path per colour, runs of touching tiles of a row merged.
+    Groups<std::string> tile_paths;
+    GridLines grid;
+    std::map<std::string, size_t> ink_count;
+    for (size_t i = 0; i < f.tiles.size();) {
+        const Tile& t = f.tiles[i];
+        double w = t.w;
+        size_t j = i + 1;
+        while (j < f.tiles.size() && f.tiles[j].fill == t.fill && f.tiles[j].y == t.y && f.tiles[j].h == t.h &&
+               std::abs(f.tiles[j].x - (t.x + w)) < 1e-6)
+            w += f.tiles[j++].w;
+        rect_path(tile_paths[t.fill.hex()], t.x, t.y, w, t.h);
+        i = j;
+    }
+    for (const Tile& t : f.tiles) {
+        grid.add_rect(t.x, t.y, t.w, t.h);
+        ++ink_count[t.ink.hex()];
+    }
+    std::string main_ink = f.tiles.empty() ? std::string("#000000") : f.tiles.front().ink.hex();
+    for (const auto& [ink, n] : ink_count)
+        if (n > ink_count[main_ink]) main_ink = ink;
+    std::map<std::string, std::string> ink_class;  // other inks -> "i1", "i2", ...
+    for (const auto& [ink, n] : ink_count)
+        if (ink != main_ink) ink_class.emplace(ink, "i" + std::to_string(ink_class.size() + 1));
+
+    // Other texts: one class per style (size, anchor, weight, colour).
+    using Style = std::tuple<double, int, bool, std::string>;
+    Groups<Style> text_groups;
+    for (const Text& t : f.texts) {
+        std::string& g = text_groups[Style{t.size, static_cast<int>(t.anchor), t.bold, t.color.hex()}];
+        g += "<text";
+        attr(g, "x", t.x);
+        attr(g, "y", t.y);
+        g += '>';
+        append_xml(g, t.text);
+        g += "</text>\n";
+    }
+
     std::string out;
-    out.reserve(256 + f.tiles.size() * 200 + f.texts.size() * 90);
+    out.reserve(4096 + f.tiles.size() * 64 + f.texts.size() * 40);
     out += "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\"";
     attr(out, "width", f.width);
     attr(out, "height", f.height);
@@ -38,81 +163,104 @@ std::string to_svg(const Figure& f) {
     append_number(out, f.height);
     out += "\">\n<title>";
     append_xml(out, f.title + " \u2014 " + f.subtitle);
-    out += "</title>\n<rect x=\"0\" y=\"0\"";
+    out += "</title>\n<style type=\"text/css\">\n"
+           "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif}\n"
+           ".t text{font-size:";
+    append_number(out, f.tile_font);
+    out += "px;text-anchor:middle;fill:" + main_ink + "}\n";
+    for (const auto& [ink, cls] : ink_class) out += "." + cls + "{fill:" + ink + "}\n";
+    for (size_t n = 0; n < text_groups.items().size(); ++n) {
+        const auto& [size, anchor, bold, color] = text_groups.items()[n].first;
+        out += ".s" + std::to_string(n) + "{font-size:";
+        append_number(out, size);
+        out += "px;fill:" + color;
+        if (anchor != static_cast<int>(Anchor::Start))
+            out += std::string(";text-anchor:") + anchor_word(static_cast<Anchor>(anchor));
+        if (bold) out += ";font-weight:bold";
+        out += "}\n";
+    }
+    out += "</style>\n<rect x=\"0\" y=\"0\"";
     attr(out, "width", f.width);
     attr(out, "height", f.height);
     out += " fill=\"" + f.background.hex() + "\"/>\n";
-    out += "<g font-family=\"DejaVu Sans, Verdana, Arial, sans-serif\">\n";
 
-    for (const Box& b : f.boxes) {
-        out += "<rect";
-        attr(out, "x", b.x);
-        attr(out, "y", b.y);
-        attr(out, "width", b.w);
-        attr(out, "height", b.h);
-        out += " fill=\"" + (b.filled ? b.fill.hex() : std::string("none")) + "\"";
-        if (b.stroke_width > 0) {
-            out += " stroke=\"" + b.stroke.hex() + "\"";
-            attr(out, "stroke-width", b.stroke_width);
+    // Boxes (empty cells, legend swatches): one path per look.
+    Groups<std::tuple<std::string, std::string, double>> box_paths;
+    for (const Box& b : f.boxes)
+        rect_path(box_paths[{b.filled ? b.fill.hex() : std::string("none"), b.stroke_width > 0 ? b.stroke.hex() : "",
+                             b.stroke_width}],
+                  b.x, b.y, b.w, b.h);
+    for (const auto& [look, d] : box_paths.items()) {
+        out += "<path fill=\"" + std::get<0>(look) + "\"";
+        if (std::get<2>(look) > 0) {
+            out += " stroke=\"" + std::get<1>(look) + "\"";
+            attr(out, "stroke-width", std::get<2>(look));
         }
-        out += "/>\n";
+        out += " d=\"" + d + "\"/>\n";
     }
 
-    out += "<g class=\"tiles\" stroke=\"" + f.tile_stroke.hex() + "\" stroke-width=\"0.5\" font-size=\"";
-    append_number(out, f.tile_font);
-    out += "\" text-anchor=\"middle\">\n";
-    for (const Tile& t : f.tiles) {
-        out += "<g class=\"tile\" id=\"" + t.id + "\"><rect";
-        attr(out, "x", t.x);
-        attr(out, "y", t.y);
-        attr(out, "width", t.w);
-        attr(out, "height", t.h);
-        out += " fill=\"" + t.fill.hex() + "\"/><text";
-        const double cx = t.x + t.w / 2;
-        const double block_h = f.tile_line * static_cast<double>(t.lines.size());
-        const double base = t.y + (t.h - block_h) / 2 + f.tile_line * 0.78;
-        attr(out, "x", cx);
-        attr(out, "y", base);
-        out += " fill=\"" + t.ink.hex() + "\" stroke=\"none\">";
-        for (size_t n = 0; n < t.lines.size(); ++n) {
-            if (n == 0) {
-                append_xml(out, t.lines[n]);
-                continue;
+    out += "<g class=\"t\">\n";
+    for (const auto& [fill, d] : tile_paths.items()) out += "<path fill=\"" + fill + "\" d=\"" + d + "\"/>\n";
+    if (!f.tiles.empty()) {
+        out += "<path fill=\"none\" stroke=\"" + f.tile_stroke.hex() + "\" stroke-width=\"0.5\" stroke-linecap=\"square\" d=\"";
+        grid.append_path(out);
+        out += "\"/>\n";
+    }
+    // Labels: a run of tiles whose first lines share a baseline is one <text>
+    // per line, one <tspan> per tile.
+    for (size_t i = 0; i < f.tiles.size();) {
+        auto baseline = [&](const Tile& t) {
+            return t.y + (t.h - f.tile_line * static_cast<double>(t.lines.size())) / 2 + f.tile_line * 0.78;
+        };
+        const double y0 = baseline(f.tiles[i]);
+        size_t j = i, lines = 0;
+        // A tile without label lines (a fitted figure) still gets its id'd tspan.
+        while (j < f.tiles.size() && std::abs(baseline(f.tiles[j]) - y0) < 1e-6)
+            lines = std::max({lines, size_t{1}, f.tiles[j++].lines.size()});
+        for (size_t n = 0; n < lines; ++n) {
+            out += "<text";
+            attr(out, "y", y0 + static_cast<double>(n) * f.tile_line);
+            out += '>';
+            for (size_t k = i; k < j; ++k) {
+                const Tile& t = f.tiles[k];
+                if (n >= std::max(size_t{1}, t.lines.size())) continue;
+                out += "<tspan";
+                if (n == 0) out += " id=\"" + t.id + "\"";
+                const std::string ink = t.ink.hex();
+                if (ink != main_ink) out += " class=\"" + ink_class[ink] + "\"";
+                attr(out, "x", t.x + t.w / 2);
+                out += '>';
+                if (n < t.lines.size()) append_xml(out, t.lines[n]);
+                out += "</tspan>";
             }
-            out += "<tspan";
-            attr(out, "x", cx);
-            attr(out, "dy", f.tile_line);
-            out += ">";
-            append_xml(out, t.lines[n]);
-            out += "</tspan>";
+            out += "</text>\n";
         }
-        out += "</text></g>\n";
+        i = j;
     }
     out += "</g>\n";
 
+    // Block frames: one path per colour and width.
+    Groups<std::pair<std::string, double>> line_paths;
     for (const Line& l : f.lines) {
-        out += "<line";
-        attr(out, "x1", l.x1);
-        attr(out, "y1", l.y1);
-        attr(out, "x2", l.x2);
-        attr(out, "y2", l.y2);
-        out += " stroke=\"" + l.color.hex() + "\"";
-        attr(out, "stroke-width", l.width);
-        out += " stroke-linecap=\"square\"/>\n";
+        std::string& d = line_paths[{l.color.hex(), l.width}];
+        d += 'M';
+        append_number(d, l.x1);
+        d += ' ';
+        append_number(d, l.y1);
+        d += 'L';
+        append_number(d, l.x2);
+        d += ' ';
+        append_number(d, l.y2);
+    }
+    for (const auto& [look, d] : line_paths.items()) {
+        out += "<path fill=\"none\" stroke=\"" + look.first + "\"";
+        attr(out, "stroke-width", look.second);
+        out += " stroke-linecap=\"square\" d=\"" + d + "\"/>\n";
     }
 
-    for (const Text& t : f.texts) {
-        out += "<text";
-        attr(out, "x", t.x);
-        attr(out, "y", t.y);
-        attr(out, "font-size", t.size);
-        if (t.anchor != Anchor::Start) out += std::string(" text-anchor=\"") + anchor_word(t.anchor) + "\"";
-        if (t.bold) out += " font-weight=\"bold\"";
-        out += " fill=\"" + t.color.hex() + "\">";
-        append_xml(out, t.text);
-        out += "</text>\n";
-    }
-    out += "</g>\n</svg>\n";
+    for (size_t n = 0; n < text_groups.items().size(); ++n)
+        out += "<g class=\"s" + std::to_string(n) + "\">\n" + text_groups.items()[n].second + "</g>\n";
+    out += "</svg>\n";
     return out;
 }
 

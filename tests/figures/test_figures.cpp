@@ -357,3 +357,100 @@ TEST_CASE("TikZ compiles with pdflatex when TeX Live has standalone and pgf") {
     CHECK(read_file(dir + "/f.pdf").rfind("%PDF", 0) == 0);
     std::filesystem::remove_all(dir);
 }
+
+namespace {
+
+// Upper bound of a DejaVu Sans advance width, per character, in em: letters,
+// digits and '+' at most 0.64 (digits are 0.636), brackets, colons and dots
+// 0.4. An estimate independent of the layout's own text_width().
+double label_em(const std::string& s) {
+    double em = 0;
+    for (char c : s) em += std::string("[]():.,").find(c) != std::string::npos ? 0.4 : 0.64;
+    return em;
+}
+
+// All numbers of a TikZ option like "minimum width=12.5pt" in `node`.
+double tikz_option_pt(const std::string& node, const std::string& key) {
+    const size_t p = node.find(key + "=");
+    return p == std::string::npos ? -1 : std::atof(node.c_str() + p + key.size() + 1);
+}
+
+}  // namespace
+
+TEST_CASE("TikZ fitted to a column or a page: every font at least 5 pt, every label inside its cell, the width kept") {
+    struct Case {
+        const char* args;
+        bool labels_at_column;  // 16 cells across 240 pt leave 13 pt a cell: "v3"/"L63" at 5 pt fit
+    };
+    const Case cases[] = {
+        {"-a gfx942 -i v_mfma_f32_16x16x16_f16 --operand D", true},
+        {"-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand all", false},
+        {"-a gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand D", false},
+        {"-a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 2 --operand A", false},
+        {"-a gfx950 -i v_smfmac_f32_32x32x32_f16 --operand K", false},
+        {"-a gfx1100 -i v_wmma_f32_16x16x16_f16 --wave 64 --operand A", false},
+        {"-a gfx90a -i v_mfma_f64_16x16x4f64 --operand D", false},
+        // 2 VGPRs of two halves each: 4 labels a row, ~50 pt each at a column's width.
+        {"-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --view registers", true},
+    };
+    for (const Case& c : cases)
+        for (const std::pair<const char*, double>& width : {std::pair<const char*, double>{"", 240}, {"--width column", 240},
+                                                           {"--width page", 500}, {"--width 8.5cm", 241.85}}) {
+            INFO(c.args << " " << width.first);
+            Run r = cli(std::string("figure ") + c.args + " --format tikz " + width.first + " -o -");
+            REQUIRE(r.status == 0);
+            const std::string& tex = r.out;
+            // The picture's background rectangle spans the figure: x=0.5pt per unit.
+            const size_t bg = tex.find("] (0,0) rectangle (");
+            REQUIRE(bg != std::string::npos);
+            const double w_units = std::atof(tex.c_str() + bg + 19);
+            CHECK(w_units * 0.5 <= width.second + 0.5);
+            CHECK(w_units * 0.5 >= 0.6 * width.second);
+            // Every font of the document.
+            size_t fonts = 0;
+            for (size_t p = tex.find("\\fontsize{"); p != std::string::npos; p = tex.find("\\fontsize{", p + 1)) {
+                CHECK(std::atof(tex.c_str() + p + 10) >= 5.0);
+                ++fonts;
+            }
+            CHECK(fonts > 3);
+            // Tile labels: the tile font from the tile style, each line inside the node's width.
+            const size_t style = tex.find("tile/.style={");
+            REQUIRE(style != std::string::npos);
+            const double tile_pt = std::atof(tex.c_str() + tex.find("\\fontsize{", style) + 10);
+            size_t labelled = 0, tiles = 0;
+            for (size_t p = tex.find("\\node[tile,"); p != std::string::npos; p = tex.find("\\node[tile,", p + 1)) {
+                ++tiles;
+                const std::string node = tex.substr(p, tex.find(";\n", p) - p);
+                const double w = tikz_option_pt(node, "minimum width");
+                const std::string text = node.substr(node.rfind('{') + 1, node.rfind('}') - node.rfind('{') - 1);
+                if (text.empty()) continue;
+                ++labelled;
+                for (size_t a = 0;;) {
+                    const size_t b = text.find("\\\\", a);
+                    const std::string line = text.substr(a, b == std::string::npos ? std::string::npos : b - a);
+                    if (label_em(line) * tile_pt > w) FAIL_CHECK("label '" << line << "' is wider than its " << w << " pt cell");
+                    if (b == std::string::npos) break;
+                    a = b + 2;
+                }
+            }
+            CHECK(tiles > 0);
+            // Either every tile is labelled or none (one label form per figure).
+            CHECK((labelled == 0 || labelled == tiles));
+            if (width.second == 240 && c.labels_at_column) CHECK(labelled == tiles);
+            if (width.second == 240 && !c.labels_at_column) CHECK(labelled == 0);
+        }
+}
+
+TEST_CASE("figure --width: SVG fitted keeps one id per tile, bad widths are refused") {
+    Run r = cli("figure -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand D --width column -o -");
+    REQUIRE(r.status == 0);
+    CHECK(svg_tiles(r.out).size() == 32 * 32);
+    CHECK(xml_problem(r.out).empty());
+    CHECK(r.out.find("width=\"320\"") != std::string::npos);  // 240 pt at 0.75 pt per CSS px
+    for (const char* bad : {"--width wide", "--width 10pt", "--width 12", "--width column --min-font 1pt"}) {
+        INFO(bad);
+        r = cli(std::string("figure -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand D -o - ") + bad);
+        CHECK(r.status == 1);
+        CHECK(r.err.find("legal") != std::string::npos);
+    }
+}

@@ -107,10 +107,49 @@ TEST_CASE("gallery: index page and facts pages and SVGs all local and filtered i
     CHECK(page.find("http:") == std::string::npos);
     CHECK(page.find("https:") == std::string::npos);
 
-    // The SVGs are well-formed.
-    size_t checked = 0;
-    for (const auto& e : fs::directory_iterator(out + "/svg"))
-        if (checked++ < 12) CHECK(xml_problem(read_file(e.path().string())).empty());
+    // Facts pages wrap: the facts are a table and code lines that the page's
+    // style lets break anywhere (no <pre> block to overflow), and every formula
+    // symbol is defined (the C/D inverse uses G).
+    CHECK(page.find("<pre>") == std::string::npos);
+    CHECK(page.find("<table class=\"facts\">") != std::string::npos);
+    CHECK(page.find(".facts td,dd,.line code{overflow-wrap:anywhere}") != std::string::npos);
+    for (const char* sym : {"i", "j", "k", "G"}) {
+        INFO(sym);
+        CHECK(page.find(std::string("<dt><code>") + sym + "</code></dt><dd>") != std::string::npos);
+    }
+
+    // Every row shows a preview: a small local SVG, lazily loaded, with its size
+    // given so the page lays out before any picture arrives.
+    const std::vector<std::string> srcs = attr_values(index, "src");
+    CHECK(srcs.size() == arch.size());
+    CHECK(attr_values(index, "loading").size() == arch.size());
+    CHECK(attr_values(index, "width").size() == arch.size());
+    CHECK(index.find("img-src 'self' file:") != std::string::npos);
+    for (const std::string& src : srcs) {
+        INFO(src);
+        CHECK(src.rfind("preview/", 0) == 0);
+        const std::string svg = read_file(out + "/" + src);
+        CHECK(xml_problem(svg).empty());
+        CHECK(svg.find("http:") == svg.find("http://www.w3.org/2000/svg"));  // only the namespace name
+        CHECK(svg.size() < 8000);  // a few runs of colour per row of A, B and D
+        CHECK(svg.size() > 200);
+    }
+
+    // The SVGs are well-formed and compact. Each tile needs its id (~20 bytes),
+    // its x (~10), two short label lines (~10) and their tags (~40); fills and
+    // grid lines are shared paths. Before the compact form a tile cost 235-250
+    // bytes (a <g>, a <rect> with four numbers and a fill, a <text> with its own
+    // x, y, fill and stroke); the bound leaves room for each figure's heading,
+    // axes and legend.
+    size_t checked = 0, svg_bytes = 0, svg_tiles_seen = 0;
+    for (const auto& e : fs::directory_iterator(out + "/svg")) {
+        const std::string svg = read_file(e.path().string());
+        if (checked++ < 12) CHECK(xml_problem(svg).empty());
+        svg_bytes += svg.size();
+        for (size_t p = svg.find("<tspan id="); p != std::string::npos; p = svg.find("<tspan id=", p + 1)) ++svg_tiles_seen;
+    }
+    REQUIRE(svg_tiles_seen > 0);
+    CHECK(static_cast<double>(svg_bytes) / static_cast<double>(svg_tiles_seen) < 130.0);
 
     // Running again replaces the previous gallery; a foreign directory is refused.
     r = cli("gallery -o " + out + " --match 16x16x16f16");

@@ -1,5 +1,6 @@
 #include "xml_check.hpp"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -135,37 +136,72 @@ std::string unescape(std::string s) {
 }  // namespace
 
 std::vector<SvgTile> svg_tiles(const std::string& svg) {
+    // Tiles live in <g class="t">: fill paths "Mx yhWvHh-Wz..." (one per colour,
+    // a rectangle may cover several tiles), a grid path, then the labels: one
+    // <text y> per row and line, one <tspan x> per tile; a tile's first line
+    // carries its id, its further lines are the id-less tspans below it.
     std::vector<SvgTile> out;
-    const std::string open = "<g class=\"tile\"";
-    for (size_t p = svg.find(open); p != std::string::npos; p = svg.find(open, p + 1)) {
-        const size_t end = svg.find("</g>", p);
-        const std::string g = svg.substr(p, end - p);
-        SvgTile t;
-        t.id = attr_of(g.substr(0, g.find('>')), "id");
-        const size_t r = g.find("<rect");
-        const std::string rect = g.substr(r, g.find("/>", r) - r);
-        t.x = std::atof(attr_of(rect, "x").c_str());
-        t.y = std::atof(attr_of(rect, "y").c_str());
-        t.w = std::atof(attr_of(rect, "width").c_str());
-        t.h = std::atof(attr_of(rect, "height").c_str());
-        t.fill = attr_of(rect, "fill");
-        // Text content: the first line, then one line per <tspan>.
-        const size_t tx = g.find("<text");
-        std::string body = g.substr(g.find('>', tx) + 1);
-        body = body.substr(0, body.rfind("</text>"));
-        std::string line;
-        for (size_t i = 0; i < body.size();) {
-            if (body.compare(i, 6, "<tspan") == 0) {
-                t.lines.push_back(unescape(line));
-                line.clear();
-                i = body.find('>', i) + 1;
-            } else if (body.compare(i, 8, "</tspan>") == 0) {
-                i += 8;
-            } else {
-                line += body[i++];
-            }
+    const size_t g0 = svg.find("<g class=\"t\">");
+    if (g0 == std::string::npos) return out;
+    const std::string g = svg.substr(g0, svg.find("</g>", g0) - g0);
+    struct Rect {
+        double x, y, w, h;
+        std::string fill;
+    };
+    std::vector<Rect> rects;
+    for (size_t p = g.find("<path"); p != std::string::npos; p = g.find("<path", p + 1)) {
+        const std::string tag = g.substr(p, g.find("/>", p) - p);
+        const std::string fill = attr_of(tag, "fill"), d = attr_of(tag, "d");
+        if (fill == "none") continue;
+        const char* c = d.c_str();
+        while (*c == 'M') {
+            char* e = nullptr;
+            Rect r{};
+            r.fill = fill;
+            r.x = std::strtod(c + 1, &e);
+            r.y = std::strtod(e, &e);
+            if (*e != 'h') break;
+            r.w = std::strtod(e + 1, &e);
+            if (*e != 'v') break;
+            r.h = std::strtod(e + 1, &e);
+            if (*e != 'h') break;
+            const double back = std::strtod(e + 1, &e);
+            if (*e != 'z' || back != -r.w) break;
+            rects.push_back(r);
+            c = e + 1;
         }
-        t.lines.push_back(unescape(line));
+    }
+    struct Span {
+        double x, y;
+        std::string id, text;
+    };
+    std::vector<Span> spans;
+    for (size_t p = g.find("<text"); p != std::string::npos; p = g.find("<text", p + 1)) {
+        const size_t gt = g.find('>', p), close = g.find("</text>", p);
+        const double y = std::atof(attr_of(g.substr(p, gt - p), "y").c_str());
+        for (size_t s = g.find("<tspan", gt); s != std::string::npos && s < close; s = g.find("<tspan", s + 1)) {
+            const size_t sgt = g.find('>', s);
+            const std::string tag = g.substr(s, sgt - s);
+            spans.push_back({std::atof(attr_of(tag, "x").c_str()), y, attr_of(tag, "id"),
+                             unescape(g.substr(sgt + 1, g.find("</tspan>", sgt) - sgt - 1))});
+        }
+    }
+    // Lines of a tile: the spans at its x, from its id'd span down to the next id'd one.
+    std::stable_sort(spans.begin(), spans.end(), [](const Span& a, const Span& b) { return a.x != b.x ? a.x < b.x : a.y < b.y; });
+    for (size_t i = 0; i < spans.size(); ++i) {
+        if (spans[i].id.empty()) continue;
+        SvgTile t;
+        t.id = spans[i].id;
+        t.x = spans[i].x;
+        t.y = spans[i].y;
+        t.lines.push_back(spans[i].text);
+        for (size_t k = i + 1; k < spans.size() && spans[k].x == t.x && spans[k].id.empty(); ++k) t.lines.push_back(spans[k].text);
+        // Its fill: the rectangle under its label.
+        for (const Rect& r : rects)
+            if (t.x > r.x && t.x < r.x + r.w && t.y - 2 > r.y && t.y - 2 < r.y + r.h) {
+                t.fill = r.fill;
+                break;
+            }
         out.push_back(std::move(t));
     }
     return out;

@@ -13,11 +13,12 @@ std::string xml_problem(const std::string& xml);
 
 struct SvgTile {
     std::string id;
-    double x = 0, y = 0, w = 0, h = 0;
+    double x = 0, y = 0;  // the label's anchor: centre x, first baseline y
     std::string fill;
     std::vector<std::string> lines;
 };
-// Every <g class="tile" ...> of an SVG written by lanescope.
+// Every tile of an SVG written by lanescope: its label (from the <tspan id>
+// of its first line) and the fill of the rectangle under it (empty if none).
 std::vector<SvgTile> svg_tiles(const std::string& svg);
 
 struct Run {

@@ -247,6 +247,20 @@ std::string family_formulas(const Instruction& ins, const ResolvedModifiers& mod
 std::string family_source(LayoutKind k);
 std::string modifier_notes(const Instruction& ins, const Target& t);
 
+// One symbol of the layout formulas with its meaning for one instruction, so a
+// formula is never shown without its legend (info, the gallery, the app).
+struct FormulaSymbol {
+    std::string symbol;   // as the formulas write it: "i", "b'", "G", "p(l)", "floor(x)"
+    std::string meaning;  // "row of A and of C/D (0..31)"
+};
+// The symbols that `formulas` (text of family_formulas or OperandLayout::formula())
+// uses, each defined for `ins`; in a fixed order (indices first, then
+// quantities, then functions). Every single-letter symbol of the catalog's
+// formulas has an entry; operand names (A, B, K, ...) are not symbols.
+std::vector<FormulaSymbol> formula_symbols(const Instruction& ins, std::string_view formulas);
+// The same as "symbol: meaning" lines (each ending in a newline).
+std::string formula_symbols_text(const Instruction& ins, std::string_view formulas, std::string_view indent = "  ");
+
 // For one element of D: every A, B, C (and K, SA, SB) element that feeds it,
 // with where each one lives under the modifiers.
 struct TraceTerm {

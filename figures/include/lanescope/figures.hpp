@@ -33,7 +33,24 @@ struct FigureSpec {
     View view = View::Matrix;
     ColorBy color = ColorBy::Lane;
     Theme theme = Theme::Light;
+    // Fit to a width, in user units (0: natural size, labels at 9 units). The
+    // cells take the width left by indices and margins; a tile label is drawn
+    // only where it fits its cell at a font of at least `min_font` units (else
+    // the tiles keep colours, frames and index ticks, without text); indices
+    // are written every 2^n rows/columns so they do not touch; headings wrap.
+    double fit_width = 0;
+    double min_font = 0;  // user units; 0 with fit_width: 10
 };
+
+// Points per user unit of each format: TikZ draws 1 unit as 0.5 pt; SVG and
+// PNG take 1 unit as 1 CSS px, which is 0.75 pt.
+double pt_per_unit(FigureFormat format);
+// A printed width: "246pt", "3.4in", "8.5cm", "85mm", "328px", or a named one:
+// "column" (240 pt, a two-column paper's column), "page" (500 pt, its full
+// text width); "natural" gives 0 (no fitting). Throws Error on anything else.
+double parse_width_pt(const std::string& s);
+// A font size in points, "5pt" or "5", from 3 to 30. Throws Error otherwise.
+double parse_font_pt(const std::string& s);
 
 // A tile is one (element, location) in the matrix view, or one part of one
 // register of one lane in the registers view. `id` names it:
@@ -76,7 +93,7 @@ struct Figure {
     double width = 0, height = 0;
     Rgb background;
     Rgb tile_stroke;
-    double tile_font = 9, tile_line = 10.5;
+    double tile_font = 9, tile_line = 10.5;  // tiles without lines carry no label (fitted figures)
     std::string title;     // first line of the heading
     std::string subtitle;  // target, wave, operands, modifiers
     std::vector<Box> boxes;    // drawn first: frames, empty cells, legend swatches

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Regenerates the sample figures in assets/figures/ (shown in the README and
+# docs/figures.md) from the current catalog and engine. Run after any change to
+# the layouts or the figure renderers, then look at them and commit.
+# Usage: scripts/figures.sh [path/to/lanescope-cli]   (default: build/cli/lanescope-cli)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cli=${1:-build/cli/lanescope-cli}
+out=assets/figures
+fig() { "$cli" figure "$@"; }
+fig --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand all -o "$out/gfx942_mfma_f32_32x32x8_f16_ABD.svg"
+fig --arch gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand D -o "$out/gfx942_mfma_f32_4x4x4_16b_f16_D.svg"
+fig --arch gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand D -o "$out/gfx942_mfma_f32_4x4x4_16b_f16_D.png" --scale 1.5
+# TikZ for papers: fitted to a column (240 pt) by default, and to a page's width.
+fig --arch gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand D -o "$out/gfx942_mfma_f32_4x4x4_16b_f16_D.tex"
+fig --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand D -o "$out/gfx942_mfma_f32_16x16x16_f16_D_column.tex"
+fig --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand all --width page -o "$out/gfx942_mfma_f32_32x32x8_f16_ABD_page.tex"
+# The same fitting for SVG: what the column-wide TikZ above looks like.
+fig --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --width column -o "$out/gfx942_mfma_f32_16x16x16_f16_D_column.svg"
+fig --arch gfx942 -i v_smfmac_f32_16x16x32_f16 --operand A -o "$out/gfx942_smfmac_f32_16x16x32_f16_A.svg"
+fig --arch gfx942 -i v_smfmac_f32_16x16x32_f16 --operand K -o "$out/gfx942_smfmac_f32_16x16x32_f16_K.svg"
+fig --arch gfx1100 -i v_wmma_f32_16x16x16_f16 --wave 64 --operand A -o "$out/gfx1100_wmma_f32_16x16x16_f16_w64_A.svg"
+fig --arch gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 2 --operand A -o "$out/gfx950_mfma_scale_f32_16x16x128_f8f6f4_cbsz2_A.svg"
+echo "regenerated $(ls "$out" | grep -vc '\.sh$') files in $out"
