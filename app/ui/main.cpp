@@ -131,7 +131,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     cli.add_option("--tab", a.tab, "layout, registers, compare, values or details")
         ->check(CLI::IsMember({"layout", "registers", "compare", "values", "details"}));
     cli.add_option("--block", a.block, "show only this block (-1: all)");
-    cli.add_option("--zoom", a.zoom, "zoom factor (0.3 .. 3)")->check(CLI::Range(0.3, 3.0));
+    cli.add_option("--zoom", a.zoom, "zoom factor relative to fit (1: the whole picture; up to 3)")->check(CLI::Range(0.3, 3.0));
     cli.add_option("--compare-arch", a.compare_arch, "compare with this architecture (opens the Compare tab)");
     cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
     cli.add_option("--compare-wave", a.compare_wave, "wave size of the compared instruction");
@@ -298,6 +298,8 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         App app(cat, settings, platform);
         if (a.verbose) std::cout << "app ready: " << ms(t_start, Clock::now()) << " ms\n";
         if (!only.empty()) app.show_only(only);
+        // --zoom F: F times the fitted cell size, centred.
+        if (a.zoom > 0) app.layout_canvas.view.zoom_x = app.layout_canvas.view.zoom_y = a.zoom;
         if (!a.compare_arch.empty() || !a.compare_instruction.empty() || a.compare_wave > 0) {
             Selection other{a.compare_arch.empty() ? app.set.target->gfx : a.compare_arch,
                             a.compare_instruction.empty() ? app.set.ins->mnemonic : a.compare_instruction, {}};
