@@ -35,6 +35,7 @@ struct Canvas {
     ArrangeParams view;               // zoom_x/y and pan_x/y are the user's; the rest is set per frame
     Arrangement arr;
     ImVec2 size{0, 0};                // the canvas's size in the last frame
+    ImVec2 origin{0, 0};              // its top-left corner on screen
     float built_w = -1, built_h = -1; // cell size the textures were built at
     bool dragging = false;
     void fit() { view.zoom_x = view.zoom_y = 1, view.pan_x = view.pan_y = 0; }
@@ -198,6 +199,12 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
                   const OperandVerify* verified = nullptr);
 // The legend of the current colouring (Layout and Registers tabs); hovering an entry highlights its cells.
 void draw_legend(App& app);
+
+// bench.cpp: the frame-time benchmark (--bench-frames). Returns the exit status:
+// non-zero, with a message, when what it drew was not the whole picture.
+int run_benchmark(App& app, Platform& platform, int frames, int width, int height, double start_ms);
+// One frame (UI, then GL); returns the app-CPU milliseconds (main.cpp).
+double run_frame(App& app, Platform& platform, const ImVec2* synthetic_mouse);
 
 // PNG writing: temp file + rename; returns false with a message.
 bool write_png(const std::string& path, const std::vector<unsigned char>& rgba, int w, int h, std::string* error);

@@ -247,6 +247,7 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
         c.size = size;
         app.grids_dirty = true;
     }
+    c.origin = origin;
     app.layout_panel_min = ImGui::GetWindowPos();
     app.layout_panel_max = add(app.layout_panel_min, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
     ImGui::InvisibleButton("canvas", ImVec2(std::max(1.0f, size.x), std::max(1.0f, size.y)));
