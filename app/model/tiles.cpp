@@ -6,7 +6,7 @@
 namespace lsapp {
 
 namespace {
-constexpr float kLabelPad = 6;
+constexpr float kLabelPad = 4;  // 2 px each side
 
 float width_of(const GridStyle& s, const std::string& text) {
     return s.text_width ? s.text_width(text) : 7.0f * static_cast<float>(text.size());
@@ -20,6 +20,7 @@ const char* label_form_name(LabelForm f) {
         case LabelForm::Short: return "short (v0 / L17)";
         case LabelForm::OneLine: return "one line (v0 L17)";
         case LabelForm::Lane: return "lane (L17)";
+        case LabelForm::Number: return "lane number (17)";
         case LabelForm::None: return "none (colours only)";
     }
     return "?";
@@ -38,6 +39,7 @@ std::pair<std::string, std::string> label_lines(const ls::Location& loc, int ele
         case LabelForm::Short: return {reg_part(false), lane};
         case LabelForm::OneLine: return {reg_part(false) + " " + lane, ""};
         case LabelForm::Lane: return {lane, ""};
+        case LabelForm::Number: return {std::to_string(loc.lane), ""};
         case LabelForm::None: break;
     }
     return {"", ""};
@@ -64,7 +66,8 @@ LabelForm choose_label_form(const ls::OperandLayout& layout, float cell_w, float
                 if (!locs.empty()) shown.push_back(shown_location(locs, style.copy));
             }
     }
-    for (LabelForm f : {LabelForm::Full, LabelForm::TwoLines, LabelForm::Short, LabelForm::OneLine, LabelForm::Lane}) {
+    for (LabelForm f : {LabelForm::Full, LabelForm::TwoLines, LabelForm::Short, LabelForm::OneLine, LabelForm::Lane,
+                        LabelForm::Number}) {
         const bool two = f == LabelForm::TwoLines || f == LabelForm::Short;
         if ((two ? 2 : 1) * style.line_h + 2 > cell_h) continue;
         // Widest label of this form: every location is measured (bits and numbers vary).

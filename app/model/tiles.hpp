@@ -25,6 +25,7 @@ enum class LabelForm {
     Short,     // "v0" over "L17" (sub-register bits dropped)
     OneLine,   // "v0 L17"
     Lane,      // "L17"
+    Number,    // "17": the lane number alone, when nothing longer fits
     None,      // colours only
 };
 const char* label_form_name(LabelForm f);

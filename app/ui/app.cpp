@@ -65,6 +65,7 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
     if (!cell_font) cell_font = font, cell_font_size = font_size;
     apply_theme(settings.view.theme);
     ImGui::GetStyle().ScaleAllSizes(scale);
+    regs_canvas.prefer_width = true;
     tab = static_cast<Tab>(std::clamp(settings.view.tab, 0, 4));
     tab_forced = tab != Tab::Layout;
     select(settings.selection);
@@ -303,7 +304,7 @@ void App::handle_shortcuts() {
         c.view = zoom_about(c.shapes, p, 1.25f, p.panel_w * 0.5f, p.panel_h * 0.5f);
     if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)))
         c.view = zoom_about(c.shapes, p, 1 / 1.25f, p.panel_w * 0.5f, p.panel_h * 0.5f);
-    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_0) || ImGui::IsKeyPressed(GLFW_KEY_KP_0))) c.fit();
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_0) || ImGui::IsKeyPressed(GLFW_KEY_KP_0))) c.fit_all();
     if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_1) || ImGui::IsKeyPressed(GLFW_KEY_KP_1))) c.view = actual_size(c.shapes, p);
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_B)) side_collapsed = !side_collapsed;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) pinned = Hover{};
@@ -331,7 +332,7 @@ void App::draw_menu() {
         ImGui::Separator();
         Canvas& c = tab == Tab::Registers ? regs_canvas : layout_canvas;
         const ArrangeParams p = canvas_params(c, tab == Tab::Registers);
-        if (ImGui::MenuItem("Fit (whole picture)", "Ctrl+0")) c.fit();
+        if (ImGui::MenuItem("Fit (whole picture)", "Ctrl+0")) c.fit_all();
         if (ImGui::MenuItem("100 % (natural cell size)", "Ctrl+1")) c.view = actual_size(c.shapes, p);
         if (ImGui::MenuItem("Zoom in", "Ctrl++")) c.view = zoom_about(c.shapes, p, 1.25f, p.panel_w * 0.5f, p.panel_h * 0.5f);
         if (ImGui::MenuItem("Zoom out", "Ctrl+-"))

@@ -38,7 +38,11 @@ struct Canvas {
     ImVec2 origin{0, 0};              // its top-left corner on screen
     float built_w = -1, built_h = -1; // cell size the textures were built at
     bool dragging = false;
-    void fit() { view.zoom_x = view.zoom_y = 1, view.pan_x = view.pan_y = 0; }
+    // Registers: open at "fit width" (rows tall enough for labels, the top first)
+    // rather than the whole picture; the Fit button still shows it all.
+    bool prefer_width = false, fit_width_pending = false;
+    void fit() { view.zoom_x = view.zoom_y = 1, view.pan_x = view.pan_y = 0, fit_width_pending = prefer_width; }
+    void fit_all() { fit(), fit_width_pending = false; }
 };
 
 // Compare mode: a second instruction beside the first, and where placements differ.

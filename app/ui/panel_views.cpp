@@ -265,7 +265,21 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
     }
     const bool clicked = ImGui::IsItemDeactivated() && !c.dragging && hovered;
     if (!ImGui::IsItemActive()) c.dragging = false;
-    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) c.fit(), p = app.canvas_params(c, registers_tab);
+    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) c.fit_all(), p = app.canvas_params(c, registers_tab);
+    if (c.fit_width_pending && !c.shapes.empty() && c.size.x > 0) {
+        // Rows tall enough for a line of text, the width filled, the top in view.
+        c.fit_width_pending = false;
+        const Arrangement whole = arrange(c.shapes, p);
+        const float room_w = p.panel_w - 2 * p.margin;
+        c.view.zoom_y = std::max(1.0f, p.natural_h / std::max(0.01f, whole.fit_cell_h));
+        float grids_w = 0;
+        for (const PlacedGrid& g : whole.grids) grids_w += g.grid.w();
+        const float fixed = whole.content.w() - grids_w;
+        c.view.zoom_x = std::max(1.0f, std::min(4.0f * p.natural_w / std::max(0.01f, whole.fit_cell_w),
+                                                (room_w - fixed) / std::max(1.0f, grids_w)));
+        c.view.pan_x = 0, c.view.pan_y = 1e6f;  // clamped to the top
+        p = app.canvas_params(c, registers_tab);
+    }
     if (app.grids_dirty) app.rebuild_grids();
     c.arr = arrange(c.shapes, p);
     c.view.zoom_x = c.arr.zoom_x, c.view.zoom_y = c.arr.zoom_y, c.view.pan_x = c.arr.pan_x, c.view.pan_y = c.arr.pan_y;
@@ -357,7 +371,7 @@ void draw_legend(App& app) {
     Canvas& c = app.tab == Tab::Registers ? app.regs_canvas : app.layout_canvas;
     ImGui::SameLine(0, 20 * app.scale);
     if (ImGui::GetCursorScreenPos().x + 200 * app.scale > right) ImGui::NewLine();
-    if (ImGui::SmallButton("Fit")) c.fit();
+    if (ImGui::SmallButton("Fit")) c.fit_all();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Whole picture (Ctrl+0, or double-click). Wheel: zoom, drag: pan.");
     ImGui::SameLine();
     if (ImGui::SmallButton("100%")) c.view = actual_size(c.shapes, app.canvas_params(c, app.tab == Tab::Registers));

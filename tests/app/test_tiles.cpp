@@ -101,6 +101,8 @@ TEST_CASE("label forms: the richest form that fits every cell of the operand, in
     CHECK(choose_label_form(a, 40, 40, st) == LabelForm::Short);
     CHECK(choose_label_form(a, 60, 20, st) == LabelForm::OneLine);
     CHECK(choose_label_form(a, 30, 20, st) == LabelForm::Lane);
+    CHECK(choose_label_form(a, 20, 20, st) == LabelForm::Number);
+    CHECK(label_lines(loc, 16, LabelForm::Number).first == "17");
     CHECK(choose_label_form(a, 10, 20, st) == LabelForm::None);
     st.labels = false;
     CHECK(choose_label_form(a, 200, 40, st) == LabelForm::None);
