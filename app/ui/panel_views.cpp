@@ -13,6 +13,18 @@ namespace {
 
 ImVec2 add(ImVec2 a, float x, float y) { return ImVec2(a.x + x, a.y + y); }
 
+ImU32 change_colour(Change c, ls::Theme theme) {
+    switch (c) {
+        case Change::OtherRegister: return IM_COL32(0x6A, 0x1B, 0x9A, 255);
+        case Change::OtherLane: return IM_COL32(0xB7, 0x1C, 0x1C, 255);
+        case Change::Both: return theme == ls::Theme::Dark ? IM_COL32(255, 255, 255, 255) : IM_COL32(0, 0, 0, 255);
+        case Change::BitsOnly: return IM_COL32(0x00, 0x83, 0x8F, 255);
+        case Change::Copies: return IM_COL32(0x2E, 0x7D, 0x32, 255);
+        case Change::Same: break;
+    }
+    return 0;
+}
+
 const OperandView* view_of(const App& app, ls::Operand op) {
     for (const auto& v : app.views)
         if (v.operand == op) return &v;
@@ -80,15 +92,16 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
         }
     }
     if (diff) {
-        const ImU32 mark = to_imgui(app.settings.view.theme == ls::Theme::Dark ? ls::Rgb{255, 255, 255} : ls::Rgb{0, 0, 0});
         for (const Tile& t : grid.tiles) {
             const size_t idx = static_cast<size_t>((t.element.block * grid.rows + t.element.row) * grid.cols + t.element.col);
             if (idx >= diff->size() || !(*diff)[idx]) continue;
+            // The kind of change picks the mark's colour (the legend above says which is which).
+            const ImU32 mark = change_colour(static_cast<Change>((*diff)[idx]), app.settings.view.theme);
             const ImVec2 a = add(p0, t.x0 + 2, t.y0 + 2), b = add(p0, t.x1 - 1, t.y1 - 1);
             // A corner flag and an outline: the label stays readable.
             const float f = std::min(b.x - a.x, b.y - a.y) * 0.45f;
             dl->AddTriangleFilled(a, ImVec2(a.x + f, a.y), ImVec2(a.x, a.y + f), mark);
-            dl->AddRect(a, b, mark, 0.0f, 0, thin);
+            dl->AddRect(a, b, mark, 0.0f, 0, 2 * thin);
         }
     }
     if (!hovered) return;
@@ -495,8 +508,25 @@ void draw_compare_panel(App& app) {
         const LayoutDiff* d = nullptr;
         for (const auto& x : c.diffs)
             if (x.operand == cv.operand) d = &x;
-        ImGui::Text("%s:  %s", std::string(ls::operand_name(cv.operand)).c_str(),
-                    d ? d->note.c_str() : "only in the second instruction");
+        ImGui::Text("%s:", std::string(ls::operand_name(cv.operand)).c_str());
+        ImGui::SameLine();
+        if (!d || !d->comparable || d->count == 0) {
+            ImGui::TextUnformatted(d ? d->note.c_str() : "only in the second instruction");
+        } else {
+            // Counts per kind of change, each in its mark's colour.
+            ImGui::Text("%d of %d elements placed differently:", d->count, d->count + d->per_change[0]);
+            for (int k = 1; k < kChangeKinds; ++k) {
+                if (!d->per_change[k]) continue;
+                ImGui::SameLine(0, 12 * app.scale);
+                const ImVec2 p = ImGui::GetCursorScreenPos();
+                const float sw = ImGui::GetTextLineHeight();
+                ImGui::GetWindowDrawList()->AddRect(add(p, 1, 1), add(p, sw - 1, sw - 1),
+                                                    change_colour(static_cast<Change>(k), app.settings.view.theme), 0, 0, 3 * app.scale);
+                ImGui::Dummy(ImVec2(sw, sw));
+                ImGui::SameLine(0, 4 * app.scale);
+                ImGui::Text("%s %d", change_name(static_cast<Change>(k)), d->per_change[k]);
+            }
+        }
         const std::vector<std::uint8_t>* mask = d && d->comparable ? &d->differs : nullptr;
         const float y = ImGui::GetCursorPosY();
         float h = cv.matrix.height;

@@ -23,16 +23,18 @@ void TileTexture::render(const TileGrid& grid, const ls::ThemeColors& colors, Im
     list.PushTextureID(ImGui::GetIO().Fonts->TexID);
     list.PushClipRect(ImVec2(0, 0), ImVec2(static_cast<float>(w), static_cast<float>(h)));
     list.AddRectFilled(ImVec2(0, 0), ImVec2(static_cast<float>(w), static_cast<float>(h)), to_imgui(colors.grid));
+    // A one-pixel grid line on the left and top of every tile, unless tiles are
+    // so small that the lines would hide their colours.
+    const float line = grid.cell_h >= 5 && (grid.view == ViewKind::Registers || grid.cell_w >= 5) ? 1.0f : 0.0f;
     for (const Tile& t : grid.tiles) {
-        // A one-pixel grid line on the right and bottom of every tile.
         if (t.copy_fills.empty()) {
-            list.AddRectFilled(ImVec2(t.x0 + 1, t.y0 + 1), ImVec2(t.x1, t.y1), to_imgui(t.fill));
+            list.AddRectFilled(ImVec2(t.x0 + line, t.y0 + line), ImVec2(t.x1, t.y1), to_imgui(t.fill));
         } else {
             // Every copy of a replicated element: one stripe each, left to right.
-            const float w = (t.x1 - t.x0 - 1) / static_cast<float>(t.copy_fills.size());
+            const float w = (t.x1 - t.x0 - line) / static_cast<float>(t.copy_fills.size());
             for (size_t k = 0; k < t.copy_fills.size(); ++k) {
-                const float a = std::round(t.x0 + 1 + w * k), b = std::round(t.x0 + 1 + w * (k + 1));
-                list.AddRectFilled(ImVec2(a, t.y0 + 1), ImVec2(b, t.y1), to_imgui(t.copy_fills[k]));
+                const float a = std::round(t.x0 + line + w * k), b = std::round(t.x0 + line + w * (k + 1));
+                list.AddRectFilled(ImVec2(a, t.y0 + line), ImVec2(b, t.y1), to_imgui(t.copy_fills[k]));
             }
         }
         if (t.label.empty()) continue;
