@@ -36,6 +36,7 @@ struct Canvas {
     Arrangement arr;
     ImVec2 size{0, 0};                // the canvas's size in the last frame
     ImVec2 origin{0, 0};              // its top-left corner on screen
+    ImVec2 display{0, 0};             // the window's size when it was last drawn
     float built_w = -1, built_h = -1; // cell size the textures were built at
     bool dragging = false;
     // Registers: open at "fit width" (rows tall enough for labels, the top first)

@@ -254,9 +254,11 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
     ImGui::BeginChild(registers_tab ? "regs_canvas###regs_canvas" : "layout_canvas###layout_canvas", ImVec2(0, 0), false,
                       ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
     const ImVec2 size = ImGui::GetContentRegionAvail();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (c.display.x > 0 && (display.x != c.display.x || display.y != c.display.y)) c.fit();  // the window was resized: whole picture
+    c.display = display;
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     if (std::fabs(size.x - c.size.x) > 0.5f || std::fabs(size.y - c.size.y) > 0.5f) {
-        if (c.size.x > 0) c.fit();  // the window changed size: show the whole picture again
         c.size = size;
         app.grids_dirty = true;
     }
