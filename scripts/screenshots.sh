@@ -25,7 +25,7 @@ shot mfma-scale-32x32x64-f8f6f4-gfx950 -a gfx950 -i v_mfma_scale_f32_32x32x64_f8
 shot swmmac-16x16x32-f16-gfx1200       -a gfx1200 -i v_swmmac_f32_16x16x32_f16
 shot swmmac-16x16x64-iu4-gfx1200-wave64 -a gfx1200 -i v_swmmac_i32_16x16x64_iu4 --wave 64
 # Zoomed in: labels in full (register, bits, lane).
-shot mfma-16x16x16-f16-gfx942-zoom    -a gfx942  -i v_mfma_f32_16x16x16_f16 --zoom 2.5
+shot mfma-16x16x16-f16-gfx942-zoom    -a gfx942  -i v_mfma_f32_16x16x16_f16 --zoom 1.8
 # Linking, compare, registers, details.
 shot linking-mfma-16x16x16-f16-gfx942 -a gfx942  -i v_mfma_f32_16x16x16_f16 --pin D,5,9
 shot compare-wmma-rdna3-vs-rdna4      -a gfx1100 -i v_wmma_f32_16x16x16_f16 --compare-arch gfx1200

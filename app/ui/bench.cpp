@@ -44,6 +44,7 @@ bool probe_point(const App& app, int i, ImVec2* out) {
 struct Phase {
     std::vector<double> app_ms, frame_ms;
     int hovered = 0;
+    long vertices = 0;  // ImGui vertices per frame (mean)
 };
 
 Phase run_phase(App& app, Platform& platform, int frames, bool pan) {
@@ -71,7 +72,9 @@ Phase run_phase(App& app, Platform& platform, int frames, bool pan) {
         platform.present();
         ph.frame_ms.push_back(ms(t0, Clock::now()));
         ph.hovered += app.hover.kind == Hover::Kind::Element;
+        if (const ImDrawData* dd = ImGui::GetDrawData()) ph.vertices += dd->TotalVtxCount;
     }
+    if (frames > 0) ph.vertices /= frames;
     return ph;
 }
 
@@ -140,14 +143,15 @@ int run_benchmark(App& app, Platform& platform, int frames, int width, int heigh
     std::printf("start to first frame: %.1f ms\n", first_ms);
     std::printf("fit:   every operand whole in a %.0fx%.0f panel, cells %.2fx%.2f px, labels: %s\n", c.size.x, c.size.y, fit_w,
                 fit_h, fit_forms.c_str());
-    std::printf("       cache build %.1f ms; pointer on a tile in %d/%zu frames\n", fit_build_ms, fit.hovered, fit.app_ms.size());
+    std::printf("       cache build %.1f ms; pointer on a tile in %d/%zu frames; %ld vertices per frame\n", fit_build_ms,
+                fit.hovered, fit.app_ms.size(), fit.vertices);
     std::printf("       app CPU per frame (UI + draw data): p50 %.3f ms  p95 %.3f ms\n", pct(fit.app_ms, 0.5), pct(fit.app_ms, 0.95));
     std::printf("       whole frame (incl. GL render + finish): p50 %.3f ms  p95 %.3f ms\n", pct(fit.frame_ms, 0.5),
                 pct(fit.frame_ms, 0.95));
     std::printf("100 %%: cells %.0fx%.0f px, labels: %s, panned every frame\n", app.layout_canvas.arr.cell_w,
                 app.layout_canvas.arr.cell_h, actual_forms.c_str());
-    std::printf("       cache build %.1f ms; pointer on a tile in %d/%zu frames\n", actual_build_ms, actual.hovered,
-                actual.app_ms.size());
+    std::printf("       cache build %.1f ms; pointer on a tile in %d/%zu frames; %ld vertices per frame\n", actual_build_ms,
+                actual.hovered, actual.app_ms.size(), actual.vertices);
     std::printf("       app CPU per frame (UI + draw data): p50 %.3f ms  p95 %.3f ms\n", pct(actual.app_ms, 0.5),
                 pct(actual.app_ms, 0.95));
     std::printf("       whole frame (incl. GL render + finish): p50 %.3f ms  p95 %.3f ms\n", pct(actual.frame_ms, 0.5),
