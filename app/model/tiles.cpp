@@ -36,7 +36,18 @@ std::pair<std::string, std::string> label_lines(const ls::Location& loc, int ele
     switch (form) {
         case LabelForm::Full: return {ls::tile_label(loc, element_bits, true), ""};
         case LabelForm::TwoLines: return {reg_part(true), lane};
-        case LabelForm::Short: return {reg_part(false), lane};
+        case LabelForm::Short: {
+            // Sub-register elements keep a compact part name: v0.lo / v0.hi (16-bit),
+            // v0.b2 (byte), v0.n5 (4-bit field); other widths drop the bits.
+            std::string reg = reg_part(false);
+            const int width = loc.bit_hi - loc.bit_lo + 1;
+            if (loc.bit_hi <= 31 && width < 32 && loc.bit_lo % width == 0) {
+                if (width == 16) reg += loc.bit_lo ? ".hi" : ".lo";
+                else if (width == 8) reg += ".b" + std::to_string(loc.bit_lo / 8);
+                else if (width == 4) reg += ".n" + std::to_string(loc.bit_lo / 4);
+            }
+            return {reg, lane};
+        }
         case LabelForm::OneLine: return {reg_part(false) + " " + lane, ""};
         case LabelForm::Lane: return {lane, ""};
         case LabelForm::Number: return {std::to_string(loc.lane), ""};

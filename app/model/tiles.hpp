@@ -22,7 +22,7 @@ enum class ViewKind { Matrix, Registers };
 enum class LabelForm {
     Full,      // "v0[15:0] · L17" (bits only where the element is part of a register; "v[1:0]" for 64-bit)
     TwoLines,  // "v0[15:0]" over "L17"
-    Short,     // "v0" over "L17" (sub-register bits dropped)
+    Short,     // "v0.hi" over "L17" (v0.lo/.hi 16-bit halves, .b0-.b3 bytes, .n0-.n7 4-bit fields)
     OneLine,   // "v0 L17"
     Lane,      // "L17"
     Number,    // "17": the lane number alone, when nothing longer fits

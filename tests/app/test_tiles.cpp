@@ -89,7 +89,10 @@ TEST_CASE("label forms: the richest form that fits every cell of the operand, in
     const ls::Location loc{3, 17, 16, 31};
     CHECK(label_lines(loc, 16, LabelForm::Full).first == ls::tile_label(loc, 16, true));
     CHECK(label_lines(loc, 16, LabelForm::TwoLines) == std::make_pair(std::string("v3[31:16]"), std::string("L17")));
-    CHECK(label_lines(loc, 16, LabelForm::Short) == std::make_pair(std::string("v3"), std::string("L17")));
+    CHECK(label_lines(loc, 16, LabelForm::Short) == std::make_pair(std::string("v3.hi"), std::string("L17")));
+    CHECK(label_lines(ls::Location{1, 2, 16, 23}, 8, LabelForm::Short).first == "v1.b2");
+    CHECK(label_lines(ls::Location{0, 2, 12, 15}, 4, LabelForm::Short).first == "v0.n3");
+    CHECK(label_lines(ls::Location{0, 2, 0, 31}, 32, LabelForm::Short).first == "v0");
     CHECK(label_lines(loc, 16, LabelForm::OneLine).first == "v3 L17");
     CHECK(label_lines(loc, 16, LabelForm::Lane).first == "L17");
     // 64-bit elements name their register pair in every form that shows a register.
@@ -98,7 +101,7 @@ TEST_CASE("label forms: the richest form that fits every cell of the operand, in
     const ls::OperandLayout& a = *set.find(ls::Operand::A);  // 16-bit elements, lanes up to 63
     CHECK(choose_label_form(a, 200, 40, st) == LabelForm::Full);
     CHECK(choose_label_form(a, 80, 40, st) == LabelForm::TwoLines);
-    CHECK(choose_label_form(a, 40, 40, st) == LabelForm::Short);
+    CHECK(choose_label_form(a, 45, 40, st) == LabelForm::Short);
     CHECK(choose_label_form(a, 60, 20, st) == LabelForm::OneLine);
     CHECK(choose_label_form(a, 30, 20, st) == LabelForm::Lane);
     CHECK(choose_label_form(a, 20, 20, st) == LabelForm::Number);
