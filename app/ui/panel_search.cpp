@@ -63,6 +63,7 @@ void draw_search_panel(App& app) {
         }
         ImGui::EndCombo();
     }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", target.title.c_str());  // the full name when the column is narrow
     ImGui::SetNextItemWidth(-1);
     std::string kind_label = app.kind_filter < 0 ? "all families" : std::string(ls::layout_kind_name(kKinds[app.kind_filter]));
     if (ImGui::BeginCombo("##kind", kind_label.c_str())) {
