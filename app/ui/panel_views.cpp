@@ -72,8 +72,9 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
     if (app.legend_key >= 0 && !other) {
         // A legend entry is hovered: outline every cell of that colour.
         for (const Tile& t : grid.tiles) {
-            bool match = t.key == app.legend_key;
-            for (int k : t.copy_keys) match |= k == app.legend_key;
+            const int n = ls::categorical_count();
+            bool match = t.key % n == app.legend_key;
+            for (int k : t.copy_keys) match |= k % n == app.legend_key;
             if (!match) continue;
             dl->AddRect(add(p0, t.x0 + 1, t.y0 + 1), add(p0, t.x1, t.y1), strong, 0.0f, 0, std::min(thick, 2.0f * app.scale));
         }
@@ -349,7 +350,13 @@ void draw_legend(App& app) {
         case ls::ColorBy::Register: {
             int regs = 0;
             for (const auto& l : app.set.layouts) regs = std::max(regs, l.regs());
-            for (int r = 0; r < regs; ++r) entries.push_back({r, "v" + std::to_string(r)});
+            // Colours repeat after 16 registers: one entry per colour, naming every register that has it.
+            for (int r = 0; r < std::min(regs, ls::categorical_count()); ++r) {
+                std::string text = "v" + std::to_string(r);
+                for (int more = r + ls::categorical_count(); more < regs; more += ls::categorical_count())
+                    text += ", v" + std::to_string(more);
+                entries.push_back({r, text});
+            }
             break;
         }
         case ls::ColorBy::Block:
@@ -377,9 +384,7 @@ void draw_legend(App& app) {
         dl->AddRectFilled(p, add(p, sw, sw), to_imgui(c));
         dl->AddRect(p, add(p, sw, sw), ImGui::GetColorU32(ImGuiCol_Border));
         dl->AddText(add(p, sw + 4 * app.scale, 0), ImGui::GetColorU32(ImGuiCol_Text), e.text.c_str());
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("%s%s", e.text.c_str(),
-                              static_cast<int>(entries.size()) > ls::categorical_count() ? " (colours repeat every 16)" : "");
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: hover to outline its cells", e.text.c_str());
         if (app.frame_legend_key == e.key && app.legend_key != e.key) app.request_redraw();
     }
     // View controls on the same strip: fit, 100 %, replicated copies.
