@@ -158,9 +158,12 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
         p.natural_w = natural;
         p.natural_h = natural_cell_height(st);
     }
-    GLint max_size = 4096;
-    glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
-    p.max_grid_px = static_cast<float>(std::min(max_size, 8192)) - 2;
+    if (max_texture_size_ <= 0) {
+        GLint max_size = 4096;
+        glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+        max_texture_size_ = max_size;
+    }
+    p.max_grid_px = static_cast<float>(std::min(max_texture_size_, 8192)) - 2;
     return p;
 }
 
@@ -299,13 +302,14 @@ void App::handle_shortcuts() {
     // Ctrl 0 fits the whole picture, Ctrl 1 shows cells at their natural size.
     Canvas& c = tab == Tab::Registers ? regs_canvas : layout_canvas;
     const bool regs = tab == Tab::Registers;
-    const ArrangeParams p = canvas_params(c, regs);
-    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD)))
-        c.view = zoom_about(c.shapes, p, 1.25f, p.panel_w * 0.5f, p.panel_h * 0.5f);
-    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT)))
-        c.view = zoom_about(c.shapes, p, 1 / 1.25f, p.panel_w * 0.5f, p.panel_h * 0.5f);
+    auto zoom = [&](float factor) {
+        const ArrangeParams p = canvas_params(c, regs);
+        c.view = zoom_about(c.shapes, p, factor, p.panel_w * 0.5f, p.panel_h * 0.5f);
+    };
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))) zoom(1.25f);
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))) zoom(1 / 1.25f);
     if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_0) || ImGui::IsKeyPressed(GLFW_KEY_KP_0))) c.fit_all();
-    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_1) || ImGui::IsKeyPressed(GLFW_KEY_KP_1))) c.view = actual_size(c.shapes, p);
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_1) || ImGui::IsKeyPressed(GLFW_KEY_KP_1))) c.view = actual_size(c.shapes, canvas_params(c, regs));
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_B)) side_collapsed = !side_collapsed;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) pinned = Hover{};
 }

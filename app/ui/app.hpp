@@ -175,6 +175,7 @@ public:
 
 private:
     Hover links_for_;
+    mutable int max_texture_size_ = 0;
     void select(const Selection& s);
     friend void draw_layout_panel(App&);
     friend void draw_registers_panel(App&);
