@@ -134,6 +134,10 @@ int main(int argc, char** argv) {
             {"gfx1100", "v_wmma_f32_16x16x16_f16", "--wave 32", "1100x720", "light", "lane"},
             {"gfx1100", "v_wmma_f32_16x16x16_f16", "--wave 64 --registers", "1400x900", "light", "lane"},
         };
+        // Matrices wider than ImGui's 64-column table limit (A of 16x16x128) in the Inputs tab.
+        check(run(prefix + app + " --no-settings -a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --tab values --size 1000x650 --screenshot " +
+                  dir + "/fit-values.png") == 0,
+              "Inputs tab of a 16x128 A renders (tables in chunks of 32 columns)");
         int n = 0;
         for (const Shot& c : shots) {
             const std::string out = dir + "/fit-" + std::to_string(n++) + "-" + c.ins + ".png";
