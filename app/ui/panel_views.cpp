@@ -387,6 +387,34 @@ void draw_legend(App& app) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: hover to outline its cells", e.text.c_str());
         if (app.frame_legend_key == e.key && app.legend_key != e.key) app.request_redraw();
     }
+    if (app.tab == Tab::Layout && app.settings.view.labels) {
+        // What the text in the cells is (one form per operand; it depends on the cell size).
+        auto example = [](LabelForm f) -> std::string {
+            switch (f) {
+                case LabelForm::Full: return "register[bits] \u00B7 lane";
+                case LabelForm::TwoLines: return "register[bits] / lane";
+                case LabelForm::Short: return "register / lane";
+                case LabelForm::OneLine: return "register lane";
+                case LabelForm::Lane: return "lane";
+                case LabelForm::Number: return "lane number";
+                case LabelForm::None: return "none (zoom in)";
+            }
+            return "";
+        };
+        std::vector<std::pair<std::string, std::string>> forms;
+        for (const auto& v : app.views)
+            if (v.operand != ls::Operand::C && app.layout_canvas.arr.find(v.operand))
+                forms.emplace_back(std::string(ls::operand_name(v.operand)), example(v.matrix.form));
+        bool same = true;
+        for (const auto& f : forms) same &= f.second == forms.front().second;
+        std::string text = "cell text: ";
+        if (same && !forms.empty()) text += forms.front().second;
+        else
+            for (size_t i = 0; i < forms.size(); ++i) text += (i ? ", " : "") + forms[i].first + " " + forms[i].second;
+        ImGui::SameLine(0, 16 * app.scale);
+        if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(text.c_str()).x > right) ImGui::NewLine();
+        ImGui::TextDisabled("%s", text.c_str());
+    }
     // View controls on the same strip: fit, 100 %, replicated copies.
     Canvas& c = app.tab == Tab::Registers ? app.regs_canvas : app.layout_canvas;
     ImGui::SameLine(0, 20 * app.scale);
