@@ -200,12 +200,12 @@ Arrangement place(const std::vector<GridShape>& shapes, const ArrangeParams& p, 
     std::vector<float> col_x(s.col_w.size()), row_y(s.row_h.size());
     float x = ox;
     for (size_t c = 0; c < s.col_w.size(); ++c) {
-        col_x[c] = x;
+        col_x[c] = std::round(x);  // whole pixels: textures are drawn 1:1
         if (s.col_w[c] > 0) x += s.col_w[c] + p.gap;
     }
     float y = oy;
     for (size_t r = 0; r < s.row_h.size(); ++r) {
-        row_y[r] = y;
+        row_y[r] = std::round(y);
         if (s.row_h[r] > 0) y += s.row_h[r] + p.gap;
     }
     a.content = {ox, oy, ox + s.width, oy + s.height};
