@@ -379,6 +379,7 @@ void App::draw_status_bar() {
 void App::frame() {
     frame_hover = Hover{};
     frame_legend_key = -1;
+    blits.clear();
     handle_shortcuts();
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(0, 0));

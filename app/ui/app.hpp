@@ -15,6 +15,7 @@
 
 #include <imgui.h>
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -26,6 +27,13 @@ struct OperandView {
     ls::Operand operand = ls::Operand::A;
     TileGrid matrix, registers, side;  // side: the register view beside the matrices (Layout tab)
     TileTexture matrix_tex, registers_tex, side_tex;
+};
+
+// One cached grid copied to the frame by a draw callback (see draw_grid_at).
+struct GridBlit {
+    GLuint fbo = 0;
+    int w = 0, h = 0;
+    ImVec2 p0;
 };
 
 // A pannable, zoomable picture (the Layout and Registers tabs): the grids'
@@ -133,6 +141,7 @@ public:
     std::string status;
     ImVec2 layout_panel_min, layout_panel_max;  // for exporting one panel
     Canvas layout_canvas, regs_canvas;
+    std::deque<GridBlit> blits;                 // this frame's grid copies (stable addresses for the callbacks)
     int copy = -1;                              // replicated elements: -1 every copy, else the k-th
     int max_copies = 1;                         // most copies of any element shown
     int legend_key = -1, frame_legend_key = -1; // legend entry hovered (highlights its cells)

@@ -13,6 +13,28 @@ namespace {
 
 ImVec2 add(ImVec2 a, float x, float y) { return ImVec2(a.x + x, a.y + y); }
 
+// Draw callback: copy a grid's texture to the frame at its place, inside the clip rectangle.
+void blit_grid(const ImDrawList*, const ImDrawCmd* cmd) {
+    const GridBlit& b = *static_cast<const GridBlit*>(cmd->UserCallbackData);
+    const ImDrawData* dd = ImGui::GetDrawData();
+    const ImVec2 pos = dd->DisplayPos, sc = dd->FramebufferScale;
+    const float fb_h = dd->DisplaySize.y * sc.y;
+    const ImVec4 clip = cmd->ClipRect;
+    const int cx0 = static_cast<int>((clip.x - pos.x) * sc.x), cx1 = static_cast<int>((clip.z - pos.x) * sc.x);
+    const int cy0 = static_cast<int>((clip.y - pos.y) * sc.y), cy1 = static_cast<int>((clip.w - pos.y) * sc.y);
+    if (cx1 <= cx0 || cy1 <= cy0) return;
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(cx0, static_cast<int>(fb_h) - cy1, cx1 - cx0, cy1 - cy0);
+    const float x0 = (b.p0.x - pos.x) * sc.x, top = (b.p0.y - pos.y) * sc.y;
+    GLint read = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, b.fbo);
+    glBlitFramebuffer(0, 0, b.w, b.h, static_cast<GLint>(std::lround(x0)), static_cast<GLint>(std::lround(fb_h - top - b.h * sc.y)),
+                      static_cast<GLint>(std::lround(x0 + b.w * sc.x)), static_cast<GLint>(std::lround(fb_h - top)),
+                      GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read));
+}
+
 ImU32 change_colour(Change c, ls::Theme theme) {
     switch (c) {
         case Change::OtherRegister: return IM_COL32(0x6A, 0x1B, 0x9A, 255);
@@ -44,11 +66,11 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
                   bool clicked, const std::vector<std::uint8_t>* diff, const LayoutSet* other, const OperandVerify* verified) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     if (tex.ready()) {
-        // The cached picture is opaque: drawing it without blending halves
-        // llvmpipe's per-pixel work for the largest quads of the frame.
-        dl->AddCallback([](const ImDrawList*, const ImDrawCmd*) { glDisable(GL_BLEND); }, nullptr);
-        dl->AddImage(tex.id(), p0, add(p0, static_cast<float>(tex.width()), static_cast<float>(tex.height())),
-                     ImVec2(0, 1), ImVec2(1, 0));
+        // The cached picture is opaque and drawn 1:1: a framebuffer blit (a copy,
+        // clipped by the scissor) instead of a textured quad spares llvmpipe the
+        // shading of every pixel of the largest areas of the frame.
+        app.blits.push_back(GridBlit{tex.fbo(), tex.width(), tex.height(), p0});
+        dl->AddCallback(blit_grid, &app.blits.back());
         dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
     }
     const ls::ThemeColors colors = ls::theme_colors(app.settings.view.theme);
