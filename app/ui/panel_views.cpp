@@ -19,19 +19,26 @@ void blit_grid(const ImDrawList*, const ImDrawCmd* cmd) {
     const ImDrawData* dd = ImGui::GetDrawData();
     const ImVec2 pos = dd->DisplayPos, sc = dd->FramebufferScale;
     const float fb_h = dd->DisplaySize.y * sc.y;
+    // Only the visible part is copied (a 100 % grid can be far larger than the screen):
+    // the grid's rectangle cut by the clip rectangle, in grid pixels (y down).
     const ImVec4 clip = cmd->ClipRect;
+    const float gx0 = std::max(0.0f, clip.x - b.p0.x), gy0 = std::max(0.0f, clip.y - b.p0.y);
+    const float gx1 = std::min(static_cast<float>(b.w), clip.z - b.p0.x), gy1 = std::min(static_cast<float>(b.h), clip.w - b.p0.y);
+    const int sx0 = static_cast<int>(std::floor(gx0)), sy0 = static_cast<int>(std::floor(gy0));
+    const int sx1 = static_cast<int>(std::ceil(gx1)), sy1 = static_cast<int>(std::ceil(gy1));
+    if (sx1 <= sx0 || sy1 <= sy0) return;
+    glEnable(GL_SCISSOR_TEST);
     const int cx0 = static_cast<int>((clip.x - pos.x) * sc.x), cx1 = static_cast<int>((clip.z - pos.x) * sc.x);
     const int cy0 = static_cast<int>((clip.y - pos.y) * sc.y), cy1 = static_cast<int>((clip.w - pos.y) * sc.y);
-    if (cx1 <= cx0 || cy1 <= cy0) return;
-    glEnable(GL_SCISSOR_TEST);
-    glScissor(cx0, static_cast<int>(fb_h) - cy1, cx1 - cx0, cy1 - cy0);
-    const float x0 = (b.p0.x - pos.x) * sc.x, top = (b.p0.y - pos.y) * sc.y;
+    glScissor(cx0, static_cast<int>(fb_h) - cy1, std::max(0, cx1 - cx0), std::max(0, cy1 - cy0));
+    // The texture's rows are stored bottom-up, like the frame's.
+    auto fx = [&](float gx) { return static_cast<GLint>(std::lround((b.p0.x + gx - pos.x) * sc.x)); };
+    auto fy = [&](float gy) { return static_cast<GLint>(std::lround(fb_h - (b.p0.y + gy - pos.y) * sc.y)); };
     GLint read = 0;
     glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, b.fbo);
-    glBlitFramebuffer(0, 0, b.w, b.h, static_cast<GLint>(std::lround(x0)), static_cast<GLint>(std::lround(fb_h - top - b.h * sc.y)),
-                      static_cast<GLint>(std::lround(x0 + b.w * sc.x)), static_cast<GLint>(std::lround(fb_h - top)),
-                      GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBlitFramebuffer(sx0, b.h - sy1, sx1, b.h - sy0, fx(static_cast<float>(sx0)), fy(static_cast<float>(sy1)),
+                      fx(static_cast<float>(sx1)), fy(static_cast<float>(sy0)), GL_COLOR_BUFFER_BIT, GL_NEAREST);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read));
 }
 
