@@ -54,6 +54,14 @@ void draw_details_panel(App& app) {
         }
         const std::string notes = ls::modifier_notes(ins, t);
         if (!notes.empty()) ImGui::TextUnformatted(notes.c_str());
+        // Every symbol the formulas above use, defined for this instruction.
+        std::string shown = ls::family_formulas(ins, m);
+        for (const auto& l : app.set.layouts) shown += "\n" + l.formula();
+        ImGui::Text("Symbols:");
+        ImGui::Indent();
+        for (const ls::FormulaSymbol& s : ls::formula_symbols(ins, shown))
+            ImGui::TextWrapped("%s: %s", s.symbol.c_str(), s.meaning.c_str());
+        ImGui::Unindent();
     }
     if (ImGui::CollapsingHeader("HIP snippet: load_a, load_b, store_c", ImGuiTreeNodeFlags_DefaultOpen)) {
         const std::string code = hip_snippet(app.set);
