@@ -79,10 +79,10 @@ TEST_CASE("bad input: clear message, non-zero exit, nothing on stdout") {
     r = cli("layout --arch gfx1100 -i wmma_f32_16x16x16_f16_w32 --wave 64");
     CHECK(r.status == 1);
     CHECK(r.err.find("contradicts") != std::string::npos);
-    r = cli("layout --operand Q");
+    r = cli("layout --operand Q --arch cdna3 --instruction v_mfma_f32_32x32x8_f16");
     CHECK(r.status == 1);
     CHECK(r.err.find("legal for") != std::string::npos);
-    r = cli("layout --format yaml");
+    r = cli("layout --format yaml --arch cdna3 --instruction v_mfma_f32_32x32x8_f16");
     CHECK(r.status == 1);
     r = cli("frobnicate");
     CHECK(r.status == 2);
@@ -95,12 +95,12 @@ TEST_CASE("an unwritable --out path fails cleanly and leaves nothing behind") {
     namespace fs = std::filesystem;
     fs::path dir = temp_path("lanescope_cli_out_test");
     fs::remove_all(dir);
-    Run r = cli("layout --out " + (dir / "missing" / "x.json").string() + " --format json");
+    Run r = cli("layout --out " + (dir / "missing" / "x.json").string() + " --format json --arch cdna3 --instruction v_mfma_f32_32x32x8_f16");
     CHECK(r.status == 1);
     CHECK(r.err.find("cannot write") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "missing"));
     fs::create_directories(dir);
-    r = cli("layout --out " + (dir / "ok.json").string() + " --format json");
+    r = cli("layout --out " + (dir / "ok.json").string() + " --format json --arch cdna3 --instruction v_mfma_f32_32x32x8_f16");
     CHECK(r.status == 0);
     CHECK(nlohmann::json::parse(std::ifstream(dir / "ok.json"))["operand"] == "A");
     size_t files = 0;

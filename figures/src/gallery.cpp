@@ -3,12 +3,14 @@
 // relative, so it opens from the file system with no server and no network.
 #include "figure_util.hpp"
 #include "lanescope/figures.hpp"
+#include "lanescope/files.hpp"
 
 #include <cctype>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <unistd.h>
 
@@ -16,30 +18,7 @@ namespace lanescope::figures {
 
 namespace fs = std::filesystem;
 
-void write_file_atomic(const std::string& path, const std::string& bytes) {
-    const fs::path target(path);
-    fs::path tmp = target;
-    tmp += ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream f(tmp, std::ios::binary);
-        if (!f)
-            throw Error("cannot write '" + path + "': the directory does not exist or is not writable");
-        f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        if (!f.flush()) {
-            f.close();
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            throw Error("cannot write '" + path + "': write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        std::error_code ec2;
-        fs::remove(tmp, ec2);
-        throw Error("cannot write '" + path + "': " + ec.message());
-    }
-}
+void write_file_atomic(const std::string& path, const std::string& bytes) { files::write_file(path, bytes); }
 
 namespace {
 
@@ -257,6 +236,7 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
     GalleryStats st;
     const bool write = !dir.empty();
     fs::path final_dir, work;
+    std::unique_ptr<files::DirectoryWriter> out;
     if (write) {
         final_dir = fs::path(dir);
         if (final_dir.filename().empty()) final_dir = final_dir.parent_path();
@@ -268,14 +248,11 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
                 throw Error("refusing to write the gallery into '" + dir +
                             "': it is a non-empty directory that is not a previous gallery; give a new or empty directory");
         }
-        work = final_dir;
-        work += ".partial-" + std::to_string(::getpid());
-        fs::remove_all(work, ec);
-        fs::create_directories(work / "svg", ec);
-        if (!ec) fs::create_directories(work / "facts", ec);
-        if (ec)
-            throw Error("cannot create the gallery directory '" + work.string() + "': " + ec.message() +
-                        " (is the parent directory writable?)");
+        // Built in a fresh directory beside the target, swapped in whole by commit().
+        out = std::make_unique<files::DirectoryWriter>(final_dir.string(), kMarker);
+        work = out->dir();
+        out->make_subdir("svg");
+        out->make_subdir("facts");
     }
     try {
         std::vector<const Target*> targets;
@@ -352,31 +329,17 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
                     rows.push_back(std::move(row));
                 }
         }
+        if (rows.empty())
+            throw Error("--match '" + match + "' matches no instruction (mnemonic or builtin name); nothing written; "
+                        "legal: part of a name that `lanescope-cli list` shows, e.g. 32x32x8");
         const std::string index = index_html(rows, targets, cat);
         st.bytes += index.size();
         if (write) {
             write_plain(work / "index.html", index);
-            write_plain(work / kMarker, "lanescope gallery: this directory is replaced by `lanescope-cli gallery`\n");
-            // Swap the finished gallery into place; the old one goes only after.
-            std::error_code ec;
-            fs::path old = final_dir;
-            old += ".old-" + std::to_string(::getpid());
-            const bool had_old = fs::exists(final_dir, ec);
-            if (had_old) fs::rename(final_dir, old, ec);
-            if (ec) throw Error("cannot replace '" + final_dir.string() + "': " + ec.message());
-            fs::rename(work, final_dir, ec);
-            if (ec) {
-                std::error_code ec2;
-                if (had_old) fs::rename(old, final_dir, ec2);
-                throw Error("cannot move the gallery into '" + final_dir.string() + "': " + ec.message());
-            }
-            if (had_old) fs::remove_all(old, ec);
+            out->commit();  // swaps the finished gallery in; the old one goes only after
         }
     } catch (...) {
-        if (write) {
-            std::error_code ec;
-            fs::remove_all(work, ec);
-        }
+        out.reset();  // removes the unfinished directory
         throw;
     }
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

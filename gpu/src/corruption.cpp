@@ -1,5 +1,6 @@
 // Deliberately wrong layouts: the probe must catch them and say where.
 #include "lanescope/gpu.hpp"
+#include "lanescope/numbers.hpp"
 
 #include <algorithm>
 #include <map>
@@ -25,13 +26,12 @@ Corruption parse_corruption(const std::string& text) {
     if (parts[1] == "swap-lanes" && parts.size() == 4) {
         c.kind = Corruption::SwapLanes;
         try {
-            c.lane_a = std::stoi(parts[2]);
-            c.lane_b = std::stoi(parts[3]);
-        } catch (const std::exception&) {
-            throw Error("bad corruption '" + text + "': lanes must be numbers; " + legal);
+            c.lane_a = static_cast<int>(parse_integer(parts[2], 0, 63, "lane"));
+            c.lane_b = static_cast<int>(parse_integer(parts[3], 0, 63, "lane"));
+        } catch (const Error& e) {
+            throw Error("bad corruption '" + text + "': " + e.what() + "; " + legal);
         }
-        if (c.lane_a < 0 || c.lane_b < 0 || c.lane_a > 63 || c.lane_b > 63)
-            throw Error("bad corruption '" + text + "': lanes are 0..63");
+        if (c.lane_a == c.lane_b) throw Error("bad corruption '" + text + "': the two lanes are the same; " + legal);
         return c;
     }
     throw Error("bad corruption '" + text + "'; " + legal);
