@@ -60,7 +60,8 @@ Resolved resolve(const Options& o) {
     if (implied_wave) {
         if (m.wave >= 0 && m.wave != implied_wave)
             throw ls::Error("--wave " + std::to_string(m.wave) + " contradicts the builtin name " + o.instruction +
-                            " (wave" + std::to_string(implied_wave) + ")");
+                            " (wave" + std::to_string(implied_wave) + "); legal: --wave " + std::to_string(implied_wave) +
+                            " or no --wave (or the _w" + std::to_string(m.wave) + " builtin)");
         m.wave = implied_wave;
     }
     Resolved r{&t, &ins, {}};

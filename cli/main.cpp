@@ -241,7 +241,8 @@ int cmd_bench(const Options& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// The whole CLI as a function: main() below, and the argument-parser fuzz target (fuzz/).
+int lanescope_cli_main(int argc, char** argv) {
     Options o;
     CLI::App app{"lanescope-cli: where every element of an AMD GPU matrix instruction lives (lane, VGPR, bits).\n"
                  "Examples:\n"
@@ -367,3 +368,7 @@ int main(int argc, char** argv) {
     }
     return rc;
 }
+
+#ifndef LANESCOPE_CLI_NO_MAIN
+int main(int argc, char** argv) { return lanescope_cli_main(argc, argv); }
+#endif

@@ -539,9 +539,12 @@ Catalog Catalog::load_file(const std::string& path) {
     while (in) {
         in.read(buf, sizeof buf);
         const size_t got = static_cast<size_t>(in.gcount());
-        if (std::memchr(buf, 0, got))
-            throw Error(path + ": contains a NUL byte near offset " + std::to_string(text.size()) +
-                        "; legal: a text file of '|'-separated rows");
+        if (const void* nul = std::memchr(buf, 0, got)) {
+            const size_t at = static_cast<size_t>(static_cast<const char*>(nul) - buf);
+            const long line = 1 + std::count(text.begin(), text.end(), '\n') + std::count(buf, buf + at, '\n');
+            throw Error(path + ":" + std::to_string(line) + ": contains a NUL byte (offset " +
+                        std::to_string(text.size() + at) + "), so it is not text; legal: a text file of '|'-separated rows");
+        }
         text.append(buf, got);
         if (text.size() > kMaxBytes)
             throw Error(path + ": larger than " + std::to_string(kMaxBytes >> 20) + " MiB; legal: a catalog up to " +

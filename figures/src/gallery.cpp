@@ -240,14 +240,6 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
     if (write) {
         final_dir = fs::path(dir);
         if (final_dir.filename().empty()) final_dir = final_dir.parent_path();
-        std::error_code ec;
-        if (fs::exists(final_dir, ec)) {
-            if (!fs::is_directory(final_dir, ec))
-                throw Error("cannot write the gallery to '" + dir + "': it exists and is not a directory");
-            if (!fs::is_empty(final_dir, ec) && !fs::exists(final_dir / kMarker, ec))
-                throw Error("refusing to write the gallery into '" + dir +
-                            "': it is a non-empty directory that is not a previous gallery; give a new or empty directory");
-        }
         // Built in a fresh directory beside the target, swapped in whole by commit().
         out = std::make_unique<files::DirectoryWriter>(final_dir.string(), kMarker);
         work = out->dir();

@@ -25,11 +25,13 @@ Corruption parse_corruption(const std::string& text) {
     }
     if (parts[1] == "swap-lanes" && parts.size() == 4) {
         c.kind = Corruption::SwapLanes;
-        try {
-            c.lane_a = static_cast<int>(parse_integer(parts[2], 0, 63, "lane"));
-            c.lane_b = static_cast<int>(parse_integer(parts[3], 0, 63, "lane"));
-        } catch (const Error& e) {
-            throw Error("bad corruption '" + text + "': " + e.what() + "; " + legal);
+        for (int n : {2, 3}) {
+            try {
+                (n == 2 ? c.lane_a : c.lane_b) = static_cast<int>(parse_integer(parts[static_cast<size_t>(n)], 0, 63, "lane"));
+            } catch (const Error&) {
+                throw Error("bad corruption '" + text + "': lane '" + parts[static_cast<size_t>(n)] +
+                            "' is not a whole number in 0..63; " + legal);
+            }
         }
         if (c.lane_a == c.lane_b) throw Error("bad corruption '" + text + "': the two lanes are the same; " + legal);
         return c;

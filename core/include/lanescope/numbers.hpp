@@ -14,12 +14,12 @@
 
 namespace lanescope {
 
-// Throws Error "<what> '<text>' is not a whole number in lo..hi".
+// Throws Error "<what> '<text>' is not legal; legal: a whole number in lo..hi".
 inline long long parse_integer(std::string_view text, long long lo, long long hi, std::string_view what) {
     const std::string s(text);
     auto fail = [&]() -> long long {
-        throw Error(std::string(what) + " '" + s + "' is not a whole number in " + std::to_string(lo) + ".." +
-                    std::to_string(hi) + "; legal: " + std::to_string(lo) + ".." + std::to_string(hi));
+        throw Error(std::string(what) + " '" + s + "' is not legal; legal: a whole number in " + std::to_string(lo) +
+                    ".." + std::to_string(hi));
     };
     if (s.empty() || s.size() > 20) return fail();
     size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
@@ -37,8 +37,8 @@ inline long long parse_integer(std::string_view text, long long lo, long long hi
 inline double parse_decimal(std::string_view text, double lo, double hi, std::string_view what) {
     const std::string s(text);
     auto fail = [&]() -> double {
-        throw Error(std::string(what) + " '" + s + "' is not a number in " + std::to_string(lo).substr(0, 6) + ".." +
-                    std::to_string(hi).substr(0, 6) + "; legal: a decimal number such as 1.5 in that range");
+        throw Error(std::string(what) + " '" + s + "' is not legal; legal: a decimal number in " +
+                    std::to_string(lo).substr(0, 4) + ".." + std::to_string(hi).substr(0, 4));
     };
     if (s.empty() || s.size() > 32) return fail();
     for (char c : s)
