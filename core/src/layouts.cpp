@@ -686,8 +686,11 @@ void validate_instruction(const Instruction& ins) {
     if (!why.empty()) throw Error(why);
     // Register counts: the builtin's vector types must hold what the formulas place.
     for (int wave : {32, 64}) {
+        // Only the wave sizes the row's targets run.
         bool runs = false;
-        for (Family f : ins.families) runs = runs || (is_cdna(f) ? wave == 64 : true);
+        for (const Target& t : Catalog().targets())
+            if (ins.on(t.family))
+                runs = runs || std::find(t.wave_sizes.begin(), t.wave_sizes.end(), wave) != t.wave_sizes.end();
         if (!runs) continue;
         const std::string vec = ins.vector_types(wave);
         const std::vector<std::string> parts = text::split(vec.substr(0, vec.find('>')), ',');
