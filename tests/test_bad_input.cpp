@@ -301,6 +301,8 @@ TEST_CASE("bad input table: the app refuses clearly before opening anything and 
     cases.push_back({kOk + " --compare-wave x", 2, {"--compare-wave", "legal"}});
     cases.push_back({kOk + " --size 10x10", 2, {"--size", "320"}});
     cases.push_back({kOk + " --size big", 2, {"--size"}});
+    cases.push_back({kOk + " --size 1400x900junk", 2, {"--size", "320"}});
+    cases.push_back({kOk + " --size=-1400x900", 2, {"--size", "320"}});
     cases.push_back({kOk + " --theme neon", 2, {"--theme", "neon"}});
     cases.push_back({kOk + " --color purple", 2, {"--color", "purple"}});
     cases.push_back({kOk + " --color-by purple", 2, {"--color", "purple"}});

@@ -279,9 +279,15 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     int width = offscreen ? 1400 : settings.window.width, height = offscreen ? 900 : settings.window.height;
     if (!a.size.empty()) {
         int w = 0, h = 0;
-        char x = 0;
-        if (std::sscanf(a.size.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X') || w < 320 || h < 240 ||
-            w > 8192 || h > 8192) {
+        const size_t x = a.size.find_first_of("xX");
+        try {
+            if (x == std::string::npos) throw ls::Error("no 'x'");
+            w = static_cast<int>(ls::parse_integer(a.size.substr(0, x), 320, 8192, "width"));
+            h = static_cast<int>(ls::parse_integer(a.size.substr(x + 1), 240, 8192, "height"));
+        } catch (const ls::Error&) {
+            w = 0;
+        }
+        if (w == 0) {
             std::cerr << "lanescope: --size must be WxH with 320 <= W, 240 <= H, both <= 8192 (got '" << a.size << "')\n";
             return 2;
         }
