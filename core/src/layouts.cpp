@@ -634,10 +634,15 @@ std::string rule_violation(const Instruction& ins) {
 }
 
 
-OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
-    // The guard at the engine's boundary: whatever a catalog (or a caller) says.
+// The guard at the engine's boundary, whatever a catalog (or a caller) says:
+// no formula (or modifier range) is evaluated for a row its family's rule refuses.
+void require_layable(const Instruction& ins) {
     if (const std::string why = rule_violation(ins); !why.empty())
         throw Error(ins.mnemonic + " (" + std::string(layout_kind_name(ins.kind)) + ") cannot be laid out: " + why);
+}
+
+OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    require_layable(ins);
     const Operand acc = op == Operand::D ? Operand::C : op;
     switch (ins.kind) {
         case LayoutKind::Mfma:
@@ -946,6 +951,7 @@ std::string ResolvedModifiers::describe() const {
 }
 
 ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, const Modifiers& m) {
+    require_layable(ins);
     if (!ins.on(t.family))
         throw Error(ins.mnemonic + " does not exist on " + t.gfx + " (" + std::string(family_title(t.family)) + ")");
     ResolvedModifiers r;
@@ -960,6 +966,7 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
 }
 
 std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target& t, const ResolvedModifiers& cur) {
+    require_layable(ins);
     std::vector<ModifierRange> out;
     auto add = [&](const char* name, const Legal& l) {
         if (l.values.empty() || (l.values.size() == 1 && std::string(name) != "wave")) return;
@@ -1080,6 +1087,7 @@ std::string family_formulas(const Instruction& ins, const ResolvedModifiers& mod
 }
 
 std::string modifier_notes(const Instruction& ins, const Target& t) {
+    require_layable(ins);
     std::string s;
     auto note = [&](const char* name, const Legal& l) {
         s += std::string(name) + ": " + (l.values.empty() ? "not available (" + l.why + ")" : values_text(l.values) + " — " + l.why) +
