@@ -324,6 +324,21 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         }
 #endif
     }
+    // --compare-*: checked before anything opens (the same check runs again once the app exists).
+    if (!a.compare_arch.empty() || !a.compare_instruction.empty() || a.compare_wave > 0) {
+        Selection other{a.compare_arch.empty() ? checked.target->gfx : a.compare_arch,
+                        a.compare_instruction.empty() ? checked.ins->mnemonic : a.compare_instruction, {}};
+        other.mods.wave = a.compare_wave;
+        try {
+            const ls::Target& t = cat.find_target(other.arch);
+            if (a.compare_instruction.empty()) other.instruction = carry_instruction(cat, *checked.ins, t);
+            const LayoutSet probe = resolve_selection(cat, other);
+            ls::resolve_modifiers(*probe.ins, *probe.target, other.mods);
+        } catch (const ls::Error& e) {
+            std::cerr << "lanescope: compare: " << e.what() << "\n";
+            return 2;
+        }
+    }
     // --pin: "D,3,5[,block]" pins an element, "lane,17" a lane; every number strict and inside the operand.
     std::optional<Hover> pin;
     if (!a.pin.empty()) {
