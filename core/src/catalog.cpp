@@ -61,6 +61,8 @@ Vendor vendor_of(Family f) {
 
 std::string_view vendor_name(Vendor v) { return v == Vendor::NVIDIA ? "NVIDIA" : "AMD"; }
 
+std::string_view register_noun(Vendor v) { return v == Vendor::NVIDIA ? "register" : "VGPR"; }
+
 std::string Target::arch_name() const {
     return vendor() == Vendor::NVIDIA ? gfx : std::string(family_name(family));
 }
