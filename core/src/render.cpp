@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 namespace lanescope {
@@ -99,21 +100,26 @@ std::string grid(const std::vector<std::vector<std::string>>& rows, Format f) {
 }
 
 // The hot path of `layout --format json`: integers formatted in place, no temporaries.
-void append_int(std::string& s, const char* key, int v) {
-    char buf[16];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    s += key;
-    s.append(buf, static_cast<size_t>(r.ptr - buf));
+// One entry is formatted into a stack buffer and appended once: the export of
+// every layout writes millions of them (wgmma's accumulators are 64 x 256).
+template <size_t N>
+char* put_field(char* p, const char (&key)[N], int v) {
+    std::memcpy(p, key, N - 1);
+    return std::to_chars(p + (N - 1), p + (N - 1) + 11, v).ptr;  // an int takes at most 11 characters
 }
 void append_entry_json(std::string& s, const Entry& e) {
-    append_int(s, "{\"block\": ", e.element.block);
-    append_int(s, ", \"row\": ", e.element.row);
-    append_int(s, ", \"col\": ", e.element.col);
-    append_int(s, ", \"lane\": ", e.loc.lane);
-    append_int(s, ", \"reg\": ", e.loc.reg);
-    append_int(s, ", \"bit_lo\": ", e.loc.bit_lo);
-    append_int(s, ", \"bit_hi\": ", e.loc.bit_hi);
-    s += '}';
+    const size_t at = s.size();
+    s.resize(at + 7 * (12 + 11) + 1);  // seven keys of at most 12 characters, seven ints, '}'
+    char* p = &s[at];
+    p = put_field(p, "{\"block\": ", e.element.block);
+    p = put_field(p, ", \"row\": ", e.element.row);
+    p = put_field(p, ", \"col\": ", e.element.col);
+    p = put_field(p, ", \"lane\": ", e.loc.lane);
+    p = put_field(p, ", \"reg\": ", e.loc.reg);
+    p = put_field(p, ", \"bit_lo\": ", e.loc.bit_lo);
+    p = put_field(p, ", \"bit_hi\": ", e.loc.bit_hi);
+    *p++ = '}';
+    s.resize(static_cast<size_t>(p - s.data()));
 }
 
 std::string location_json(const Location& l) {
