@@ -542,7 +542,10 @@ public:
         L.bits_ = s.width;
         L.formula_ = s.formula;
         L.first_entry_.assign(static_cast<size_t>(L.elements()) + 1, 0);
-        L.slots_.assign(static_cast<size_t>(lanes * s.regs), {});
+        const size_t n_slots = static_cast<size_t>(lanes * s.regs);
+        std::vector<std::pair<int, SlotPart>> parts;  // (slot, part), grouped by slot below
+        parts.reserve(static_cast<size_t>(L.elements()));
+        L.entries_.reserve(static_cast<size_t>(L.elements()));
         std::vector<Slot> slots;
         std::vector<Location> locs;
         for (int b = 0; b < s.blocks; ++b)
@@ -562,8 +565,10 @@ public:
                                         std::to_string(pos) + ")");
                         locs.push_back(loc);
                     }
-                    std::sort(locs.begin(), locs.end());
-                    locs.erase(std::unique(locs.begin(), locs.end()), locs.end());
+                    if (locs.size() > 1) {  // replicated elements (RDNA3) only
+                        std::sort(locs.begin(), locs.end());
+                        locs.erase(std::unique(locs.begin(), locs.end()), locs.end());
+                    }
                     for (const Location& loc : locs) {
                         L.entries_.push_back({e, loc});
                         // Split the element over the registers it covers.
@@ -571,18 +576,26 @@ public:
                             const int reg = loc.reg + bit / 32;
                             const int lo = bit % 32;
                             const int hi = std::min(31, lo + (loc.bit_hi - bit));
-                            L.slots_[static_cast<size_t>(loc.lane * s.regs + reg)].push_back(
-                                {lo, hi, e, bit - loc.bit_lo});
+                            parts.push_back({loc.lane * s.regs + reg, SlotPart{lo, hi, e, bit - loc.bit_lo}});
                             bit += hi - lo + 1;
                         }
                     }
                     L.first_entry_[static_cast<size_t>((b * s.rows + r) * s.cols + c) + 1] =
                         static_cast<int>(L.entries_.size());
                 }
-        for (auto& parts : L.slots_)
-            std::sort(parts.begin(), parts.end(), [](const SlotPart& x, const SlotPart& y) {
-                return x.bit_lo != y.bit_lo ? x.bit_lo < y.bit_lo : x.element < y.element;
-            });
+        // Counting sort by slot (a flat array instead of one small vector per slot), then
+        // each slot's parts by bit, then element.
+        L.slot_first_.assign(n_slots + 1, 0);
+        for (const auto& p : parts) ++L.slot_first_[static_cast<size_t>(p.first) + 1];
+        for (size_t i = 0; i < n_slots; ++i) L.slot_first_[i + 1] += L.slot_first_[i];
+        L.slot_parts_.resize(parts.size());
+        std::vector<int> next(L.slot_first_.begin(), L.slot_first_.end() - 1);
+        for (const auto& p : parts) L.slot_parts_[static_cast<size_t>(next[static_cast<size_t>(p.first)]++)] = p.second;
+        for (size_t i = 0; i < n_slots; ++i)
+            std::sort(L.slot_parts_.begin() + L.slot_first_[i], L.slot_parts_.begin() + L.slot_first_[i + 1],
+                      [](const SlotPart& x, const SlotPart& y) {
+                          return x.bit_lo != y.bit_lo ? x.bit_lo < y.bit_lo : x.element < y.element;
+                      });
         return L;
     }
 };
@@ -608,7 +621,8 @@ std::vector<SlotPart> OperandLayout::which(int reg, int lane) const {
         throw Error("slot (reg " + std::to_string(reg) + ", lane " + std::to_string(lane) + ") is outside operand " +
                     std::string(operand_name(operand_)) + "; legal: reg 0.." + std::to_string(regs_ - 1) +
                     ", lane 0.." + std::to_string(lanes_ - 1));
-    return slots_[static_cast<size_t>(lane * regs_ + reg)];
+    const size_t slot = static_cast<size_t>(lane * regs_ + reg);
+    return std::vector<SlotPart>(slot_parts_.begin() + slot_first_[slot], slot_parts_.begin() + slot_first_[slot + 1]);
 }
 
 std::vector<Entry> OperandLayout::entries() const { return entries_; }

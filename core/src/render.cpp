@@ -108,9 +108,8 @@ char* put_field(char* p, const char (&key)[N], int v) {
     return std::to_chars(p + (N - 1), p + (N - 1) + 11, v).ptr;  // an int takes at most 11 characters
 }
 void append_entry_json(std::string& s, const Entry& e) {
-    const size_t at = s.size();
-    s.resize(at + 7 * (12 + 11) + 1);  // seven keys of at most 12 characters, seven ints, '}'
-    char* p = &s[at];
+    char buf[7 * (12 + 11) + 1];  // seven keys of at most 12 characters, seven ints, '}'
+    char* p = buf;
     p = put_field(p, "{\"block\": ", e.element.block);
     p = put_field(p, ", \"row\": ", e.element.row);
     p = put_field(p, ", \"col\": ", e.element.col);
@@ -119,7 +118,7 @@ void append_entry_json(std::string& s, const Entry& e) {
     p = put_field(p, ", \"bit_lo\": ", e.loc.bit_lo);
     p = put_field(p, ", \"bit_hi\": ", e.loc.bit_hi);
     *p++ = '}';
-    s.resize(static_cast<size_t>(p - s.data()));
+    s.append(buf, static_cast<size_t>(p - buf));
 }
 
 std::string location_json(const Location& l) {

@@ -262,7 +262,8 @@ private:
     std::string formula_;
     std::vector<Entry> entries_;                 // sorted by element, then location
     std::vector<int> first_entry_;               // per linear element index: [first, next) into entries_
-    std::vector<std::vector<SlotPart>> slots_;   // per lane * regs_ + reg
+    std::vector<SlotPart> slot_parts_;           // grouped by slot (lane * regs_ + reg), sorted by bit
+    std::vector<int> slot_first_;                // per slot: [first, next) into slot_parts_
 };
 
 // Throws Error if the operand does not exist for this instruction (K on a dense
