@@ -438,6 +438,15 @@ TEST_CASE("info on NVIDIA entries states PTX facts and no AMD-only ones") {
     CHECK(r.out.find("confidence") != std::string::npos);
     CHECK(r.out.find("opcode") == std::string::npos);
     CHECK(r.out.find("VGPR") == std::string::npos);
+    // trace: wgmma's B terms have no register slots; ldmatrix computes nothing.
+    r = cli("trace -a sm_90 -i wgmma_m64n8k8_f32_tf32 --row 17 --col 3 --format json");
+    REQUIRE(r.status == 0);
+    j = nlohmann::json::parse(r.out);
+    CHECK(j["terms"].size() == 8 + 8 + 1);
+    CHECK(j["d"]["locations"][0]["lane"] == 37);  // REF §5: T = 32*1 + 4*1 + 1
+    r = cli("trace -a sm_90 -i ldmatrix_x4 --row 1 --col 1");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("computes no product") != std::string::npos);
     // Bad names and modifiers: a message, status 1.
     r = cli("layout -a sm_90 -i wgmma_m64n40k32_s32_s8");  // integer wgmma has no N = 40
     CHECK(r.status == 1);

@@ -319,7 +319,9 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
 
 std::string render_trace(const Query& q, const Trace& t, Format f) {
     const int blocks = q.ins->kind == LayoutKind::Mfma ? q.ins->blocks : 1;
+    const std::vector<Operand> ops = operands_of(*q.ins);
     auto bits_of = [&](Operand op) {
+        if (std::find(ops.begin(), ops.end(), op) == ops.end()) return elem_bits(q.ins->b);  // wgmma's B: in memory
         return elem_bits(operand_type(*q.ins, op, q.mods)) * (q.ins->sparse() && op == Operand::A ? 2 : 1);
     };
     if (f == Format::Json) {
