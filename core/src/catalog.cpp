@@ -8,6 +8,7 @@
 #include <iterator>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 namespace lanescope {
 
@@ -510,7 +511,7 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
     }
     if (cat.rows_.empty()) throw Error(std::string(origin) + ": the catalog holds no instruction rows");
     // NVIDIA rows have no builtin: their spellings (PTX, short name, aliases) must name one row each.
-    std::map<std::string, int> nvidia_names;
+    std::unordered_map<std::string, int> nvidia_names;
     for (const Instruction& r : cat.rows_) {
         if (r.vendor() != Vendor::NVIDIA) continue;
         std::vector<std::string> names = r.aliases;

@@ -61,8 +61,9 @@ std::vector<int> n_values(std::string_view origin, int line, const std::string& 
 
 bool ranged_shape(const std::string& shape) { return shape.find("{N}") != std::string::npos; }
 
+// Spellings are lower-cased once per line, so the placeholder is "{n}" there.
 std::string replace_n(std::string s, int n) {
-    for (auto at = s.find("{N}"); at != std::string::npos; at = s.find("{N}")) s.replace(at, 3, std::to_string(n));
+    for (auto at = s.find("{n}"); at != std::string::npos; at = s.find("{n}")) s.replace(at, 3, std::to_string(n));
     return s;
 }
 
@@ -145,7 +146,10 @@ void parse_nvidia_row(const std::vector<std::string>& f, std::string_view origin
     Instruction base;
     base.catalog_line = line;
     for (const auto& fam : text::split(f[0], ',')) base.families.push_back(nvidia_families().at(text::trim(fam)));
-    const std::string ptx = f[1], short_name = f[2];  // lower-cased after {N} is filled in
+    const std::string ptx = text::lower(f[1]), short_name = text::lower(f[2]);
+    std::vector<std::string> aliases;
+    if (f[3] != "-")
+        for (const auto& a : text::split(f[3], ',')) aliases.push_back(text::lower(text::trim(a)));
     if (ptx.empty() || short_name.empty()) fail(origin, line, "empty PTX spelling or short name");
     auto kind = kKinds.find(f[4]);
     if (kind == kKinds.end()) fail(origin, line, "unknown layout '" + f[4] + "'; legal: mma_sync mma_sp ldstmatrix wgmma");
@@ -169,9 +173,9 @@ void parse_nvidia_row(const std::vector<std::string>& f, std::string_view origin
     base.min_target = text::trim(target[0]);
     base.ptx_version = text::trim(target[1]);
     base.source = f[11];
-    base.transposed = text::lower(ptx).find(".trans.") != std::string::npos;
-    base.store = text::lower(ptx).rfind("stmatrix", 0) == 0;
-    if (!ranged_shape(f[5]) && (ptx.find("{N}") != std::string::npos || short_name.find("{N}") != std::string::npos))
+    base.transposed = ptx.find(".trans.") != std::string::npos;
+    base.store = ptx.rfind("stmatrix", 0) == 0;
+    if (!ranged_shape(f[5]) && (ptx.find("{n}") != std::string::npos || short_name.find("{n}") != std::string::npos))
         fail(origin, line, "{N} in the spelling of a row whose shape has no {N}");
 
     // wgmma: one instruction per legal N; others: N is in the shape.
@@ -194,11 +198,10 @@ void parse_nvidia_row(const std::vector<std::string>& f, std::string_view origin
     for (int n : ns) {
         Instruction r = base;
         r.n = n;
-        r.mnemonic = text::lower(replace_n(ptx, n));
-        r.short_name = text::lower(replace_n(short_name, n));
+        r.mnemonic = replace_n(ptx, n);
+        r.short_name = replace_n(short_name, n);
         r.aliases.push_back(r.short_name);
-        if (f[3] != "-")
-            for (const auto& a : text::split(f[3], ',')) r.aliases.push_back(text::lower(replace_n(text::trim(a), n)));
+        for (const auto& a : aliases) r.aliases.push_back(replace_n(a, n));
         r.stated_regs = stated_regs(origin, line, f[9], n);
         if (ranged) {
             const bool run = std::find(hw.begin(), hw.end(), n) != hw.end();
