@@ -10,6 +10,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -23,9 +24,14 @@ Run cli(const std::string& args) { return lstest::run_command(std::string(LANESC
 using Key = std::tuple<int, int, int, int, int, int, int>;
 
 struct Expected {
-    std::set<Key> entries;
+    std::vector<Key> entries;  // sorted and unique once expected_for() returns
     void add(int block, int row, int col, int lane, int reg, int bit_lo, int bits) {
-        entries.insert({block, row, col, reg, lane, bit_lo, bit_lo + bits - 1});
+        entries.push_back({block, row, col, reg, lane, bit_lo, bit_lo + bits - 1});
+    }
+    Expected& done() {
+        std::sort(entries.begin(), entries.end());
+        entries.erase(std::unique(entries.begin(), entries.end()), entries.end());
+        return *this;
     }
 };
 
@@ -150,10 +156,10 @@ Expected wgmma(const ls::Instruction& ins, ls::Operand op) {
 
 Expected expected_for(const ls::Instruction& ins, ls::Operand op, int selector) {
     switch (ins.kind) {
-        case ls::LayoutKind::MmaSync: return mma_sync(ins, op);
-        case ls::LayoutKind::MmaSparse: return mma_sp(ins, op, selector);
-        case ls::LayoutKind::LdStMatrix: return ldst(ins);
-        case ls::LayoutKind::Wgmma: return wgmma(ins, op);
+        case ls::LayoutKind::MmaSync: return mma_sync(ins, op).done();
+        case ls::LayoutKind::MmaSparse: return mma_sp(ins, op, selector).done();
+        case ls::LayoutKind::LdStMatrix: return ldst(ins).done();
+        case ls::LayoutKind::Wgmma: return wgmma(ins, op).done();
         default: FAIL("not an NVIDIA family");
     }
     return {};
@@ -224,20 +230,21 @@ TEST_CASE("every NVIDIA layout equals the reference sheet's closed forms, elemen
                 const ls::OperandLayout L = ls::layout_of(*ins, t, op, m);
                 const Expected x = expected_for(*ins, op, sel);
                 // element -> locations
-                std::set<Key> got;
+                std::vector<Key> got;
                 for (const ls::Entry& e : L.entries())
-                    got.insert({e.element.block, e.element.row, e.element.col, e.loc.reg, e.loc.lane, e.loc.bit_lo,
-                                e.loc.bit_hi});
-                REQUIRE(got.size() == L.entries().size());
-                REQUIRE(got == x.entries);
+                    got.push_back({e.element.block, e.element.row, e.element.col, e.loc.reg, e.loc.lane, e.loc.bit_lo,
+                                   e.loc.bit_hi});
+                std::sort(got.begin(), got.end());
+                REQUIRE(got == x.entries);  // the same set, and no element listed twice at one place
                 // slot -> elements, through which()
-                std::set<Key> from_slots;
+                std::vector<Key> from_slots;
                 for (int lane = 0; lane < L.lanes(); ++lane)
                     for (int reg = 0; reg < L.regs(); ++reg)
                         for (const ls::SlotPart& p : L.which(reg, lane))
                             if (p.elem_bit_lo == 0)  // the part where the element starts
-                                from_slots.insert({p.element.block, p.element.row, p.element.col, reg, lane, p.bit_lo,
-                                                   p.bit_lo + L.element_bits() - 1});
+                                from_slots.push_back({p.element.block, p.element.row, p.element.col, reg, lane, p.bit_lo,
+                                                      p.bit_lo + L.element_bits() - 1});
+                std::sort(from_slots.begin(), from_slots.end());
                 REQUIRE(from_slots == x.entries);
                 compared += x.entries.size();
             }
@@ -253,22 +260,23 @@ TEST_CASE("NVIDIA layouts are bijections onto their registers, with the sheet's 
             INFO(ins->mnemonic << " operand " << ls::operand_name(op));
             const ls::OperandLayout L = ls::layout_of(*ins, t, op, ls::Modifiers{});
             CHECK(L.lanes() == lanes);
-            // Every bit of every register of every lane holds exactly one element's bit.
-            std::vector<int> used(static_cast<size_t>(L.lanes() * L.regs() * 32), 0);
+            // Every bit of every register of every lane holds exactly one element's bit: the
+            // parts of a register (sorted by bit) tile bits 0..31 without overlap.
+            const bool metadata = op == ls::Operand::K;  // only the selected lanes carry metadata
+            int holes = 0, doubles = 0;
             for (int lane = 0; lane < L.lanes(); ++lane)
-                for (int reg = 0; reg < L.regs(); ++reg)
+                for (int reg = 0; reg < L.regs(); ++reg) {
+                    int next = 0;  // first bit not yet covered
                     for (const ls::SlotPart& p : L.which(reg, lane)) {
                         // Sparse A and K: the four k of a chunk share their slot; count it once.
                         if (ins->sparse() && (op == ls::Operand::A || op == ls::Operand::K) && p.element.col % 4 != 0)
                             continue;
-                        for (int b = p.bit_lo; b <= p.bit_hi; ++b) ++used[static_cast<size_t>((lane * L.regs() + reg) * 32 + b)];
+                        if (p.bit_lo < next) doubles += next - p.bit_lo;
+                        else holes += p.bit_lo - next;
+                        next = std::max(next, p.bit_hi + 1);
                     }
-            const bool metadata = op == ls::Operand::K;  // only the selected lanes carry metadata
-            int holes = 0, doubles = 0;
-            for (int u : used) {
-                holes += u == 0;
-                doubles += u > 1;
-            }
+                    holes += 32 - next;
+                }
             CHECK(doubles == 0);
             if (!metadata) CHECK(holes == 0);
             else CHECK(holes == L.lanes() * 32 * (ins->k == 32 ? 2 : 3) / 4);
