@@ -1,7 +1,9 @@
-// Subcommands that check layouts against a device and the real compiler (issue #6):
-//   verify       run the probe on an AMD GPU (--device auto) or the software device
+// Subcommands that check layouts against a device and the real compiler (issues #6, #14):
+//   verify       run the probe on a GPU (--device auto: AMD through HIP, else NVIDIA
+//                through CUDA; or --device hip / cuda) or the software device
 //   conformance  compile every builtin with clang-19 and compare with the catalog
-// Exit status: 0 all passed, 4 no device ("no AMD GPU found: ..."), 5 a check
+// Exit status: 0 all passed, 4 no device ("no AMD GPU found: ...", "no NVIDIA GPU
+// found: ..."), 5 a check
 // failed, 1 bad input, 2 usage.
 #include "common.hpp"
 
@@ -66,7 +68,8 @@ int run_verify(const Options& o, const VerifyArgs& v) {
     std::string why;
     std::unique_ptr<gpu::Device> dev = gpu::make_device(v.device, &why);
     if (!dev) {
-        if (v.device != "auto" && v.device != "hip" && v.device != "software") throw ls::Error(why);
+        if (v.device != "auto" && v.device != "hip" && v.device != "cuda" && v.device != "software")
+            throw ls::Error(why);
         std::fprintf(stderr, "lanescope-cli: %s\n", why.c_str());
         return kNoDevice;
     }
@@ -155,8 +158,8 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         gpu::VerifyOptions opts;
         opts.max_mismatches = v.max_mismatches;
         if (corruption) {
-            if (std::find(ls::operands_of(*j.ins).begin(), ls::operands_of(*j.ins).end(), corruption->operand) ==
-                ls::operands_of(*j.ins).end()) {
+            const std::vector<ls::Operand> ops = gpu::probe_operands(*j.ins);  // wgmma: B in shared memory too
+            if (std::find(ops.begin(), ops.end(), corruption->operand) == ops.end()) {
                 if (!v.all) throw ls::Error("--corrupt: " + j.ins->mnemonic + " has no operand " +
                                             std::string(ls::operand_name(corruption->operand)));
             } else {
@@ -179,7 +182,7 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         text += "\n]\n";
     } else {
         text += "device: " + dev->name() + (corruption ? "; claimed layout corrupted: " + gpu::describe(*corruption) : "") +
-                "\n" + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed" +
+                "\n" + (dev->toolchain().empty() ? "" : dev->toolchain() + "\n") + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed" +
                 (skipped ? ", " + std::to_string(skipped) + " not runnable on this device" : "") + "\n";
     }
     emit(o, text);
@@ -208,14 +211,15 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
 #ifdef LANESCOPE_HAVE_GPU
     static VerifyArgs v;
     CLI::App* sub = app.add_subcommand(
-        "verify", "run probes that check every element's location on an AMD GPU (or --device software); exit 4 when "
-                  "no AMD GPU is found, 5 when a layout disagrees");
+        "verify", "run probes that check every element's location on an AMD or NVIDIA GPU (or --device software); "
+                  "exit 4 when no GPU is found, 5 when a layout disagrees");
     v.sub = sub;
     add_target_options(sub, o, false);
     sub->add_flag("--all", v.all, "every instruction (of --arch's family if given, else of every family)");
     sub->add_flag("--every-modifier", v.every_modifier,
                   "every legal combination of cbsz/abid/blgp/opsel (and the scale selects), not only the given ones");
-    sub->add_option("--device", v.device, "auto (an AMD GPU through the HIP runtime), software (catalog semantics)")
+    sub->add_option("--device", v.device,
+                    "auto (an AMD GPU through HIP, else an NVIDIA GPU through CUDA), hip, cuda, software (catalog semantics)")
         ->capture_default_str();
     sub->add_option("--corrupt", v.corrupt,
                     "check a deliberately wrong layout: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs");

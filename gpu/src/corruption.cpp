@@ -30,8 +30,9 @@ Corruption parse_corruption(const std::string& text) {
         } catch (const std::exception&) {
             throw Error("bad corruption '" + text + "': lanes must be numbers; " + legal);
         }
-        if (c.lane_a < 0 || c.lane_b < 0 || c.lane_a > 63 || c.lane_b > 63)
-            throw Error("bad corruption '" + text + "': lanes are 0..63");
+        // 0..127: a wgmma warpgroup has 128 lanes.
+        if (c.lane_a < 0 || c.lane_b < 0 || c.lane_a > 127 || c.lane_b > 127)
+            throw Error("bad corruption '" + text + "': lanes are 0..127");
         return c;
     }
     throw Error("bad corruption '" + text + "'; " + legal);
@@ -76,7 +77,7 @@ LayoutSource corrupted_layouts(const Instruction& ins, const Target& t, const Re
                                const Corruption& c) {
     const Instruction* pi = &ins;
     const Target* pt = &t;
-    return [pi, pt, mods, c](Operand op) { return apply(claimed_from_core(*pi, *pt, op, mods), c); };
+    return [pi, pt, mods, c](Operand op) { return apply(probe_layout(*pi, *pt, op, mods), c); };
 }
 
 }  // namespace lanescope::gpu
