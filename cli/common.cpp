@@ -89,10 +89,11 @@ int emit(const Options& o, const std::string& text) {
 
 void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
     sub->add_option("-a,--arch", o.arch,
-                     "architecture: family (cdna1..cdna4, rdna3, rdna3.5, rdna4), gfx id (gfx942) or product (mi300x)")
+                     "architecture: family (cdna1..cdna4, rdna3, rdna3.5, rdna4, ampere, ada, hopper), gfx or sm id "
+                     "(gfx942, sm_90) or product (mi300x, h100)")
         ->capture_default_str();
     sub->add_option("-i,--instruction", o.instruction,
-                    "ISA mnemonic (either spelling) or builtin name, case-insensitive")
+                    "ISA mnemonic (either spelling) or builtin name; NVIDIA: PTX spelling or short name; case-insensitive")
         ->capture_default_str();
     if (with_operand)
         sub->add_option("-o,--operand", o.operand, "operand: A, B, C, D, K (sparse index), SA, SB (scales); layout: all")
@@ -106,6 +107,7 @@ void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
     sub->add_option("--opsel-a", o.mods.opsel_a, "mfma_scale: byte of the A-scale VGPR (0-3)");
     sub->add_option("--opsel-b", o.mods.opsel_b, "mfma_scale: byte of the B-scale VGPR (0-3)");
     sub->add_option("-w,--wave", o.mods.wave, "wave size on RDNA: 32 (default) or 64");
+    sub->add_option("--selector", o.mods.selector, "NVIDIA mma.sp: sparsity selector (k16: 0-3, k32: 0-1)");
     sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json")->capture_default_str();
     sub->add_option("--out", o.out, "write to this file instead of stdout");
 }

@@ -30,8 +30,7 @@ int cmd_list(const Options& o) {
     std::vector<const ls::Target*> targets;
     if (o.list_arch.empty() || o.list_arch == "all") {
         // One target per family, in order.
-        for (ls::Family f : {ls::Family::CDNA1, ls::Family::CDNA2, ls::Family::CDNA3, ls::Family::CDNA4,
-                             ls::Family::RDNA3, ls::Family::RDNA4})
+        for (ls::Family f : ls::all_families())
             for (const auto& t : cat.targets())
                 if (t.family == f) {
                     targets.push_back(&t);
@@ -104,8 +103,7 @@ ExportStats export_all(const ls::Catalog& cat, const std::string& dir) {
         fs::create_directories(dir, ec);
         if (ec || !fs::is_directory(dir)) throw ls::Error("cannot create directory '" + dir + "'");
     }
-    for (ls::Family fam : {ls::Family::CDNA1, ls::Family::CDNA2, ls::Family::CDNA3, ls::Family::CDNA4,
-                           ls::Family::RDNA3, ls::Family::RDNA4}) {
+    for (ls::Family fam : ls::all_families()) {
         const ls::Target* t = nullptr;
         for (const auto& x : cat.targets())
             if (x.family == fam) {
@@ -113,7 +111,7 @@ ExportStats export_all(const ls::Catalog& cat, const std::string& dir) {
                 break;
             }
         for (const ls::Instruction* ins : cat.on(fam))
-            for (int wave : t->wave_sizes) {
+            for (int wave : ls::wave_sizes(*ins, *t)) {
                 ls::Modifiers m;
                 m.wave = wave;
                 ls::Query q{ins, t, ls::resolve_modifiers(*ins, *t, m)};
@@ -124,7 +122,7 @@ ExportStats export_all(const ls::Catalog& cat, const std::string& dir) {
                     st.entries += L.entries().size();
                     st.bytes += json.size();
                     if (!dir.empty()) {
-                        std::string name = std::string(ls::family_name(fam)) + "_" + ins->builtin(wave).substr(17) +
+                        std::string name = std::string(ls::family_name(fam)) + "_" + ins->key(wave) +
                                            "_" + std::string(ls::operand_name(op)) + ".json";
                         std::ofstream f(fs::path(dir) / name, std::ios::binary);
                         if (!(f << json)) throw ls::Error("cannot write '" + (fs::path(dir) / name).string() + "'");
@@ -184,13 +182,15 @@ int cmd_bench(const Options& o) {
 
 int main(int argc, char** argv) {
     Options o;
-    CLI::App app{"lanescope-cli: where every element of an AMD GPU matrix instruction lives (lane, VGPR, bits).\n"
+    CLI::App app{"lanescope-cli: where every element of an AMD or NVIDIA GPU matrix instruction lives (lane, register, "
+                 "bits).\n"
                  "Examples:\n"
                  "  lanescope-cli list --arch gfx942\n"
                  "  lanescope-cli layout --arch cdna3 --instruction v_mfma_f32_32x32x8_f16 --operand C\n"
                  "  lanescope-cli where --arch gfx1100 -i wmma_f32_16x16x16_f16_w32 --operand A --row 3 --col 5\n"
                  "  lanescope-cli which --arch mi300x -i v_mfma_f32_16x16x16_f16 --operand D --reg 2 --lane 17\n"
-                 "  lanescope-cli trace --arch cdna3 -i v_mfma_f32_32x32x1_2b_f32 --row 4 --col 7 --block 1\n",
+                 "  lanescope-cli trace --arch cdna3 -i v_mfma_f32_32x32x1_2b_f32 --row 4 --col 7 --block 1\n"
+                 "  lanescope-cli layout --arch sm_90 -i mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 --operand A\n",
                  "lanescope-cli"};
     app.require_subcommand(1);
     app.add_option("--catalog", o.catalog, "use this catalog file instead of the built-in one");

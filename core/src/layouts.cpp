@@ -21,6 +21,7 @@
 //  * wmma_rdna3:   CALC, seed S1 tables and store_c example.
 //  * wmma_rdna4, swmmac_rdna4: CALC v1.3.x (checked position by position).
 #include "lanescope/lanescope.hpp"
+#include "layout_spec.hpp"
 #include "text_util.hpp"
 
 #include <algorithm>
@@ -37,21 +38,8 @@ int log2i(int v) {
     return r;
 }
 
-struct Slot {
-    int lane, item;
-};
-using Placer = std::function<void(int b, int r, int c, std::vector<Slot>&)>;
-
-// One operand's layout as a formula.
-struct OperandSpec {
-    int blocks = 1, rows = 0, cols = 0;
-    ElemType type = ElemType::F32;
-    int width = 32;            // bits one element occupies in a slot
-    int stride = 32, offset = 0;
-    int regs = 0;
-    Placer place;
-    std::string formula;
-};
+using detail::OperandSpec;
+using detail::Slot;
 
 bool is16(ElemType t) { return elem_bits(t) == 16; }
 bool is8(ElemType t) { return elem_bits(t) == 8; }
@@ -516,6 +504,11 @@ OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers
             if (acc == Operand::C) return wmma4_c(ins, mods);
             if (acc == Operand::K) return swmmac4_index(ins, mods);
             return rdna4_ab(ins, acc, mods);
+        case LayoutKind::MmaSync:
+        case LayoutKind::MmaSparse:
+        case LayoutKind::LdStMatrix:
+        case LayoutKind::Wgmma:
+            return detail::nvidia_spec(ins, op, mods);
     }
     throw Error("internal: unknown layout family");
 }
@@ -638,12 +631,16 @@ std::vector<int> range(int lo, int hi) {
 bool cdna4_new(const Instruction& ins) { return ins.features.find("gfx950-insts") != std::string::npos; }
 
 Legal legal_wave(const Instruction& ins, const Target& t) {
-    (void)ins;
+    if (ins.vendor() == Vendor::NVIDIA) {
+        if (ins.kind == LayoutKind::Wgmma) return {{128}, "a warpgroup: 4 warps, threads T = 0..127"};
+        return {{32}, "a warp: 32 lanes"};
+    }
     if (is_cdna(t.family)) return {{64}, "CDNA runs matrix instructions in wave64 only"};
     return {{32, 64}, "RDNA: wave32 or wave64 (the _w32 / _w64 builtins)"};
 }
 
 Legal legal_cbsz(const Instruction& ins) {
+    if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no CBSZ field"};
     switch (ins.kind) {
         case LayoutKind::Mfma:
             if (ins.a == ElemType::F64) return {{}, "f64 MFMA ignores CBSZ/ABID"};
@@ -659,6 +656,7 @@ Legal legal_cbsz(const Instruction& ins) {
 }
 
 Legal legal_abid(const Instruction& ins, int cbsz) {
+    if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no ABID field"};
     switch (ins.kind) {
         case LayoutKind::Mfma: {
             Legal c = legal_cbsz(ins);
@@ -678,6 +676,7 @@ Legal legal_abid(const Instruction& ins, int cbsz) {
 }
 
 Legal legal_blgp(const Instruction& ins, const Target& t) {
+    if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no BLGP field"};
     switch (ins.kind) {
         case LayoutKind::Mfma:
             if (ins.a == ElemType::F64) {
@@ -697,6 +696,7 @@ Legal legal_blgp(const Instruction& ins, const Target& t) {
 }
 
 Legal legal_opsel(const Instruction& ins, int wave) {
+    if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no OPSEL field"};
     switch (ins.kind) {
         case LayoutKind::WmmaRdna3:
             if (is16(ins.c)) return {{0, 4}, "op_sel:[0,0,1] (4) puts C/D in bits [31:16]; 0 in [15:0]"};
@@ -708,6 +708,14 @@ Legal legal_opsel(const Instruction& ins, int wave) {
         default: return {{}, std::string(is_cdna(ins.families.front()) ? "CDNA MFMA/SMFMAC" : "RDNA4 WMMA") +
                                  " have no OPSEL that moves data"};
     }
+}
+
+Legal legal_selector(const Instruction& ins) {
+    std::vector<int> v = detail::nvidia_selectors(ins);
+    if (v.empty())
+        return {{}, ins.vendor() == Vendor::NVIDIA ? "only mma.sp has a sparsity selector"
+                                                   : "only NVIDIA mma.sp has a sparsity selector"};
+    return {v, "sparsity selector: which lane(s) of each quad give the metadata"};
 }
 
 Legal legal_opsel_ab(const Instruction& ins) {
@@ -726,7 +734,12 @@ std::string values_text(const std::vector<int>& v) {
 }
 
 int check(const char* name, int given, int fallback, const Legal& legal, const Instruction& ins, const Target& t) {
-    if (given < 0) return fallback;
+    if (given < 0) {
+        // The target's default may not apply (a wgmma runs on 128 threads, not a warp).
+        if (!legal.values.empty() && std::find(legal.values.begin(), legal.values.end(), fallback) == legal.values.end())
+            return legal.values.front();
+        return fallback;
+    }
     const std::string where = ins.mnemonic + " on " + t.gfx;
     if (legal.values.empty()) {
         if (given == 0) return 0;  // the encoding's default is always fine
@@ -750,6 +763,7 @@ std::string ResolvedModifiers::describe() const {
     add("opsel", opsel);
     add("opsel_a", opsel_a);
     add("opsel_b", opsel_b);
+    add("selector", selector);
     return s;
 }
 
@@ -764,6 +778,7 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
     r.opsel = check("opsel", m.opsel, 0, legal_opsel(ins, r.wave), ins, t);
     r.opsel_a = check("opsel-a", m.opsel_a, r.opsel, legal_opsel_ab(ins), ins, t);
     r.opsel_b = check("opsel-b", m.opsel_b, r.opsel, legal_opsel_ab(ins), ins, t);
+    r.selector = check("selector", m.selector, 0, legal_selector(ins), ins, t);
     return r;
 }
 
@@ -782,7 +797,19 @@ std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target&
         add("opsel_a", legal_opsel_ab(ins));
         add("opsel_b", legal_opsel_ab(ins));
     }
+    add("selector", legal_selector(ins));
     return out;
+}
+
+std::vector<int> wave_sizes(const Instruction& ins, const Target& t) {
+    if (ins.vendor() != t.vendor()) return {};
+    if (ins.vendor() == Vendor::AMD) return t.wave_sizes;
+    return legal_wave(ins, t).values;
+}
+
+std::string lane_group_name(const Instruction& ins, int wave) {
+    if (ins.vendor() == Vendor::AMD) return "wave" + std::to_string(wave);
+    return wave == 128 ? "warpgroup" : "warp";
 }
 
 namespace {
@@ -796,6 +823,7 @@ auto modifier_field(Mods& m, std::string_view name) -> decltype(&m.cbsz) {
     if (name == "wave") return &m.wave;
     if (name == "opsel_a") return &m.opsel_a;
     if (name == "opsel_b") return &m.opsel_b;
+    if (name == "selector") return &m.selector;
     return nullptr;
 }
 }  // namespace
@@ -812,6 +840,7 @@ void set_modifier(Modifiers& m, std::string_view name, int value) {
 // --------------------------------------------------------------- queries ---
 
 std::vector<Operand> operands_of(const Instruction& ins) {
+    if (ins.vendor() == Vendor::NVIDIA) return detail::nvidia_operands(ins);
     std::vector<Operand> ops = {Operand::A, Operand::B, Operand::C, Operand::D};
     if (ins.sparse()) ops.push_back(Operand::K);
     if (ins.kind == LayoutKind::MfmaScaled) {
@@ -832,6 +861,9 @@ OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, con
                     legal);
     }
     return LayoutBuilder::build(op, spec_for(ins, op, mods), mods.wave);
+}
+
+bool computes_product(const Instruction& ins) { return ins.kind != LayoutKind::LdStMatrix;
 }
 
 OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const Modifiers& mods) {
@@ -869,14 +901,21 @@ std::string family_source(LayoutKind k) {
         case LayoutKind::WmmaRdna4:
         case LayoutKind::SwmmacRdna4:
             return "AMD Matrix Instruction Calculator v1.3 (RDNA4), checked position by position";
+        case LayoutKind::MmaSync:
+        case LayoutKind::MmaSparse:
+        case LayoutKind::LdStMatrix:
+        case LayoutKind::Wgmma:
+            return detail::nvidia_family_source(k);
     }
     return "";
 }
 
 std::string family_formulas(const Instruction& ins, const ResolvedModifiers& mods) {
     std::string s;
-    for (Operand op : operands_of(ins)) {
-        if (op == Operand::D) continue;
+    const auto all = operands_of(ins);
+    const bool has_c = std::find(all.begin(), all.end(), Operand::C) != all.end();
+    for (Operand op : all) {
+        if (op == Operand::D && has_c) continue;  // D is laid out as C
         OperandSpec sp = spec_for(ins, op, mods);
         s += std::string(operand_name(op)) + (op == Operand::C ? "/D" : "") + ": " + sp.formula + "\n";
     }
@@ -893,6 +932,11 @@ std::string modifier_notes(const Instruction& ins, const Target& t) {
         s += std::string(name) + ": " + (l.values.empty() ? "not available (" + l.why + ")" : values_text(l.values) + " — " + l.why) +
              "\n";
     };
+    if (ins.vendor() == Vendor::NVIDIA) {
+        note("lanes", legal_wave(ins, t));
+        note("selector", legal_selector(ins));
+        return s;
+    }
     note("wave", legal_wave(ins, t));
     note("cbsz", legal_cbsz(ins));
     note("abid", legal_abid(ins, 0));
@@ -910,17 +954,32 @@ std::string modifier_notes(const Instruction& ins, const Target& t) {
 }
 
 Trace trace(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, const Element& d) {
+    if (!computes_product(ins))
+        throw Error(ins.mnemonic + " moves data and computes no product; trace needs an instruction with D = A*B + C");
     Trace tr;
     tr.d = d;
     OperandLayout D = layout_of(ins, t, Operand::D, mods);
     tr.d_locations = D.where(d);
-    OperandLayout A = layout_of(ins, t, Operand::A, mods), B = layout_of(ins, t, Operand::B, mods);
+    OperandLayout A = layout_of(ins, t, Operand::A, mods);
     const int b = d.block;
     for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::A, {b, d.row, k}, A.where({b, d.row, k})});
-    for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, B.where({b, k, d.col})});
+    const auto ops = operands_of(ins);
+    if (std::find(ops.begin(), ops.end(), Operand::B) != ops.end()) {
+        OperandLayout B = layout_of(ins, t, Operand::B, mods);
+        for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, B.where({b, k, d.col})});
+    } else {
+        for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, {}});
+        tr.note = "B is read from shared memory through its matrix descriptor; it has no register slots.";
+    }
     OperandLayout C = layout_of(ins, t, Operand::C, mods);
     tr.terms.push_back({Operand::C, d, C.where(d)});
-    if (ins.sparse()) {
+    if (ins.sparse() && ins.vendor() == Vendor::NVIDIA) {
+        OperandLayout Kx = layout_of(ins, t, Operand::K, mods);
+        for (int k = 0; k < ins.k; k += 4) tr.terms.push_back({Operand::K, {0, d.row, k}, Kx.where({0, d.row, k})});
+        tr.note = "2:4 sparsity: in each group of four k, the metadata nibble says which two A values are stored; only "
+                  "those two B rows are multiplied. Selector " + std::to_string(mods.selector) +
+                  " picks the lanes that give the metadata.";
+    } else if (ins.sparse()) {
         OperandLayout Kx = layout_of(ins, t, Operand::K, mods);
         for (int k = 0; k < ins.k; k += 4) tr.terms.push_back({Operand::K, {0, d.row, k}, Kx.where({0, d.row, k})});
         tr.note = "4:2 sparsity: in each group of four k, the index field says which two A values are stored; only "
