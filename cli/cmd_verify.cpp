@@ -83,11 +83,17 @@ int run_verify(const Options& o, const VerifyArgs& v) {
     };
     std::vector<Job> jobs;
     if (v.all) {
-        // One target per family (or only --arch's family), every instruction, each wave size.
+        // AMD: one target per family (or only --arch's family), every
+        // instruction, each wave size. NVIDIA: every row once, on the oldest
+        // target that accepts it (so the PTX JIT also checks that claim), or on
+        // --arch's target. A GPU checks its own vendor's rows only.
         const bool one_arch = v.sub->count("--arch") > 0;
         const ls::Target* only = one_arch ? &cat.find_target(o.arch) : nullptr;
+        const bool gpu_is_amd = dynamic_cast<gpu::HipDevice*>(dev.get()) != nullptr;
+        const bool gpu_is_nvidia = dynamic_cast<gpu::CudaDevice*>(dev.get()) != nullptr;
         for (ls::Family f : {ls::Family::CDNA1, ls::Family::CDNA2, ls::Family::CDNA3, ls::Family::CDNA4,
                              ls::Family::RDNA3, ls::Family::RDNA4}) {
+            if (gpu_is_nvidia) break;
             const ls::Target* t = nullptr;
             if (only) {
                 if (only->family == f) t = only;
@@ -106,6 +112,21 @@ int run_verify(const Options& o, const VerifyArgs& v) {
                     jobs.push_back({t, ins, ls::resolve_modifiers(*ins, *t, m)});
                 }
         }
+        for (const ls::Instruction& ins : cat.instructions()) {
+            if (gpu_is_amd || ins.vendor() != ls::Vendor::NVIDIA) continue;
+            if (only && (only->vendor() != ls::Vendor::NVIDIA || !ins.on(only->family))) continue;
+            const ls::Target* t = only;
+            for (const auto& x : cat.targets())
+                if (!t && x.gfx == ins.min_target) t = &x;
+            for (const auto& x : cat.targets())
+                if (!t && ins.on(x.family)) t = &x;
+            if (!t) continue;
+            for (int wave : ls::wave_sizes(ins, *t)) {
+                ls::Modifiers m;
+                m.wave = wave;
+                jobs.push_back({t, &ins, ls::resolve_modifiers(ins, *t, m)});
+            }
+        }
     } else {
         Resolved r = resolve(o);
         jobs.push_back({r.target, r.ins, r.query.mods});
@@ -115,7 +136,7 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         std::vector<Job> expanded;
         for (const Job& j : jobs) {
             std::vector<ls::ResolvedModifiers> todo = {j.mods};
-            for (const char* field : {"cbsz", "abid", "blgp", "opsel", "opsel_a", "opsel_b"}) {
+            for (const char* field : {"cbsz", "abid", "blgp", "opsel", "opsel_a", "opsel_b", "selector"}) {
                 std::vector<ls::ResolvedModifiers> next;
                 for (const ls::ResolvedModifiers& m : todo) {
                     std::vector<int> values = {-1};
@@ -125,7 +146,8 @@ int run_verify(const Options& o, const VerifyArgs& v) {
                         ls::ResolvedModifiers c = m;
                         const std::string f = field;
                         int* slot = f == "cbsz" ? &c.cbsz : f == "abid" ? &c.abid : f == "blgp" ? &c.blgp
-                                  : f == "opsel" ? &c.opsel : f == "opsel_a" ? &c.opsel_a : &c.opsel_b;
+                                  : f == "opsel" ? &c.opsel : f == "opsel_a" ? &c.opsel_a
+                                  : f == "selector" ? &c.selector : &c.opsel_b;
                         if (value >= 0) *slot = value;
                         if (f == "cbsz") c.abid = 0;  // abid's range depends on cbsz
                         next.push_back(c);
@@ -137,6 +159,7 @@ int run_verify(const Options& o, const VerifyArgs& v) {
                 ls::Modifiers given;
                 given.cbsz = m.cbsz, given.abid = m.abid, given.blgp = m.blgp, given.opsel = m.opsel;
                 given.opsel_a = m.opsel_a, given.opsel_b = m.opsel_b, given.wave = m.wave;
+                given.selector = m.selector;
                 expanded.push_back({j.t, j.ins, ls::resolve_modifiers(*j.ins, *j.t, given)});
             }
         }

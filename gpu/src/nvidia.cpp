@@ -171,6 +171,6 @@ std::string ptx_target(const NvSpelling& s, const Target& t) {
     return id;
 }
 
-int sparsity_selector(const ResolvedModifiers& mods) { return mods.opsel; }
+int sparsity_selector(const ResolvedModifiers& mods) { return mods.selector; }
 
 }  // namespace lanescope::gpu::detail

@@ -462,8 +462,11 @@ public:
     }
 
     bool exact_tags(const Claim& X) const {
+        // Integers 1..n are all exact in a float type when n and n - 1 are
+        // (the first inexact one is odd).
         try {
             encode_value(X.L.type, t_.family, double(X.count()));
+            if (X.count() > 1) encode_value(X.L.type, t_.family, double(X.count() - 1));
             return true;
         } catch (const Error&) {
             return false;
