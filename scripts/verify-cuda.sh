@@ -9,7 +9,7 @@ cli=${1:-build/cli/lanescope-cli}
 status=0
 echo "# lanescope live run: verify --device cuda"
 echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-echo "lanescope: $(git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null || cat "$(dirname "$cli")/commit.txt" 2>/dev/null)"
+echo "lanescope: $(cat "$(dirname "$cli")/commit.txt" 2>/dev/null || git -C "$(dirname "$0")/.." rev-parse --short HEAD 2>/dev/null)"
 nvidia-smi --query-gpu=name,driver_version,compute_cap,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
 echo
 echo '$ lanescope-cli verify --device cuda --all'
