@@ -2,6 +2,8 @@
 // SVG, TikZ or PNG) and `gallery` (every instruction as SVG plus index.html).
 #include "common.hpp"
 
+#include <algorithm>
+
 #ifdef LANESCOPE_HAVE_FIGURES
 #include "lanescope/figures.hpp"
 
@@ -45,8 +47,12 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
     spec.view = parse_view(fo.view);
     spec.color = fig::parse_color_by(fo.color);
     spec.theme = fig::parse_theme(fo.theme);
-    if (o.operand == "all" || o.operand == "ALL")
-        spec.operands = {ls::Operand::A, ls::Operand::B, ls::Operand::D};
+    if (o.operand == "all" || o.operand == "ALL") {
+        // A, B and D as a GEMM, those of them the instruction has (wgmma reads B from memory; ldmatrix has only D).
+        const auto has = ls::operands_of(*r.ins);
+        for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D})
+            if (std::find(has.begin(), has.end(), op) != has.end()) spec.operands.push_back(op);
+    }
     else
         spec.operands = {parse_operand_or_throw(o.operand, *r.ins)};
     const fig::Figure f = fig::build_figure(spec);
@@ -86,9 +92,11 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
     static FigureOptions fo;
     CLI::App* figure = app.add_subcommand(
         "figure", "draw one operand (or A, B, D with --operand all) as SVG, TikZ or PNG: -o FILE");
-    figure->add_option("-a,--arch", o.arch, "architecture: family (cdna3), gfx id (gfx942) or product (mi300x)")
+    figure->add_option("-a,--arch", o.arch,
+                       "architecture: family (cdna3, hopper), gfx or sm id (gfx942, sm_90) or product (mi300x, h100)")
         ->capture_default_str();
-    figure->add_option("-i,--instruction", o.instruction, "ISA mnemonic (either spelling) or builtin name")
+    figure->add_option("-i,--instruction", o.instruction,
+                       "ISA mnemonic (either spelling) or builtin name; NVIDIA: PTX spelling or short name")
         ->capture_default_str();
     figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB, or all (A, B and D as a GEMM)")
         ->capture_default_str();
@@ -99,6 +107,7 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
     figure->add_option("--opsel-a", o.mods.opsel_a, "mfma_scale: byte of the A-scale VGPR (0-3)");
     figure->add_option("--opsel-b", o.mods.opsel_b, "mfma_scale: byte of the B-scale VGPR (0-3)");
     figure->add_option("-w,--wave", o.mods.wave, "wave size on RDNA: 32 (default) or 64");
+    figure->add_option("--selector", o.mods.selector, "NVIDIA mma.sp: sparsity selector (k16: 0-3, k32: 0-1)");
     figure->add_option("--view", fo.view, "matrix (one tile per element and location) or registers (lanes x VGPRs)")
         ->capture_default_str();
     figure->add_option("--color", fo.color, "colour tiles by lane (lane group), register or block")->capture_default_str();

@@ -15,8 +15,9 @@ std::string grid_title(const App& app, const ls::OperandLayout& l, bool register
     std::string s = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
     s += "  " + std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
          (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) + " blocks" : "") + "  " +
-         std::string(ls::elem_name(l.type())) + "  " + std::to_string(l.regs()) + " VGPR" + (l.regs() == 1 ? "" : "s");
-    if (registers) s += "  (rows: lanes, columns: VGPRs)";
+         std::string(ls::elem_name(l.type())) + "  " + std::to_string(l.regs()) + " " +
+         std::string(ls::register_noun(app.set.ins->vendor())) + (l.regs() == 1 ? "" : "s");
+    if (registers) s += "  (rows: lanes, columns: " + std::string(ls::register_noun(app.set.ins->vendor())) + "s)";
     else if (l.elements() > 0) {
         const size_t copies = l.where({0, 0, 0}).size();
         if (copies > 1) s += "  (each element in " + std::to_string(copies) + " places; first shown)";
@@ -326,10 +327,12 @@ void draw_compare_panel(App& app) {
         ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.1f, 1), "%s", c.error.c_str());
         return;
     }
-    ImGui::TextDisabled("Left: %s on %s (wave%d).  Right: %s on %s (wave%d).  Marked cells are placed differently.",
-                        app.set.ins->mnemonic.c_str(), app.set.target->gfx.c_str(), app.set.mods.wave,
+    const std::string left_lanes = ls::lane_group_name(*app.set.ins, app.set.mods.wave);
+    const std::string right_lanes = c.set.ins ? ls::lane_group_name(*c.set.ins, c.set.mods.wave) : "?";
+    ImGui::TextDisabled("Left: %s on %s (%s).  Right: %s on %s (%s).  Marked cells are placed differently.",
+                        app.set.ins->mnemonic.c_str(), app.set.target->gfx.c_str(), left_lanes.c_str(),
                         c.set.ins ? c.set.ins->mnemonic.c_str() : "?", c.set.target ? c.set.target->gfx.c_str() : "?",
-                        c.set.mods.wave);
+                        right_lanes.c_str());
     ImGui::BeginChild("cmp_canvas###cmp_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     const float gap = 24 * app.scale;
     for (auto& cv : c.views) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
 
@@ -60,6 +61,8 @@ Vendor vendor_of(Family f) {
 }
 
 std::string_view vendor_name(Vendor v) { return v == Vendor::NVIDIA ? "NVIDIA" : "AMD"; }
+
+std::string_view register_noun(Vendor v) { return v == Vendor::NVIDIA ? "register" : "VGPR"; }
 
 std::string Target::arch_name() const {
     return vendor() == Vendor::NVIDIA ? gfx : std::string(family_name(family));
@@ -506,21 +509,29 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
         cat.rows_.push_back(std::move(r));
     }
     if (cat.rows_.empty()) throw Error(std::string(origin) + ": the catalog holds no instruction rows");
+    // NVIDIA rows have no builtin: their spellings (PTX, short name, aliases) must name one row each.
+    std::map<std::string, int> nvidia_names;
+    for (const Instruction& r : cat.rows_) {
+        if (r.vendor() != Vendor::NVIDIA) continue;
+        std::vector<std::string> names = r.aliases;
+        names.push_back(r.mnemonic);
+        for (const std::string& name : names) {
+            auto [at, fresh] = nvidia_names.emplace(name, r.catalog_line);
+            if (!fresh)
+                fail(origin, r.catalog_line, "'" + name + "' already names the row on line " + std::to_string(at->second));
+        }
+    }
     // A builtin may appear once per family.
-    for (size_t i = 0; i < cat.rows_.size(); ++i)
+    for (size_t i = 0; i < cat.rows_.size(); ++i) {
+        if (cat.rows_[i].vendor() != Vendor::AMD) continue;
         for (size_t j = i + 1; j < cat.rows_.size(); ++j)
-            if (cat.rows_[i].vendor() == Vendor::NVIDIA || cat.rows_[j].vendor() == Vendor::NVIDIA) {
-                // NVIDIA rows have no builtin: their spellings must be unique.
-                if (cat.rows_[i].mnemonic == cat.rows_[j].mnemonic)
-                    fail(origin, cat.rows_[j].catalog_line,
-                         "'" + cat.rows_[j].mnemonic + "' already defined on line " +
-                             std::to_string(cat.rows_[i].catalog_line));
-            } else if (cat.rows_[i].builtin_pattern == cat.rows_[j].builtin_pattern)
+            if (cat.rows_[j].vendor() == Vendor::AMD && cat.rows_[i].builtin_pattern == cat.rows_[j].builtin_pattern)
                 for (Family f : cat.rows_[i].families)
                     if (cat.rows_[j].on(f))
                         fail(origin, cat.rows_[j].catalog_line,
                              "builtin '" + cat.rows_[j].builtin_pattern + "' already defined for " +
                                  std::string(family_name(f)) + " on line " + std::to_string(cat.rows_[i].catalog_line));
+    }
     return cat;
 }
 
@@ -536,7 +547,9 @@ const Catalog& Catalog::builtin() {
     static const Catalog kCatalog = [] {
         Catalog amd = parse(kBuiltinCatalogText, "core/catalog/instructions.txt");
         Catalog nvidia = parse(kNvidiaCatalogText, "core/catalog/nvidia.txt");
-        amd.rows_.insert(amd.rows_.end(), nvidia.rows_.begin(), nvidia.rows_.end());
+        amd.rows_.reserve(amd.rows_.size() + nvidia.rows_.size());
+        amd.rows_.insert(amd.rows_.end(), std::make_move_iterator(nvidia.rows_.begin()),
+                         std::make_move_iterator(nvidia.rows_.end()));
         return amd;
     }();
     return kCatalog;

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 namespace lanescope {
@@ -99,21 +100,26 @@ std::string grid(const std::vector<std::vector<std::string>>& rows, Format f) {
 }
 
 // The hot path of `layout --format json`: integers formatted in place, no temporaries.
-void append_int(std::string& s, const char* key, int v) {
-    char buf[16];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    s += key;
-    s.append(buf, static_cast<size_t>(r.ptr - buf));
+// One entry is formatted into a stack buffer and appended once: the export of
+// every layout writes millions of them (wgmma's accumulators are 64 x 256).
+template <size_t N>
+char* put_field(char* p, const char (&key)[N], int v) {
+    std::memcpy(p, key, N - 1);
+    return std::to_chars(p + (N - 1), p + (N - 1) + 11, v).ptr;  // an int takes at most 11 characters
 }
 void append_entry_json(std::string& s, const Entry& e) {
-    append_int(s, "{\"block\": ", e.element.block);
-    append_int(s, ", \"row\": ", e.element.row);
-    append_int(s, ", \"col\": ", e.element.col);
-    append_int(s, ", \"lane\": ", e.loc.lane);
-    append_int(s, ", \"reg\": ", e.loc.reg);
-    append_int(s, ", \"bit_lo\": ", e.loc.bit_lo);
-    append_int(s, ", \"bit_hi\": ", e.loc.bit_hi);
-    s += '}';
+    const size_t at = s.size();
+    s.resize(at + 7 * (12 + 11) + 1);  // seven keys of at most 12 characters, seven ints, '}'
+    char* p = &s[at];
+    p = put_field(p, "{\"block\": ", e.element.block);
+    p = put_field(p, ", \"row\": ", e.element.row);
+    p = put_field(p, ", \"col\": ", e.element.col);
+    p = put_field(p, ", \"lane\": ", e.loc.lane);
+    p = put_field(p, ", \"reg\": ", e.loc.reg);
+    p = put_field(p, ", \"bit_lo\": ", e.loc.bit_lo);
+    p = put_field(p, ", \"bit_hi\": ", e.loc.bit_hi);
+    *p++ = '}';
+    s.resize(static_cast<size_t>(p - s.data()));
 }
 
 std::string location_json(const Location& l) {
@@ -347,7 +353,100 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
     return out;
 }
 
+namespace {
 // NVIDIA facts: the PTX spelling, target, registers; none of AMD's encoding facts.
+std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
+    const Instruction& ins = *q.ins;
+    const std::string address = detail::nvidia_address_rule(ins);
+    std::string types, regs;
+    for (Operand op : operands_of(ins)) {
+        types += (types.empty() ? "" : ", ") + std::string(operand_name(op)) + " " +
+                 std::string(elem_name(operand_type(ins, op, q.mods)));
+        regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(ins, op, q.mods));
+    }
+    if (ins.kind == LayoutKind::Wgmma) types += " (B " + std::string(elem_name(ins.b)) + ", in shared memory)";
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"PTX", ins.mnemonic});
+    rows.push_back({"short name", ins.short_name});
+    std::vector<std::string> others;
+    for (const auto& a : ins.aliases)
+        if (a != ins.short_name) others.push_back(a);
+    if (!others.empty()) rows.push_back({"also spelled", text::join(others, ", ")});
+    rows.push_back({"shape", ins.kind == LayoutKind::LdStMatrix
+                                 ? num(ins.blocks) + " matrices of 8x8 b16"
+                                 : ins.shape() + (ins.sparse() ? " (K dense; A 2:4 sparse)" : "")});
+    rows.push_back({"types", types});
+    rows.push_back({"registers per thread", regs + " (32-bit)"});
+    rows.push_back({"lanes", num(q.mods.wave) + (q.mods.wave == 128 ? " (a warpgroup: 4 warps, T = 32*warp + lane)"
+                                                                      : " (a warp)")});
+    if (computes_product(ins)) rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K)"});
+    rows.push_back({"minimum target", ins.min_target + ", PTX ISA " + ins.ptx_version});
+    if (!address.empty()) rows.push_back({"row addresses", address});
+    const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
+    if (!ef.value_modifiers.empty()) rows.push_back({"value-only modifiers", ef.value_modifiers});
+    rows.push_back({"families", [&] {
+                        std::vector<std::string> v;
+                        for (Family fam : ins.families) v.emplace_back(family_name(fam));
+                        return text::join(v, ", ");
+                    }()});
+    rows.push_back({"facts from", ins.source + " (core/catalog/nvidia.txt line " + num(ins.catalog_line) + ")"});
+    rows.push_back({"confidence", ins.confidence});
+    std::vector<std::pair<std::string, std::string>> out;
+    for (auto& r : rows) out.emplace_back(r[0], r[1]);
+    return out;
+}
+
+// AMD facts: builtin, encoding, execution.
+std::vector<std::pair<std::string, std::string>> amd_facts(const Query& q) {
+    const Instruction& ins = *q.ins;
+    const int wave = q.mods.wave;
+    const std::vector<Operand> ops = operands_of(ins);
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"builtin", ins.builtin(wave)});
+    rows.push_back({"signature", ins.signature(wave)});
+    if (!ins.aliases.empty()) rows.push_back({"also spelled", text::join(ins.aliases, ", ")});
+    rows.push_back({"shape (MxNxK)", ins.shape() + (ins.sparse() ? " (K dense; A 4:2 sparse)" : "")});
+    rows.push_back({"blocks", num(ins.blocks)});
+    std::string types, regs;
+    for (Operand op : ops) {
+        types += (types.empty() ? "" : ", ") + std::string(operand_name(op)) + " " +
+                 std::string(elem_name(operand_type(ins, op, q.mods)));
+        regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(ins, op, q.mods));
+    }
+    rows.push_back({"types", types});
+    rows.push_back({"VGPRs per lane", regs});
+    rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K*blocks)"});
+    rows.push_back({"cycles", num(effective_cycles(ins, q.mods)) +
+                                  (ins.kind == LayoutKind::MfmaScaled
+                                       ? " (" + num(ins.cycles) + " FP4/FP6 only, " + num(ins.cycles_fp8) + " with FP8/BF8)"
+                                       : "")});
+    rows.push_back({"opcode", hex(ins.opcode, 2) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8)});
+    const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
+    rows.push_back({"VALU co-execution", ef.coexec ? "yes, " + num(ef.coexec_cycles) + " cycles" : "no"});
+    std::string files;
+    for (const auto& [op, f] : ef.register_files)
+        files += (files.empty() ? "" : "; ") + std::string(operand_name(op)) + ": " + f;
+    rows.push_back({"register files", files});
+    rows.push_back({"register alignment", num(ef.gpr_alignment_bytes) + " bytes"});
+    if (!ef.value_modifiers.empty()) rows.push_back({"value-only modifiers", ef.value_modifiers});
+    rows.push_back({"target features", ins.features + (is_cdna(q.target->family) ? "" : ", wavefrontsize" + num(wave))});
+    rows.push_back({"families", [&] {
+                        std::vector<std::string> v;
+                        for (Family fam : ins.families) v.emplace_back(family_name(fam));
+                        return text::join(v, ", ");
+                    }()});
+    rows.push_back({"facts from", ins.source + " (catalog line " + num(ins.catalog_line) + ")"});
+    std::vector<std::pair<std::string, std::string>> out;
+    for (auto& r : rows) out.emplace_back(r[0], r[1]);
+    return out;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> instruction_facts(const Query& q) {
+    return q.ins->vendor() == Vendor::NVIDIA ? nvidia_facts(q) : amd_facts(q);
+}
+
+// NVIDIA: info from instruction_facts; JSON with the PTX facts.
 std::string render_info_nvidia(const Query& q, Format f) {
     const Instruction& ins = *q.ins;
     std::vector<Operand> ops = operands_of(ins);
@@ -396,31 +495,7 @@ std::string render_info_nvidia(const Query& q, Format f) {
     const bool md = f == Format::Markdown;
     std::string out = (md ? "## " : "") + title(q) + "\n\n";
     std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
-    rows.push_back({"PTX", ins.mnemonic});
-    rows.push_back({"short name", ins.short_name});
-    std::vector<std::string> others;
-    for (const auto& a : ins.aliases)
-        if (a != ins.short_name) others.push_back(a);
-    if (!others.empty()) rows.push_back({"also spelled", text::join(others, ", ")});
-    rows.push_back({"shape", ins.kind == LayoutKind::LdStMatrix
-                                 ? num(ins.blocks) + " matrices of 8x8 b16"
-                                 : ins.shape() + (ins.sparse() ? " (K dense; A 2:4 sparse)" : "")});
-    rows.push_back({"types", types});
-    rows.push_back({"registers per thread", regs + " (32-bit)"});
-    rows.push_back({"lanes", num(q.mods.wave) + (q.mods.wave == 128 ? " (a warpgroup: 4 warps, T = 32*warp + lane)"
-                                                                      : " (a warp)")});
-    if (computes_product(ins)) rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K)"});
-    rows.push_back({"minimum target", ins.min_target + ", PTX ISA " + ins.ptx_version});
-    if (!address.empty()) rows.push_back({"row addresses", address});
-    const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
-    if (!ef.value_modifiers.empty()) rows.push_back({"value-only modifiers", ef.value_modifiers});
-    rows.push_back({"families", [&] {
-                        std::vector<std::string> v;
-                        for (Family fam : ins.families) v.emplace_back(family_name(fam));
-                        return text::join(v, ", ");
-                    }()});
-    rows.push_back({"facts from", ins.source + " (core/catalog/nvidia.txt line " + num(ins.catalog_line) + ")"});
-    rows.push_back({"confidence", ins.confidence});
+    for (auto& [k, v] : instruction_facts(q)) rows.push_back({k, v});
     out += grid(rows, md ? Format::Markdown : Format::Table);
     out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
     out += "\nLayout (" + std::string(layout_kind_name(ins.kind)) +
@@ -483,40 +558,7 @@ std::string render_info(const Query& q, Format f) {
     const bool md = f == Format::Markdown;
     std::string out = (md ? "## " : "") + title(q) + "\n\n";
     std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
-    rows.push_back({"builtin", ins.builtin(wave)});
-    rows.push_back({"signature", ins.signature(wave)});
-    if (!ins.aliases.empty()) rows.push_back({"also spelled", text::join(ins.aliases, ", ")});
-    rows.push_back({"shape (MxNxK)", ins.shape() + (ins.sparse() ? " (K dense; A 4:2 sparse)" : "")});
-    rows.push_back({"blocks", num(ins.blocks)});
-    std::string types, regs;
-    for (Operand op : ops) {
-        types += (types.empty() ? "" : ", ") + std::string(operand_name(op)) + " " +
-                 std::string(elem_name(operand_type(ins, op, q.mods)));
-        regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(ins, op, q.mods));
-    }
-    rows.push_back({"types", types});
-    rows.push_back({"VGPRs per lane", regs});
-    rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K*blocks)"});
-    rows.push_back({"cycles", num(effective_cycles(ins, q.mods)) +
-                                  (ins.kind == LayoutKind::MfmaScaled
-                                       ? " (" + num(ins.cycles) + " FP4/FP6 only, " + num(ins.cycles_fp8) + " with FP8/BF8)"
-                                       : "")});
-    rows.push_back({"opcode", hex(ins.opcode, 2) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8)});
-    const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
-    rows.push_back({"VALU co-execution", ef.coexec ? "yes, " + num(ef.coexec_cycles) + " cycles" : "no"});
-    std::string files;
-    for (const auto& [op, f] : ef.register_files)
-        files += (files.empty() ? "" : "; ") + std::string(operand_name(op)) + ": " + f;
-    rows.push_back({"register files", files});
-    rows.push_back({"register alignment", num(ef.gpr_alignment_bytes) + " bytes"});
-    if (!ef.value_modifiers.empty()) rows.push_back({"value-only modifiers", ef.value_modifiers});
-    rows.push_back({"target features", ins.features + (is_cdna(q.target->family) ? "" : ", wavefrontsize" + num(wave))});
-    rows.push_back({"families", [&] {
-                        std::vector<std::string> v;
-                        for (Family fam : ins.families) v.emplace_back(family_name(fam));
-                        return text::join(v, ", ");
-                    }()});
-    rows.push_back({"facts from", ins.source + " (catalog line " + num(ins.catalog_line) + ")"});
+    for (auto& [k, v] : instruction_facts(q)) rows.push_back({k, v});
     out += grid(rows, md ? Format::Markdown : Format::Table);
     out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
     out += "\nLayout (" + std::string(layout_kind_name(ins.kind)) + "; k, i, j as in A[i][k], B[k][j], D[i][j]):\n" +

@@ -54,6 +54,7 @@ const std::vector<Family>& all_families();
 enum class Vendor { AMD, NVIDIA };
 Vendor vendor_of(Family f);
 std::string_view vendor_name(Vendor v);            // "AMD", "NVIDIA"
+std::string_view register_noun(Vendor v);          // "VGPR" on AMD, "register" on NVIDIA
 
 // One GPU target (a gfx id) with its family and product names.
 struct Target {

@@ -6,6 +6,8 @@
 #include "lanescope/lanescope.hpp"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace lanescope {
 
@@ -26,6 +28,10 @@ std::string element_label(Operand op, const Element& e, int blocks);
 
 std::string render_layout(const Query& q, const OperandLayout& layout, View view, Format format);
 std::string render_info(const Query& q, Format format);
+// The facts `info` tabulates, as (fact, value) rows: the vendor's own facts
+// (AMD: builtin, opcode, cycles...; NVIDIA: PTX spelling, target, registers),
+// for front ends that show them their own way.
+std::vector<std::pair<std::string, std::string>> instruction_facts(const Query& q);
 std::string render_where(const Query& q, const OperandLayout& layout, const Element& e, Format format);
 std::string render_which(const Query& q, const OperandLayout& layout, int reg, int lane, Format format);
 std::string render_trace(const Query& q, const Trace& t, Format format);
