@@ -25,7 +25,7 @@ Run cli(const std::string& args) { return sh(std::string(LANESCOPE_CLI) + " " + 
 
 bool have_gpu() {
     std::string why;
-    return gpu::HipDevice::open(&why) != nullptr;
+    return gpu::HipDevice::open(&why) != nullptr || gpu::CudaDevice::open(&why) != nullptr;
 }
 
 }  // namespace
