@@ -76,54 +76,49 @@ int emit(const Options& o, const std::string& text) {
     return 0;
 }
 
-CLI::Option* add_int_option(CLI::App* sub, const std::string& names, int& into, int lo, int hi, const std::string& help) {
+namespace {
+// One flag whose text `parse(text, flag)` turns into its value, or refuses with
+// an ls::Error saying what is legal (reported by CLI11 as a usage error).
+template <typename T, typename Parse>
+CLI::Option* add_parsed_option(CLI::App* sub, const std::string& names, T& into, Parse parse, const std::string& help,
+                               const char* type) {
     const std::string flag = names.substr(names.find_last_of(',') + 1);
     return sub
         ->add_option_function<std::string>(
             names,
-            [&into, lo, hi, flag](const std::string& text) {
+            [&into, parse, flag](const std::string& text) {
                 try {
-                    into = static_cast<int>(ls::parse_integer(text, lo, hi, flag));
-                } catch (const ls::Error& e) {
-                    throw CLI::ValidationError(e.what());
-                }
-            },
-            help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")")
-        ->type_name("INT");
-}
-
-CLI::Option* add_size_option(CLI::App* sub, const std::string& names, size_t& into, int lo, int hi,
-                             const std::string& help) {
-    const std::string flag = names.substr(names.find_last_of(',') + 1);
-    return sub
-        ->add_option_function<std::string>(
-            names,
-            [&into, lo, hi, flag](const std::string& text) {
-                try {
-                    into = static_cast<size_t>(ls::parse_integer(text, lo, hi, flag));
-                } catch (const ls::Error& e) {
-                    throw CLI::ValidationError(e.what());
-                }
-            },
-            help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")")
-        ->type_name("INT");
-}
-
-CLI::Option* add_double_option(CLI::App* sub, const std::string& names, double& into, double lo, double hi,
-                               const std::string& help) {
-    const std::string flag = names.substr(names.find_last_of(',') + 1);
-    return sub
-        ->add_option_function<std::string>(
-            names,
-            [&into, lo, hi, flag](const std::string& text) {
-                try {
-                    into = ls::parse_decimal(text, lo, hi, flag);
+                    into = parse(text, flag);
                 } catch (const ls::Error& e) {
                     throw CLI::ValidationError(e.what());
                 }
             },
             help)
-        ->type_name("NUMBER");
+        ->type_name(type);
+}
+
+std::string range_text(int lo, int hi) { return " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")"; }
+}  // namespace
+
+CLI::Option* add_int_option(CLI::App* sub, const std::string& names, int& into, int lo, int hi, const std::string& help) {
+    auto parse = [lo, hi](const std::string& text, const std::string& flag) {
+        return static_cast<int>(ls::parse_integer(text, lo, hi, flag));
+    };
+    return add_parsed_option(sub, names, into, parse, help + range_text(lo, hi), "INT");
+}
+
+CLI::Option* add_size_option(CLI::App* sub, const std::string& names, size_t& into, int lo, int hi,
+                             const std::string& help) {
+    auto parse = [lo, hi](const std::string& text, const std::string& flag) {
+        return static_cast<size_t>(ls::parse_integer(text, lo, hi, flag));
+    };
+    return add_parsed_option(sub, names, into, parse, help + range_text(lo, hi), "INT");
+}
+
+CLI::Option* add_double_option(CLI::App* sub, const std::string& names, double& into, double lo, double hi,
+                               const std::string& help) {
+    auto parse = [lo, hi](const std::string& text, const std::string& flag) { return ls::parse_decimal(text, lo, hi, flag); };
+    return add_parsed_option(sub, names, into, parse, help, "NUMBER");
 }
 
 void add_modifier_options(CLI::App* sub, Options& o) {
