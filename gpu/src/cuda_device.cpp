@@ -7,11 +7,14 @@
 #include "nvidia.hpp"
 #include "ptx.hpp"
 
+#include "dynlib.hpp"
+
 #include <dlfcn.h>
 #include <map>
 
 namespace lanescope::gpu {
 
+using detail::bind;
 using detail::NvClass;
 
 namespace {
@@ -59,27 +62,13 @@ struct CudaDevice::Api {
     }
 };
 
-namespace {
-template <class F>
-bool bind(void* lib, const char* name, F& f) {
-    f = reinterpret_cast<F>(dlsym(lib, name));
-    return f != nullptr;
-}
-}  // namespace
-
 std::unique_ptr<CudaDevice> CudaDevice::open(std::string* why) {
     auto fail = [&](const std::string& reason) {
         if (why) *why = "no NVIDIA GPU found: " + reason;
         return nullptr;
     };
-    void* lib = nullptr;
     std::string errors;
-    for (const char* name : {"libcuda.so.1", "libcuda.so"}) {
-        lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-        if (lib) break;
-        const char* e = dlerror();
-        if (errors.empty() && e) errors = e;
-    }
+    void* lib = detail::open_first_library({"libcuda.so.1", "libcuda.so"}, &errors);
     if (!lib)
         return fail("the CUDA driver library (libcuda.so.1) is not installed or cannot be loaded" +
                     (errors.empty() ? std::string() : " (" + errors + ")"));

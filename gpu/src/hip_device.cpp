@@ -9,6 +9,8 @@
 
 #include <cstdlib>
 #include <dirent.h>
+#include "dynlib.hpp"
+
 #include <dlfcn.h>
 #include <fstream>
 #include <map>
@@ -16,6 +18,7 @@
 
 namespace lanescope::gpu {
 
+using detail::bind;
 using detail::run_process;
 
 struct HipDevice::Api {
@@ -47,11 +50,6 @@ struct HipDevice::Api {
 
 namespace {
 
-template <class F>
-bool bind(void* lib, const char* name, F& f) {
-    f = reinterpret_cast<F>(dlsym(lib, name));
-    return f != nullptr;
-}
 
 // gfx target of the first GPU agent, from the kernel driver's topology
 // (gfx_target_version 90402 -> gfx942).
@@ -83,14 +81,8 @@ std::unique_ptr<HipDevice> HipDevice::open(std::string* why) {
         if (why) *why = "no AMD GPU found: " + reason;
         return nullptr;
     };
-    void* lib = nullptr;
     std::string errors;
-    for (const char* name : {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"}) {
-        lib = dlopen(name, RTLD_NOW | RTLD_LOCAL);
-        if (lib) break;
-        const char* e = dlerror();
-        if (errors.empty() && e) errors = e;
-    }
+    void* lib = detail::open_first_library({"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"}, &errors);
     if (!lib)
         return fail("the HIP runtime (libamdhip64.so) is not installed or cannot be loaded" +
                     (errors.empty() ? std::string() : " (" + errors + ")"));
