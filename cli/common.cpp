@@ -1,6 +1,7 @@
 // Shared pieces of lanescope-cli's subcommands.
 #include "common.hpp"
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -85,6 +86,59 @@ int emit(const Options& o, const std::string& text) {
         throw ls::Error("cannot write '" + o.out + "': " + ec.message());
     }
     return 0;
+}
+
+void add_tile_options(CLI::App* sub, Options& o) {
+    sub->add_option("--waves", o.waves, "tile: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2");
+    sub->add_option("--tiles-per-wave", o.tiles_per_wave, "tile: instruction tiles per wave RMxRN (tilesPerWarp), e.g. 2x1");
+    sub->add_option("--shape", o.shape,
+                    "tile: tensor shape TMxTN or TMxTNxTK (C/D is TMxTN, A TMxTK, B TKxTN); default one wave-grid tile");
+}
+
+bool tile_mode(const Options& o) { return !o.waves.empty() || !o.tiles_per_wave.empty() || !o.shape.empty(); }
+
+namespace {
+// "2x2" -> {2, 2}; exactly `min`..`max` positive decimal counts separated by 'x'.
+std::vector<int> parse_dims(const std::string& option, const std::string& text, size_t min, size_t max, const char* form) {
+    std::vector<int> out;
+    size_t start = 0;
+    while (true) {
+        size_t end = text.find_first_of("xX", start);
+        std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        int v = 0;
+        auto r = std::from_chars(part.data(), part.data() + part.size(), v);
+        if (part.empty() || r.ec != std::errc() || r.ptr != part.data() + part.size() || v < 1 || v > 65536)
+            throw ls::Error(option + " '" + text + "' is not legal: expected " + form +
+                            " with whole numbers from 1 to 65536");
+        out.push_back(v);
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    if (out.size() < min || out.size() > max)
+        throw ls::Error(option + " '" + text + "' is not legal: expected " + form);
+    return out;
+}
+}  // namespace
+
+ls::TileParams tile_params(const Options& o) {
+    ls::TileParams p;
+    if (!o.waves.empty()) {
+        auto d = parse_dims("--waves", o.waves, 2, 2, "WMxWN (e.g. 2x2)");
+        p.waves_m = d[0];
+        p.waves_n = d[1];
+    }
+    if (!o.tiles_per_wave.empty()) {
+        auto d = parse_dims("--tiles-per-wave", o.tiles_per_wave, 2, 2, "RMxRN (e.g. 2x1)");
+        p.tiles_m = d[0];
+        p.tiles_n = d[1];
+    }
+    if (!o.shape.empty()) {
+        auto d = parse_dims("--shape", o.shape, 2, 3, "TMxTN or TMxTNxTK (e.g. 128x128x64)");
+        p.m = d[0];
+        p.n = d[1];
+        if (d.size() == 3) p.k = d[2];
+    }
+    return p;
 }
 
 void add_target_options(CLI::App* sub, Options& o, bool with_operand) {

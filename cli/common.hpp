@@ -4,6 +4,7 @@
 
 #include "lanescope/lanescope.hpp"
 #include "lanescope/render.hpp"
+#include "lanescope/tile.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -30,6 +31,10 @@ struct Options {
     ls::Modifiers mods;
     int row = -1, col = -1, block = 0, reg = -1, lane = -1;
     int runs = 200;
+    // Tiles (docs/tiles.md): empty = a single instruction.
+    std::string waves, tiles_per_wave, shape;
+    int wave_index = -1;  // which: the wave of a tile (--wave in tile mode)
+    int wave_size = -1;   // which: --wave-size, the wave size when --wave names a wave
 };
 
 // A registered subcommand: its CLI11 node and what runs when it was chosen.
@@ -54,6 +59,12 @@ Resolved resolve(const Options& o);
 int emit(const Options& o, const std::string& text);
 // --arch, --instruction, [--operand], the modifiers, --format, --out.
 void add_target_options(CLI::App* sub, Options& o, bool with_operand);
+
+// Tile options: --waves WMxWN, --tiles-per-wave RMxRN, --shape TMxTN[xTK].
+void add_tile_options(CLI::App* sub, Options& o);
+bool tile_mode(const Options& o);
+// Parses the tile options strictly; throws ls::Error naming the option and the legal form.
+ls::TileParams tile_params(const Options& o);
 
 // Groups of subcommands defined in their own files.
 void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& out);  // cmd_figure.cpp

@@ -52,33 +52,55 @@ int cmd_layout(const Options& o) {
     Resolved r = resolve(o);
     const ls::Format f = parse_format(o.format);
     const ls::View v = parse_view(o.view);
+    const bool tiled = tile_mode(o);
+    const ls::TileParams tp = tiled ? tile_params(o) : ls::TileParams{};
+    auto render = [&](ls::Operand op) {
+        if (tiled) return ls::render_tile_layout(r.query, ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tp), v, f);
+        return ls::render_layout(r.query, ls::layout_of(*r.ins, *r.target, op, r.query.mods), v, f);
+    };
     if (o.operand == "all" || o.operand == "ALL") {
         std::string text;
         auto ops = ls::operands_of(*r.ins);
         if (f == ls::Format::Json) text += "[\n";
         for (size_t n = 0; n < ops.size(); ++n) {
-            ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, ops[n], r.query.mods);
-            text += ls::render_layout(r.query, L, v, f);
+            text += render(ops[n]);
             if (f == ls::Format::Json && n + 1 < ops.size()) text += ",";
             if (f != ls::Format::Json) text += "\n";
         }
         if (f == ls::Format::Json) text += "]\n";
         return emit(o, text);
     }
-    ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
-    return emit(o, ls::render_layout(r.query, L, v, f));
+    return emit(o, render(parse_operand_or_throw(o.operand, *r.ins)));
 }
 
 int cmd_where(const Options& o) {
     Resolved r = resolve(o);
     if (o.row < 0 || o.col < 0) throw ls::Error("where needs --row R and --col C (and --block B on multi-block instructions)");
+    if (tile_mode(o)) {
+        ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
+        return emit(o, ls::render_tile_where(r.query, t, {o.block, o.row, o.col}, parse_format(o.format)));
+    }
     ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
     return emit(o, ls::render_where(r.query, L, {o.block, o.row, o.col}, parse_format(o.format)));
 }
 
-int cmd_which(const Options& o) {
+int cmd_which(const Options& o_in) {
+    // In tile mode --wave names a wave of the tile and --wave-size the wave size.
+    Options o = o_in;
+    if (tile_mode(o)) {
+        o.wave_index = o.mods.wave < 0 ? 0 : o.mods.wave;
+        o.mods.wave = o.wave_size;
+    } else if (o.wave_size >= 0) {
+        if (o.mods.wave >= 0 && o.mods.wave != o.wave_size)
+            throw ls::Error("--wave " + std::to_string(o.mods.wave) + " contradicts --wave-size " + std::to_string(o.wave_size));
+        o.mods.wave = o.wave_size;
+    }
     Resolved r = resolve(o);
     if (o.reg < 0 || o.lane < 0) throw ls::Error("which needs --reg G and --lane L");
+    if (tile_mode(o)) {
+        ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
+        return emit(o, ls::render_tile_which(r.query, t, o.wave_index, o.reg, o.lane, parse_format(o.format)));
+    }
     ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
     return emit(o, ls::render_which(r.query, L, o.reg, o.lane, parse_format(o.format)));
 }
@@ -241,7 +263,9 @@ int main(int argc, char** argv) {
         if (name == "which") {
             c.sub->add_option("--reg", o.reg, "register, counted from the operand's first VGPR")->required();
             c.sub->add_option("--lane", o.lane, "lane")->required();
+            c.sub->add_option("--wave-size", o.wave_size, "wave size on RDNA (32 or 64); with tile options, --wave is the wave index");
         }
+        if (name == "layout" || name == "where" || name == "which") add_tile_options(c.sub, o);
     }
 
     register_figure_commands(app, o, commands);

@@ -97,3 +97,18 @@ private:
 };
 
 }  // namespace lanescope
+
+// ---------------------------------------------------------------------------
+// Text renderings of tiles (the JSON contract of docs/json.md gains "wave" in
+// each entry and the tile parameters at the top).
+#include "lanescope/render.hpp"
+
+namespace lanescope {
+
+// "\"waves\": [WM, WN], \"tiles_per_wave\": [RM, RN], \"shape\": [TM, TN, TK], ..." (no braces).
+std::string tile_json_fields(const TileLayout& t);
+std::string render_tile_layout(const Query& q, const TileLayout& t, View view, Format format);
+std::string render_tile_where(const Query& q, const TileLayout& t, const Element& e, Format format);
+std::string render_tile_which(const Query& q, const TileLayout& t, int wave, int reg, int lane, Format format);
+
+}  // namespace lanescope
