@@ -6,24 +6,102 @@
 namespace lsapp {
 
 namespace {
-constexpr float kLabelPad = 6;
+constexpr float kLabelPad = 4;  // 2 px each side
 
 float width_of(const GridStyle& s, const std::string& text) {
     return s.text_width ? s.text_width(text) : 7.0f * static_cast<float>(text.size());
 }
 }  // namespace
 
-std::string fitting_label(const ls::Location& loc, int element_bits, float width, const GridStyle& style) {
-    if (!style.labels) return {};
-    std::string full = ls::tile_label(loc, element_bits, true);
-    if (width_of(style, full) + kLabelPad <= width) return full;
-    std::string brief = ls::tile_label(loc, element_bits, false);
-    if (width_of(style, brief) + kLabelPad <= width) return brief;
-    std::string lane_only = "L" + std::to_string(loc.lane);
-    if (width_of(style, lane_only) + kLabelPad <= width) return lane_only;
-    std::string number = std::to_string(loc.lane);
-    if (width_of(style, number) + 2 <= width) return number;
-    return {};
+const char* label_form_name(LabelForm f) {
+    switch (f) {
+        case LabelForm::Full: return "full (v0[15:0] \u00B7 L17)";
+        case LabelForm::TwoLines: return "two lines (v0[15:0] / L17)";
+        case LabelForm::Short: return "short (v0 / L17)";
+        case LabelForm::OneLine: return "one line (v0 L17)";
+        case LabelForm::Lane: return "lane (L17)";
+        case LabelForm::Number: return "lane number (17)";
+        case LabelForm::None: return "none (colours only)";
+    }
+    return "?";
+}
+
+std::pair<std::string, std::string> label_lines(const ls::Location& loc, int element_bits, LabelForm form) {
+    const std::string lane = "L" + std::to_string(loc.lane);
+    auto reg_part = [&](bool bits) {
+        std::string full = ls::tile_label(loc, element_bits, bits);
+        const size_t dot = full.find(" \u00B7 ");
+        return dot == std::string::npos ? full : full.substr(0, dot);
+    };
+    switch (form) {
+        case LabelForm::Full: return {ls::tile_label(loc, element_bits, true), ""};
+        case LabelForm::TwoLines: return {reg_part(true), lane};
+        case LabelForm::Short: {
+            // Sub-register elements keep a compact part name: v0.lo / v0.hi (16-bit),
+            // v0.b2 (byte), v0.n5 (4-bit field); other widths drop the bits.
+            std::string reg = reg_part(false);
+            const int width = loc.bit_hi - loc.bit_lo + 1;
+            if (loc.bit_hi <= 31 && width < 32 && loc.bit_lo % width == 0) {
+                if (width == 16) reg += loc.bit_lo ? ".hi" : ".lo";
+                else if (width == 8) reg += ".b" + std::to_string(loc.bit_lo / 8);
+                else if (width == 4) reg += ".n" + std::to_string(loc.bit_lo / 4);
+            }
+            return {reg, lane};
+        }
+        case LabelForm::OneLine: return {reg_part(false) + " " + lane, ""};
+        case LabelForm::Lane: return {lane, ""};
+        case LabelForm::Number: return {std::to_string(loc.lane), ""};
+        case LabelForm::None: break;
+    }
+    return {"", ""};
+}
+
+namespace {
+// The locations a matrix tile shows: one (copy k, clamped) or, for "all", the first.
+ls::Location shown_location(const std::vector<ls::Location>& locs, int copy) {
+    if (locs.empty()) return {};
+    if (copy < 0) return locs.front();
+    return locs[static_cast<size_t>(std::min(copy, static_cast<int>(locs.size()) - 1))];
+}
+}  // namespace
+
+LabelForm choose_label_form(const ls::OperandLayout& layout, float cell_w, float cell_h, const GridStyle& style) {
+    if (!style.labels) return LabelForm::None;
+    // Distinct locations shown (labels depend only on the location).
+    std::vector<ls::Location> shown;
+    for (int b = 0; b < layout.blocks(); ++b) {
+        if (style.block >= 0 && style.block < layout.blocks() && b != style.block) continue;
+        for (int r = 0; r < layout.rows(); ++r)
+            for (int c = 0; c < layout.cols(); ++c) {
+                const auto locs = layout.where({b, r, c});
+                if (!locs.empty()) shown.push_back(shown_location(locs, style.copy));
+            }
+    }
+    for (LabelForm f : {LabelForm::Full, LabelForm::TwoLines, LabelForm::Short, LabelForm::OneLine, LabelForm::Lane,
+                        LabelForm::Number}) {
+        const bool two = f == LabelForm::TwoLines || f == LabelForm::Short;
+        if ((two ? 2 : 1) * style.line_h + 2 > cell_h) continue;
+        // Widest label of this form: every location is measured (bits and numbers vary).
+        float widest = 0;
+        std::string last1, last2;
+        for (const ls::Location& loc : shown) {
+            const auto [l1, l2] = label_lines(loc, layout.element_bits(), f);
+            if (l1 != last1) widest = std::max(widest, width_of(style, l1)), last1 = l1;
+            if (l2 != last2) widest = std::max(widest, width_of(style, l2)), last2 = l2;
+            if (widest + kLabelPad > cell_w) break;
+        }
+        if (widest + kLabelPad <= cell_w) return f;
+    }
+    return LabelForm::None;
+}
+
+int colour_key(const ls::Instruction& ins, ls::ColorBy by, const ls::Element& e, const ls::Location& loc) {
+    switch (by) {
+        case ls::ColorBy::Lane: return ls::lane_group(ins, loc.lane);
+        case ls::ColorBy::Register: return loc.reg;
+        case ls::ColorBy::Block: return e.block;
+    }
+    return 0;
 }
 
 std::string element_label(const ls::Element& e, int blocks) {
@@ -38,27 +116,7 @@ float natural_cell_width(const ls::OperandLayout& layout, const GridStyle& style
     return std::ceil(width_of(style, ls::tile_label(probe, layout.element_bits(), true)) + kLabelPad + 2);
 }
 
-float fit_cell(float natural, float minimum, float avail, int count) {
-    if (count <= 0) return natural;
-    return std::floor(std::clamp(avail / static_cast<float>(count), minimum, std::max(minimum, natural)));
-}
-
-int best_blocks_per_row(int blocks, int cols, int rows, float avail_w, float avail_h, float natural_w, float natural_h,
-                        float min_h) {
-    // Prefer arrangements whose rows fit the height (cells cannot get shorter
-    // than a line of text); among those, the one with the widest cells.
-    int best = std::max(1, blocks);
-    float best_score = -1e9f;
-    for (int per_row = 1; per_row <= blocks; ++per_row) {
-        const int block_rows = (blocks + per_row - 1) / per_row;
-        const float cell_w = avail_w / static_cast<float>(per_row * cols);
-        const float cell_h = avail_h / static_cast<float>(block_rows * rows);
-        const bool fits = cell_h >= min_h;
-        const float score = fits ? std::min(cell_w, natural_w) + std::min(cell_h, natural_h) : -1e6f + cell_h;
-        if (score > best_score + 1e-3f) best_score = score, best = per_row;
-    }
-    return best;
-}
+float natural_cell_height(const GridStyle& style) { return std::ceil(2 * style.line_h + 4); }
 
 TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style) {
     TileGrid g;
@@ -81,6 +139,7 @@ TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& 
     g.width = g.blocks_per_row * stride - g.block_gap;
     g.height = block_rows * stride_y - g.block_gap;
     g.tiles.reserve(static_cast<size_t>(g.blocks_shown) * g.rows * g.cols);
+    g.form = choose_label_form(layout, g.cell_w, g.cell_h, style);
     for (int bi = 0; bi < g.blocks_shown; ++bi) {
         const int b = g.first_block + bi;
         for (int r = 0; r < g.rows; ++r) {
@@ -89,19 +148,26 @@ TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& 
                 t.element = {b, r, c};
                 const std::vector<ls::Location> locs = layout.where(t.element);
                 t.copies = static_cast<int>(locs.size());
-                if (!locs.empty()) t.loc = locs.front();
+                g.max_copies = std::max(g.max_copies, t.copies);
+                t.loc = shown_location(locs, style.copy);
                 t.x0 = (bi % g.blocks_per_row) * stride + c * g.cell_w;
                 t.y0 = (bi / g.blocks_per_row) * stride_y + r * g.cell_h;
                 t.x1 = t.x0 + g.cell_w;
                 t.y1 = t.y0 + g.cell_h;
                 t.fill = locs.empty() ? ls::theme_colors(style.theme).muted
                                       : ls::tile_color(ins, style.color_by, t.element, t.loc, style.theme);
+                t.key = colour_key(ins, style.color_by, t.element, t.loc);
                 t.text = ls::text_on(t.fill);
-                if (!locs.empty()) t.label = fitting_label(t.loc, layout.element_bits(), g.cell_w, style);
-                if (t.copies > 1 && !t.label.empty()) {
-                    // Replicated element: say in how many places (the tooltip lists them).
-                    std::string more = t.label + " \u00D7" + std::to_string(t.copies);
-                    if (width_of(style, more) + kLabelPad <= g.cell_w) t.label = std::move(more);
+                if (style.copy < 0 && t.copies > 1) {
+                    for (const ls::Location& l : locs) {
+                        t.copy_fills.push_back(ls::tile_color(ins, style.color_by, t.element, l, style.theme));
+                        t.copy_keys.push_back(colour_key(ins, style.color_by, t.element, l));
+                    }
+                }
+                if (!locs.empty() && g.form != LabelForm::None) {
+                    auto lines = label_lines(t.loc, layout.element_bits(), g.form);
+                    t.label = std::move(lines.first);
+                    t.label2 = std::move(lines.second);
                 }
                 g.tiles.push_back(std::move(t));
             }
@@ -140,15 +206,19 @@ TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout
                 t.y1 = y + g.cell_h;
                 t.fill = ls::tile_color(ins, style.color_by, p.element, t.loc, style.theme);
                 t.text = ls::text_on(t.fill);
-                if (style.labels) {
-                    std::string l = element_label(p.element, layout.blocks());
-                    if (width_of(style, l) + kLabelPad <= t.x1 - t.x0) t.label = std::move(l);
-                }
+                t.key = colour_key(ins, style.color_by, p.element, t.loc);
+                if (style.labels) t.label = element_label(p.element, layout.blocks());
                 g.tiles.push_back(std::move(t));
             }
         }
     }
     g.slot_first.back() = static_cast<int>(g.tiles.size());
+    // One form for the whole view: element labels on every part, or on none.
+    bool fits = style.line_h + 2 <= g.cell_h;
+    for (const Tile& t : g.tiles)
+        if (fits && !t.label.empty() && width_of(style, t.label) + kLabelPad > t.x1 - t.x0) fits = false;
+    if (!fits)
+        for (Tile& t : g.tiles) t.label.clear();
     return g;
 }
 

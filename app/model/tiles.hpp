@@ -7,6 +7,7 @@
 #include "lanescope/palette.hpp"
 
 #include <functional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -16,13 +17,30 @@ namespace ls = lanescope;
 
 enum class ViewKind { Matrix, Registers };
 
+// How a matrix tile is labelled. Every tile of one operand view uses the same
+// form: the richest one that fits all of them (docs/app.md shows them).
+enum class LabelForm {
+    Full,      // "v0[15:0] · L17" (bits only where the element is part of a register; "v[1:0]" for 64-bit)
+    TwoLines,  // "v0[15:0]" over "L17"
+    Short,     // "v0.hi" over "L17" (v0.lo/.hi 16-bit halves, .b0-.b3 bytes, .n0-.n7 4-bit fields)
+    OneLine,   // "v0 L17"
+    Lane,      // "L17"
+    Number,    // "17": the lane number alone, when nothing longer fits
+    None,      // colours only
+};
+const char* label_form_name(LabelForm f);
+
 struct Tile {
     float x0 = 0, y0 = 0, x1 = 0, y1 = 0;  // in grid pixels, origin top-left
     ls::Rgb fill, text;
-    std::string label;                     // empty when it does not fit; " ×N" when N places hold it
+    std::string label, label2;             // one or two lines; empty when the operand's form is None
     ls::Element element;
-    ls::Location loc;                      // the first location (matrix view) or this slot part
+    ls::Location loc;                      // the location shown (matrix view) or this slot part
     int copies = 1;                        // how many locations hold the element
+    int key = 0;                           // what the colour stands for: lane group, register or block
+    // "All copies" of a replicated element: one stripe per copy, left to right.
+    std::vector<ls::Rgb> copy_fills;
+    std::vector<int> copy_keys;
 };
 
 struct GridStyle {
@@ -32,6 +50,8 @@ struct GridStyle {
     bool labels = true;
     int block = -1;  // -1: every block; else only this one
     int blocks_per_row = 0;  // blocks wrap after this many (0: all side by side)
+    int copy = -1;           // replicated elements: -1 shows every copy (stripes), k the k-th location
+    float line_h = 14;       // height of one line of cell text
     // Width in pixels of a label in the UI font; tests pass a fixed-width guess.
     std::function<float(const std::string&)> text_width;
 };
@@ -42,6 +62,8 @@ struct TileGrid {
     float width = 0, height = 0;
     int rows = 0, cols = 0, blocks_shown = 0, first_block = 0, blocks_per_row = 1;
     float cell_w = 0, cell_h = 0, block_gap = 0, slot_w = 0;
+    LabelForm form = LabelForm::None;  // matrix view: the one label form of this operand
+    int max_copies = 1;
     int regs = 0, lanes = 0;
     std::vector<Tile> tiles;
     std::vector<int> slot_first;  // register view: first tile of each (lane, reg) slot, size lanes*regs+1
@@ -53,22 +75,21 @@ struct TileGrid {
 TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style);
 TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style);
 
-// The label that fits a cell `width` wide: the full one, the short one, or none.
-std::string fitting_label(const ls::Location& loc, int element_bits, float width, const GridStyle& style);
+// The two lines of a tile's label in a form ("" when the form has no second line).
+std::pair<std::string, std::string> label_lines(const ls::Location& loc, int element_bits, LabelForm form);
+
+// The richest form in which every tile of this operand fits a cell_w x cell_h
+// cell (labels off: None). `copy` as in GridStyle.
+LabelForm choose_label_form(const ls::OperandLayout& layout, float cell_w, float cell_h, const GridStyle& style);
 
 // Label of an element in the register view, e.g. "3,5" or "b2:3,5".
 std::string element_label(const ls::Element& e, int blocks);
 
-// Size of one cell so that `count` cells fill `avail` pixels, between `minimum`
-// and `natural` (fit-to-panel zoom).
-float fit_cell(float natural, float minimum, float avail, int count);
-
-// How many blocks per row make the cells largest when `blocks` blocks of
-// cols x rows cells (per picture column/row) share avail_w x avail_h.
-int best_blocks_per_row(int blocks, int cols, int rows, float avail_w, float avail_h, float natural_w, float natural_h,
-                        float min_h);
-
-// Cell width that fits the longest full label of this operand at zoom 1.
+// The "100 %" cell: the operand's richest label fits (one line wide, two lines tall).
 float natural_cell_width(const ls::OperandLayout& layout, const GridStyle& style);
+float natural_cell_height(const GridStyle& style);
+
+// The colour key of a location: lane group, register or block index.
+int colour_key(const ls::Instruction& ins, ls::ColorBy by, const ls::Element& e, const ls::Location& loc);
 
 }  // namespace lsapp

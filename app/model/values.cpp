@@ -276,6 +276,36 @@ std::vector<std::uint32_t> register_words(const ls::OperandLayout& l, const Matr
     return words;
 }
 
+const char* change_name(Change c) {
+    switch (c) {
+        case Change::Same: return "same place";
+        case Change::OtherRegister: return "same lane, other register";
+        case Change::OtherLane: return "other lane, same register";
+        case Change::Both: return "other lane and register";
+        case Change::BitsOnly: return "same lane and register, other bits";
+        case Change::Copies: return "other number of copies";
+    }
+    return "?";
+}
+
+Change classify_change(std::vector<ls::Location> a, std::vector<ls::Location> b) {
+    std::sort(a.begin(), a.end());
+    std::sort(b.begin(), b.end());
+    if (a == b) return Change::Same;
+    if (a.size() != b.size()) return Change::Copies;
+    std::vector<std::pair<int, int>> ra, rb;  // (reg, lane) pairs
+    std::vector<int> la, lb, ga, gb;           // lanes, registers
+    for (const auto& l : a) ra.emplace_back(l.reg, l.lane), la.push_back(l.lane), ga.push_back(l.reg);
+    for (const auto& l : b) rb.emplace_back(l.reg, l.lane), lb.push_back(l.lane), gb.push_back(l.reg);
+    for (auto* v : {&la, &lb, &ga, &gb}) std::sort(v->begin(), v->end());
+    std::sort(ra.begin(), ra.end());
+    std::sort(rb.begin(), rb.end());
+    if (ra == rb) return Change::BitsOnly;
+    if (la == lb) return Change::OtherRegister;
+    if (ga == gb) return Change::OtherLane;
+    return Change::Both;
+}
+
 LayoutDiff diff_layouts(const ls::OperandLayout& a, const ls::OperandLayout& b) {
     LayoutDiff d;
     d.operand = a.operand();
@@ -290,16 +320,17 @@ LayoutDiff diff_layouts(const ls::OperandLayout& a, const ls::OperandLayout& b) 
     for (int blk = 0; blk < a.blocks(); ++blk)
         for (int r = 0; r < a.rows(); ++r)
             for (int c = 0; c < a.cols(); ++c) {
-                auto la = a.where({blk, r, c}), lb = b.where({blk, r, c});
-                std::sort(la.begin(), la.end());
-                std::sort(lb.begin(), lb.end());
-                if (la != lb) {
-                    d.differs[static_cast<size_t>((blk * a.rows() + r) * a.cols() + c)] = 1;
+                const Change ch = classify_change(a.where({blk, r, c}), b.where({blk, r, c}));
+                ++d.per_change[static_cast<int>(ch)];
+                if (ch != Change::Same) {
+                    d.differs[static_cast<size_t>((blk * a.rows() + r) * a.cols() + c)] = static_cast<std::uint8_t>(ch);
                     ++d.count;
                 }
             }
     d.note = d.count == 0 ? "identical placement"
                           : std::to_string(d.count) + " of " + std::to_string(a.elements()) + " elements placed differently";
+    for (int k = 1; k < kChangeKinds; ++k)
+        if (d.per_change[k]) d.note += std::string(";  ") + change_name(static_cast<Change>(k)) + ": " + std::to_string(d.per_change[k]);
     return d;
 }
 

@@ -69,14 +69,28 @@ Outputs compute_d(const LayoutSet& set, const Inputs& in);
 std::vector<std::uint32_t> register_words(const ls::OperandLayout& l, const Matrix& m, Fp8Flavor flavor);
 
 // Compare mode: which elements are placed differently (different set of
-// locations) in two layouts of the same shape.
+// locations) in two layouts of the same shape, and how.
+enum class Change : std::uint8_t {
+    Same = 0,
+    OtherRegister,  // the same lanes, other registers
+    OtherLane,      // the same registers, other lanes
+    Both,           // other lanes and other registers
+    BitsOnly,       // the same lanes and registers, other bits
+    Copies,         // held in a different number of places (replicated vs single, 2 vs 4 copies)
+};
+constexpr int kChangeKinds = 6;
+const char* change_name(Change c);
+
 struct LayoutDiff {
     ls::Operand operand = ls::Operand::A;
     bool comparable = false;
     std::string note;                   // why not comparable, or a summary
-    std::vector<std::uint8_t> differs;  // per element index of the first layout
+    std::vector<std::uint8_t> differs;  // per element index of the first layout: a Change (0: same)
     int count = 0;
+    int per_change[kChangeKinds] = {};  // elements of each kind
 };
+// How one element's places changed between two layouts.
+Change classify_change(std::vector<ls::Location> a, std::vector<ls::Location> b);
 LayoutDiff diff_layouts(const ls::OperandLayout& a, const ls::OperandLayout& b);
 
 }  // namespace lsapp

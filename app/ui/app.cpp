@@ -55,15 +55,24 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
         font = io.Fonts->AddFontDefault(&def);
     }
     font_size = font->ConfigData ? font->ConfigData->SizePixels : size;  // FontSize is set only when the atlas builds
+    // Cell labels: a size smaller than the UI's, so that more cells can carry text.
+    cell_font_size = std::round(12.0f * scale);
+    cell_font = nullptr;
+    if (FILE* f = std::fopen("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "rb")) {
+        std::fclose(f);
+        cell_font = io.Fonts->AddFontFromFileTTF("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", cell_font_size, &cfg, ranges);
+    }
+    if (!cell_font) cell_font = font, cell_font_size = font_size;
     apply_theme(settings.view.theme);
     ImGui::GetStyle().ScaleAllSizes(scale);
+    regs_canvas.prefer_width = true;
     tab = static_cast<Tab>(std::clamp(settings.view.tab, 0, 4));
     tab_forced = tab != Tab::Layout;
     select(settings.selection);
 }
 
 App::~App() {
-    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release();
+    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release();
     for (auto& v : compare.views) v.matrix_tex.release(), v.registers_tex.release();
     for (auto& v : compare.left) v.matrix_tex.release();
 }
@@ -74,12 +83,88 @@ GridStyle App::grid_style() const {
     st.theme = settings.view.theme;
     st.labels = settings.view.labels;
     st.block = settings.view.block;
+    st.copy = copy;
     st.block_gap = 8 * scale;
-    ImFont* f = font;
-    const float fs = font_size;
+    ImFont* f = cell_font;
+    const float fs = cell_font_size;
     st.text_width = [f, fs](const std::string& text) { return f->CalcTextSizeA(fs, FLT_MAX, 0.0f, text.c_str()).x; };
-    st.cell_h = std::floor((font_size + 6 * scale) * settings.view.zoom);
+    st.line_h = std::ceil(cell_font_size + 1);
+    st.cell_h = natural_cell_height(st);
     return st;
+}
+
+std::vector<GridShape> App::layout_shapes() const {
+    std::vector<GridShape> out;
+    auto add = [&](ls::Operand op, bool registers) {
+        const ls::OperandLayout* l = set.find(op == ls::Operand::C ? ls::Operand::D : op);
+        if (!l) return;
+        GridShape g;
+        g.op = l->operand();
+        g.registers = registers;
+        if (registers) {
+            g.rows = l->lanes();
+            g.cols = l->regs() * std::clamp(32 / std::max(1, l->element_bits()), 1, 4);
+        } else {
+            g.rows = l->rows();
+            g.cols = l->cols();
+            g.blocks = settings.view.block >= 0 && settings.view.block < l->blocks() ? 1 : l->blocks();
+        }
+        out.push_back(g);
+    };
+    if (!only_operands.empty()) {
+        for (ls::Operand op : only_operands) add(op, false);
+    } else {
+        for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D, ls::Operand::K, ls::Operand::SA, ls::Operand::SB})
+            add(op, false);
+    }
+    if (settings.view.show_registers)
+        for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D, ls::Operand::K}) add(op, true);
+    return out;
+}
+
+std::vector<GridShape> App::register_shapes() const {
+    std::vector<GridShape> out;
+    for (const auto& l : set.layouts) {
+        if (l.operand() == ls::Operand::C) continue;
+        GridShape g;
+        g.op = l.operand();
+        g.registers = true;
+        g.rows = l.lanes();
+        g.cols = l.regs() * std::clamp(32 / std::max(1, l.element_bits()), 1, 4);
+        out.push_back(g);
+    }
+    return out;
+}
+
+ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
+    ArrangeParams p = c.view;
+    const GridStyle st = grid_style();
+    p.panel_w = c.size.x > 0 ? c.size.x : ImGui::GetIO().DisplaySize.x - (side_width + 40) * scale;
+    p.panel_h = c.size.y > 0 ? c.size.y : ImGui::GetIO().DisplaySize.y - 6 * ImGui::GetFrameHeightWithSpacing();
+    p.margin = 10 * scale;
+    p.gap = 16 * scale;
+    p.heading_h = std::ceil(ImGui::GetTextLineHeight() + 4 * scale);
+    p.axis_w = std::ceil(st.text_width(registers ? "L63" : "127") + 6 * scale);
+    p.axis_h = std::ceil(cell_font_size + 3 * scale);
+    p.block_gap = st.block_gap;
+    p.min_column_w = std::ceil(ImGui::CalcTextSize("SB").x + 4 * scale);
+    p.gemm = registers ? false : only_operands.empty();
+    if (registers) {
+        p.natural_w = std::ceil(st.text_width(set.ins->blocks > 1 ? "b15:00,00" : "00,00") + 8 * scale);
+        p.natural_h = std::ceil(st.line_h + 6 * scale);
+    } else {
+        float natural = 0;
+        for (const auto& l : set.layouts) natural = std::max(natural, natural_cell_width(l, st));
+        p.natural_w = natural;
+        p.natural_h = natural_cell_height(st);
+    }
+    if (max_texture_size_ <= 0) {
+        GLint max_size = 4096;
+        glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
+        max_texture_size_ = max_size;
+    }
+    p.max_grid_px = static_cast<float>(std::min(max_texture_size_, 8192)) - 2;
+    return p;
 }
 
 void App::select(const Selection& s) {
@@ -99,6 +184,10 @@ void App::select(const Selection& s) {
         }
     }
     if (settings.view.block >= set.ins->blocks) settings.view.block = -1;
+    // A new instruction or modifier opens on the whole picture.
+    layout_canvas.fit();
+    regs_canvas.fit();
+    copy = -1;
     hover = pinned = Hover{};
     // A verification belongs to one instruction and modifier setting.
     verify.have = false;
@@ -111,81 +200,44 @@ void App::select(const Selection& s) {
     request_redraw();
 }
 
-float App::cell_width_for(const LayoutSet& s, GridStyle& st) {
-    float natural = 0;
-    for (const auto& l : s.layouts) natural = std::max(natural, natural_cell_width(l, st));
-    if (!settings.view.fit) return std::floor(natural * settings.view.zoom);
-    // Fit: the picture's columns and rows share the panel (A beside D, B above D).
-    ImVec2 avail = layout_avail;
-    if (avail.x <= 0 || avail.y <= 0) {
-        const ImVec2 d = ImGui::GetIO().DisplaySize;
-        avail = ImVec2(d.x - 350 * scale, d.y - 4 * ImGui::GetFrameHeightWithSpacing());
-    }
-    fit_avail_used = avail;
-    auto shown = [&](ls::Operand op, bool cols) {
-        const ls::OperandLayout* l = s.find(op);
-        if (!l) return 0;
-        const int blocks = settings.view.block >= 0 ? 1 : l->blocks();
-        return cols ? l->cols() * blocks : l->rows();
-    };
-    // Per block: columns and rows of the picture (blocks then wrap into rows).
-    int cols = 0, rows = 0, pictures = 1;
-    const ls::OperandLayout* D = s.find(ls::Operand::D);
-    const int blocks = settings.view.block >= 0 || !D ? 1 : D->blocks();
-    auto per_block = [&](ls::Operand op, bool c) {
-        const ls::OperandLayout* l = s.find(op);
-        return l ? (c ? l->cols() : l->rows()) : 0;
-    };
-    (void)shown;
-    if (!only_operands.empty()) {
-        for (ls::Operand op : only_operands) cols += per_block(op == ls::Operand::C ? ls::Operand::D : op, true);
-        for (ls::Operand op : only_operands) rows = std::max(rows, per_block(op == ls::Operand::C ? ls::Operand::D : op, false));
-        pictures = static_cast<int>(only_operands.size());
-    } else {
-        cols = per_block(ls::Operand::A, true) + per_block(ls::Operand::D, true);
-        // The sparse index and the scales sit in a row under A and D.
-        const int extra = std::max({per_block(ls::Operand::K, false), per_block(ls::Operand::SA, false),
-                                    per_block(ls::Operand::SB, false)});
-        rows = per_block(ls::Operand::B, false) + per_block(ls::Operand::D, false) + extra;
-        pictures = extra > 0 ? 3 : 2;
-    }
-    const float th = ImGui::GetTextLineHeightWithSpacing();
-    const float min_w = std::ceil(st.text_width("00") + 4 * scale);
-    const float gaps = 18 * scale * static_cast<float>(pictures) + ImGui::GetStyle().ScrollbarSize;
-    const float natural_h = st.cell_h;
-    const float room_w = avail.x - gaps, room_h = avail.y - 3 * th - gaps;
-    const float min_h = std::ceil(font_size + 3 * scale);
-    st.blocks_per_row = best_blocks_per_row(blocks, cols, rows, room_w, room_h, natural, natural_h, min_h);
-    const int block_rows = (blocks + st.blocks_per_row - 1) / st.blocks_per_row;
-    const float block_gaps_w = st.block_gap * (st.blocks_per_row - 1) * pictures;
-    const float block_gaps_h = st.block_gap * (block_rows - 1) * pictures;
-    st.cell_h = fit_cell(natural_h, min_h, room_h - block_gaps_h, rows * block_rows);
-    return fit_cell(natural, min_w, room_w - block_gaps_w, cols * st.blocks_per_row);
-}
-
 void App::rebuild_grids() {
     const auto t0 = std::chrono::steady_clock::now();
-    GridStyle st = grid_style();
-    st.cell_w = cell_width_for(set, st);
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
-    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release();
+    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release();
     views.clear();
-    // Register views label elements ("31,7"): their own cell size, not the matrices' fit.
+    // Both canvases are arranged for their current size and view.
+    layout_canvas.shapes = layout_shapes();
+    layout_canvas.arr = arrange(layout_canvas.shapes, canvas_params(layout_canvas, false));
+    if (regs_canvas.size.x <= 0) regs_canvas.size = layout_canvas.size;
+    regs_canvas.shapes = register_shapes();
+    regs_canvas.arr = arrange(regs_canvas.shapes, canvas_params(regs_canvas, true));
+    GridStyle st = grid_style();
+    st.cell_w = layout_canvas.arr.cell_w;
+    st.cell_h = layout_canvas.arr.cell_h;
+    st.blocks_per_row = layout_canvas.arr.blocks_per_row;
     GridStyle reg_style = grid_style();
-    reg_style.cell_w = std::ceil(reg_style.text_width(set.ins->blocks > 1 ? "b15:00,00" : "00,00") + 8 * scale);
+    reg_style.cell_w = regs_canvas.arr.cell_w;
+    reg_style.cell_h = regs_canvas.arr.cell_h;
+    GridStyle side_style = st;
+    max_copies = 1;
     for (const auto& l : set.layouts) {
         OperandView v;
         v.operand = l.operand();
         v.matrix = build_matrix_grid(*set.ins, l, st);
+        max_copies = std::max(max_copies, v.matrix.max_copies);
         v.registers = build_register_grid(*set.ins, l, reg_style);
+        if (settings.view.show_registers) v.side = build_register_grid(*set.ins, l, side_style);
         views.push_back(std::move(v));
     }
     // Render after the vector stops moving (textures are GL objects).
     for (auto& v : views) {
         if (v.operand == ls::Operand::C) continue;  // C is drawn as D
-        v.matrix_tex.render(v.matrix, colors, font, font_size);
-        v.registers_tex.render(v.registers, colors, font, font_size);
+        v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
+        v.registers_tex.render(v.registers, colors, cell_font, cell_font_size);
+        if (settings.view.show_registers) v.side_tex.render(v.side, colors, cell_font, cell_font_size);
     }
+    layout_canvas.built_w = layout_canvas.arr.cell_w, layout_canvas.built_h = layout_canvas.arr.cell_h;
+    regs_canvas.built_w = regs_canvas.arr.cell_w, regs_canvas.built_h = regs_canvas.arr.cell_h;
     grids_dirty = false;
     last_rebuild_ms = ms_since(t0);
     ++rebuilds;
@@ -210,15 +262,15 @@ void App::rebuild_compare() {
     float cell_w = 0;
     for (const auto& l : set.layouts) cell_w = std::max(cell_w, natural_cell_width(l, st));
     for (const auto& l : compare.set.layouts) cell_w = std::max(cell_w, natural_cell_width(l, st));
-    if (settings.view.fit) {
-        // Both pictures side by side in the panel.
+    {
+        // Both pictures side by side in the panel, one operand under the other.
         int cols = 0;
         for (const auto& l : set.layouts) cols = std::max(cols, l.cols() * l.blocks());
         for (const auto& l : compare.set.layouts) cols = std::max(cols, l.cols() * l.blocks());
-        const float avail = (layout_avail.x > 0 ? layout_avail.x : ImGui::GetIO().DisplaySize.x - 350 * scale) - 60 * scale;
-        st.cell_w = fit_cell(cell_w, std::ceil(st.text_width("00") + 4 * scale), avail, 2 * cols);
-    } else {
-        st.cell_w = std::floor(cell_w * settings.view.zoom);
+        const float panel = layout_canvas.size.x > 0 ? layout_canvas.size.x : ImGui::GetIO().DisplaySize.x - 350 * scale;
+        const float avail = panel - 60 * scale;
+        st.cell_w = std::floor(std::clamp(avail / std::max(1, 2 * cols), std::ceil(st.text_width("00") + 4 * scale), cell_w));
+        st.cell_h = std::ceil(st.line_h + 6 * scale);
     }
     for (const auto& l : compare.set.layouts) {
         if (l.operand() == ls::Operand::C) continue;
@@ -236,8 +288,8 @@ void App::rebuild_compare() {
         compare.left.push_back(std::move(v));
     }
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
-    for (auto& v : compare.views) v.matrix_tex.render(v.matrix, colors, font, font_size);
-    for (auto& v : compare.left) v.matrix_tex.render(v.matrix, colors, font, font_size);
+    for (auto& v : compare.views) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
+    for (auto& v : compare.left) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
 }
 
 void App::handle_shortcuts() {
@@ -246,18 +298,19 @@ void App::handle_shortcuts() {
     const bool ctrl = io.KeyCtrl;
     if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_K) || ImGui::IsKeyPressed(GLFW_KEY_F))) focus_search = true;
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_S)) want_export = ExportRequest{!io.KeyShift, ""};
-    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))) {
-        settings.view.zoom = std::min(3.0f, settings.view.zoom * 1.25f), settings.view.fit = false;
-        grids_dirty = compare_dirty = true;
-    }
-    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))) {
-        settings.view.zoom = std::max(0.3f, settings.view.zoom / 1.25f), settings.view.fit = false;
-        grids_dirty = compare_dirty = true;
-    }
-    if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_0)) {
-        settings.view.zoom = 1.0f, settings.view.fit = false;
-        grids_dirty = compare_dirty = true;
-    }
+    // Zoom like an image viewer: Ctrl +/- about the centre (the wheel zooms about the pointer),
+    // Ctrl 0 fits the whole picture, Ctrl 1 shows cells at their natural size.
+    Canvas& c = tab == Tab::Registers ? regs_canvas : layout_canvas;
+    const bool regs = tab == Tab::Registers;
+    auto zoom = [&](float factor) {
+        const ArrangeParams p = canvas_params(c, regs);
+        c.view = zoom_about(c.shapes, p, factor, p.panel_w * 0.5f, p.panel_h * 0.5f);
+    };
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))) zoom(1.25f);
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))) zoom(1 / 1.25f);
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_0) || ImGui::IsKeyPressed(GLFW_KEY_KP_0))) c.fit_all();
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_1) || ImGui::IsKeyPressed(GLFW_KEY_KP_1))) c.view = actual_size(c.shapes, canvas_params(c, regs));
+    if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_B)) side_collapsed = !side_collapsed;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) pinned = Hover{};
 }
 
@@ -281,16 +334,20 @@ void App::draw_menu() {
         ImGui::MenuItem("Labels", nullptr, &v.labels);
         ImGui::MenuItem("Register view beside the matrices", nullptr, &v.show_registers);
         ImGui::Separator();
-        if (ImGui::MenuItem("Fit to panel", nullptr, v.fit)) v.fit = !v.fit;
-        if (ImGui::MenuItem("Zoom in", "Ctrl++")) v.zoom = std::min(3.0f, v.zoom * 1.25f), v.fit = false;
-        if (ImGui::MenuItem("Zoom out", "Ctrl+-")) v.zoom = std::max(0.3f, v.zoom / 1.25f), v.fit = false;
-        if (ImGui::MenuItem("Actual size", "Ctrl+0")) v.zoom = 1.0f, v.fit = false;
+        Canvas& c = tab == Tab::Registers ? regs_canvas : layout_canvas;
+        const ArrangeParams p = canvas_params(c, tab == Tab::Registers);
+        if (ImGui::MenuItem("Fit (whole picture)", "Ctrl+0")) c.fit_all();
+        if (ImGui::MenuItem("100 % (natural cell size)", "Ctrl+1")) c.view = actual_size(c.shapes, p);
+        if (ImGui::MenuItem("Zoom in", "Ctrl++")) c.view = zoom_about(c.shapes, p, 1.25f, p.panel_w * 0.5f, p.panel_h * 0.5f);
+        if (ImGui::MenuItem("Zoom out", "Ctrl+-"))
+            c.view = zoom_about(c.shapes, p, 1 / 1.25f, p.panel_w * 0.5f, p.panel_h * 0.5f);
+        if (ImGui::MenuItem("Side panel", "Ctrl+B", !side_collapsed)) side_collapsed = !side_collapsed;
         ImGui::Separator();
         if (ImGui::MenuItem("Light theme", nullptr, v.theme == ls::Theme::Light)) v.theme = ls::Theme::Light;
         if (ImGui::MenuItem("Dark theme", nullptr, v.theme == ls::Theme::Dark)) v.theme = ls::Theme::Dark;
         if (v.theme != before.theme) apply_theme(v.theme);  // colours only; sizes stay scaled
-        if (v.color_by != before.color_by || v.labels != before.labels || v.zoom != before.zoom || v.fit != before.fit ||
-            v.theme != before.theme)
+        if (v.color_by != before.color_by || v.labels != before.labels || v.theme != before.theme ||
+            v.show_registers != before.show_registers)
             grids_dirty = compare_dirty = true;
         ImGui::EndMenu();
     }
@@ -321,6 +378,8 @@ void App::draw_status_bar() {
 
 void App::frame() {
     frame_hover = Hover{};
+    frame_legend_key = -1;
+    blits.clear();
     handle_shortcuts();
     ImGuiIO& io = ImGui::GetIO();
     ImGui::SetNextWindowPos(ImVec2(0, 0));
@@ -337,11 +396,22 @@ void App::frame() {
     draw_menu();
 
     const float status_h = ImGui::GetFrameHeightWithSpacing() + 4 * scale;
-    const float left_w = 300 * scale;
     const float body_h = ImGui::GetContentRegionAvail().y - status_h;
-    ImGui::BeginChild("left###left", ImVec2(left_w, body_h), true);
-    draw_search_panel(*this);
-    ImGui::EndChild();
+    // The left column can be narrowed (drag its edge) or collapsed (Ctrl+B, or the arrow).
+    const float left_w =
+        side_collapsed ? 0.0f : std::min(std::clamp(side_width, 180.0f, 520.0f), 0.28f * io.DisplaySize.x / scale) * scale;
+    if (!side_collapsed) {
+        ImGui::BeginChild("left###left", ImVec2(left_w, body_h), true);
+        draw_search_panel(*this);
+        ImGui::EndChild();
+        ImGui::SameLine(0, 0);
+        ImGui::InvisibleButton("splitter", ImVec2(6 * scale, body_h));
+        if (ImGui::IsItemHovered() || ImGui::IsItemActive()) ImGui::SetMouseCursor(ImGuiMouseCursor_ResizeEW);
+        if (ImGui::IsItemActive()) side_width = std::clamp(side_width + io.MouseDelta.x / scale, 180.0f, 520.0f);
+        ImGui::SameLine(0, 0);
+    }
+    if (ImGui::ArrowButton("collapse", side_collapsed ? ImGuiDir_Right : ImGuiDir_Left)) side_collapsed = !side_collapsed;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip(side_collapsed ? "Show the side panel (Ctrl+B)" : "Hide the side panel (Ctrl+B)");
     ImGui::SameLine();
     ImGui::BeginChild("right###right", ImVec2(0, body_h), false);
     if (ImGui::BeginTabBar("tabs###tabs")) {
@@ -394,6 +464,10 @@ void App::after_frame() {
     if (want_pin) {
         pinned = (*want_pin == pinned) ? Hover{} : *want_pin;
         want_pin.reset();
+        request_redraw();
+    }
+    if (frame_legend_key != legend_key) {
+        legend_key = frame_legend_key;
         request_redraw();
     }
     if (frame_hover != hover) {

@@ -3,6 +3,7 @@
 // intents after the frame and rebuilds the caches that depend on them.
 #pragma once
 
+#include "model/arrange.hpp"
 #include "model/links.hpp"
 #include "model/search.hpp"
 #include "model/settings.hpp"
@@ -14,6 +15,7 @@
 
 #include <imgui.h>
 
+#include <deque>
 #include <memory>
 #include <optional>
 #include <string>
@@ -23,8 +25,33 @@ namespace lsapp {
 
 struct OperandView {
     ls::Operand operand = ls::Operand::A;
-    TileGrid matrix, registers;
-    TileTexture matrix_tex, registers_tex;
+    TileGrid matrix, registers, side;  // side: the register view beside the matrices (Layout tab)
+    TileTexture matrix_tex, registers_tex, side_tex;
+};
+
+// One cached grid copied to the frame by a draw callback (see draw_grid_at).
+struct GridBlit {
+    GLuint fbo = 0;
+    int w = 0, h = 0;
+    ImVec2 p0;
+};
+
+// A pannable, zoomable picture (the Layout and Registers tabs): the grids'
+// shapes, the view (zoom, pan) and the arrangement of the last frame.
+struct Canvas {
+    std::vector<GridShape> shapes;
+    ArrangeParams view;               // zoom_x/y and pan_x/y are the user's; the rest is set per frame
+    Arrangement arr;
+    ImVec2 size{0, 0};                // the canvas's size in the last frame
+    ImVec2 origin{0, 0};              // its top-left corner on screen
+    ImVec2 display{0, 0};             // the window's size when it was last drawn
+    float built_w = -1, built_h = -1; // cell size the textures were built at
+    bool dragging = false;
+    // Registers: open at "fit width" (rows tall enough for labels, the top first)
+    // rather than the whole picture; the Fit button still shows it all.
+    bool prefer_width = false, fit_width_pending = false;
+    void fit() { view.zoom_x = view.zoom_y = 1, view.pan_x = view.pan_y = 0, fit_width_pending = prefer_width; }
+    void fit_all() { fit(), fit_width_pending = false; }
 };
 
 // Compare mode: a second instruction beside the first, and where placements differ.
@@ -70,7 +97,11 @@ public:
     void frame();          // builds the UI for one frame
     void after_frame();    // applies intents, rebuilds what changed
     // Operands drawn in the layout view; empty = all.
-    void show_only(std::vector<ls::Operand> ops) { only_operands = std::move(ops); grids_dirty = true; }
+    void show_only(std::vector<ls::Operand> ops) {
+        only_operands = std::move(ops);
+        grids_dirty = true;
+        layout_canvas.fit();
+    }
     void set_tab(Tab t) { tab = t; tab_forced = true; }
     bool busy() const { return redraws_left > 0; }
     void request_redraw(int frames = 2) { redraws_left = std::max(redraws_left, frames); }
@@ -109,8 +140,14 @@ public:
     VerifyState verify;
     std::string status;
     ImVec2 layout_panel_min, layout_panel_max;  // for exporting one panel
-    ImVec2 layout_avail{0, 0};                  // the layout panel's free space (fit mode)
-    ImVec2 fit_avail_used{0, 0};
+    Canvas layout_canvas, regs_canvas;
+    std::deque<GridBlit> blits;                 // this frame's grid copies (stable addresses for the callbacks)
+    int copy = -1;                              // replicated elements: -1 every copy, else the k-th
+    int max_copies = 1;                         // most copies of any element shown
+    int legend_key = -1, frame_legend_key = -1; // legend entry hovered (highlights its cells)
+    bool side_collapsed = false;
+    float side_width = 300;                     // left column, in unscaled pixels
+    bool scroll_to_current = true;              // the instruction list shows the selection at start
 
     // --- intents, applied in after_frame() ---
     std::optional<Selection> want_selection;
@@ -133,6 +170,12 @@ public:
     const Hover& active_hover() const { return hover.kind != Hover::Kind::None ? hover : pinned; }
 
     void rebuild_grids();
+    // The shapes and per-frame parameters of the two canvases.
+    std::vector<GridShape> layout_shapes() const;
+    std::vector<GridShape> register_shapes() const;
+    ArrangeParams canvas_params(const Canvas& c, bool registers) const;
+    ImFont* cell_font = nullptr;
+    float cell_font_size = 12.0f;
     // Runs the verification of the current selection now (the intent's work; a few ms).
     void run_verify();
     std::string selection_key() const;
@@ -141,8 +184,10 @@ public:
 
 private:
     Hover links_for_;
+    mutable int max_texture_size_ = 0;
     void select(const Selection& s);
-    float cell_width_for(const LayoutSet& s, GridStyle& st);
+    friend void draw_layout_panel(App&);
+    friend void draw_registers_panel(App&);
     void rebuild_compare();
     void draw_menu();
     void draw_status_bar();
@@ -163,6 +208,18 @@ void draw_verify_control(App& app);   // panel_verify.cpp: "Verify on GPU" (left
 void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, const char* id,
                const std::vector<std::uint8_t>* diff = nullptr, const LayoutSet* other = nullptr,
                const OperandVerify* verified = nullptr);
+// The same at a screen position, hit-tested when `hovered` (the canvas is hovered and not dragged).
+void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, ImVec2 p0, bool hovered,
+                  bool clicked, const std::vector<std::uint8_t>* diff = nullptr, const LayoutSet* other = nullptr,
+                  const OperandVerify* verified = nullptr);
+// The legend of the current colouring (Layout and Registers tabs); hovering an entry highlights its cells.
+void draw_legend(App& app);
+
+// bench.cpp: the frame-time benchmark (--bench-frames). Returns the exit status:
+// non-zero, with a message, when what it drew was not the whole picture.
+int run_benchmark(App& app, Platform& platform, int frames, int width, int height, double start_ms);
+// One frame (UI, then GL); returns the app-CPU milliseconds (main.cpp).
+double run_frame(App& app, Platform& platform, const ImVec2* synthetic_mouse);
 
 // PNG writing: temp file + rename; returns false with a message.
 bool write_png(const std::string& path, const std::vector<unsigned char>& rgba, int w, int h, std::string* error);

@@ -36,8 +36,10 @@ struct Args {
     bool headless = false, no_labels = false, registers = false, no_settings = false, verbose = false;
 };
 
+}  // namespace
+
 // One frame: UI, then GL. Returns the app-CPU milliseconds.
-double run_frame(App& app, Platform& platform, const ImVec2* synthetic_mouse) {
+double lsapp::run_frame(App& app, Platform& platform, const ImVec2* synthetic_mouse) {
     const auto t0 = Clock::now();
     platform.new_frame();
     if (synthetic_mouse) ImGui::GetIO().MousePos = *synthetic_mouse;
@@ -49,6 +51,8 @@ double run_frame(App& app, Platform& platform, const ImVec2* synthetic_mouse) {
     platform.render();
     return ms(t0, t1);
 }
+
+namespace {
 
 std::string default_export_path(const App& app, bool whole) {
     return "lanescope-" + app.set.ins->mnemonic + "-" + app.set.target->gfx + (whole ? "" : "-layout") + ".png";
@@ -131,7 +135,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     cli.add_option("--tab", a.tab, "layout, registers, compare, values or details")
         ->check(CLI::IsMember({"layout", "registers", "compare", "values", "details"}));
     cli.add_option("--block", a.block, "show only this block (-1: all)");
-    cli.add_option("--zoom", a.zoom, "zoom factor (0.3 .. 3)")->check(CLI::Range(0.3, 3.0));
+    cli.add_option("--zoom", a.zoom, "zoom factor relative to fit (1: the whole picture; up to 3)")->check(CLI::Range(0.3, 3.0));
     cli.add_option("--compare-arch", a.compare_arch, "compare with this architecture (opens the Compare tab)");
     cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
     cli.add_option("--compare-wave", a.compare_wave, "wave size of the compared instruction");
@@ -298,6 +302,8 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         App app(cat, settings, platform);
         if (a.verbose) std::cout << "app ready: " << ms(t_start, Clock::now()) << " ms\n";
         if (!only.empty()) app.show_only(only);
+        // --zoom F: F times the fitted cell size, centred.
+        if (a.zoom > 0) app.layout_canvas.view.zoom_x = app.layout_canvas.view.zoom_y = a.zoom;
         if (!a.compare_arch.empty() || !a.compare_instruction.empty() || a.compare_wave > 0) {
             Selection other{a.compare_arch.empty() ? app.set.target->gfx : a.compare_arch,
                             a.compare_instruction.empty() ? app.set.ins->mnemonic : a.compare_instruction, {}};
@@ -378,41 +384,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
                 if (a.verbose) std::cout << "start to first frame: " << ms(t_start, t_first) << " ms\n";
             }
         } else if (a.bench_frames > 0) {
-            const ImVec2 start(-1, -1);
-            run_frame(app, platform, &start);
-            platform.present();
-            const double first_ms = ms(t_start, Clock::now());
-            run_frame(app, platform, &start);  // settle window sizes
-            platform.present();
-            std::vector<double> app_ms, frame_ms;
-            const ImVec2 lo = app.layout_panel_min, hi = app.layout_panel_max;
-            for (int i = 0; i < a.bench_frames; ++i) {
-                // Sweep the pointer across the layout panel, a new tile (nearly) every frame.
-                const float fx = static_cast<float>((i * 37) % 1000) / 1000.0f, fy = static_cast<float>((i * 61) % 1000) / 1000.0f;
-                const ImVec2 p(lo.x + (hi.x - lo.x) * fx, lo.y + (hi.y - lo.y) * fy);
-                const auto t0 = Clock::now();
-                app_ms.push_back(run_frame(app, platform, &p));
-                platform.present();
-                frame_ms.push_back(ms(t0, Clock::now()));
-            }
-            auto pct = [](std::vector<double> v, double p) {
-                std::sort(v.begin(), v.end());
-                return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
-            };
-            size_t tiles = 0;
-            for (const auto& v : app.views)
-                if (v.operand != ls::Operand::C) tiles += v.matrix.tiles.size();
-            std::printf("lanescope bench: %s on %s, %zu matrix tiles (A, B, D%s), labels on, %dx%d, %d frames\n",
-                        app.set.ins->mnemonic.c_str(), app.set.target->gfx.c_str(), tiles,
-                        app.set.find(ls::Operand::K) ? ", K" : "", width, height, a.bench_frames);
-            std::printf("renderer: %s (%s)\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)),
-                        platform.mode() == Platform::Mode::Surfaceless ? "EGL surfaceless" : "X11 window");
-            std::printf("start to first frame: %.1f ms\n", first_ms);
-            std::printf("cache build (tiles + textures): %.1f ms, %d build(s) in %d frames\n", app.last_rebuild_ms, app.rebuilds,
-                        a.bench_frames + 2);
-            std::printf("app CPU per frame (UI + draw data): p50 %.3f ms  p95 %.3f ms\n", pct(app_ms, 0.5), pct(app_ms, 0.95));
-            std::printf("whole frame (incl. GL render + finish): p50 %.3f ms  p95 %.3f ms\n", pct(frame_ms, 0.5),
-                        pct(frame_ms, 0.95));
+            rc = run_benchmark(app, platform, a.bench_frames, width, height, ms(t_start, Clock::now()));
         } else {
             bool first = true;
             int frames = 0;

@@ -63,6 +63,7 @@ void draw_search_panel(App& app) {
         }
         ImGui::EndCombo();
     }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", target.title.c_str());  // the full name when the column is narrow
     ImGui::SetNextItemWidth(-1);
     std::string kind_label = app.kind_filter < 0 ? "all families" : std::string(ls::layout_kind_name(kKinds[app.kind_filter]));
     if (ImGui::BeginCombo("##kind", kind_label.c_str())) {
@@ -110,6 +111,15 @@ void draw_search_panel(App& app) {
 
     const float list_h = ImGui::GetContentRegionAvail().y * 0.5f;
     ImGui::BeginChild("hits###hits", ImVec2(0, list_h), true);
+    if (app.scroll_to_current) {
+        // The clipper only draws visible rows: scroll to the selected one first.
+        for (size_t i = 0; i < app.hits.size(); ++i)
+            if (app.hits[i].ins == app.set.ins) {
+                ImGui::SetScrollY(std::max(0.0f, i * ImGui::GetTextLineHeightWithSpacing() - list_h * 0.4f));
+                app.scroll_to_current = false;
+                break;
+            }
+    }
     ImGuiListClipper clipper;
     clipper.Begin(static_cast<int>(app.hits.size()));
     while (clipper.Step()) {
@@ -125,7 +135,7 @@ void draw_search_panel(App& app) {
                 app.cursor = i;
             }
             if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s\n%s, %d block(s), %s x %s -> %s", ins->builtin(app.set.wave()).c_str(),
+                ImGui::SetTooltip("%s\n%s\n%s, %d block(s), %s x %s -> %s", ins->mnemonic.c_str(), ins->builtin(app.set.wave()).c_str(),
                                   ins->shape().c_str(), ins->blocks, std::string(ls::elem_name(ins->a)).c_str(),
                                   std::string(ls::elem_name(ins->b)).c_str(), std::string(ls::elem_name(ins->c)).c_str());
             ImGui::PopID();
@@ -160,19 +170,14 @@ void draw_search_panel(App& app) {
     v.color_by = static_cast<ls::ColorBy>(by);
     changed |= ImGui::Checkbox("labels", &v.labels);
     ImGui::SameLine();
-    ImGui::Checkbox("registers beside", &v.show_registers);
+    changed |= ImGui::Checkbox("registers beside", &v.show_registers);
     if (app.set.ins->blocks > 1) {
         ImGui::SetNextItemWidth(150 * app.scale);
         int shown = v.block;
         if (ImGui::SliderInt("block (-1 all)", &shown, -1, app.set.ins->blocks - 1)) v.block = shown, changed = true;
     }
-    float zoom_pct = v.zoom * 100.0f;
-    ImGui::SetNextItemWidth(150 * app.scale);
-    if (ImGui::SliderFloat("zoom %", &zoom_pct, 30.0f, 300.0f, v.fit ? "fit" : "%.0f"))
-        v.zoom = zoom_pct / 100.0f, v.fit = false, changed = true;
-    ImGui::SameLine();
-    if (ImGui::Checkbox("fit", &v.fit)) changed = true;
-    if (changed) app.grids_dirty = app.compare_dirty = true;
+    ImGui::TextDisabled("Layout: wheel zooms, drag pans, Ctrl+0 fits");
+    if (changed) app.grids_dirty = app.compare_dirty = true, app.layout_canvas.fit();
 }
 
 }  // namespace lsapp

@@ -24,41 +24,48 @@ bool draw_matrix(App& app, const char* name, Matrix& m, bool editable) {
             }
         }
     }
-    const int cols = std::min(m.cols, 64);
     const int rows = m.blocks * m.rows;
     const float cell_w = 58 * app.scale;
-    if (ImGui::BeginTable("cells", cols + 1,
-                          ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInner |
-                              ImGuiTableFlags_SizingFixedFit,
-                          ImVec2(0, std::min(260.0f * app.scale, (rows + 2) * ImGui::GetFrameHeight())))) {
-        ImGui::TableSetupScrollFreeze(1, 0);
-        ImGui::TableSetupColumn("row", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("000").x);
-        for (int c = 0; c < cols; ++c) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, cell_w);
-        ImGuiListClipper clipper;
-        clipper.Begin(rows);
-        while (clipper.Step()) {
-            for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
-                ImGui::TableNextRow();
-                ImGui::TableSetColumnIndex(0);
-                ImGui::TextDisabled("%d", r);
-                for (int c = 0; c < cols; ++c) {
-                    ImGui::TableSetColumnIndex(c + 1);
-                    double& v = m.v[static_cast<size_t>(r) * m.cols + c];
-                    ImGui::PushID(r * 1024 + c);
-                    ImGui::SetNextItemWidth(cell_w);
-                    if (editable) {
-                        if (ImGui::InputDouble("##v", &v, 0, 0, "%.4g")) {
-                            v = quantize(v, m.type, app.inputs.flavor);
-                            changed = true;
+    // ImGui tables hold at most 64 columns: wide matrices come in chunks of 32 columns.
+    constexpr int kChunk = 32;
+    for (int c0 = 0; c0 < m.cols; c0 += kChunk) {
+        const int cols = std::min(kChunk, m.cols - c0);
+        if (m.cols > kChunk) ImGui::TextDisabled("columns %d-%d", c0, c0 + cols - 1);
+        ImGui::PushID(c0);
+        if (ImGui::BeginTable("cells", cols + 1,
+                              ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInner |
+                                  ImGuiTableFlags_SizingFixedFit,
+                              ImVec2(0, std::min(260.0f * app.scale, (rows + 2) * ImGui::GetFrameHeight())))) {
+            ImGui::TableSetupScrollFreeze(1, 0);
+            ImGui::TableSetupColumn("row", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("000").x);
+            for (int c = 0; c < cols; ++c) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, cell_w);
+            ImGuiListClipper clipper;
+            clipper.Begin(rows);
+            while (clipper.Step()) {
+                for (int r = clipper.DisplayStart; r < clipper.DisplayEnd; ++r) {
+                    ImGui::TableNextRow();
+                    ImGui::TableSetColumnIndex(0);
+                    ImGui::TextDisabled("%d", r);
+                    for (int c = 0; c < cols; ++c) {
+                        ImGui::TableSetColumnIndex(c + 1);
+                        double& v = m.v[static_cast<size_t>(r) * m.cols + c0 + c];
+                        ImGui::PushID(r * 1024 + c);
+                        ImGui::SetNextItemWidth(cell_w);
+                        if (editable) {
+                            if (ImGui::InputDouble("##v", &v, 0, 0, "%.4g")) {
+                                v = quantize(v, m.type, app.inputs.flavor);
+                                changed = true;
+                            }
+                        } else {
+                            ImGui::Text("%.6g", v);
                         }
-                    } else {
-                        ImGui::Text("%.6g", v);
+                        ImGui::PopID();
                     }
-                    ImGui::PopID();
                 }
             }
+            ImGui::EndTable();
         }
-        ImGui::EndTable();
+        ImGui::PopID();
     }
     ImGui::PopID();
     return changed;

@@ -4,6 +4,8 @@
 #include "ui/app.hpp"
 
 #include <cmath>
+#include <string>
+#include <vector>
 
 namespace lsapp {
 
@@ -11,18 +13,45 @@ namespace {
 
 ImVec2 add(ImVec2 a, float x, float y) { return ImVec2(a.x + x, a.y + y); }
 
-std::string grid_title(const App& app, const ls::OperandLayout& l, bool registers) {
-    std::string s = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
-    s += "  " + std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
-         (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) + " blocks" : "") + "  " +
-         std::string(ls::elem_name(l.type())) + "  " + std::to_string(l.regs()) + " VGPR" + (l.regs() == 1 ? "" : "s");
-    if (registers) s += "  (rows: lanes, columns: VGPRs)";
-    else if (l.elements() > 0) {
-        const size_t copies = l.where({0, 0, 0}).size();
-        if (copies > 1) s += "  (each element in " + std::to_string(copies) + " places; first shown)";
+// Draw callback: copy a grid's texture to the frame at its place, inside the clip rectangle.
+void blit_grid(const ImDrawList*, const ImDrawCmd* cmd) {
+    const GridBlit& b = *static_cast<const GridBlit*>(cmd->UserCallbackData);
+    const ImDrawData* dd = ImGui::GetDrawData();
+    const ImVec2 pos = dd->DisplayPos, sc = dd->FramebufferScale;
+    const float fb_h = dd->DisplaySize.y * sc.y;
+    // Only the visible part is copied (a 100 % grid can be far larger than the screen):
+    // the grid's rectangle cut by the clip rectangle, in grid pixels (y down).
+    const ImVec4 clip = cmd->ClipRect;
+    const float gx0 = std::max(0.0f, clip.x - b.p0.x), gy0 = std::max(0.0f, clip.y - b.p0.y);
+    const float gx1 = std::min(static_cast<float>(b.w), clip.z - b.p0.x), gy1 = std::min(static_cast<float>(b.h), clip.w - b.p0.y);
+    const int sx0 = static_cast<int>(std::floor(gx0)), sy0 = static_cast<int>(std::floor(gy0));
+    const int sx1 = static_cast<int>(std::ceil(gx1)), sy1 = static_cast<int>(std::ceil(gy1));
+    if (sx1 <= sx0 || sy1 <= sy0) return;
+    glEnable(GL_SCISSOR_TEST);
+    const int cx0 = static_cast<int>((clip.x - pos.x) * sc.x), cx1 = static_cast<int>((clip.z - pos.x) * sc.x);
+    const int cy0 = static_cast<int>((clip.y - pos.y) * sc.y), cy1 = static_cast<int>((clip.w - pos.y) * sc.y);
+    glScissor(cx0, static_cast<int>(fb_h) - cy1, std::max(0, cx1 - cx0), std::max(0, cy1 - cy0));
+    // The texture's rows are stored bottom-up, like the frame's.
+    auto fx = [&](float gx) { return static_cast<GLint>(std::lround((b.p0.x + gx - pos.x) * sc.x)); };
+    auto fy = [&](float gy) { return static_cast<GLint>(std::lround(fb_h - (b.p0.y + gy - pos.y) * sc.y)); };
+    GLint read = 0;
+    glGetIntegerv(GL_READ_FRAMEBUFFER_BINDING, &read);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, b.fbo);
+    glBlitFramebuffer(sx0, b.h - sy1, sx1, b.h - sy0, fx(static_cast<float>(sx0)), fy(static_cast<float>(sy1)),
+                      fx(static_cast<float>(sx1)), fy(static_cast<float>(sy0)), GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, static_cast<GLuint>(read));
+}
+
+ImU32 change_colour(Change c, ls::Theme theme) {
+    switch (c) {
+        case Change::OtherRegister: return IM_COL32(0x6A, 0x1B, 0x9A, 255);
+        case Change::OtherLane: return IM_COL32(0xB7, 0x1C, 0x1C, 255);
+        case Change::Both: return theme == ls::Theme::Dark ? IM_COL32(255, 255, 255, 255) : IM_COL32(0, 0, 0, 255);
+        case Change::BitsOnly: return IM_COL32(0x00, 0x83, 0x8F, 255);
+        case Change::Copies: return IM_COL32(0x2E, 0x7D, 0x32, 255);
+        case Change::Same: break;
     }
-    (void)app;
-    return s;
+    return 0;
 }
 
 const OperandView* view_of(const App& app, ls::Operand op) {
@@ -37,15 +66,18 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
                const std::vector<std::uint8_t>* diff, const LayoutSet* other, const OperandVerify* verified) {
     const ImVec2 p0 = ImGui::GetCursorScreenPos();
     ImGui::InvisibleButton(id, ImVec2(std::max(1.0f, grid.width), std::max(1.0f, grid.height)));
-    const bool hovered = ImGui::IsItemHovered();
-    const bool clicked = ImGui::IsItemClicked();
+    draw_grid_at(app, grid, tex, hl, p0, ImGui::IsItemHovered(), ImGui::IsItemClicked(), diff, other, verified);
+}
+
+void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, ImVec2 p0, bool hovered,
+                  bool clicked, const std::vector<std::uint8_t>* diff, const LayoutSet* other, const OperandVerify* verified) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     if (tex.ready()) {
-        // The cached picture is opaque: drawing it without blending halves
-        // llvmpipe's per-pixel work for the largest quads of the frame.
-        dl->AddCallback([](const ImDrawList*, const ImDrawCmd*) { glDisable(GL_BLEND); }, nullptr);
-        dl->AddImage(tex.id(), p0, add(p0, static_cast<float>(tex.width()), static_cast<float>(tex.height())),
-                     ImVec2(0, 1), ImVec2(1, 0));
+        // The cached picture is opaque and drawn 1:1: a framebuffer blit (a copy,
+        // clipped by the scissor) instead of a textured quad spares llvmpipe the
+        // shading of every pixel of the largest areas of the frame.
+        app.blits.push_back(GridBlit{tex.fbo(), tex.width(), tex.height(), p0});
+        dl->AddCallback(blit_grid, &app.blits.back());
         dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
     }
     const ls::ThemeColors colors = ls::theme_colors(app.settings.view.theme);
@@ -66,6 +98,16 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
             dl->AddRect(a, b, level == 2 ? strong : weak, 0.0f, 0, level == 2 ? thick : thin);
         }
     }
+    if (app.legend_key >= 0 && !other) {
+        // A legend entry is hovered: outline every cell of that colour.
+        for (const Tile& t : grid.tiles) {
+            const int n = ls::categorical_count();
+            bool match = t.key % n == app.legend_key;
+            for (int k : t.copy_keys) match |= k % n == app.legend_key;
+            if (!match) continue;
+            dl->AddRect(add(p0, t.x0 + 1, t.y0 + 1), add(p0, t.x1, t.y1), strong, 0.0f, 0, std::min(thick, 2.0f * app.scale));
+        }
+    }
     if (verified) {
         // "Verify on GPU": green for verified cells, red for wrong ones, over the cached tiles.
         const ImU32 ok_line = to_imgui(verify_ok_colour), ok_wash = to_imgui(verify_ok_colour, 40);
@@ -80,15 +122,16 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
         }
     }
     if (diff) {
-        const ImU32 mark = to_imgui(app.settings.view.theme == ls::Theme::Dark ? ls::Rgb{255, 255, 255} : ls::Rgb{0, 0, 0});
         for (const Tile& t : grid.tiles) {
             const size_t idx = static_cast<size_t>((t.element.block * grid.rows + t.element.row) * grid.cols + t.element.col);
             if (idx >= diff->size() || !(*diff)[idx]) continue;
+            // The kind of change picks the mark's colour (the legend above says which is which).
+            const ImU32 mark = change_colour(static_cast<Change>((*diff)[idx]), app.settings.view.theme);
             const ImVec2 a = add(p0, t.x0 + 2, t.y0 + 2), b = add(p0, t.x1 - 1, t.y1 - 1);
             // A corner flag and an outline: the label stays readable.
             const float f = std::min(b.x - a.x, b.y - a.y) * 0.45f;
             dl->AddTriangleFilled(a, ImVec2(a.x + f, a.y), ImVec2(a.x, a.y + f), mark);
-            dl->AddRect(a, b, mark, 0.0f, 0, thin);
+            dl->AddRect(a, b, mark, 0.0f, 0, 2 * thin);
         }
     }
     if (!hovered) return;
@@ -131,96 +174,182 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
     ImGui::EndTooltip();
 }
 
-void draw_layout_panel(App& app) {
-    ImGui::BeginChild("layout_canvas###layout_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    app.layout_avail = ImGui::GetContentRegionAvail();
-    if (app.settings.view.fit && (std::fabs(app.layout_avail.x - app.fit_avail_used.x) > 8 ||
-                                  std::fabs(app.layout_avail.y - app.fit_avail_used.y) > 8))
-        app.grids_dirty = true;  // the panel changed size: refit
-    if (app.grids_dirty) app.rebuild_grids();
-    app.layout_panel_min = ImGui::GetWindowPos();
-    app.layout_panel_max = add(app.layout_panel_min, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
-    const float th = ImGui::GetTextLineHeightWithSpacing();
-    const float gap = 18 * app.scale;
-    const ImVec2 origin = ImGui::GetCursorPos();
-    float right = 0, bottom = 0;
-    auto place = [&](ls::Operand op, float x, float y, bool registers) {
-        OperandView* v = const_cast<OperandView*>(view_of(app, op));
-        const ls::OperandLayout* l = app.set.find(op);
-        if (!v || !l) return;
-        const TileGrid& g = registers ? v->registers : v->matrix;
-        ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + y - th));
-        ImGui::TextUnformatted(grid_title(app, *l, registers).c_str());
-        ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + y));
-        const std::string id = std::string(registers ? "reg_" : "mat_") + std::string(ls::operand_name(op));
-        draw_grid(app, g, registers ? v->registers_tex : v->matrix_tex, app.links.find(op), id.c_str(), nullptr, nullptr,
-                  app.verify_for(op));
-        right = std::max(right, x + std::max(g.width, ImGui::CalcTextSize(grid_title(app, *l, registers).c_str()).x));
-        bottom = std::max(bottom, y + g.height);
-    };
-    auto size_of = [&](ls::Operand op) {
-        const OperandView* v = view_of(app, op);
-        return v ? ImVec2(v->matrix.width, v->matrix.height) : ImVec2(0, 0);
-    };
-    if (!app.only_operands.empty()) {
-        // Only the operands asked for, left to right.
-        float x = 0;
-        for (ls::Operand op : app.only_operands) {
-            const ls::Operand shown = op == ls::Operand::C ? ls::Operand::D : op;
-            place(shown, x, th, false);
-            x += size_of(shown).x + gap;
-        }
+namespace {
+
+// Titles from the richest to the shortest; the longest that fits its column is drawn.
+std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l, bool registers) {
+    const std::string name = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
+    const std::string shape = std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
+                              (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) : "");
+    const std::string regs = std::to_string(l.regs()) + " VGPR" + (l.regs() == 1 ? "" : "s");
+    std::vector<std::string> out;
+    if (registers) {
+        out.push_back(name + " registers  " + regs + " x " + std::to_string(l.lanes()) + " lanes");
+        out.push_back(name + " registers");
     } else {
-        const ImVec2 a = size_of(ls::Operand::A), b = size_of(ls::Operand::B);
-        const float top = th + b.y + gap + th;  // A and D start below B
-        place(ls::Operand::B, a.x + gap, th, false);
-        place(ls::Operand::A, 0, top, false);
-        place(ls::Operand::D, a.x + gap, top, false);
-        float x = 0;
-        const float extra_y = bottom + gap + th;
-        for (ls::Operand op : {ls::Operand::K, ls::Operand::SA, ls::Operand::SB}) {
-            if (!app.set.find(op)) continue;
-            place(op, x, extra_y, false);
-            x += size_of(op).x + gap;
-        }
-        if (app.settings.view.show_registers) {
-            float rx = right + 2 * gap;
-            for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D, ls::Operand::K}) {
-                const OperandView* v = view_of(app, op);
-                if (!v) continue;
-                place(op, rx, th, true);
-                rx += std::max(v->registers.width, ImGui::CalcTextSize(grid_title(app, *app.set.find(op), true).c_str()).x) + gap;
-            }
-        }
+        const int copies = l.elements() > 0 ? static_cast<int>(l.where({0, 0, 0}).size()) : 1;
+        std::string rep;
+        if (copies > 1)
+            rep = "  each element in " + std::to_string(copies) + " places" +
+                  (app.copy < 0 ? " (all shown)" : " (copy " + std::to_string(std::min(app.copy, copies - 1) + 1) + ")");
+        out.push_back(name + "  " + shape + "  " + std::string(ls::elem_name(l.type())) + "  " + regs + rep);
+        if (copies > 1) out.push_back(name + "  " + shape + "  x" + std::to_string(copies) + " copies");
+        out.push_back(name + "  " + shape + "  " + std::string(ls::elem_name(l.type())));
+        out.push_back(name + "  " + shape);
     }
-    ImGui::SetCursorPos(ImVec2(origin.x + right + gap, origin.y + bottom + gap));
-    ImGui::Dummy(ImVec2(1, 1));
-    ImGui::EndChild();
+    out.push_back(name);
+    return out;
 }
 
-void draw_registers_panel(App& app) {
-    ImGui::BeginChild("regs_canvas###regs_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    const float th = ImGui::GetTextLineHeightWithSpacing();
-    const float gap = 18 * app.scale;
-    const ImVec2 origin = ImGui::GetCursorPos();
-    // Lane numbers on the left: hovering one highlights everything that lane holds.
-    const TileGrid* first = app.views.empty() ? nullptr : &app.views.front().registers;
-    float x = 0, bottom = 0;
-    if (first) {
-        const float lane_w = ImGui::CalcTextSize("L00").x + 8 * app.scale;
-        ImGui::SetCursorPos(ImVec2(origin.x, origin.y + th));
-        const ImVec2 p0 = ImGui::GetCursorScreenPos();
-        ImGui::InvisibleButton("lanes###lanes", ImVec2(lane_w, first->height));
-        const bool hovered = ImGui::IsItemHovered(), clicked = ImGui::IsItemClicked();
-        ImDrawList* dl = ImGui::GetWindowDrawList();
-        const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text);
-        for (int lane = 0; lane < first->lanes; ++lane) {
-            const std::string s = "L" + std::to_string(lane);
-            dl->AddText(add(p0, 2, lane * first->cell_h + (first->cell_h - ImGui::GetFontSize()) * 0.5f), text, s.c_str());
+void draw_title(const App& app, const ls::OperandLayout& l, bool registers, const Rect& r, ImVec2 origin) {
+    const auto forms = title_forms(app, l, registers);
+    const std::string* pick = &forms.back();
+    for (const std::string& f : forms)
+        if (ImGui::CalcTextSize(f.c_str()).x <= r.w()) {
+            pick = &f;
+            break;
         }
-        if (hovered) {
-            const int lane = static_cast<int>((ImGui::GetIO().MousePos.y - p0.y) / first->cell_h);
-            if (lane >= 0 && lane < first->lanes) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 a = add(origin, r.x0, r.y0), b = add(origin, r.x1, r.y1);
+    dl->PushClipRect(a, b, true);
+    dl->AddText(a, ImGui::GetColorU32(ImGuiCol_Text), pick->c_str());
+    dl->PopClipRect();
+    if (ImGui::IsMouseHoveringRect(a, b) && pick != &forms.front()) ImGui::SetTooltip("%s", forms.front().c_str());
+}
+
+// Tick numbers: every `step` rows (columns), where step is the smallest of
+// 1, 2, 4, 8, ... that leaves room for the text.
+int tick_step(float cell, float need) {
+    int step = 1;
+    while (step * cell < need && step < 4096) step *= 2;
+    return step;
+}
+
+void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin) {
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImFont* f = app.cell_font;
+    const float fs = app.cell_font_size;
+    const ImU32 col = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    const bool regs = g.view == ViewKind::Registers;
+    const int rows = regs ? g.lanes : g.rows;
+    const int brs = regs ? 1 : (g.blocks_shown + g.blocks_per_row - 1) / std::max(1, g.blocks_per_row);
+    const int rstep = tick_step(g.cell_h, fs + 1);
+    for (int br = 0; br < brs; ++br) {
+        const float y0 = br * (rows * g.cell_h + g.block_gap);
+        for (int r = 0; r < rows; r += rstep) {
+            const std::string t = regs ? "L" + std::to_string(r) : std::to_string(r);
+            const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
+            dl->AddText(f, fs, add(origin, pg.grid.x0 - sz.x - 3, pg.grid.y0 + y0 + r * g.cell_h + (g.cell_h - sz.y) * 0.5f),
+                        col, t.c_str());
+        }
+    }
+    if (regs) {
+        // Column headers: "v0 [15:0]" per part where it fits, else "v0" per register (every k-th).
+        const int parts = g.regs > 0 ? std::max(1, static_cast<int>(std::lround(g.slot_w / std::max(1.0f, g.cell_w)))) : 1;
+        const float part_w = g.slot_w / parts;
+        const int bits = 32 / parts;
+        bool per_part = parts > 1;
+        for (int p = 0; per_part && p < parts; ++p) {
+            const std::string t = "v" + std::to_string(g.regs - 1) + " [" + std::to_string(bits * p + bits - 1) + ":" +
+                                  std::to_string(bits * p) + "]";
+            per_part = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str()).x + 4 <= part_w;
+        }
+        const int step = per_part ? 1 : tick_step(g.slot_w, f->CalcTextSizeA(fs, FLT_MAX, 0, ("v" + std::to_string(g.regs)).c_str()).x + 4);
+        for (int reg = 0; reg < g.regs; reg += step) {
+            for (int p = 0; p < (per_part ? parts : 1); ++p) {
+                std::string t = "v" + std::to_string(reg);
+                if (per_part) t += " [" + std::to_string(bits * p + bits - 1) + ":" + std::to_string(bits * p) + "]";
+                const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
+                const float x = pg.grid.x0 + reg * g.slot_w + (per_part ? p * part_w + (part_w - sz.x) * 0.5f : 1);
+                dl->AddText(f, fs, add(origin, x, pg.axis_top.y0 + 1), col, t.c_str());
+            }
+        }
+        return;
+    }
+    const int cstep = tick_step(g.cell_w, f->CalcTextSizeA(fs, FLT_MAX, 0, "000").x + 3);
+    for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc) {
+        const float x0 = bc * (g.cols * g.cell_w + g.block_gap);
+        for (int c = 0; c < g.cols; c += cstep) {
+            const std::string t = std::to_string(c);
+            const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
+            dl->AddText(f, fs, add(origin, pg.grid.x0 + x0 + c * g.cell_w + (g.cell_w - sz.x) * 0.5f, pg.axis_top.y0 + 1), col,
+                        t.c_str());
+        }
+    }
+}
+
+// One canvas: the user pans (drag) and zooms (wheel about the pointer); the
+// arrangement is recomputed each frame, the textures only when cells change size.
+void draw_canvas(App& app, Canvas& c, bool registers_tab) {
+    ImGui::BeginChild(registers_tab ? "regs_canvas###regs_canvas" : "layout_canvas###layout_canvas", ImVec2(0, 0), false,
+                      ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    const ImVec2 size = ImGui::GetContentRegionAvail();
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    if (c.display.x > 0 && (display.x != c.display.x || display.y != c.display.y)) c.fit();  // the window was resized: whole picture
+    c.display = display;
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    if (std::fabs(size.x - c.size.x) > 0.5f || std::fabs(size.y - c.size.y) > 0.5f) {
+        c.size = size;
+        app.grids_dirty = true;
+    }
+    c.origin = origin;
+    app.layout_panel_min = ImGui::GetWindowPos();
+    app.layout_panel_max = add(app.layout_panel_min, ImGui::GetWindowSize().x, ImGui::GetWindowSize().y);
+    ImGui::InvisibleButton("canvas", ImVec2(std::max(1.0f, size.x), std::max(1.0f, size.y)));
+    const bool hovered = ImGui::IsItemHovered();
+    ImGuiIO& io = ImGui::GetIO();
+    ArrangeParams p = app.canvas_params(c, registers_tab);
+    if (hovered && io.MouseWheel != 0 && !c.shapes.empty()) {
+        c.view = zoom_about(c.shapes, p, std::pow(1.2f, io.MouseWheel), io.MousePos.x - origin.x, io.MousePos.y - origin.y);
+        p = app.canvas_params(c, registers_tab);
+    }
+    if (ImGui::IsItemActive() && ImGui::IsMouseDragging(ImGuiMouseButton_Left, 4 * app.scale)) {
+        c.dragging = true;
+        c.view.pan_x += io.MouseDelta.x, c.view.pan_y += io.MouseDelta.y;
+        p = app.canvas_params(c, registers_tab);
+    }
+    const bool clicked = ImGui::IsItemDeactivated() && !c.dragging && hovered;
+    if (!ImGui::IsItemActive()) c.dragging = false;
+    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) c.fit_all(), p = app.canvas_params(c, registers_tab);
+    if (c.fit_width_pending && !c.shapes.empty() && c.size.x > 0) {
+        // Rows tall enough for a line of text, the width filled, the top in view.
+        c.fit_width_pending = false;
+        const Arrangement whole = arrange(c.shapes, p);
+        const float room_w = p.panel_w - 2 * p.margin;
+        c.view.zoom_y = std::max(1.0f, p.natural_h / std::max(0.01f, whole.fit_cell_h));
+        float grids_w = 0;
+        for (const PlacedGrid& g : whole.grids) grids_w += g.grid.w();
+        const float fixed = whole.content.w() - grids_w;
+        c.view.zoom_x = std::max(1.0f, std::min(4.0f * p.natural_w / std::max(0.01f, whole.fit_cell_w),
+                                                (room_w - fixed) / std::max(1.0f, grids_w)));
+        c.view.pan_x = 0, c.view.pan_y = 1e6f;  // clamped to the top
+        p = app.canvas_params(c, registers_tab);
+    }
+    if (app.grids_dirty) app.rebuild_grids();
+    c.arr = arrange(c.shapes, p);
+    c.view.zoom_x = c.arr.zoom_x, c.view.zoom_y = c.arr.zoom_y, c.view.pan_x = c.arr.pan_x, c.view.pan_y = c.arr.pan_y;
+    if (c.arr.cell_w != c.built_w || c.arr.cell_h != c.built_h) {
+        app.rebuild_grids();
+        c.arr = arrange(c.shapes, p);
+    }
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(origin, add(origin, size.x, size.y), true);
+    for (const PlacedGrid& pg : c.arr.grids) {
+        OperandView* v = const_cast<OperandView*>(view_of(app, pg.shape.op));
+        const ls::OperandLayout* l = app.set.find(pg.shape.op);
+        if (!v || !l) continue;
+        const bool regs = pg.shape.registers;
+        TileGrid& g = registers_tab ? v->registers : regs ? v->side : v->matrix;
+        TileTexture& tex = registers_tab ? v->registers_tex : regs ? v->side_tex : v->matrix_tex;
+        draw_title(app, *l, regs, pg.heading, origin);
+        draw_axes(app, pg, g, origin);
+        const bool over = hovered && !c.dragging && pg.grid.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
+        draw_grid_at(app, g, tex, app.links.find(pg.shape.op), add(origin, pg.grid.x0, pg.grid.y0), over, over && clicked,
+                     nullptr, nullptr, app.verify_for(pg.shape.op));
+        if (registers_tab && hovered && !c.dragging && pg.axis_left.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y)) {
+            // A lane number: everything that lane holds, in every operand.
+            const int lane = static_cast<int>((io.MousePos.y - origin.y - pg.grid.y0) / std::max(1.0f, g.cell_h));
+            if (lane >= 0 && lane < g.lanes) {
                 Hover h;
                 h.kind = Hover::Kind::Lane;
                 h.lane = lane;
@@ -228,24 +357,128 @@ void draw_registers_panel(App& app) {
                 if (clicked) app.want_pin = h;
             }
         }
-        x = lane_w + 4 * app.scale;
     }
-    for (auto& v : app.views) {
-        if (v.operand == ls::Operand::C) continue;
-        const ls::OperandLayout* l = app.set.find(v.operand);
-        const std::string title = grid_title(app, *l, false);
-        ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y));
-        ImGui::TextUnformatted(title.c_str());
-        ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + th));
-        const std::string id = "regs_" + std::string(ls::operand_name(v.operand));
-        draw_grid(app, v.registers, v.registers_tex, app.links.find(v.operand), id.c_str(), nullptr, nullptr,
-                  app.verify_for(v.operand));
-        x += std::max(v.registers.width, ImGui::CalcTextSize(title.c_str()).x) + gap;
-        bottom = std::max(bottom, th + v.registers.height);
-    }
-    ImGui::SetCursorPos(ImVec2(origin.x + x, origin.y + bottom + gap));
-    ImGui::Dummy(ImVec2(1, 1));
+    dl->PopClipRect();
     ImGui::EndChild();
+}
+
+}  // namespace
+
+void draw_legend(App& app) {
+    const ls::Instruction& ins = *app.set.ins;
+    const ls::Theme theme = app.settings.view.theme;
+    struct Entry { int key; std::string text; };
+    std::vector<Entry> entries;
+    switch (app.settings.view.color_by) {
+        case ls::ColorBy::Lane: {
+            const int size = ls::lane_group_size(ins);
+            for (int gi = 0; gi < ls::lane_groups(ins, app.set.wave()); ++gi)
+                entries.push_back({gi, "lanes " + std::to_string(gi * size) + "\u2013" + std::to_string(gi * size + size - 1)});
+            break;
+        }
+        case ls::ColorBy::Register: {
+            int regs = 0;
+            for (const auto& l : app.set.layouts) regs = std::max(regs, l.regs());
+            // Colours repeat after 16 registers: one entry per colour, naming every register that has it.
+            for (int r = 0; r < std::min(regs, ls::categorical_count()); ++r) {
+                std::string text = "v" + std::to_string(r);
+                for (int more = r + ls::categorical_count(); more < regs; more += ls::categorical_count())
+                    text += ", v" + std::to_string(more);
+                entries.push_back({r, text});
+            }
+            break;
+        }
+        case ls::ColorBy::Block:
+            for (int b = 0; b < ins.blocks; ++b) entries.push_back({b, "block " + std::to_string(b)});
+            break;
+    }
+    const char* what = app.settings.view.color_by == ls::ColorBy::Lane       ? "colour = lane group:"
+                       : app.settings.view.color_by == ls::ColorBy::Register ? "colour = register:"
+                                                                             : "colour = block:";
+    ImGui::TextUnformatted(what);
+    const float sw = ImGui::GetTextLineHeight();
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (const Entry& e : entries) {
+        const float w = sw + 4 * app.scale + ImGui::CalcTextSize(e.text.c_str()).x;
+        ImGui::SameLine(0, 10 * app.scale);
+        if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        ImGui::PushID(e.key);
+        ImGui::InvisibleButton("legend", ImVec2(w, sw));
+        ImGui::PopID();
+        if (ImGui::IsItemHovered()) app.frame_legend_key = e.key;
+        // Register colours repeat after 16: the entry says so in its tooltip.
+        const ls::Rgb c = ls::categorical(e.key, theme);
+        dl->AddRectFilled(p, add(p, sw, sw), to_imgui(c));
+        dl->AddRect(p, add(p, sw, sw), ImGui::GetColorU32(ImGuiCol_Border));
+        dl->AddText(add(p, sw + 4 * app.scale, 0), ImGui::GetColorU32(ImGuiCol_Text), e.text.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: hover to outline its cells", e.text.c_str());
+        if (app.frame_legend_key == e.key && app.legend_key != e.key) app.request_redraw();
+    }
+    if (app.tab == Tab::Layout && app.settings.view.labels) {
+        // What the text in the cells is (one form per operand; it depends on the cell size).
+        auto example = [](LabelForm f) -> std::string {
+            switch (f) {
+                case LabelForm::Full: return "register[bits] \u00B7 lane";
+                case LabelForm::TwoLines: return "register[bits] / lane";
+                case LabelForm::Short: return "register / lane";
+                case LabelForm::OneLine: return "register lane";
+                case LabelForm::Lane: return "lane";
+                case LabelForm::Number: return "lane number";
+                case LabelForm::None: return "none (zoom in)";
+            }
+            return "";
+        };
+        std::vector<std::pair<std::string, std::string>> forms;
+        for (const auto& v : app.views)
+            if (v.operand != ls::Operand::C && app.layout_canvas.arr.find(v.operand))
+                forms.emplace_back(std::string(ls::operand_name(v.operand)), example(v.matrix.form));
+        bool same = true;
+        for (const auto& f : forms) same &= f.second == forms.front().second;
+        std::string text = "cell text: ";
+        if (same && !forms.empty()) text += forms.front().second;
+        else
+            for (size_t i = 0; i < forms.size(); ++i) text += (i ? ", " : "") + forms[i].first + " " + forms[i].second;
+        ImGui::SameLine(0, 16 * app.scale);
+        if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(text.c_str()).x > right) ImGui::NewLine();
+        ImGui::TextDisabled("%s", text.c_str());
+    }
+    // View controls on the same strip: fit, 100 %, replicated copies.
+    Canvas& c = app.tab == Tab::Registers ? app.regs_canvas : app.layout_canvas;
+    ImGui::SameLine(0, 20 * app.scale);
+    if (ImGui::GetCursorScreenPos().x + 200 * app.scale > right) ImGui::NewLine();
+    if (ImGui::SmallButton("Fit")) c.fit_all();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Whole picture (Ctrl+0, or double-click). Wheel: zoom, drag: pan.");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("100%")) c.view = actual_size(c.shapes, app.canvas_params(c, app.tab == Tab::Registers));
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cells at their natural size, every label in full (Ctrl+1)");
+    ImGui::SameLine();
+    // The zoom as a fraction of the natural cell size (100 %: every label in full).
+    const float natural_w = app.canvas_params(c, app.tab == Tab::Registers).natural_w;
+    ImGui::TextDisabled("%.0f%%", 100.0f * c.arr.cell_w / std::max(1.0f, natural_w));
+    if (app.max_copies > 1 && app.tab == Tab::Layout) {
+        ImGui::SameLine(0, 16 * app.scale);
+        ImGui::TextUnformatted("copies:");
+        for (int k = -1; k < app.max_copies; ++k) {
+            ImGui::SameLine();
+            const std::string label = k < 0 ? "all##copy" : std::to_string(k + 1) + "##copy";
+            if (ImGui::RadioButton(label.c_str(), app.copy == k) && app.copy != k) app.copy = k, app.grids_dirty = true;
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Replicated elements: each sits in %d places. 'all' splits each cell into one stripe per copy.",
+                              app.max_copies);
+    }
+}
+
+void draw_layout_panel(App& app) {
+    draw_legend(app);
+    draw_canvas(app, app.layout_canvas, false);
+}
+
+void draw_registers_panel(App& app) {
+    draw_legend(app);
+    draw_canvas(app, app.regs_canvas, true);
 }
 
 void draw_compare_panel(App& app) {
@@ -339,8 +572,25 @@ void draw_compare_panel(App& app) {
         const LayoutDiff* d = nullptr;
         for (const auto& x : c.diffs)
             if (x.operand == cv.operand) d = &x;
-        ImGui::Text("%s:  %s", std::string(ls::operand_name(cv.operand)).c_str(),
-                    d ? d->note.c_str() : "only in the second instruction");
+        ImGui::Text("%s:", std::string(ls::operand_name(cv.operand)).c_str());
+        ImGui::SameLine();
+        if (!d || !d->comparable || d->count == 0) {
+            ImGui::TextUnformatted(d ? d->note.c_str() : "only in the second instruction");
+        } else {
+            // Counts per kind of change, each in its mark's colour.
+            ImGui::Text("%d of %d elements placed differently:", d->count, d->count + d->per_change[0]);
+            for (int k = 1; k < kChangeKinds; ++k) {
+                if (!d->per_change[k]) continue;
+                ImGui::SameLine(0, 12 * app.scale);
+                const ImVec2 p = ImGui::GetCursorScreenPos();
+                const float sw = ImGui::GetTextLineHeight();
+                ImGui::GetWindowDrawList()->AddRect(add(p, 1, 1), add(p, sw - 1, sw - 1),
+                                                    change_colour(static_cast<Change>(k), app.settings.view.theme), 0, 0, 3 * app.scale);
+                ImGui::Dummy(ImVec2(sw, sw));
+                ImGui::SameLine(0, 4 * app.scale);
+                ImGui::Text("%s %d", change_name(static_cast<Change>(k)), d->per_change[k]);
+            }
+        }
         const std::vector<std::uint8_t>* mask = d && d->comparable ? &d->differs : nullptr;
         const float y = ImGui::GetCursorPosY();
         float h = cv.matrix.height;

@@ -23,13 +23,31 @@ void TileTexture::render(const TileGrid& grid, const ls::ThemeColors& colors, Im
     list.PushTextureID(ImGui::GetIO().Fonts->TexID);
     list.PushClipRect(ImVec2(0, 0), ImVec2(static_cast<float>(w), static_cast<float>(h)));
     list.AddRectFilled(ImVec2(0, 0), ImVec2(static_cast<float>(w), static_cast<float>(h)), to_imgui(colors.grid));
+    // A one-pixel grid line on the left and top of every tile, unless tiles are
+    // so small that the lines would hide their colours.
+    const float line = grid.cell_h >= 5 && (grid.view == ViewKind::Registers || grid.cell_w >= 5) ? 1.0f : 0.0f;
     for (const Tile& t : grid.tiles) {
-        // A one-pixel grid line on the right and bottom of every tile.
-        list.AddRectFilled(ImVec2(t.x0 + 1, t.y0 + 1), ImVec2(t.x1, t.y1), to_imgui(t.fill));
+        if (t.copy_fills.empty()) {
+            list.AddRectFilled(ImVec2(t.x0 + line, t.y0 + line), ImVec2(t.x1, t.y1), to_imgui(t.fill));
+        } else {
+            // Every copy of a replicated element: one stripe each, left to right.
+            const float w = (t.x1 - t.x0 - line) / static_cast<float>(t.copy_fills.size());
+            for (size_t k = 0; k < t.copy_fills.size(); ++k) {
+                const float a = std::round(t.x0 + line + w * k), b = std::round(t.x0 + line + w * (k + 1));
+                list.AddRectFilled(ImVec2(a, t.y0 + line), ImVec2(b, t.y1), to_imgui(t.copy_fills[k]));
+            }
+        }
         if (t.label.empty()) continue;
-        const ImVec2 size = font->CalcTextSizeA(font_size, FLT_MAX, 0.0f, t.label.c_str());
-        const ImVec2 pos(std::floor((t.x0 + t.x1 - size.x) * 0.5f + 0.5f), std::floor((t.y0 + t.y1 - size.y) * 0.5f + 1.0f));
-        list.AddText(font, font_size, pos, to_imgui(t.text), t.label.c_str());
+        // One or two lines, each centred in the cell.
+        const float line = font_size;
+        const float top = std::floor((t.y0 + t.y1 - (t.label2.empty() ? 1 : 2) * line) * 0.5f + 1.0f);
+        int i = 0;
+        for (const std::string* s : {&t.label, &t.label2}) {
+            if (s->empty()) continue;
+            const ImVec2 size = font->CalcTextSizeA(font_size, FLT_MAX, 0.0f, s->c_str());
+            const ImVec2 pos(std::floor((t.x0 + t.x1 - size.x) * 0.5f + 0.5f), top + line * static_cast<float>(i++));
+            list.AddText(font, font_size, pos, to_imgui(t.text), s->c_str());
+        }
     }
     ImDrawList* lists[] = {&list};
     ImDrawData data;

@@ -18,6 +18,7 @@ public:
     void release();
     bool ready() const { return target_.fbo != 0; }
     ImTextureID id() const { return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target_.color)); }
+    GLuint fbo() const { return target_.fbo; }
     int width() const { return target_.width; }
     int height() const { return target_.height; }
 

@@ -2,6 +2,12 @@
 // checks the PNG from its pixels: the size asked for, and as many distinct
 // tile colours in the D view as the palette's lane groups for that
 // instruction (tiles are flat palette colours; labels are one text colour).
+// Mode "fit" (EGL) screenshots the layout panel of the catalog's largest and
+// oddest instructions at 1000x650 .. 1400x900 (both themes, every colouring,
+// operand subsets, registers beside) and checks from the pixels that every
+// tile lies wholly inside the panel with a margin (no palette pixel near its
+// edges), that every lane group's colour is there, and that tiles cover a
+// good part of the panel.
 // Mode "errors" checks that bad input gives a message and a non-zero exit;
 // mode "window" opens the interactive window under Xvfb and checks the saved settings.
 // Mode "verify" (EGL, no display) runs "Verify on GPU" with the software device
@@ -13,6 +19,7 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <map>
@@ -108,6 +115,82 @@ int main(int argc, char** argv) {
         check(text.find("instruction = v_wmma_f32_16x16x16_f16") != std::string::npos, "settings remember the instruction");
         check(text.find("arch = gfx1100") != std::string::npos, "settings remember the architecture");
         check(text.find("wave = 64") != std::string::npos, "settings remember the wave size");
+        return failures ? 1 : 0;
+    }
+
+    if (mode == "fit") {
+        struct Shot { const char* arch; const char* ins; const char* extra; const char* size; const char* theme; const char* color; };
+        const Shot shots[] = {
+            {"gfx950", "v_mfma_scale_f32_32x32x64_f8f6f4", "", "1400x900", "light", "lane"},
+            {"gfx950", "v_mfma_scale_f32_32x32x64_f8f6f4", "--cbsz 2", "1100x720", "dark", "lane"},
+            {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4", "", "1000x650", "light", "lane"},
+            {"gfx950", "v_smfmac_i32_32x32x64_i8", "", "1100x720", "light", "lane"},
+            {"gfx950", "v_smfmac_i32_32x32x64_i8", "--operand A,K", "1000x650", "dark", "lane"},
+            {"gfx1200", "v_swmmac_i32_16x16x64_iu4", "--wave 64", "1400x900", "dark", "lane"},
+            {"gfx1200", "v_swmmac_f32_16x16x32_f16", "", "1100x720", "light", "register"},
+            {"gfx942", "v_mfma_f32_16x16x32_fp8_fp8", "", "1400x900", "light", "lane"},
+            {"gfx942", "v_mfma_f32_4x4x4_16b_f16", "", "1000x650", "light", "lane"},
+            {"gfx942", "v_mfma_f64_4x4x4_4b_f64", "", "1100x720", "dark", "block"},
+            {"gfx1100", "v_wmma_f32_16x16x16_f16", "--wave 32", "1100x720", "light", "lane"},
+            {"gfx1100", "v_wmma_f32_16x16x16_f16", "--wave 64 --registers", "1400x900", "light", "lane"},
+        };
+        // Matrices wider than ImGui's 64-column table limit (A of 16x16x128) in the Inputs tab.
+        check(run(prefix + app + " --no-settings -a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --tab values --size 1000x650 --screenshot " +
+                  dir + "/fit-values.png") == 0,
+              "Inputs tab of a 16x128 A renders (tables in chunks of 32 columns)");
+        int n = 0;
+        for (const Shot& c : shots) {
+            const std::string out = dir + "/fit-" + std::to_string(n++) + "-" + c.ins + ".png";
+            std::remove(out.c_str());
+            const std::string cmd = prefix + app + " --no-settings --arch " + c.arch + " --instruction " + c.ins + " " + c.extra +
+                                    " --size " + c.size + " --theme " + c.theme + " --color-by " + c.color + " --panel --screenshot " + out;
+            const std::string what = std::string(c.ins) + " " + c.extra + " at " + c.size + " (" + c.theme + ", " + c.color + ")";
+            check(run(cmd) == 0, "panel screenshot of " + what);
+            int w = 0, h = 0, ch = 0;
+            unsigned char* px = stbi_load(out.c_str(), &w, &h, &ch, 4);
+            check(px != nullptr, "PNG readable");
+            if (!px) continue;
+            const ls::Theme theme = std::string(c.theme) == "dark" ? ls::Theme::Dark : ls::Theme::Light;
+            std::map<std::string, int> palette;
+            for (int i = 0; i < ls::categorical_count(); ++i) palette[ls::categorical(i, theme).hex()] = 0;
+            int x0 = w, y0 = h, x1 = -1, y1 = -1;
+            long tiles = 0;
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x) {
+                    const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+                    auto it = palette.find(ls::Rgb{p[0], p[1], p[2]}.hex());
+                    if (it == palette.end()) continue;
+                    ++it->second, ++tiles;
+                    x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+                }
+            stbi_image_free(px);
+            // Tiles whole inside the panel: no tile pixel within 6 px of its edges.
+            const int margin = 6;
+            check(x1 >= 0 && x0 >= margin && y0 >= margin && x1 < w - margin && y1 < h - margin,
+                  what + ": tiles inside the panel with a margin (tiles at x " + std::to_string(x0) + ".." + std::to_string(x1) +
+                      ", y " + std::to_string(y0) + ".." + std::to_string(y1) + " in " + std::to_string(w) + "x" + std::to_string(h) + ")");
+            // The picture uses the panel: its bounding box covers a good part of it, and it is not empty.
+            const double box = x1 < 0 ? 0.0 : static_cast<double>(x1 - x0 + 1) * (y1 - y0 + 1) / (static_cast<double>(w) * h);
+            check(box >= 0.4 && tiles >= static_cast<long>(w) * h / 20,
+                  what + ": the tiles' bounding box covers " + std::to_string(static_cast<int>(box * 100)) + "% of the panel, tiles " +
+                      std::to_string(static_cast<int>(100.0 * tiles / (static_cast<double>(w) * h))) + "%");
+            if (std::string(c.color) == "lane") {
+                const ls::Target& t = cat.find_target(c.arch);
+                const ls::Instruction& ins = cat.find_instruction(t, c.ins);
+                const std::string extra = c.extra;
+                const int wave = extra.find("--wave 32") != std::string::npos ? 32
+                                 : extra.find("--wave 64") != std::string::npos ? 64 : t.default_wave;
+                int present = 0;
+                std::string seen;
+                // A tile colour covers many pixels; antialiased text can hit a palette colour in a few.
+                int most = 0;
+                for (const auto& kv : palette) most = std::max(most, kv.second);
+                for (const auto& kv : palette)
+                    if (kv.second >= std::max(200, most / 50)) ++present, seen += " " + kv.first + ":" + std::to_string(kv.second);
+                check(present == ls::lane_groups(ins, wave), what + ": " + std::to_string(present) + " lane-group colours, expected " +
+                                                              std::to_string(ls::lane_groups(ins, wave)) + " (" + seen + ")");
+            }
+        }
         return failures ? 1 : 0;
     }
 

@@ -84,16 +84,52 @@ TEST_CASE("register grid: each part is what which() says that lane's register ho
     }
 }
 
-TEST_CASE("labels fall back to shorter forms, never overflow the cell") {
-    GridStyle st;  // 7 px per character in tests
+TEST_CASE("label forms: the richest form that fits every cell of the operand, in the documented order") {
+    GridStyle st;  // 7 px per character, 14 px lines in tests
     const ls::Location loc{3, 17, 16, 31};
-    CHECK(fitting_label(loc, 16, 200, st) == ls::tile_label(loc, 16, true));
-    CHECK(fitting_label(loc, 16, 70, st) == ls::tile_label(loc, 16, false));
-    CHECK(fitting_label(loc, 16, 30, st) == "L17");
-    CHECK(fitting_label(loc, 16, 10, st).empty());
+    CHECK(label_lines(loc, 16, LabelForm::Full).first == ls::tile_label(loc, 16, true));
+    CHECK(label_lines(loc, 16, LabelForm::TwoLines) == std::make_pair(std::string("v3[31:16]"), std::string("L17")));
+    CHECK(label_lines(loc, 16, LabelForm::Short) == std::make_pair(std::string("v3.hi"), std::string("L17")));
+    CHECK(label_lines(ls::Location{1, 2, 16, 23}, 8, LabelForm::Short).first == "v1.b2");
+    CHECK(label_lines(ls::Location{0, 2, 12, 15}, 4, LabelForm::Short).first == "v0.n3");
+    CHECK(label_lines(ls::Location{0, 2, 0, 31}, 32, LabelForm::Short).first == "v0");
+    CHECK(label_lines(loc, 16, LabelForm::OneLine).first == "v3 L17");
+    CHECK(label_lines(loc, 16, LabelForm::Lane).first == "L17");
+    // 64-bit elements name their register pair in every form that shows a register.
+    CHECK(label_lines(ls::Location{2, 5, 0, 63}, 64, LabelForm::Short).first == "v[3:2]");
+    const LayoutSet set = make("gfx942", "v_mfma_f32_32x32x8_f16");
+    const ls::OperandLayout& a = *set.find(ls::Operand::A);  // 16-bit elements, lanes up to 63
+    CHECK(choose_label_form(a, 200, 40, st) == LabelForm::Full);
+    CHECK(choose_label_form(a, 80, 40, st) == LabelForm::TwoLines);
+    CHECK(choose_label_form(a, 45, 40, st) == LabelForm::Short);
+    CHECK(choose_label_form(a, 60, 20, st) == LabelForm::OneLine);
+    CHECK(choose_label_form(a, 30, 20, st) == LabelForm::Lane);
+    CHECK(choose_label_form(a, 20, 20, st) == LabelForm::Number);
+    CHECK(label_lines(loc, 16, LabelForm::Number).first == "17");
+    CHECK(choose_label_form(a, 10, 20, st) == LabelForm::None);
     st.labels = false;
-    CHECK(fitting_label(loc, 16, 200, st).empty());
-    CHECK(fit_cell(80, 20, 400, 10) == 40);
-    CHECK(fit_cell(80, 20, 4000, 10) == 80);
-    CHECK(fit_cell(80, 20, 40, 10) == 20);
+    CHECK(choose_label_form(a, 200, 40, st) == LabelForm::None);
+}
+
+TEST_CASE("one label form per operand: every tile of a view uses it, and every label fits its cell") {
+    GridStyle st;
+    for (float w : {14.0f, 30.0f, 45.0f, 70.0f, 120.0f}) {
+        for (float h : {12.0f, 20.0f, 34.0f}) {
+            st.cell_w = w, st.cell_h = h;
+            for (const auto& [arch, name] : {std::pair{"gfx942", "v_mfma_f32_32x32x8_f16"}, std::pair{"gfx90a", "v_mfma_f64_4x4x4f64"},
+                                             std::pair{"gfx942", "v_smfmac_f32_16x16x32_f16"}}) {
+                const LayoutSet set = make(arch, name);
+                for (const ls::OperandLayout& l : set.layouts) {
+                    const TileGrid g = build_matrix_grid(*set.ins, l, st);
+                    for (const Tile& t : g.tiles) {
+                        const auto lines = label_lines(t.loc, l.element_bits(), g.form);
+                        CHECK(t.label == lines.first);
+                        CHECK(t.label2 == lines.second);
+                        CHECK(7.0f * std::max(t.label.size(), t.label2.size()) <= w);
+                        if (!t.label.empty()) CHECK((t.label2.empty() ? 1 : 2) * st.line_h <= h);
+                    }
+                }
+            }
+        }
+    }
 }

@@ -167,3 +167,31 @@ TEST_CASE("compare: same shape, different placement is counted cell by cell") {
     const LayoutSet c = resolve_selection(cat, Selection{"gfx942", "v_mfma_f32_32x32x8_f16", {}});
     CHECK_FALSE(diff_layouts(*a.find(ls::Operand::D), *c.find(ls::Operand::D)).comparable);
 }
+
+TEST_CASE("compare: each change is classified (RDNA3 wave32 vs wave64, op_sel)") {
+    const auto& cat = ls::Catalog::builtin();
+    ls::Modifiers w32, w64;
+    w32.wave = 32;
+    w64.wave = 64;
+    const LayoutSet a = resolve_selection(cat, Selection{"gfx1100", "v_wmma_f32_16x16x16_f16", w32});
+    const LayoutSet b = resolve_selection(cat, Selection{"gfx1100", "v_wmma_f32_16x16x16_f16", w64});
+    // RDNA3 ISA guide, 7.9: D element (m, n) is in VGPR m/2, lane n + 16 (m % 2) in wave32 and in
+    // VGPR m/4, lane n + 16 (m % 4) in wave64; A/B are replicated in both lane halves (wave32) or
+    // all four lane quarters (wave64).
+    const LayoutDiff d = diff_layouts(*a.find(ls::Operand::D), *b.find(ls::Operand::D));
+    auto at = [&](int r, int c) { return static_cast<Change>(d.differs[static_cast<size_t>(r * 16 + c)]); };
+    CHECK(at(0, 3) == Change::Same);           // v0 lane 3 in both
+    CHECK(at(1, 3) == Change::Same);           // v0 lane 19 in both
+    CHECK(at(2, 3) == Change::Both);           // v1 lane 3 vs v0 lane 35
+    CHECK(at(4, 3) == Change::OtherRegister);  // v2 lane 3 vs v1 lane 3
+    CHECK(d.per_change[0] + d.count == 256);
+    const LayoutDiff da = diff_layouts(*a.find(ls::Operand::A), *b.find(ls::Operand::A));
+    CHECK(da.per_change[static_cast<int>(Change::Copies)] == 256);  // 2 copies vs 4
+    // op_sel:[0,0,1] moves a 16-bit D to the high half of the same registers.
+    ls::Modifiers hi;
+    hi.opsel = 4;
+    const LayoutSet lo16 = resolve_selection(cat, Selection{"gfx1100", "v_wmma_f16_16x16x16_f16", {}});
+    const LayoutSet hi16 = resolve_selection(cat, Selection{"gfx1100", "v_wmma_f16_16x16x16_f16", hi});
+    const LayoutDiff dh = diff_layouts(*lo16.find(ls::Operand::D), *hi16.find(ls::Operand::D));
+    CHECK(dh.per_change[static_cast<int>(Change::BitsOnly)] == 256);
+}

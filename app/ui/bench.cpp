@@ -1,0 +1,168 @@
+// The frame-time benchmark (--bench-frames N). Two phases over the catalog's
+// largest layout: "fit" (every operand whole on screen, the pointer moving
+// from tile to tile) and "100 %" (cells at natural size, every label in full,
+// the picture panned every frame and the pointer on tiles). It fails loudly
+// (message, non-zero exit) when the fitted picture is not whole, when the
+// labels are missing at 100 %, or when the pointer did not hover tiles.
+#include "ui/app.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+
+namespace lsapp {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
+
+double pct(std::vector<double> v, double p) {
+    if (v.empty()) return 0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
+}
+
+// The centre of the i-th probed cell: operands in turn, cells spread over each,
+// only cells visible in the canvas.
+bool probe_point(const App& app, int i, ImVec2* out) {
+    const Canvas& c = app.layout_canvas;
+    const size_t n = c.arr.grids.size();
+    for (size_t attempt = 0; attempt < n; ++attempt) {
+        // The visible part of the grid.
+        const Rect& g = c.arr.grids[(static_cast<size_t>(i) + attempt) % n].grid;
+        const float x0 = std::max(g.x0, 2.0f), y0 = std::max(g.y0, 2.0f);
+        const float x1 = std::min(g.x1, c.size.x - 2), y1 = std::min(g.y1, c.size.y - 2);
+        if (x1 - x0 < 2 || y1 - y0 < 2) continue;
+        const float fx = static_cast<float>((i * 37) % 997) / 997.0f, fy = static_cast<float>((i * 61) % 991) / 991.0f;
+        *out = ImVec2(c.origin.x + x0 + (x1 - x0) * fx, c.origin.y + y0 + (y1 - y0) * fy);
+        return true;
+    }
+    return false;
+}
+
+struct Phase {
+    std::vector<double> app_ms, frame_ms;
+    int hovered = 0;
+    long vertices = 0;  // ImGui vertices per frame (mean)
+};
+
+Phase run_phase(App& app, Platform& platform, int frames, bool pan) {
+    Phase ph;
+    for (int i = 0; i < frames; ++i) {
+        if (pan) {
+            // Move the view to a new part of the picture every frame: centre a
+            // point of one operand after another (the GEMM's empty corner is skipped).
+            Canvas& c = app.layout_canvas;
+            ArrangeParams centred = app.canvas_params(c, false);
+            centred.pan_x = centred.pan_y = 0;
+            const Arrangement at0 = arrange(c.shapes, centred);
+            if (!at0.grids.empty()) {
+                const Rect& g = at0.grids[static_cast<size_t>(i) % at0.grids.size()].grid;
+                const float fx = static_cast<float>((i * 13) % 101) / 100.0f, fy = static_cast<float>((i * 29) % 103) / 102.0f;
+                c.view.pan_x = c.size.x * 0.5f - (g.x0 + g.w() * fx);
+                c.view.pan_y = c.size.y * 0.5f - (g.y0 + g.h() * fy);
+            }
+            c.arr = arrange(c.shapes, app.canvas_params(c, false));  // where the tiles will be
+        }
+        ImVec2 p(-1, -1);
+        probe_point(app, i, &p);
+        const auto t0 = Clock::now();
+        ph.app_ms.push_back(run_frame(app, platform, &p));
+        platform.present();
+        ph.frame_ms.push_back(ms(t0, Clock::now()));
+        ph.hovered += app.hover.kind == Hover::Kind::Element;
+        if (const ImDrawData* dd = ImGui::GetDrawData()) ph.vertices += dd->TotalVtxCount;
+    }
+    if (frames > 0) ph.vertices /= frames;
+    return ph;
+}
+
+}  // namespace
+
+int run_benchmark(App& app, Platform& platform, int frames, int width, int height, double start_ms) {
+    const auto t_first = Clock::now();
+    const ImVec2 away(-1, -1);
+    run_frame(app, platform, &away);
+    platform.present();
+    const double first_ms = start_ms + ms(t_first, Clock::now());
+    run_frame(app, platform, &away);  // settle window sizes
+    platform.present();
+    const double fit_build_ms = app.last_rebuild_ms;
+    std::vector<std::string> problems;
+
+    // Phase 1: fit. Every operand must be on screen, whole.
+    const int half = std::max(1, frames / 2);
+    const Phase fit = run_phase(app, platform, half, false);
+    const Canvas& c = app.layout_canvas;
+    const Rect panel{0, 0, c.size.x, c.size.y};
+    size_t operands = 0;
+    for (const auto& l : app.set.layouts) operands += l.operand() != ls::Operand::C;
+    if (c.arr.grids.size() != operands)
+        problems.push_back("the layout shows " + std::to_string(c.arr.grids.size()) + " of " + std::to_string(operands) + " operands");
+    std::string fit_forms;
+    for (const PlacedGrid& g : c.arr.grids) {
+        if (!g.grid.inside(panel, 1))
+            problems.push_back(std::string(ls::operand_name(g.shape.op)) + " is not whole inside the layout panel at fit");
+        for (const auto& v : app.views)
+            if (v.operand == g.shape.op) {
+                fit_forms += std::string(fit_forms.empty() ? "" : ", ") + std::string(ls::operand_name(v.operand)) + " " +
+                             label_form_name(v.matrix.form);
+                if (!v.matrix_tex.ready()) problems.push_back(std::string(ls::operand_name(v.operand)) + " has no texture");
+            }
+    }
+    const float fit_w = c.arr.cell_w, fit_h = c.arr.cell_h;
+
+    // Phase 2: 100 %: every label in full, panning.
+    app.layout_canvas.view = actual_size(app.layout_canvas.shapes, app.canvas_params(app.layout_canvas, false));
+    run_frame(app, platform, &away);
+    platform.present();
+    const double actual_build_ms = app.last_rebuild_ms;
+    const Phase actual = run_phase(app, platform, frames - half, true);
+    std::string actual_forms;
+    for (const auto& v : app.views) {
+        if (v.operand == ls::Operand::C) continue;
+        actual_forms += std::string(actual_forms.empty() ? "" : ", ") + std::string(ls::operand_name(v.operand)) + " " +
+                        label_form_name(v.matrix.form);
+        if (v.matrix.form == LabelForm::None)
+            problems.push_back(std::string(ls::operand_name(v.operand)) + " has no labels at 100 %");
+    }
+    for (const Phase* ph : {&fit, &actual})
+        if (ph->hovered < static_cast<int>(ph->app_ms.size() * 9 / 10))
+            problems.push_back("the pointer hovered a tile in only " + std::to_string(ph->hovered) + " of " +
+                               std::to_string(ph->app_ms.size()) + " frames");
+
+    size_t tiles = 0;
+    for (const auto& v : app.views)
+        if (v.operand != ls::Operand::C) tiles += v.matrix.tiles.size();
+    std::printf("lanescope bench: %s on %s, %zu matrix tiles (A, B, D%s%s), %dx%d, %d frames\n", app.set.ins->mnemonic.c_str(),
+                app.set.target->gfx.c_str(), tiles, app.set.find(ls::Operand::K) ? ", K" : "",
+                app.set.find(ls::Operand::SA) ? ", SA, SB" : "", width, height, frames);
+    std::printf("renderer: %s (%s)\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)),
+                platform.mode() == Platform::Mode::Surfaceless ? "EGL surfaceless" : "X11 window");
+    std::printf("start to first frame: %.1f ms\n", first_ms);
+    std::printf("fit:   every operand whole in a %.0fx%.0f panel, cells %.2fx%.2f px, labels: %s\n", c.size.x, c.size.y, fit_w,
+                fit_h, fit_forms.c_str());
+    std::printf("       cache build %.1f ms; pointer on a tile in %d/%zu frames; %ld vertices per frame\n", fit_build_ms,
+                fit.hovered, fit.app_ms.size(), fit.vertices);
+    std::printf("       app CPU per frame (UI + draw data): p50 %.3f ms  p95 %.3f ms\n", pct(fit.app_ms, 0.5), pct(fit.app_ms, 0.95));
+    std::printf("       whole frame (incl. GL render + finish): p50 %.3f ms  p95 %.3f ms\n", pct(fit.frame_ms, 0.5),
+                pct(fit.frame_ms, 0.95));
+    std::printf("100 %%: cells %.0fx%.0f px, labels: %s, panned every frame\n", app.layout_canvas.arr.cell_w,
+                app.layout_canvas.arr.cell_h, actual_forms.c_str());
+    std::printf("       cache build %.1f ms; pointer on a tile in %d/%zu frames; %ld vertices per frame\n", actual_build_ms,
+                actual.hovered, actual.app_ms.size(), actual.vertices);
+    std::printf("       app CPU per frame (UI + draw data): p50 %.3f ms  p95 %.3f ms\n", pct(actual.app_ms, 0.5),
+                pct(actual.app_ms, 0.95));
+    std::printf("       whole frame (incl. GL render + finish): p50 %.3f ms  p95 %.3f ms\n", pct(actual.frame_ms, 0.5),
+                pct(actual.frame_ms, 0.95));
+    std::printf("cache builds in all: %d\n", app.rebuilds);
+    if (!problems.empty()) {
+        for (const std::string& p : problems) std::fprintf(stderr, "lanescope bench: FAILED: %s\n", p.c_str());
+        return 1;
+    }
+    std::printf("bench: OK (whole picture at fit, labels at 100 %%)\n");
+    return 0;
+}
+
+}  // namespace lsapp

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Regenerates every PNG in assets/screenshots/ with the app, headless (EGL
+# surfaceless, or Xvfb when a display is set) and without the settings file,
+# so the pictures do not depend on who runs it. Usage:
+#   scripts/screenshots.sh [BUILD_DIR]      (default: build)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+app=${1:-build}/app/lanescope
+[ -x "$app" ] || { echo "screenshots.sh: $app not found; build first (scripts/build.sh)" >&2; exit 1; }
+out=assets/screenshots
+mkdir -p "$out"
+shot() {  # shot NAME ARGS...
+  local name=$1; shift
+  env -u DISPLAY -u WAYLAND_DISPLAY "$app" --no-settings --size 1400x900 "$@" --screenshot "$out/$name.png" >/dev/null
+  echo "$out/$name.png"
+}
+# The layout of one instruction (fit: every operand whole).
+shot mfma-4x4x4-16b-f16-gfx942        -a gfx942  -i v_mfma_f32_4x4x4_16b_f16
+shot mfma-32x32x8-f16-gfx942          -a gfx942  -i v_mfma_f32_32x32x8_f16
+shot smfmac-16x16x32-f16-gfx942       -a gfx942  -i v_smfmac_f32_16x16x32_f16
+shot wmma-16x16x16-f16-gfx1100-wave64 -a gfx1100 -i v_wmma_f32_16x16x16_f16 --wave 64
+shot wmma-16x16x16-f16-gfx1100-wave32 -a gfx1100 -i v_wmma_f32_16x16x16_f16 --wave 32
+# CDNA4 scaled MFMA (A, B, C/D and the E8M0 scales SA, SB) and RDNA4 SWMMAC (with the index K).
+shot mfma-scale-32x32x64-f8f6f4-gfx950 -a gfx950 -i v_mfma_scale_f32_32x32x64_f8f6f4 --cbsz 2
+shot swmmac-16x16x32-f16-gfx1200       -a gfx1200 -i v_swmmac_f32_16x16x32_f16
+shot swmmac-16x16x64-iu4-gfx1200-wave64 -a gfx1200 -i v_swmmac_i32_16x16x64_iu4 --wave 64
+# Zoomed in: labels in full (register, bits, lane).
+shot mfma-16x16x16-f16-gfx942-zoom    -a gfx942  -i v_mfma_f32_16x16x16_f16 --zoom 1.8
+# Linking, compare, registers, details.
+shot linking-mfma-16x16x16-f16-gfx942 -a gfx942  -i v_mfma_f32_16x16x16_f16 --pin D,5,9
+shot compare-wmma-rdna3-vs-rdna4      -a gfx1100 -i v_wmma_f32_16x16x16_f16 --compare-arch gfx1200
+shot registers-mfma-16x16x16-f16-gfx942 -a gfx942 -i v_mfma_f32_16x16x16_f16 --tab registers
+shot details-dark-mfma-32x32x8-f16    -a gfx942  -i v_mfma_f32_32x32x8_f16 --tab details --theme dark
