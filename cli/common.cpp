@@ -23,7 +23,8 @@ ls::Format parse_format(const std::string& s) {
     if (s == "csv") return ls::Format::Csv;
     if (s == "markdown" || s == "md") return ls::Format::Markdown;
     if (s == "json") return ls::Format::Json;
-    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json");
+    if (s == "linear") throw ls::Error("--format linear is for `layout` only");
+    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json (layout also: linear)");
 }
 
 ls::View parse_view(const std::string& s) {
@@ -59,6 +60,16 @@ Resolved resolve(const Options& o) {
     r.query.target = &t;
     r.query.mods = ls::resolve_modifiers(ins, t, m);
     return r;
+}
+
+std::string read_text_file(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) throw ls::Error("cannot read '" + path + "': no such file");
+    if (fs::file_size(path, ec) > (64u << 20)) throw ls::Error("cannot read '" + path + "': larger than 64 MB");
+    std::ifstream f(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(f)), {});
+    if (!f && !f.eof()) throw ls::Error("cannot read '" + path + "'");
+    return text;
 }
 
 int emit(const Options& o, const std::string& text) {
@@ -160,7 +171,8 @@ void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
     sub->add_option("--opsel-a", o.mods.opsel_a, "mfma_scale: byte of the A-scale VGPR (0-3)");
     sub->add_option("--opsel-b", o.mods.opsel_b, "mfma_scale: byte of the B-scale VGPR (0-3)");
     sub->add_option("-w,--wave", o.mods.wave, "wave size on RDNA: 32 (default) or 64");
-    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json")->capture_default_str();
+    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases)")
+        ->capture_default_str();
     sub->add_option("--out", o.out, "write to this file instead of stdout");
 }
 

@@ -4,6 +4,7 @@
 
 #include "lanescope/lanescope.hpp"
 #include "lanescope/render.hpp"
+#include "lanescope/linear.hpp"
 #include "lanescope/tile.hpp"
 
 #include <CLI/CLI.hpp>
@@ -33,6 +34,7 @@ struct Options {
     int runs = 200;
     // Tiles (docs/tiles.md): empty = a single instruction.
     std::string waves, tiles_per_wave, shape;
+    std::string linear_file;  // layout --linear FILE
     int wave_index = -1;  // which: the wave of a tile (--wave in tile mode)
     int wave_size = -1;   // which: --wave-size, the wave size when --wave names a wave
 };
@@ -55,6 +57,8 @@ struct Resolved {
 };
 // Target, instruction and validated modifiers from the options; throws ls::Error.
 Resolved resolve(const Options& o);
+// The whole text of a file; throws ls::Error naming it.
+std::string read_text_file(const std::string& path);
 // Writes to o.out atomically (temp file + rename), or to stdout.
 int emit(const Options& o, const std::string& text);
 // --arch, --instruction, [--operand], the modifiers, --format, --out.

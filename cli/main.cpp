@@ -6,6 +6,7 @@
 #include "common.hpp"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -48,8 +49,86 @@ int cmd_info(const Options& o) {
     return emit(o, ls::render_info(r.query, parse_format(o.format)));
 }
 
+// A linear layout handed to us (--linear FILE), shown element by element.
+std::string render_given_linear(const ls::LinearLayout& L, const std::string& format) {
+    if (format == "linear") return ls::render_linear(L);
+    const ls::Format f = parse_format(format);
+    // (row, col) -> every (warp, lane, register index) that maps there.
+    std::vector<std::vector<std::array<int, 3>>> at(static_cast<size_t>(L.rows) * L.cols);
+    for (int w = 0; w < L.warp_count(); ++w)
+        for (int l = 0; l < L.lane_count(); ++l)
+            for (int r = 0; r < L.reg_count(); ++r) {
+                auto rc = L.apply(r, l, w);
+                at[static_cast<size_t>(rc.first) * L.cols + rc.second].push_back({w, l, r});
+            }
+    std::string s;
+    if (f == ls::Format::Json) {
+        s = "{\"rows\": " + std::to_string(L.rows) + ", \"cols\": " + std::to_string(L.cols) + ", \"entries\": [\n";
+        bool first = true;
+        for (int row = 0; row < L.rows; ++row)
+            for (int col = 0; col < L.cols; ++col)
+                for (const auto& x : at[static_cast<size_t>(row) * L.cols + col]) {
+                    s += first ? "" : ",\n";
+                    first = false;
+                    s += "{\"row\": " + std::to_string(row) + ", \"col\": " + std::to_string(col) + ", \"wave\": " +
+                         std::to_string(x[0]) + ", \"lane\": " + std::to_string(x[1]) + ", \"index\": " + std::to_string(x[2]) + "}";
+                }
+        return s + "\n]}\n";
+    }
+    std::vector<std::vector<std::string>> rows;
+    if (f == ls::Format::Csv) {
+        rows.push_back({"row", "col", "wave", "lane", "index"});
+        for (int row = 0; row < L.rows; ++row)
+            for (int col = 0; col < L.cols; ++col)
+                for (const auto& x : at[static_cast<size_t>(row) * L.cols + col])
+                    rows.push_back({std::to_string(row), std::to_string(col), std::to_string(x[0]), std::to_string(x[1]),
+                                    std::to_string(x[2])});
+        return ls::render_grid(rows, f);
+    }
+    std::vector<std::string> head = {"row\\col"};
+    for (int c = 0; c < L.cols; ++c) head.push_back(std::to_string(c));
+    rows.push_back(head);
+    for (int row = 0; row < L.rows; ++row) {
+        std::vector<std::string> line = {std::to_string(row)};
+        for (int col = 0; col < L.cols; ++col) {
+            std::string cell;
+            for (const auto& x : at[static_cast<size_t>(row) * L.cols + col])
+                cell += (cell.empty() ? "" : " ") + std::string("w") + std::to_string(x[0]) + ":L" + std::to_string(x[1]) +
+                        ":i" + std::to_string(x[2]);
+            line.push_back(cell.empty() ? "-" : cell);
+        }
+        rows.push_back(line);
+    }
+    return "Linear layout: " + std::to_string(L.reg_count()) + " register indices x " + std::to_string(L.lane_count()) +
+           " lanes x " + std::to_string(L.warp_count()) + " waves over " + std::to_string(L.rows) + " x " +
+           std::to_string(L.cols) + " (cells: wave:lane:register index)\n\n" + ls::render_grid(rows, f);
+}
+
+std::string linear_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp) {
+    ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp);
+    ls::LinearResult res = ls::to_linear(t);
+    if (!res.layout)
+        throw ls::Error("the layout of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
+                        " is not linear over GF(2), so it has no linear-layout form: " + res.why_not);
+    return ls::render_linear(*res.layout);
+}
+
 int cmd_layout(const Options& o) {
+    if (!o.linear_file.empty()) {
+        ls::LinearLayout L = ls::parse_linear(read_text_file(o.linear_file), o.linear_file);
+        return emit(o, render_given_linear(L, o.format));
+    }
     Resolved r = resolve(o);
+    if (o.format == "linear") {
+        const ls::TileParams tp = tile_params(o);
+        if (o.operand == "all" || o.operand == "ALL") {
+            std::string text = "[\n";
+            auto ops = ls::operands_of(*r.ins);
+            for (size_t n = 0; n < ops.size(); ++n) text += linear_of(r, ops[n], tp) + (n + 1 < ops.size() ? ",\n" : "");
+            return emit(o, text + "]\n");
+        }
+        return emit(o, linear_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
+    }
     const ls::Format f = parse_format(o.format);
     const ls::View v = parse_view(o.view);
     const bool tiled = tile_mode(o);
@@ -252,9 +331,13 @@ int main(int argc, char** argv) {
         } else {
             add_target_options(c.sub, o, name != "info");
         }
-        if (name == "layout")
+        if (name == "layout") {
             c.sub->add_option("--view", o.view, "matrix (element -> slots) or registers (slot -> elements)")
                 ->capture_default_str();
+            c.sub->add_option("--linear", o.linear_file,
+                              "show a linear layout read from FILE ({\"register\": [[r, c], ...], \"lane\": ..., "
+                              "\"warp\": ..., \"shape\": [R, C]}); --format table, csv, json or linear");
+        }
         if (name == "where" || name == "trace") {
             c.sub->add_option("--row", o.row, "row index")->required();
             c.sub->add_option("--col", o.col, "column index")->required();
