@@ -105,6 +105,7 @@ std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Ele
         s << "lane " << locs.front().lane << ", register v" << locs.front().reg << ", bits " << locs.front().bit_lo
           << ".." << locs.front().bit_hi << "\n";
     s << l->formula();
+    if (set.ins) s << "\nwhere\n" << ls::formula_symbols_text(*set.ins, l->formula());
     return s.str();
 }
 

@@ -44,6 +44,7 @@ void draw_details_panel(App& app) {
         ImGui::EndTable();
     }
     if (ImGui::CollapsingHeader("Formulas", ImGuiTreeNodeFlags_DefaultOpen)) {
+        ImGui::PushTextWrapPos(0.0f);  // long formulas and sources wrap at the panel's edge
         ImGui::TextUnformatted(ls::family_formulas(ins, m).c_str());
         ImGui::TextDisabled("%s", ls::family_source(ins.kind).c_str());
         for (const auto& l : app.set.layouts) {
@@ -54,6 +55,15 @@ void draw_details_panel(App& app) {
         }
         const std::string notes = ls::modifier_notes(ins, t);
         if (!notes.empty()) ImGui::TextUnformatted(notes.c_str());
+        // Every symbol the formulas above use, defined for this instruction.
+        std::string shown = ls::family_formulas(ins, m);
+        for (const auto& l : app.set.layouts) shown += "\n" + l.formula();
+        ImGui::Text("Symbols:");
+        ImGui::Indent();
+        for (const ls::FormulaSymbol& s : ls::formula_symbols(ins, shown))
+            ImGui::TextWrapped("%s: %s", s.symbol.c_str(), s.meaning.c_str());
+        ImGui::Unindent();
+        ImGui::PopTextWrapPos();
     }
     if (ImGui::CollapsingHeader("HIP snippet: load_a, load_b, store_c", ImGuiTreeNodeFlags_DefaultOpen)) {
         const std::string code = hip_snippet(app.set);
