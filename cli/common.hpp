@@ -4,6 +4,7 @@
 
 #include "lanescope/lanescope.hpp"
 #include "lanescope/render.hpp"
+#include "lanescope/check.hpp"
 #include "lanescope/linear.hpp"
 #include "lanescope/tile.hpp"
 
@@ -35,6 +36,7 @@ struct Options {
     // Tiles (docs/tiles.md): empty = a single instruction.
     std::string waves, tiles_per_wave, shape;
     std::string linear_file;  // layout --linear FILE
+    std::string layout_file;  // check --layout FILE
     int wave_index = -1;  // which: the wave of a tile (--wave in tile mode)
     int wave_size = -1;   // which: --wave-size, the wave size when --wave names a wave
 };

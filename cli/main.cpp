@@ -184,6 +184,64 @@ int cmd_which(const Options& o_in) {
     return emit(o, ls::render_which(r.query, L, o.reg, o.lane, parse_format(o.format)));
 }
 
+// Exit status of `check` when the layouts differ (0: equal; 1: bad input).
+constexpr int kCheckDiffers = 5;
+
+std::string placements_text(const std::vector<ls::Placement>& ps) {
+    std::string s;
+    for (const auto& p : ps) s += (s.empty() ? "" : " ") + p.label();
+    return s.empty() ? "(nowhere)" : s;
+}
+
+int cmd_check(const Options& o) {
+    if (o.layout_file.empty()) throw ls::Error("check needs --layout FILE (the JSON contract, CSV or a linear layout)");
+    Resolved r = resolve(o);
+    const ls::Operand op = parse_operand_or_throw(o.operand, *r.ins);
+    ls::GivenLayout given = ls::parse_layout_text(read_text_file(o.layout_file), o.layout_file);
+    if (!given.operand.empty() && given.operand != ls::operand_name(op))
+        throw ls::Error(o.layout_file + " describes operand " + given.operand + ", not " + std::string(ls::operand_name(op)) +
+                        " (--operand)");
+    ls::CheckResult res = tile_mode(o) ? ls::check_layout(ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tile_params(o)), given)
+                                       : ls::check_layout(ls::layout_of(*r.ins, *r.target, op, r.query.mods), given);
+    const std::string what = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx;
+    std::string text;
+    if (o.format == "json") {
+        text = "{\"equal\": " + std::string(res.equal ? "true" : "false") + ", \"elements\": " + std::to_string(res.elements) +
+               ", \"note\": " + ls::json_string(res.note) + ", \"differences\": [";
+        for (size_t n = 0; n < res.differences.size(); ++n) {
+            const auto& d = res.differences[n];
+            auto list = [](const std::vector<ls::Placement>& ps) {
+                std::string s = "[";
+                for (size_t i = 0; i < ps.size(); ++i) s += (i ? ", " : "") + ls::json_string(ps[i].label());
+                return s + "]";
+            };
+            text += (n ? ",\n" : "\n") + std::string("{\"block\": ") + std::to_string(d.element.block) + ", \"row\": " +
+                    std::to_string(d.element.row) + ", \"col\": " + std::to_string(d.element.col) + ", \"lanescope\": " +
+                    list(d.expected) + ", \"given\": " + list(d.given) + "}";
+        }
+        text += "]}\n";
+    } else if (res.equal) {
+        text = "equal: " + o.layout_file + " places all " + std::to_string(res.elements) + " elements of " + what +
+               " as lanescope does\n";
+    } else {
+        text = "differ: " + o.layout_file + " places " + std::to_string(res.differences.size()) + " of " +
+               std::to_string(res.elements) + " elements of " + what + " differently from lanescope\n";
+        if (!res.note.empty()) text += "note: " + res.note + "\n";
+        const size_t shown = std::min<size_t>(res.differences.size(), 200);
+        std::vector<std::vector<std::string>> rows = {{"element", "lanescope", "given"}};
+        for (size_t n = 0; n < shown; ++n) {
+            const auto& d = res.differences[n];
+            rows.push_back({ls::element_label(op, d.element, d.element.block ? 2 : 1), placements_text(d.expected),
+                            placements_text(d.given)});
+        }
+        text += ls::render_grid(rows, ls::Format::Table);
+        if (shown < res.differences.size())
+            text += "... and " + std::to_string(res.differences.size() - shown) + " more (--format json lists all)\n";
+    }
+    emit(o, text);
+    return res.equal ? 0 : kCheckDiffers;
+}
+
 int cmd_trace(const Options& o) {
     Resolved r = resolve(o);
     if (o.row < 0 || o.col < 0) throw ls::Error("trace needs --row I and --col J of D (and --block B on multi-block instructions)");
@@ -312,6 +370,8 @@ int main(int argc, char** argv) {
         {"which", "what one register of one lane holds: --reg G --lane L", cmd_which},
         {"trace", "every A, B, C (K, SA, SB) location that feeds one D element: --row I --col J [--block B]",
          cmd_trace},
+        {"check", "compare a layout (JSON contract, CSV or linear, --layout FILE) with lanescope's: exit 0 equal, 5 differ",
+         cmd_check},
         {"export", "write every layout of the catalog as JSON files into --out DIR", cmd_export},
         {"bench", "measure the speed goals (whole-process query time, export of every layout)", cmd_bench},
     };
@@ -348,7 +408,10 @@ int main(int argc, char** argv) {
             c.sub->add_option("--lane", o.lane, "lane")->required();
             c.sub->add_option("--wave-size", o.wave_size, "wave size on RDNA (32 or 64); with tile options, --wave is the wave index");
         }
-        if (name == "layout" || name == "where" || name == "which") add_tile_options(c.sub, o);
+        if (name == "layout" || name == "where" || name == "which" || name == "check") add_tile_options(c.sub, o);
+        if (name == "check")
+            c.sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV or a linear layout")
+                ->required();
     }
 
     register_figure_commands(app, o, commands);
