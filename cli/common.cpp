@@ -23,8 +23,8 @@ ls::Format parse_format(const std::string& s) {
     if (s == "csv") return ls::Format::Csv;
     if (s == "markdown" || s == "md") return ls::Format::Markdown;
     if (s == "json") return ls::Format::Json;
-    if (s == "linear") throw ls::Error("--format linear is for `layout` only");
-    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json (layout also: linear)");
+    if (s == "linear" || s == "cute") throw ls::Error("--format " + s + " is for `layout` only");
+    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json (layout also: linear, cute)");
 }
 
 ls::View parse_view(const std::string& s) {
@@ -171,7 +171,7 @@ void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
     sub->add_option("--opsel-a", o.mods.opsel_a, "mfma_scale: byte of the A-scale VGPR (0-3)");
     sub->add_option("--opsel-b", o.mods.opsel_b, "mfma_scale: byte of the B-scale VGPR (0-3)");
     sub->add_option("-w,--wave", o.mods.wave, "wave size on RDNA: 32 (default) or 64");
-    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases)")
+    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases), cute (CuTe shape:stride)")
         ->capture_default_str();
     sub->add_option("--out", o.out, "write to this file instead of stdout");
 }

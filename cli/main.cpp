@@ -5,6 +5,8 @@
 // lanescope::Error: printed to stderr, exit status 1. Usage errors: status 2.
 #include "common.hpp"
 
+#include "lanescope/cute.hpp"
+
 #include <algorithm>
 #include <array>
 #include <chrono>
@@ -113,12 +115,30 @@ std::string linear_of(const Resolved& r, ls::Operand op, const ls::TileParams& t
     return ls::render_linear(*res.layout);
 }
 
+std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp) {
+    ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp);
+    ls::CuteResult res = ls::to_cute(t);
+    if (!res.layout)
+        throw ls::Error("the (lane, value) -> element map of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
+                        " is not expressible as a CuTe layout: " + res.why_not);
+    return res.layout->text() + "\n";
+}
+
 int cmd_layout(const Options& o) {
     if (!o.linear_file.empty()) {
         ls::LinearLayout L = ls::parse_linear(read_text_file(o.linear_file), o.linear_file);
         return emit(o, render_given_linear(L, o.format));
     }
     Resolved r = resolve(o);
+    if (o.format == "cute") {
+        const ls::TileParams tp = tile_params(o);
+        if (o.operand == "all" || o.operand == "ALL") {
+            std::string text;
+            for (ls::Operand op : ls::operands_of(*r.ins)) text += std::string(ls::operand_name(op)) + ": " + cute_of(r, op, tp);
+            return emit(o, text);
+        }
+        return emit(o, cute_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
+    }
     if (o.format == "linear") {
         const ls::TileParams tp = tile_params(o);
         if (o.operand == "all" || o.operand == "ALL") {
