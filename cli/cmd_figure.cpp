@@ -4,6 +4,7 @@
 
 #ifdef LANESCOPE_HAVE_FIGURES
 #include "lanescope/figures.hpp"
+#include "lanescope/files.hpp"
 
 #include <cstdio>
 #include <string>
@@ -36,7 +37,7 @@ std::string format_from_name(const std::string& out) {
 }
 
 int cmd_figure(const Options& o, const FigureOptions& fo) {
-    if (fo.out.empty()) throw ls::Error("figure needs -o FILE (the .svg, .tex or .png to write)");
+    if (fo.out.empty()) throw UsageError("figure needs -o FILE (the .svg, .tex or .png to write; - for stdout)");
     const fig::FigureFormat format = fig::parse_figure_format(fo.format.empty() ? format_from_name(fo.out) : fo.format);
     Resolved r = resolve(o);
     fig::FigureSpec spec;
@@ -70,16 +71,12 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
             break;
         }
     }
-    if (fo.out == "-") {
-        std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-        return 0;
-    }
-    fig::write_file_atomic(fo.out, bytes);
+    ls::files::write_output(fo.out, bytes);
     return 0;
 }
 
 int cmd_gallery(const Options& o, const FigureOptions& fo) {
-    if (!fo.bench && fo.out.empty()) throw ls::Error("gallery needs -o DIR (or --bench to render in memory only)");
+    if (!fo.bench && fo.out.empty()) throw UsageError("gallery needs -o DIR (or --bench to render in memory only)");
     const fig::GalleryStats st = fig::write_gallery(catalog(o), fo.bench ? std::string() : fo.out, fig::parse_theme(fo.theme), fo.match);
     std::printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants), %zu tiles, %.1f MB in %.2f s%s%s\n",
                 fo.bench ? "rendered (in memory)" : "wrote", st.instructions, st.figures, st.variants, st.tiles,
@@ -95,26 +92,19 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
     static FigureOptions fo;
     CLI::App* figure = app.add_subcommand(
         "figure", "draw one operand (or A, B, D with --operand all) as SVG, TikZ or PNG: -o FILE");
-    figure->add_option("-a,--arch", o.arch, "architecture: family (cdna3), gfx id (gfx942) or product (mi300x)")
-        ->capture_default_str();
-    figure->add_option("-i,--instruction", o.instruction, "ISA mnemonic (either spelling) or builtin name")
-        ->capture_default_str();
+    figure->add_option("-a,--arch", o.arch, "architecture (required): family (cdna3), gfx id (gfx942) or product (mi300x)");
+    figure->add_option("-i,--instruction", o.instruction, "ISA mnemonic (either spelling) or builtin name (required)");
     figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB, or all (A, B and D as a GEMM)")
         ->capture_default_str();
-    figure->add_option("--cbsz", o.mods.cbsz, "CBSZ (MFMA broadcast, mfma_scale A format, SMFMAC index gate)");
-    figure->add_option("--abid", o.mods.abid, "ABID (MFMA broadcast block, SMFMAC sparse-index set)");
-    figure->add_option("--blgp", o.mods.blgp, "BLGP (MFMA B lane-group pattern, mfma_scale B format)");
-    figure->add_option("--opsel", o.mods.opsel, "OPSEL as encoded (RDNA3 16-bit C/D half, RDNA4 index_key, scale byte)");
-    figure->add_option("--opsel-a", o.mods.opsel_a, "mfma_scale: byte of the A-scale VGPR (0-3)");
-    figure->add_option("--opsel-b", o.mods.opsel_b, "mfma_scale: byte of the B-scale VGPR (0-3)");
-    figure->add_option("-w,--wave", o.mods.wave, "wave size on RDNA: 32 (default) or 64");
+    add_modifier_options(figure, o);
     figure->add_option("--view", fo.view, "matrix (one tile per element and location) or registers (lanes x VGPRs)")
         ->capture_default_str();
-    figure->add_option("--color", fo.color, "colour tiles by lane (lane group), register or block")->capture_default_str();
+    figure->add_option("--color,--color-by", fo.color, "colour tiles by lane (lane group), register or block")
+        ->capture_default_str();
     figure->add_option("--theme", fo.theme, "light or dark")->capture_default_str();
     figure->add_option("-f,--format", fo.format, "svg, tikz or png (default: from the -o name: .png, .tex, else svg)");
     figure->add_option("-o,--out", fo.out, "file to write (written atomically; - for stdout)")->required();
-    figure->add_option("--scale", fo.scale, "png: pixels per SVG unit")->capture_default_str();
+    add_double_option(figure, "--scale", fo.scale, 0.1, 8, "png: pixels per SVG unit, 0.1..8 (default 2)");
     figure->add_option("--width", fo.width,
                        "fit to a printed width: column (240pt), page (500pt), a length (246pt, 3.4in, 8.5cm) or natural; "
                        "default: column for tikz, natural for svg/png");

@@ -140,7 +140,31 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         jobs = expanded;
     }
     std::unique_ptr<gpu::Corruption> corruption;
-    if (!v.corrupt.empty()) corruption = std::make_unique<gpu::Corruption>(gpu::parse_corruption(v.corrupt));
+    if (!v.corrupt.empty()) {
+        corruption = std::make_unique<gpu::Corruption>(gpu::parse_corruption(v.corrupt));
+        // Every corruption must apply somewhere: an operand the instruction has, lanes inside its wave.
+        bool applies = false;
+        for (const Job& j : jobs) {
+            const auto ops = ls::operands_of(*j.ins);
+            const bool has = std::find(ops.begin(), ops.end(), corruption->operand) != ops.end();
+            const bool lanes_in = corruption->kind != gpu::Corruption::SwapLanes ||
+                                  (corruption->lane_a < j.mods.wave && corruption->lane_b < j.mods.wave);
+            if (!v.all && !has) {
+                std::string legal;
+                for (ls::Operand op : ops) legal += (legal.empty() ? "" : ", ") + std::string(ls::operand_name(op));
+                throw ls::Error("--corrupt: " + j.ins->mnemonic + " has no operand " +
+                                std::string(ls::operand_name(corruption->operand)) + "; legal operands: " + legal);
+            }
+            if (!v.all && !lanes_in)
+                throw ls::Error("--corrupt: lanes " + std::to_string(corruption->lane_a) + " and " +
+                                std::to_string(corruption->lane_b) + " are outside wave" + std::to_string(j.mods.wave) +
+                                "; legal: 0.." + std::to_string(j.mods.wave - 1));
+            applies = applies || (has && lanes_in);
+        }
+        if (!applies)
+            throw ls::Error("--corrupt " + v.corrupt + " applies to none of the instructions checked (no operand " +
+                            std::string(ls::operand_name(corruption->operand)) + " or lanes outside the wave)");
+    }
 
     int passed = 0, failed = 0, skipped = 0;
     std::string text = json ? "[\n" : "";
@@ -219,7 +243,7 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
         ->capture_default_str();
     sub->add_option("--corrupt", v.corrupt,
                     "check a deliberately wrong layout: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs");
-    sub->add_option("--max-mismatches", v.max_mismatches, "mismatches to print per instruction")->capture_default_str();
+    add_size_option(sub, "--max-mismatches", v.max_mismatches, 0, 1000000, "mismatches to print per instruction (default 8)");
     out.push_back({sub, [&o] { return run_verify(o, v); }});
 
     static ConformanceArgs c;
@@ -229,7 +253,7 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
     conf->add_option("-t,--target", c.opts.targets, "only these targets (default: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200)");
     conf->add_option("--clang", c.opts.clang, "the AMD-capable C compiler")->capture_default_str();
     conf->add_option("--objdump", c.opts.objdump, "the disassembler")->capture_default_str();
-    conf->add_option("-j,--jobs", c.opts.jobs, "parallel compiles")->capture_default_str();
+    add_int_option(conf, "-j,--jobs", c.opts.jobs, 1, 256, "parallel compiles");
     conf->add_flag("--keep", c.opts.keep, "keep the generated sources and disassembly");
     conf->add_flag("-v,--verbose", c.opts.verbose, "print every check, not only failures");
     out.push_back({conf, [&o] { return run_conformance_cmd(o, c); }});

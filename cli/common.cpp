@@ -1,6 +1,9 @@
 // Shared pieces of lanescope-cli's subcommands.
 #include "common.hpp"
 
+#include "lanescope/files.hpp"
+#include "lanescope/numbers.hpp"
+
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -44,6 +47,13 @@ ls::Operand parse_operand_or_throw(const std::string& s, const ls::Instruction& 
 }
 
 Resolved resolve(const Options& o) {
+    // No silent default instruction: the answer must be for what was asked.
+    if (o.arch.empty() || o.instruction.empty())
+        throw UsageError(o.command + " needs " +
+                         std::string(o.arch.empty() && o.instruction.empty() ? "--arch and --instruction"
+                                     : o.arch.empty()                          ? "--arch"
+                                                                                : "--instruction") +
+                         " (e.g. --arch gfx942 --instruction v_mfma_f32_32x32x8_f16); `lanescope-cli list` lists them");
     const ls::Catalog& cat = catalog(o);
     const ls::Target& t = cat.find_target(o.arch);
     int implied_wave = 0;
@@ -52,7 +62,8 @@ Resolved resolve(const Options& o) {
     if (implied_wave) {
         if (m.wave >= 0 && m.wave != implied_wave)
             throw ls::Error("--wave " + std::to_string(m.wave) + " contradicts the builtin name " + o.instruction +
-                            " (wave" + std::to_string(implied_wave) + ")");
+                            " (wave" + std::to_string(implied_wave) + "); legal: --wave " + std::to_string(implied_wave) +
+                            " or no --wave (or the _w" + std::to_string(m.wave) + " builtin)");
         m.wave = implied_wave;
     }
     Resolved r{&t, &ins, {}};
@@ -73,29 +84,7 @@ std::string read_text_file(const std::string& path) {
 }
 
 int emit(const Options& o, const std::string& text) {
-    if (o.out.empty() || o.out == "-") {
-        std::fwrite(text.data(), 1, text.size(), stdout);
-        return 0;
-    }
-    fs::path target(o.out);
-    fs::path tmp = target;
-    tmp += ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream f(tmp, std::ios::binary);
-        if (!f) throw ls::Error("cannot write '" + o.out + "': the directory does not exist or is not writable");
-        f << text;
-        if (!f.flush()) {
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            throw ls::Error("cannot write '" + o.out + "': write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        fs::remove(tmp, ec);
-        throw ls::Error("cannot write '" + o.out + "': " + ec.message());
-    }
+    ls::files::write_output(o.out, text);
     return 0;
 }
 
@@ -152,28 +141,83 @@ ls::TileParams tile_params(const Options& o) {
     return p;
 }
 
+CLI::Option* add_int_option(CLI::App* sub, const std::string& names, int& into, int lo, int hi, const std::string& help) {
+    const std::string flag = names.substr(names.find_last_of(',') + 1);
+    return sub
+        ->add_option_function<std::string>(
+            names,
+            [&into, lo, hi, flag](const std::string& text) {
+                try {
+                    into = static_cast<int>(ls::parse_integer(text, lo, hi, flag));
+                } catch (const ls::Error& e) {
+                    throw CLI::ValidationError(e.what());
+                }
+            },
+            help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")")
+        ->type_name("INT");
+}
+
+CLI::Option* add_size_option(CLI::App* sub, const std::string& names, size_t& into, int lo, int hi,
+                             const std::string& help) {
+    const std::string flag = names.substr(names.find_last_of(',') + 1);
+    return sub
+        ->add_option_function<std::string>(
+            names,
+            [&into, lo, hi, flag](const std::string& text) {
+                try {
+                    into = static_cast<size_t>(ls::parse_integer(text, lo, hi, flag));
+                } catch (const ls::Error& e) {
+                    throw CLI::ValidationError(e.what());
+                }
+            },
+            help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")")
+        ->type_name("INT");
+}
+
+CLI::Option* add_double_option(CLI::App* sub, const std::string& names, double& into, double lo, double hi,
+                               const std::string& help) {
+    const std::string flag = names.substr(names.find_last_of(',') + 1);
+    return sub
+        ->add_option_function<std::string>(
+            names,
+            [&into, lo, hi, flag](const std::string& text) {
+                try {
+                    into = ls::parse_decimal(text, lo, hi, flag);
+                } catch (const ls::Error& e) {
+                    throw CLI::ValidationError(e.what());
+                }
+            },
+            help)
+        ->type_name("NUMBER");
+}
+
+void add_modifier_options(CLI::App* sub, Options& o) {
+    // Wide ranges here; each instruction's legal values are checked (and listed) after.
+    add_int_option(sub, "--cbsz", o.mods.cbsz, 0, 255,
+                   "CBSZ: A broadcast size (MFMA), A format (mfma_scale), index-set gate (SMFMAC)");
+    add_int_option(sub, "--abid", o.mods.abid, 0, 255, "ABID: broadcast block (MFMA), sparse index set (SMFMAC)");
+    add_int_option(sub, "--blgp", o.mods.blgp, 0, 255,
+                   "BLGP: B lane-group pattern 0-7 (MFMA), B format (mfma_scale), f64 negation");
+    add_int_option(sub, "--opsel", o.mods.opsel, 0, 255,
+                   "OPSEL as encoded: 4 = op_sel:[0,0,1] (RDNA3 16-bit C/D high half), index_key (RDNA4 SWMMAC), "
+                   "scale byte (mfma_scale)");
+    add_int_option(sub, "--opsel-a", o.mods.opsel_a, 0, 255, "mfma_scale: byte of the A-scale VGPR (0-3)");
+    add_int_option(sub, "--opsel-b", o.mods.opsel_b, 0, 255, "mfma_scale: byte of the B-scale VGPR (0-3)");
+    add_int_option(sub, "-w,--wave", o.mods.wave, 32, 64, "wave size on RDNA: 32 (default) or 64");
+}
+
 void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
     sub->add_option("-a,--arch", o.arch,
-                     "architecture: family (cdna1..cdna4, rdna3, rdna3.5, rdna4), gfx id (gfx942) or product (mi300x)")
-        ->capture_default_str();
+                    "architecture (required): family (cdna1..cdna4, rdna3, rdna3.5, rdna4), gfx id (gfx942) or "
+                    "product (mi300x)");
     sub->add_option("-i,--instruction", o.instruction,
-                    "ISA mnemonic (either spelling) or builtin name, case-insensitive")
-        ->capture_default_str();
+                    "ISA mnemonic (either spelling) or builtin name, case-insensitive (required)");
     if (with_operand)
-        sub->add_option("-o,--operand", o.operand, "operand: A, B, C, D, K (sparse index), SA, SB (scales); layout: all")
+        sub->add_option("--operand", o.operand, "operand: A, B, C, D, K (sparse index), SA, SB (scales); layout: all")
             ->capture_default_str();
-    sub->add_option("--cbsz", o.mods.cbsz, "CBSZ: A broadcast size (MFMA), A format (mfma_scale), index-set gate (SMFMAC)");
-    sub->add_option("--abid", o.mods.abid, "ABID: broadcast block (MFMA), sparse index set (SMFMAC)");
-    sub->add_option("--blgp", o.mods.blgp, "BLGP: B lane-group pattern 0-7 (MFMA), B format (mfma_scale), f64 negation");
-    sub->add_option("--opsel", o.mods.opsel,
-                    "OPSEL as encoded: 4 = op_sel:[0,0,1] (RDNA3 16-bit C/D high half), index_key (RDNA4 SWMMAC), "
-                    "scale byte (mfma_scale)");
-    sub->add_option("--opsel-a", o.mods.opsel_a, "mfma_scale: byte of the A-scale VGPR (0-3)");
-    sub->add_option("--opsel-b", o.mods.opsel_b, "mfma_scale: byte of the B-scale VGPR (0-3)");
-    sub->add_option("-w,--wave", o.mods.wave, "wave size on RDNA: 32 (default) or 64");
-    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases), cute (CuTe shape:stride)")
-        ->capture_default_str();
-    sub->add_option("--out", o.out, "write to this file instead of stdout");
+    add_modifier_options(sub, o);
+    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases), cute (CuTe shape:stride)")->capture_default_str();
+    sub->add_option("-o,--out", o.out, "write to this file (atomically; - for stdout) instead of stdout");
 }
 
 }  // namespace lscli

@@ -18,14 +18,17 @@ namespace lscli {
 
 namespace ls = lanescope;
 
-inline constexpr const char* kDefaultArch = "cdna3";
-inline constexpr const char* kDefaultInstruction = "v_mfma_f32_32x32x8_f16";
+// A usage error (exit status 2): a missing or malformed flag.
+struct UsageError : ls::Error {
+    using ls::Error::Error;
+};
 
 struct Options {
+    std::string command;  // the subcommand's name, for messages
     std::string catalog;
-    std::string arch = kDefaultArch;
+    std::string arch;         // required by every query of one instruction
     std::string list_arch;
-    std::string instruction = kDefaultInstruction;
+    std::string instruction;  // required by every query of one instruction
     std::string operand = "A";
     std::string view = "matrix";
     std::string format = "table";
@@ -39,6 +42,7 @@ struct Options {
     std::string layout_file;  // check --layout FILE
     int wave_index = -1;  // which: the wave of a tile (--wave in tile mode)
     int wave_size = -1;   // which: --wave-size, the wave size when --wave names a wave
+    int catalog_rows = 100000;  // bench: the synthetic catalog's size
 };
 
 // A registered subcommand: its CLI11 node and what runs when it was chosen.
@@ -61,10 +65,18 @@ struct Resolved {
 Resolved resolve(const Options& o);
 // The whole text of a file; throws ls::Error naming it.
 std::string read_text_file(const std::string& path);
-// Writes to o.out atomically (temp file + rename), or to stdout.
+// Writes to o.out atomically (temp file + rename; special files written through),
+// or to stdout; a failed write throws ls::Error.
 int emit(const Options& o, const std::string& text);
-// --arch, --instruction, [--operand], the modifiers, --format, --out.
+// --arch, --instruction, [--operand], the modifiers, --format, -o/--out.
 void add_target_options(CLI::App* sub, Options& o, bool with_operand);
+// The modifier flags (--cbsz ... --wave), strictly parsed.
+void add_modifier_options(CLI::App* sub, Options& o);
+// An integer flag parsed strictly (no sign unless lo < 0, no empty text, no overflow), in lo..hi.
+CLI::Option* add_int_option(CLI::App* sub, const std::string& names, int& into, int lo, int hi, const std::string& help);
+CLI::Option* add_size_option(CLI::App* sub, const std::string& names, size_t& into, int lo, int hi, const std::string& help);
+CLI::Option* add_double_option(CLI::App* sub, const std::string& names, double& into, double lo, double hi,
+                               const std::string& help);
 
 // Tile options: --waves WMxWN, --tiles-per-wave RMxRN, --shape TMxTN[xTK].
 void add_tile_options(CLI::App* sub, Options& o);

@@ -6,12 +6,14 @@
 #include "common.hpp"
 
 #include "lanescope/cute.hpp"
+#include "lanescope/files.hpp"
 
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -173,14 +175,25 @@ int cmd_layout(const Options& o) {
 }
 
 int cmd_where(const Options& o) {
+    if (o.row < 0 && o.col < 0)
+        throw UsageError("where needs --row R, --col C or both (and --block B on multi-block instructions)");
     Resolved r = resolve(o);
-    if (o.row < 0 || o.col < 0) throw ls::Error("where needs --row R and --col C (and --block B on multi-block instructions)");
     if (tile_mode(o)) {
+        if (o.row < 0 || o.col < 0) throw UsageError("where on a tile needs both --row R and --col C");
         ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
         return emit(o, ls::render_tile_where(r.query, t, {o.block, o.row, o.col}, parse_format(o.format)));
     }
     ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
-    return emit(o, ls::render_where(r.query, L, {o.block, o.row, o.col}, parse_format(o.format)));
+    const ls::Format f = parse_format(o.format);
+    if (o.row >= 0 && o.col >= 0) return emit(o, ls::render_where(r.query, L, {o.block, o.row, o.col}, f));
+    // A whole row (or column): range-check the given index with where()'s message first.
+    L.where({o.block, std::max(o.row, 0), std::max(o.col, 0)});
+    std::vector<ls::Element> elements;
+    if (o.row >= 0)
+        for (int c = 0; c < L.cols(); ++c) elements.push_back({o.block, o.row, c});
+    else
+        for (int rr = 0; rr < L.rows(); ++rr) elements.push_back({o.block, rr, o.col});
+    return emit(o, ls::render_where_many(r.query, L, elements, f));
 }
 
 int cmd_which(const Options& o_in) {
@@ -195,7 +208,6 @@ int cmd_which(const Options& o_in) {
         o.mods.wave = o.wave_size;
     }
     Resolved r = resolve(o);
-    if (o.reg < 0 || o.lane < 0) throw ls::Error("which needs --reg G and --lane L");
     if (tile_mode(o)) {
         ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
         return emit(o, ls::render_tile_which(r.query, t, o.wave_index, o.reg, o.lane, parse_format(o.format)));
@@ -264,7 +276,6 @@ int cmd_check(const Options& o) {
 
 int cmd_trace(const Options& o) {
     Resolved r = resolve(o);
-    if (o.row < 0 || o.col < 0) throw ls::Error("trace needs --row I and --col J of D (and --block B on multi-block instructions)");
     ls::OperandLayout D = ls::layout_of(*r.ins, *r.target, ls::Operand::D, r.query.mods);
     D.where({o.block, o.row, o.col});  // range check with a clear message
     ls::Trace t = ls::trace(*r.ins, *r.target, r.query.mods, {o.block, o.row, o.col});
@@ -278,11 +289,9 @@ struct ExportStats {
 };
 ExportStats export_all(const ls::Catalog& cat, const std::string& dir) {
     ExportStats st;
-    if (!dir.empty()) {
-        std::error_code ec;
-        fs::create_directories(dir, ec);
-        if (ec || !fs::is_directory(dir)) throw ls::Error("cannot create directory '" + dir + "'");
-    }
+    // Built beside the target and swapped in whole: never a mix of two exports.
+    std::unique_ptr<ls::files::DirectoryWriter> out;
+    if (!dir.empty()) out = std::make_unique<ls::files::DirectoryWriter>(dir, ".lanescope-export");
     for (ls::Family fam : {ls::Family::CDNA1, ls::Family::CDNA2, ls::Family::CDNA3, ls::Family::CDNA4,
                            ls::Family::RDNA3, ls::Family::RDNA4}) {
         const ls::Target* t = nullptr;
@@ -302,26 +311,39 @@ ExportStats export_all(const ls::Catalog& cat, const std::string& dir) {
                     ++st.layouts;
                     st.entries += L.entries().size();
                     st.bytes += json.size();
-                    if (!dir.empty()) {
-                        std::string name = std::string(ls::family_name(fam)) + "_" + ins->builtin(wave).substr(17) +
-                                           "_" + std::string(ls::operand_name(op)) + ".json";
-                        std::ofstream f(fs::path(dir) / name, std::ios::binary);
-                        if (!(f << json)) throw ls::Error("cannot write '" + (fs::path(dir) / name).string() + "'");
-                    }
+                    if (out)
+                        out->write(std::string(ls::family_name(fam)) + "_" + ins->builtin(wave).substr(17) + "_" +
+                                       std::string(ls::operand_name(op)) + ".json",
+                                   json);
                 }
             }
     }
+    if (out) out->commit();
     return st;
 }
 
 int cmd_export(const Options& o) {
-    if (o.out.empty()) throw ls::Error("export needs --out DIR");
+    if (o.out.empty()) throw UsageError("export needs -o/--out DIR");
     auto t0 = std::chrono::steady_clock::now();
     ExportStats st = export_all(catalog(o), o.out);
     double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("wrote %zu layouts (%zu entries, %.1f MB) to %s in %.0f ms\n", st.layouts, st.entries, st.bytes / 1e6,
-                o.out.c_str(), ms);
+    char line[512];
+    std::snprintf(line, sizeof line, "wrote %zu layouts (%zu entries, %.1f MB) to %s in %.0f ms\n", st.layouts,
+                  st.entries, st.bytes / 1e6, o.out.c_str(), ms);
+    ls::files::write_stdout(line);
     return 0;
+}
+
+std::vector<std::string> split_lines(std::string_view text) {
+    std::vector<std::string> out;
+    size_t at = 0;
+    while (at < text.size()) {
+        const size_t nl = text.find('\n', at);
+        out.emplace_back(text.substr(at, nl == std::string_view::npos ? std::string_view::npos : nl - at));
+        if (nl == std::string_view::npos) break;
+        at = nl + 1;
+    }
+    return out;
 }
 
 // Speed goals: one `layout` query as a whole process under 5 ms; every layout
@@ -333,6 +355,43 @@ int cmd_bench(const Options& o) {
     double export_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     std::printf("export every layout as JSON (in memory): %zu layouts, %zu entries, %.1f MB in %.1f ms (goal < 1000 ms)\n",
                 st.layouts, st.entries, st.bytes / 1e6, export_ms);
+
+    if (o.catalog_rows > 0) {
+        // Loading is linear: a catalog of N rows (the built-in rows repeated, each
+        // builtin renamed so it stays unique per family) parsed, checked and listed.
+        std::string text;
+        std::vector<std::string> rows;
+        for (const std::string& line : split_lines(ls::Catalog::builtin_text()))
+            if (!line.empty() && line[0] != '#' && line.find('|') != std::string::npos) rows.push_back(line);
+        for (int n = 0; static_cast<int>(rows.size()) * n < o.catalog_rows; ++n)
+            for (size_t r = 0; r < rows.size() && static_cast<int>(rows.size()) * n + static_cast<int>(r) < o.catalog_rows; ++r) {
+                std::string row = rows[r];
+                const size_t b0 = row.find('|') + 1, b1 = row.find('|', b0);
+                std::string builtin = row.substr(b0, b1 - b0);
+                const size_t w = builtin.find("_{w}");
+                const std::string tag = "_r" + std::to_string(n);
+                if (w != std::string::npos) builtin.insert(w, tag);
+                else builtin.insert(builtin.find_last_not_of(' ') + 1, tag);
+                text += row.substr(0, b0) + builtin + row.substr(b1) + "\n";
+            }
+        auto p0 = std::chrono::steady_clock::now();
+        ls::Catalog big = ls::Catalog::parse(text, "bench");
+        auto p1 = std::chrono::steady_clock::now();
+        std::vector<const ls::Target*> targets;
+        for (ls::Family f : {ls::Family::CDNA3, ls::Family::RDNA4})
+            for (const auto& t : big.targets())
+                if (t.family == f) {
+                    targets.push_back(&t);
+                    break;
+                }
+        const std::string listed = ls::render_list(big, targets, ls::Format::Table);
+        auto p2 = std::chrono::steady_clock::now();
+        std::printf("load a %zu-row catalog (%.1f MB): parse and check %.0f ms, list two architectures %.0f ms "
+                    "(goal: load < 2000 ms)\n",
+                    big.instructions().size(), text.size() / 1e6,
+                    std::chrono::duration<double, std::milli>(p1 - p0).count(),
+                    std::chrono::duration<double, std::milli>(p2 - p1).count());
+    }
 
     std::string self = fs::read_symlink("/proc/self/exe").string();
     const char* argv[] = {self.c_str(), "layout", "--arch", "cdna3", "--instruction", "v_mfma_f32_32x32x1_2b_f32",
@@ -361,7 +420,8 @@ int cmd_bench(const Options& o) {
 
 }  // namespace
 
-int main(int argc, char** argv) {
+// The whole CLI as a function: main() below, and the argument-parser fuzz target (fuzz/).
+int lanescope_cli_main(int argc, char** argv) {
     Options o;
     CLI::App app{"lanescope-cli: where every element of an AMD GPU matrix instruction lives (lane, VGPR, bits).\n"
                  "Examples:\n"
@@ -399,15 +459,21 @@ int main(int argc, char** argv) {
     for (CoreCommand& c : core_commands) {
         c.sub = app.add_subcommand(c.name, c.help);
         commands.push_back({c.sub, [&o, run = c.run] { return run(o); }});
+        c.sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");
         const std::string name = c.name;
         if (name == "list") {
             c.sub->add_option("-a,--arch", o.list_arch, "only this architecture (default: one target per family)");
             c.sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json")->capture_default_str();
-            c.sub->add_option("--out", o.out, "write to this file instead of stdout");
+            c.sub->add_option("-o,--out", o.out, "write to this file (atomically; - for stdout) instead of stdout");
         } else if (name == "export") {
-            c.sub->add_option("--out", o.out, "directory for the JSON files")->required();
+            c.sub->add_option("-o,--out", o.out,
+                              "directory for the JSON files (built beside it, then swapped in; a previous export is "
+                              "replaced)")
+                ->required();
         } else if (name == "bench") {
-            c.sub->add_option("--runs", o.runs, "process launches to time")->capture_default_str()->check(CLI::Range(1, 100000));
+            add_int_option(c.sub, "--runs", o.runs, 1, 100000, "process launches to time");
+            add_int_option(c.sub, "--catalog-rows", o.catalog_rows, 0, 1000000,
+                           "rows of the synthetic catalog whose loading is timed (0: skip)");
         } else {
             add_target_options(c.sub, o, name != "info");
         }
@@ -419,14 +485,22 @@ int main(int argc, char** argv) {
                               "\"warp\": ..., \"shape\": [R, C]}); --format table, csv, json or linear");
         }
         if (name == "where" || name == "trace") {
-            c.sub->add_option("--row", o.row, "row index")->required();
-            c.sub->add_option("--col", o.col, "column index")->required();
-            c.sub->add_option("--block", o.block, "block index (multi-block instructions)")->capture_default_str();
+            auto* row = add_int_option(c.sub, "--row", o.row, 0, 1 << 20,
+                                       name == "where" ? "row index (alone: the whole row)" : "row index of D");
+            auto* col = add_int_option(c.sub, "--col", o.col, 0, 1 << 20,
+                                       name == "where" ? "column index (alone: the whole column)" : "column index of D");
+            if (name == "trace") row->required(), col->required();
+            add_int_option(c.sub, "--block", o.block, 0, 1 << 20, "block index (multi-block instructions; default 0)");
         }
         if (name == "which") {
-            c.sub->add_option("--reg", o.reg, "register, counted from the operand's first VGPR")->required();
-            c.sub->add_option("--lane", o.lane, "lane")->required();
-            c.sub->add_option("--wave-size", o.wave_size, "wave size on RDNA (32 or 64); with tile options, --wave is the wave index");
+            add_int_option(c.sub, "--reg", o.reg, 0, 1 << 20, "register, counted from the operand's first VGPR")->required();
+            add_int_option(c.sub, "--lane", o.lane, 0, 1 << 20, "lane")->required();
+            add_int_option(c.sub, "--wave-size", o.wave_size, 32, 64, "wave size on RDNA; with tile options --wave is the wave index");
+            // With tile options --wave names a wave of the tile, so it takes any index here; without them
+            // the wave size is checked against the instruction as before.
+            c.sub->remove_option(c.sub->get_option("--wave"));
+            add_int_option(c.sub, "-w,--wave", o.mods.wave, 0, 65535,
+                           "wave size on RDNA (32 or 64); with tile options, the wave of the tile (0..waves-1)");
         }
         if (name == "layout" || name == "where" || name == "which" || name == "check") add_tile_options(c.sub, o);
         if (name == "check")
@@ -437,14 +511,49 @@ int main(int argc, char** argv) {
     register_figure_commands(app, o, commands);
     register_verify_commands(app, o, commands);
 
+    // A first word that names no subcommand: say what was typed and what is legal.
+    std::vector<std::string> names;
+    for (const Command& c : commands) names.push_back(c.sub->get_name());
+    for (int n = 1; n < argc; ++n) {
+        const std::string word = argv[n];
+        if (word == "--catalog") {
+            ++n;
+            continue;
+        }
+        if (word.rfind("--catalog=", 0) == 0) continue;
+        if (word.empty() || word[0] == '-') break;
+        if (std::find(names.begin(), names.end(), word) == names.end()) {
+            std::string msg = "lanescope-cli: unknown subcommand '" + word + "'";
+            auto near = ls::closest(word, names, 2);
+            if (!near.empty()) msg += "; did you mean '" + near[0] + "'?";
+            msg += "\nlegal subcommands:";
+            for (const auto& nm : names) msg += " " + nm;
+            std::fprintf(stderr, "%s\n(lanescope-cli --help describes them)\n", msg.c_str());
+            return 2;
+        }
+        break;
+    }
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         return app.exit(e) == 0 ? 0 : 2;
     }
+    int rc = 2;
     try {
         for (Command& c : commands)
-            if (c.sub->parsed()) return c.run();
+            if (c.sub->parsed()) {
+                o.command = c.sub->get_name();
+                rc = c.run();
+                break;
+            }
+        // Output that was printed must have arrived (a full disk, a closed pipe).
+        std::cout.flush();
+        if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout)
+            throw ls::Error(std::string("cannot write to standard output: ") + std::strerror(errno ? errno : EIO));
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "lanescope-cli: %s\n", e.what());
+        return 2;
     } catch (const ls::Error& e) {
         std::fprintf(stderr, "lanescope-cli: error: %s\n", e.what());
         return 1;
@@ -452,5 +561,9 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "lanescope-cli: internal error: %s\n", e.what());
         return 3;
     }
-    return 2;
+    return rc;
 }
+
+#ifndef LANESCOPE_CLI_NO_MAIN
+int main(int argc, char** argv) { return lanescope_cli_main(argc, argv); }
+#endif

@@ -23,9 +23,9 @@ std::string write(const std::string& name, const std::string& text) {
 }  // namespace
 
 TEST_CASE("check: every printed form of a layout is equal to it (exit 0)") {
-    for (const std::string q : {"-a gfx942 -i v_mfma_f32_32x32x8_f16 -o A --waves 2x2 --shape 64x64x16",
-                                "-a gfx1100 -i v_wmma_f32_16x16x16_f16 -o B --waves 2x1 --tiles-per-wave 1x2 --shape 32x64x32",
-                                "-a cdna3 -i v_mfma_f32_32x32x1_2b_f32 -o C", "-a gfx950 -i v_mfma_scale_f32_32x32x64_f8f6f4 -o A --cbsz 2"}) {
+    for (const std::string q : {"-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --waves 2x2 --shape 64x64x16",
+                                "-a gfx1100 -i v_wmma_f32_16x16x16_f16 --operand B --waves 2x1 --tiles-per-wave 1x2 --shape 32x64x32",
+                                "-a cdna3 -i v_mfma_f32_32x32x1_2b_f32 --operand C", "-a gfx950 -i v_mfma_scale_f32_32x32x64_f8f6f4 --operand A --cbsz 2"}) {
         for (const char* form : {"json", "csv", "linear"}) {
             Run out = cli("layout " + q + " -f " + form);
             if (out.status != 0) {
@@ -43,7 +43,7 @@ TEST_CASE("check: every printed form of a layout is equal to it (exit 0)") {
 }
 
 TEST_CASE("check: a moved element is listed with both placements (exit 5)") {
-    const std::string q = "-a gfx942 -i v_mfma_f32_16x16x16_f16 -o C";
+    const std::string q = "-a gfx942 -i v_mfma_f32_16x16x16_f16 --operand C";
     Run out = cli("layout " + q + " -f json");
     REQUIRE(out.status == 0);
     auto j = nlohmann::json::parse(out.out);
@@ -75,7 +75,7 @@ TEST_CASE("check: a moved element is listed with both placements (exit 5)") {
 }
 
 TEST_CASE("check: bad input exits 1 with the reason") {
-    const std::string q = "check -a gfx942 -i v_mfma_f32_16x16x16_f16 -o C --layout ";
+    const std::string q = "check -a gfx942 -i v_mfma_f32_16x16x16_f16 --operand C --layout ";
     for (const char* bad : {"", "row,col\n1,2\n", "{\"entries\": [{\"row\": -1}]}", "[{}]", "{\"x\": 1}",
                             "block,row,col,reg,lane,bit_lo,bit_hi\n0,0,zero,0,0,0,31\n"}) {
         std::string file = write("lanescope_check_bad", bad);
@@ -86,7 +86,7 @@ TEST_CASE("check: bad input exits 1 with the reason") {
         std::filesystem::remove(file);
     }
     CHECK(cli(q + "/nonexistent.json").status == 1);
-    Run a = cli("layout -a gfx942 -i v_mfma_f32_16x16x16_f16 -o A -f json");
+    Run a = cli("layout -a gfx942 -i v_mfma_f32_16x16x16_f16 --operand A -f json");
     std::string file = write("lanescope_check_a.json", a.out);
     Run r = cli(q + file);  // says operand A, checked as C
     CHECK(r.status == 1);

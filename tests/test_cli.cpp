@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 
@@ -79,10 +80,10 @@ TEST_CASE("bad input: clear message, non-zero exit, nothing on stdout") {
     r = cli("layout --arch gfx1100 -i wmma_f32_16x16x16_f16_w32 --wave 64");
     CHECK(r.status == 1);
     CHECK(r.err.find("contradicts") != std::string::npos);
-    r = cli("layout --operand Q");
+    r = cli("layout --operand Q --arch cdna3 --instruction v_mfma_f32_32x32x8_f16");
     CHECK(r.status == 1);
     CHECK(r.err.find("legal for") != std::string::npos);
-    r = cli("layout --format yaml");
+    r = cli("layout --format yaml --arch cdna3 --instruction v_mfma_f32_32x32x8_f16");
     CHECK(r.status == 1);
     r = cli("frobnicate");
     CHECK(r.status == 2);
@@ -95,12 +96,12 @@ TEST_CASE("an unwritable --out path fails cleanly and leaves nothing behind") {
     namespace fs = std::filesystem;
     fs::path dir = temp_path("lanescope_cli_out_test");
     fs::remove_all(dir);
-    Run r = cli("layout --out " + (dir / "missing" / "x.json").string() + " --format json");
+    Run r = cli("layout --out " + (dir / "missing" / "x.json").string() + " --format json --arch cdna3 --instruction v_mfma_f32_32x32x8_f16");
     CHECK(r.status == 1);
     CHECK(r.err.find("cannot write") != std::string::npos);
     CHECK_FALSE(fs::exists(dir / "missing"));
     fs::create_directories(dir);
-    r = cli("layout --out " + (dir / "ok.json").string() + " --format json");
+    r = cli("layout --out " + (dir / "ok.json").string() + " --format json --arch cdna3 --instruction v_mfma_f32_32x32x8_f16");
     CHECK(r.status == 0);
     CHECK(nlohmann::json::parse(std::ifstream(dir / "ok.json"))["operand"] == "A");
     size_t files = 0;
@@ -118,4 +119,54 @@ TEST_CASE("a broken catalog file is reported with its line") {
     CHECK(r.err.find(":2:") != std::string::npos);
     CHECK(r.err.find("MxNxK") != std::string::npos);
     fs::remove(f);
+}
+
+TEST_CASE("info JSON carries mnemonic, wave_size and gprs; where answers a whole row or column") {
+    Run r = cli("info --arch gfx1100 --instruction v_wmma_f32_16x16x16_f16 --wave 64 --format json");
+    REQUIRE(r.status == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["mnemonic"] == "v_wmma_f32_16x16x16_f16");
+    CHECK(j["wave_size"] == 64);
+    // RDNA3 wave64: A holds 16 f16 per lane (8 VGPRs, seed S1), C/D 8 rows over 4 lane groups (4 VGPRs).
+    CHECK(j["gprs"]["A"] == 8);
+    CHECK(j["gprs"]["D"] == 4);
+    CHECK(j["gprs"] == j["registers"]);
+
+    // Row 3 of D (16x16): 16 elements, one per column; column 5: 16, one per row.
+    r = cli("where --arch gfx1100 --instruction v_wmma_f32_16x16x16_f16 --operand D --row 3 --format json");
+    REQUIRE(r.status == 0);
+    j = nlohmann::json::parse(r.out);
+    REQUIRE(j.size() == 16);
+    for (size_t c = 0; c < 16; ++c) {
+        CHECK(j[c]["row"] == 3);
+        CHECK(j[c]["col"] == c);
+        CHECK(j[c]["locations"].size() == 1);
+    }
+    r = cli("where --arch gfx1100 --instruction v_wmma_f32_16x16x16_f16 --operand D --col 5 --format csv");
+    REQUIRE(r.status == 0);
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 17);  // header + 16 rows
+    // The single-element answer is unchanged.
+    r = cli("where --arch gfx1100 --instruction v_wmma_f32_16x16x16_f16 --operand D --row 3 --col 5 --format json");
+    REQUIRE(r.status == 0);
+    CHECK(nlohmann::json::parse(r.out)["col"] == 5);
+}
+
+TEST_CASE("-o is the output in every subcommand; --color and --color-by are one option") {
+    namespace fs = std::filesystem;
+    const fs::path dir = temp_path("lanescope_cli_o");
+    fs::create_directories(dir);
+    for (const std::string sub : {"info", "layout --operand C", "where --row 0 --col 0", "which --reg 0 --lane 0",
+                                  "trace --row 0 --col 0"}) {
+        const fs::path f = dir / "out.txt";
+        fs::remove(f);
+        Run r = cli(sub + " --arch gfx942 --instruction v_mfma_f32_16x16x16_f16 -o " + f.string());
+        CHECK(r.status == 0);
+        CHECK(r.out.empty());
+        CHECK(fs::file_size(f) > 0);
+    }
+    Run a = cli("figure --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --color register -o -");
+    Run b = cli("figure --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --color-by register -o -");
+    CHECK(a.status == 0);
+    CHECK(a.out == b.out);
+    fs::remove_all(dir);
 }

@@ -112,14 +112,14 @@ TEST_CASE("--format cute: known layouts and a refusal") {
     auto run = [](const std::string& q) { return lstest::run_command(std::string(LANESCOPE_CLI) + " layout " + q + " -f cute"); };
     // 32x32x8 f16 C: lane%32 is the column (stride 32 in a column-major 32x32), lane/32 four rows;
     // values: four consecutive rows, then 8 rows on.
-    auto r = run("-a gfx942 -i v_mfma_f32_32x32x8_f16 -o C");
+    auto r = run("-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand C");
     REQUIRE(r.status == 0);
     CHECK(r.out == "((32,2),(4,4)):((32,4),(1,8))\n");
     // RDNA3 A: lanes 16-31 repeat lanes 0-15 (stride 0).
-    r = run("-a gfx1100 -i v_wmma_f32_16x16x16_f16 -o A");
+    r = run("-a gfx1100 -i v_wmma_f32_16x16x16_f16 --operand A");
     REQUIRE(r.status == 0);
     CHECK(r.out == "((16,2),16):((1,0),16)\n");
-    r = run("-a gfx942 -i v_smfmac_f32_16x16x32_f16 -o A");
+    r = run("-a gfx942 -i v_smfmac_f32_16x16x32_f16 --operand A");
     CHECK(r.status == 1);
     CHECK(r.err.find("not expressible as a CuTe layout") != std::string::npos);
     CHECK(r.out.empty());

@@ -105,16 +105,16 @@ TEST_CASE("a rotation is refused, never printed as a basis") {
     ls::TileLayout tile(ins, t, ls::Operand::B, ls::resolve_modifiers(ins, t, m), {});
     auto r = ls::to_linear(tile);
     CHECK_FALSE(r.layout);
-    lstest::Run x = lstest::run_command(std::string(LANESCOPE_CLI) + " layout -a gfx908 -i v_mfma_f32_32x32x2f32 -o B --blgp 3 -f linear");
+    lstest::Run x = lstest::run_command(std::string(LANESCOPE_CLI) + " layout -a gfx908 -i v_mfma_f32_32x32x2f32 --operand B --blgp 3 -f linear");
     CHECK(x.status == 1);
     CHECK(x.out.empty());
     CHECK(x.err.find("not linear") != std::string::npos);
 }
 
 TEST_CASE("the CLI's linear output matches its JSON contract, and reads back") {
-    for (const std::string q : {"-a gfx942 -i v_mfma_f32_32x32x8_f16 -o A --waves 2x2 --tiles-per-wave 2x1 --shape 128x64x32",
-                                "-a gfx1100 -i v_wmma_f32_16x16x16_f16 -o C --waves 1x2 --shape 32x64",
-                                "-a gfx950 -i v_mfma_f32_16x16x32_bf16 -o B"}) {
+    for (const std::string q : {"-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --waves 2x2 --tiles-per-wave 2x1 --shape 128x64x32",
+                                "-a gfx1100 -i v_wmma_f32_16x16x16_f16 --operand C --waves 1x2 --shape 32x64",
+                                "-a gfx950 -i v_mfma_f32_16x16x32_bf16 --operand B"}) {
         INFO(q);
         lstest::Run lin = lstest::run_command(std::string(LANESCOPE_CLI) + " layout " + q + " -f linear");
         lstest::Run js = lstest::run_command(std::string(LANESCOPE_CLI) + " layout " + q + " -f json");

@@ -1,5 +1,8 @@
 #include "model/settings.hpp"
 
+#include "lanescope/files.hpp"
+#include "lanescope/numbers.hpp"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -17,12 +20,12 @@ const char* color_by_name(ls::ColorBy c) {
 }
 
 bool parse_int(const std::string& v, int& out) {
-    char* end = nullptr;
-    errno = 0;
-    const long x = std::strtol(v.c_str(), &end, 10);
-    if (v.empty() || *end != '\0' || errno != 0 || x < -1000000 || x > 1000000) return false;
-    out = static_cast<int>(x);
-    return true;
+    try {
+        out = static_cast<int>(ls::parse_integer(v, -1000000, 1000000, "value"));
+        return true;
+    } catch (const ls::Error&) {
+        return false;
+    }
 }
 
 std::string trim(const std::string& s) {
@@ -66,43 +69,68 @@ std::string to_text(const Settings& s) {
     return o.str();
 }
 
-Settings from_text(const std::string& text) {
+Settings from_text(const std::string& text, std::vector<std::string>* warnings) {
     Settings s;
     std::istringstream in(text);
     std::string line;
-    while (std::getline(in, line)) {
+    int line_no = 0;
+    auto drop = [&](const std::string& key, const std::string& value, const std::string& legal) {
+        if (warnings)
+            warnings->push_back("line " + std::to_string(line_no) + ": ignoring " + key + " = '" + value.substr(0, 60) +
+                                "'; legal: " + legal);
+    };
+    while (std::getline(in, line) && line_no < 10000) {
+        ++line_no;
         if (line.empty() || line[0] == '#') continue;
         const auto eq = line.find('=');
-        if (eq == std::string::npos) continue;
+        if (eq == std::string::npos) {
+            if (!trim(line).empty()) drop("line", trim(line), "key = value");
+            continue;
+        }
         const std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
         int n = 0;
         const bool num = parse_int(value, n);
-        if (key == "arch" && !value.empty()) s.selection.arch = value;
-        else if (key == "instruction" && !value.empty()) s.selection.instruction = value;
-        else if (key == "color_by") {
+        auto need = [&](bool ok, const std::string& legal) {
+            if (!ok) drop(key, value, legal);
+            return ok;
+        };
+        if (key == "arch") {
+            if (need(!value.empty() && value.size() <= 64, "an architecture name")) s.selection.arch = value;
+        } else if (key == "instruction") {
+            if (need(!value.empty() && value.size() <= 128, "an instruction name")) s.selection.instruction = value;
+        } else if (key == "color_by") {
             if (value == "register") s.view.color_by = ls::ColorBy::Register;
             else if (value == "block") s.view.color_by = ls::ColorBy::Block;
             else if (value == "lane") s.view.color_by = ls::ColorBy::Lane;
-        } else if (key == "theme") s.view.theme = value == "dark" ? ls::Theme::Dark : ls::Theme::Light;
-        else if (!num) continue;
-        else if (key == "cbsz") s.selection.mods.cbsz = n;
-        else if (key == "abid") s.selection.mods.abid = n;
-        else if (key == "blgp") s.selection.mods.blgp = n;
-        else if (key == "opsel") s.selection.mods.opsel = n;
-        else if (key == "wave") s.selection.mods.wave = n;
-        else if (key == "opsel_a") s.selection.mods.opsel_a = n;
-        else if (key == "opsel_b") s.selection.mods.opsel_b = n;
-        else if (key == "labels") s.view.labels = n != 0;
-        else if (key == "show_registers") s.view.show_registers = n != 0;
-        else if (key == "show_matrices") s.view.show_matrices = n != 0;
-        else if (key == "zoom_percent" && n >= 10 && n <= 800) s.view.zoom = static_cast<float>(n) / 100.0f;
-        else if (key == "fit") s.view.fit = n != 0;
-        else if (key == "tab" && n >= 0 && n <= 4) s.view.tab = n;
-        else if (key == "block" && n >= -1 && n < 64) s.view.block = n;
-        else if (key == "window_x") s.window.x = n;
-        else if (key == "window_y") s.window.y = n;
-        else if (key == "window_width" && n >= 200) s.window.width = n;
-        else if (key == "window_height" && n >= 150) s.window.height = n;
+            else drop(key, value, "lane, register or block");
+        } else if (key == "theme") {
+            if (need(value == "dark" || value == "light", "light or dark"))
+                s.view.theme = value == "dark" ? ls::Theme::Dark : ls::Theme::Light;
+        } else if (key == "cbsz" || key == "abid" || key == "blgp" || key == "opsel" || key == "wave" ||
+                   key == "opsel_a" || key == "opsel_b") {
+            // -1 means "not given"; whether a value applies is checked against the instruction later.
+            if (need(num && n >= -1 && n <= 255, "-1 (not given) or 0..255")) set_modifier(s.selection.mods, key, n);
+        } else if (key == "labels" || key == "show_registers" || key == "show_matrices" || key == "fit") {
+            if (need(num && (n == 0 || n == 1), "0 or 1")) {
+                bool& flag = key == "labels" ? s.view.labels : key == "show_registers" ? s.view.show_registers
+                             : key == "show_matrices" ? s.view.show_matrices : s.view.fit;
+                flag = n != 0;
+            }
+        } else if (key == "zoom_percent") {
+            if (need(num && n >= 30 && n <= 300, "30..300")) s.view.zoom = static_cast<float>(n) / 100.0f;
+        } else if (key == "tab") {
+            if (need(num && n >= 0 && n <= 4, "0..4")) s.view.tab = n;
+        } else if (key == "block") {
+            if (need(num && n >= -1 && n < 64, "-1 (all) or 0..63")) s.view.block = n;
+        } else if (key == "window_x" || key == "window_y") {
+            if (need(num && n >= -1 && n <= 100000, "-1..100000")) (key == "window_x" ? s.window.x : s.window.y) = n;
+        } else if (key == "window_width") {
+            if (need(num && n >= 200 && n <= 16384, "200..16384")) s.window.width = n;
+        } else if (key == "window_height") {
+            if (need(num && n >= 150 && n <= 16384, "150..16384")) s.window.height = n;
+        } else {
+            drop(key, value, "a known key (arch, instruction, cbsz, ..., window_height)");
+        }
     }
     return s;
 }
@@ -115,12 +143,26 @@ std::string settings_path() {
     return {};
 }
 
-Settings load_settings(const std::string& path) {
-    std::ifstream in(path);
-    if (path.empty() || !in) return {};
+Settings load_settings(const std::string& path, std::vector<std::string>* warnings) {
+    if (path.empty()) return {};
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return {};  // no settings yet
+    if (!S_ISREG(st.st_mode) || st.st_size > (1 << 20)) {
+        if (warnings) warnings->push_back(path + " is not a regular file of at most 1 MiB; using defaults");
+        return {};
+    }
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        if (warnings) warnings->push_back("cannot read " + path + ": " + std::strerror(errno) + "; using defaults");
+        return {};
+    }
     std::ostringstream text;
     text << in.rdbuf();
-    return from_text(text.str());
+    if (text.str().find('\0') != std::string::npos) {
+        if (warnings) warnings->push_back(path + " is not text; using defaults");
+        return {};
+    }
+    return from_text(text.str(), warnings);
 }
 
 bool save_settings(const Settings& s, const std::string& path, std::string* error) {
@@ -133,19 +175,11 @@ bool save_settings(const Settings& s, const std::string& path, std::string* erro
         if (error) *error = "cannot create " + path.substr(0, slash) + ": " + std::strerror(errno);
         return false;
     }
-    const std::string tmp = path + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::trunc);
-        out << to_text(s);
-        if (!out.flush()) {
-            if (error) *error = "cannot write " + tmp;
-            std::remove(tmp.c_str());
-            return false;
-        }
-    }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        if (error) *error = "cannot replace " + path + ": " + std::strerror(errno);
-        std::remove(tmp.c_str());
+    // A uniquely named temporary per save: concurrent instances never share one.
+    try {
+        ls::files::write_file(path, to_text(s));
+    } catch (const ls::Error& e) {
+        if (error) *error = e.what();
         return false;
     }
     return true;

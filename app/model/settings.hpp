@@ -7,6 +7,7 @@
 #include "lanescope/palette.hpp"
 
 #include <string>
+#include <vector>
 
 namespace lsapp {
 
@@ -33,13 +34,15 @@ struct Settings {
 };
 
 std::string to_text(const Settings& s);
-// Unknown keys and malformed values are skipped (the default stays).
-Settings from_text(const std::string& text);
+// Unknown keys and malformed or out-of-range values are skipped (the default
+// stays), each with a line in `warnings` when given. Never throws.
+Settings from_text(const std::string& text, std::vector<std::string>* warnings = nullptr);
 
 // The settings file path, or "" when no home/config directory is known.
 std::string settings_path();
 // Reads the file; defaults when it is missing or unreadable.
-Settings load_settings(const std::string& path);
+// Files that are not regular, larger than 1 MiB or not text give the defaults (and a warning).
+Settings load_settings(const std::string& path, std::vector<std::string>* warnings = nullptr);
 // Writes atomically (temp file + rename); returns false with `error` set on failure.
 bool save_settings(const Settings& s, const std::string& path, std::string* error);
 

@@ -6,11 +6,13 @@
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
 #include <CLI/CLI.hpp>
+#include "lanescope/numbers.hpp"
 #ifdef LANESCOPE_HAVE_GPU
 #include "lanescope/gpu.hpp"
 #endif
 
 #include <algorithm>
+#include <optional>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
@@ -120,31 +122,57 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     cli.add_option("-i,--instruction", a.instruction, "mnemonic or builtin name");
     cli.add_option("-a,--arch", a.arch, "gfx id, family or product (gfx942, cdna3, mi300x, rdna4, ...)");
     cli.add_option("--operand", a.operands, "show only these operands, comma-separated (A,B,D,K,SA,SB)");
-    cli.add_option("--cbsz", a.mods.cbsz, "broadcast block size");
-    cli.add_option("--abid", a.mods.abid, "broadcast block id");
-    cli.add_option("--blgp", a.mods.blgp, "B lane group pattern");
-    cli.add_option("--opsel", a.mods.opsel, "operand select");
-    cli.add_option("--wave", a.mods.wave, "wave size (32 or 64 on RDNA)");
-    cli.add_option("--opsel-a", a.mods.opsel_a, "scale byte select of A (mfma_scale)");
-    cli.add_option("--opsel-b", a.mods.opsel_b, "scale byte select of B (mfma_scale)");
+    // Numbers are parsed strictly (no sign, no empty text, no trailing letters, in range).
+    auto add_int = [&cli](const std::string& names, int& into, int lo, int hi, const std::string& help) {
+        const std::string flag = names.substr(names.find_last_of(',') + 1);
+        return cli
+            .add_option_function<std::string>(
+                names,
+                [&into, lo, hi, flag](const std::string& text) {
+                    try {
+                        into = static_cast<int>(ls::parse_integer(text, lo, hi, flag));
+                    } catch (const ls::Error& e) {
+                        throw CLI::ValidationError(e.what());
+                    }
+                },
+                help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")")
+            ->type_name("INT");
+    };
+    add_int("--cbsz", a.mods.cbsz, 0, 255, "broadcast block size");
+    add_int("--abid", a.mods.abid, 0, 255, "broadcast block id");
+    add_int("--blgp", a.mods.blgp, 0, 255, "B lane group pattern");
+    add_int("--opsel", a.mods.opsel, 0, 255, "operand select");
+    add_int("-w,--wave", a.mods.wave, 32, 64, "wave size (32 or 64 on RDNA)");
+    add_int("--opsel-a", a.mods.opsel_a, 0, 255, "scale byte select of A (mfma_scale)");
+    add_int("--opsel-b", a.mods.opsel_b, 0, 255, "scale byte select of B (mfma_scale)");
     cli.add_option("--screenshot", a.screenshot, "render one frame to this PNG and exit (no display needed)");
     cli.add_option("--size", a.size, "screenshot / benchmark size WxH (default 1400x900)");
-    cli.add_option("--bench-frames", a.bench_frames, "render N frames of the largest layout with a moving pointer; print timings");
+    add_int("--bench-frames", a.bench_frames, 1, 1000000, "render N frames of the largest layout with a moving pointer; print timings");
     cli.add_option("--theme", a.theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
-    cli.add_option("--color-by", a.color_by, "lane, register or block")->check(CLI::IsMember({"lane", "register", "block"}));
+    cli.add_option("--color-by,--color", a.color_by, "lane, register or block")->check(CLI::IsMember({"lane", "register", "block"}));
     cli.add_option("--tab", a.tab, "layout, registers, compare, values or details")
         ->check(CLI::IsMember({"layout", "registers", "compare", "values", "details"}));
-    cli.add_option("--block", a.block, "show only this block (-1: all)");
-    cli.add_option("--zoom", a.zoom, "zoom factor relative to fit (1: the whole picture; up to 3)")->check(CLI::Range(0.3, 3.0));
+    add_int("--block", a.block, -1, 1 << 20, "show only this block (-1: all)");
+    cli.add_option_function<std::string>(
+           "--zoom",
+           [&a](const std::string& text) {
+               try {
+                   a.zoom = static_cast<float>(ls::parse_decimal(text, 0.3, 3.0, "--zoom"));
+               } catch (const ls::Error& e) {
+                   throw CLI::ValidationError(e.what());
+               }
+           },
+           "zoom factor relative to fit (1: the whole picture; 0.3 .. 3)")
+        ->type_name("NUMBER");
     cli.add_option("--compare-arch", a.compare_arch, "compare with this architecture (opens the Compare tab)");
     cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
-    cli.add_option("--compare-wave", a.compare_wave, "wave size of the compared instruction");
+    add_int("--compare-wave", a.compare_wave, 32, 64, "wave size of the compared instruction");
     cli.add_option("--pin", a.pin, "pin the highlight of an element, OP,ROW,COL[,BLOCK] (e.g. D,3,5), or a lane, LANE,N");
     cli.add_option("--verify", a.verify,
                    "screenshot: run \"Verify on GPU\" first with this device: auto (an AMD GPU through HIP) or software");
     cli.add_option("--corrupt", a.corrupt,
                    "with --verify: check a deliberately wrong layout, OP:swap-lanes:L1:L2 or OP:shift-regs (shows red cells)");
-    cli.add_option("--quit-after-frames", a.quit_after, "interactive window: close after N frames (smoke tests)");
+    add_int("--quit-after-frames", a.quit_after, 1, 100000000, "interactive window: close after N frames (smoke tests)");
     cli.add_flag("--panel", a.panel, "screenshot only the layout panel, not the whole window");
     cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
     cli.add_flag("--no-labels", a.no_labels, "hide tile labels");
@@ -154,20 +182,45 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return cli.exit(e);
+        // --help is 0; every argument error is a usage error: 2, as in lanescope-cli.
+        return cli.exit(e) == 0 ? 0 : 2;
     }
 
     const ls::Catalog& cat = ls::Catalog::builtin();
     const bool offscreen = !a.screenshot.empty() || a.bench_frames > 0;
     const bool use_settings = !offscreen && !a.no_settings;
     const std::string settings_file = use_settings ? settings_path() : "";
-    Settings settings = use_settings ? load_settings(settings_file) : Settings{};
-    // A stale or hand-edited settings file must not stop the app.
+    std::vector<std::string> settings_warnings;
+    Settings settings = use_settings ? load_settings(settings_file, &settings_warnings) : Settings{};
+    // A stale or hand-edited settings file must not stop the app: what no longer
+    // applies is dropped, with a warning, and the rest is kept.
     try {
+        const ls::Target& t = cat.find_target(settings.selection.arch);
+        const ls::Instruction& ins = cat.find_instruction(t, settings.selection.instruction);
+        ls::Modifiers kept;
+        for (const char* name : {"wave", "cbsz", "abid", "blgp", "opsel", "opsel_a", "opsel_b"}) {
+            ls::ResolvedModifiers all;
+            const ls::Modifiers& m = settings.selection.mods;
+            all.cbsz = m.cbsz, all.abid = m.abid, all.blgp = m.blgp, all.opsel = m.opsel, all.wave = m.wave;
+            all.opsel_a = m.opsel_a, all.opsel_b = m.opsel_b;
+            const int v = modifier_value(all, name);
+            if (v < 0) continue;
+            ls::Modifiers trial = kept;
+            set_modifier(trial, name, v);
+            try {
+                ls::resolve_modifiers(ins, t, trial);
+                kept = trial;
+            } catch (const ls::Error& e) {
+                settings_warnings.push_back("ignoring " + std::string(name) + " = " + std::to_string(v) + ": " + e.what());
+            }
+        }
+        settings.selection.mods = kept;
         resolve_selection(cat, settings.selection);
-    } catch (const ls::Error&) {
+    } catch (const ls::Error& e) {
+        settings_warnings.push_back("ignoring the remembered instruction: " + std::string(e.what()));
         settings.selection = Selection{};
     }
+    for (const std::string& w : settings_warnings) std::cerr << "lanescope: settings " << settings_file << ": " << w << "\n";
     Selection& sel = settings.selection;
     const Selection remembered = sel;
     if (!a.arch.empty()) sel.arch = a.arch;
@@ -215,15 +268,30 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     if (a.no_labels) settings.view.labels = false;
     if (a.registers) settings.view.show_registers = true;
     if (a.zoom > 0) settings.view.zoom = a.zoom, settings.view.fit = false;
-    if (a.block >= -1) settings.view.block = a.block;
+    if (a.block >= -1) {
+        if (a.block >= checked.ins->blocks) {
+            std::cerr << "lanescope: --block " << a.block << " is outside " << checked.ins->mnemonic
+                      << "; legal: -1 (all) or 0.." << checked.ins->blocks - 1 << "\n";
+            return 2;
+        }
+        settings.view.block = a.block;
+    } else if (settings.view.block >= checked.ins->blocks) {
+        settings.view.block = -1;  // a remembered block the instruction does not have
+    }
     if (offscreen && a.zoom <= 0) settings.view.zoom = 1.0f;
 
     int width = offscreen ? 1400 : settings.window.width, height = offscreen ? 900 : settings.window.height;
     if (!a.size.empty()) {
         int w = 0, h = 0;
-        char x = 0;
-        if (std::sscanf(a.size.c_str(), "%d%c%d", &w, &x, &h) != 3 || (x != 'x' && x != 'X') || w < 320 || h < 240 ||
-            w > 8192 || h > 8192) {
+        const size_t x = a.size.find_first_of("xX");
+        try {
+            if (x == std::string::npos) throw ls::Error("no 'x'");
+            w = static_cast<int>(ls::parse_integer(a.size.substr(0, x), 320, 8192, "width"));
+            h = static_cast<int>(ls::parse_integer(a.size.substr(x + 1), 240, 8192, "height"));
+        } catch (const ls::Error&) {
+            w = 0;
+        }
+        if (w == 0) {
             std::cerr << "lanescope: --size must be WxH with 320 <= W, 240 <= H, both <= 8192 (got '" << a.size << "')\n";
             return 2;
         }
@@ -259,6 +327,57 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             return 2;
         }
 #endif
+    }
+    // --compare-*: checked before anything opens (the same check runs again once the app exists).
+    if (!a.compare_arch.empty() || !a.compare_instruction.empty() || a.compare_wave > 0) {
+        Selection other{a.compare_arch.empty() ? checked.target->gfx : a.compare_arch,
+                        a.compare_instruction.empty() ? checked.ins->mnemonic : a.compare_instruction, {}};
+        other.mods.wave = a.compare_wave;
+        try {
+            const ls::Target& t = cat.find_target(other.arch);
+            if (a.compare_instruction.empty()) other.instruction = carry_instruction(cat, *checked.ins, t);
+            const LayoutSet probe = resolve_selection(cat, other);
+            ls::resolve_modifiers(*probe.ins, *probe.target, other.mods);
+        } catch (const ls::Error& e) {
+            std::cerr << "lanescope: compare: " << e.what() << "\n";
+            return 2;
+        }
+    }
+    // --pin: "D,3,5[,block]" pins an element, "lane,17" a lane; every number strict and inside the operand.
+    std::optional<Hover> pin;
+    if (!a.pin.empty()) {
+        std::vector<std::string> parts;
+        for (size_t at = 0;;) {
+            const size_t comma = a.pin.find(',', at);
+            parts.push_back(a.pin.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+            if (comma == std::string::npos) break;
+            at = comma + 1;
+        }
+        try {
+            Hover h;
+            const std::string head = parts[0];
+            if ((head == "lane" || head == "LANE") && parts.size() == 2) {
+                h.kind = Hover::Kind::Lane;
+                h.lane = static_cast<int>(ls::parse_integer(parts[1], 0, checked.wave() - 1, "lane"));
+            } else if (parts.size() == 3 || parts.size() == 4) {
+                const auto op = ls::parse_operand(head);
+                const ls::OperandLayout* l = op ? checked.find(*op) : nullptr;
+                if (!l) throw ls::Error("operand '" + head + "' is not shown for " + checked.ins->mnemonic);
+                const ls::Element e{parts.size() == 4 ? static_cast<int>(ls::parse_integer(parts[3], 0, l->blocks() - 1, "block")) : 0,
+                                    static_cast<int>(ls::parse_integer(parts[1], 0, l->rows() - 1, "row")),
+                                    static_cast<int>(ls::parse_integer(parts[2], 0, l->cols() - 1, "col"))};
+                h.kind = Hover::Kind::Element;
+                h.operand = *op;
+                h.element = e;
+            } else {
+                throw ls::Error("it has " + std::to_string(parts.size()) + " comma-separated parts");
+            }
+            pin = h;
+        } catch (const ls::Error& e) {
+            std::cerr << "lanescope: --pin '" << a.pin << "': " << e.what()
+                      << "; legal: OP,ROW,COL[,BLOCK] inside the operand (e.g. D,3,5) or lane,N\n";
+            return 2;
+        }
     }
     if (a.bench_frames > 0) {
         const auto largest = largest_layout(cat);
@@ -322,30 +441,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             app.compare_dirty = true;
             app.set_tab(Tab::Compare);
         }
-        if (!a.pin.empty()) {
-            // "D,3,5[,block]" pins an element; "lane,17" pins a lane.
-            char op[8] = {};
-            int r = -1, c = -1, b = 0;
-            Hover h;
-            if (std::sscanf(a.pin.c_str(), "lane,%d", &r) == 1 || std::sscanf(a.pin.c_str(), "LANE,%d", &r) == 1) {
-                h.kind = Hover::Kind::Lane;
-                h.lane = r;
-            } else if (std::sscanf(a.pin.c_str(), "%7[A-Za-z],%d,%d,%d", op, &r, &c, &b) >= 3) {
-                const auto parsed = ls::parse_operand(op);
-                const ls::OperandLayout* l = parsed ? app.set.find(*parsed) : nullptr;
-                if (l && l->contains({b, r, c})) {
-                    h.kind = Hover::Kind::Element;
-                    h.operand = *parsed;
-                    h.element = {b, r, c};
-                }
-            }
-            if (h.kind == Hover::Kind::None) {
-                std::cerr << "lanescope: --pin wants OP,ROW,COL[,BLOCK] inside the operand (e.g. D,3,5) or lane,N; got '"
-                          << a.pin << "'\n";
-                rc = 2;
-            }
-            app.want_pin = h;
-        }
+        if (pin) app.want_pin = *pin;
         if (rc != 0) {
         } else if (!a.tab.empty())
             app.set_tab(a.tab == "registers" ? Tab::Registers

@@ -1,45 +1,40 @@
-// PNG output for screenshots and exports: written to a temporary file next to
-// the target, then renamed, so a failed write never leaves half a file.
+// PNG output for screenshots and exports: encoded in memory, then written by
+// the shared atomic writer (temporary file beside the target, then renamed; a
+// special file such as /dev/null is written through, never replaced).
 #include "ui/app.hpp"
 
-#include <stb/stb_image_write.h>
+#include "lanescope/files.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <unistd.h>
+#include <stb/stb_image_write.h>
 
 namespace lsapp {
 
 bool path_writable(const std::string& path, std::string* error) {
-    if (path.empty()) {
-        *error = "no output path given";
+    try {
+        lanescope::files::check_writable(path);
+        return true;
+    } catch (const lanescope::Error& e) {
+        *error = e.what();
         return false;
     }
-    const auto slash = path.rfind('/');
-    const std::string dir = slash == std::string::npos ? "." : (slash == 0 ? "/" : path.substr(0, slash));
-    if (access(dir.c_str(), W_OK) != 0) {
-        *error = "cannot write " + path + ": directory " + dir + " " +
-                 (errno == ENOENT ? "does not exist" : "is not writable (" + std::string(std::strerror(errno)) + ")");
-        return false;
-    }
-    return true;
 }
 
 bool write_png(const std::string& path, const std::vector<unsigned char>& rgba, int w, int h, std::string* error) {
-    if (!path_writable(path, error)) return false;
-    const std::string tmp = path + ".tmp" + std::to_string(getpid());
-    if (!stbi_write_png(tmp.c_str(), w, h, 4, rgba.data(), w * 4)) {
-        *error = "cannot write " + path + " (PNG encoding or disk write failed)";
-        std::remove(tmp.c_str());
+    std::string png;
+    auto append = [](void* into, void* data, int size) {
+        static_cast<std::string*>(into)->append(static_cast<const char*>(data), static_cast<size_t>(size));
+    };
+    if (w <= 0 || h <= 0 || !stbi_write_png_to_func(append, &png, w, h, 4, rgba.data(), w * 4)) {
+        *error = "cannot write " + path + ": PNG encoding failed";
         return false;
     }
-    if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-        *error = "cannot replace " + path + ": " + std::strerror(errno);
-        std::remove(tmp.c_str());
+    try {
+        lanescope::files::write_file(path, png);
+        return true;
+    } catch (const lanescope::Error& e) {
+        *error = e.what();
         return false;
     }
-    return true;
 }
 
 }  // namespace lsapp

@@ -3,6 +3,11 @@
 #include "text_util.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <cstring>
+#include <unordered_map>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -343,15 +348,36 @@ namespace {
     throw Error(std::string(origin) + ":" + std::to_string(line) + ": " + what);
 }
 
+// Digits only (no sign, no spaces, no "0x"), at most 1 << 20.
 int parse_int(std::string_view origin, int line, std::string_view field, const std::string& s, int base = 10) {
-    try {
-        size_t used = 0;
-        long v = std::stol(s, &used, base);
-        if (used != s.size() || v < 0 || v > 1 << 20) throw std::invalid_argument(s);
-        return static_cast<int>(v);
-    } catch (const std::exception&) {
-        fail(origin, line, std::string(field) + " '" + s + "' is not a " + (base == 16 ? "hex " : "") + "number");
+    long v = 0;
+    bool ok = !s.empty() && s.size() <= 8;
+    for (char ch : s) {
+        const int d = ch >= '0' && ch <= '9' ? ch - '0'
+                      : base == 16 && ch >= 'a' && ch <= 'f' ? ch - 'a' + 10
+                      : base == 16 && ch >= 'A' && ch <= 'F' ? ch - 'A' + 10
+                                                            : -1;
+        if (d < 0 || !ok) {
+            ok = false;
+            break;
+        }
+        v = v * base + d;
     }
+    if (!ok || v > (1L << 20))
+        fail(origin, line, std::string(field) + " '" + s + "' is not a " + (base == 16 ? "hex " : "") +
+                               "number, legal: " + (base == 16 ? "hex digits" : "decimal digits") + " up to " +
+                               std::to_string(1L << 20));
+    return static_cast<int>(v);
+}
+
+// Names end up in generated C sources, JSON and HTML: letters, digits, '_' (and what `extra` allows).
+void check_name(std::string_view origin, int line, std::string_view field, const std::string& s, std::string_view extra) {
+    if (s.empty() || s.size() > 200) fail(origin, line, std::string(field) + " is empty or longer than 200 characters");
+    for (char ch : s)
+        if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && extra.find(ch) == std::string_view::npos)
+            fail(origin, line,
+                 std::string(field) + " '" + s + "' contains '" + std::string(1, ch) + "', legal: letters, digits, _" +
+                     (extra.empty() ? "" : " and " + std::string(extra)));
 }
 
 bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -359,6 +385,21 @@ bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
 Catalog Catalog::parse(std::string_view text, std::string_view origin) {
     Catalog cat;
+    {
+        // A catalog is text: no NUL or other control bytes (tab and CR aside).
+        int line = 1;
+        for (size_t i = 0; i < text.size(); ++i) {
+            const unsigned char ch = static_cast<unsigned char>(text[i]);
+            if (ch == '\n') ++line;
+            else if (ch < 0x20 && ch != '\t' && ch != '\r')
+                fail(origin, line, "byte 0x" + std::string(1, "0123456789abcdef"[ch >> 4]) +
+                                       std::string(1, "0123456789abcdef"[ch & 15]) + " at offset " + std::to_string(i) +
+                                       " is not text, legal: a text file of '|'-separated rows");
+        }
+    }
+    // Rows with the same facts as an earlier row need no second formula check.
+    std::unordered_map<std::string, std::string> checked;
+    std::unordered_map<std::string, int> defined;  // "family/builtin" -> line
     std::istringstream in{std::string(text)};
     std::string raw;
     int line_no = 0;
@@ -390,14 +431,27 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
             auto it = kFamilies.find(text::trim(fam));
             if (it == kFamilies.end())
                 fail(origin, line_no, "unknown family '" + text::trim(fam) + "'; legal: cdna1 cdna2 cdna3 cdna4 rdna3 rdna4");
+            if (r.on(it->second)) fail(origin, line_no, "family '" + text::trim(fam) + "' given twice");
             r.families.push_back(it->second);
         }
         r.builtin_pattern = f[1];
         if (r.builtin_pattern.empty()) fail(origin, line_no, "empty builtin name");
+        check_name(origin, line_no, "builtin", r.builtin_pattern, "{}");
+        {
+            std::string bare = r.builtin_pattern;
+            const auto w = bare.find("{w}");
+            if (w != std::string::npos) bare.erase(w, 3);
+            if (bare.find_first_of("{}") != std::string::npos)
+                fail(origin, line_no, "builtin '" + r.builtin_pattern + "' has braces other than one {w}, legal: letters, digits, _ and one {w}");
+        }
         r.mnemonic = f[2];
+        check_name(origin, line_no, "mnemonic", r.mnemonic, "");
         if (r.mnemonic.rfind("v_", 0) != 0) fail(origin, line_no, "mnemonic '" + f[2] + "' does not start with v_");
         if (f[3] != "-")
-            for (const auto& a : text::split(f[3], ',')) r.aliases.push_back(text::trim(a));
+            for (const auto& a : text::split(f[3], ',')) {
+                r.aliases.push_back(text::trim(a));
+                check_name(origin, line_no, "alias", r.aliases.back(), "");
+            }
         auto kind = kKinds.find(f[4]);
         if (kind == kKinds.end())
             fail(origin, line_no,
@@ -424,6 +478,8 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
         auto cyc = text::split(f[9], '/');
         r.cycles = parse_int(origin, line_no, "cycles", cyc[0]);
         r.cycles_fp8 = cyc.size() > 1 ? parse_int(origin, line_no, "cycles", cyc[1]) : r.cycles;
+        if (cyc.size() > 2 || r.cycles < 1 || r.cycles_fp8 < 1)
+            fail(origin, line_no, "cycles '" + f[9] + "' is not N or N/M with N, M >= 1, legal: e.g. 64 or 64/32");
         r.vec_w32 = f[10];
         r.vec_w64 = f[11] == "-" ? "" : f[11];
         for (const std::string* v : {&r.vec_w32, &r.vec_w64}) {
@@ -437,32 +493,68 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
             fail(origin, line_no, "RDNA builtins (and only they) carry {w} for the wave size");
         if (rdna && r.vec_w64.empty()) fail(origin, line_no, "RDNA rows need wave64 vector types");
         r.features = f[12];
+        check_name(origin, line_no, "features", r.features, "-,+.");
         r.source = f[13];
         r.tied = r.builtin_pattern.find("_tied") != std::string::npos || r.kind == LayoutKind::SmfmacCdna3 ||
                  r.kind == LayoutKind::SmfmacCdna4;
         if (r.sparse() && r.k % 8 != 0) fail(origin, line_no, "sparse instructions need K a multiple of 8");
+        // The formula family must be able to lay the row out (shape, types, registers).
+        std::string key = std::string(layout_kind_name(r.kind)) + "|" + f[0] + "|" + f[5] + "|" + f[6] + "|" + f[7] +
+                          "|" + r.vec_w32 + "|" + r.vec_w64;
+        auto seen = checked.find(key);
+        if (seen == checked.end()) {
+            std::string why;
+            try {
+                validate_instruction(r);
+            } catch (const Error& e) {
+                why = e.what();
+            }
+            seen = checked.emplace(std::move(key), std::move(why)).first;
+        }
+        if (!seen->second.empty()) fail(origin, line_no, seen->second);
+        // A builtin may appear once per family (a hash lookup per row: loading stays linear).
+        for (Family fam : r.families) {
+            auto [at, fresh] = defined.emplace(std::string(family_name(fam)) + "/" + r.builtin_pattern, line_no);
+            if (!fresh)
+                fail(origin, line_no,
+                     "builtin '" + r.builtin_pattern + "' already defined for " + std::string(family_name(fam)) +
+                         " on line " + std::to_string(at->second) + ", legal: one row per builtin and family");
+        }
         cat.rows_.push_back(std::move(r));
     }
     if (cat.rows_.empty()) throw Error(std::string(origin) + ": the catalog holds no instruction rows");
-    // A builtin may appear once per family.
-    for (size_t i = 0; i < cat.rows_.size(); ++i)
-        for (size_t j = i + 1; j < cat.rows_.size(); ++j)
-            if (cat.rows_[i].builtin_pattern == cat.rows_[j].builtin_pattern)
-                for (Family f : cat.rows_[i].families)
-                    if (cat.rows_[j].on(f))
-                        fail(origin, cat.rows_[j].catalog_line,
-                             "builtin '" + cat.rows_[j].builtin_pattern + "' already defined for " +
-                                 std::string(family_name(f)) + " on line " + std::to_string(cat.rows_[i].catalog_line));
     return cat;
 }
 
 Catalog Catalog::load_file(const std::string& path) {
+    // Bounded and text-only: /dev/zero or a binary fails at its first block.
+    constexpr size_t kMaxBytes = size_t(64) << 20;
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec))
+        throw Error("cannot read catalog file '" + path + "': it is a directory; legal: a text file");
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot read catalog file '" + path + "'");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    return parse(ss.str(), path);
+    if (!in) throw Error("cannot read catalog file '" + path + "': " + std::strerror(errno));
+    std::string text;
+    char buf[1 << 16];
+    while (in) {
+        in.read(buf, sizeof buf);
+        const size_t got = static_cast<size_t>(in.gcount());
+        if (const void* nul = std::memchr(buf, 0, got)) {
+            const size_t at = static_cast<size_t>(static_cast<const char*>(nul) - buf);
+            const long line = 1 + std::count(text.begin(), text.end(), '\n') + std::count(buf, buf + at, '\n');
+            throw Error(path + ":" + std::to_string(line) + ": contains a NUL byte (offset " +
+                        std::to_string(text.size() + at) + "), so it is not text; legal: a text file of '|'-separated rows");
+        }
+        text.append(buf, got);
+        if (text.size() > kMaxBytes)
+            throw Error(path + ": larger than " + std::to_string(kMaxBytes >> 20) + " MiB; legal: a catalog up to " +
+                        std::to_string(kMaxBytes >> 20) + " MiB");
+    }
+    if (in.bad()) throw Error("cannot read catalog file '" + path + "': read error");
+    return parse(text, path);
 }
+
+std::string_view Catalog::builtin_text() { return kBuiltinCatalogText; }
 
 const Catalog& Catalog::builtin() {
     static const Catalog kCatalog = parse(kBuiltinCatalogText, "core/catalog/instructions.txt");

@@ -484,7 +484,154 @@ int sparse_pairs_per_lane(const Instruction& ins, int wave) {
     }
 }
 
+
+// ------------------------------------------------------- family rules ------
+//
+// What each formula family can lay out. A catalog row enters only if its
+// family's rule accepts it, and the engine checks the same rule before it
+// evaluates a formula, so no row can make a formula divide by zero, index
+// outside the wave or grow without bound. A new family adds one entry here.
+
+struct FamilyRule {
+    LayoutKind kind;
+    std::vector<Family> gpus;          // GPU families the formulas are written for
+    std::vector<ElemType> ab_types;    // legal A and B element types
+    std::vector<ElemType> c_types;     // legal C/D element types
+    const char* geometry_legal;        // the accepted shapes, in words
+    // Empty when the formulas lay out this shape; else what is wrong.
+    std::function<std::string(const Instruction&)> geometry;
+};
+
+std::string shape_text(const Instruction& ins) {
+    return ins.shape() + " with " + std::to_string(ins.blocks) + " block(s)";
+}
+
+// RDNA4 k-bit specs: K (or K/4 for sparse A) must be exactly the span the spec addresses.
+std::string kspec_geometry(const Instruction& ins) {
+    if (ins.m != 16 || ins.n != 16 || ins.blocks != 1) return "shape " + shape_text(ins) + " is not 16x16xK, 1 block";
+    for (int wave : {32, 64}) {
+        for (Operand op : {Operand::A, Operand::B}) {
+            const size_t bits = std::string_view(wmma4_spec(ins, op, wave)).size();
+            const long long span = 1LL << bits;
+            const long long need = ins.kind == LayoutKind::SwmmacRdna4 && op == Operand::A ? ins.k / 4 : ins.k;
+            if (span != need || (ins.kind == LayoutKind::SwmmacRdna4 && ins.k % 4 != 0))
+                return "K = " + std::to_string(ins.k) + " does not fit the " + std::string(elem_name(ins.a)) +
+                       " placement (it covers K = " +
+                       std::to_string(ins.kind == LayoutKind::SwmmacRdna4 && op == Operand::A ? 4 * span : span) + ")";
+        }
+    }
+    return {};
+}
+
+const std::vector<FamilyRule>& family_rules() {
+    using E = ElemType;
+    const std::vector<Family> cdna = {Family::CDNA1, Family::CDNA2, Family::CDNA3, Family::CDNA4};
+    static const std::vector<FamilyRule> kRules = {
+        {LayoutKind::Mfma, cdna, {E::F64, E::F32, E::XF32, E::F16, E::BF16, E::I8, E::FP8, E::BF8},
+         {E::F64, E::F32, E::I32},
+         "MxN 32x32 (1 or 2 blocks), 16x16 (1 or 4), 4x4 (16; f64: 4); f64 16x16 (1); K*M*blocks a multiple of 64, "
+         "K <= 256",
+         [](const Instruction& ins) -> std::string {
+             const bool f64 = ins.c == ElemType::F64;
+             const std::vector<std::pair<int, int>> tiles =
+                 f64 ? std::vector<std::pair<int, int>>{{16, 1}, {4, 4}}
+                     : std::vector<std::pair<int, int>>{{32, 1}, {32, 2}, {16, 1}, {16, 4}, {4, 16}};
+             if (ins.m != ins.n ||
+                 std::find(tiles.begin(), tiles.end(), std::make_pair(ins.m, ins.blocks)) == tiles.end())
+                 return "shape " + shape_text(ins) + " has no MFMA accumulator layout";
+             if (ins.k > 256 || (1LL * ins.k * ins.m * ins.blocks) % 64 != 0)
+                 return "K = " + std::to_string(ins.k) + " leaves lanes without A/B values (K*M*blocks = " +
+                        std::to_string(1LL * ins.k * ins.m * ins.blocks) + ")";
+             if ((ins.a == E::F64) != f64 || (ins.b == E::F64) != f64) return "f64 A/B go with f64 C and only with it";
+             return {};
+         }},
+        {LayoutKind::MfmaScaled, {Family::CDNA4}, {E::F8F6F4}, {E::F32},
+         "16x16x128 or 32x32x64, 1 block (32 values per lane)",
+         [](const Instruction& ins) -> std::string {
+             if (ins.m != ins.n || (ins.m != 16 && ins.m != 32) || ins.blocks != 1 || 1LL * ins.k * ins.m != 2048)
+                 return "shape " + shape_text(ins) + " does not put 32 values in each lane";
+             return {};
+         }},
+        {LayoutKind::SmfmacCdna3, {Family::CDNA3, Family::CDNA4}, {E::F16, E::BF16, E::I8, E::FP8, E::BF8},
+         {E::F32, E::I32}, "16x16 or 32x32, 1 block, M*K*bits(A) = 8192 (16x16x32 f16, 32x32x32 i8, ...)",
+         [](const Instruction& ins) -> std::string {
+             if (ins.m != ins.n || (ins.m != 16 && ins.m != 32) || ins.blocks != 1 ||
+                 1LL * ins.m * ins.k * elem_bits(ins.a) != 8192)
+                 return "shape " + shape_text(ins) + " with " + std::string(elem_name(ins.a)) +
+                        " A has no CDNA3 sparse layout";
+             return {};
+         }},
+        {LayoutKind::SmfmacCdna4, {Family::CDNA4}, {E::F16, E::BF16, E::I8, E::FP8, E::BF8}, {E::F32, E::I32},
+         "16x16 or 32x32, 1 block, M*K*bits(A) = 16384 (16x16x64 f16, 32x32x64 i8, ...)",
+         [](const Instruction& ins) -> std::string {
+             if (ins.m != ins.n || (ins.m != 16 && ins.m != 32) || ins.blocks != 1 ||
+                 1LL * ins.m * ins.k * elem_bits(ins.a) != 16384)
+                 return "shape " + shape_text(ins) + " with " + std::string(elem_name(ins.a)) +
+                        " A has no CDNA4 sparse layout";
+             return {};
+         }},
+        {LayoutKind::WmmaRdna3, {Family::RDNA3}, {E::F16, E::BF16, E::IU8, E::IU4}, {E::F16, E::BF16, E::F32, E::I32},
+         "16x16x16, 1 block",
+         [](const Instruction& ins) -> std::string {
+             if (ins.m != 16 || ins.n != 16 || ins.k != 16 || ins.blocks != 1)
+                 return "shape " + shape_text(ins) + " is not 16x16x16, 1 block";
+             return {};
+         }},
+        {LayoutKind::WmmaRdna4, {Family::RDNA4}, {E::F16, E::BF16, E::IU8, E::IU4, E::FP8, E::BF8},
+         {E::F16, E::BF16, E::F32, E::I32}, "16x16x16 (iu4 also 16x16x32), 1 block", kspec_geometry},
+        {LayoutKind::SwmmacRdna4, {Family::RDNA4}, {E::F16, E::BF16, E::IU8, E::IU4, E::FP8, E::BF8},
+         {E::F16, E::BF16, E::F32, E::I32}, "16x16x32 (iu4 also 16x16x64), 1 block", kspec_geometry},
+    };
+    return kRules;
+}
+
+std::string types_text(const std::vector<ElemType>& v) {
+    std::string s;
+    for (ElemType t : v) s += (s.empty() ? "" : " ") + std::string(elem_name(t));
+    return s;
+}
+
+// Empty if the family's formulas can lay out `ins`; else "what, legal: ...".
+std::string rule_violation(const Instruction& ins) {
+    const FamilyRule* rule = nullptr;
+    for (const FamilyRule& r : family_rules())
+        if (r.kind == ins.kind) rule = &r;
+    const std::string fam(layout_kind_name(ins.kind));
+    if (!rule) return "layout family '" + fam + "' has no rules";
+    if (ins.families.empty()) return "no GPU family given";
+    for (Family f : ins.families)
+        if (std::find(rule->gpus.begin(), rule->gpus.end(), f) == rule->gpus.end()) {
+            std::string legal;
+            for (Family g : rule->gpus) legal += (legal.empty() ? "" : " ") + std::string(family_name(g));
+            return "layout " + fam + " is not written for " + std::string(family_name(f)) + ", legal: " + legal;
+        }
+    auto has = [](const std::vector<ElemType>& v, ElemType t) { return std::find(v.begin(), v.end(), t) != v.end(); };
+    if (!has(rule->ab_types, ins.a) || !has(rule->ab_types, ins.b))
+        return "A/B types " + std::string(elem_name(ins.a)) + "," + std::string(elem_name(ins.b)) + " are not laid out by " +
+               fam + ", legal: " + types_text(rule->ab_types);
+    if (elem_bits(ins.a) != elem_bits(ins.b))
+        return "A and B types " + std::string(elem_name(ins.a)) + "," + std::string(elem_name(ins.b)) +
+               " differ in width, legal: A and B of one width";
+    if (!has(rule->c_types, ins.c))
+        return "C type " + std::string(elem_name(ins.c)) + " is not laid out by " + fam + ", legal: " + types_text(rule->c_types);
+    if (ins.m <= 0 || ins.n <= 0 || ins.k <= 0 || ins.blocks <= 0 || ins.m > 1024 || ins.n > 1024 || ins.k > 4096 ||
+        ins.blocks > 64)
+        return "shape " + shape_text(ins) + " is out of range, legal for " + fam + ": " + rule->geometry_legal;
+    std::string why = rule->geometry(ins);
+    if (!why.empty()) return why + ", legal for " + fam + ": " + rule->geometry_legal;
+    return {};
+}
+
+
+// The guard at the engine's boundary, whatever a catalog (or a caller) says:
+// no formula (or modifier range) is evaluated for a row its family's rule refuses.
+void require_layable(const Instruction& ins) {
+    if (const std::string why = rule_violation(ins); !why.empty())
+        throw Error(ins.mnemonic + " (" + std::string(layout_kind_name(ins.kind)) + ") cannot be laid out: " + why);
+}
+
 OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    require_layable(ins);
     const Operand acc = op == Operand::D ? Operand::C : op;
     switch (ins.kind) {
         case LayoutKind::Mfma:
@@ -509,7 +656,57 @@ OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers
     throw Error("internal: unknown layout family");
 }
 
+// Bits of a builtin vector type: "v16f32" -> 512, "i32" -> 32; 0 if unknown.
+int vector_bits(std::string_view v) {
+    long count = 1;
+    if (!v.empty() && v[0] == 'v') {
+        size_t n = 1;
+        count = 0;
+        while (n < v.size() && v[n] >= '0' && v[n] <= '9' && count < 1000) count = count * 10 + (v[n++] - '0');
+        v.remove_prefix(n);
+        if (count <= 0 || count > 64) return 0;
+    }
+    static const std::pair<const char*, int> kScalars[] = {{"f64", 64}, {"i64", 64}, {"f32", 32}, {"i32", 32},
+                                                           {"f16", 16}, {"bf16", 16}, {"i16", 16}, {"i8", 8}};
+    for (const auto& [name, bits] : kScalars)
+        if (v == name) return static_cast<int>(count) * bits;
+    return 0;
+}
+
 }  // namespace
+
+void validate_instruction(const Instruction& ins) {
+    std::string why = rule_violation(ins);
+    if (!why.empty()) throw Error(why);
+    // Register counts: the builtin's vector types must hold what the formulas place.
+    for (int wave : {32, 64}) {
+        // Only the wave sizes the row's targets run.
+        bool runs = false;
+        for (const Target& t : Catalog().targets())
+            if (ins.on(t.family))
+                runs = runs || std::find(t.wave_sizes.begin(), t.wave_sizes.end(), wave) != t.wave_sizes.end();
+        if (!runs) continue;
+        const std::string vec = ins.vector_types(wave);
+        const std::vector<std::string> parts = text::split(vec.substr(0, vec.find('>')), ',');
+        if (parts.size() != 3) throw Error("vectors '" + vec + "' are not A,B,C>D, legal: e.g. v4f16,v4f16,v16f32>v16f32");
+        ResolvedModifiers mods;
+        mods.wave = wave;
+        const Operand ops[3] = {Operand::A, Operand::B, Operand::C};
+        for (int n = 0; n < 3; ++n) {
+            const int bits = vector_bits(text::trim(parts[static_cast<size_t>(n)]));
+            if (bits == 0)
+                throw Error("vector type '" + parts[static_cast<size_t>(n)] +
+                            "' is unknown, legal: [vN]f64|i64|f32|i32|f16|bf16|i16|i8 with N <= 64");
+            const int regs = spec_for(ins, ops[n], mods).regs;
+            if ((bits + 31) / 32 != regs)
+                throw Error(std::string("operand ") + std::string(operand_name(ops[n])) + " type " +
+                            parts[static_cast<size_t>(n)] + " holds " + std::to_string((bits + 31) / 32) +
+                            " VGPR(s) per lane but the " + std::string(layout_kind_name(ins.kind)) + " formulas place " +
+                            std::to_string(regs) + " (wave" + std::to_string(wave) + "), legal: a vector of " +
+                            std::to_string(regs) + " VGPR(s)");
+        }
+    }
+}
 
 // ---------------------------------------------------------------- engine ---
 
@@ -743,6 +940,7 @@ std::string ResolvedModifiers::describe() const {
 }
 
 ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, const Modifiers& m) {
+    require_layable(ins);
     if (!ins.on(t.family))
         throw Error(ins.mnemonic + " does not exist on " + t.gfx + " (" + std::string(family_title(t.family)) + ")");
     ResolvedModifiers r;
@@ -757,6 +955,7 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
 }
 
 std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target& t, const ResolvedModifiers& cur) {
+    require_layable(ins);
     std::vector<ModifierRange> out;
     auto add = [&](const char* name, const Legal& l) {
         if (l.values.empty() || (l.values.size() == 1 && std::string(name) != "wave")) return;
@@ -878,6 +1077,7 @@ std::string family_formulas(const Instruction& ins, const ResolvedModifiers& mod
 }
 
 std::string modifier_notes(const Instruction& ins, const Target& t) {
+    require_layable(ins);
     std::string s;
     auto note = [&](const char* name, const Legal& l) {
         s += std::string(name) + ": " + (l.values.empty() ? "not available (" + l.why + ")" : values_text(l.values) + " — " + l.why) +

@@ -288,6 +288,27 @@ std::string render_where(const Query& q, const OperandLayout& L, const Element& 
     return grid(rows, f);
 }
 
+std::string render_where_many(const Query& q, const OperandLayout& L, const std::vector<Element>& elements, Format f) {
+    if (f == Format::Json) {
+        std::string s = "[\n";
+        for (size_t n = 0; n < elements.size(); ++n) {
+            std::string one = render_where(q, L, elements[n], f);
+            if (!one.empty() && one.back() == '\n') one.pop_back();
+            s += one + (n + 1 < elements.size() ? ",\n" : "\n");
+        }
+        return s + "]\n";
+    }
+    std::vector<std::vector<std::string>> rows = {{"element", "reg", "lane", "bits", "label"}};
+    for (const Element& e : elements) {
+        const auto locs = L.where(e);
+        if (locs.empty()) rows.push_back({element_label(L.operand(), e, L.blocks()), "-", "-", "-", "held by no lane"});
+        for (const auto& l : locs)
+            rows.push_back({element_label(L.operand(), e, L.blocks()), "v" + num(l.reg), num(l.lane),
+                            "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", location_label(l, L.element_bits())});
+    }
+    return grid(rows, f);
+}
+
 std::string render_which(const Query& q, const OperandLayout& L, int reg, int lane, Format f) {
     auto parts = L.which(reg, lane);
     if (f == Format::Json) {
@@ -355,6 +376,11 @@ std::string render_info(const Query& q, Format f) {
     std::vector<Operand> ops = operands_of(ins);
     if (f == Format::Json) {
         std::string s = "{" + header_json(q) + ",\n";
+        // The names the foundation's contract promised, beside today's ("instruction", "wave", "registers").
+        s += "\"mnemonic\": " + json_string(ins.mnemonic) + ", \"wave_size\": " + num(wave) + ", \"gprs\": {";
+        for (size_t n = 0; n < ops.size(); ++n)
+            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(ins, ops[n], q.mods));
+        s += "},\n";
         s += "\"aliases\": [";
         for (size_t n = 0; n < ins.aliases.size(); ++n) s += (n ? ", " : "") + json_string(ins.aliases[n]);
         s += "], \"families\": [";
@@ -372,7 +398,7 @@ std::string render_info(const Query& q, Format f) {
             s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(ins, ops[n], q.mods));
         s += "},\n\"ops\": " + num(ins.ops()) + ", \"flops\": " + num(ins.ops()) + ", \"cycles\": " +
              num(effective_cycles(ins, q.mods)) + ", \"ops_per_cycle_per_cu\": " +
-             num(ins.ops() / effective_cycles(ins, q.mods) * 4) + ",\n";
+             num(ins.ops() / std::max(1, effective_cycles(ins, q.mods)) * 4) + ",\n";
         s += "\"opcode\": " + num(ins.opcode) + ", \"opcode_hex\": " + json_string(hex(ins.opcode, 2)) +
              ", \"encoding\": " + json_string(hex(encoding_word0(ins), 8)) + ",\n";
         const ExecFacts ef = exec_facts(ins, *q.target, q.mods);

@@ -3,6 +3,7 @@
 // relative, so it opens from the file system with no server and no network.
 #include "figure_util.hpp"
 #include "lanescope/figures.hpp"
+#include "lanescope/files.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <memory>
 #include <set>
 #include <unistd.h>
 
@@ -18,30 +20,7 @@ namespace lanescope::figures {
 
 namespace fs = std::filesystem;
 
-void write_file_atomic(const std::string& path, const std::string& bytes) {
-    const fs::path target(path);
-    fs::path tmp = target;
-    tmp += ".tmp" + std::to_string(::getpid());
-    {
-        std::ofstream f(tmp, std::ios::binary);
-        if (!f)
-            throw Error("cannot write '" + path + "': the directory does not exist or is not writable");
-        f.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
-        if (!f.flush()) {
-            f.close();
-            std::error_code ec;
-            fs::remove(tmp, ec);
-            throw Error("cannot write '" + path + "': write failed (disk full?)");
-        }
-    }
-    std::error_code ec;
-    fs::rename(tmp, target, ec);
-    if (ec) {
-        std::error_code ec2;
-        fs::remove(tmp, ec2);
-        throw Error("cannot write '" + path + "': " + ec.message());
-    }
-}
+void write_file_atomic(const std::string& path, const std::string& bytes) { files::write_file(path, bytes); }
 
 namespace {
 
@@ -371,24 +350,6 @@ void write_plain(const fs::path& p, const std::string& bytes) {
     if (!f.flush()) throw Error("cannot write '" + p.string() + "' (disk full or not writable?)");
 }
 
-// The last step of writing a gallery: the finished directory `work` replaces
-// `final_dir`; the old gallery goes only after the new one is in place.
-void swap_into_place(const fs::path& work, const fs::path& final_dir) {
-    std::error_code ec;
-    fs::path old = final_dir;
-    old += ".old-" + std::to_string(::getpid());
-    const bool had_old = fs::exists(final_dir, ec);
-    if (had_old) fs::rename(final_dir, old, ec);
-    if (ec) throw Error("cannot replace '" + final_dir.string() + "': " + ec.message());
-    fs::rename(work, final_dir, ec);
-    if (ec) {
-        std::error_code ec2;
-        if (had_old) fs::rename(old, final_dir, ec2);
-        throw Error("cannot move the gallery into '" + final_dir.string() + "': " + ec.message());
-    }
-    if (had_old) fs::remove_all(old, ec);
-}
-
 }  // namespace
 
 GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme theme, const std::string& match) {
@@ -401,26 +362,16 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
     GalleryStats st;
     const bool write = !dir.empty();
     fs::path final_dir, work;
+    std::unique_ptr<files::DirectoryWriter> out;
     if (write) {
         final_dir = fs::path(dir);
         if (final_dir.filename().empty()) final_dir = final_dir.parent_path();
-        std::error_code ec;
-        if (fs::exists(final_dir, ec)) {
-            if (!fs::is_directory(final_dir, ec))
-                throw Error("cannot write the gallery to '" + dir + "': it exists and is not a directory");
-            if (!fs::is_empty(final_dir, ec) && !fs::exists(final_dir / kMarker, ec))
-                throw Error("refusing to write the gallery into '" + dir +
-                            "': it is a non-empty directory that is not a previous gallery; give a new or empty directory");
-        }
-        work = final_dir;
-        work += ".partial-" + std::to_string(::getpid());
-        fs::remove_all(work, ec);
-        fs::create_directories(work / "svg", ec);
-        if (!ec) fs::create_directories(work / "facts", ec);
-        if (!ec) fs::create_directories(work / "preview", ec);
-        if (ec)
-            throw Error("cannot create the gallery directory '" + work.string() + "': " + ec.message() +
-                        " (is the parent directory writable?)");
+        // Built in a fresh directory beside the target, swapped in whole by commit().
+        out = std::make_unique<files::DirectoryWriter>(final_dir.string(), kMarker);
+        work = out->dir();
+        out->make_subdir("svg");
+        out->make_subdir("facts");
+        out->make_subdir("preview");
     }
     try {
         std::vector<const Target*> targets;
@@ -503,18 +454,17 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
                     rows.push_back(std::move(row));
                 }
         }
+        if (rows.empty())
+            throw Error("--match '" + match + "' matches no instruction (mnemonic or builtin name); nothing written; "
+                        "legal: part of a name that `lanescope-cli list` shows, e.g. 32x32x8");
         const std::string index = index_html(rows, targets, cat);
         st.bytes += index.size();
         if (write) {
             write_plain(work / "index.html", index);
-            write_plain(work / kMarker, "lanescope gallery: this directory is replaced by `lanescope-cli gallery`\n");
-            swap_into_place(work, final_dir);
+            out->commit();  // swaps the finished gallery in; the old one goes only after
         }
     } catch (...) {
-        if (write) {
-            std::error_code ec;
-            fs::remove_all(work, ec);
-        }
+        out.reset();  // removes the unfinished directory
         throw;
     }
     st.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -1,5 +1,6 @@
 // Deliberately wrong layouts: the probe must catch them and say where.
 #include "lanescope/gpu.hpp"
+#include "lanescope/numbers.hpp"
 
 #include <algorithm>
 #include <map>
@@ -24,14 +25,15 @@ Corruption parse_corruption(const std::string& text) {
     }
     if (parts[1] == "swap-lanes" && parts.size() == 4) {
         c.kind = Corruption::SwapLanes;
-        try {
-            c.lane_a = std::stoi(parts[2]);
-            c.lane_b = std::stoi(parts[3]);
-        } catch (const std::exception&) {
-            throw Error("bad corruption '" + text + "': lanes must be numbers; " + legal);
+        for (int n : {2, 3}) {
+            try {
+                (n == 2 ? c.lane_a : c.lane_b) = static_cast<int>(parse_integer(parts[static_cast<size_t>(n)], 0, 63, "lane"));
+            } catch (const Error&) {
+                throw Error("bad corruption '" + text + "': lane '" + parts[static_cast<size_t>(n)] +
+                            "' is not a whole number in 0..63; " + legal);
+            }
         }
-        if (c.lane_a < 0 || c.lane_b < 0 || c.lane_a > 63 || c.lane_b > 63)
-            throw Error("bad corruption '" + text + "': lanes are 0..63");
+        if (c.lane_a == c.lane_b) throw Error("bad corruption '" + text + "': the two lanes are the same; " + legal);
         return c;
     }
     throw Error("bad corruption '" + text + "'; " + legal);

@@ -71,12 +71,12 @@ TEST_CASE("verify refuses bad input with what is legal") {
     Run mod = cli("verify --device software --arch gfx942 -i v_mfma_f32_16x16x16_f16 --cbsz 1");
     CHECK(mod.status == 1);
     CHECK(mod.err.find("cbsz") != std::string::npos);
-    Run corrupt = cli("verify --device software --corrupt A:twist");
+    Run corrupt = cli("verify --device software --arch gfx942 -i v_mfma_f32_16x16x16_f16 --corrupt A:twist");
     CHECK(corrupt.status == 1);
     CHECK(corrupt.err.find("legal") != std::string::npos);
     Run target = cli("conformance --target gfx999");
     CHECK(target.status == 1);
-    Run unwritable = cli("verify --device software --out /nonexistent-dir/x.txt");
+    Run unwritable = cli("verify --device software --arch gfx942 -i v_mfma_f32_16x16x16_f16 --out /nonexistent-dir/x.txt");
     CHECK(unwritable.status == 1);
     CHECK_FALSE(fs::exists("/nonexistent-dir/x.txt"));
 }

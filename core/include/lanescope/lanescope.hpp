@@ -117,6 +117,8 @@ class Catalog {
 public:
     // The catalog compiled into the library (core/catalog/instructions.txt).
     static const Catalog& builtin();
+    // The text it was parsed from (for benchmarks and tools that derive catalogs).
+    static std::string_view builtin_text();
     // Parse catalog text; throws Error naming `origin`, the line and the field.
     static Catalog parse(std::string_view text, std::string_view origin);
     static Catalog load_file(const std::string& path);
@@ -226,6 +228,13 @@ private:
     std::vector<int> first_entry_;               // per linear element index: [first, next) into entries_
     std::vector<std::vector<SlotPart>> slots_;   // per lane * regs_ + reg
 };
+
+// Whether the instruction's formula family can lay it out: GPU families,
+// element types, shape and blocks (each family's rule table in layouts.cpp), and
+// register counts of the builtin's vector types that agree with the formulas.
+// Throws Error "what, legal: ...". Catalog::parse checks every row with it, and
+// layout_of refuses any row the rules refuse (no division by zero, no overflow).
+void validate_instruction(const Instruction& ins);
 
 // Throws Error if the operand does not exist for this instruction (K on a dense
 // instruction, SA/SB without scales).

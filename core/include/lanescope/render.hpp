@@ -28,6 +28,9 @@ std::string element_label(Operand op, const Element& e, int blocks);
 std::string render_layout(const Query& q, const OperandLayout& layout, View view, Format format);
 std::string render_info(const Query& q, Format format);
 std::string render_where(const Query& q, const OperandLayout& layout, const Element& e, Format format);
+// Several elements (a whole row or column) in one table; JSON: an array of render_where objects.
+std::string render_where_many(const Query& q, const OperandLayout& layout, const std::vector<Element>& elements,
+                              Format format);
 std::string render_which(const Query& q, const OperandLayout& layout, int reg, int lane, Format format);
 std::string render_trace(const Query& q, const Trace& t, Format format);
 std::string render_list(const Catalog& cat, const std::vector<const Target*>& targets, Format format);

@@ -1,0 +1,53 @@
+// Strict numbers for command-line flags and settings: the whole text must be
+// the number (no spaces, no trailing letters, no empty string), in range, with
+// no silent overflow. Front ends call these so "-7", "", "1e3" or "99999999999"
+// are refused with what is legal instead of being read as something else.
+#pragma once
+
+#include "lanescope/lanescope.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+namespace lanescope {
+
+// Throws Error "<what> '<text>' is not legal; legal: a whole number in lo..hi".
+inline long long parse_integer(std::string_view text, long long lo, long long hi, std::string_view what) {
+    const std::string s(text);
+    auto fail = [&]() -> long long {
+        throw Error(std::string(what) + " '" + s + "' is not legal; legal: a whole number in " + std::to_string(lo) +
+                    ".." + std::to_string(hi));
+    };
+    if (s.empty() || s.size() > 20) return fail();
+    size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    if (i == s.size()) return fail();
+    for (size_t n = i; n < s.size(); ++n)
+        if (s[n] < '0' || s[n] > '9') return fail();
+    errno = 0;
+    char* end = nullptr;
+    const long long v = std::strtoll(s.c_str(), &end, 10);
+    if (errno != 0 || *end != '\0' || v < lo || v > hi) return fail();
+    return v;
+}
+
+// Decimal numbers ("1.5", "2"), finite, in [lo, hi].
+inline double parse_decimal(std::string_view text, double lo, double hi, std::string_view what) {
+    const std::string s(text);
+    auto fail = [&]() -> double {
+        throw Error(std::string(what) + " '" + s + "' is not legal; legal: a decimal number in " +
+                    std::to_string(lo).substr(0, 4) + ".." + std::to_string(hi).substr(0, 4));
+    };
+    if (s.empty() || s.size() > 32) return fail();
+    for (char c : s)
+        if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+')) return fail();  // no nan, inf, hex, exponents
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(s.c_str(), &end);
+    if (errno != 0 || *end != '\0' || !std::isfinite(v) || v < lo || v > hi) return fail();
+    return v;
+}
+
+}  // namespace lanescope
