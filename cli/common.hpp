@@ -40,6 +40,7 @@ struct Options {
     std::string waves, tiles_per_wave, shape;
     std::string linear_file;  // layout --linear FILE
     std::string layout_file;  // check --layout FILE
+    std::string header_namespace;  // header --namespace
     int wave_index = -1;  // which: the wave of a tile (--wave in tile mode)
     int wave_size = -1;   // which: --wave-size, the wave size when --wave names a wave
     int catalog_rows = 100000;  // bench: the synthetic catalog's size

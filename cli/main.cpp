@@ -6,9 +6,11 @@
 #include "common.hpp"
 
 #include "lanescope/cute.hpp"
+#include "lanescope/header.hpp"
 #include "lanescope/files.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -214,6 +216,18 @@ int cmd_which(const Options& o_in) {
     }
     ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
     return emit(o, ls::render_which(r.query, L, o.reg, o.lane, parse_format(o.format)));
+}
+
+int cmd_header(const Options& o) {
+    Resolved r = resolve(o);
+    if (o.out.empty()) throw UsageError("header needs -o FILE (or - for standard output)");
+    std::string name = o.header_namespace;
+    if (name.empty()) {
+        name = "ls_" + r.target->gfx + "_" + r.ins->builtin(r.query.mods.wave).substr(17);
+        for (char& c : name)
+            if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    }
+    return emit(o, ls::render_header(r.query, tile_params(o), name));
 }
 
 // Exit status of `check` when the layouts differ (0: equal; 1: bad input).
@@ -450,6 +464,8 @@ int lanescope_cli_main(int argc, char** argv) {
         {"which", "what one register of one lane holds: --reg G --lane L", cmd_which},
         {"trace", "every A, B, C (K, SA, SB) location that feeds one D element: --row I --col J [--block B]",
          cmd_trace},
+        {"header", "write a C++17 header (HIP device and host) with the layout tables and load/store helpers: -o FILE",
+         cmd_header},
         {"check", "compare a layout (JSON contract, CSV or linear, --layout FILE) with lanescope's: exit 0 equal, 5 differ",
          cmd_check},
         {"export", "write every layout of the catalog as JSON files into --out DIR", cmd_export},
@@ -503,6 +519,10 @@ int lanescope_cli_main(int argc, char** argv) {
                            "wave size on RDNA (32 or 64); with tile options, the wave of the tile (0..waves-1)");
         }
         if (name == "layout" || name == "where" || name == "which" || name == "check") add_tile_options(c.sub, o);
+        if (name == "header") {
+            add_tile_options(c.sub, o);
+            c.sub->add_option("--namespace", o.header_namespace, "namespace of the generated code (default ls_<gfx>_<builtin>)");
+        }
         if (name == "check")
             c.sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV or a linear layout")
                 ->required();
