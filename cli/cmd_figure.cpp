@@ -2,6 +2,8 @@
 // SVG, TikZ or PNG) and `gallery` (every instruction as SVG plus index.html).
 #include "common.hpp"
 
+#include <algorithm>
+
 #ifdef LANESCOPE_HAVE_FIGURES
 #include "lanescope/figures.hpp"
 #include "lanescope/files.hpp"
@@ -47,8 +49,12 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
     spec.view = parse_view(fo.view);
     spec.color = fig::parse_color_by(fo.color);
     spec.theme = fig::parse_theme(fo.theme);
-    if (o.operand == "all" || o.operand == "ALL")
-        spec.operands = {ls::Operand::A, ls::Operand::B, ls::Operand::D};
+    if (o.operand == "all" || o.operand == "ALL") {
+        // A, B and D as a GEMM, those of them the instruction has (wgmma reads B from memory; ldmatrix has only D).
+        const auto has = ls::operands_of(*r.ins);
+        for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D})
+            if (std::find(has.begin(), has.end(), op) != has.end()) spec.operands.push_back(op);
+    }
     else
         spec.operands = {parse_operand_or_throw(o.operand, *r.ins)};
     // TikZ goes into papers: by default it is fitted to a column; SVG and PNG
@@ -92,8 +98,10 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
     static FigureOptions fo;
     CLI::App* figure = app.add_subcommand(
         "figure", "draw one operand (or A, B, D with --operand all) as SVG, TikZ or PNG: -o FILE");
-    figure->add_option("-a,--arch", o.arch, "architecture (required): family (cdna3), gfx id (gfx942) or product (mi300x)");
-    figure->add_option("-i,--instruction", o.instruction, "ISA mnemonic (either spelling) or builtin name (required)");
+    figure->add_option("-a,--arch", o.arch,
+                       "architecture (required): family (cdna3, hopper), gfx or sm id (gfx942, sm_90) or product (mi300x, h100)");
+    figure->add_option("-i,--instruction", o.instruction,
+                       "ISA mnemonic (either spelling) or builtin name; NVIDIA: PTX spelling or short name (required)");
     figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB, or all (A, B and D as a GEMM)")
         ->capture_default_str();
     add_modifier_options(figure, o);

@@ -204,14 +204,16 @@ void add_modifier_options(CLI::App* sub, Options& o) {
     add_int_option(sub, "--opsel-a", o.mods.opsel_a, 0, 255, "mfma_scale: byte of the A-scale VGPR (0-3)");
     add_int_option(sub, "--opsel-b", o.mods.opsel_b, 0, 255, "mfma_scale: byte of the B-scale VGPR (0-3)");
     add_int_option(sub, "-w,--wave", o.mods.wave, 32, 64, "wave size on RDNA: 32 (default) or 64");
+    add_int_option(sub, "--selector", o.mods.selector, 0, 255, "NVIDIA mma.sp: sparsity selector (k16: 0-3, k32: 0-1)");
 }
 
 void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
     sub->add_option("-a,--arch", o.arch,
-                    "architecture (required): family (cdna1..cdna4, rdna3, rdna3.5, rdna4), gfx id (gfx942) or "
-                    "product (mi300x)");
+                    "architecture (required): family (cdna1..cdna4, rdna3, rdna3.5, rdna4, ampere, ada, hopper), gfx or "
+                    "sm id (gfx942, sm_90) or product (mi300x, h100)");
     sub->add_option("-i,--instruction", o.instruction,
-                    "ISA mnemonic (either spelling) or builtin name, case-insensitive (required)");
+                    "ISA mnemonic (either spelling) or builtin name; NVIDIA: PTX spelling or short name; "
+                    "case-insensitive (required)");
     if (with_operand)
         sub->add_option("--operand", o.operand, "operand: A, B, C, D, K (sparse index), SA, SB (scales); layout: all")
             ->capture_default_str();

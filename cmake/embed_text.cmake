@@ -1,8 +1,11 @@
-# Writes OUT, a C++ file defining lanescope::kBuiltinCatalogText from IN.
+# Writes OUT, a C++ file defining lanescope::${VAR} (default kBuiltinCatalogText) from IN.
+if(NOT VAR)
+  set(VAR kBuiltinCatalogText)
+endif()
 file(READ ${IN} content)
 # Raw string literals have a length limit on some compilers; split in chunks.
 string(LENGTH "${content}" len)
-set(out "// Generated from ${IN}; do not edit.\nnamespace lanescope {\nextern const char* const kBuiltinCatalogText;\nconst char* const kBuiltinCatalogText =\n")
+set(out "// Generated from ${IN}; do not edit.\nnamespace lanescope {\nextern const char* const ${VAR};\nconst char* const ${VAR} =\n")
 set(pos 0)
 while(pos LESS len)
   string(SUBSTRING "${content}" ${pos} 8000 chunk)

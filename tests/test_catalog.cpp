@@ -192,7 +192,7 @@ TEST_CASE("family rules accept only rows the formulas lay out, and refuse with w
                 ++accepted;
                 for (const auto& t : cat.targets()) {
                     if (!v.on(t.family)) continue;
-                    for (int wave : t.wave_sizes) {
+                    for (int wave : lanescope::wave_sizes(v, t)) {
                         lanescope::Modifiers m;
                         m.wave = wave;
                         for (lanescope::Operand op : lanescope::operands_of(v))

@@ -121,7 +121,7 @@ TEST_CASE("a broken catalog file is reported with its line") {
     fs::remove(f);
 }
 
-TEST_CASE("info JSON carries mnemonic, wave_size and gprs; where answers a whole row or column") {
+TEST_CASE("info JSON carries mnemonic, wave_size and gprs, where answers a whole row or column") {
     Run r = cli("info --arch gfx1100 --instruction v_wmma_f32_16x16x16_f16 --wave 64 --format json");
     REQUIRE(r.status == 0);
     auto j = nlohmann::json::parse(r.out);
@@ -151,7 +151,7 @@ TEST_CASE("info JSON carries mnemonic, wave_size and gprs; where answers a whole
     CHECK(nlohmann::json::parse(r.out)["col"] == 5);
 }
 
-TEST_CASE("-o is the output in every subcommand; --color and --color-by are one option") {
+TEST_CASE("every subcommand takes -o as its output, and --color and --color-by are one option") {
     namespace fs = std::filesystem;
     const fs::path dir = temp_path("lanescope_cli_o");
     fs::create_directories(dir);

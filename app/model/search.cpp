@@ -77,6 +77,27 @@ std::vector<std::string> search_keywords(const ls::Instruction& ins) {
             for (const char* f : {"fp8", "bf8", "fp6", "bf6", "fp4"}) kw.push_back(f);
         }
     }
+    // NVIDIA type names, in the words normalise_word turns them into.
+    for (ls::ElemType t : {ins.a, ins.b, ins.c}) {
+        if (t == ls::ElemType::TF32) kw.push_back("xf32");
+        if (t == ls::ElemType::E4M3) kw.push_back("fp8");
+        if (t == ls::ElemType::E5M2) kw.push_back("bf8");
+        if (t == ls::ElemType::S8) kw.push_back("i8");
+        if (t == ls::ElemType::U8) kw.push_back("iu8");
+        if (t == ls::ElemType::S4) kw.push_back("iu4");
+        if (t == ls::ElemType::S32) kw.push_back("i32");
+    }
+    if (ins.vendor() == ls::Vendor::NVIDIA) {
+        // The instruction word (mma, wgmma, ldmatrix, stmatrix), N on its own ("wgmma 128"), .trans.
+        kw.push_back(lower(ins.mnemonic.substr(0, ins.mnemonic.find('.'))));
+        kw.push_back(lower(ins.short_name));
+        if (ins.kind == ls::LayoutKind::Wgmma) kw.push_back(std::to_string(ins.n));
+        if (ins.transposed) kw.push_back("trans");
+        if (ins.kind == ls::LayoutKind::LdStMatrix) kw.push_back("x" + std::to_string(ins.blocks));
+        kw.emplace_back("nvidia");
+    } else {
+        kw.emplace_back("amd");
+    }
     kw.push_back(ins.sparse() ? "sparse" : "dense");
     if (ins.kind == ls::LayoutKind::MfmaScaled) kw.push_back("scaled");
     if (ins.blocks > 1) kw.push_back(std::to_string(ins.blocks) + "b");

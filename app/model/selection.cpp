@@ -10,13 +10,13 @@ const ls::OperandLayout* LayoutSet::find(ls::Operand op) const {
 
 ls::Modifiers legalize(const ls::Instruction& ins, const ls::Target& t, ls::Modifiers want) {
     // Drop the most dependent fields first: abid depends on cbsz, opsel on wave.
-    static const char* const order[] = {"opsel_b", "opsel_a", "abid", "opsel", "blgp", "cbsz", "wave"};
+    static const char* const order[] = {"selector", "opsel_b", "opsel_a", "abid", "opsel", "blgp", "cbsz", "wave"};
     for (int dropped = 0;; ++dropped) {
         try {
             ls::resolve_modifiers(ins, t, want);
             return want;
         } catch (const ls::Error&) {
-            if (dropped == 7) return ls::Modifiers{};
+            if (dropped == 8) return ls::Modifiers{};
             set_modifier(want, order[dropped], -1);
         }
     }

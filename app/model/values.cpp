@@ -18,7 +18,10 @@ bool float_format(ls::ElemType t, Fp8Flavor fl, FloatFormat* f) {
     switch (t) {
         case ls::ElemType::F16: *f = {5, 10, 15, 65504.0}; return true;
         case ls::ElemType::BF16: *f = {8, 7, 127, 3.3895313892515355e38}; return true;
-        case ls::ElemType::XF32: *f = {8, 10, 127, 3.4011621342146535e38}; return true;
+        case ls::ElemType::XF32:
+        case ls::ElemType::TF32: *f = {8, 10, 127, 3.4011621342146535e38}; return true;
+        case ls::ElemType::E4M3: *f = {4, 3, 7, 448.0}; return true;     // NVIDIA fp8: OCP
+        case ls::ElemType::E5M2: *f = {5, 2, 15, 57344.0}; return true;
         case ls::ElemType::FP8:
             *f = fl == Fp8Flavor::Fnuz ? FloatFormat{4, 3, 8, 240.0} : FloatFormat{4, 3, 7, 448.0};
             return true;
@@ -71,9 +74,14 @@ double quantize(double x, ls::ElemType t, Fp8Flavor flavor) {
     switch (t) {
         case ls::ElemType::F64: return x;
         case ls::ElemType::F32: return static_cast<double>(static_cast<float>(x));
+        case ls::ElemType::S32:
         case ls::ElemType::I32: return clamp_int(x, -2147483648.0, 2147483647.0);
+        case ls::ElemType::S8:
         case ls::ElemType::I8:
         case ls::ElemType::IU8: return clamp_int(x, -128, 127);
+        case ls::ElemType::U8: return clamp_int(x, 0, 255);
+        case ls::ElemType::B16: return clamp_int(x, 0, 65535);
+        case ls::ElemType::S4:
         case ls::ElemType::IU4: return clamp_int(x, -8, 7);
         case ls::ElemType::IDX: return clamp_int(x, 0, 3);
         case ls::ElemType::E8M0: return clamp_int(x, 0, 254);
@@ -83,6 +91,12 @@ double quantize(double x, ls::ElemType t, Fp8Flavor flavor) {
 
 std::uint64_t encode(double x, ls::ElemType t, Fp8Flavor flavor) {
     FloatFormat f{};
+    if (t == ls::ElemType::TF32) {  // a tf32 register holds the value as an f32 (low 13 bits zero)
+        const float v = static_cast<float>(quantize(x, t, flavor));
+        std::uint32_t bits;
+        std::memcpy(&bits, &v, 4);
+        return bits;
+    }
     if (float_format(t, flavor, &f)) return encode_format(x, f);
     switch (t) {
         case ls::ElemType::F64: {
@@ -96,9 +110,14 @@ std::uint64_t encode(double x, ls::ElemType t, Fp8Flavor flavor) {
             std::memcpy(&bits, &v, 4);
             return bits;
         }
+        case ls::ElemType::S32:
         case ls::ElemType::I32: return static_cast<std::uint32_t>(static_cast<std::int32_t>(x));
+        case ls::ElemType::S8:
         case ls::ElemType::I8:
         case ls::ElemType::IU8: return static_cast<std::uint8_t>(static_cast<std::int8_t>(x));
+        case ls::ElemType::U8: return static_cast<std::uint8_t>(static_cast<int>(x));
+        case ls::ElemType::B16: return static_cast<std::uint16_t>(static_cast<int>(x));
+        case ls::ElemType::S4:
         case ls::ElemType::IU4: return static_cast<std::uint64_t>(static_cast<int>(x)) & 0xF;
         case ls::ElemType::IDX: return static_cast<std::uint64_t>(static_cast<int>(x)) & 0x3;
         case ls::ElemType::E8M0: return static_cast<std::uint64_t>(static_cast<int>(x)) & 0xFF;
@@ -119,7 +138,9 @@ const char* generator_name(Generator g) {
 
 namespace {
 bool is_int(ls::ElemType t) {
-    return t == ls::ElemType::I32 || t == ls::ElemType::I8 || t == ls::ElemType::IU8 || t == ls::ElemType::IU4;
+    return t == ls::ElemType::I32 || t == ls::ElemType::I8 || t == ls::ElemType::IU8 || t == ls::ElemType::IU4 ||
+           t == ls::ElemType::S32 || t == ls::ElemType::S8 || t == ls::ElemType::U8 || t == ls::ElemType::S4 ||
+           t == ls::ElemType::B16;
 }
 }  // namespace
 

@@ -357,7 +357,7 @@ void App::draw_menu() {
 void App::draw_status_bar() {
     const ls::Instruction& ins = *set.ins;
     std::string text = set.target->gfx + " (" + std::string(ls::family_title(set.target->family)) + ")  |  " +
-                       ins.mnemonic + "  |  wave" + std::to_string(set.mods.wave);
+                       ins.mnemonic + "  |  " + ls::lane_group_name(ins, set.mods.wave);
     const std::string mods = set.mods.describe();
     if (!mods.empty()) text += "  " + mods;
     const Hover& h = active_hover();

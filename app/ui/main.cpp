@@ -145,6 +145,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     add_int("-w,--wave", a.mods.wave, 32, 64, "wave size (32 or 64 on RDNA)");
     add_int("--opsel-a", a.mods.opsel_a, 0, 255, "scale byte select of A (mfma_scale)");
     add_int("--opsel-b", a.mods.opsel_b, 0, 255, "scale byte select of B (mfma_scale)");
+    add_int("--selector", a.mods.selector, 0, 255, "sparsity selector (NVIDIA mma.sp)");
     cli.add_option("--screenshot", a.screenshot, "render one frame to this PNG and exit (no display needed)");
     cli.add_option("--size", a.size, "screenshot / benchmark size WxH (default 1400x900)");
     add_int("--bench-frames", a.bench_frames, 1, 1000000, "render N frames of the largest layout with a moving pointer; print timings");
@@ -235,10 +236,11 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         }
     }
     if (!a.instruction.empty() || !a.arch.empty()) sel.mods = ls::Modifiers{};
-    for (const char* name : {"cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b"}) {
+    for (const char* name : {"cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b", "selector"}) {
         ls::ResolvedModifiers probe;
         probe.cbsz = a.mods.cbsz, probe.abid = a.mods.abid, probe.blgp = a.mods.blgp, probe.opsel = a.mods.opsel;
         probe.wave = a.mods.wave, probe.opsel_a = a.mods.opsel_a, probe.opsel_b = a.mods.opsel_b;
+        probe.selector = a.mods.selector;
         const int v = modifier_value(probe, name);
         if (v != -1) set_modifier(sel.mods, name, v);
     }

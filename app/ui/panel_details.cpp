@@ -3,6 +3,8 @@
 #include "ui/app.hpp"
 #include "model/snippet.hpp"
 
+#include "lanescope/render.hpp"
+
 namespace lsapp {
 
 void draw_details_panel(App& app) {
@@ -11,16 +13,23 @@ void draw_details_panel(App& app) {
     const ls::ResolvedModifiers& m = app.set.mods;
     ImGui::BeginChild("details###details", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::Text("%s  on  %s", ins.mnemonic.c_str(), t.title.c_str());
-    if (ImGui::BeginTable("facts###facts", 2, ImGuiTableFlags_BordersInnerH)) {
+    auto row = [](const char* k, const std::string& v) {
+        ImGui::TableNextRow();
+        ImGui::TableSetColumnIndex(0);
+        ImGui::TextUnformatted(k);
+        ImGui::TableSetColumnIndex(1);
+        ImGui::TextUnformatted(v.c_str());
+    };
+    if (ins.vendor() == ls::Vendor::NVIDIA && ImGui::BeginTable("facts###facts", 2, ImGuiTableFlags_BordersInnerH)) {
+        // The vendor's own facts from core (PTX spelling, target, registers, source, confidence).
+        ImGui::TableSetupColumn("fact", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("registers per thread  ").x);
+        ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
+        for (const auto& [k, v] : ls::instruction_facts(ls::Query{&ins, &t, m})) row(k.c_str(), v);
+        ImGui::EndTable();
+    }
+    if (ins.vendor() != ls::Vendor::NVIDIA && ImGui::BeginTable("facts###facts", 2, ImGuiTableFlags_BordersInnerH)) {
         ImGui::TableSetupColumn("fact", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("register file SA/SB  ").x);
         ImGui::TableSetupColumn("value", ImGuiTableColumnFlags_WidthStretch);
-        auto row = [](const char* k, const std::string& v) {
-            ImGui::TableNextRow();
-            ImGui::TableSetColumnIndex(0);
-            ImGui::TextUnformatted(k);
-            ImGui::TableSetColumnIndex(1);
-            ImGui::TextUnformatted(v.c_str());
-        };
         row("builtin", ins.builtin(m.wave));
         row("signature", ins.signature(m.wave));
         row("shape", ins.shape() + (ins.blocks > 1 ? ", " + std::to_string(ins.blocks) + " blocks" : ""));
@@ -65,11 +74,13 @@ void draw_details_panel(App& app) {
         ImGui::Unindent();
         ImGui::PopTextWrapPos();
     }
-    if (ImGui::CollapsingHeader("HIP snippet: load_a, load_b, store_c", ImGuiTreeNodeFlags_DefaultOpen)) {
+    const char* lang = ins.vendor() == ls::Vendor::NVIDIA ? "CUDA" : "HIP";
+    if (ImGui::CollapsingHeader((std::string(lang) + " snippet: load_a, load_b, store_c###snippet").c_str(),
+                                ImGuiTreeNodeFlags_DefaultOpen)) {
         const std::string code = hip_snippet(app.set);
         if (ImGui::Button("Copy to clipboard")) {
             ImGui::SetClipboardText(code.c_str());
-            app.status = "HIP snippet copied";
+            app.status = std::string(lang) + " snippet copied";
         }
         ImGui::TextUnformatted(code.c_str());
     }

@@ -9,7 +9,9 @@ namespace {
 constexpr ls::LayoutKind kKinds[] = {ls::LayoutKind::Mfma,        ls::LayoutKind::MfmaScaled,
                                      ls::LayoutKind::SmfmacCdna3, ls::LayoutKind::SmfmacCdna4,
                                      ls::LayoutKind::WmmaRdna3,   ls::LayoutKind::WmmaRdna4,
-                                     ls::LayoutKind::SwmmacRdna4};
+                                     ls::LayoutKind::SwmmacRdna4, ls::LayoutKind::MmaSync,
+                                     ls::LayoutKind::MmaSparse,   ls::LayoutKind::LdStMatrix,
+                                     ls::LayoutKind::Wgmma};
 
 void draw_modifiers(App& app) {
     const auto ranges = ls::modifier_ranges(*app.set.ins, *app.set.target, app.set.mods);

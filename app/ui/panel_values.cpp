@@ -94,13 +94,15 @@ void draw_values_panel(App& app) {
 
     const ls::OperandLayout* D = app.set.find(ls::Operand::D);
     if (D && ImGui::CollapsingHeader("D registers per lane (hex)")) {
-        if (ImGui::BeginTable("dregs", D->regs() + 1,
+        const int shown = std::min(D->regs(), 63);  // ImGui's 64-column limit (wgmma N = 256 has 128)
+        if (shown < D->regs()) ImGui::TextDisabled("registers 0..%d of %d shown", shown - 1, D->regs());
+        if (ImGui::BeginTable("dregs", shown + 1,
                               ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInner |
                                   ImGuiTableFlags_SizingFixedFit,
                               ImVec2(0, 300 * app.scale))) {
             ImGui::TableSetupScrollFreeze(1, 1);
             ImGui::TableSetupColumn("lane", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("L000").x);
-            for (int r = 0; r < D->regs(); ++r)
+            for (int r = 0; r < shown; ++r)
                 ImGui::TableSetupColumn(("v" + std::to_string(r)).c_str(), ImGuiTableColumnFlags_WidthFixed,
                                         ImGui::CalcTextSize("00000000").x);
             ImGui::TableHeadersRow();
@@ -108,7 +110,7 @@ void draw_values_panel(App& app) {
                 ImGui::TableNextRow();
                 ImGui::TableSetColumnIndex(0);
                 ImGui::Text("L%d", lane);
-                for (int r = 0; r < D->regs(); ++r) {
+                for (int r = 0; r < shown; ++r) {
                     ImGui::TableSetColumnIndex(r + 1);
                     const size_t i = static_cast<size_t>(lane) * D->regs() + r;
                     if (i < app.outputs.d_words.size()) ImGui::Text("%08" PRIX32, app.outputs.d_words[i]);

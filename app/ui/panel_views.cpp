@@ -181,7 +181,8 @@ std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l,
     const std::string name = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
     const std::string shape = std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
                               (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) : "");
-    const std::string regs = std::to_string(l.regs()) + " VGPR" + (l.regs() == 1 ? "" : "s");
+    const std::string regs = std::to_string(l.regs()) + " " + std::string(ls::register_noun(app.set.ins->vendor())) +
+                             (l.regs() == 1 ? "" : "s");
     std::vector<std::string> out;
     if (registers) {
         out.push_back(name + " registers  " + regs + " x " + std::to_string(l.lanes()) + " lanes");
@@ -559,10 +560,12 @@ void draw_compare_panel(App& app) {
         ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.1f, 1), "%s", c.error.c_str());
         return;
     }
-    ImGui::TextDisabled("Left: %s on %s (wave%d).  Right: %s on %s (wave%d).  Marked cells are placed differently.",
-                        app.set.ins->mnemonic.c_str(), app.set.target->gfx.c_str(), app.set.mods.wave,
+    const std::string left_lanes = ls::lane_group_name(*app.set.ins, app.set.mods.wave);
+    const std::string right_lanes = c.set.ins ? ls::lane_group_name(*c.set.ins, c.set.mods.wave) : "?";
+    ImGui::TextDisabled("Left: %s on %s (%s).  Right: %s on %s (%s).  Marked cells are placed differently.",
+                        app.set.ins->mnemonic.c_str(), app.set.target->gfx.c_str(), left_lanes.c_str(),
                         c.set.ins ? c.set.ins->mnemonic.c_str() : "?", c.set.target ? c.set.target->gfx.c_str() : "?",
-                        c.set.mods.wave);
+                        right_lanes.c_str());
     ImGui::BeginChild("cmp_canvas###cmp_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     const float gap = 24 * app.scale;
     for (auto& cv : c.views) {

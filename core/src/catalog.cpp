@@ -1,5 +1,6 @@
 // Catalog parsing, target table and name lookup.
 #include "lanescope/lanescope.hpp"
+#include "layout_spec.hpp"
 #include "text_util.hpp"
 
 #include <algorithm>
@@ -9,12 +10,15 @@
 #include <unordered_map>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <sstream>
+#include <unordered_map>
 
 namespace lanescope {
 
 extern const char* const kBuiltinCatalogText;  // generated from core/catalog/instructions.txt
+extern const char* const kNvidiaCatalogText;   // generated from core/catalog/nvidia.txt
 
 // ---------------------------------------------------------------- names ----
 
@@ -26,6 +30,9 @@ std::string_view family_name(Family f) {
         case Family::CDNA4: return "cdna4";
         case Family::RDNA3: return "rdna3";
         case Family::RDNA4: return "rdna4";
+        case Family::Ampere: return "ampere";
+        case Family::Ada: return "ada";
+        case Family::Hopper: return "hopper";
     }
     return "?";
 }
@@ -38,11 +45,34 @@ std::string_view family_title(Family f) {
         case Family::CDNA4: return "CDNA4";
         case Family::RDNA3: return "RDNA3";
         case Family::RDNA4: return "RDNA4";
+        case Family::Ampere: return "Ampere";
+        case Family::Ada: return "Ada";
+        case Family::Hopper: return "Hopper";
     }
     return "?";
 }
 
-bool is_cdna(Family f) { return f != Family::RDNA3 && f != Family::RDNA4; }
+bool is_cdna(Family f) {
+    return f == Family::CDNA1 || f == Family::CDNA2 || f == Family::CDNA3 || f == Family::CDNA4;
+}
+
+const std::vector<Family>& all_families() {
+    static const std::vector<Family> kAll = {Family::CDNA1, Family::CDNA2, Family::CDNA3,  Family::CDNA4, Family::RDNA3,
+                                             Family::RDNA4, Family::Ampere, Family::Ada, Family::Hopper};
+    return kAll;
+}
+
+Vendor vendor_of(Family f) {
+    return f == Family::Ampere || f == Family::Ada || f == Family::Hopper ? Vendor::NVIDIA : Vendor::AMD;
+}
+
+std::string_view vendor_name(Vendor v) { return v == Vendor::NVIDIA ? "NVIDIA" : "AMD"; }
+
+std::string_view register_noun(Vendor v) { return v == Vendor::NVIDIA ? "register" : "VGPR"; }
+
+std::string Target::arch_name() const {
+    return vendor() == Vendor::NVIDIA ? gfx : std::string(family_name(family));
+}
 
 std::string_view operand_name(Operand op) {
     switch (op) {
@@ -91,6 +121,9 @@ constexpr ElemInfo kElems[] = {
     {ElemType::FP8, "fp8", 8},   {ElemType::BF8, "bf8", 8},    {ElemType::FP6, "fp6", 6},
     {ElemType::BF6, "bf6", 6},   {ElemType::FP4, "fp4", 4},    {ElemType::E8M0, "e8m0", 8},
     {ElemType::IDX, "idx", 4},  {ElemType::F8F6F4, "f8f6f4", 8},
+    {ElemType::TF32, "tf32", 32}, {ElemType::S32, "s32", 32},  {ElemType::S8, "s8", 8},
+    {ElemType::U8, "u8", 8},      {ElemType::S4, "s4", 4},     {ElemType::E4M3, "e4m3", 8},
+    {ElemType::E5M2, "e5m2", 8},  {ElemType::B16, "b16", 16},
 };
 }  // namespace
 
@@ -119,6 +152,10 @@ std::string_view layout_kind_name(LayoutKind k) {
         case LayoutKind::WmmaRdna3: return "wmma_rdna3";
         case LayoutKind::WmmaRdna4: return "wmma_rdna4";
         case LayoutKind::SwmmacRdna4: return "swmmac_rdna4";
+        case LayoutKind::MmaSync: return "mma_sync";
+        case LayoutKind::MmaSparse: return "mma_sp";
+        case LayoutKind::LdStMatrix: return "ldstmatrix";
+        case LayoutKind::Wgmma: return "wgmma";
     }
     return "?";
 }
@@ -126,15 +163,22 @@ std::string_view layout_kind_name(LayoutKind k) {
 // ---------------------------------------------------------- instruction ----
 
 bool Instruction::sparse() const {
-    return kind == LayoutKind::SmfmacCdna3 || kind == LayoutKind::SmfmacCdna4 || kind == LayoutKind::SwmmacRdna4;
+    return kind == LayoutKind::SmfmacCdna3 || kind == LayoutKind::SmfmacCdna4 || kind == LayoutKind::SwmmacRdna4 ||
+           kind == LayoutKind::MmaSparse;
 }
 bool Instruction::on(Family f) const { return std::find(families.begin(), families.end(), f) != families.end(); }
 
 std::string Instruction::builtin(int wave) const {
+    if (vendor() == Vendor::NVIDIA) return "";  // PTX instructions have no compiler builtin
     std::string name = builtin_pattern;
     auto at = name.find("{w}");
     if (at != std::string::npos) name.replace(at, 3, wave == 64 ? "w64" : "w32");
     return "__builtin_amdgcn_" + name;
+}
+
+std::string Instruction::key(int wave) const {
+    if (vendor() == Vendor::NVIDIA) return short_name;
+    return builtin(wave).substr(std::string_view("__builtin_amdgcn_").size());
 }
 
 std::string Instruction::vector_types(int wave) const {
@@ -144,10 +188,12 @@ std::string Instruction::vector_types(int wave) const {
 long long Instruction::ops() const { return 2LL * m * n * k * blocks; }
 
 std::string Instruction::shape() const {
+    if (k == 0) return std::to_string(m) + "x" + std::to_string(n);  // ldmatrix/stmatrix: one 8x8 matrix
     return std::to_string(m) + "x" + std::to_string(n) + "x" + std::to_string(k);
 }
 
 std::string Instruction::signature(int wave) const {
+    if (vendor() == Vendor::NVIDIA) return "";  // no builtin; the PTX spelling is the interface
     // vector types "A,B,C>D"
     std::string v = vector_types(wave);
     auto gt = v.find('>');
@@ -189,6 +235,7 @@ std::string Instruction::signature(int wave) const {
             else
                 args = in[0] + " a, " + in[1] + " b, " + in[2] + " c, int idx";
             break;
+        default: break;  // NVIDIA families return above
     }
     return d + " " + builtin(wave) + "(" + args + ")";
 }
@@ -225,6 +272,16 @@ std::vector<Target> make_targets() {
         true);
     add("gfx1201", Family::RDNA4, "RDNA4 (gfx1201, Radeon RX 9070 / AI PRO R9700)",
         {"rx9070xt", "rx9070", "r9700", "navi48"}, {32, 64}, 32, true);
+    // NVIDIA: lanes are the 32 threads of a warp (wgmma: the 128 of a warpgroup,
+    // which the instruction's legal lane count says). sm_90a is the same chip as
+    // sm_90 with the architecture-specific instructions (wgmma) enabled.
+    add("sm_80", Family::Ampere, "Ampere (sm_80, A100 / A30)", {"a100", "a30", "ga100"}, {32}, 32, false);
+    add("sm_86", Family::Ampere, "Ampere (sm_86, RTX 30 series / A10 / A40)",
+        {"rtx3090", "rtx3080", "rtx3070", "a10", "a40", "ga102"}, {32}, 32, false);
+    add("sm_89", Family::Ada, "Ada (sm_89, L40S / L4 / RTX 40 series)", {"l40s", "l40", "l4", "rtx4090", "rtx4080", "ad102"},
+        {32}, 32, false);
+    add("sm_90", Family::Hopper, "Hopper (sm_90, H100 / H200)", {"h100", "h200", "gh100", "gh200"}, {32}, 32, false);
+    add("sm_90a", Family::Hopper, "Hopper (sm_90a, H100 / H200 with wgmma, setmaxnreg)", {}, {32}, 32, false);
     return t;
 }
 
@@ -233,7 +290,7 @@ const char* family_default_gfx(std::string_view name) {
     static const std::pair<const char*, const char*> kMap[] = {
         {"cdna", "gfx908"},  {"cdna1", "gfx908"},  {"cdna2", "gfx90a"},  {"cdna3", "gfx942"},
         {"cdna4", "gfx950"}, {"rdna3", "gfx1100"}, {"rdna3.5", "gfx1150"}, {"rdna35", "gfx1150"},
-        {"rdna4", "gfx1201"},
+        {"rdna4", "gfx1201"}, {"ampere", "sm_80"}, {"ada", "sm_89"}, {"hopper", "sm_90"},
     };
     for (auto& [k, v] : kMap)
         if (name == k) return v;
@@ -258,7 +315,8 @@ const Target& Catalog::find_target(std::string_view raw) const {
         for (const auto& p : t.products)
             if (p == squashed) return t;
     }
-    std::vector<std::string> names = {"cdna1", "cdna2", "cdna3", "cdna4", "rdna3", "rdna3.5", "rdna4"};
+    std::vector<std::string> names = {"cdna1", "cdna2", "cdna3", "cdna4", "rdna3", "rdna3.5", "rdna4",
+                                      "ampere", "ada", "hopper"};
     for (const Target& t : targets()) {
         names.push_back(t.gfx);
         for (const auto& p : t.products) names.push_back(p);
@@ -266,9 +324,9 @@ const Target& Catalog::find_target(std::string_view raw) const {
     std::string msg = "unknown architecture '" + std::string(raw) + "'";
     auto near = closest(name, names);
     if (!near.empty()) msg += "; did you mean " + text::join_quoted(near, " or ") + "?";
-    msg += "\nlegal: family names (cdna1 cdna2 cdna3 cdna4 rdna3 rdna3.5 rdna4), gfx ids (";
+    msg += "\nlegal: family names (cdna1 cdna2 cdna3 cdna4 rdna3 rdna3.5 rdna4 ampere ada hopper), gfx and sm ids (";
     for (size_t i = 0; i < targets().size(); ++i) msg += (i ? " " : "") + targets()[i].gfx;
-    msg += ") or products (mi100 mi250x mi300x mi355x rx7900xtx rx9070xt ...)";
+    msg += ") or products (mi100 mi250x mi300x mi355x rx7900xtx rx9070xt a100 l40s rtx4090 h100 h200 ...)";
     throw Error(msg);
 }
 
@@ -290,7 +348,7 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
     if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
     // Builtin names: exact match on either wave's spelling, or on the pattern without {w}.
     for (const Instruction& r : rows_) {
-        if (!r.on(t.family)) continue;
+        if (!r.on(t.family) || r.vendor() != Vendor::AMD) continue;
         for (int w : {32, 64}) {
             if (r.builtin(w).substr(prefix.size()) == name) {
                 if (implied_wave && r.builtin_pattern.find("{w}") != std::string::npos) *implied_wave = w;
@@ -314,8 +372,9 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
     // Not here: is it on another family?
     std::vector<std::string> elsewhere;
     for (const Instruction& r : rows_) {
-        bool match = r.mnemonic == name || r.builtin(32).substr(prefix.size()) == name ||
-                     r.builtin(64).substr(prefix.size()) == name ||
+        const bool amd = r.vendor() == Vendor::AMD;
+        bool match = r.mnemonic == name || (amd && r.builtin(32).substr(prefix.size()) == name) ||
+                     (amd && r.builtin(64).substr(prefix.size()) == name) ||
                      std::find(r.aliases.begin(), r.aliases.end(), name) != r.aliases.end();
         if (match)
             for (Family f : r.families) {
@@ -331,13 +390,14 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
         std::vector<std::string> names;
         for (const Instruction* r : on(t.family)) {
             names.push_back(r->mnemonic);
-            names.push_back(r->builtin(t.default_wave).substr(prefix.size()));
+            names.push_back(r->key(t.default_wave));
         }
         auto near = closest(name, names);
         if (!near.empty()) msg += "; did you mean " + text::join_quoted(near, " or ") + "?";
     }
-    msg += "\nlegal: an ISA mnemonic or builtin name on " + t.gfx + "; `lanescope-cli list --arch " + t.gfx +
-           "` lists them";
+    msg += std::string("\nlegal: ") +
+           (t.vendor() == Vendor::NVIDIA ? "a PTX spelling or lanescope short name on " : "an ISA mnemonic or builtin name on ") +
+           t.gfx + "; `lanescope-cli list --arch " + t.gfx + "` lists them";
     throw Error(msg);
 }
 
@@ -420,6 +480,10 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
         if (line.empty() || line[0] == '#') continue;
         std::vector<std::string> f = text::split(line, '|');
         for (auto& x : f) x = text::trim(x);
+        if (detail::is_nvidia_row(f)) {  // core/catalog/nvidia.txt's format
+            detail::parse_nvidia_row(f, origin, line_no, cat.rows_);
+            continue;
+        }
         if (f.size() != 14)
             fail(origin, line_no,
                  "expected 14 '|'-separated fields (families | builtin | mnemonic | aliases | layout | shape | blocks | "
@@ -430,7 +494,9 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
         for (const auto& fam : text::split(f[0], ',')) {
             auto it = kFamilies.find(text::trim(fam));
             if (it == kFamilies.end())
-                fail(origin, line_no, "unknown family '" + text::trim(fam) + "'; legal: cdna1 cdna2 cdna3 cdna4 rdna3 rdna4");
+                fail(origin, line_no,
+                     "unknown family '" + text::trim(fam) + "'; legal: cdna1 cdna2 cdna3 cdna4 rdna3 rdna4 (NVIDIA rows: "
+                     "ampere ada hopper, in core/catalog/nvidia.txt's format)");
             if (r.on(it->second)) fail(origin, line_no, "family '" + text::trim(fam) + "' given twice");
             r.families.push_back(it->second);
         }
@@ -523,6 +589,18 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
         cat.rows_.push_back(std::move(r));
     }
     if (cat.rows_.empty()) throw Error(std::string(origin) + ": the catalog holds no instruction rows");
+    // NVIDIA rows have no builtin: their spellings (PTX, short name, aliases) must name one row each.
+    std::unordered_map<std::string, int> nvidia_names;
+    for (const Instruction& r : cat.rows_) {
+        if (r.vendor() != Vendor::NVIDIA) continue;
+        std::vector<std::string> names = r.aliases;
+        names.push_back(r.mnemonic);
+        for (const std::string& name : names) {
+            auto [at, fresh] = nvidia_names.emplace(name, r.catalog_line);
+            if (!fresh)
+                fail(origin, r.catalog_line, "'" + name + "' already names the row on line " + std::to_string(at->second));
+        }
+    }
     return cat;
 }
 
@@ -557,7 +635,14 @@ Catalog Catalog::load_file(const std::string& path) {
 std::string_view Catalog::builtin_text() { return kBuiltinCatalogText; }
 
 const Catalog& Catalog::builtin() {
-    static const Catalog kCatalog = parse(kBuiltinCatalogText, "core/catalog/instructions.txt");
+    static const Catalog kCatalog = [] {
+        Catalog amd = parse(kBuiltinCatalogText, "core/catalog/instructions.txt");
+        Catalog nvidia = parse(kNvidiaCatalogText, "core/catalog/nvidia.txt");
+        amd.rows_.reserve(amd.rows_.size() + nvidia.rows_.size());
+        amd.rows_.insert(amd.rows_.end(), std::make_move_iterator(nvidia.rows_.begin()),
+                         std::make_move_iterator(nvidia.rows_.end()));
+        return amd;
+    }();
     return kCatalog;
 }
 

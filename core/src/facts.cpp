@@ -12,6 +12,16 @@ namespace lanescope {
 ExecFacts exec_facts(const Instruction& ins, const Target& t, const ResolvedModifiers& mods) {
     ExecFacts f;
     const Family fam = t.family;
+    if (ins.vendor() == Vendor::NVIDIA) {
+        // PTX registers are virtual: no register files, banks or alignment at this level.
+        for (Operand op : operands_of(ins)) f.register_files.emplace_back(op, "32-bit PTX registers (.b32 / .f32 / .f64)");
+        if (ins.kind == LayoutKind::Wgmma)
+            f.value_modifiers = "scale-d (0: ignore C), imm-scale-a/b (negate A/B)" +
+                                std::string(elem_bits(ins.a) == 16 ? ", imm-trans-b (B's memory order)" : "");
+        else if (ins.c == ElemType::S32)
+            f.value_modifiers = ".satfinite clamps the s32 result";
+        return f;
+    }
     if (is_cdna(fam)) {
         const bool sparse = ins.sparse();
         int delay = fam == Family::CDNA1 ? 8 : (sparse ? 8 : 4);

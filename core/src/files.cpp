@@ -42,7 +42,7 @@ int write_all(int fd, std::string_view bytes) {
 }
 
 // Moves `from` onto `to` atomically, exchanging when `to` exists (renameat2).
-int exchange(const std::string& from, const std::string& to) {
+int rename_exchange(const std::string& from, const std::string& to) {
 #ifdef SYS_renameat2
     if (::syscall(SYS_renameat2, AT_FDCWD, from.c_str(), AT_FDCWD, to.c_str(), 2 /* RENAME_EXCHANGE */) == 0) return 0;
     return errno;
@@ -172,7 +172,7 @@ void DirectoryWriter::commit() {
         err = errno;
         // The target exists and is not empty (a previous or concurrent writer's): swap.
         if ((err == EEXIST || err == ENOTEMPTY) && ::stat(target_.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
-            err = exchange(work_, target_);
+            err = rename_exchange(work_, target_);
             if (err == 0) {
                 committed_ = true;
                 std::error_code ec;

@@ -22,6 +22,7 @@
 //  * wmma_rdna3:   CALC, seed S1 tables and store_c example.
 //  * wmma_rdna4, swmmac_rdna4: CALC v1.3.x (checked position by position).
 #include "lanescope/lanescope.hpp"
+#include "layout_spec.hpp"
 #include "text_util.hpp"
 
 #include <algorithm>
@@ -38,21 +39,8 @@ int log2i(int v) {
     return r;
 }
 
-struct Slot {
-    int lane, item;
-};
-using Placer = std::function<void(int b, int r, int c, std::vector<Slot>&)>;
-
-// One operand's layout as a formula.
-struct OperandSpec {
-    int blocks = 1, rows = 0, cols = 0;
-    ElemType type = ElemType::F32;
-    int width = 32;            // bits one element occupies in a slot
-    int stride = 32, offset = 0;
-    int regs = 0;
-    Placer place;
-    std::string formula;
-};
+using detail::OperandSpec;
+using detail::Slot;
 
 bool is16(ElemType t) { return elem_bits(t) == 16; }
 bool is8(ElemType t) { return elem_bits(t) == 8; }
@@ -597,6 +585,18 @@ std::string rule_violation(const Instruction& ins) {
     for (const FamilyRule& r : family_rules())
         if (r.kind == ins.kind) rule = &r;
     const std::string fam(layout_kind_name(ins.kind));
+    if (!ins.families.empty() && vendor_of(ins.families.front()) == Vendor::NVIDIA) {
+        for (Family f : ins.families)
+            if (vendor_of(f) != Vendor::NVIDIA) return "an NVIDIA row cannot also name " + std::string(family_name(f));
+        // Rules of core/catalog/nvidia.txt's families, after the same bounds as AMD's.
+        const bool no_k = ins.kind == LayoutKind::LdStMatrix;
+        if (ins.m <= 0 || ins.n <= 0 || ins.k < (no_k ? 0 : 1) || ins.blocks <= 0 || ins.m > 1024 || ins.n > 1024 ||
+            ins.k > 4096 || ins.blocks > 64)
+            return "shape " + shape_text(ins) + " is out of range for " + fam +
+                   ", legal: the shapes of core/catalog/nvidia.txt's " + fam + " rows";
+        const std::string why = detail::nvidia_rule_violation(ins);
+        return why.empty() ? why : "shape or types of " + shape_text(ins) + " not laid out by " + fam + ", legal: " + why;
+    }
     if (!rule) return "layout family '" + fam + "' has no rules";
     if (ins.families.empty()) return "no GPU family given";
     for (Family f : ins.families)
@@ -652,6 +652,11 @@ OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers
             if (acc == Operand::C) return wmma4_c(ins, mods);
             if (acc == Operand::K) return swmmac4_index(ins, mods);
             return rdna4_ab(ins, acc, mods);
+        case LayoutKind::MmaSync:
+        case LayoutKind::MmaSparse:
+        case LayoutKind::LdStMatrix:
+        case LayoutKind::Wgmma:
+            return detail::nvidia_spec(ins, op, mods);
     }
     throw Error("internal: unknown layout family");
 }
@@ -678,6 +683,9 @@ int vector_bits(std::string_view v) {
 void validate_instruction(const Instruction& ins) {
     std::string why = rule_violation(ins);
     if (!why.empty()) throw Error(why);
+    // NVIDIA rows have no builtin vector types: their stated register counts are
+    // checked against the formulas where core/catalog/nvidia.txt is read.
+    if (ins.vendor() == Vendor::NVIDIA) return;
     // Register counts: the builtin's vector types must hold what the formulas place.
     for (int wave : {32, 64}) {
         // Only the wave sizes the row's targets run.
@@ -735,7 +743,10 @@ public:
         L.bits_ = s.width;
         L.formula_ = s.formula;
         L.first_entry_.assign(static_cast<size_t>(L.elements()) + 1, 0);
-        L.slots_.assign(static_cast<size_t>(lanes * s.regs), {});
+        const size_t n_slots = static_cast<size_t>(lanes * s.regs);
+        std::vector<std::pair<int, SlotPart>> parts;  // (slot, part), grouped by slot below
+        parts.reserve(static_cast<size_t>(L.elements()));
+        L.entries_.reserve(static_cast<size_t>(L.elements()));
         std::vector<Slot> slots;
         std::vector<Location> locs;
         for (int b = 0; b < s.blocks; ++b)
@@ -755,8 +766,10 @@ public:
                                         std::to_string(pos) + ")");
                         locs.push_back(loc);
                     }
-                    std::sort(locs.begin(), locs.end());
-                    locs.erase(std::unique(locs.begin(), locs.end()), locs.end());
+                    if (locs.size() > 1) {  // replicated elements (RDNA3) only
+                        std::sort(locs.begin(), locs.end());
+                        locs.erase(std::unique(locs.begin(), locs.end()), locs.end());
+                    }
                     for (const Location& loc : locs) {
                         L.entries_.push_back({e, loc});
                         // Split the element over the registers it covers.
@@ -764,18 +777,26 @@ public:
                             const int reg = loc.reg + bit / 32;
                             const int lo = bit % 32;
                             const int hi = std::min(31, lo + (loc.bit_hi - bit));
-                            L.slots_[static_cast<size_t>(loc.lane * s.regs + reg)].push_back(
-                                {lo, hi, e, bit - loc.bit_lo});
+                            parts.push_back({loc.lane * s.regs + reg, SlotPart{lo, hi, e, bit - loc.bit_lo}});
                             bit += hi - lo + 1;
                         }
                     }
                     L.first_entry_[static_cast<size_t>((b * s.rows + r) * s.cols + c) + 1] =
                         static_cast<int>(L.entries_.size());
                 }
-        for (auto& parts : L.slots_)
-            std::sort(parts.begin(), parts.end(), [](const SlotPart& x, const SlotPart& y) {
-                return x.bit_lo != y.bit_lo ? x.bit_lo < y.bit_lo : x.element < y.element;
-            });
+        // Counting sort by slot (a flat array instead of one small vector per slot), then
+        // each slot's parts by bit, then element.
+        L.slot_first_.assign(n_slots + 1, 0);
+        for (const auto& p : parts) ++L.slot_first_[static_cast<size_t>(p.first) + 1];
+        for (size_t i = 0; i < n_slots; ++i) L.slot_first_[i + 1] += L.slot_first_[i];
+        L.slot_parts_.resize(parts.size());
+        std::vector<int> next(L.slot_first_.begin(), L.slot_first_.end() - 1);
+        for (const auto& p : parts) L.slot_parts_[static_cast<size_t>(next[static_cast<size_t>(p.first)]++)] = p.second;
+        for (size_t i = 0; i < n_slots; ++i)
+            std::sort(L.slot_parts_.begin() + L.slot_first_[i], L.slot_parts_.begin() + L.slot_first_[i + 1],
+                      [](const SlotPart& x, const SlotPart& y) {
+                          return x.bit_lo != y.bit_lo ? x.bit_lo < y.bit_lo : x.element < y.element;
+                      });
         return L;
     }
 };
@@ -801,7 +822,8 @@ std::vector<SlotPart> OperandLayout::which(int reg, int lane) const {
         throw Error("slot (reg " + std::to_string(reg) + ", lane " + std::to_string(lane) + ") is outside operand " +
                     std::string(operand_name(operand_)) + "; legal: reg 0.." + std::to_string(regs_ - 1) +
                     ", lane 0.." + std::to_string(lanes_ - 1));
-    return slots_[static_cast<size_t>(lane * regs_ + reg)];
+    const size_t slot = static_cast<size_t>(lane * regs_ + reg);
+    return std::vector<SlotPart>(slot_parts_.begin() + slot_first_[slot], slot_parts_.begin() + slot_first_[slot + 1]);
 }
 
 std::vector<Entry> OperandLayout::entries() const { return entries_; }
@@ -824,12 +846,16 @@ std::vector<int> range(int lo, int hi) {
 bool cdna4_new(const Instruction& ins) { return ins.features.find("gfx950-insts") != std::string::npos; }
 
 Legal legal_wave(const Instruction& ins, const Target& t) {
-    (void)ins;
+    if (ins.vendor() == Vendor::NVIDIA) {
+        if (ins.kind == LayoutKind::Wgmma) return {{128}, "a warpgroup: 4 warps, threads T = 0..127"};
+        return {{32}, "a warp: 32 lanes"};
+    }
     if (is_cdna(t.family)) return {{64}, "CDNA runs matrix instructions in wave64 only"};
     return {{32, 64}, "RDNA: wave32 or wave64 (the _w32 / _w64 builtins)"};
 }
 
 Legal legal_cbsz(const Instruction& ins) {
+    if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no CBSZ field"};
     switch (ins.kind) {
         case LayoutKind::Mfma:
             if (ins.a == ElemType::F64) return {{}, "f64 MFMA ignores CBSZ/ABID"};
@@ -845,6 +871,7 @@ Legal legal_cbsz(const Instruction& ins) {
 }
 
 Legal legal_abid(const Instruction& ins, int cbsz) {
+    if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no ABID field"};
     switch (ins.kind) {
         case LayoutKind::Mfma: {
             Legal c = legal_cbsz(ins);
@@ -864,6 +891,7 @@ Legal legal_abid(const Instruction& ins, int cbsz) {
 }
 
 Legal legal_blgp(const Instruction& ins, const Target& t) {
+    if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no BLGP field"};
     switch (ins.kind) {
         case LayoutKind::Mfma:
             if (ins.a == ElemType::F64) {
@@ -883,6 +911,7 @@ Legal legal_blgp(const Instruction& ins, const Target& t) {
 }
 
 Legal legal_opsel(const Instruction& ins, int wave) {
+    if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no OPSEL field"};
     switch (ins.kind) {
         case LayoutKind::WmmaRdna3:
             if (is16(ins.c)) return {{0, 4}, "op_sel:[0,0,1] (4) puts C/D in bits [31:16]; 0 in [15:0]"};
@@ -894,6 +923,14 @@ Legal legal_opsel(const Instruction& ins, int wave) {
         default: return {{}, std::string(is_cdna(ins.families.front()) ? "CDNA MFMA/SMFMAC" : "RDNA4 WMMA") +
                                  " have no OPSEL that moves data"};
     }
+}
+
+Legal legal_selector(const Instruction& ins) {
+    std::vector<int> v = detail::nvidia_selectors(ins);
+    if (v.empty())
+        return {{}, ins.vendor() == Vendor::NVIDIA ? "only mma.sp has a sparsity selector"
+                                                   : "only NVIDIA mma.sp has a sparsity selector"};
+    return {v, "sparsity selector: which lane(s) of each quad give the metadata"};
 }
 
 Legal legal_opsel_ab(const Instruction& ins) {
@@ -912,7 +949,12 @@ std::string values_text(const std::vector<int>& v) {
 }
 
 int check(const char* name, int given, int fallback, const Legal& legal, const Instruction& ins, const Target& t) {
-    if (given < 0) return fallback;
+    if (given < 0) {
+        // The target's default may not apply (a wgmma runs on 128 threads, not a warp).
+        if (!legal.values.empty() && std::find(legal.values.begin(), legal.values.end(), fallback) == legal.values.end())
+            return legal.values.front();
+        return fallback;
+    }
     const std::string where = ins.mnemonic + " on " + t.gfx;
     if (legal.values.empty()) {
         if (given == 0) return 0;  // the encoding's default is always fine
@@ -936,6 +978,7 @@ std::string ResolvedModifiers::describe() const {
     add("opsel", opsel);
     add("opsel_a", opsel_a);
     add("opsel_b", opsel_b);
+    add("selector", selector);
     return s;
 }
 
@@ -951,6 +994,7 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
     r.opsel = check("opsel", m.opsel, 0, legal_opsel(ins, r.wave), ins, t);
     r.opsel_a = check("opsel-a", m.opsel_a, r.opsel, legal_opsel_ab(ins), ins, t);
     r.opsel_b = check("opsel-b", m.opsel_b, r.opsel, legal_opsel_ab(ins), ins, t);
+    r.selector = check("selector", m.selector, 0, legal_selector(ins), ins, t);
     return r;
 }
 
@@ -970,7 +1014,19 @@ std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target&
         add("opsel_a", legal_opsel_ab(ins));
         add("opsel_b", legal_opsel_ab(ins));
     }
+    add("selector", legal_selector(ins));
     return out;
+}
+
+std::vector<int> wave_sizes(const Instruction& ins, const Target& t) {
+    if (ins.vendor() != t.vendor()) return {};
+    if (ins.vendor() == Vendor::AMD) return t.wave_sizes;
+    return legal_wave(ins, t).values;
+}
+
+std::string lane_group_name(const Instruction& ins, int wave) {
+    if (ins.vendor() == Vendor::AMD) return "wave" + std::to_string(wave);
+    return wave == 128 ? "warpgroup" : "warp";
 }
 
 namespace {
@@ -984,6 +1040,7 @@ auto modifier_field(Mods& m, std::string_view name) -> decltype(&m.cbsz) {
     if (name == "wave") return &m.wave;
     if (name == "opsel_a") return &m.opsel_a;
     if (name == "opsel_b") return &m.opsel_b;
+    if (name == "selector") return &m.selector;
     return nullptr;
 }
 }  // namespace
@@ -1000,6 +1057,7 @@ void set_modifier(Modifiers& m, std::string_view name, int value) {
 // --------------------------------------------------------------- queries ---
 
 std::vector<Operand> operands_of(const Instruction& ins) {
+    if (ins.vendor() == Vendor::NVIDIA) return detail::nvidia_operands(ins);
     std::vector<Operand> ops = {Operand::A, Operand::B, Operand::C, Operand::D};
     if (ins.sparse()) ops.push_back(Operand::K);
     if (ins.kind == LayoutKind::MfmaScaled) {
@@ -1020,6 +1078,9 @@ OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, con
                     legal);
     }
     return LayoutBuilder::build(op, spec_for(ins, op, mods), mods.wave);
+}
+
+bool computes_product(const Instruction& ins) { return ins.kind != LayoutKind::LdStMatrix;
 }
 
 OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const Modifiers& mods) {
@@ -1058,14 +1119,21 @@ std::string family_source(LayoutKind k) {
         case LayoutKind::WmmaRdna4:
         case LayoutKind::SwmmacRdna4:
             return "AMD Matrix Instruction Calculator v1.3 (RDNA4), checked position by position";
+        case LayoutKind::MmaSync:
+        case LayoutKind::MmaSparse:
+        case LayoutKind::LdStMatrix:
+        case LayoutKind::Wgmma:
+            return detail::nvidia_family_source(k);
     }
     return "";
 }
 
 std::string family_formulas(const Instruction& ins, const ResolvedModifiers& mods) {
     std::string s;
-    for (Operand op : operands_of(ins)) {
-        if (op == Operand::D) continue;
+    const auto all = operands_of(ins);
+    const bool has_c = std::find(all.begin(), all.end(), Operand::C) != all.end();
+    for (Operand op : all) {
+        if (op == Operand::D && has_c) continue;  // D is laid out as C
         OperandSpec sp = spec_for(ins, op, mods);
         s += std::string(operand_name(op)) + (op == Operand::C ? "/D" : "") + ": " + sp.formula + "\n";
     }
@@ -1083,6 +1151,11 @@ std::string modifier_notes(const Instruction& ins, const Target& t) {
         s += std::string(name) + ": " + (l.values.empty() ? "not available (" + l.why + ")" : values_text(l.values) + " — " + l.why) +
              "\n";
     };
+    if (ins.vendor() == Vendor::NVIDIA) {
+        note("lanes", legal_wave(ins, t));
+        note("selector", legal_selector(ins));
+        return s;
+    }
     note("wave", legal_wave(ins, t));
     note("cbsz", legal_cbsz(ins));
     note("abid", legal_abid(ins, 0));
@@ -1100,17 +1173,32 @@ std::string modifier_notes(const Instruction& ins, const Target& t) {
 }
 
 Trace trace(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, const Element& d) {
+    if (!computes_product(ins))
+        throw Error(ins.mnemonic + " moves data and computes no product; trace needs an instruction with D = A*B + C");
     Trace tr;
     tr.d = d;
     OperandLayout D = layout_of(ins, t, Operand::D, mods);
     tr.d_locations = D.where(d);
-    OperandLayout A = layout_of(ins, t, Operand::A, mods), B = layout_of(ins, t, Operand::B, mods);
+    OperandLayout A = layout_of(ins, t, Operand::A, mods);
     const int b = d.block;
     for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::A, {b, d.row, k}, A.where({b, d.row, k})});
-    for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, B.where({b, k, d.col})});
+    const auto ops = operands_of(ins);
+    if (std::find(ops.begin(), ops.end(), Operand::B) != ops.end()) {
+        OperandLayout B = layout_of(ins, t, Operand::B, mods);
+        for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, B.where({b, k, d.col})});
+    } else {
+        for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, {}});
+        tr.note = "B is read from shared memory through its matrix descriptor; it has no register slots.";
+    }
     OperandLayout C = layout_of(ins, t, Operand::C, mods);
     tr.terms.push_back({Operand::C, d, C.where(d)});
-    if (ins.sparse()) {
+    if (ins.sparse() && ins.vendor() == Vendor::NVIDIA) {
+        OperandLayout Kx = layout_of(ins, t, Operand::K, mods);
+        for (int k = 0; k < ins.k; k += 4) tr.terms.push_back({Operand::K, {0, d.row, k}, Kx.where({0, d.row, k})});
+        tr.note = "2:4 sparsity: in each group of four k, the metadata nibble says which two A values are stored; only "
+                  "those two B rows are multiplied. Selector " + std::to_string(mods.selector) +
+                  " picks the lanes that give the metadata.";
+    } else if (ins.sparse()) {
         OperandLayout Kx = layout_of(ins, t, Operand::K, mods);
         for (int k = 0; k < ins.k; k += 4) tr.terms.push_back({Operand::K, {0, d.row, k}, Kx.where({0, d.row, k})});
         tr.note = "4:2 sparsity: in each group of four k, the index field says which two A values are stored; only "

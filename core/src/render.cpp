@@ -1,11 +1,13 @@
 // Text renderers: one place that turns layouts and facts into tables, CSV,
 // Markdown and the JSON contract (docs/json.md).
 #include "lanescope/render.hpp"
+#include "layout_spec.hpp"
 #include "text_util.hpp"
 
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <cstring>
 #include <map>
 
 namespace lanescope {
@@ -26,26 +28,27 @@ unsigned encoding_word0(const Instruction& ins) {
     return (cdna ? 0xD3800000u : 0xCC000000u) | (ins.opcode << 16);
 }
 
-std::string modifiers_json(const ResolvedModifiers& m) {
+std::string modifiers_json(const ResolvedModifiers& m, Vendor v) {
     return "{\"cbsz\": " + num(m.cbsz) + ", \"abid\": " + num(m.abid) + ", \"blgp\": " + num(m.blgp) +
            ", \"opsel\": " + num(m.opsel) + ", \"opsel_a\": " + num(m.opsel_a) + ", \"opsel_b\": " + num(m.opsel_b) +
-           ", \"wave\": " + num(m.wave) + "}";
+           (v == Vendor::NVIDIA ? ", \"selector\": " + num(m.selector) : std::string()) + ", \"wave\": " + num(m.wave) +
+           "}";
 }
 
 std::string header_json(const Query& q) {
     std::string s;
-    s += "\"arch\": " + json_string(family_name(q.target->family)) + ", ";
+    s += "\"arch\": " + json_string(q.target->arch_name()) + ", ";
     s += "\"target\": " + json_string(q.target->gfx) + ", ";
     s += "\"instruction\": " + json_string(q.ins->mnemonic) + ", ";
     s += "\"builtin\": " + json_string(q.ins->builtin(q.mods.wave)) + ", ";
     s += "\"wave\": " + num(q.mods.wave) + ", ";
-    s += "\"modifiers\": " + modifiers_json(q.mods);
+    s += "\"modifiers\": " + modifiers_json(q.mods, q.ins->vendor());
     return s;
 }
 
 std::string title(const Query& q) {
     std::string s = q.ins->mnemonic + " on " + q.target->gfx + " (" + std::string(family_title(q.target->family)) +
-                    ", wave" + num(q.mods.wave) + ")";
+                    ", " + lane_group_name(*q.ins, q.mods.wave) + ")";
     std::string m = q.mods.describe();
     if (!m.empty()) s += " [" + m + "]";
     return s;
@@ -97,21 +100,25 @@ std::string grid(const std::vector<std::vector<std::string>>& rows, Format f) {
 }
 
 // The hot path of `layout --format json`: integers formatted in place, no temporaries.
-void append_int(std::string& s, const char* key, int v) {
-    char buf[16];
-    auto r = std::to_chars(buf, buf + sizeof buf, v);
-    s += key;
-    s.append(buf, static_cast<size_t>(r.ptr - buf));
+// One entry is formatted into a stack buffer and appended once: the export of
+// every layout writes millions of them (wgmma's accumulators are 64 x 256).
+template <size_t N>
+char* put_field(char* p, const char (&key)[N], int v) {
+    std::memcpy(p, key, N - 1);
+    return std::to_chars(p + (N - 1), p + (N - 1) + 11, v).ptr;  // an int takes at most 11 characters
 }
 void append_entry_json(std::string& s, const Entry& e) {
-    append_int(s, "{\"block\": ", e.element.block);
-    append_int(s, ", \"row\": ", e.element.row);
-    append_int(s, ", \"col\": ", e.element.col);
-    append_int(s, ", \"lane\": ", e.loc.lane);
-    append_int(s, ", \"reg\": ", e.loc.reg);
-    append_int(s, ", \"bit_lo\": ", e.loc.bit_lo);
-    append_int(s, ", \"bit_hi\": ", e.loc.bit_hi);
-    s += '}';
+    char buf[7 * (12 + 11) + 1];  // seven keys of at most 12 characters, seven ints, '}'
+    char* p = buf;
+    p = put_field(p, "{\"block\": ", e.element.block);
+    p = put_field(p, ", \"row\": ", e.element.row);
+    p = put_field(p, ", \"col\": ", e.element.col);
+    p = put_field(p, ", \"lane\": ", e.loc.lane);
+    p = put_field(p, ", \"reg\": ", e.loc.reg);
+    p = put_field(p, ", \"bit_lo\": ", e.loc.bit_lo);
+    p = put_field(p, ", \"bit_hi\": ", e.loc.bit_hi);
+    *p++ = '}';
+    s.append(buf, static_cast<size_t>(p - buf));
 }
 
 std::string location_json(const Location& l) {
@@ -337,7 +344,9 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
 
 std::string render_trace(const Query& q, const Trace& t, Format f) {
     const int blocks = q.ins->kind == LayoutKind::Mfma ? q.ins->blocks : 1;
+    const std::vector<Operand> ops = operands_of(*q.ins);
     auto bits_of = [&](Operand op) {
+        if (std::find(ops.begin(), ops.end(), op) == ops.end()) return elem_bits(q.ins->b);  // wgmma's B: in memory
         return elem_bits(operand_type(*q.ins, op, q.mods)) * (q.ins->sparse() && op == Operand::A ? 2 : 1);
     };
     if (f == Format::Json) {
@@ -370,7 +379,161 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
     return out;
 }
 
+namespace {
+// NVIDIA facts: the PTX spelling, target, registers; none of AMD's encoding facts.
+std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
+    const Instruction& ins = *q.ins;
+    const std::string address = detail::nvidia_address_rule(ins);
+    std::string types, regs;
+    for (Operand op : operands_of(ins)) {
+        types += (types.empty() ? "" : ", ") + std::string(operand_name(op)) + " " +
+                 std::string(elem_name(operand_type(ins, op, q.mods)));
+        regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(ins, op, q.mods));
+    }
+    if (ins.kind == LayoutKind::Wgmma) types += " (B " + std::string(elem_name(ins.b)) + ", in shared memory)";
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"PTX", ins.mnemonic});
+    rows.push_back({"short name", ins.short_name});
+    std::vector<std::string> others;
+    for (const auto& a : ins.aliases)
+        if (a != ins.short_name) others.push_back(a);
+    if (!others.empty()) rows.push_back({"also spelled", text::join(others, ", ")});
+    rows.push_back({"shape", ins.kind == LayoutKind::LdStMatrix
+                                 ? num(ins.blocks) + " matrices of 8x8 b16"
+                                 : ins.shape() + (ins.sparse() ? " (K dense; A 2:4 sparse)" : "")});
+    rows.push_back({"types", types});
+    rows.push_back({"registers per thread", regs + " (32-bit)"});
+    rows.push_back({"lanes", num(q.mods.wave) + (q.mods.wave == 128 ? " (a warpgroup: 4 warps, T = 32*warp + lane)"
+                                                                      : " (a warp)")});
+    if (computes_product(ins)) rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K)"});
+    rows.push_back({"minimum target", ins.min_target + ", PTX ISA " + ins.ptx_version});
+    if (!address.empty()) rows.push_back({"row addresses", address});
+    const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
+    if (!ef.value_modifiers.empty()) rows.push_back({"value-only modifiers", ef.value_modifiers});
+    rows.push_back({"families", [&] {
+                        std::vector<std::string> v;
+                        for (Family fam : ins.families) v.emplace_back(family_name(fam));
+                        return text::join(v, ", ");
+                    }()});
+    rows.push_back({"facts from", ins.source + " (core/catalog/nvidia.txt line " + num(ins.catalog_line) + ")"});
+    rows.push_back({"confidence", ins.confidence});
+    std::vector<std::pair<std::string, std::string>> out;
+    for (auto& r : rows) out.emplace_back(r[0], r[1]);
+    return out;
+}
+
+// AMD facts: builtin, encoding, execution.
+std::vector<std::pair<std::string, std::string>> amd_facts(const Query& q) {
+    const Instruction& ins = *q.ins;
+    const int wave = q.mods.wave;
+    const std::vector<Operand> ops = operands_of(ins);
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"builtin", ins.builtin(wave)});
+    rows.push_back({"signature", ins.signature(wave)});
+    if (!ins.aliases.empty()) rows.push_back({"also spelled", text::join(ins.aliases, ", ")});
+    rows.push_back({"shape (MxNxK)", ins.shape() + (ins.sparse() ? " (K dense; A 4:2 sparse)" : "")});
+    rows.push_back({"blocks", num(ins.blocks)});
+    std::string types, regs;
+    for (Operand op : ops) {
+        types += (types.empty() ? "" : ", ") + std::string(operand_name(op)) + " " +
+                 std::string(elem_name(operand_type(ins, op, q.mods)));
+        regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(ins, op, q.mods));
+    }
+    rows.push_back({"types", types});
+    rows.push_back({"VGPRs per lane", regs});
+    rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K*blocks)"});
+    rows.push_back({"cycles", num(effective_cycles(ins, q.mods)) +
+                                  (ins.kind == LayoutKind::MfmaScaled
+                                       ? " (" + num(ins.cycles) + " FP4/FP6 only, " + num(ins.cycles_fp8) + " with FP8/BF8)"
+                                       : "")});
+    rows.push_back({"opcode", hex(ins.opcode, 2) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8)});
+    const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
+    rows.push_back({"VALU co-execution", ef.coexec ? "yes, " + num(ef.coexec_cycles) + " cycles" : "no"});
+    std::string files;
+    for (const auto& [op, f] : ef.register_files)
+        files += (files.empty() ? "" : "; ") + std::string(operand_name(op)) + ": " + f;
+    rows.push_back({"register files", files});
+    rows.push_back({"register alignment", num(ef.gpr_alignment_bytes) + " bytes"});
+    if (!ef.value_modifiers.empty()) rows.push_back({"value-only modifiers", ef.value_modifiers});
+    rows.push_back({"target features", ins.features + (is_cdna(q.target->family) ? "" : ", wavefrontsize" + num(wave))});
+    rows.push_back({"families", [&] {
+                        std::vector<std::string> v;
+                        for (Family fam : ins.families) v.emplace_back(family_name(fam));
+                        return text::join(v, ", ");
+                    }()});
+    rows.push_back({"facts from", ins.source + " (catalog line " + num(ins.catalog_line) + ")"});
+    std::vector<std::pair<std::string, std::string>> out;
+    for (auto& r : rows) out.emplace_back(r[0], r[1]);
+    return out;
+}
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> instruction_facts(const Query& q) {
+    return q.ins->vendor() == Vendor::NVIDIA ? nvidia_facts(q) : amd_facts(q);
+}
+
+// NVIDIA: info from instruction_facts; JSON with the PTX facts.
+std::string render_info_nvidia(const Query& q, Format f) {
+    const Instruction& ins = *q.ins;
+    std::vector<Operand> ops = operands_of(ins);
+    const std::string address = detail::nvidia_address_rule(ins);
+    std::string types, regs;
+    for (Operand op : ops) {
+        types += (types.empty() ? "" : ", ") + std::string(operand_name(op)) + " " +
+                 std::string(elem_name(operand_type(ins, op, q.mods)));
+        regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(ins, op, q.mods));
+    }
+    if (f == Format::Json) {
+        std::string s = "{" + header_json(q) + ",\n";
+        s += "\"vendor\": \"NVIDIA\", \"ptx\": " + json_string(ins.mnemonic) + ", \"short\": " + json_string(ins.short_name) +
+             ", \"aliases\": [";
+        for (size_t n = 0; n < ins.aliases.size(); ++n) s += (n ? ", " : "") + json_string(ins.aliases[n]);
+        s += "], \"families\": [";
+        for (size_t n = 0; n < ins.families.size(); ++n) s += (n ? ", " : "") + json_string(family_name(ins.families[n]));
+        s += "],\n\"layout_family\": " + json_string(layout_kind_name(ins.kind)) + ", ";
+        s += "\"m\": " + num(ins.m) + ", \"n\": " + num(ins.n) + ", \"k\": " + num(ins.k) + ", \"blocks\": " +
+             num(ins.blocks) + ", \"shape\": " + json_string(ins.shape()) + ", \"sparse\": " +
+             (ins.sparse() ? "true" : "false") + ", \"lanes\": " + num(q.mods.wave) + ",\n";
+        s += "\"types\": {";
+        for (size_t n = 0; n < ops.size(); ++n)
+            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " +
+                 json_string(elem_name(operand_type(ins, ops[n], q.mods)));
+        s += "},\n\"registers\": {";
+        for (size_t n = 0; n < ops.size(); ++n)
+            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(ins, ops[n], q.mods));
+        s += "},\n\"ops\": " + num(ins.ops()) + ", \"min_target\": " + json_string(ins.min_target) +
+             ", \"ptx_version\": " + json_string(ins.ptx_version) + ",\n";
+        if (!address.empty()) s += "\"addresses\": " + json_string(address) + ",\n";
+        s += "\"modifiers_legal\": {";
+        auto ranges = modifier_ranges(ins, *q.target, q.mods);
+        for (size_t n = 0; n < ranges.size(); ++n) {
+            s += (n ? ", " : "") + json_string(ranges[n].name) + ": [";
+            for (size_t m = 0; m < ranges[n].values.size(); ++m) s += (m ? ", " : "") + num(ranges[n].values[m]);
+            s += "]";
+        }
+        const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
+        s += "}, \"value_modifiers\": " + json_string(ef.value_modifiers) + ",\n";
+        s += "\"formulas\": " + json_string(family_formulas(ins, q.mods)) + ",\n";
+        s += "\"formula_source\": " + json_string(family_source(ins.kind)) + ", \"source\": " + json_string(ins.source) +
+             ", \"confidence\": " + json_string(ins.confidence) + ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
+        return s;
+    }
+    const bool md = f == Format::Markdown;
+    std::string out = (md ? "## " : "") + title(q) + "\n\n";
+    std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
+    for (auto& [k, v] : instruction_facts(q)) rows.push_back({k, v});
+    out += grid(rows, md ? Format::Markdown : Format::Table);
+    out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
+    out += "\nLayout (" + std::string(layout_kind_name(ins.kind)) +
+           (computes_product(ins) ? "; A is M x K, B is K x N, D is M x N; g = lane/4, t = lane%4, i = PTX element index"
+                                  : "; block = matrix, row/col as the matrix lies in memory") +
+           "):\n" + family_formulas(ins, q.mods);
+    out += "Source: " + family_source(ins.kind) + "\n";
+    return out;
+}
+
 std::string render_info(const Query& q, Format f) {
+    if (q.ins->vendor() == Vendor::NVIDIA) return render_info_nvidia(q, f);
     const Instruction& ins = *q.ins;
     const int wave = q.mods.wave;
     std::vector<Operand> ops = operands_of(ins);
@@ -432,40 +595,7 @@ std::string render_info(const Query& q, Format f) {
     const bool md = f == Format::Markdown;
     std::string out = (md ? "## " : "") + title(q) + "\n\n";
     std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
-    rows.push_back({"builtin", ins.builtin(wave)});
-    rows.push_back({"signature", ins.signature(wave)});
-    if (!ins.aliases.empty()) rows.push_back({"also spelled", text::join(ins.aliases, ", ")});
-    rows.push_back({"shape (MxNxK)", ins.shape() + (ins.sparse() ? " (K dense; A 4:2 sparse)" : "")});
-    rows.push_back({"blocks", num(ins.blocks)});
-    std::string types, regs;
-    for (Operand op : ops) {
-        types += (types.empty() ? "" : ", ") + std::string(operand_name(op)) + " " +
-                 std::string(elem_name(operand_type(ins, op, q.mods)));
-        regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(ins, op, q.mods));
-    }
-    rows.push_back({"types", types});
-    rows.push_back({"VGPRs per lane", regs});
-    rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K*blocks)"});
-    rows.push_back({"cycles", num(effective_cycles(ins, q.mods)) +
-                                  (ins.kind == LayoutKind::MfmaScaled
-                                       ? " (" + num(ins.cycles) + " FP4/FP6 only, " + num(ins.cycles_fp8) + " with FP8/BF8)"
-                                       : "")});
-    rows.push_back({"opcode", hex(ins.opcode, 2) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8)});
-    const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
-    rows.push_back({"VALU co-execution", ef.coexec ? "yes, " + num(ef.coexec_cycles) + " cycles" : "no"});
-    std::string files;
-    for (const auto& [op, f] : ef.register_files)
-        files += (files.empty() ? "" : "; ") + std::string(operand_name(op)) + ": " + f;
-    rows.push_back({"register files", files});
-    rows.push_back({"register alignment", num(ef.gpr_alignment_bytes) + " bytes"});
-    if (!ef.value_modifiers.empty()) rows.push_back({"value-only modifiers", ef.value_modifiers});
-    rows.push_back({"target features", ins.features + (is_cdna(q.target->family) ? "" : ", wavefrontsize" + num(wave))});
-    rows.push_back({"families", [&] {
-                        std::vector<std::string> v;
-                        for (Family fam : ins.families) v.emplace_back(family_name(fam));
-                        return text::join(v, ", ");
-                    }()});
-    rows.push_back({"facts from", ins.source + " (catalog line " + num(ins.catalog_line) + ")"});
+    for (auto& [k, v] : instruction_facts(q)) rows.push_back({k, v});
     out += grid(rows, md ? Format::Markdown : Format::Table);
     out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
     out += "\nLayout (" + std::string(layout_kind_name(ins.kind)) + "; k, i, j as in A[i][k], B[k][j], D[i][j]):\n" +
@@ -480,7 +610,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
         std::string s = "{\"targets\": [\n";
         for (size_t t = 0; t < targets.size(); ++t) {
             auto rows = cat.on(targets[t]->family);
-            s += "{\"arch\": " + json_string(family_name(targets[t]->family)) + ", \"target\": " +
+            s += "{\"arch\": " + json_string(targets[t]->arch_name()) + ", \"target\": " +
                  json_string(targets[t]->gfx) + ", \"count\": " + num(static_cast<long long>(rows.size())) +
                  ", \"instructions\": [";
             for (size_t n = 0; n < rows.size(); ++n) {
@@ -490,7 +620,8 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
                      ", \"blocks\": " + num(r.blocks) + ", \"types\": " +
                      json_string(std::string(elem_name(r.a)) + "," + std::string(elem_name(r.b)) + "," +
                                  std::string(elem_name(r.c))) +
-                     ", \"layout_family\": " + json_string(layout_kind_name(r.kind)) + "}";
+                     ", \"layout_family\": " + json_string(layout_kind_name(r.kind)) +
+                     (r.vendor() == Vendor::NVIDIA ? ", \"short\": " + json_string(r.short_name) : std::string()) + "}";
             }
             s += t + 1 < targets.size() ? "]},\n" : "]}\n";
         }
@@ -507,9 +638,11 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
     }
     for (const Target* t : targets) {
         out += (f == Format::Markdown ? "### " : "") + t->title + "\n\n";
-        std::vector<std::vector<std::string>> rows = {{"mnemonic", "builtin", "MxNxK", "blocks", "A,B,C", "layout"}};
+        const bool nvidia = t->vendor() == Vendor::NVIDIA;
+        std::vector<std::vector<std::string>> rows = {
+            {nvidia ? "ptx" : "mnemonic", nvidia ? "short" : "builtin", "MxNxK", "blocks", "A,B,C", "layout"}};
         for (const Instruction* r : cat.on(t->family))
-            rows.push_back({r->mnemonic, r->builtin(t->default_wave), r->shape(), num(r->blocks),
+            rows.push_back({r->mnemonic, nvidia ? r->short_name : r->builtin(t->default_wave), r->shape(), num(r->blocks),
                             std::string(elem_name(r->a)) + "," + std::string(elem_name(r->b)) + "," +
                                 std::string(elem_name(r->c)),
                             std::string(layout_kind_name(r->kind))});

@@ -234,7 +234,8 @@ Figure build_figure(const FigureSpec& spec) {
     for (Panel& p : panels) {
         const OperandLayout& L = p.layout;
         p.heading = {std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) + ", " +
-                     std::to_string(L.regs()) + " VGPR" + (L.regs() == 1 ? "" : "s") + " per lane  (" +
+                     std::to_string(L.regs()) + " " + std::string(register_noun(ins.vendor())) +
+                     (L.regs() == 1 ? "" : "s") + " per lane  (" +
                      axis_words(p.op, ins.sparse(), spec.view) + ")"};
     }
 
@@ -244,8 +245,8 @@ Figure build_figure(const FigureSpec& spec) {
     std::string ops;
     for (const Panel& p : panels) ops += (ops.empty() ? "" : ", ") + std::string(operand_name(p.op));
     const std::string mods = spec.mods.describe();
-    f.subtitle = spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), wave" +
-                 std::to_string(wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
+    f.subtitle = spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), " +
+                 lane_group_name(ins, wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
                  "  \u00B7  operand" + (panels.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
                  (mods.empty() ? "default modifiers" : mods) + "  \u00B7  " +
                  (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " + color_words(spec.color);

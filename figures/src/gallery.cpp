@@ -79,6 +79,14 @@ std::vector<ResolvedModifiers> data_variants(const Instruction& ins, const Targe
     return out;
 }
 
+// The gallery keeps a representative subset of wgmma's N (every N is one more
+// copy of the same 16x8 tile pattern; `figure` draws any N): these values.
+constexpr int kGalleryWgmmaN[] = {8, 64, 128};
+bool in_gallery(const Instruction& ins) {
+    if (ins.kind != LayoutKind::Wgmma) return true;
+    return std::find(std::begin(kGalleryWgmmaN), std::end(kGalleryWgmmaN), ins.n) != std::end(kGalleryWgmmaN);
+}
+
 std::string variant_slug(const ResolvedModifiers& m) {
     std::string d = m.describe();
     if (d.empty()) return "default";
@@ -252,12 +260,13 @@ std::string index_html(const std::vector<Row>& rows, const std::vector<const Tar
          "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; "
          "script-src 'unsafe-inline'; img-src 'self' file:\">"
          "<meta name=\"viewport\" content=\"width=device-width\">"
-         "<title>lanescope gallery: AMD GPU matrix instruction layouts</title><style>";
+         "<title>lanescope gallery: AMD and NVIDIA GPU matrix instruction layouts</title><style>";
     h += kCss;
     h += "</style></head><body>\n<h1>lanescope gallery</h1>\n"
-         "<p>Where every element of every AMD GPU matrix instruction lives: lane, VGPR and bits. One SVG figure per "
-         "operand (default modifiers), and one for every modifier value that moves data (see each instruction's "
-         "facts page). Filters can be set in the address: <code>index.html#arch=gfx942&amp;type=f16&amp;shape=32x32x8&amp;q=mfma</code>.</p>\n";
+         "<p>Where every element of every AMD and NVIDIA GPU matrix instruction lives: lane, register (VGPR on AMD) "
+         "and bits. One SVG figure per operand (default modifiers), and one for every modifier value that moves data "
+         "(see each instruction's facts page). wgmma is shown for N = 8, 64 and 128 (every other N repeats the "
+         "same 16x8 tile pattern; <code>lanescope-cli figure</code> draws any N). Filters can be set in the address: <code>index.html#arch=gfx942&amp;type=f16&amp;shape=32x32x8&amp;q=mfma</code>.</p>\n";
     h += "<div class=\"filters\"><label>search<input id=\"q\" type=\"search\" placeholder=\"mnemonic or builtin\"></label>"
          "<label>architecture<select id=\"arch\"><option value=\"\">all</option>";
     for (const Target* t : targets) {
@@ -376,7 +385,7 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
     try {
         std::vector<const Target*> targets;
         std::vector<Row> rows;
-        for (Family fam : {Family::CDNA1, Family::CDNA2, Family::CDNA3, Family::CDNA4, Family::RDNA3, Family::RDNA4}) {
+        for (Family fam : all_families()) {
             const Target* t = nullptr;
             std::string gfx_list;
             for (const Target& x : cat.targets())
@@ -387,17 +396,19 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
             if (!t) continue;
             targets.push_back(t);
             for (const Instruction* ins : cat.on(fam))
-                for (int wave : t->wave_sizes) {
+                for (int wave : wave_sizes(*ins, *t)) {
                     if (!needle.empty() && lower(ins->mnemonic).find(needle) == std::string::npos &&
-                        lower(ins->builtin(wave)).find(needle) == std::string::npos)
+                        lower(ins->builtin(wave)).find(needle) == std::string::npos &&
+                        lower(ins->key(wave)).find(needle) == std::string::npos)
                         continue;
+                    if (!in_gallery(*ins)) continue;
                     Row row;
                     row.family = std::string(family_name(fam));
                     row.family_title = std::string(family_title(fam)) + " (" + t->gfx + ")";
                     row.gfx_list = gfx_list;
                     row.mnemonic = ins->mnemonic;
-                    row.builtin = ins->builtin(wave);
-                    row.key = row.family + "_" + row.builtin.substr(17);
+                    row.builtin = ins->vendor() == Vendor::NVIDIA ? ins->short_name : ins->builtin(wave);
+                    row.key = row.family + "_" + ins->key(wave);
                     row.shape = ins->shape();
                     row.blocks = ins->blocks;
                     row.wave = wave;

@@ -34,6 +34,8 @@ MiniFloat minifloat_of(ElemType t, Family fam) {
         case ElemType::BF6: return {3, 2, 3, false};
         case ElemType::FP4: return {2, 1, 1, false};
         case ElemType::F16: return {5, 10, 15, false};
+        case ElemType::E4M3: return {4, 3, 7, false};   // NVIDIA fp8: OCP formats
+        case ElemType::E5M2: return {5, 2, 15, false};
         default: throw Error("internal: no small-float format for " + std::string(elem_name(t)));
     }
 }
@@ -84,6 +86,7 @@ uint64_t encode_value(ElemType type, Family fam, double v) {
             return b;
         }
         case ElemType::F32:
+        case ElemType::TF32:
         case ElemType::XF32: {
             float f = float(v);
             if (double(f) != v) throw Error("probe value not representable in f32");
@@ -103,10 +106,17 @@ uint64_t encode_value(ElemType type, Family fam, double v) {
         case ElemType::BF8:
         case ElemType::FP6:
         case ElemType::BF6:
+        case ElemType::E4M3:
+        case ElemType::E5M2:
         case ElemType::FP4: return encode_minifloat(type, fam, v);
+        case ElemType::S32:
         case ElemType::I32: return uint32_t(int32_t(exact_integer(v, INT32_MIN, INT32_MAX, type)));
+        case ElemType::S8:
         case ElemType::I8:
         case ElemType::IU8: return uint32_t(exact_integer(v, -128, 127, type)) & 0xFFu;
+        case ElemType::U8: return uint32_t(exact_integer(v, 0, 255, type));
+        case ElemType::B16: return uint32_t(exact_integer(v, 0, 65535, type));  // untyped: the bits themselves
+        case ElemType::S4:
         case ElemType::IU4: return uint32_t(exact_integer(v, -8, 7, type)) & 0xFu;
         case ElemType::IDX: return uint32_t(exact_integer(v, 0, 3, type));
         case ElemType::E8M0: {
@@ -129,6 +139,7 @@ double decode_value(ElemType type, Family fam, uint64_t bits) {
             return d;
         }
         case ElemType::F32:
+        case ElemType::TF32:
         case ElemType::XF32: {
             uint32_t b = uint32_t(bits);
             float f;
@@ -146,10 +157,17 @@ double decode_value(ElemType type, Family fam, uint64_t bits) {
         case ElemType::BF8:
         case ElemType::FP6:
         case ElemType::BF6:
+        case ElemType::E4M3:
+        case ElemType::E5M2:
         case ElemType::FP4: return decode_minifloat(minifloat_of(type, fam), uint32_t(bits));
+        case ElemType::S32:
         case ElemType::I32: return double(int32_t(uint32_t(bits)));
+        case ElemType::S8:
         case ElemType::I8:
         case ElemType::IU8: return double(int8_t(uint8_t(bits)));
+        case ElemType::U8: return double(uint8_t(bits));
+        case ElemType::B16: return double(bits & 0xFFFFu);
+        case ElemType::S4:
         case ElemType::IU4: {
             int v = int(bits & 0xFu);
             return v >= 8 ? v - 16 : v;

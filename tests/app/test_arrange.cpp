@@ -136,7 +136,7 @@ TEST_CASE("arrange: the GEMM picture lines A's rows up with D's and B's columns 
     CHECK(B->grid.y1 < D->grid.y0);
 }
 
-TEST_CASE("arrange: zoom about the pointer keeps the point under it; pan never loses the picture") {
+TEST_CASE("arrange: zoom about the pointer keeps the point under it, pan never loses the picture") {
     const LayoutSet set = resolve_selection(ls::Catalog::builtin(), Selection{"gfx950", "v_smfmac_i32_32x32x64_i8", {}});
     const auto shapes = shapes_of(set, {ls::Operand::A, ls::Operand::B, ls::Operand::D, ls::Operand::K}, false);
     ArrangeParams p = params_for_window(1400, 900);

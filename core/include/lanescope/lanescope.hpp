@@ -38,6 +38,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lanescope {
@@ -49,10 +50,18 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-enum class Family { CDNA1, CDNA2, CDNA3, CDNA4, RDNA3, RDNA4 };
-std::string_view family_name(Family f);            // "cdna3"
-std::string_view family_title(Family f);           // "CDNA3"
+// AMD families first (their order is the CLI's and the app's), then NVIDIA's.
+enum class Family { CDNA1, CDNA2, CDNA3, CDNA4, RDNA3, RDNA4, Ampere, Ada, Hopper };
+std::string_view family_name(Family f);            // "cdna3", "hopper"
+std::string_view family_title(Family f);           // "CDNA3", "Hopper"
 bool is_cdna(Family f);
+// Every family, in display order (AMD, then NVIDIA).
+const std::vector<Family>& all_families();
+
+enum class Vendor { AMD, NVIDIA };
+Vendor vendor_of(Family f);
+std::string_view vendor_name(Vendor v);            // "AMD", "NVIDIA"
+std::string_view register_noun(Vendor v);          // "VGPR" on AMD, "register" on NVIDIA
 
 // One GPU target (a gfx id) with its family and product names.
 struct Target {
@@ -62,7 +71,11 @@ struct Target {
     std::vector<std::string> products; // lower-case, e.g. "mi300x"
     std::vector<int> wave_sizes;       // {64} or {32, 64}
     int default_wave;
-    bool has_compiler;                 // clang-19 knows this -mcpu
+    bool has_compiler;                 // clang-19 knows this -mcpu (AMD); false on NVIDIA
+    Vendor vendor() const { return vendor_of(family); }
+    // The name `arch` has in JSON: the family on AMD ("cdna3"), the sm id on
+    // NVIDIA ("sm_90"), as each vendor's users name architectures.
+    std::string arch_name() const;
 };
 
 enum class Operand { A, B, C, D, K, SA, SB };
@@ -73,7 +86,11 @@ std::string_view operand_title(Operand op);       // "A (M x K)" etc.
 // Element types, with their bit width in registers.
 enum class ElemType {
     F64, F32, XF32, F16, BF16, I32, I8, IU8, IU4, FP8, BF8, FP6, BF6, FP4, E8M0, IDX,
-    F8F6F4  // format chosen by cbsz (A) / blgp (B) on mfma_scale_*
+    F8F6F4,  // format chosen by cbsz (A) / blgp (B) on mfma_scale_*
+    // NVIDIA (PTX) types. e4m3/e5m2 are the OCP formats AMD calls fp8/bf8 on
+    // CDNA4/RDNA4; tf32 sits in a 32-bit register like xf32; b16 is ldmatrix's
+    // untyped 16-bit element.
+    TF32, S32, S8, U8, S4, E4M3, E5M2, B16
 };
 std::string_view elem_name(ElemType t);
 int elem_bits(ElemType t);
@@ -81,7 +98,14 @@ std::optional<ElemType> parse_elem(std::string_view s);
 
 // The formula families. Each family's formulas live in one place (layouts.cpp)
 // and name their source.
-enum class LayoutKind { Mfma, MfmaScaled, SmfmacCdna3, SmfmacCdna4, WmmaRdna3, WmmaRdna4, SwmmacRdna4 };
+enum class LayoutKind {
+    Mfma, MfmaScaled, SmfmacCdna3, SmfmacCdna4, WmmaRdna3, WmmaRdna4, SwmmacRdna4,
+    // NVIDIA (core/src/layouts_nvidia.cpp)
+    MmaSync,     // mma.sync dense: warp of 32, quads g = lane/4, t = lane%4
+    MmaSparse,   // mma.sp 2:4 sparse A with metadata (operand K) and selector
+    LdStMatrix,  // ldmatrix / stmatrix m8n8 b16: operand D, one block per 8x8 matrix
+    Wgmma        // wgmma.mma_async: register A and accumulator D of a 128-thread warpgroup
+};
 std::string_view layout_kind_name(LayoutKind k);
 
 // One catalog row: an instruction (builtin + mnemonic) on a set of families
@@ -103,10 +127,23 @@ struct Instruction {
     bool tied = false;                // D is tied to C (_tied builtins, smfmac)
     std::string source;               // where the facts come from
     int catalog_line = 0;
+    // NVIDIA rows (empty on AMD rows). `mnemonic` holds the full PTX spelling,
+    // `aliases` the short form and other accepted spellings.
+    std::string short_name;           // "mma_m16n8k16_f32_bf16"
+    std::string min_target;           // oldest target that accepts it: "sm_80", "sm_90a"
+    std::string ptx_version;          // PTX ISA version it needs: "7.0"
+    std::vector<std::pair<Operand, int>> stated_regs;  // 32-bit registers per thread, as the source states
+    bool transposed = false;          // ldmatrix/stmatrix .trans
+    bool store = false;               // stmatrix (registers -> memory)
+    std::string confidence;           // how sure the layout is, and why (NVIDIA rows)
 
     bool sparse() const;
     bool on(Family f) const;
-    std::string builtin(int wave) const;     // full "__builtin_amdgcn_..." name
+    Vendor vendor() const { return vendor_of(families.front()); }
+    // A file- and URL-safe identifier, unique per family and wave: the builtin
+    // without "__builtin_amdgcn_" on AMD, the short name on NVIDIA.
+    std::string key(int wave) const;
+    std::string builtin(int wave) const;     // full "__builtin_amdgcn_..." name; "" on NVIDIA
     std::string signature(int wave) const;   // C prototype of the builtin
     std::string vector_types(int wave) const;
     long long ops() const;                   // 2*M*N*K*blocks
@@ -146,12 +183,14 @@ private:
 struct Modifiers {
     int cbsz = -1, abid = -1, blgp = -1, opsel = -1, wave = -1;
     int opsel_a = -1, opsel_b = -1;  // mfma_scale only: scale byte selects
+    int selector = -1;               // NVIDIA mma.sp only: the sparsity selector (which lanes give metadata)
 };
 
 // The modifiers after validation and defaulting, as they apply to one instruction.
 struct ResolvedModifiers {
-    int cbsz = 0, abid = 0, blgp = 0, opsel = 0, wave = 64;
+    int cbsz = 0, abid = 0, blgp = 0, opsel = 0, wave = 64;  // NVIDIA: wave = 32 (warp) or 128 (warpgroup)
     int opsel_a = 0, opsel_b = 0;
+    int selector = 0;
     std::string describe() const;  // "cbsz=1 abid=1" (only non-default fields), or ""
 };
 
@@ -160,12 +199,18 @@ struct ResolvedModifiers {
 ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, const Modifiers& m);
 // Which modifiers this instruction accepts and their legal values, for UIs.
 struct ModifierRange {
-    std::string name;          // "cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b"
+    std::string name;          // "cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b", "selector"
     std::vector<int> values;   // legal values (given the other modifiers' current values)
     std::string meaning;       // one line
     bool moves_data;           // false for value-only modifiers (f64 negation)
 };
 std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target& t, const ResolvedModifiers& current);
+// The lane counts this instruction runs with on `t` (AMD: the target's wave
+// sizes; NVIDIA: 32 for a warp, 128 for a wgmma warpgroup). Front ends iterate
+// these instead of t.wave_sizes.
+std::vector<int> wave_sizes(const Instruction& ins, const Target& t);
+// "wave64", "warp" or "warpgroup": what the lanes of this query are called.
+std::string lane_group_name(const Instruction& ins, int wave);
 // Reads / writes one modifier field by the name modifier_ranges uses ("cbsz",
 // "wave", "opsel_a", ...). Unknown names read 0 and write nothing.
 int modifier_value(const ResolvedModifiers& m, std::string_view name);
@@ -226,7 +271,8 @@ private:
     std::string formula_;
     std::vector<Entry> entries_;                 // sorted by element, then location
     std::vector<int> first_entry_;               // per linear element index: [first, next) into entries_
-    std::vector<std::vector<SlotPart>> slots_;   // per lane * regs_ + reg
+    std::vector<SlotPart> slot_parts_;           // grouped by slot (lane * regs_ + reg), sorted by bit
+    std::vector<int> slot_first_;                // per slot: [first, next) into slot_parts_
 };
 
 // Whether the instruction's formula family can lay it out: GPU families,
@@ -240,7 +286,9 @@ void validate_instruction(const Instruction& ins);
 // instruction, SA/SB without scales).
 OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods);
 OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const Modifiers& mods);
-std::vector<Operand> operands_of(const Instruction& ins);  // A, B, C, D (+K) (+SA, SB)
+std::vector<Operand> operands_of(const Instruction& ins);  // A, B, C, D (+K) (+SA, SB); wgmma A, C, D; ldmatrix D
+// True when D = A*B + C (every family but ldmatrix/stmatrix, which only move data).
+bool computes_product(const Instruction& ins);
 
 // Register counts per lane of each operand (the instruction's, for these modifiers).
 int operand_regs(const Instruction& ins, Operand op, const ResolvedModifiers& mods);

@@ -6,6 +6,7 @@
 #include "lanescope/lanescope.hpp"
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace lanescope {
@@ -27,6 +28,10 @@ std::string element_label(Operand op, const Element& e, int blocks);
 
 std::string render_layout(const Query& q, const OperandLayout& layout, View view, Format format);
 std::string render_info(const Query& q, Format format);
+// The facts `info` tabulates, as (fact, value) rows: the vendor's own facts
+// (AMD: builtin, opcode, cycles...; NVIDIA: PTX spelling, target, registers),
+// for front ends that show them their own way.
+std::vector<std::pair<std::string, std::string>> instruction_facts(const Query& q);
 std::string render_where(const Query& q, const OperandLayout& layout, const Element& e, Format format);
 // Several elements (a whole row or column) in one table; JSON: an array of render_where objects.
 std::string render_where_many(const Query& q, const OperandLayout& layout, const std::vector<Element>& elements,

@@ -1,0 +1,248 @@
+// NVIDIA catalog rows (core/catalog/nvidia.txt): parsing, N-range expansion for
+// wgmma, and the checks each row must pass (family rules, stated register counts
+// equal to the formulas').
+#include "lanescope/lanescope.hpp"
+#include "layout_spec.hpp"
+#include "text_util.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace lanescope::detail {
+
+namespace {
+
+constexpr size_t kFields = 12;
+
+[[noreturn]] void fail(std::string_view origin, int line, const std::string& what) {
+    throw Error(std::string(origin) + ":" + std::to_string(line) + ": " + what);
+}
+
+int number(std::string_view origin, int line, std::string_view field, const std::string& s) {
+    try {
+        size_t used = 0;
+        long v = std::stol(s, &used, 10);
+        if (used != s.size() || v < 0 || v > 4096) throw std::invalid_argument(s);
+        return static_cast<int>(v);
+    } catch (const std::exception&) {
+        fail(origin, line, std::string(field) + " '" + s + "' is not a number");
+    }
+}
+
+const std::map<std::string, Family>& nvidia_families() {
+    static const std::map<std::string, Family> k = {
+        {"ampere", Family::Ampere}, {"ada", Family::Ada}, {"hopper", Family::Hopper}};
+    return k;
+}
+
+// "8..256/8", "8..24/8,32..256/16", "8,16,64" or "-" (none).
+std::vector<int> n_values(std::string_view origin, int line, const std::string& spec) {
+    std::vector<int> out;
+    if (text::trim(spec) == "-") return out;
+    for (const std::string& item : text::split(spec, ',')) {
+        const std::string t = text::trim(item);
+        const auto dots = t.find("..");
+        if (dots == std::string::npos) {
+            out.push_back(number(origin, line, "N", t));
+            continue;
+        }
+        const auto slash = t.find('/');
+        if (slash == std::string::npos || slash < dots) fail(origin, line, "N range '" + t + "' must read a..b/step");
+        const int lo = number(origin, line, "N", t.substr(0, dots));
+        const int hi = number(origin, line, "N", t.substr(dots + 2, slash - dots - 2));
+        const int step = number(origin, line, "N", t.substr(slash + 1));
+        if (step == 0 || hi < lo) fail(origin, line, "N range '" + t + "' is empty");
+        for (int n = lo; n <= hi; n += step) out.push_back(n);
+    }
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+bool ranged_shape(const std::string& shape) { return shape.find("{N}") != std::string::npos; }
+
+// Spellings are lower-cased once per line, so the placeholder is "{n}" there.
+std::string replace_n(std::string s, int n) {
+    for (auto at = s.find("{n}"); at != std::string::npos; at = s.find("{n}")) s.replace(at, 3, std::to_string(n));
+    return s;
+}
+
+// "A4 B2 C4 D4 K1", "A4 C=N/2 D=N/4": registers per thread of each operand.
+std::vector<std::pair<Operand, int>> stated_regs(std::string_view origin, int line, const std::string& spec, int n) {
+    std::vector<std::pair<Operand, int>> out;
+    for (const std::string& word : text::split(spec, ' ')) {
+        const std::string w = text::trim(word);
+        if (w.empty()) continue;
+        auto op = parse_operand(w.substr(0, 1));
+        if (!op) fail(origin, line, "regs '" + w + "' must start with an operand letter A B C D K");
+        std::string count = w.substr(1);
+        int regs = 0;
+        if (count.rfind("=N/", 0) == 0) {
+            const int div = number(origin, line, "regs", count.substr(3));
+            if (div == 0 || n % div != 0) fail(origin, line, "regs '" + w + "' does not divide N = " + std::to_string(n));
+            regs = n / div;
+        } else {
+            regs = number(origin, line, "regs", count);
+        }
+        out.emplace_back(*op, regs);
+    }
+    if (out.empty()) fail(origin, line, "regs is empty; write e.g. 'A4 B2 C4 D4'");
+    return out;
+}
+
+// Family rules: what a row of each layout family must look like.
+void check_family_rules(std::string_view origin, int line, const Instruction& r) {
+    if (std::string why = nvidia_rule_violation(r); !why.empty()) fail(origin, line, r.mnemonic + ": " + why);
+}
+
+}  // namespace
+
+std::string nvidia_rule_violation(const Instruction& r) {
+    std::string why;
+    auto bad = [&why](const std::string& w) {
+        if (why.empty()) why = w;
+    };
+    switch (r.kind) {
+        case LayoutKind::MmaSync: {
+            const bool m16 = r.m == 16, m8 = r.m == 8;
+            if (!(m16 || m8) || r.n != 8) bad("mma_sync shapes are m16n8kK or m8n8kK");
+            const int w = elem_bits(r.a), unit = std::max(32, w), p = unit / w;
+            if (r.k % (4 * p) != 0) bad("K must be a multiple of 4 elements per register (" + std::to_string(4 * p) + ")");
+            if (m8 && r.k != 4 * p) bad("m8n8 shapes hold one register row of A: K = " + std::to_string(4 * p));
+            if (r.k * w > 1024) bad("K of at most 1024 bits of A per row (m16n8k16 f64, m16n8k64 s4)");
+            if (r.blocks != 1) bad("mma_sync has one block");
+            break;
+        }
+        case LayoutKind::MmaSparse:
+            if (r.m != 16 || r.n != 8 || (r.k != 16 && r.k != 32)) bad("mma_sp shapes are m16n8k16 and m16n8k32");
+            if (elem_bits(r.a) != 16) bad("mma_sp rows cover the 16-bit (f16/bf16) forms only");
+            break;
+        case LayoutKind::LdStMatrix:
+            if (r.m != 8 || r.n != 8 || r.k != 0) bad("ldmatrix/stmatrix move 8x8 matrices: shape 8x8x0");
+            if (r.blocks != 1 && r.blocks != 2 && r.blocks != 4) bad("blocks (matrices) must be 1, 2 or 4 (.x1 .x2 .x4)");
+            if (r.mnemonic.find(".x" + std::to_string(r.blocks) + ".") == std::string::npos)
+                bad("blocks " + std::to_string(r.blocks) + " disagrees with the spelling's .xN");
+            if (r.a != ElemType::B16) bad("ldmatrix/stmatrix move b16 elements");
+            break;
+        case LayoutKind::Wgmma: {
+            if (r.m != 64 || r.n < 8 || r.n > 256 || r.n % 8 != 0) bad("wgmma shapes are m64nNkK with N = 8..256, step 8");
+            const int w = elem_bits(r.a);
+            if (r.k * w != 256) bad("wgmma K is 32 bytes of A per row (k16 f16, k8 tf32, k32 8-bit)");
+            break;
+        }
+        default: bad("layout family is not an NVIDIA one");
+    }
+    return why;
+}
+
+bool is_nvidia_row(const std::vector<std::string>& fields) {
+    if (fields.empty()) return false;
+    for (const std::string& fam : text::split(fields[0], ','))
+        if (nvidia_families().count(text::trim(fam)) == 0) return false;
+    return true;
+}
+
+void parse_nvidia_row(const std::vector<std::string>& f, std::string_view origin, int line,
+                      std::vector<Instruction>& out) {
+    if (f.size() != kFields)
+        fail(origin, line,
+             "expected 12 '|'-separated fields for an NVIDIA row (families | ptx | short | aliases | layout | shape | n | "
+             "blocks | types | regs | target | source), found " + std::to_string(f.size()));
+    static const std::map<std::string, LayoutKind> kKinds = {{"mma_sync", LayoutKind::MmaSync},
+                                                            {"mma_sp", LayoutKind::MmaSparse},
+                                                            {"ldstmatrix", LayoutKind::LdStMatrix},
+                                                            {"wgmma", LayoutKind::Wgmma}};
+    Instruction base;
+    base.catalog_line = line;
+    for (const auto& fam : text::split(f[0], ',')) base.families.push_back(nvidia_families().at(text::trim(fam)));
+    const std::string ptx = text::lower(f[1]), short_name = text::lower(f[2]);
+    std::vector<std::string> aliases;
+    if (f[3] != "-")
+        for (const auto& a : text::split(f[3], ',')) aliases.push_back(text::lower(text::trim(a)));
+    if (ptx.empty() || short_name.empty()) fail(origin, line, "empty PTX spelling or short name");
+    auto kind = kKinds.find(f[4]);
+    if (kind == kKinds.end()) fail(origin, line, "unknown layout '" + f[4] + "'; legal: mma_sync mma_sp ldstmatrix wgmma");
+    base.kind = kind->second;
+    const auto dims = text::split(f[5], 'x');
+    if (dims.size() != 3) fail(origin, line, "shape '" + f[5] + "' is not MxNxK");
+    base.m = number(origin, line, "shape", dims[0]);
+    base.k = number(origin, line, "shape", dims[2]);
+    base.blocks = number(origin, line, "blocks", f[7]);
+    const auto types = text::split(f[8], ',');
+    if (types.size() != 3) fail(origin, line, "types '" + f[8] + "' must be A,B,C");
+    ElemType* slots[3] = {&base.a, &base.b, &base.c};
+    for (int i = 0; i < 3; ++i) {
+        auto t = parse_elem(text::trim(types[i]));
+        if (!t) fail(origin, line, "unknown element type '" + types[i] + "'");
+        *slots[i] = *t;
+    }
+    const auto target = text::split(f[10], '/');
+    if (target.size() != 2 || text::trim(target[0]).rfind("sm_", 0) != 0)
+        fail(origin, line, "target '" + f[10] + "' must read 'sm_XX / PTX version'");
+    base.min_target = text::trim(target[0]);
+    base.ptx_version = text::trim(target[1]);
+    base.source = f[11];
+    base.transposed = ptx.find(".trans.") != std::string::npos;
+    base.store = ptx.rfind("stmatrix", 0) == 0;
+    if (!ranged_shape(f[5]) && (ptx.find("{n}") != std::string::npos || short_name.find("{n}") != std::string::npos))
+        fail(origin, line, "{N} in the spelling of a row whose shape has no {N}");
+
+    // wgmma: one instruction per legal N; others: N is in the shape.
+    const bool ranged = dims[1] == "{N}";
+    std::vector<int> ns, hw;
+    if (ranged) {
+        const auto parts = text::split(f[6], ';');
+        ns = n_values(origin, line, parts[0]);
+        if (ns.empty()) fail(origin, line, "a {N} shape needs the legal N values in field 7");
+        if (parts.size() > 1) {
+            std::string h = text::trim(parts[1]);
+            if (h.rfind("hw", 0) != 0) fail(origin, line, "field 7 after ';' must read 'hw' and the N run on hardware");
+            hw = n_values(origin, line, text::trim(h.substr(2)));
+        }
+    } else {
+        if (f[6] != "-") fail(origin, line, "field 7 (N values) is only for {N} shapes; write -");
+        ns.push_back(number(origin, line, "shape", dims[1]));
+    }
+    const bool hw_row = f[11].find("HW") != std::string::npos;
+    for (int n : ns) {
+        Instruction r = base;
+        r.n = n;
+        r.mnemonic = replace_n(ptx, n);
+        r.short_name = replace_n(short_name, n);
+        r.aliases.push_back(r.short_name);
+        for (const auto& a : aliases) r.aliases.push_back(replace_n(a, n));
+        r.stated_regs = stated_regs(origin, line, f[9], n);
+        if (ranged) {
+            const bool run = std::find(hw.begin(), hw.end(), n) != hw.end();
+            r.confidence = run ? "high: this N was run on an H200 (reference §5)"
+                               : "high: the same closed form as the N run on an H200 for this type (reference §5; CuTe "
+                                 "CLayout_64xN holds for every N)";
+        } else {
+            r.confidence = hw_row ? "high: checked on an H200 (reference, 216 of 216 checks)"
+                                  : "high: the same formula as a form checked on an H200; this exact type was not run";
+        }
+        check_family_rules(origin, line, r);
+        // The stated register counts must be the formulas' (default modifiers).
+        ResolvedModifiers mods;
+        mods.wave = r.kind == LayoutKind::Wgmma ? 128 : 32;
+        const auto ops = nvidia_operands(r);
+        for (const auto& [op, regs] : r.stated_regs) {
+            if (std::find(ops.begin(), ops.end(), op) == ops.end())
+                fail(origin, line, r.mnemonic + ": regs names operand " + std::string(operand_name(op)) +
+                                       ", which this instruction does not have");
+            // An N range is checked at its ends (counts are linear in N; tests check every N).
+            if (ranged && n != ns.front() && n != ns.back()) continue;
+            const int formula = nvidia_spec(r, op, mods).regs;
+            if (formula != regs)
+                fail(origin, line, r.mnemonic + ": the row states " + std::to_string(regs) + " registers for " +
+                                       std::string(operand_name(op)) + ", the " + std::string(layout_kind_name(r.kind)) +
+                                       " formulas give " + std::to_string(formula));
+        }
+        for (Operand op : ops)
+            if (std::none_of(r.stated_regs.begin(), r.stated_regs.end(), [&](const auto& s) { return s.first == op; }))
+                fail(origin, line, r.mnemonic + ": regs does not state operand " + std::string(operand_name(op)));
+        out.push_back(std::move(r));
+    }
+}
+
+}  // namespace lanescope::detail

@@ -1,0 +1,48 @@
+// One operand's layout as a formula: the shared shape of every family's
+// formulas (core/src/layouts.cpp for AMD, core/src/layouts_nvidia.cpp for
+// NVIDIA). Internal to the core library.
+#pragma once
+
+#include "lanescope/lanescope.hpp"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace lanescope::detail {
+
+// Item `item` of `lane` starts at bit item*stride + offset of the lane's
+// operand registers (registers concatenated little-endian, first register = 0).
+struct Slot {
+    int lane, item;
+};
+using Placer = std::function<void(int b, int r, int c, std::vector<Slot>&)>;
+
+struct OperandSpec {
+    int blocks = 1, rows = 0, cols = 0;
+    ElemType type = ElemType::F32;
+    int width = 32;            // bits one element occupies in a slot
+    int stride = 32, offset = 0;
+    int regs = 0;
+    Placer place;
+    std::string formula;
+};
+
+// NVIDIA families (layouts_nvidia.cpp).
+OperandSpec nvidia_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+std::vector<Operand> nvidia_operands(const Instruction& ins);
+std::string nvidia_family_source(LayoutKind k);
+// Legal sparsity-selector values (empty where the instruction has none).
+std::vector<int> nvidia_selectors(const Instruction& ins);
+// One line per lane group: which lane supplies which row address (ldmatrix/stmatrix).
+std::string nvidia_address_rule(const Instruction& ins);
+
+// NVIDIA catalog rows (catalog_nvidia.cpp): true when the row's families are
+// NVIDIA's; then `out` receives the row's instructions (several for a wgmma N range).
+bool is_nvidia_row(const std::vector<std::string>& fields);
+// Empty when the NVIDIA family's formulas can lay out `ins`, else what is wrong.
+std::string nvidia_rule_violation(const Instruction& ins);
+void parse_nvidia_row(const std::vector<std::string>& fields, std::string_view origin, int line,
+                      std::vector<Instruction>& out);
+
+}  // namespace lanescope::detail
