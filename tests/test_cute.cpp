@@ -63,7 +63,7 @@ long long eval(const Tup& shape, const Tup& stride, long long x) {
 
 }  // namespace
 
-TEST_CASE("--format cute evaluates back to the engine over every (thread, value)") {
+TEST_CASE("cute format: evaluates back to the engine over every (thread, value)") {
     int expressible = 0, not_expressible = 0;
     auto check = [&](const lstest::Case& c, ls::Operand op, const ls::TileParams& p) {
         ls::TileLayout t(*c.ins, *c.target, op, c.mods, p);
@@ -108,7 +108,7 @@ TEST_CASE("--format cute evaluates back to the engine over every (thread, value)
     CHECK(expressible > 300);
 }
 
-TEST_CASE("--format cute: known layouts and a refusal") {
+TEST_CASE("cute format: known layouts and a refusal") {
     auto run = [](const std::string& q) { return lstest::run_command(std::string(LANESCOPE_CLI) + " layout " + q + " -f cute"); };
     // 32x32x8 f16 C: lane%32 is the column (stride 32 in a column-major 32x32), lane/32 four rows;
     // values: four consecutive rows, then 8 rows on.

@@ -31,7 +31,7 @@ bool pow2(size_t v) { return v && !(v & (v - 1)); }
 
 }  // namespace
 
-TEST_CASE("--format linear bases evaluate back to the engine, or the layout truly is not linear") {
+TEST_CASE("linear format: bases evaluate back to the engine, or the layout truly is not linear") {
     int linear = 0, not_linear = 0;
     auto check = [&](const lstest::Case& c, ls::Operand op, const ls::TileParams& p) {
         ls::TileLayout t(*c.ins, *c.target, op, c.mods, p);
@@ -162,7 +162,7 @@ TEST_CASE("the CLI's linear output matches its JSON contract, and reads back") {
     }
 }
 
-TEST_CASE("--linear refuses malformed layouts with the reason") {
+TEST_CASE("linear input: --linear refuses malformed layouts with the reason") {
     auto file = lstest::temp_path("lanescope_linear_bad.json");
     for (const char* bad : {"{\"register\": [[1, 0]], \"lane\": [[0, 1]], \"shape\": [3, 2]}",
                             "{\"register\": [[1, 0]], \"lane\": [[0, 9]], \"shape\": [2, 2]}",
