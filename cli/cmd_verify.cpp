@@ -1,7 +1,9 @@
-// Subcommands that check layouts against a device and the real compiler (issue #6):
-//   verify       run the probe on an AMD GPU (--device auto) or the software device
+// Subcommands that check layouts against a device and the real compiler (issues #6, #14):
+//   verify       run the probe on a GPU (--device auto: AMD through HIP, else NVIDIA
+//                through CUDA; or --device hip / cuda) or the software device
 //   conformance  compile every builtin with clang-19 and compare with the catalog
-// Exit status: 0 all passed, 4 no device ("no AMD GPU found: ..."), 5 a check
+// Exit status: 0 all passed, 4 no device ("no AMD GPU found: ...", "no NVIDIA GPU
+// found: ..."), 5 a check
 // failed, 1 bad input, 2 usage.
 #include "common.hpp"
 
@@ -66,7 +68,8 @@ int run_verify(const Options& o, const VerifyArgs& v) {
     std::string why;
     std::unique_ptr<gpu::Device> dev = gpu::make_device(v.device, &why);
     if (!dev) {
-        if (v.device != "auto" && v.device != "hip" && v.device != "software") throw ls::Error(why);
+        if (v.device != "auto" && v.device != "hip" && v.device != "cuda" && v.device != "software")
+            throw ls::Error(why);
         std::fprintf(stderr, "lanescope-cli: %s\n", why.c_str());
         return kNoDevice;
     }
@@ -80,11 +83,17 @@ int run_verify(const Options& o, const VerifyArgs& v) {
     };
     std::vector<Job> jobs;
     if (v.all) {
-        // One target per family (or only --arch's family), every instruction, each wave size.
+        // AMD: one target per family (or only --arch's family), every
+        // instruction, each wave size. NVIDIA: every row once, on the oldest
+        // target that accepts it (so the PTX JIT also checks that claim), or on
+        // --arch's target. A GPU checks its own vendor's rows only.
         const bool one_arch = v.sub->count("--arch") > 0;
         const ls::Target* only = one_arch ? &cat.find_target(o.arch) : nullptr;
+        const bool gpu_is_amd = dynamic_cast<gpu::HipDevice*>(dev.get()) != nullptr;
+        const bool gpu_is_nvidia = dynamic_cast<gpu::CudaDevice*>(dev.get()) != nullptr;
         for (ls::Family f : {ls::Family::CDNA1, ls::Family::CDNA2, ls::Family::CDNA3, ls::Family::CDNA4,
                              ls::Family::RDNA3, ls::Family::RDNA4}) {
+            if (gpu_is_nvidia) break;
             const ls::Target* t = nullptr;
             if (only) {
                 if (only->family == f) t = only;
@@ -103,6 +112,21 @@ int run_verify(const Options& o, const VerifyArgs& v) {
                     jobs.push_back({t, ins, ls::resolve_modifiers(*ins, *t, m)});
                 }
         }
+        for (const ls::Instruction& ins : cat.instructions()) {
+            if (gpu_is_amd || ins.vendor() != ls::Vendor::NVIDIA) continue;
+            if (only && (only->vendor() != ls::Vendor::NVIDIA || !ins.on(only->family))) continue;
+            const ls::Target* t = only;
+            for (const auto& x : cat.targets())
+                if (!t && x.gfx == ins.min_target) t = &x;
+            for (const auto& x : cat.targets())
+                if (!t && ins.on(x.family)) t = &x;
+            if (!t) continue;
+            for (int wave : ls::wave_sizes(ins, *t)) {
+                ls::Modifiers m;
+                m.wave = wave;
+                jobs.push_back({t, &ins, ls::resolve_modifiers(ins, *t, m)});
+            }
+        }
     } else {
         Resolved r = resolve(o);
         jobs.push_back({r.target, r.ins, r.query.mods});
@@ -112,7 +136,7 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         std::vector<Job> expanded;
         for (const Job& j : jobs) {
             std::vector<ls::ResolvedModifiers> todo = {j.mods};
-            for (const char* field : {"cbsz", "abid", "blgp", "opsel", "opsel_a", "opsel_b"}) {
+            for (const char* field : {"cbsz", "abid", "blgp", "opsel", "opsel_a", "opsel_b", "selector"}) {
                 std::vector<ls::ResolvedModifiers> next;
                 for (const ls::ResolvedModifiers& m : todo) {
                     std::vector<int> values = {-1};
@@ -122,7 +146,8 @@ int run_verify(const Options& o, const VerifyArgs& v) {
                         ls::ResolvedModifiers c = m;
                         const std::string f = field;
                         int* slot = f == "cbsz" ? &c.cbsz : f == "abid" ? &c.abid : f == "blgp" ? &c.blgp
-                                  : f == "opsel" ? &c.opsel : f == "opsel_a" ? &c.opsel_a : &c.opsel_b;
+                                  : f == "opsel" ? &c.opsel : f == "opsel_a" ? &c.opsel_a
+                                  : f == "selector" ? &c.selector : &c.opsel_b;
                         if (value >= 0) *slot = value;
                         if (f == "cbsz") c.abid = 0;  // abid's range depends on cbsz
                         next.push_back(c);
@@ -134,6 +159,7 @@ int run_verify(const Options& o, const VerifyArgs& v) {
                 ls::Modifiers given;
                 given.cbsz = m.cbsz, given.abid = m.abid, given.blgp = m.blgp, given.opsel = m.opsel;
                 given.opsel_a = m.opsel_a, given.opsel_b = m.opsel_b, given.wave = m.wave;
+                given.selector = m.selector;
                 expanded.push_back({j.t, j.ins, ls::resolve_modifiers(*j.ins, *j.t, given)});
             }
         }
@@ -145,7 +171,7 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         // Every corruption must apply somewhere: an operand the instruction has, lanes inside its wave.
         bool applies = false;
         for (const Job& j : jobs) {
-            const auto ops = ls::operands_of(*j.ins);
+            const auto ops = gpu::probe_operands(*j.ins);  // wgmma: B in shared memory too
             const bool has = std::find(ops.begin(), ops.end(), corruption->operand) != ops.end();
             const bool lanes_in = corruption->kind != gpu::Corruption::SwapLanes ||
                                   (corruption->lane_a < j.mods.wave && corruption->lane_b < j.mods.wave);
@@ -163,7 +189,8 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         }
         if (!applies)
             throw ls::Error("--corrupt " + v.corrupt + " applies to none of the instructions checked (no operand " +
-                            std::string(ls::operand_name(corruption->operand)) + " or lanes outside the wave)");
+                            std::string(ls::operand_name(corruption->operand)) +
+                            " or lanes outside the wave); legal: an operand they have and lanes inside their wave");
     }
 
     int passed = 0, failed = 0, skipped = 0;
@@ -179,13 +206,9 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         gpu::VerifyOptions opts;
         opts.max_mismatches = v.max_mismatches;
         if (corruption) {
-            if (std::find(ls::operands_of(*j.ins).begin(), ls::operands_of(*j.ins).end(), corruption->operand) ==
-                ls::operands_of(*j.ins).end()) {
-                if (!v.all) throw ls::Error("--corrupt: " + j.ins->mnemonic + " has no operand " +
-                                            std::string(ls::operand_name(corruption->operand)));
-            } else {
+            const std::vector<ls::Operand> ops = gpu::probe_operands(*j.ins);
+            if (std::find(ops.begin(), ops.end(), corruption->operand) != ops.end())
                 opts.claimed = gpu::corrupted_layouts(*j.ins, *j.t, j.mods, *corruption);
-            }
         }
         gpu::Report r = gpu::verify(*j.ins, *j.t, j.mods, *dev, opts);
         (r.passed ? passed : failed)++;
@@ -203,7 +226,7 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         text += "\n]\n";
     } else {
         text += "device: " + dev->name() + (corruption ? "; claimed layout corrupted: " + gpu::describe(*corruption) : "") +
-                "\n" + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed" +
+                "\n" + (dev->toolchain().empty() ? "" : dev->toolchain() + "\n") + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed" +
                 (skipped ? ", " + std::to_string(skipped) + " not runnable on this device" : "") + "\n";
     }
     emit(o, text);
@@ -232,14 +255,15 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
 #ifdef LANESCOPE_HAVE_GPU
     static VerifyArgs v;
     CLI::App* sub = app.add_subcommand(
-        "verify", "run probes that check every element's location on an AMD GPU (or --device software); exit 4 when "
-                  "no AMD GPU is found, 5 when a layout disagrees");
+        "verify", "run probes that check every element's location on an AMD or NVIDIA GPU (or --device software); "
+                  "exit 4 when no GPU is found, 5 when a layout disagrees");
     v.sub = sub;
     add_target_options(sub, o, false);
     sub->add_flag("--all", v.all, "every instruction (of --arch's family if given, else of every family)");
     sub->add_flag("--every-modifier", v.every_modifier,
                   "every legal combination of cbsz/abid/blgp/opsel (and the scale selects), not only the given ones");
-    sub->add_option("--device", v.device, "auto (an AMD GPU through the HIP runtime), software (catalog semantics)")
+    sub->add_option("--device", v.device,
+                    "auto (an AMD GPU through HIP, else an NVIDIA GPU through CUDA), hip, cuda, software (catalog semantics)")
         ->capture_default_str();
     sub->add_option("--corrupt", v.corrupt,
                     "check a deliberately wrong layout: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs");

@@ -105,12 +105,11 @@ std::vector<int> parse_dims(const std::string& option, const std::string& text, 
     while (true) {
         size_t end = text.find_first_of("xX", start);
         std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        int v = 0;
-        auto r = std::from_chars(part.data(), part.data() + part.size(), v);
-        if (part.empty() || r.ec != std::errc() || r.ptr != part.data() + part.size() || v < 1 || v > 65536)
-            throw ls::Error(option + " '" + text + "' is not legal: expected " + form +
-                            " with whole numbers from 1 to 65536");
-        out.push_back(v);
+        try {
+            out.push_back(static_cast<int>(ls::parse_integer(part, 1, 65536, option)));
+        } catch (const ls::Error& e) {
+            throw ls::Error(option + " '" + text + "' is not legal: expected " + form + " (" + e.what() + ")");
+        }
         if (end == std::string::npos) break;
         start = end + 1;
     }
@@ -141,54 +140,49 @@ ls::TileParams tile_params(const Options& o) {
     return p;
 }
 
-CLI::Option* add_int_option(CLI::App* sub, const std::string& names, int& into, int lo, int hi, const std::string& help) {
+namespace {
+// One flag whose text `parse(text, flag)` turns into its value, or refuses with
+// an ls::Error saying what is legal (reported by CLI11 as a usage error).
+template <typename T, typename Parse>
+CLI::Option* add_parsed_option(CLI::App* sub, const std::string& names, T& into, Parse parse, const std::string& help,
+                               const char* type) {
     const std::string flag = names.substr(names.find_last_of(',') + 1);
     return sub
         ->add_option_function<std::string>(
             names,
-            [&into, lo, hi, flag](const std::string& text) {
+            [&into, parse, flag](const std::string& text) {
                 try {
-                    into = static_cast<int>(ls::parse_integer(text, lo, hi, flag));
-                } catch (const ls::Error& e) {
-                    throw CLI::ValidationError(e.what());
-                }
-            },
-            help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")")
-        ->type_name("INT");
-}
-
-CLI::Option* add_size_option(CLI::App* sub, const std::string& names, size_t& into, int lo, int hi,
-                             const std::string& help) {
-    const std::string flag = names.substr(names.find_last_of(',') + 1);
-    return sub
-        ->add_option_function<std::string>(
-            names,
-            [&into, lo, hi, flag](const std::string& text) {
-                try {
-                    into = static_cast<size_t>(ls::parse_integer(text, lo, hi, flag));
-                } catch (const ls::Error& e) {
-                    throw CLI::ValidationError(e.what());
-                }
-            },
-            help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")")
-        ->type_name("INT");
-}
-
-CLI::Option* add_double_option(CLI::App* sub, const std::string& names, double& into, double lo, double hi,
-                               const std::string& help) {
-    const std::string flag = names.substr(names.find_last_of(',') + 1);
-    return sub
-        ->add_option_function<std::string>(
-            names,
-            [&into, lo, hi, flag](const std::string& text) {
-                try {
-                    into = ls::parse_decimal(text, lo, hi, flag);
+                    into = parse(text, flag);
                 } catch (const ls::Error& e) {
                     throw CLI::ValidationError(e.what());
                 }
             },
             help)
-        ->type_name("NUMBER");
+        ->type_name(type);
+}
+
+std::string range_text(int lo, int hi) { return " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")"; }
+}  // namespace
+
+CLI::Option* add_int_option(CLI::App* sub, const std::string& names, int& into, int lo, int hi, const std::string& help) {
+    auto parse = [lo, hi](const std::string& text, const std::string& flag) {
+        return static_cast<int>(ls::parse_integer(text, lo, hi, flag));
+    };
+    return add_parsed_option(sub, names, into, parse, help + range_text(lo, hi), "INT");
+}
+
+CLI::Option* add_size_option(CLI::App* sub, const std::string& names, size_t& into, int lo, int hi,
+                             const std::string& help) {
+    auto parse = [lo, hi](const std::string& text, const std::string& flag) {
+        return static_cast<size_t>(ls::parse_integer(text, lo, hi, flag));
+    };
+    return add_parsed_option(sub, names, into, parse, help + range_text(lo, hi), "INT");
+}
+
+CLI::Option* add_double_option(CLI::App* sub, const std::string& names, double& into, double lo, double hi,
+                               const std::string& help) {
+    auto parse = [lo, hi](const std::string& text, const std::string& flag) { return ls::parse_decimal(text, lo, hi, flag); };
+    return add_parsed_option(sub, names, into, parse, help, "NUMBER");
 }
 
 void add_modifier_options(CLI::App* sub, Options& o) {

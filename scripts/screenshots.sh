@@ -24,6 +24,11 @@ shot wmma-16x16x16-f16-gfx1100-wave32 -a gfx1100 -i v_wmma_f32_16x16x16_f16 --wa
 shot mfma-scale-32x32x64-f8f6f4-gfx950 -a gfx950 -i v_mfma_scale_f32_32x32x64_f8f6f4 --cbsz 2
 shot swmmac-16x16x32-f16-gfx1200       -a gfx1200 -i v_swmmac_f32_16x16x32_f16
 shot swmmac-16x16x64-iu4-gfx1200-wave64 -a gfx1200 -i v_swmmac_i32_16x16x64_iu4 --wave 64
+# NVIDIA: a warp's mma.sync, the 2:4 sparse mma.sp with its metadata K, a warpgroup's wgmma, ldmatrix .x4 .trans.
+shot mma-m16n8k16-bf16-sm90            -a sm_90 -i mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+shot mma-sp-m16n8k32-f16-sm90          -a sm_90 -i mma_sp_m16n8k32_f32_f16
+shot wgmma-m64n64k16-f16-sm90          -a sm_90 -i wgmma_m64n64k16_f32_f16
+shot ldmatrix-x4-trans-sm90            -a sm_90 -i ldmatrix_x4_trans
 # Zoomed in: labels in full (register, bits, lane).
 shot mfma-16x16x16-f16-gfx942-zoom    -a gfx942  -i v_mfma_f32_16x16x16_f16 --zoom 1.8
 # Linking, compare, registers, details.

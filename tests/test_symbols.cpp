@@ -94,3 +94,35 @@ TEST_CASE("formula symbols carry the instruction's ranges") {
     CHECK(defs[0].meaning.find("0..31") != std::string::npos);
     CHECK(ls::formula_symbols_text(*ins, "i").find("i: row of A") != std::string::npos);
 }
+
+TEST_CASE("every single-letter symbol of the NVIDIA formulas is defined, in PTX's terms") {
+    const auto& cat = ls::Catalog::builtin();
+    const std::set<std::string> operands{"A", "B", "C", "D", "K"};
+    size_t cases = 0;
+    for (ls::Family fam : {ls::Family::Ampere, ls::Family::Ada, ls::Family::Hopper}) {
+        const ls::Target* t = nullptr;
+        for (const auto& x : cat.targets())
+            if (x.family == fam) t = &x;
+        REQUIRE(t);
+        for (const ls::Instruction* ins : cat.on(fam)) {
+            const ls::ResolvedModifiers mods = ls::resolve_modifiers(*ins, *t, ls::Modifiers{});
+            std::string text = ls::family_formulas(*ins, mods);
+            for (ls::Operand op : ls::operands_of(*ins)) text += ls::layout_of(*ins, *t, op, mods).formula() + "\n";
+            const std::vector<ls::FormulaSymbol> defs = ls::formula_symbols(*ins, text);
+            for (const std::string& sym : single_letters(text)) {
+                if (operands.count(sym)) continue;
+                INFO(ins->mnemonic << ": symbol " << sym << "\n" << text);
+                CHECK(defined(defs, sym));
+            }
+            ++cases;
+        }
+    }
+    CHECK(cases > 300);
+    // PTX's meanings, not AMD's: g is a quad, i an element index (reference nvidia-mma-fragments.md §1).
+    const ls::Target& h = cat.find_target("sm_90");
+    const ls::Instruction& mma = cat.find_instruction(h, "mma_m16n8k16_f32_f16");
+    for (const ls::FormulaSymbol& d : ls::formula_symbols(mma, "g = lane/4, t = lane%4, i, r")) {
+        if (d.symbol == "g") CHECK(d.meaning.find("floor(lane/4)") != std::string::npos);
+        if (d.symbol == "i") CHECK(d.meaning.find("element index") != std::string::npos);
+    }
+}

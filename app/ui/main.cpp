@@ -170,7 +170,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     add_int("--compare-wave", a.compare_wave, 32, 64, "wave size of the compared instruction");
     cli.add_option("--pin", a.pin, "pin the highlight of an element, OP,ROW,COL[,BLOCK] (e.g. D,3,5), or a lane, LANE,N");
     cli.add_option("--verify", a.verify,
-                   "screenshot: run \"Verify on GPU\" first with this device: auto (an AMD GPU through HIP) or software");
+                   "screenshot: run \"Verify on GPU\" first with this device: auto (the instruction vendor's GPU: HIP on AMD, CUDA on NVIDIA) or software");
     cli.add_option("--corrupt", a.corrupt,
                    "with --verify: check a deliberately wrong layout, OP:swap-lanes:L1:L2 or OP:shift-regs (shows red cells)");
     add_int("--quit-after-frames", a.quit_after, 1, 100000000, "interactive window: close after N frames (smoke tests)");
@@ -307,7 +307,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         }
     }
     if (!a.verify.empty() && a.verify != "auto" && a.verify != "software") {
-        std::cerr << "lanescope: --verify must be auto (an AMD GPU through HIP) or software (got '" << a.verify << "')\n";
+        std::cerr << "lanescope: --verify must be auto (the instruction vendor's GPU: HIP on AMD, CUDA on NVIDIA) or software (got '" << a.verify << "')\n";
         return 2;
     }
     if (!a.corrupt.empty() && a.verify.empty()) {

@@ -18,7 +18,11 @@ namespace {
     std::replace(s.begin(), s.end(), '\n', ' ');
     return s;
 }
-const char* const device_labels[] = {"AMD GPU (HIP)", "software device (catalog semantics, for demonstration)"};
+// Entry 0 is the selected instruction's vendor's GPU; entry 1 the software device.
+const char* device_label(int device, ls::Vendor vendor) {
+    if (device == 1) return "software device (catalog semantics, for demonstration)";
+    return vendor == ls::Vendor::NVIDIA ? "NVIDIA GPU (CUDA)" : "AMD GPU (HIP)";
+}
 }  // namespace
 
 bool gpu_backend_built() {
@@ -52,7 +56,8 @@ void App::run_verify() {
     const auto t0 = std::chrono::steady_clock::now();
     try {
         std::string why;
-        std::unique_ptr<gpu::Device> dev = gpu::make_device(verify.device == 1 ? "software" : "auto", &why);
+        std::unique_ptr<gpu::Device> dev = gpu::make_device(
+            verify.device == 1 ? "software" : set.ins->vendor() == ls::Vendor::NVIDIA ? "cuda" : "hip", &why);
         if (!dev) {
             verify.error = one_line(why.empty() ? "no device available" : why);
             return;
@@ -86,9 +91,10 @@ void draw_verify_control(App& app) {
         return;
     }
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo("###verify_device", device_labels[v.device])) {
+    const ls::Vendor vendor = app.set.ins->vendor();
+    if (ImGui::BeginCombo("###verify_device", device_label(v.device, vendor))) {
         for (int i = 0; i < 2; ++i)
-            if (ImGui::Selectable(device_labels[i], v.device == i)) v.device = i;
+            if (ImGui::Selectable(device_label(i, vendor), v.device == i)) v.device = i;
         ImGui::EndCombo();
     }
     if (ImGui::Button("Verify on GPU")) app.want_verify = true;

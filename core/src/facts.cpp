@@ -89,8 +89,41 @@ std::string range_words(int n) { return n <= 1 ? "always 0" : "0.." + std::to_st
 
 }  // namespace
 
+// NVIDIA's formulas use PTX's vocabulary (reference nvidia-mma-fragments.md §1).
+std::vector<FormulaSymbol> nvidia_formula_symbols(const Instruction& ins, std::string_view text,
+                                                  const std::set<std::string>& tok) {
+    auto has = [&](const char* t) { return tok.count(t) > 0; };
+    auto contains = [&](const char* t) { return text.find(t) != std::string_view::npos; };
+    std::vector<FormulaSymbol> out;
+    auto add = [&](std::string sym, std::string meaning) { out.push_back({std::move(sym), std::move(meaning)}); };
+    const bool matrices = ins.kind == LayoutKind::LdStMatrix;
+    if (has("row")) add("row", matrices ? "row of the 8x8 matrix as it lies in memory (0..7)" : "row of the operand: m of A and of C/D");
+    if (has("col")) add("col", matrices ? "column of the 8x8 matrix as it lies in memory (0..7)" : "column of the operand: k of A, n of C/D");
+    if (has("k")) add("k", "position along K: column of A, row of B (" + range_words(ins.k) + ")");
+    if (has("n")) add("n", "column of B and of C/D (" + range_words(ins.n) + ")");
+    if (has("lane")) add("lane", "the thread's lane in its warp (0..31)");
+    if (has("T")) add("T", "the thread's index in its warpgroup (0..127): 32*warp + lane");
+    if (has("w")) add("w", "the warp's rank in its warpgroup: floor(T/32)");
+    if (has("g")) add("g", "the lane's quad (PTX groupID): floor(lane/4)");
+    if (has("t")) add("t", "the lane's place in its quad (PTX threadID_in_group): lane%4");
+    if (has("i")) add("i", "the PTX element index: the thread's elements of this operand in register-list order (a0, a1, ...)");
+    if (has("r")) add("r", "the element's 32-bit register in the operand's register list, from 0: floor(i/p) for p elements "
+                           "per register (f64: a 64-bit register)");
+    if (has("e")) add("e", "the element's place in its register: i%p, lower places in lower bits");
+    if (has("c")) add("c", "a 2:4 chunk of four consecutive k: floor(k/4)");
+    if (has("f")) add("f", "the sparsity selector (--selector): which lanes of a quad give metadata");
+    if (has("m")) add("m", "the 8x8 matrix's number (the operand's block): .x1, .x2 and .x4 move 1, 2 or 4 matrices");
+    if (contains("M_m[")) add("M_m[r][c]", "element (r, c) of matrix m as it lies in memory");
+    if (has("floor")) add("floor(x)", "x rounded down to a whole number");
+    if (contains("%")) add("x%n", "remainder of x divided by n");
+    if (contains(" lane/")) add("lane/n", "whole-number division: floor(lane/n)");
+    return out;
+}
+
 std::vector<FormulaSymbol> formula_symbols(const Instruction& ins, std::string_view text) {
     const std::set<std::string> tok = formula_tokens(text);
+    if (!ins.families.empty() && vendor_of(ins.families.front()) == Vendor::NVIDIA)
+        return nvidia_formula_symbols(ins, text, tok);
     auto has = [&](const char* t) { return tok.count(t) > 0; };
     auto contains = [&](const char* t) { return text.find(t) != std::string_view::npos; };
     std::vector<FormulaSymbol> out;

@@ -472,6 +472,16 @@ std::vector<std::pair<std::string, std::string>> instruction_facts(const Query& 
     return q.ins->vendor() == Vendor::NVIDIA ? nvidia_facts(q) : amd_facts(q);
 }
 
+// [{"symbol": ..., "meaning": ...}, ...] for every symbol `formulas` uses.
+std::string symbols_json(const Instruction& ins, const std::string& formulas) {
+    std::string s = "[";
+    const std::vector<FormulaSymbol> syms = formula_symbols(ins, formulas);
+    for (size_t n = 0; n < syms.size(); ++n)
+        s += std::string(n ? ", " : "") + "{\"symbol\": " + json_string(syms[n].symbol) +
+             ", \"meaning\": " + json_string(syms[n].meaning) + "}";
+    return s + "]";
+}
+
 // NVIDIA: info from instruction_facts; JSON with the PTX facts.
 std::string render_info_nvidia(const Query& q, Format f) {
     const Instruction& ins = *q.ins;
@@ -485,6 +495,11 @@ std::string render_info_nvidia(const Query& q, Format f) {
     }
     if (f == Format::Json) {
         std::string s = "{" + header_json(q) + ",\n";
+        // The names the foundation's contract promised, as on AMD.
+        s += "\"mnemonic\": " + json_string(ins.mnemonic) + ", \"wave_size\": " + num(q.mods.wave) + ", \"gprs\": {";
+        for (size_t n = 0; n < ops.size(); ++n)
+            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(ins, ops[n], q.mods));
+        s += "},\n";
         s += "\"vendor\": \"NVIDIA\", \"ptx\": " + json_string(ins.mnemonic) + ", \"short\": " + json_string(ins.short_name) +
              ", \"aliases\": [";
         for (size_t n = 0; n < ins.aliases.size(); ++n) s += (n ? ", " : "") + json_string(ins.aliases[n]);
@@ -514,6 +529,7 @@ std::string render_info_nvidia(const Query& q, Format f) {
         const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
         s += "}, \"value_modifiers\": " + json_string(ef.value_modifiers) + ",\n";
         s += "\"formulas\": " + json_string(family_formulas(ins, q.mods)) + ",\n";
+        s += "\"formula_symbols\": " + symbols_json(ins, family_formulas(ins, q.mods)) + ",\n";
         s += "\"formula_source\": " + json_string(family_source(ins.kind)) + ", \"source\": " + json_string(ins.source) +
              ", \"confidence\": " + json_string(ins.confidence) + ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
         return s;
@@ -528,6 +544,7 @@ std::string render_info_nvidia(const Query& q, Format f) {
            (computes_product(ins) ? "; A is M x K, B is K x N, D is M x N; g = lane/4, t = lane%4, i = PTX element index"
                                   : "; block = matrix, row/col as the matrix lies in memory") +
            "):\n" + family_formulas(ins, q.mods);
+    out += "Symbols:\n" + formula_symbols_text(ins, family_formulas(ins, q.mods));
     out += "Source: " + family_source(ins.kind) + "\n";
     return out;
 }
@@ -582,12 +599,7 @@ std::string render_info(const Query& q, Format f) {
             s += "]";
         }
         s += "},\n\"formulas\": " + json_string(family_formulas(ins, q.mods)) + ",\n";
-        s += "\"formula_symbols\": [";
-        const std::vector<FormulaSymbol> syms = formula_symbols(ins, family_formulas(ins, q.mods));
-        for (size_t n = 0; n < syms.size(); ++n)
-            s += std::string(n ? ", " : "") + "{\"symbol\": " + json_string(syms[n].symbol) +
-                 ", \"meaning\": " + json_string(syms[n].meaning) + "}";
-        s += "],\n";
+        s += "\"formula_symbols\": " + symbols_json(ins, family_formulas(ins, q.mods)) + ",\n";
         s += "\"formula_source\": " + json_string(family_source(ins.kind)) + ", \"source\": " + json_string(ins.source) +
              ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
         return s;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <map>
 #include <memory>
@@ -122,13 +123,20 @@ struct Preview {
 
 Preview preview_svg(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, Theme theme) {
     const ThemeColors tc = theme_colors(theme);
-    const OperandLayout A = layout_of(ins, t, Operand::A, mods), B = layout_of(ins, t, Operand::B, mods),
-                        D = layout_of(ins, t, Operand::D, mods);
-    const int aw = A.cols(), ah = A.rows() * A.blocks();
-    const int bw = B.cols() * B.blocks(), bh = B.rows();
+    // A and B where the instruction has them in registers (not ldmatrix, not wgmma's B).
+    const std::vector<Operand> ops = operands_of(ins);
+    auto optional_layout = [&](Operand op) {
+        return std::find(ops.begin(), ops.end(), op) == ops.end() ? std::optional<OperandLayout>()
+                                                                   : std::optional<OperandLayout>(layout_of(ins, t, op, mods));
+    };
+    const std::optional<OperandLayout> A = optional_layout(Operand::A), B = optional_layout(Operand::B);
+    const OperandLayout D = layout_of(ins, t, Operand::D, mods);
+    const int aw = A ? A->cols() : 0, ah = A ? A->rows() * A->blocks() : 0;
+    const int bw = B ? B->cols() * B->blocks() : 0, bh = B ? B->rows() : 0;
     const int dw = D.cols() * D.blocks(), dh = D.rows() * D.blocks();
     const int gap = std::max(1, (std::max(aw + dw, bh + dh) + 20) / 40);
-    const int W = aw + gap + std::max(bw, dw), H = bh + gap + std::max(ah, dh);
+    const int ox = A ? aw + gap : 0, oy = B ? bh + gap : 0;
+    const int W = ox + std::max(bw, dw), H = oy + std::max(ah, dh);
     std::vector<std::pair<Rgb, std::string>> paths;  // per colour, in first-use order
     auto path_for = [&](const Rgb& c) -> std::string& {
         for (auto& p : paths)
@@ -156,9 +164,10 @@ Preview preview_svg(const Instruction& ins, const Target& t, const ResolvedModif
         frames += "M" + std::to_string(x0) + " " + std::to_string(y0) + "h" + std::to_string(L.cols()) + "v" +
                   std::to_string(L.rows()) + "h-" + std::to_string(L.cols()) + "z";
     };
-    const int ox = aw + gap, oy = bh + gap;
-    for (int b = 0; b < A.blocks(); ++b) draw(A, b, 0, oy + b * A.rows());
-    for (int b = 0; b < B.blocks(); ++b) draw(B, b, ox + b * B.cols(), 0);
+    if (A)
+        for (int b = 0; b < A->blocks(); ++b) draw(*A, b, 0, oy + b * A->rows());
+    if (B)
+        for (int b = 0; b < B->blocks(); ++b) draw(*B, b, ox + b * B->cols(), 0);
     for (int b = 0; b < D.blocks(); ++b) draw(D, b, ox + b * D.cols(), oy + b * D.rows());
 
     // At most 80 pixels a side and 4 pixels a cell.
@@ -170,7 +179,7 @@ Preview preview_svg(const Instruction& ins, const Target& t, const ResolvedModif
     o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
         std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) + "\" viewBox=\"0 0 " + std::to_string(W) +
         " " + std::to_string(H) + "\" shape-rendering=\"crispEdges\">\n<title>";
-    append_xml(o, ins.mnemonic + ": A, B and D coloured by lane group");
+    append_xml(o, ins.mnemonic + std::string(A && B ? ": A, B and D" : A ? ": A and D" : ": D") + " coloured by lane group");
     o += "</title>\n";
     for (const auto& [color, d] : paths) o += "<path fill=\"" + color.hex() + "\" d=\"" + d + "\"/>\n";
     o += "<path fill=\"none\" stroke=\"" + tc.text.hex() + "\" stroke-width=\"";

@@ -180,6 +180,10 @@ void judge(Case& c, const std::string& line) {
             field("blgp", std::to_string(md.blgp), md.blgp != 0);
             break;
         case LayoutKind::WmmaRdna4: break;
+        case LayoutKind::MmaSync:  // NVIDIA rows have no clang builtin to check
+        case LayoutKind::MmaSparse:
+        case LayoutKind::LdStMatrix:
+        case LayoutKind::Wgmma: break;
     }
     c.passed = problems.empty();
     if (c.passed) {

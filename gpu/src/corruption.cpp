@@ -26,11 +26,11 @@ Corruption parse_corruption(const std::string& text) {
     if (parts[1] == "swap-lanes" && parts.size() == 4) {
         c.kind = Corruption::SwapLanes;
         for (int n : {2, 3}) {
-            try {
-                (n == 2 ? c.lane_a : c.lane_b) = static_cast<int>(parse_integer(parts[static_cast<size_t>(n)], 0, 63, "lane"));
+            try {  // 0..127: a wgmma warpgroup has 128 lanes
+                (n == 2 ? c.lane_a : c.lane_b) = static_cast<int>(parse_integer(parts[static_cast<size_t>(n)], 0, 127, "lane"));
             } catch (const Error&) {
                 throw Error("bad corruption '" + text + "': lane '" + parts[static_cast<size_t>(n)] +
-                            "' is not a whole number in 0..63; " + legal);
+                            "' is not a whole number in 0..127; " + legal);
             }
         }
         if (c.lane_a == c.lane_b) throw Error("bad corruption '" + text + "': the two lanes are the same; " + legal);
@@ -78,7 +78,7 @@ LayoutSource corrupted_layouts(const Instruction& ins, const Target& t, const Re
                                const Corruption& c) {
     const Instruction* pi = &ins;
     const Target* pt = &t;
-    return [pi, pt, mods, c](Operand op) { return apply(claimed_from_core(*pi, *pt, op, mods), c); };
+    return [pi, pt, mods, c](Operand op) { return apply(probe_layout(*pi, *pt, op, mods), c); };
 }
 
 }  // namespace lanescope::gpu

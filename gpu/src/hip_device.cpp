@@ -1,8 +1,8 @@
 // HipDevice: the HIP runtime loaded with dlopen, so that nothing links against
 // it and a machine without it (or without an AMD GPU) says so plainly. The
-// probe kernel is compiled at run time (clang++-19 -x hip) for the device's
-// gfx target and loaded as a code object; only the launch differs from the
-// software device.
+// probe kernel is compiled at run time (clang++ -x hip; which clang:
+// find_hip_compiler) for the device's gfx target and loaded as a code object;
+// only the launch differs from the software device.
 #include "lanescope/gpu.hpp"
 
 #include "process.hpp"
@@ -34,6 +34,7 @@ struct HipDevice::Api {
     int (*DeviceSynchronize)() = nullptr;
     std::map<std::string, std::pair<void*, void*>> kernels;  // probe source -> (module, function)
     std::string workdir;
+    HipCompilerChoice compiler;  // found when the device is opened
 
     std::string error(const char* what, int rc) const {
         return std::string(what) + " failed: " + (GetErrorString ? GetErrorString(rc) : "") + " (error " +
@@ -112,6 +113,7 @@ std::unique_ptr<HipDevice> HipDevice::open(std::string* why) {
     dev->gfx_ = detect_gfx();
     if (dev->gfx_.empty()) return fail("a HIP device exists but its gfx target could not be read from /sys/class/kfd");
     dev->device_name_ = "AMD GPU " + dev->gfx_ + " (HIP)";
+    a.compiler = find_hip_compiler(dev->gfx_);
     return dev;
 }
 
@@ -123,6 +125,8 @@ HipDevice::~HipDevice() {
 }
 
 std::string HipDevice::name() const { return device_name_; }
+
+std::string HipDevice::toolchain() const { return api_->compiler.line(); }
 
 bool HipDevice::supports(const Instruction& ins, const Target& t, std::string* why) const {
     const Target* mine = nullptr;
@@ -146,8 +150,10 @@ RegisterFile HipDevice::run(const ProbeLaunch& p) {
         if (a.workdir.empty()) a.workdir = detail::make_temp_dir("lanescope-hip-");
         const std::string base = a.workdir + "/probe" + std::to_string(a.kernels.size());
         if (!detail::write_file_atomic(base + ".hip", src)) throw Error("cannot write " + base + ".hip");
-        const char* env = std::getenv("LANESCOPE_HIP_CLANG");
-        std::vector<std::string> argv = {env && *env ? env : "clang++-19", "-x", "hip", "--offload-arch=" + gfx_,
+        if (a.compiler.path.empty())
+            throw Error(a.compiler.line() + "; install ROCm (its clang is $ROCM_PATH/llvm/bin/clang++) or clang-19, or "
+                                            "set LANESCOPE_HIP_CLANG");
+        std::vector<std::string> argv = {a.compiler.path, "-x", "hip", "--offload-arch=" + gfx_,
                                          "--offload-device-only", "--no-gpu-bundle-output", "-nogpulib", "-nogpuinc",
                                          "-O2", "-c", base + ".hip", "-o", base + ".co"};
         if (p.mods.wave == 64 && !is_cdna(p.target->family)) argv.push_back("-mwavefrontsize64");
@@ -182,8 +188,17 @@ RegisterFile HipDevice::run(const ProbeLaunch& p) {
 
 std::unique_ptr<Device> make_device(const std::string& kind, std::string* why) {
     if (kind == "software") return std::make_unique<SoftwareDevice>();
-    if (kind == "auto" || kind == "hip") return HipDevice::open(why);
-    if (why) *why = "unknown device '" + kind + "'; legal: auto (an AMD GPU through HIP), hip, software";
+    if (kind == "hip") return HipDevice::open(why);
+    if (kind == "cuda") return CudaDevice::open(why);
+    if (kind == "auto") {
+        // An AMD GPU first (as before NVIDIA support existed), then an NVIDIA one.
+        std::string amd, nvidia;
+        if (auto dev = HipDevice::open(&amd)) return dev;
+        if (auto dev = CudaDevice::open(&nvidia)) return dev;
+        if (why) *why = amd + "; " + nvidia;
+        return nullptr;
+    }
+    if (why) *why = "unknown device '" + kind + "'; legal: auto (an AMD GPU through HIP, else an NVIDIA GPU through CUDA), hip, cuda, software";
     return nullptr;
 }
 

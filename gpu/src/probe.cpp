@@ -80,6 +80,11 @@ std::string probe_function(const Instruction& ins, const Target& t, const Resolv
                 args = "a, b, c";
             break;
         case LayoutKind::WmmaRdna4: args = integer ? "0, a, 0, b, c, 0" : "a, b, c"; break;
+        case LayoutKind::MmaSync:
+        case LayoutKind::MmaSparse:
+        case LayoutKind::LdStMatrix:
+        case LayoutKind::Wgmma:
+            throw Error(ins.mnemonic + " is an NVIDIA instruction: its probe kernel is PTX (ptx_probe_source)");
         case LayoutKind::SwmmacRdna4: {
             // index_key: the builtin takes the chosen set in the low bits; the
             // compiler folds the shift into the instruction's index_key field.

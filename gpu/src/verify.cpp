@@ -14,6 +14,7 @@
 //     term per D element shows which scale was applied.
 #include "lanescope/gpu.hpp"
 
+#include "nvidia.hpp"
 #include "values.hpp"
 
 #include <algorithm>
@@ -47,6 +48,24 @@ ClaimedLayout claimed_from_core(const Instruction& ins, const Target& t, Operand
     c.type = L.type();
     c.entries = L.entries();
     return c;
+}
+
+std::vector<Operand> probe_operands(const Instruction& ins) {
+    std::vector<Operand> ops = operands_of(ins);
+    const auto s = detail::nv_spelling(ins);
+    if (s && s->cls == detail::NvClass::Wgmma && std::find(ops.begin(), ops.end(), Operand::B) == ops.end())
+        ops.insert(std::find(ops.begin(), ops.end(), Operand::A) + 1, Operand::B);
+    return ops;
+}
+
+ClaimedLayout probe_layout(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods) {
+    const auto s = detail::nv_spelling(ins);
+    if (s && s->cls == detail::NvClass::Wgmma && op == Operand::B) {
+        const std::vector<Operand> core_ops = operands_of(ins);
+        const bool in_core = std::find(core_ops.begin(), core_ops.end(), Operand::B) != core_ops.end();
+        return detail::wgmma_b_shared_layout(s->n, s->k, in_core ? operand_type(ins, Operand::B, mods) : ins.b);
+    }
+    return claimed_from_core(ins, t, op, mods);
 }
 
 // Sparse A and K: core places them in dense coordinates (rows x K), all four k
@@ -110,7 +129,7 @@ struct Inputs {
 
 std::vector<Operand> input_operands(const Instruction& ins) {
     std::vector<Operand> ops;
-    for (Operand op : operands_of(ins))
+    for (Operand op : probe_operands(ins))
         if (op != Operand::D) ops.push_back(op);
     return ops;
 }
@@ -206,8 +225,26 @@ RegisterFile SoftwareDevice::run(const ProbeLaunch& p) {
         cache_ = std::make_shared<Cache>();
         cache_->ins = &ins;
         cache_->key = key;
-        for (Operand op : operands_of(ins))
-            cache_->layouts.emplace_back(op, compressed(ins, claimed_from_core(ins, t, op, p.mods)));
+        for (Operand op : probe_operands(ins))
+            cache_->layouts.emplace_back(op, compressed(ins, probe_layout(ins, t, op, p.mods)));
+    }
+    const auto nv = detail::nv_spelling(ins);
+    if (nv && (nv->cls == detail::NvClass::LdMatrix || nv->cls == detail::NvClass::StMatrix)) {
+        // Row r of matrix m is the row whose address lane 8m + r supplies.
+        const ClaimedLayout& LD = cache_->of(Operand::D);
+        detail::RowImage rows;
+        rows.words = p.shared_rows;
+        auto slot = [&](const Element& e) { return int(p.lane_address.at(size_t(8 * e.block + e.row)) / 16); };
+        if (nv->cls == detail::NvClass::LdMatrix) {
+            RegisterFile out(LD.lanes, LD.regs);
+            for (const Entry& e : LD.entries) write_bits(out, e.loc, rows.element(slot(e.element), e.element.col));
+            return out;
+        }
+        const RegisterFile& in = p.input(Operand::D);
+        for (const Entry& e : LD.entries) rows.set(slot(e.element), e.element.col, uint16_t(read_bits(in, e.loc)));
+        RegisterFile out(1, int(rows.words.size()));
+        out.words = rows.words;
+        return out;
     }
     Inputs x;
     for (Operand op : input_operands(ins)) {
@@ -318,9 +355,9 @@ public:
            Report& r)
         : ins_(ins), t_(t), mods_(mods), dev_(dev), opts_(o), r_(r) {
         auto claimed = [&](Operand op) {
-            return opts_.claimed ? opts_.claimed(op) : claimed_from_core(ins, t, op, mods);
+            return opts_.claimed ? opts_.claimed(op) : probe_layout(ins, t, op, mods);
         };
-        for (Operand op : operands_of(ins)) claims_.emplace_back(op, Claim(compressed(ins, claimed(op))));
+        for (Operand op : probe_operands(ins)) claims_.emplace_back(op, Claim(compressed(ins, claimed(op))));
     }
 
     const Claim& claim(Operand op) const {
@@ -370,6 +407,10 @@ public:
             if (c.first == Operand::D) continue;
             const ClaimedLayout& L = c.second.L;
             RegisterFile rf(L.lanes, L.regs);
+            // NVIDIA metadata: lanes and nibbles the claim does not use hold a
+            // valid index pair (2,3) that the probe's own patterns vary from,
+            // so a device reading metadata from other lanes than claimed shows.
+            if (c.first == Operand::K && detail::nv_spelling(ins_)) std::fill(rf.words.begin(), rf.words.end(), 0xEEEEEEEEu);
             const Matrix& m = xi.of(c.first);
             // A probe uses few distinct values: encode each once.
             std::vector<std::pair<double, uint64_t>> seen;
@@ -420,9 +461,111 @@ public:
         r_.issues.push_back({op, e, std::move(note)});
     }
 
+    bool exact_tags(const Claim& X) const {
+        // Integers 1..n are all exact in a float type when n and n - 1 are
+        // (the first inexact one is odd).
+        try {
+            encode_value(X.L.type, t_.family, double(X.count()));
+            if (X.count() > 1) encode_value(X.L.type, t_.family, double(X.count() - 1));
+            return true;
+        } catch (const Error&) {
+            return false;
+        }
+    }
+
+    // ldmatrix / stmatrix: every element of every 8x8 matrix carries its own
+    // tag; its row sits where the lane that PTX names (8m + r) points, rows
+    // scattered over shared memory, decoy rows behind the unused lanes.
+    void probe_rows(bool store) {
+        const Claim& D = claim(Operand::D);
+        detail::RowImage img = detail::scattered_rows(D.L.blocks);
+        ProbeLaunch p;
+        p.ins = &ins_;
+        p.target = &t_;
+        p.mods = mods_;
+        p.lanes = D.L.lanes;
+        p.d_regs = D.L.regs;
+        if (store) {
+            RegisterFile rf(D.L.lanes, D.L.regs);
+            for (const Entry& e : D.L.entries)
+                write_bits(rf, e.loc, detail::row_tag(e.element.block, e.element.row, e.element.col));
+            p.inputs.emplace_back(Operand::D, std::move(rf));
+        } else {
+            for (int m = 0; m < D.L.blocks; ++m)
+                for (int r = 0; r < 8; ++r)
+                    for (int c = 0; c < 8; ++c) img.set(img.row_of(m, r), c, detail::row_tag(m, r, c));
+        }
+        p.shared_rows = img.words;
+        p.lane_address = img.lane_address;
+        const RegisterFile out = dev_.run(p);
+        ++r_.probes;
+        r_.slots_checked += long(D.L.entries.size());
+        const size_t want_words = store ? img.words.size() : size_t(D.L.lanes) * D.L.regs;
+        if (out.words.size() != want_words)
+            throw Error("device returned " + std::to_string(out.words.size()) + " words; expected " +
+                        std::to_string(want_words));
+        auto what = [&](uint32_t v) -> std::string {
+            if (v >= 1 && v <= uint32_t(64 * D.L.blocks)) {
+                const Element e{int(v - 1) / 64, int(v - 1) / 8 % 8, int(v - 1) % 8};
+                return elem_text(Operand::D, e, D.L.blocks) + " (row " + std::to_string(e.row) + " of matrix " +
+                       std::to_string(e.block) + ", addressed by lane " + std::to_string(8 * e.block + e.row) +
+                       "; claimed at " + D.where(D.index(e)) + ")";
+            }
+            if (v >= detail::kDecoy && v < detail::kDecoy + 8u * unsigned(img.rows))
+                return "a decoy row's value (an address from a lane >= " + std::to_string(8 * D.L.blocks) +
+                       ", which must be ignored)";
+            if (v == detail::kUnwritten) return "nothing (that memory was never written)";
+            std::ostringstream h;
+            h << "the value 0x" << std::hex << v;
+            return h.str();
+        };
+        detail::RowImage got = img;
+        if (store) got.words = out.words;
+        for (size_t n = 0; n < D.L.entries.size(); ++n) {
+            const Entry& e = D.L.entries[n];
+            const uint32_t tag = detail::row_tag(e.element.block, e.element.row, e.element.col);
+            const uint32_t found = store ? got.element(img.row_of(e.element.block, e.element.row), e.element.col)
+                                         : uint32_t(read_bits(out, e.loc));
+            if (found == tag) continue;
+            const std::string why =
+                store ? "memory at row " + std::to_string(e.element.row) + " of matrix " + std::to_string(e.element.block) +
+                            " (addressed by lane " + std::to_string(8 * e.element.block + e.element.row) + "), column " +
+                            std::to_string(e.element.col) + " holds " + what(found)
+                      : "the slot holds " + what(found);
+            issue(Operand::D, e.element, "hardware: " + why);
+            // Name the slot: the claimed one, and the one the value came from.
+            mismatch(store ? "rows (stmatrix)" : "rows (ldmatrix)", n, tag, found, why);
+        }
+        if (store)
+            for (int slot = 0; slot < img.rows; ++slot)
+                for (int c = 0; c < 8; ++c) {
+                    const uint16_t before = img.element(slot, c), after = got.element(slot, c);
+                    if (before == after || before == detail::kUnwritten) continue;
+                    ++r_.mismatch_count;
+                    if (++mismatches_per_series_["decoy"] > opts_.max_mismatches) continue;
+                    Mismatch m;
+                    m.probe = "decoy rows (stmatrix)";
+                    m.expected = before;
+                    m.found = after;
+                    m.explanation = "a decoy row (address from a lane >= " + std::to_string(8 * D.L.blocks) +
+                                    ") was written with " + what(after);
+                    if (after >= 1 && after <= uint32_t(64 * D.L.blocks)) {
+                        m.d = {int(after - 1) / 64, int(after - 1) / 8 % 8, int(after - 1) % 8};
+                        m.at = D.locations[D.index(m.d)].empty() ? Location{} : D.locations[D.index(m.d)].front();
+                    }
+                    r_.mismatches.push_back(m);
+                }
+    }
+
     // C: every D slot shows the C element it received.
     void probe_c() {
         const Claim& C = claim(Operand::C);
+        if (!exact_tags(C)) {
+            // More elements than the type holds exact integers (wgmma f16 D):
+            // the number of each C element spelled in bit planes, as for A.
+            probe_planes(Operand::C, 1, "C", [](Inputs&, int) {});
+            return;
+        }
         Inputs x = neutral();
         x.C = C.fill([](const Element&, int n) { return double(n + 1); });
         Outcome o = execute(x);
@@ -616,7 +759,10 @@ Report verify(const Instruction& ins, const Target& t, const ResolvedModifiers& 
     if (!dev.supports(ins, t, &why)) throw Error(ins.mnemonic + " on " + t.gfx + ": " + why);
     Prober p(ins, t, mods, dev, opts, r);
     std::vector<std::function<void()>> series = {[&] { p.probe_c(); }, [&] { p.probe_a(); }, [&] { p.probe_b(0); }};
-    if (ins.sparse()) {
+    const auto nv = detail::nv_spelling(ins);
+    if (nv && (nv->cls == detail::NvClass::LdMatrix || nv->cls == detail::NvClass::StMatrix))
+        series = {[&, store = nv->cls == detail::NvClass::StMatrix] { p.probe_rows(store); }};
+    else if (ins.sparse()) {
         series.push_back([&] { p.probe_b(1); });
         series.push_back([&] { p.probe_k(); });
     }

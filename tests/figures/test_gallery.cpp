@@ -204,3 +204,10 @@ TEST_CASE("gallery: index page and facts pages and SVGs all local and filtered i
     }
     fs::remove_all(dir);
 }
+
+TEST_CASE("the whole gallery renders: every instruction of every vendor, previews included") {
+    // ldmatrix has only D and wgmma no B in registers: previews draw what exists.
+    Run r = cli("gallery --bench");
+    INFO(r.err);
+    CHECK(r.status == 0);
+}

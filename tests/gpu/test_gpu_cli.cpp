@@ -25,7 +25,7 @@ Run cli(const std::string& args) { return sh(std::string(LANESCOPE_CLI) + " " + 
 
 bool have_gpu() {
     std::string why;
-    return gpu::HipDevice::open(&why) != nullptr;
+    return gpu::HipDevice::open(&why) != nullptr || gpu::CudaDevice::open(&why) != nullptr;
 }
 
 }  // namespace
@@ -53,6 +53,12 @@ TEST_CASE("verify on the software device: PASS, and FAIL with the first mismatch
     CHECK(bad.out.find("lane 0 ") != std::string::npos);
     CHECK(bad.out.find("more") != std::string::npos);
     CHECK(bad.out.find("0 passed, 1 failed") != std::string::npos);
+
+    // wgmma's B lives in shared memory, not in registers, yet the probe checks its
+    // claimed placement: corrupting it must fail the check (status 5), not be refused.
+    Run smem = cli("verify --device software -a sm_90 -i wgmma_m64n64k16_f32_f16 --corrupt B:shift-regs --max-mismatches 1");
+    CHECK(smem.status == 5);
+    CHECK(smem.out.find("0 passed, 1 failed") != std::string::npos);
 }
 
 TEST_CASE("verify --every-modifier runs every legal cbsz/abid/blgp combination") {

@@ -39,6 +39,10 @@ struct ProbeLaunch {
     ResolvedModifiers mods;
     std::vector<std::pair<Operand, RegisterFile>> inputs;
     int d_regs = 0, lanes = 64;
+    // ldmatrix / stmatrix: the 16-byte rows in shared memory (4-byte words) and
+    // the byte offset each of the 32 lanes supplies as its row address. For
+    // stmatrix `run` returns the rows after the store, as RegisterFile(1, words).
+    std::vector<uint32_t> shared_rows, lane_address;
     const RegisterFile& input(Operand op) const;
 };
 
@@ -51,6 +55,8 @@ public:
     virtual bool supports(const Instruction& ins, const Target& t, std::string* why) const = 0;
     // Returns D's registers; throws lanescope::Error on failure.
     virtual RegisterFile run(const ProbeLaunch& launch) = 0;
+    // One line: how probe kernels are compiled on this device ("" when not at all).
+    virtual std::string toolchain() const { return ""; }
 };
 
 // Executes a probe with the catalog's semantics: gathers A/B/C (K, SA, SB) from
@@ -77,6 +83,7 @@ public:
     std::string name() const override;
     bool supports(const Instruction& ins, const Target& t, std::string* why) const override;
     RegisterFile run(const ProbeLaunch& launch) override;
+    std::string toolchain() const override;  // which compiler, and why earlier candidates were skipped
     const std::string& gfx() const { return gfx_; }
 
 private:
@@ -86,8 +93,66 @@ private:
     std::string gfx_, device_name_;
 };
 
-// "software" or "auto"/"hip". Returns nullptr and *why when none is available.
+// The compiler for HIP probe kernels, found in this order (the first one that
+// exists and knows the GPU's gfx target wins):
+//   1. $LANESCOPE_HIP_CLANG (used as given)
+//   2. $HIP_PATH/llvm/bin/clang++, $HIP_PATH/../llvm/bin/clang++
+//   3. $ROCM_PATH/llvm/bin/clang++
+//   4. `hipconfig --hipclangpath`/clang++ (hipconfig on PATH or in $ROCM_PATH/bin)
+//   5. /opt/rocm/llvm/bin/clang++
+//   6. clang++-19 on PATH (Debian's; it does not know gfx950)
+struct HipCompilerChoice {
+    std::string path;                   // empty when none was found
+    std::string origin;                 // "ROCm's clang from ROCM_PATH"
+    std::vector<std::string> skipped;   // "clang++-19: does not know gfx950", in search order
+    std::string line() const;           // one line for the user
+};
+struct HipCompilerSearch {
+    std::vector<std::pair<std::string, std::string>> env;  // the variables consulted (empty: the process's)
+    bool use_process_env = true;
+    std::string default_rocm = "/opt/rocm";
+    // Whether `compiler` can compile for `gfx` (default: compile an empty
+    // amdgcn file with -mcpu=gfx).
+    std::function<bool(const std::string& compiler, const std::string& gfx)> knows;
+};
+HipCompilerChoice find_hip_compiler(const std::string& gfx, const HipCompilerSearch& search = {});
+
+// An NVIDIA GPU through the CUDA driver API (libcuda.so.1, loaded with dlopen:
+// no link dependency). Probe kernels are PTX generated from the catalog row and
+// compiled by the driver's JIT (cuModuleLoadDataEx, its error log kept).
+// `open` returns nullptr and sets *why ("no NVIDIA GPU found: ...").
+class CudaDevice : public Device {
+public:
+    static std::unique_ptr<CudaDevice> open(std::string* why);
+    ~CudaDevice() override;
+    std::string name() const override;  // "NVIDIA H200 (sm_90, CUDA driver 13.0)"
+    bool supports(const Instruction& ins, const Target& t, std::string* why) const override;
+    RegisterFile run(const ProbeLaunch& launch) override;
+    std::string toolchain() const override;  // the driver's PTX JIT
+    int sm() const { return sm_; }                  // 90 for compute capability 9.0
+    int driver_version() const { return driver_; }  // cuDriverGetVersion: 13000 for 13.0
+    // Compiles a PTX module with the driver's JIT and runs its entry
+    // "lanescope_probe(in, out)" on one block of `threads`; throws Error with
+    // the JIT's log when the PTX is rejected.
+    std::vector<uint32_t> run_ptx(const std::string& ptx, const std::vector<uint32_t>& in, size_t out_words,
+                                  int threads);
+
+private:
+    CudaDevice() = default;
+    struct Api;
+    std::unique_ptr<Api> api_;
+    std::string device_name_;
+    int sm_ = 0, driver_ = 0;
+};
+
+// "software", "hip", "cuda" or "auto" (an AMD GPU through HIP, else an NVIDIA
+// GPU through CUDA). Returns nullptr and *why when none is available.
 std::unique_ptr<Device> make_device(const std::string& kind, std::string* why);
+
+// The PTX probe kernel for an NVIDIA instruction (mma.sync, mma.sp, ldmatrix,
+// stmatrix, wgmma.mma_async): the catalog's spelling with the catalog's
+// register counts. Throws Error for an instruction that is not NVIDIA's.
+std::string ptx_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
 
 // ----------------------------------------------------------------- probe ---
 
@@ -100,6 +165,13 @@ struct ClaimedLayout {
     std::vector<Entry> entries;
 };
 ClaimedLayout claimed_from_core(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods);
+// The operands a probe feeds and reads: core's, plus wgmma's B, which lives in
+// shared memory rather than registers.
+std::vector<Operand> probe_operands(const Instruction& ins);
+// The layout the device reads `op` with: core's, or for wgmma's B the
+// shared-memory image behind its descriptor (one "lane", 32-bit words as
+// registers; K-major, no swizzle).
+ClaimedLayout probe_layout(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods);
 using LayoutSource = std::function<ClaimedLayout(Operand)>;
 
 struct Mismatch {
