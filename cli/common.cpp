@@ -4,6 +4,7 @@
 #include "lanescope/files.hpp"
 #include "lanescope/numbers.hpp"
 
+#include <charconv>
 #include <filesystem>
 #include <fstream>
 #include <memory>
@@ -25,7 +26,8 @@ ls::Format parse_format(const std::string& s) {
     if (s == "csv") return ls::Format::Csv;
     if (s == "markdown" || s == "md") return ls::Format::Markdown;
     if (s == "json") return ls::Format::Json;
-    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json");
+    if (s == "linear" || s == "cute") throw ls::Error("--format " + s + " is for `layout` only");
+    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json (layout also: linear, cute)");
 }
 
 ls::View parse_view(const std::string& s) {
@@ -71,9 +73,71 @@ Resolved resolve(const Options& o) {
     return r;
 }
 
+std::string read_text_file(const std::string& path) {
+    std::error_code ec;
+    if (!fs::is_regular_file(path, ec)) throw ls::Error("cannot read '" + path + "': no such file");
+    if (fs::file_size(path, ec) > (64u << 20)) throw ls::Error("cannot read '" + path + "': larger than 64 MB");
+    std::ifstream f(path, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(f)), {});
+    if (!f && !f.eof()) throw ls::Error("cannot read '" + path + "'");
+    return text;
+}
+
 int emit(const Options& o, const std::string& text) {
     ls::files::write_output(o.out, text);
     return 0;
+}
+
+void add_tile_options(CLI::App* sub, Options& o) {
+    sub->add_option("--waves", o.waves, "tile: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2");
+    sub->add_option("--tiles-per-wave", o.tiles_per_wave, "tile: instruction tiles per wave RMxRN (tilesPerWarp), e.g. 2x1");
+    sub->add_option("--shape", o.shape,
+                    "tile: tensor shape TMxTN or TMxTNxTK (C/D is TMxTN, A TMxTK, B TKxTN); default one wave-grid tile");
+}
+
+bool tile_mode(const Options& o) { return !o.waves.empty() || !o.tiles_per_wave.empty() || !o.shape.empty(); }
+
+namespace {
+// "2x2" -> {2, 2}; exactly `min`..`max` positive decimal counts separated by 'x'.
+std::vector<int> parse_dims(const std::string& option, const std::string& text, size_t min, size_t max, const char* form) {
+    std::vector<int> out;
+    size_t start = 0;
+    while (true) {
+        size_t end = text.find_first_of("xX", start);
+        std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+        try {
+            out.push_back(static_cast<int>(ls::parse_integer(part, 1, 65536, option)));
+        } catch (const ls::Error& e) {
+            throw ls::Error(option + " '" + text + "' is not legal: expected " + form + " (" + e.what() + ")");
+        }
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    if (out.size() < min || out.size() > max)
+        throw ls::Error(option + " '" + text + "' is not legal: expected " + form);
+    return out;
+}
+}  // namespace
+
+ls::TileParams tile_params(const Options& o) {
+    ls::TileParams p;
+    if (!o.waves.empty()) {
+        auto d = parse_dims("--waves", o.waves, 2, 2, "WMxWN (e.g. 2x2)");
+        p.waves_m = d[0];
+        p.waves_n = d[1];
+    }
+    if (!o.tiles_per_wave.empty()) {
+        auto d = parse_dims("--tiles-per-wave", o.tiles_per_wave, 2, 2, "RMxRN (e.g. 2x1)");
+        p.tiles_m = d[0];
+        p.tiles_n = d[1];
+    }
+    if (!o.shape.empty()) {
+        auto d = parse_dims("--shape", o.shape, 2, 3, "TMxTN or TMxTNxTK (e.g. 128x128x64)");
+        p.m = d[0];
+        p.n = d[1];
+        if (d.size() == 3) p.k = d[2];
+    }
+    return p;
 }
 
 namespace {
@@ -148,7 +212,7 @@ void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
         sub->add_option("--operand", o.operand, "operand: A, B, C, D, K (sparse index), SA, SB (scales); layout: all")
             ->capture_default_str();
     add_modifier_options(sub, o);
-    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json")->capture_default_str();
+    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases), cute (CuTe shape:stride)")->capture_default_str();
     sub->add_option("-o,--out", o.out, "write to this file (atomically; - for stdout) instead of stdout");
 }
 

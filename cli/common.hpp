@@ -4,6 +4,9 @@
 
 #include "lanescope/lanescope.hpp"
 #include "lanescope/render.hpp"
+#include "lanescope/check.hpp"
+#include "lanescope/linear.hpp"
+#include "lanescope/tile.hpp"
 
 #include <CLI/CLI.hpp>
 
@@ -33,6 +36,13 @@ struct Options {
     ls::Modifiers mods;
     int row = -1, col = -1, block = 0, reg = -1, lane = -1;
     int runs = 200;
+    // Tiles (docs/tiles.md): empty = a single instruction.
+    std::string waves, tiles_per_wave, shape;
+    std::string linear_file;  // layout --linear FILE
+    std::string layout_file;  // check --layout FILE
+    std::string header_namespace;  // header --namespace
+    int wave_index = -1;  // which: the wave of a tile (--wave in tile mode)
+    int wave_size = -1;   // which: --wave-size, the wave size when --wave names a wave
     int catalog_rows = 100000;  // bench: the synthetic catalog's size
 };
 
@@ -54,6 +64,8 @@ struct Resolved {
 };
 // Target, instruction and validated modifiers from the options; throws ls::Error.
 Resolved resolve(const Options& o);
+// The whole text of a file; throws ls::Error naming it.
+std::string read_text_file(const std::string& path);
 // Writes to o.out atomically (temp file + rename; special files written through),
 // or to stdout; a failed write throws ls::Error.
 int emit(const Options& o, const std::string& text);
@@ -66,6 +78,12 @@ CLI::Option* add_int_option(CLI::App* sub, const std::string& names, int& into, 
 CLI::Option* add_size_option(CLI::App* sub, const std::string& names, size_t& into, int lo, int hi, const std::string& help);
 CLI::Option* add_double_option(CLI::App* sub, const std::string& names, double& into, double lo, double hi,
                                const std::string& help);
+
+// Tile options: --waves WMxWN, --tiles-per-wave RMxRN, --shape TMxTN[xTK].
+void add_tile_options(CLI::App* sub, Options& o);
+bool tile_mode(const Options& o);
+// Parses the tile options strictly; throws ls::Error naming the option and the legal form.
+ls::TileParams tile_params(const Options& o);
 
 // Groups of subcommands defined in their own files.
 void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& out);  // cmd_figure.cpp

@@ -5,9 +5,13 @@
 // lanescope::Error: printed to stderr, exit status 1. Usage errors: status 2.
 #include "common.hpp"
 
+#include "lanescope/cute.hpp"
+#include "lanescope/header.hpp"
 #include "lanescope/files.hpp"
 
 #include <algorithm>
+#include <cctype>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -52,31 +56,136 @@ int cmd_info(const Options& o) {
     return emit(o, ls::render_info(r.query, parse_format(o.format)));
 }
 
+// A linear layout handed to us (--linear FILE), shown element by element.
+std::string render_given_linear(const ls::LinearLayout& L, const std::string& format) {
+    if (format == "linear") return ls::render_linear(L);
+    const ls::Format f = parse_format(format);
+    // (row, col) -> every (warp, lane, register index) that maps there.
+    std::vector<std::vector<std::array<int, 3>>> at(static_cast<size_t>(L.rows) * L.cols);
+    for (int w = 0; w < L.warp_count(); ++w)
+        for (int l = 0; l < L.lane_count(); ++l)
+            for (int r = 0; r < L.reg_count(); ++r) {
+                auto rc = L.apply(r, l, w);
+                at[static_cast<size_t>(rc.first) * L.cols + rc.second].push_back({w, l, r});
+            }
+    std::string s;
+    if (f == ls::Format::Json) {
+        s = "{\"rows\": " + std::to_string(L.rows) + ", \"cols\": " + std::to_string(L.cols) + ", \"entries\": [\n";
+        bool first = true;
+        for (int row = 0; row < L.rows; ++row)
+            for (int col = 0; col < L.cols; ++col)
+                for (const auto& x : at[static_cast<size_t>(row) * L.cols + col]) {
+                    s += first ? "" : ",\n";
+                    first = false;
+                    s += "{\"row\": " + std::to_string(row) + ", \"col\": " + std::to_string(col) + ", \"wave\": " +
+                         std::to_string(x[0]) + ", \"lane\": " + std::to_string(x[1]) + ", \"index\": " + std::to_string(x[2]) + "}";
+                }
+        return s + "\n]}\n";
+    }
+    std::vector<std::vector<std::string>> rows;
+    if (f == ls::Format::Csv) {
+        rows.push_back({"row", "col", "wave", "lane", "index"});
+        for (int row = 0; row < L.rows; ++row)
+            for (int col = 0; col < L.cols; ++col)
+                for (const auto& x : at[static_cast<size_t>(row) * L.cols + col])
+                    rows.push_back({std::to_string(row), std::to_string(col), std::to_string(x[0]), std::to_string(x[1]),
+                                    std::to_string(x[2])});
+        return ls::render_grid(rows, f);
+    }
+    std::vector<std::string> head = {"row\\col"};
+    for (int c = 0; c < L.cols; ++c) head.push_back(std::to_string(c));
+    rows.push_back(head);
+    for (int row = 0; row < L.rows; ++row) {
+        std::vector<std::string> line = {std::to_string(row)};
+        for (int col = 0; col < L.cols; ++col) {
+            std::string cell;
+            for (const auto& x : at[static_cast<size_t>(row) * L.cols + col])
+                cell += (cell.empty() ? "" : " ") + std::string("w") + std::to_string(x[0]) + ":L" + std::to_string(x[1]) +
+                        ":i" + std::to_string(x[2]);
+            line.push_back(cell.empty() ? "-" : cell);
+        }
+        rows.push_back(line);
+    }
+    return "Linear layout: " + std::to_string(L.reg_count()) + " register indices x " + std::to_string(L.lane_count()) +
+           " lanes x " + std::to_string(L.warp_count()) + " waves over " + std::to_string(L.rows) + " x " +
+           std::to_string(L.cols) + " (cells: wave:lane:register index)\n\n" + ls::render_grid(rows, f);
+}
+
+std::string linear_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp) {
+    ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp);
+    ls::LinearResult res = ls::to_linear(t);
+    if (!res.layout)
+        throw ls::Error("the layout of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
+                        " is not linear over GF(2), so it has no linear-layout form: " + res.why_not);
+    return ls::render_linear(*res.layout);
+}
+
+std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp) {
+    ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp);
+    ls::CuteResult res = ls::to_cute(t);
+    if (!res.layout)
+        throw ls::Error("the (lane, value) -> element map of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
+                        " is not expressible as a CuTe layout: " + res.why_not);
+    return res.layout->text() + "\n";
+}
+
 int cmd_layout(const Options& o) {
+    if (!o.linear_file.empty()) {
+        ls::LinearLayout L = ls::parse_linear(read_text_file(o.linear_file), o.linear_file);
+        return emit(o, render_given_linear(L, o.format));
+    }
     Resolved r = resolve(o);
+    if (o.format == "cute") {
+        const ls::TileParams tp = tile_params(o);
+        if (o.operand == "all" || o.operand == "ALL") {
+            std::string text;
+            for (ls::Operand op : ls::operands_of(*r.ins)) text += std::string(ls::operand_name(op)) + ": " + cute_of(r, op, tp);
+            return emit(o, text);
+        }
+        return emit(o, cute_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
+    }
+    if (o.format == "linear") {
+        const ls::TileParams tp = tile_params(o);
+        if (o.operand == "all" || o.operand == "ALL") {
+            std::string text = "[\n";
+            auto ops = ls::operands_of(*r.ins);
+            for (size_t n = 0; n < ops.size(); ++n) text += linear_of(r, ops[n], tp) + (n + 1 < ops.size() ? ",\n" : "");
+            return emit(o, text + "]\n");
+        }
+        return emit(o, linear_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
+    }
     const ls::Format f = parse_format(o.format);
     const ls::View v = parse_view(o.view);
+    const bool tiled = tile_mode(o);
+    const ls::TileParams tp = tiled ? tile_params(o) : ls::TileParams{};
+    auto render = [&](ls::Operand op) {
+        if (tiled) return ls::render_tile_layout(r.query, ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tp), v, f);
+        return ls::render_layout(r.query, ls::layout_of(*r.ins, *r.target, op, r.query.mods), v, f);
+    };
     if (o.operand == "all" || o.operand == "ALL") {
         std::string text;
         auto ops = ls::operands_of(*r.ins);
         if (f == ls::Format::Json) text += "[\n";
         for (size_t n = 0; n < ops.size(); ++n) {
-            ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, ops[n], r.query.mods);
-            text += ls::render_layout(r.query, L, v, f);
+            text += render(ops[n]);
             if (f == ls::Format::Json && n + 1 < ops.size()) text += ",";
             if (f != ls::Format::Json) text += "\n";
         }
         if (f == ls::Format::Json) text += "]\n";
         return emit(o, text);
     }
-    ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
-    return emit(o, ls::render_layout(r.query, L, v, f));
+    return emit(o, render(parse_operand_or_throw(o.operand, *r.ins)));
 }
 
 int cmd_where(const Options& o) {
     if (o.row < 0 && o.col < 0)
         throw UsageError("where needs --row R, --col C or both (and --block B on multi-block instructions)");
     Resolved r = resolve(o);
+    if (tile_mode(o)) {
+        if (o.row < 0 || o.col < 0) throw UsageError("where on a tile needs both --row R and --col C");
+        ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
+        return emit(o, ls::render_tile_where(r.query, t, {o.block, o.row, o.col}, parse_format(o.format)));
+    }
     ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
     const ls::Format f = parse_format(o.format);
     if (o.row >= 0 && o.col >= 0) return emit(o, ls::render_where(r.query, L, {o.block, o.row, o.col}, f));
@@ -90,10 +199,97 @@ int cmd_where(const Options& o) {
     return emit(o, ls::render_where_many(r.query, L, elements, f));
 }
 
-int cmd_which(const Options& o) {
+int cmd_which(const Options& o_in) {
+    // In tile mode --wave names a wave of the tile and --wave-size the wave size.
+    Options o = o_in;
+    if (tile_mode(o)) {
+        o.wave_index = o.mods.wave < 0 ? 0 : o.mods.wave;
+        o.mods.wave = o.wave_size;
+    } else if (o.wave_size >= 0) {
+        if (o.mods.wave >= 0 && o.mods.wave != o.wave_size)
+            throw ls::Error("--wave " + std::to_string(o.mods.wave) + " contradicts --wave-size " + std::to_string(o.wave_size));
+        o.mods.wave = o.wave_size;
+    }
     Resolved r = resolve(o);
+    if (tile_mode(o)) {
+        ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
+        return emit(o, ls::render_tile_which(r.query, t, o.wave_index, o.reg, o.lane, parse_format(o.format)));
+    }
     ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
     return emit(o, ls::render_which(r.query, L, o.reg, o.lane, parse_format(o.format)));
+}
+
+int cmd_header(const Options& o) {
+    Resolved r = resolve(o);
+    if (o.out.empty()) throw UsageError("header needs -o FILE (or - for standard output)");
+    std::string name = o.header_namespace;
+    if (name.empty()) {
+        const std::string builtin = r.ins->builtin(r.query.mods.wave);
+        const std::string prefix = "__builtin_amdgcn_";
+        name = "ls_" + r.target->gfx + "_" +
+               (builtin.rfind(prefix, 0) == 0 ? builtin.substr(prefix.size()) : r.ins->mnemonic);
+        for (char& c : name)
+            if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+    }
+    return emit(o, ls::render_header(r.query, tile_params(o), name));
+}
+
+// Exit status of `check` when the layouts differ (0: equal; 1: bad input).
+constexpr int kCheckDiffers = 5;
+
+std::string placements_text(const std::vector<ls::Placement>& ps) {
+    std::string s;
+    for (const auto& p : ps) s += (s.empty() ? "" : " ") + p.label();
+    return s.empty() ? "(nowhere)" : s;
+}
+
+int cmd_check(const Options& o) {
+    if (o.layout_file.empty()) throw ls::Error("check needs --layout FILE (the JSON contract, CSV or a linear layout)");
+    Resolved r = resolve(o);
+    const ls::Operand op = parse_operand_or_throw(o.operand, *r.ins);
+    ls::GivenLayout given = ls::parse_layout_text(read_text_file(o.layout_file), o.layout_file);
+    if (!given.operand.empty() && given.operand != ls::operand_name(op))
+        throw ls::Error(o.layout_file + " describes operand " + given.operand + ", not " + std::string(ls::operand_name(op)) +
+                        " (--operand)");
+    ls::CheckResult res = tile_mode(o) ? ls::check_layout(ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tile_params(o)), given)
+                                       : ls::check_layout(ls::layout_of(*r.ins, *r.target, op, r.query.mods), given);
+    const std::string what = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx;
+    std::string text;
+    if (o.format == "json") {
+        text = "{\"equal\": " + std::string(res.equal ? "true" : "false") + ", \"elements\": " + std::to_string(res.elements) +
+               ", \"note\": " + ls::json_string(res.note) + ", \"differences\": [";
+        for (size_t n = 0; n < res.differences.size(); ++n) {
+            const auto& d = res.differences[n];
+            auto list = [](const std::vector<ls::Placement>& ps) {
+                std::string s = "[";
+                for (size_t i = 0; i < ps.size(); ++i) s += (i ? ", " : "") + ls::json_string(ps[i].label());
+                return s + "]";
+            };
+            text += (n ? ",\n" : "\n") + std::string("{\"block\": ") + std::to_string(d.element.block) + ", \"row\": " +
+                    std::to_string(d.element.row) + ", \"col\": " + std::to_string(d.element.col) + ", \"lanescope\": " +
+                    list(d.expected) + ", \"given\": " + list(d.given) + "}";
+        }
+        text += "]}\n";
+    } else if (res.equal) {
+        text = "equal: " + o.layout_file + " places all " + std::to_string(res.elements) + " elements of " + what +
+               " as lanescope does\n";
+    } else {
+        text = "differ: " + o.layout_file + " places " + std::to_string(res.differences.size()) + " of " +
+               std::to_string(res.elements) + " elements of " + what + " differently from lanescope\n";
+        if (!res.note.empty()) text += "note: " + res.note + "\n";
+        const size_t shown = std::min<size_t>(res.differences.size(), 200);
+        std::vector<std::vector<std::string>> rows = {{"element", "lanescope", "given"}};
+        for (size_t n = 0; n < shown; ++n) {
+            const auto& d = res.differences[n];
+            rows.push_back({ls::element_label(op, d.element, d.element.block ? 2 : 1), placements_text(d.expected),
+                            placements_text(d.given)});
+        }
+        text += ls::render_grid(rows, ls::Format::Table);
+        if (shown < res.differences.size())
+            text += "... and " + std::to_string(res.differences.size() - shown) + " more (--format json lists all)\n";
+    }
+    emit(o, text);
+    return res.equal ? 0 : kCheckDiffers;
 }
 
 int cmd_trace(const Options& o) {
@@ -286,6 +482,10 @@ int lanescope_cli_main(int argc, char** argv) {
         {"which", "what one register of one lane holds: --reg G --lane L", cmd_which},
         {"trace", "every A, B, C (K, SA, SB) location that feeds one D element: --row I --col J [--block B]",
          cmd_trace},
+        {"header", "write a C++17 header (HIP device and host) with the layout tables and load/store helpers: -o FILE",
+         cmd_header},
+        {"check", "compare a layout (JSON contract, CSV or linear, --layout FILE) with lanescope's: exit 0 equal, 5 differ",
+         cmd_check},
         {"export", "write every layout of the catalog as JSON files into --out DIR", cmd_export},
         {"bench", "measure the speed goals (whole-process query time, export of every layout)", cmd_bench},
     };
@@ -311,9 +511,13 @@ int lanescope_cli_main(int argc, char** argv) {
         } else {
             add_target_options(c.sub, o, name != "info");
         }
-        if (name == "layout")
+        if (name == "layout") {
             c.sub->add_option("--view", o.view, "matrix (element -> slots) or registers (slot -> elements)")
                 ->capture_default_str();
+            c.sub->add_option("--linear", o.linear_file,
+                              "show a linear layout read from FILE ({\"register\": [[r, c], ...], \"lane\": ..., "
+                              "\"warp\": ..., \"shape\": [R, C]}); --format table, csv, json or linear");
+        }
         if (name == "where" || name == "trace") {
             auto* row = add_int_option(c.sub, "--row", o.row, 0, 1 << 20,
                                        name == "where" ? "row index (alone: the whole row)" : "row index of D");
@@ -325,7 +529,21 @@ int lanescope_cli_main(int argc, char** argv) {
         if (name == "which") {
             add_int_option(c.sub, "--reg", o.reg, 0, 1 << 20, "register, counted from the operand's first VGPR")->required();
             add_int_option(c.sub, "--lane", o.lane, 0, 1 << 20, "lane")->required();
+            add_int_option(c.sub, "--wave-size", o.wave_size, 32, 64, "wave size on RDNA; with tile options --wave is the wave index");
+            // With tile options --wave names a wave of the tile, so it takes any index here; without them
+            // the wave size is checked against the instruction as before.
+            c.sub->remove_option(c.sub->get_option("--wave"));
+            add_int_option(c.sub, "-w,--wave", o.mods.wave, 0, 65535,
+                           "wave size on RDNA (32 or 64); with tile options, the wave of the tile (0..waves-1)");
         }
+        if (name == "layout" || name == "where" || name == "which" || name == "check") add_tile_options(c.sub, o);
+        if (name == "header") {
+            add_tile_options(c.sub, o);
+            c.sub->add_option("--namespace", o.header_namespace, "namespace of the generated code (default ls_<gfx>_<builtin>)");
+        }
+        if (name == "check")
+            c.sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV or a linear layout")
+                ->required();
     }
 
     register_figure_commands(app, o, commands);

@@ -134,6 +134,10 @@ std::string locations_text(const std::vector<Location>& locs, int bits) {
 
 }  // namespace
 
+std::string query_header_json(const Query& q) { return header_json(q); }
+std::string query_title(const Query& q) { return title(q); }
+std::string render_grid(const std::vector<std::vector<std::string>>& rows, Format f) { return grid(rows, f); }
+
 std::string json_string(std::string_view s) {
     std::string out = "\"";
     for (char c : s) {

@@ -1,14 +1,21 @@
 // lanescope core: the layout engine and instruction catalog.
 //
 // Public API in one header. No GUI, GPU or I/O dependency beyond the standard
-// library. Typical use:
+// library. Typical use (tests/consumer compiles these lines against the
+// installed package):
 //
 //   const lanescope::Catalog& cat = lanescope::Catalog::builtin();
 //   const lanescope::Target& gfx = cat.find_target("gfx942");
 //   const lanescope::Instruction& ins = cat.find_instruction(gfx, "v_mfma_f32_32x32x8_f16");
-//   lanescope::OperandLayout a = lanescope::layout_of(ins, gfx, lanescope::Operand::A, {});
-//   for (const lanescope::Location& loc : a.where({0, 3, 5})) ...   // element -> slots
-//   for (const lanescope::SlotPart& p : a.which(1, 17)) ...         // slot -> elements
+//   lanescope::OperandLayout a = lanescope::layout_of(ins, gfx, lanescope::Operand::A, lanescope::Modifiers{});
+//   for (const lanescope::Location& loc : a.where({0, 3, 5}))     // element -> slots
+//       std::printf("A[3][5]: v%d lane %d\n", loc.reg, loc.lane);
+//   for (const lanescope::SlotPart& p : a.which(1, 17))           // slot -> elements
+//       std::printf("v1 lane 17 bits %d..%d: A[%d][%d]\n", p.bit_lo, p.bit_hi, p.element.row, p.element.col);
+//
+// (Modifiers{} are the encoding fields as given, defaulted and checked here; a
+// bare {} would be ambiguous with the ResolvedModifiers overload.) Tiles of
+// many waves, linear layouts and layout checks: tile.hpp, linear.hpp, check.hpp.
 //
 // Conventions (the same in the CLI and its JSON contract):
 //  * A is rows x K (row = i, col = k), B is K x cols (row = k, col = j),

@@ -42,5 +42,11 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
 
 // JSON string escaping (for callers that add fields of their own).
 std::string json_string(std::string_view s);
+// For renderers of their own (tiles): the common JSON header fields ("arch" ...
+// "modifiers", no braces), the one-line title, and a grid of cells as a table,
+// CSV or Markdown.
+std::string query_header_json(const Query& q);
+std::string query_title(const Query& q);
+std::string render_grid(const std::vector<std::vector<std::string>>& rows, Format format);
 
 }  // namespace lanescope

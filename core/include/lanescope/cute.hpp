@@ -1,0 +1,36 @@
+// Layouts in CuTe's notation (CUTLASS): a (thread, value) -> element map as a
+// layout shape:stride, each mode hierarchical, e.g.
+//   ((32,2),(4,4)):((32,4),(1,8))
+// The thread mode counts wave * lanes + lane; the value mode numbers the
+// elements one lane holds in register-and-bit order (as linear.hpp does); the
+// codomain is row + col * rows, column-major, as CuTe's TV layouts index a tile.
+#pragma once
+
+#include "lanescope/tile.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lanescope {
+
+struct CuteMode {
+    std::vector<int> shape, stride;  // one level of hierarchy: (s0,s1,...):(d0,d1,...)
+    long long apply(int x) const;    // colexicographic: x = x0 + s0 * (x1 + s1 * ...)
+    int size() const;
+};
+struct CuteLayout {
+    CuteMode thread, value;
+    int rows = 0, cols = 0;
+    long long apply(int thread_index, int value_index) const { return thread.apply(thread_index) + value.apply(value_index); }
+    std::string text() const;  // "((32,2),(4,4)):((32,4),(1,8))"
+};
+struct CuteResult {
+    std::optional<CuteLayout> layout;
+    std::string why_not;
+};
+// Found by reading each mode's strides off its indices, then checked by
+// evaluating it back over every (thread, value); otherwise why not.
+CuteResult to_cute(const TileLayout& t);
+
+}  // namespace lanescope

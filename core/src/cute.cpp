@@ -1,0 +1,113 @@
+// CuTe layouts (cute.hpp): a mode of size N is split greedily into sub-modes
+// (s0, s1, ...) where index k * P (P = s0 * ... * s(i-1)) moves by k * d_i for
+// k < s_i; the whole layout is then evaluated back, so a layout that is not of
+// this form is refused, never printed wrong.
+#include "lanescope/cute.hpp"
+#include "lanescope/linear.hpp"
+
+#include <functional>
+
+namespace lanescope {
+
+namespace {
+
+std::string num(long long v) { return std::to_string(v); }
+
+// Sub-modes of a mode of `n` indices whose offsets f(x) are given; f(0) must be 0.
+CuteMode split_mode(int n, const std::function<long long(int)>& f) {
+    CuteMode m;
+    int p = 1;
+    while (p < n) {
+        const long long d = f(p);
+        // The longest run k = 1.. with f(k * p) == k * d that stays inside n.
+        int run = 1;
+        while (static_cast<long long>(run) * p < n && f(run * p) == run * d) ++run;
+        // run is the first k that breaks (or reaches n / p); the sub-mode size must divide n / p.
+        int s = run;
+        while (s > 1 && (n / p) % s != 0) --s;
+        if (s < 2) s = 2 <= n / p && (n / p) % 2 == 0 ? 2 : n / p;  // no run: take the smallest factor
+        m.shape.push_back(s);
+        m.stride.push_back(static_cast<int>(d));
+        p *= s;
+    }
+    if (m.shape.empty()) {
+        m.shape.push_back(1);
+        m.stride.push_back(0);
+    }
+    return m;
+}
+
+std::string mode_text(const std::vector<int>& v) {
+    if (v.size() == 1) return num(v[0]);
+    std::string s = "(";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? "," : "") + num(v[i]);
+    return s + ")";
+}
+
+}  // namespace
+
+long long CuteMode::apply(int x) const {
+    long long off = 0;
+    for (size_t i = 0; i < shape.size(); ++i) {
+        off += static_cast<long long>(x % shape[i]) * stride[i];
+        x /= shape[i];
+    }
+    return off;
+}
+
+int CuteMode::size() const {
+    int n = 1;
+    for (int s : shape) n *= s;
+    return n;
+}
+
+std::string CuteLayout::text() const {
+    return "(" + mode_text(thread.shape) + "," + mode_text(value.shape) + "):(" + mode_text(thread.stride) + "," +
+           mode_text(value.stride) + ")";
+}
+
+CuteResult to_cute(const TileLayout& t) {
+    CuteResult res;
+    std::vector<std::vector<Element>> held;
+    try {
+        held = held_elements(t);
+    } catch (const Error& e) {
+        res.why_not = e.what();
+        return res;
+    }
+    const size_t n = held[0].size();
+    for (const auto& l : held)
+        if (l.size() != n) {
+            res.why_not = "lanes hold different numbers of elements (" + num(n) + " and " + num(l.size()) + ")";
+            return res;
+        }
+    const int threads = static_cast<int>(held.size()), values = static_cast<int>(n);
+    const long long rows = t.rows();
+    auto idx = [&](int th, int v) {
+        const Element& e = held[static_cast<size_t>(th)][static_cast<size_t>(v)];
+        return e.row + e.col * rows;
+    };
+    if (idx(0, 0) != 0) {
+        res.why_not = "value 0 of thread 0 holds element (" + num(held[0][0].row) + ", " + num(held[0][0].col) +
+                      "), but a CuTe layout sends (0, 0) to offset 0";
+        return res;
+    }
+    CuteLayout L;
+    L.rows = t.rows();
+    L.cols = t.cols();
+    L.thread = split_mode(threads, [&](int x) { return idx(x, 0); });
+    L.value = split_mode(values, [&](int x) { return idx(0, x); });
+    for (int th = 0; th < threads; ++th)
+        for (int v = 0; v < values; ++v)
+            if (L.apply(th, v) != idx(th, v)) {
+                const Element& e = held[static_cast<size_t>(th)][static_cast<size_t>(v)];
+                res.why_not = "thread " + num(th) + " value " + num(v) + " holds element (" + num(e.row) + ", " + num(e.col) +
+                              ") at offset " + num(idx(th, v)) + ", but the strides read off single indices give offset " +
+                              num(L.apply(th, v)) + ": the map is not a sum of per-mode strides";
+                return res;
+            }
+    res.layout = L;
+    return res;
+}
+
+}  // namespace lanescope
