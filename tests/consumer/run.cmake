@@ -1,7 +1,7 @@
 # Installs the build tree into a temporary prefix, builds tests/consumer against
 # it with the documented example from lanescope.hpp's top comment (and one call
 # into each of tile.hpp, linear.hpp and check.hpp), and runs it.
-# -DBUILD=<build tree> -DSRC=<source root> -DWORK=<scratch directory>
+# -DBUILD=<build tree> -DSRC=<source root> -DWORK=<scratch directory> [-DSANITIZE=ON]
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 execute_process(COMMAND ${CMAKE_COMMAND} --install ${BUILD} --prefix ${WORK}/prefix RESULT_VARIABLE rc OUTPUT_QUIET)
@@ -51,8 +51,13 @@ ${example}
     return r.equal && r.elements == 64u * 64u ? 0 : 1;
 }
 ")
+# A sanitizer build installs an instrumented library: the consumer links the runtime too.
+set(extra "")
+if(SANITIZE)
+  set(extra "-DCMAKE_EXE_LINKER_FLAGS=-fsanitize=address,undefined")
+endif()
 execute_process(COMMAND ${CMAKE_COMMAND} -S ${SRC}/tests/consumer -B ${WORK}/build -G Ninja
-                        -DCMAKE_PREFIX_PATH=${WORK}/prefix -DCMAKE_BUILD_TYPE=Release
+                        -DCMAKE_PREFIX_PATH=${WORK}/prefix -DCMAKE_BUILD_TYPE=Release ${extra}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "configuring the consumer failed:\n${out}\n${err}")
