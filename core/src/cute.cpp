@@ -69,18 +69,9 @@ std::string CuteLayout::text() const {
 CuteResult to_cute(const TileLayout& t) {
     CuteResult res;
     std::vector<std::vector<Element>> held;
-    try {
-        held = held_elements(t);
-    } catch (const Error& e) {
-        res.why_not = e.what();
-        return res;
-    }
+    res.why_not = uniform_held_elements(t, held);
+    if (!res.why_not.empty()) return res;
     const size_t n = held[0].size();
-    for (const auto& l : held)
-        if (l.size() != n) {
-            res.why_not = "lanes hold different numbers of elements (" + num(n) + " and " + num(l.size()) + ")";
-            return res;
-        }
     const int threads = static_cast<int>(held.size()), values = static_cast<int>(n);
     const long long rows = t.rows();
     auto idx = [&](int th, int v) {

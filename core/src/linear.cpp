@@ -59,21 +59,25 @@ std::vector<std::vector<Element>> held_elements(const TileLayout& t) {
     return out;
 }
 
-LinearResult to_linear(const TileLayout& t) {
-    LinearResult res;
-    std::vector<std::vector<Element>> held;
+std::string uniform_held_elements(const TileLayout& t, std::vector<std::vector<Element>>& held) {
     try {
         held = held_elements(t);
     } catch (const Error& e) {
-        res.why_not = e.what();
-        return res;
+        return e.what();
     }
     const size_t n = held[0].size();
-    for (size_t i = 0; i < held.size(); ++i)
-        if (held[i].size() != n) {
-            res.why_not = "lanes hold different numbers of elements (" + num(n) + " and " + num(held[i].size()) + ")";
-            return res;
-        }
+    for (const auto& list : held)
+        if (list.size() != n)
+            return "lanes hold different numbers of elements (" + num(n) + " and " + num(list.size()) + ")";
+    return {};
+}
+
+LinearResult to_linear(const TileLayout& t) {
+    LinearResult res;
+    std::vector<std::vector<Element>> held;
+    res.why_not = uniform_held_elements(t, held);
+    if (!res.why_not.empty()) return res;
+    const size_t n = held[0].size();
     if (!power_of_two(static_cast<long long>(n)) || !power_of_two(t.lanes()) || !power_of_two(t.waves())) {
         res.why_not = "each lane holds " + num(n) + " elements over " + num(t.lanes()) + " lanes and " + num(t.waves()) +
                       " waves; a linear layout needs powers of two";

@@ -31,6 +31,9 @@ struct LinearLayout {
 // it starts. Throws Error when one slot holds several elements (modifiers that
 // broadcast), as such a layout is no function of (register, lane, wave).
 std::vector<std::vector<Element>> held_elements(const TileLayout& t);
+// The same when every (wave, lane) holds as many elements as the others, as the
+// linear and CuTe forms need: empty, with `held` filled; else why not (in words).
+std::string uniform_held_elements(const TileLayout& t, std::vector<std::vector<Element>>& held);
 
 // The tile as a linear layout, checked by evaluating the bases back over every
 // (register, lane, wave); or, when it is not linear, why (in words).
