@@ -482,6 +482,24 @@ std::string symbols_json(const Instruction& ins, const std::string& formulas) {
     return s + "]";
 }
 
+// {"cbsz": [0, 1, ...], ...}: the legal values of every modifier of the query's instruction.
+std::string modifiers_legal_json(const Query& q) {
+    std::string s = "{";
+    const auto ranges = modifier_ranges(*q.ins, *q.target, q.mods);
+    for (size_t n = 0; n < ranges.size(); ++n) {
+        s += (n ? ", " : "") + json_string(ranges[n].name) + ": [";
+        for (size_t m = 0; m < ranges[n].values.size(); ++m) s += (m ? ", " : "") + num(ranges[n].values[m]);
+        s += "]";
+    }
+    return s + "}";
+}
+
+// "formulas" and "formula_symbols" lines of info's JSON.
+std::string formulas_json(const Query& q) {
+    const std::string formulas = family_formulas(*q.ins, q.mods);
+    return "\"formulas\": " + json_string(formulas) + ",\n\"formula_symbols\": " + symbols_json(*q.ins, formulas) + ",\n";
+}
+
 // NVIDIA: info from instruction_facts; JSON with the PTX facts.
 std::string render_info_nvidia(const Query& q, Format f) {
     const Instruction& ins = *q.ins;
@@ -519,17 +537,10 @@ std::string render_info_nvidia(const Query& q, Format f) {
         s += "},\n\"ops\": " + num(ins.ops()) + ", \"min_target\": " + json_string(ins.min_target) +
              ", \"ptx_version\": " + json_string(ins.ptx_version) + ",\n";
         if (!address.empty()) s += "\"addresses\": " + json_string(address) + ",\n";
-        s += "\"modifiers_legal\": {";
-        auto ranges = modifier_ranges(ins, *q.target, q.mods);
-        for (size_t n = 0; n < ranges.size(); ++n) {
-            s += (n ? ", " : "") + json_string(ranges[n].name) + ": [";
-            for (size_t m = 0; m < ranges[n].values.size(); ++m) s += (m ? ", " : "") + num(ranges[n].values[m]);
-            s += "]";
-        }
+        s += "\"modifiers_legal\": " + modifiers_legal_json(q);
         const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
-        s += "}, \"value_modifiers\": " + json_string(ef.value_modifiers) + ",\n";
-        s += "\"formulas\": " + json_string(family_formulas(ins, q.mods)) + ",\n";
-        s += "\"formula_symbols\": " + symbols_json(ins, family_formulas(ins, q.mods)) + ",\n";
+        s += ", \"value_modifiers\": " + json_string(ef.value_modifiers) + ",\n";
+        s += formulas_json(q);
         s += "\"formula_source\": " + json_string(family_source(ins.kind)) + ", \"source\": " + json_string(ins.source) +
              ", \"confidence\": " + json_string(ins.confidence) + ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
         return s;
@@ -591,15 +602,8 @@ std::string render_info(const Query& q, Format f) {
         s += "}, \"value_modifiers\": " + json_string(ef.value_modifiers) + ",\n";
         s += "\"signature\": " + json_string(ins.signature(wave)) + ", \"features\": " + json_string(ins.features) +
              ", \"tied\": " + (ins.tied ? "true" : "false") + ",\n";
-        s += "\"modifiers_legal\": {";
-        auto ranges = modifier_ranges(ins, *q.target, q.mods);
-        for (size_t n = 0; n < ranges.size(); ++n) {
-            s += (n ? ", " : "") + json_string(ranges[n].name) + ": [";
-            for (size_t m = 0; m < ranges[n].values.size(); ++m) s += (m ? ", " : "") + num(ranges[n].values[m]);
-            s += "]";
-        }
-        s += "},\n\"formulas\": " + json_string(family_formulas(ins, q.mods)) + ",\n";
-        s += "\"formula_symbols\": " + symbols_json(ins, family_formulas(ins, q.mods)) + ",\n";
+        s += "\"modifiers_legal\": " + modifiers_legal_json(q);
+        s += ",\n" + formulas_json(q);
         s += "\"formula_source\": " + json_string(family_source(ins.kind)) + ", \"source\": " + json_string(ins.source) +
              ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
         return s;
