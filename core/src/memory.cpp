@@ -1,0 +1,18 @@
+// Addresses of a tile in memory (see lanescope/memory.hpp).
+#include "lanescope/memory.hpp"
+
+namespace lanescope {
+
+std::string_view memory_space_name(MemorySpace s) { return s == MemorySpace::Global ? "global" : "lds"; }
+std::string_view memory_order_name(MemoryOrder o) { return o == MemoryOrder::RowMajor ? "row" : "col"; }
+
+long long element_address(const MemoryTile& t, int row, int col) {
+    const bool row_major = t.order == MemoryOrder::RowMajor;
+    const long long line = row_major ? row : col;
+    long long pos = row_major ? col : row;
+    if (t.swizzle.active()) pos ^= static_cast<long long>(t.swizzle.vec) * ((line / t.swizzle.per_phase) % t.swizzle.max_phase);
+    const long long index = line * (static_cast<long long>(t.ld) + t.pad) + pos;
+    return index * t.element_bits / 8;
+}
+
+}  // namespace lanescope
