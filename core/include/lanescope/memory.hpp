@@ -67,8 +67,68 @@ struct MemoryOp {
     long long address = 0; // byte offset from the tile's start
     int bytes = 0;
     int reg = 0;           // first destination (load) or source (store) 32-bit register of `lane`
-    std::vector<Delivery> delivers;
+    std::string builtin;   // clang builtin that issues it ("__builtin_amdgcn_ds_read_tr16_b64_v4f16"); empty
+                           // for plain loads/stores, which the compiler selects from a vector access
+    std::vector<Delivery> delivers;  // loads: what lands where; stores: what is written (at = source)
 };
+
+// Plain loads: every lane's elements of `op`, in register order, grouped into
+// the widest legal vector loads (ds_read_b32/b64/b96/b128 for LDS,
+// global_load_dword... / global_load_b32... for global) given contiguity and
+// alignment; ops of one issue index form one wave-level instruction.
+std::vector<MemoryOp> plan_plain_loads(const Instruction& ins, const Target& t, Operand op,
+                                       const ResolvedModifiers& mods, const MemoryTile& tile,
+                                       const std::optional<TileParams>& tiles = std::nullopt);
+// Stores of C/D (op must be C or D) to global memory or LDS, widest legal vectors.
+std::vector<MemoryOp> plan_stores(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods,
+                                  const MemoryTile& tile, const std::optional<TileParams>& tiles = std::nullopt);
+
+// The LDS of a family: bank count and width, with the source.
+struct BankModel {
+    int banks = 32;
+    int bank_bytes = 4;
+    std::string source;      // "I4 §11.1", ...
+    std::string confidence;  // "documented", "derived", "measured", "inferred"
+};
+BankModel bank_model(const Target& t);
+
+// Which lanes the LDS serves together for one memory instruction.
+struct PassGrouping {
+    std::string name;                      // "16 consecutive lanes", "gfx942 b128 groups", ...
+    std::vector<std::vector<int>> passes;  // lanes of each pass
+    std::string source;
+    std::string confidence;  // "documented", "measured", "inferred" (said in every output)
+};
+// Groupings offered for `mnemonic` on `t`, the best-supported first; the user may pick any.
+std::vector<PassGrouping> pass_groupings(const Target& t, std::string_view mnemonic, int wave_size);
+
+struct BankPass {
+    std::vector<int> lanes;
+    int cycles = 1;  // the largest number of distinct dwords one bank must supply in this pass
+};
+struct BankReport {
+    int wave = 0, issue = 0;
+    std::string mnemonic;
+    PassGrouping grouping;
+    std::vector<BankPass> passes;
+    int cycles = 0;          // sum over passes
+    int minimum_cycles = 0;  // conflict-free minimum for the same bytes
+};
+// One report per wave-level LDS instruction (ops sharing wave and issue).
+// `grouping` names one of pass_groupings(); empty = the first.
+std::vector<BankReport> analyse_banks(const std::vector<MemoryOp>& ops, const Target& t, int wave_size,
+                                      std::string_view grouping = {});
+
+// Global coalescing of one wave-level instruction: distinct cache lines and 64-byte segments touched.
+struct CoalescingReport {
+    int wave = 0, issue = 0;
+    std::string mnemonic;
+    int bytes = 0;            // bytes moved by the wave
+    int cache_lines = 0;      // distinct lines of `line_bytes`
+    int segments_64b = 0;     // distinct 64-byte segments
+    int minimum_lines = 0;    // ceil(bytes / line_bytes)
+};
+std::vector<CoalescingReport> analyse_coalescing(const std::vector<MemoryOp>& ops, int line_bytes = 128);
 
 // Transpose loads (CDNA4 ds_read_*_tr_*, RDNA4 global_load_tr_*): the memory
 // instructions that fill `op` of `ins` from `tile` through the hardware
