@@ -88,8 +88,9 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
 int cmd_gallery(const Options& o, const FigureOptions& fo) {
     if (!fo.bench && fo.out.empty()) throw UsageError("gallery needs -o DIR (or --bench to render in memory only)");
     const fig::GalleryStats st = fig::write_gallery(catalog(o), fo.bench ? std::string() : fo.out, fig::parse_theme(fo.theme), fo.match);
-    std::printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants), %zu tiles, %.1f MB in %.2f s%s%s\n",
-                fo.bench ? "rendered (in memory)" : "wrote", st.instructions, st.figures, st.variants, st.tiles,
+    std::printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants, %zu of tiles of many waves), %zu tiles, "
+                "%.1f MB in %.2f s%s%s\n",
+                fo.bench ? "rendered (in memory)" : "wrote", st.instructions, st.figures, st.variants, st.tile_figures, st.tiles,
                 st.bytes / 1e6, st.seconds, fo.bench ? "" : " to ", fo.bench ? " (goal < 10 s on one core)" : fo.out.c_str());
     return 0;
 }

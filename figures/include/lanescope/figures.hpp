@@ -144,11 +144,13 @@ Theme parse_theme(const std::string& s);
 // The gallery: every instruction of `cat` on one target per family, every wave
 // size, every operand, default modifiers plus each modifier value that moves
 // data, as SVG files under dir/svg, one facts page per instruction under
-// dir/facts, and dir/index.html (no server, no network).
+// dir/facts, a few tiles of many waves (their SVGs under dir/svg, named
+// tile_*), and dir/index.html (no server, no network).
 struct GalleryStats {
     std::size_t instructions = 0;  // (family, instruction, wave) rows
     std::size_t figures = 0;       // SVG files
     std::size_t variants = 0;      // modifier variants beyond the defaults
+    std::size_t tile_figures = 0;  // of the figures: the "Tiles of many waves" section's
     std::size_t tiles = 0;
     std::size_t bytes = 0;
     double seconds = 0;
