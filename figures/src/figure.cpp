@@ -329,7 +329,9 @@ Figure build_figure(const FigureSpec& spec) {
                  "  \u00B7  operand" + (panels.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
                  (mods.empty() ? "default modifiers" : mods) + "  \u00B7  " +
                  (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " +
-                 (tiled && spec.color == ColorBy::Lane && tile_waves > 1 ? "wave and lane group" : color_words(spec.color));
+                 (tiled && spec.color == ColorBy::Lane && tile_waves > 1
+                      ? (ins.vendor() == Vendor::NVIDIA ? "warp and lane group" : "wave and lane group")
+                      : color_words(spec.color));
     std::vector<std::string> subtitle_lines{f.subtitle};
     std::vector<std::string> title_lines{f.title};
 
@@ -607,16 +609,17 @@ Figure build_figure(const FigureSpec& spec) {
     if (tiled && spec.color == ColorBy::Lane && tile_waves > 1) {
         // A hue per wave (wave 0's lane groups as its shades), then the shades.
         const TileParams& tp = panels.front().tile->params();
+        const std::string noun = ins.vendor() == Vendor::NVIDIA ? "warp" : "wave";
         for (int w = 0; w < std::min(tile_waves, 16); ++w) {
             std::string label;
             for (int v = w; v < tile_waves; v += 16)
-                label += (label.empty() ? "wave " : ", ") + std::to_string(v) + " (" + std::to_string(v / tp.waves_n) + "," +
+                label += (label.empty() ? noun + " " : ", ") + std::to_string(v) + " (" + std::to_string(v / tp.waves_n) + "," +
                          std::to_string(v % tp.waves_n) + ")";
             f.legend.push_back({wave_color(w, 0, groups, spec.theme), label});
         }
         for (int lg = 0; lg < groups && groups > 1; ++lg)
             f.legend.push_back({wave_color(0, lg, groups, spec.theme), legend_label(ins, ColorBy::Lane, lg)});
-        f.legend_title = "Colour by wave (wm,wn), shade by lane group:";
+        f.legend_title = "Colour by " + noun + " (wm,wn), shade by lane group:";
     } else {
         for (int i = 0; i < distinct; ++i) {
             std::string label;
