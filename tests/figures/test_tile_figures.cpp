@@ -314,55 +314,63 @@ TEST_CASE("tile frames: instruction tiles thin, waves thicker, the wave grid's r
 }
 
 TEST_CASE("tile TikZ at a column and a page: every font at least --min-font, the width kept, labels inside cells") {
-    const char* tiles[] = {
-        "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand D --waves 2x2 --tiles-per-wave 2x1 --shape 256x256",
-        "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand all --waves 2x2 --tiles-per-wave 2x1 --shape 256x256x64",
-        "-a gfx1100 -i v_wmma_f32_16x16x16_f16 --operand all --waves 2x2",
-        "-a gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --waves 2x1",
+    struct Case {
+        const char* tile;
+        const char* width;  // "" is TikZ's default, a column
+        double width_pt, min_font;
     };
-    for (const char* t : tiles)
-        for (const std::pair<const char*, double>& width : {std::pair<const char*, double>{"", 240}, {"--width page", 500},
-                                                           {"--width 20cm", 569.06}})
-            for (double min_font : {5.0, 7.0}) {
-                INFO(t << " " << width.first << " --min-font " << min_font);
-                Run r = cli(std::string("figure ") + t + " --format tikz " + width.first + " --min-font " +
-                            std::to_string(static_cast<int>(min_font)) + "pt -o -");
-                REQUIRE(r.status == 0);
-                const std::string& tex = r.out;
-                const size_t bg = tex.find("] (0,0) rectangle (");
-                REQUIRE(bg != std::string::npos);
-                const double w_units = std::atof(tex.c_str() + bg + 19);
-                CHECK(w_units * 0.5 <= width.second + 0.5);
-                CHECK(w_units * 0.5 >= 0.6 * width.second);
-                size_t fonts = 0;
-                for (size_t p = tex.find("\\fontsize{"); p != std::string::npos; p = tex.find("\\fontsize{", p + 1)) {
-                    CHECK(std::atof(tex.c_str() + p + 10) >= min_font - 1e-9);
-                    ++fonts;
-                }
-                CHECK(fonts > 3);
-                const size_t style = tex.find("tile/.style={");
-                REQUIRE(style != std::string::npos);
-                const double tile_pt = std::atof(tex.c_str() + tex.find("\\fontsize{", style) + 10);
-                size_t nodes = 0;
-                for (size_t p = tex.find("\\node[tile,"); p != std::string::npos; p = tex.find("\\node[tile,", p + 1)) {
-                    ++nodes;
-                    const std::string node = tex.substr(p, tex.find(";\n", p) - p);
-                    const double w = std::atof(node.c_str() + node.find("minimum width=") + 14);
-                    const std::string text = node.substr(node.rfind('{') + 1, node.rfind('}') - node.rfind('{') - 1);
-                    for (size_t a = 0;;) {
-                        const size_t b = text.find("\\\\", a);
-                        const std::string line = text.substr(a, b == std::string::npos ? std::string::npos : b - a);
-                        if (label_em(line) * tile_pt > w) FAIL_CHECK("label '" << line << "' is wider than its " << w << " pt cell");
-                        if (b == std::string::npos) break;
-                        a = b + 2;
-                    }
-                }
-                // Big tiles are colours only: fills, no nodes.
-                if (std::string(t).find("256x256") != std::string::npos) {
-                    CHECK(nodes == 0);
-                    CHECK(tex.find("\\fill[") != std::string::npos);
-                }
+    const char* d256 = "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand D --waves 2x2 --tiles-per-wave 2x1 --shape 256x256";
+    const char* gemm256 = "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand all --waves 2x2 --tiles-per-wave 2x1 --shape 256x256x64";
+    const char* rdna3 = "-a gfx1100 -i v_wmma_f32_16x16x16_f16 --operand all --waves 2x2";
+    const char* small = "-a gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --waves 2x1";
+    const Case cases[] = {
+        {d256, "", 240, 5},      {d256, "", 240, 7},     {d256, "--width page", 500, 5}, {d256, "--width page", 500, 7},
+        {gemm256, "--width page", 500, 5},               {rdna3, "", 240, 5},            {rdna3, "--width 20cm", 569.06, 7},
+        {small, "", 240, 5},     {small, "--width page", 500, 7},
+    };
+    for (const Case& c : cases) {
+        const char* t = c.tile;
+        const std::pair<const char*, double> width{c.width, c.width_pt};
+        const double min_font = c.min_font;
+        INFO(t << " " << width.first << " --min-font " << min_font);
+        Run r = cli(std::string("figure ") + t + " --format tikz " + width.first + " --min-font " +
+                    std::to_string(static_cast<int>(min_font)) + "pt -o -");
+        REQUIRE(r.status == 0);
+        const std::string& tex = r.out;
+        const size_t bg = tex.find("] (0,0) rectangle (");
+        REQUIRE(bg != std::string::npos);
+        const double w_units = std::atof(tex.c_str() + bg + 19);
+        CHECK(w_units * 0.5 <= width.second + 0.5);
+        CHECK(w_units * 0.5 >= 0.6 * width.second);
+        size_t fonts = 0;
+        for (size_t p = tex.find("\\fontsize{"); p != std::string::npos; p = tex.find("\\fontsize{", p + 1)) {
+            CHECK(std::atof(tex.c_str() + p + 10) >= min_font - 1e-9);
+            ++fonts;
+        }
+        CHECK(fonts > 3);
+        const size_t style = tex.find("tile/.style={");
+        REQUIRE(style != std::string::npos);
+        const double tile_pt = std::atof(tex.c_str() + tex.find("\\fontsize{", style) + 10);
+        size_t nodes = 0;
+        for (size_t p = tex.find("\\node[tile,"); p != std::string::npos; p = tex.find("\\node[tile,", p + 1)) {
+            ++nodes;
+            const std::string node = tex.substr(p, tex.find(";\n", p) - p);
+            const double w = std::atof(node.c_str() + node.find("minimum width=") + 14);
+            const std::string text = node.substr(node.rfind('{') + 1, node.rfind('}') - node.rfind('{') - 1);
+            for (size_t a = 0;;) {
+                const size_t b = text.find("\\\\", a);
+                const std::string line = text.substr(a, b == std::string::npos ? std::string::npos : b - a);
+                if (label_em(line) * tile_pt > w) FAIL_CHECK("label '" << line << "' is wider than its " << w << " pt cell");
+                if (b == std::string::npos) break;
+                a = b + 2;
             }
+        }
+        // Big tiles are colours only: fills, no nodes.
+        if (std::string(t).find("256x256") != std::string::npos) {
+            CHECK(nodes == 0);
+            CHECK(tex.find("\\fill[") != std::string::npos);
+        }
+    }
 }
 
 TEST_CASE("tile PNG: every wave's colour in its pixels, at a small and a large size") {
@@ -370,7 +378,7 @@ TEST_CASE("tile PNG: every wave's colour in its pixels, at a small and a large s
         WARN("no TrueType font (fonts-dejavu-core): PNG test skipped");
         return;
     }
-    const TileCase c{"gfx942", "v_mfma_f32_16x16x16_f16", ls::Operand::D, params(2, 4, 1, 1, 128, 128)};
+    const TileCase c{"gfx942", "v_mfma_f32_16x16x16_f16", ls::Operand::D, params(2, 4, 1, 1)};
     const Resolved r = resolve(c);
     for (double width : {0.0, 320.0}) {
         fig::FigureSpec spec = spec_of(r, {c.operand}, c.params);
@@ -429,15 +437,16 @@ TEST_CASE("figure with bad tile options: a clear message, exit 1, nothing writte
     };
     const std::string kept = dir + "/kept.svg";
     fig::write_file_atomic(kept, "mine");
+    const char* outs[] = {"/new.svg", "/new.png", "/new.tex"};
+    size_t n = 0;
     for (const Bad& b : bads) {
         INFO(b.args);
-        for (const char* out : {"/new.svg", "/new.png", "/new.tex"}) {
-            Run r = cli(base + b.args + " -o " + dir + out);
-            CHECK(r.status == 1);
-            CHECK(r.err.find(b.says) != std::string::npos);
-            CHECK_FALSE(std::filesystem::exists(dir + out));
-        }
-        Run r = cli(base + b.args + " -o " + kept);
+        const char* out = outs[n++ % 3];  // each format in turn
+        Run r = cli(base + b.args + " -o " + dir + out);
+        CHECK(r.status == 1);
+        CHECK(r.err.find(b.says) != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(dir + out));
+        r = cli(base + b.args + " -o " + kept);
         CHECK(r.status == 1);
         CHECK(read_file(kept) == "mine");
     }
@@ -453,7 +462,7 @@ TEST_CASE("figure with bad tile options: a clear message, exit 1, nothing writte
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("figure without tile options is the single-instruction figure; with them, all three formats") {
+TEST_CASE("figure without tile options is the single-instruction figure, with them all three formats") {
     const std::string dir = temp_dir("tileok");
     const std::string base = "figure -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand all ";
     Run plain = cli(base + "-o -");
