@@ -129,6 +129,10 @@ std::vector<std::string> split_label(const std::string& label) {
 
 std::string bits_words(int lo, int hi) { return "[" + std::to_string(hi) + ":" + std::to_string(lo) + "]"; }
 
+// The most tiles a tile figure draws (a 2048x2048 C/D): about 2 GB of memory
+// and a 350 MB SVG at natural size, a minute to draw.
+constexpr long long kMaxFigureTiles = 1LL << 22;
+
 // Tile figures: how a cell is labelled, richest first. Every cell of a figure
 // uses the same form.
 enum class TileForm { Full, Short, None };  // "w1 v3[15:0]" / "L17"; "w1 v3" / "L17"; colours only
@@ -189,10 +193,18 @@ Figure build_figure(const FigureSpec& spec) {
         throw Error("a tile has one block, so colour by block says nothing; legal with tile options: lane (wave and lane "
                     "group), register");
     std::vector<Panel> panels;
+    long long tile_count = 0;  // tile mode: (element, wave, location)s over all panels
     for (Operand op : spec.operands) {
         Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}};
         if (tiled) {
             p.tile = std::make_shared<const TileLayout>(ins, *spec.target, op, spec.mods, *spec.tile);
+            // Every wave issues steps() copies of the instruction's entries.
+            tile_count += static_cast<long long>(p.tile->waves()) * p.tile->steps() *
+                          static_cast<long long>(p.layout.entries().size());
+            if (tile_count > kMaxFigureTiles)
+                throw Error("a figure of this tile has " + std::to_string(tile_count) + "+ tiles (elements times their copies); "
+                            "legal: at most " + std::to_string(kMaxFigureTiles) + ", e.g. a 2048x2048 C/D or a 1024x1024x256 "
+                            "GEMM; pick a smaller --shape");
             p.cells.resize(static_cast<size_t>(p.tile->rows()) * p.tile->cols());
             for (const TileEntry& e : p.tile->entries())
                 p.cells[static_cast<size_t>(e.element.row) * p.tile->cols() + e.element.col].push_back(e.at);

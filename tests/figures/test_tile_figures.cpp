@@ -434,6 +434,7 @@ TEST_CASE("figure with bad tile options: a clear message, exit 1, nothing writte
         {"--operand D --shape 64x64x8x8", "expected TMxTN or TMxTNxTK"},
         {"--operand D --waves 2x2 --view registers", "legal with tile options: --view matrix"},
         {"--operand D --waves 2x2 --color block", "legal with tile options: lane"},
+        {"--operand D --waves 2x2 --shape 4096x4096", "legal: at most 4194304"},
     };
     const std::string kept = dir + "/kept.svg";
     fig::write_file_atomic(kept, "mine");
