@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -206,6 +207,53 @@ TEST_CASE("tile SVG: every cell covered once per copy, coloured by the wave the 
         }
 }
 
+TEST_CASE("tile registers view: a block per wave, every part of every lane register, the wave's hue") {
+    const TileCase tcs[] = {
+        {"gfx942", "v_mfma_f32_32x32x8_f16", ls::Operand::A, params(2, 2, 2, 1, 128, 64, 16)},
+        {"gfx1100", "v_wmma_f32_16x16x16_f16", ls::Operand::D, params(2, 2, 1, 2, 64, 64), 32},
+    };
+    for (const TileCase& c : tcs) {
+        INFO(c.instruction << " " << ls::operand_name(c.operand) << " " << c.params.describe());
+        const Resolved r = resolve(c);
+        fig::FigureSpec spec = spec_of(r, {c.operand}, c.params);
+        spec.view = ls::View::Registers;
+        const std::string svg = fig::to_svg(fig::build_figure(spec));
+        REQUIRE(xml_problem(svg).empty());
+        const ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, c.operand, r.mods);
+        const ls::TileLayout t(*r.ins, *r.target, c.operand, r.mods, c.params);
+        const ls::TileParams& p = c.params;
+        const int M = r.ins->m, N = r.ins->n, WN = p.waves_n, group = ls::is_cdna(r.ins->families.front()) ? M : 16;
+        const int groups = r.mods.wave / group;
+        const std::vector<SvgTile> tiles = svg_tiles(svg);
+        CHECK(tiles.size() == t.entries().size());  // one part per (element, wave, location)
+        std::set<std::string> ids;
+        size_t wrong = 0;
+        for (const SvgTile& tile : tiles) {
+            REQUIRE(ids.insert(tile.id).second);
+            // "A.w1.v3.l17.0" and "A[r][c]": the element's wave, lane and register from first principles.
+            int wave = -1, reg = -1, lane = -1, row = -1, col = -1;
+            REQUIRE(std::sscanf(tile.id.c_str() + 2, "w%d.v%d.l%d", &wave, &reg, &lane) == 3);
+            REQUIRE(std::sscanf(tile.lines[0].c_str() + 1, "[%d][%d]", &row, &col) == 2);
+            const bool rows_m = c.operand != ls::Operand::B, cols_n = c.operand != ls::Operand::A;
+            bool ok = (!rows_m || (row / (M * p.tiles_m)) % p.waves_m == wave / WN) &&
+                      (!cols_n || (col / (N * p.tiles_n)) % WN == wave % WN);
+            bool placed = false;
+            for (const ls::Location& loc : L.where({0, row % L.rows(), col % L.cols()}))
+                placed = placed || (loc.lane == lane && loc.reg == reg % L.regs());
+            ok = ok && placed && tile.fill == ls::wave_color(wave, lane / group, groups, ls::Theme::Light).hex();
+            if (!ok && wrong++ < 3) FAIL_CHECK("tile " << tile.id << " '" << tile.lines[0] << "' fill " << tile.fill);
+        }
+        CHECK(wrong == 0);
+        for (int w = 0; w < t.waves(); ++w) CHECK(svg.find(">wave " + std::to_string(w) + "</text>") != std::string::npos);
+        // Fitted to a column: colours only, no per-cell text, no font under the minimum.
+        spec.fit_width = 320, spec.min_font = 5 / 0.75;
+        const std::string small = fig::to_svg(fig::build_figure(spec));
+        CHECK(xml_problem(small).empty());
+        CHECK(svg_tiles(small).empty());
+        CHECK_FALSE(svg_fill_rects(small).empty());
+    }
+}
+
 TEST_CASE("a tile of one wave and one sub-tile is drawn as its instruction, apart from the heading") {
     struct One {
         const char* arch;
@@ -221,13 +269,16 @@ TEST_CASE("a tile of one wave and one sub-tile is drawn as its instruction, apar
         {"gfx942", "v_mfma_f32_32x32x8_f16", {ls::Operand::A, ls::Operand::B, ls::Operand::D}, -1, 1000},
         {"gfx1100", "v_wmma_f32_16x16x16_f16", {ls::Operand::A}, 64, 0},
         {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4", {ls::Operand::A}, -1, 667},
+        {"gfx942", "v_mfma_f32_32x32x8_f16", {ls::Operand::A}, -1, -1},  // registers view, natural
+        {"gfx1100", "v_wmma_f32_16x16x16_f16", {ls::Operand::D}, 32, -320},  // registers view, a column
     };
     for (const One& o : ones) {
         INFO(o.arch << " " << o.instruction << " operands " << o.ops.size() << " width " << o.width);
         const Resolved r = resolve({o.arch, o.instruction, ls::Operand::D, {}, o.wave});
         fig::FigureSpec a = spec_of(r, o.ops, std::nullopt), b = spec_of(r, o.ops, ls::TileParams{});
-        a.fit_width = b.fit_width = o.width;
-        a.min_font = b.min_font = o.width > 0 ? 5 / 0.75 : 0;
+        if (o.width < 0) a.view = b.view = ls::View::Registers;  // a negative width: the registers view
+        a.fit_width = b.fit_width = o.width == -1 ? 0 : std::abs(o.width);
+        a.min_font = b.min_font = a.fit_width > 0 ? 5 / 0.75 : 0;
         const fig::Figure fa = fig::build_figure(a), fb = fig::build_figure(b);
         CHECK(fa.title != fb.title);
         REQUIRE(fa.tiles.size() == fb.tiles.size());
@@ -432,7 +483,6 @@ TEST_CASE("figure with bad tile options: a clear message, exit 1, nothing writte
         {"--operand A --shape 64x64x12", "not a multiple of the instruction's K 8"},
         {"--operand all --shape 64x64x12", "not a multiple of the instruction's K 8"},
         {"--operand D --shape 64x64x8x8", "expected TMxTN or TMxTNxTK"},
-        {"--operand D --waves 2x2 --view registers", "legal with tile options: --view matrix"},
         {"--operand D --waves 2x2 --color block", "legal with tile options: lane"},
         {"--operand D --waves 2x2 --shape 4096x4096", "legal: at most 4194304"},
     };
