@@ -27,8 +27,14 @@ void TileTexture::render(const TileGrid& grid, const ls::ThemeColors& colors, Im
     // so small that the lines would hide their colours.
     const float line = grid.cell_h >= 5 && (grid.view == ViewKind::Registers || grid.cell_w >= 5) ? 1.0f : 0.0f;
     for (const Tile& t : grid.tiles) {
+        const float stripe = t.copy_fills.empty() ? 0.0f : (t.x1 - t.x0 - line) / static_cast<float>(t.copy_fills.size());
         if (t.copy_fills.empty()) {
             list.AddRectFilled(ImVec2(t.x0 + line, t.y0 + line), ImVec2(t.x1, t.y1), to_imgui(t.fill));
+        } else if (stripe < 2) {
+            // Stripes narrower than 2 px would vanish (a large tile at fit): each cell shows one
+            // copy, column by column, so the area reads as stripes of the copies' colours.
+            const size_t k = static_cast<size_t>(t.element.col) % t.copy_fills.size();
+            list.AddRectFilled(ImVec2(t.x0 + line, t.y0 + line), ImVec2(t.x1, t.y1), to_imgui(t.copy_fills[k]));
         } else {
             // Every copy of a replicated element: one stripe each, left to right.
             const float w = (t.x1 - t.x0 - line) / static_cast<float>(t.copy_fills.size());
