@@ -247,7 +247,8 @@ void App::set_tile(bool enabled, const ls::TileParams& p) {
 void App::rebuild_grids() {
     const auto t0 = std::chrono::steady_clock::now();
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
-    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release();
+    // Textures are kept for reuse by the operand's new view (allocation is what costs most on llvmpipe).
+    std::vector<OperandView> old = std::move(views);
     views.clear();
     // Both canvases are arranged for their current size and view.
     layout_canvas.shapes = layout_shapes();
@@ -274,12 +275,20 @@ void App::rebuild_grids() {
         if (settings.view.show_registers && !tile.active()) v.side = build_register_grid(*set.ins, l, side_style);
         views.push_back(std::move(v));
     }
+    for (auto& v : views)
+        for (auto& o : old)
+            if (o.operand == v.operand) {
+                v.matrix_tex = o.matrix_tex, v.registers_tex = o.registers_tex, v.side_tex = o.side_tex;
+                o.matrix_tex = o.registers_tex = o.side_tex = TileTexture{};
+            }
+    for (auto& o : old) o.matrix_tex.release(), o.registers_tex.release(), o.side_tex.release();
     // Render after the vector stops moving (textures are GL objects).
     for (auto& v : views) {
         if (v.operand == ls::Operand::C) continue;  // C is drawn as D
         v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
         v.registers_tex.render(v.registers, colors, cell_font, cell_font_size);
         if (settings.view.show_registers && !tile.active()) v.side_tex.render(v.side, colors, cell_font, cell_font_size);
+        else v.side_tex.release();
     }
     layout_canvas.built_w = layout_canvas.arr.cell_w, layout_canvas.built_h = layout_canvas.arr.cell_h;
     regs_canvas.built_w = regs_canvas.arr.cell_w, regs_canvas.built_h = regs_canvas.arr.cell_h;

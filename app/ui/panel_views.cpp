@@ -235,7 +235,7 @@ std::vector<std::string> tile_title_forms(const App& app, const ls::TileLayout& 
                 (app.copy < 0 ? " (all shown)" : " (copy " + std::to_string(std::min(app.copy, copies - 1) + 1) + ")");
     std::vector<std::string> out;
     out.push_back(name + "  " + shape + " tile  " + std::string(ls::elem_name(t.instruction().type())) + "  " + regs + "  " +
-                  std::to_string(t.waves()) + " waves" + share);
+                  std::to_string(t.waves()) + (t.waves() == 1 ? " wave" : " waves") + share);
     out.push_back(name + "  " + shape + " tile  " + regs);
     out.push_back(name + "  " + shape + " tile");
     out.push_back(name + "  " + shape);
