@@ -552,7 +552,10 @@ void draw_tile_controls(App& app) {
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Tile mode: the instruction repeated over a wave grid (Triton's warpsPerCTA), sub-tiles per wave\n"
                           "(tilesPerWarp) and a tensor shape (docs/tiles.md). Cells are coloured by wave (hue) and lane group (shade).");
-    if (!on) return;
+    if (!on) {
+        ImGui::SameLine(0, 16 * app.scale);  // off: the legend follows on the same line
+        return;
+    }
     ls::TileParams p = tm.want;
     const float w = ImGui::CalcTextSize("00000").x + ImGui::GetStyle().FramePadding.x * 2;
     auto number = [&](const char* id, int& v, int lo) {
