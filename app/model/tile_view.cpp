@@ -14,6 +14,10 @@ namespace {
 
 constexpr float kLabelPad = 4;  // as tiles.cpp: 2 px each side
 constexpr int kLaneGroupCode = 1 << 20;  // legend codes of lane groups start here
+constexpr int kWaveHues = 16;            // distinct wave colours (tile_cell_colour)
+// Cells per operand the app draws: each is a cached Tile (about 200 bytes) and at least a
+// fraction of a pixel; beyond this memory and time grow without showing more.
+constexpr int kMaxTileCells = 1 << 20;
 
 float width_of(const GridStyle& s, const std::string& text) {
     return s.text_width ? s.text_width(text) : 7.0f * static_cast<float>(text.size());
@@ -63,6 +67,11 @@ TileSet resolve_tile(const LayoutSet& set, const ls::TileParams& p) {
     for (const ls::OperandLayout& l : set.layouts) {
         if (l.operand() == ls::Operand::C) continue;
         ts.layouts.emplace_back(*set.ins, *set.target, l.operand(), set.mods, p);
+        const ls::TileLayout& t = ts.layouts.back();
+        if (t.elements() > kMaxTileCells)
+            throw ls::Error(std::string(ls::operand_name(t.operand())) + " of this tile has " + std::to_string(t.rows()) + "x" +
+                            std::to_string(t.cols()) + " elements; the app draws at most " + std::to_string(kMaxTileCells) +
+                            " cells per operand (e.g. 1024x1024; lanescope-cli prints larger tiles)");
     }
     ts.lane_group_size = std::max(1, ls::lane_group_size(*set.ins));
     ts.lane_groups = std::max(1, ls::lane_groups(*set.ins, set.wave()));
@@ -103,12 +112,25 @@ int tile_colour_key(int wave, int lane_group, int lane_groups) { return wave * s
 std::vector<TileLegendEntry> tile_legend(const TileSet& ts, ls::Theme theme) {
     std::vector<TileLegendEntry> out;
     const int WN = ts.params.waves_n;
-    for (int w = 0; w < ts.waves(); ++w) {
+    // Hues repeat after 16 waves: then one entry per hue, naming the waves that share it.
+    for (int w = 0; w < std::min(ts.waves(), kWaveHues); ++w) {
         TileLegendEntry e;
         e.kind = TileLegendEntry::Kind::Wave;
         e.index = e.code = w;
         e.colour = tile_cell_colour(w, 0, ts.lane_groups, theme);
-        e.text = "wave " + std::to_string(w) + " (" + std::to_string(w / WN) + "," + std::to_string(w % WN) + ")";
+        if (ts.waves() <= kWaveHues) {
+            e.text = "wave " + std::to_string(w) + " (" + std::to_string(w / WN) + "," + std::to_string(w % WN) + ")";
+        } else {
+            e.text = "waves " + std::to_string(w);
+            int named = 1;
+            for (int more = w + kWaveHues; more < ts.waves(); more += kWaveHues, ++named) {
+                if (named == 3) {
+                    e.text += ", \u2026";
+                    break;
+                }
+                e.text += ", " + std::to_string(more);
+            }
+        }
         out.push_back(e);
     }
     if (ts.lane_groups > 1)
@@ -128,7 +150,7 @@ std::vector<TileLegendEntry> tile_legend(const TileSet& ts, ls::Theme theme) {
 bool tile_legend_matches(int code, int key, int lane_groups) {
     lane_groups = std::max(1, lane_groups);
     if (code >= kLaneGroupCode) return key % lane_groups == code - kLaneGroupCode;
-    return key / lane_groups == code;
+    return (key / lane_groups) % kWaveHues == code;
 }
 
 std::pair<std::string, std::string> tile_label_lines(int wave, const ls::Location& loc, int element_bits, LabelForm form) {

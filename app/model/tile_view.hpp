@@ -26,7 +26,8 @@ struct TileSet {
 };
 
 // Builds the tiles; throws ls::Error (core's message: what is legal) for
-// illegal parameters or a multi-block instruction.
+// illegal parameters or a multi-block instruction, and for operands of more
+// than 1,048,576 elements (1024x1024), which the app does not draw.
 TileSet resolve_tile(const LayoutSet& set, const ls::TileParams& p);
 
 // "2x2", "2x1", "256x256x64" (the CLI's --waves, --tiles-per-wave, --shape);
@@ -47,7 +48,8 @@ struct TileLegendEntry {
     ls::Rgb colour;
     std::string text;  // "wave 1 (0,1)", "lanes 32–63"
 };
-// The waves first (wave w = wm * WN + wn), then the lane groups (shades of wave 0).
+// The waves first (wave w = wm * WN + wn; beyond 16 waves one entry per hue,
+// "waves 3, 19, 35, …"), then the lane groups (shades of wave 0).
 std::vector<TileLegendEntry> tile_legend(const TileSet& ts, ls::Theme theme);
 // Whether a cell of colour key `key` belongs to the legend entry with `code`.
 bool tile_legend_matches(int code, int key, int lane_groups);

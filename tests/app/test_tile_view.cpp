@@ -65,6 +65,9 @@ TEST_CASE("tile view: illegal tiles are refused with core's message, never half-
     CHECK_THROWS_WITH(resolve_tile(set, p), Catch::Contains("not a multiple"));
     p.m = 0, p.k = 12;
     CHECK_THROWS_WITH(resolve_tile(set, p), Catch::Contains("instruction's K 8"));
+    // Larger than the app draws (core allows up to 16M elements): refused with the limit named.
+    CHECK_NOTHROW(resolve_tile(set, parse_tile_params("2x2", "", "1024x1024x64")));
+    CHECK_THROWS_WITH(resolve_tile(set, parse_tile_params("2x2", "", "2048x1024x64")), Catch::Contains("at most 1048576 cells"));
     // Multi-block instructions have no tiles (Triton's layouts do not use them).
     CHECK_THROWS_AS(resolve_tile(make("gfx942", "v_mfma_f32_4x4x4_16b_f16"), ls::TileParams{}), ls::Error);
 }
@@ -97,6 +100,23 @@ TEST_CASE("tile view: a distinct hue per wave, distinct shades per lane group, t
                 CHECK(tile_legend_matches(e.code, key, 4) ==
                       (e.kind == TileLegendEntry::Kind::Wave ? e.index == w : e.index == g));
         }
+}
+
+TEST_CASE("tile view: beyond 16 waves the legend has one entry per hue, naming the waves that share it") {
+    const LayoutSet set = make("gfx942", "v_mfma_f32_32x32x8_f16");
+    const TileSet ts = resolve_tile(set, parse_tile_params("4x8", "1x1", ""));  // 32 waves
+    const auto legend = tile_legend(ts, ls::Theme::Light);
+    REQUIRE(legend.size() == 16 + 2);
+    CHECK(legend[3].text == "waves 3, 19");
+    // Wave 19 has wave 3's hue: both match its entry, wave 4 does not.
+    CHECK(tile_cell_colour(19, 0, 2, ls::Theme::Light) == tile_cell_colour(3, 0, 2, ls::Theme::Light));
+    CHECK(tile_legend_matches(legend[3].code, tile_colour_key(19, 1, 2), 2));
+    CHECK(tile_legend_matches(legend[3].code, tile_colour_key(3, 0, 2), 2));
+    CHECK_FALSE(tile_legend_matches(legend[3].code, tile_colour_key(4, 0, 2), 2));
+    const TileSet many = resolve_tile(set, parse_tile_params("8x8", "1x1", ""));  // 64 waves
+    CHECK(tile_legend(many, ls::Theme::Light)[5].text == "waves 5, 21, 37, \u2026");
+    const TileSet most = resolve_tile(set, parse_tile_params("32x32", "1x1", ""));  // 1024 waves
+    CHECK(tile_legend(most, ls::Theme::Light)[15].text == "waves 15, 31, 47, \u2026");
 }
 
 TEST_CASE("tile view: the grid colours each cell by the wave and lane group that hold it") {
