@@ -86,8 +86,16 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
     const float thick = 3.0f * app.scale, thin = 1.5f * app.scale;
     const bool matrix = grid.view == ViewKind::Matrix;
     // Only what changes per frame: highlights of the hovered / pinned thing.
+    const bool few = hl && hl->marked.size() <= 16;  // a hovered element, not a whole lane
     auto highlight = [&](const Tile& t, std::uint8_t level) {
-        const ImVec2 a = add(p0, t.x0 + 1, t.y0 + 1), b = add(p0, t.x1, t.y1);
+        ImVec2 a = add(p0, t.x0 + 1, t.y0 + 1), b = add(p0, t.x1, t.y1);
+        if (t.x1 - t.x0 < 6 || t.y1 - t.y0 < 6) {
+            // Cells of a few pixels (a large tile at fit): marked cells are filled (a row, a column or
+            // a lane's cells read as lines and blocks); a single hovered element gets a ring that can be seen.
+            if (level != 2 || !few) return dl->AddRectFilled(add(p0, t.x0, t.y0), b, level == 2 ? strong : weak);
+            const float cx = (a.x + b.x) * 0.5f, cy = (a.y + b.y) * 0.5f, r = 5 * app.scale;
+            a = ImVec2(std::min(a.x, cx - r), std::min(a.y, cy - r)), b = ImVec2(std::max(b.x, cx + r), std::max(b.y, cy + r));
+        }
         if (level == 2) dl->AddRectFilled(a, b, wash);
         dl->AddRect(a, b, level == 2 ? strong : weak, 0.0f, 0, level == 2 ? thick : thin);
     };
@@ -630,6 +638,9 @@ void draw_layout_panel(App& app) {
 }
 
 void draw_registers_panel(App& app) {
+    if (app.tile.active())
+        ImGui::TextDisabled("Tile mode is on (Layout tab): these are the instruction's registers, one wave's lanes; "
+                            "a lane hovered here is highlighted in every wave of the tile.");
     draw_legend(app);
     draw_canvas(app, app.regs_canvas, true);
 }
