@@ -149,7 +149,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     add_int("--selector", a.mods.selector, 0, 255, "sparsity selector (NVIDIA mma.sp)");
     cli.add_option("--screenshot", a.screenshot, "render one frame to this PNG and exit (no display needed)");
     cli.add_option("--size", a.size, "screenshot / benchmark size WxH (default 1400x900)");
-    add_int("--bench-frames", a.bench_frames, 1, 1000000, "render N frames of the largest layout with a moving pointer; print timings");
+    add_int("--bench-frames", a.bench_frames, 1, 1000000, "render N frames of the largest layout (or, with --waves/--tiles-per-wave/--shape, that tile) with a moving pointer; print timings");
     cli.add_option("--theme", a.theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
     cli.add_option("--color-by,--color", a.color_by, "lane, register or block")->check(CLI::IsMember({"lane", "register", "block"}));
     cli.add_option("--tab", a.tab, "layout, registers, compare, values or details")
