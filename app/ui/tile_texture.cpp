@@ -177,7 +177,8 @@ void TileTexture::render(const TileGrid& grid, const ls::ThemeColors& colors, Im
         ImFontAtlas* atlas = ImGui::GetIO().Fonts;
         unsigned char* pixels = nullptr;
         if (atlas->TexPixelsAlpha8) pixels = atlas->TexPixelsAlpha8, stamp.atlas_w = atlas->TexWidth, stamp.atlas_h = atlas->TexHeight;
-        if (pixels && font && font->ContainerAtlas == atlas) stamp.atlas = pixels, stamp.font = font, stamp.size = font_size;
+        if (pixels && font && font->ContainerAtlas == atlas && font->FontSize > 0)
+            stamp.atlas = pixels, stamp.font = font, stamp.size = font_size;
         fill_cells(grid, target_.color, w, h, colors.grid, line, stamp);
         if (stamp.atlas) return;  // labels stamped too: nothing left for GL
     }
