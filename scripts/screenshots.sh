@@ -36,3 +36,18 @@ shot linking-mfma-16x16x16-f16-gfx942 -a gfx942  -i v_mfma_f32_16x16x16_f16 --pi
 shot compare-wmma-rdna3-vs-rdna4      -a gfx1100 -i v_wmma_f32_16x16x16_f16 --compare-arch gfx1200
 shot registers-mfma-16x16x16-f16-gfx942 -a gfx942 -i v_mfma_f32_16x16x16_f16 --tab registers
 shot details-dark-mfma-32x32x8-f16    -a gfx942  -i v_mfma_f32_32x32x8_f16 --tab details --theme dark
+# Tile mode (docs/app.md): a 256x256 C tile with its A and B at K = 64 over 2x2 waves with 2x2 sub-tiles
+# each (a lane of wave 1 pinned; an A element pinned at 1100x720), a small 2x2-wave tile with an A
+# element pinned (its 2 waves' copies and the D row it feeds), an RDNA3 tile, the tile's Details.
+shot_at() {  # shot_at NAME WxH ARGS...
+  local name=$1 size=$2; shift 2
+  env -u DISPLAY -u WAYLAND_DISPLAY "$app" --no-settings --size "$size" "$@" --screenshot "$out/$name.png" >/dev/null
+  echo "$out/$name.png"
+}
+tile256=(-a gfx942 -i v_mfma_f32_32x32x8_f16 --waves 2x2 --tiles-per-wave 2x2 --shape 256x256x64)
+shot_at tile-256x256-mfma-32x32x8-gfx942          1400x900 "${tile256[@]}" --pin lane,17,1
+shot_at tile-256x256-mfma-32x32x8-gfx942-1100x720 1100x720 "${tile256[@]}" --pin A,70,9
+shot_at tile-2x2-waves-mfma-16x16x16-gfx942       1400x900 -a gfx942 -i v_mfma_f32_16x16x16_f16 --waves 2x2 --pin A,5,3
+shot_at tile-2x2-waves-mfma-16x16x16-gfx942-zoom  1400x900 -a gfx942 -i v_mfma_f32_16x16x16_f16 --waves 2x2 --zoom 3 --pin lane,5,0
+shot_at tile-2x2-waves-wmma-16x16x16-gfx1100      1400x900 -a gfx1100 -i v_wmma_f32_16x16x16_f16 --waves 2x2 --tiles-per-wave 2x1 --pin D,20,5
+shot_at tile-details-mfma-32x32x8-gfx942          1400x900 "${tile256[@]}" --tab details

@@ -299,6 +299,15 @@ TEST_CASE("bad input table: the app refuses clearly before opening anything and 
     for (const char* v : {"lane,999", "lane,64", "lane,-1", "lane,", "D,40,1", "D,3,5,x", "D,3", "Q,1,1", "K,0,0", "D,1,1,1,1"})
         cases.push_back({kOk + " --pin " + v, 2, {"--pin", "legal"}});
     for (const char* v : {"0", "-5", "x"}) cases.push_back({kOk + " --bench-frames " + v, 2, {"--bench-frames", "legal"}});
+    // Tile mode (--waves, --tiles-per-wave, --shape): the form, core's refusal, --pin inside the tile.
+    for (const char* v : {"0x2", "2", "2x2x2", "-1x2", "2xx2"}) cases.push_back({kOk + " --waves " + v, 2, {"--waves", "legal"}});
+    cases.push_back({kOk + " --tiles-per-wave 1x0", 2, {"--tiles-per-wave", "legal"}});
+    cases.push_back({kOk + " --shape 64", 2, {"--shape", "TMxTN"}});
+    cases.push_back({kOk + " --waves 2x2 --shape 100x64", 2, {"tile", "not a multiple"}});
+    cases.push_back({kOk + " --shape 64x64x12", 2, {"tile", "instruction's K"}});
+    cases.push_back({kOk + " --waves 2x2 --shape 4096x1024", 2, {"tile", "at most"}});
+    for (const char* v : {"D,64,0", "lane,3,4", "lane,64", "A,1", "wave,1,1"})
+        cases.push_back({kOk + " --waves 2x2 --pin " + v, 2, {"--pin", "legal in tile mode"}});
     cases.push_back({kOk + " --compare-wave 48", 2, {"compare"}});
     cases.push_back({kOk + " --compare-wave x", 2, {"--compare-wave", "legal"}});
     cases.push_back({kOk + " --size 10x10", 2, {"--size", "320"}});

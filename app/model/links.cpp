@@ -17,6 +17,17 @@ int element_index(const ls::OperandLayout& l, const ls::Element& e) {
     return (e.block * l.rows() + e.row) * l.cols() + e.col;
 }
 
+void index_marks(Links& links) {
+    for (OperandHighlight& h : links.operands) {
+        h.marked.clear();
+        h.marked_slots.clear();
+        for (size_t i = 0; i < h.elements.size(); ++i)
+            if (h.elements[i]) h.marked.push_back(static_cast<int>(i));
+        for (size_t i = 0; i < h.slots.size(); ++i)
+            if (h.slots[i]) h.marked_slots.push_back(static_cast<int>(i));
+    }
+}
+
 namespace {
 
 void mark_element(const ls::OperandLayout& l, OperandHighlight& h, const ls::Element& e, std::uint8_t level) {
@@ -55,6 +66,7 @@ Links compute_links(const LayoutSet& set, const Hover& hover) {
                     h.elements[static_cast<size_t>(element_index(l, p.element))] = 2;
             }
         }
+        index_marks(links);
         return links;
     }
 
@@ -85,6 +97,7 @@ Links compute_links(const LayoutSet& set, const Hover& hover) {
                 for (int r = 0; r < l.rows(); ++r) mark_element(l, h, {e.block, r, e.col}, 1);
         }
     }
+    index_marks(links);
     return links;
 }
 

@@ -18,8 +18,9 @@ struct Hover {
     ls::Operand operand = ls::Operand::A;
     ls::Element element;
     int lane = -1;
+    int wave = -1;  // tile mode: the wave of the hovered cell or lane (-1: none / every wave)
     bool operator==(const Hover& o) const {
-        return kind == o.kind && operand == o.operand && element == o.element && lane == o.lane;
+        return kind == o.kind && operand == o.operand && element == o.element && lane == o.lane && wave == o.wave;
     }
     bool operator!=(const Hover& o) const { return !(*this == o); }
 };
@@ -30,6 +31,9 @@ struct OperandHighlight {
     ls::Operand operand = ls::Operand::A;
     std::vector<std::uint8_t> elements;  // index: element_index()
     std::vector<std::uint8_t> slots;     // index: lane * regs + reg
+    // The non-zero entries of the two masks (indices), so that a frame draws
+    // highlights in the time of what is marked, not of the whole grid.
+    std::vector<int> marked, marked_slots;
 };
 
 struct Links {
@@ -38,6 +42,9 @@ struct Links {
 };
 
 int element_index(const ls::OperandLayout& l, const ls::Element& e);
+
+// Fills every highlight's `marked` and `marked_slots` from its masks.
+void index_marks(Links& links);
 
 Links compute_links(const LayoutSet& set, const Hover& hover);
 

@@ -20,6 +20,7 @@ const char* label_form_name(LabelForm f) {
         case LabelForm::Short: return "short (v0 / L17)";
         case LabelForm::OneLine: return "one line (v0 L17)";
         case LabelForm::Lane: return "lane (L17)";
+        case LabelForm::WaveLane: return "wave / lane (w1 / L17)";
         case LabelForm::Number: return "lane number (17)";
         case LabelForm::None: return "none (colours only)";
     }
@@ -50,6 +51,7 @@ std::pair<std::string, std::string> label_lines(const ls::Location& loc, int ele
         }
         case LabelForm::OneLine: return {reg_part(false) + " " + lane, ""};
         case LabelForm::Lane: return {lane, ""};
+        case LabelForm::WaveLane: return {"", lane};  // the wave goes first (tile_label_lines)
         case LabelForm::Number: return {std::to_string(loc.lane), ""};
         case LabelForm::None: break;
     }

@@ -25,6 +25,7 @@ enum class LabelForm {
     Short,     // "v0.hi" over "L17" (v0.lo/.hi 16-bit halves, .b0-.b3 bytes, .n0-.n7 4-bit fields)
     OneLine,   // "v0 L17"
     Lane,      // "L17"
+    WaveLane,  // tile mode only: "w1" over "L17" (the wave, then the lane)
     Number,    // "17": the lane number alone, when nothing longer fits
     None,      // colours only
 };
@@ -38,6 +39,7 @@ struct Tile {
     ls::Location loc;                      // the location shown (matrix view) or this slot part
     int copies = 1;                        // how many locations hold the element
     int key = 0;                           // what the colour stands for: lane group, register or block
+    int wave = -1;                         // tile mode: the wave of the location shown
     // "All copies" of a replicated element: one stripe per copy, left to right.
     std::vector<ls::Rgb> copy_fills;
     std::vector<int> copy_keys;
@@ -65,6 +67,8 @@ struct TileGrid {
     LabelForm form = LabelForm::None;  // matrix view: the one label form of this operand
     int max_copies = 1;
     int regs = 0, lanes = 0;
+    bool tile = false;  // tile mode (tile_view.hpp): elements in tile coordinates, Tile::wave set
+    int waves = 1;
     std::vector<Tile> tiles;
     std::vector<int> slot_first;  // register view: first tile of each (lane, reg) slot, size lanes*regs+1
 

@@ -95,6 +95,18 @@ GridStyle App::grid_style() const {
 
 std::vector<GridShape> App::layout_shapes() const {
     std::vector<GridShape> out;
+    if (tile.active()) {
+        // Tile mode: the operands' tiles, no register views beside them (a tile's lanes are per wave).
+        auto add_tile = [&](ls::Operand op) {
+            if (const ls::TileLayout* t = tile.tiles.find(op)) out.push_back(GridShape{t->operand(), t->rows(), t->cols(), 1, false});
+        };
+        if (!only_operands.empty())
+            for (ls::Operand op : only_operands) add_tile(op);
+        else
+            for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D, ls::Operand::K, ls::Operand::SA, ls::Operand::SB})
+                add_tile(op);
+        return out;
+    }
     auto add = [&](ls::Operand op, bool registers) {
         const ls::OperandLayout* l = set.find(op == ls::Operand::C ? ls::Operand::D : op);
         if (!l) return;
@@ -154,7 +166,10 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
         p.natural_h = std::ceil(st.line_h + 6 * scale);
     } else {
         float natural = 0;
-        for (const auto& l : set.layouts) natural = std::max(natural, natural_cell_width(l, st));
+        if (tile.active())
+            for (const auto& t : tile.tiles.layouts) natural = std::max(natural, natural_tile_cell_width(t, st));
+        else
+            for (const auto& l : set.layouts) natural = std::max(natural, natural_cell_width(l, st));
         p.natural_w = natural;
         p.natural_h = natural_cell_height(st);
     }
@@ -184,6 +199,7 @@ void App::select(const Selection& s) {
         }
     }
     if (settings.view.block >= set.ins->blocks) settings.view.block = -1;
+    resolve_tile_mode();
     // A new instruction or modifier opens on the whole picture.
     layout_canvas.fit();
     regs_canvas.fit();
@@ -200,10 +216,39 @@ void App::select(const Selection& s) {
     request_redraw();
 }
 
+void App::resolve_tile_mode() {
+    tile.tiles = TileSet{};
+    tile.error.clear();
+    tile.links = Links{};
+    if (!tile.enabled || !set.ins) return;
+    try {
+        tile.tiles = resolve_tile(set, tile.want);
+    } catch (const ls::Error& e) {
+        tile.error = e.what();
+    }
+    tile.pick_wave = std::clamp(tile.pick_wave, 0, std::max(0, tile.tiles.waves() - 1));
+    tile.pick_lane = std::clamp(tile.pick_lane, 0, std::max(0, set.wave() - 1));
+}
+
+void App::set_tile(bool enabled, const ls::TileParams& p) {
+    if (enabled == tile.enabled && p == tile.want) return;
+    tile.enabled = enabled;
+    tile.want = p;
+    resolve_tile_mode();
+    layout_canvas.fit();
+    copy = -1;
+    hover = pinned = Hover{};
+    links = compute_links(set, Hover{});
+    links_for_ = Hover{};
+    grids_dirty = true;
+    request_redraw();
+}
+
 void App::rebuild_grids() {
     const auto t0 = std::chrono::steady_clock::now();
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
-    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release();
+    // Textures are kept for reuse by the operand's new view (allocation is what costs most on llvmpipe).
+    std::vector<OperandView> old = std::move(views);
     views.clear();
     // Both canvases are arranged for their current size and view.
     layout_canvas.shapes = layout_shapes();
@@ -223,18 +268,27 @@ void App::rebuild_grids() {
     for (const auto& l : set.layouts) {
         OperandView v;
         v.operand = l.operand();
-        v.matrix = build_matrix_grid(*set.ins, l, st);
+        const ls::TileLayout* t = tile.active() ? tile.tiles.find(l.operand()) : nullptr;
+        v.matrix = t && l.operand() != ls::Operand::C ? build_tile_matrix_grid(*t, tile.tiles, st) : build_matrix_grid(*set.ins, l, st);
         max_copies = std::max(max_copies, v.matrix.max_copies);
         v.registers = build_register_grid(*set.ins, l, reg_style);
-        if (settings.view.show_registers) v.side = build_register_grid(*set.ins, l, side_style);
+        if (settings.view.show_registers && !tile.active()) v.side = build_register_grid(*set.ins, l, side_style);
         views.push_back(std::move(v));
     }
+    for (auto& v : views)
+        for (auto& o : old)
+            if (o.operand == v.operand) {
+                v.matrix_tex = o.matrix_tex, v.registers_tex = o.registers_tex, v.side_tex = o.side_tex;
+                o.matrix_tex = o.registers_tex = o.side_tex = TileTexture{};
+            }
+    for (auto& o : old) o.matrix_tex.release(), o.registers_tex.release(), o.side_tex.release();
     // Render after the vector stops moving (textures are GL objects).
     for (auto& v : views) {
         if (v.operand == ls::Operand::C) continue;  // C is drawn as D
         v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
         v.registers_tex.render(v.registers, colors, cell_font, cell_font_size);
-        if (settings.view.show_registers) v.side_tex.render(v.side, colors, cell_font, cell_font_size);
+        if (settings.view.show_registers && !tile.active()) v.side_tex.render(v.side, colors, cell_font, cell_font_size);
+        else v.side_tex.release();
     }
     layout_canvas.built_w = layout_canvas.arr.cell_w, layout_canvas.built_h = layout_canvas.arr.cell_h;
     regs_canvas.built_w = regs_canvas.arr.cell_w, regs_canvas.built_h = regs_canvas.arr.cell_h;
@@ -361,11 +415,12 @@ void App::draw_status_bar() {
     const std::string mods = set.mods.describe();
     if (!mods.empty()) text += "  " + mods;
     const Hover& h = active_hover();
+    if (tile.active()) text += "  |  tile: waves " + std::to_string(tile.want.waves_m) + "x" + std::to_string(tile.want.waves_n);
     if (h.kind == Hover::Kind::Element)
         text += "  |  " + std::string(ls::operand_name(h.operand)) + "[" + std::to_string(h.element.row) + "][" +
                 std::to_string(h.element.col) + "]" + (set.ins->blocks > 1 ? " block " + std::to_string(h.element.block) : "");
     else if (h.kind == Hover::Kind::Lane)
-        text += "  |  lane " + std::to_string(h.lane);
+        text += "  |  " + (h.wave >= 0 ? "wave " + std::to_string(h.wave) + ", " : std::string()) + "lane " + std::to_string(h.lane);
     if (pinned.kind != Hover::Kind::None) text += " (pinned, Esc clears)";
     if (!verify.error.empty()) text += "  |  Verify on GPU: " + verify.error;
     else if (verify.have && verify.key == selection_key())
@@ -477,7 +532,15 @@ void App::after_frame() {
     // Links follow the hover, or the pin when nothing is hovered.
     const Hover& h = active_hover();
     if (h != links_for_) {
-        links = compute_links(set, h);
+        if (tile.active()) {
+            // A hover on a tile cell carries its wave (tile coordinates); one from the Registers
+            // tab does not (the instruction's coordinates; its lane is then that lane in every wave).
+            const bool on_tile = h.wave >= 0;
+            tile.links = compute_tile_links(tile.tiles, on_tile || h.kind == Hover::Kind::Lane ? h : Hover{});
+            links = compute_links(set, on_tile ? Hover{} : h);
+        } else {
+            links = compute_links(set, h);
+        }
         links_for_ = h;
     }
     if (values_dirty) {

@@ -7,6 +7,7 @@
 #include "model/links.hpp"
 #include "model/search.hpp"
 #include "model/settings.hpp"
+#include "model/tile_view.hpp"
 #include "model/tiles.hpp"
 #include "model/values.hpp"
 #include "model/verify_overlay.hpp"
@@ -84,6 +85,20 @@ struct VerifyState {
     double ms = 0;
 };
 
+// Tile mode of the Layout tab (issue 12): the instruction repeated over a wave
+// grid, sub-tiles per wave and a tensor shape. `want` is what the controls or
+// the command line set; `tiles` is resolved from it (empty, with `error`,
+// when core refuses the parameters: the single instruction is drawn then).
+struct TileMode {
+    bool enabled = false;
+    ls::TileParams want;
+    TileSet tiles;
+    std::string error;
+    Links links;                 // hover links over the tiles
+    int pick_wave = 0, pick_lane = 0;
+    bool active() const { return enabled && !tiles.empty(); }
+};
+
 // Whether the app was built with lanescope::gpu.
 bool gpu_backend_built();
 
@@ -138,6 +153,9 @@ public:
 
     CompareState compare;
     VerifyState verify;
+    TileMode tile;
+    // Turns tile mode on or off or changes its parameters (resolves the tiles, refits, rebuilds).
+    void set_tile(bool enabled, const ls::TileParams& p);
     std::string status;
     ImVec2 layout_panel_min, layout_panel_max;  // for exporting one panel
     Canvas layout_canvas, regs_canvas;
@@ -185,6 +203,7 @@ public:
 private:
     Hover links_for_;
     mutable int max_texture_size_ = 0;
+    void resolve_tile_mode();
     void select(const Selection& s);
     friend void draw_layout_panel(App&);
     friend void draw_registers_panel(App&);

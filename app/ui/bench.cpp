@@ -1,5 +1,5 @@
 // The frame-time benchmark (--bench-frames N). Two phases over the catalog's
-// largest layout: "fit" (every operand whole on screen, the pointer moving
+// largest layout (or, with the tile options, the given instruction's tile): "fit" (every operand whole on screen, the pointer moving
 // from tile to tile) and "100 %" (cells at natural size, every label in full,
 // the picture panned every frame and the pointer on tiles). It fails loudly
 // (message, non-zero exit) when the fitted picture is not whole, when the
@@ -138,6 +138,10 @@ int run_benchmark(App& app, Platform& platform, int frames, int width, int heigh
     std::printf("lanescope bench: %s on %s, %zu matrix tiles (A, B, D%s%s), %dx%d, %d frames\n", app.set.ins->mnemonic.c_str(),
                 app.set.target->gfx.c_str(), tiles, app.set.find(ls::Operand::K) ? ", K" : "",
                 app.set.find(ls::Operand::SA) ? ", SA, SB" : "", width, height, frames);
+    if (app.tile.active())
+        std::printf("%s", tile_summary(app.tile.tiles, *app.set.ins).c_str());
+    else if (app.tile.enabled)
+        problems.push_back("the tile was refused: " + app.tile.error);
     std::printf("renderer: %s (%s)\n", reinterpret_cast<const char*>(glGetString(GL_RENDERER)),
                 platform.mode() == Platform::Mode::Surfaceless ? "EGL surfaceless" : "X11 window");
     std::printf("start to first frame: %.1f ms\n", first_ms);

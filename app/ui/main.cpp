@@ -29,6 +29,7 @@ struct Args {
     std::string compare_arch, compare_instruction, pin, verify, corrupt;
     int compare_wave = -1;
     std::string arch, instruction, operands, screenshot, size, theme, color_by, tab;
+    std::string waves, tiles_per_wave, shape;  // tile mode (as lanescope-cli's tile options)
     ls::Modifiers mods;
     int bench_frames = 0;
     int quit_after = 0;
@@ -148,7 +149,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     add_int("--selector", a.mods.selector, 0, 255, "sparsity selector (NVIDIA mma.sp)");
     cli.add_option("--screenshot", a.screenshot, "render one frame to this PNG and exit (no display needed)");
     cli.add_option("--size", a.size, "screenshot / benchmark size WxH (default 1400x900)");
-    add_int("--bench-frames", a.bench_frames, 1, 1000000, "render N frames of the largest layout with a moving pointer; print timings");
+    add_int("--bench-frames", a.bench_frames, 1, 1000000, "render N frames of the largest layout (or, with --waves/--tiles-per-wave/--shape, that tile) with a moving pointer; print timings");
     cli.add_option("--theme", a.theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
     cli.add_option("--color-by,--color", a.color_by, "lane, register or block")->check(CLI::IsMember({"lane", "register", "block"}));
     cli.add_option("--tab", a.tab, "layout, registers, compare, values or details")
@@ -174,6 +175,9 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     cli.add_option("--corrupt", a.corrupt,
                    "with --verify: check a deliberately wrong layout, OP:swap-lanes:L1:L2 or OP:shift-regs (shows red cells)");
     add_int("--quit-after-frames", a.quit_after, 1, 100000000, "interactive window: close after N frames (smoke tests)");
+    cli.add_option("--waves", a.waves, "tile mode: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2");
+    cli.add_option("--tiles-per-wave", a.tiles_per_wave, "tile mode: instruction tiles per wave RMxRN (tilesPerWarp), e.g. 2x1");
+    cli.add_option("--shape", a.shape, "tile mode: tensor shape TMxTN or TMxTNxTK (C/D is TMxTN, A TMxTK, B TKxTN)");
     cli.add_flag("--panel", a.panel, "screenshot only the layout panel, not the whole window");
     cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
     cli.add_flag("--no-labels", a.no_labels, "hide tile labels");
@@ -345,9 +349,56 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             return 2;
         }
     }
+    // Tile mode: the options as lanescope-cli's; core checks the tile (and says what is legal).
+    const bool tile_mode = !a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty();
+    ls::TileParams tile_params;
+    TileSet tile;
+    if (tile_mode) {
+        try {
+            tile_params = parse_tile_params(a.waves, a.tiles_per_wave, a.shape);
+            tile = resolve_tile(checked, tile_params);
+        } catch (const ls::Error& e) {
+            std::cerr << "lanescope: tile: " << e.what() << "\n";
+            return 2;
+        }
+    }
     // --pin: "D,3,5[,block]" pins an element, "lane,17" a lane; every number strict and inside the operand.
+    // In tile mode elements are the tile's and "lane,17,W" pins lane 17 of wave W.
     std::optional<Hover> pin;
-    if (!a.pin.empty()) {
+    if (!a.pin.empty() && tile_mode) {
+        std::vector<std::string> parts;
+        for (size_t at = 0;;) {
+            const size_t comma = a.pin.find(',', at);
+            parts.push_back(a.pin.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+            if (comma == std::string::npos) break;
+            at = comma + 1;
+        }
+        try {
+            Hover h;
+            if ((parts[0] == "lane" || parts[0] == "LANE") && (parts.size() == 2 || parts.size() == 3)) {
+                h.kind = Hover::Kind::Lane;
+                h.lane = static_cast<int>(ls::parse_integer(parts[1], 0, checked.wave() - 1, "lane"));
+                h.wave = parts.size() == 3 ? static_cast<int>(ls::parse_integer(parts[2], 0, tile.waves() - 1, "wave")) : -1;
+            } else if (parts.size() == 3) {
+                const auto op = ls::parse_operand(parts[0]);
+                const ls::TileLayout* t = op ? tile.find(*op) : nullptr;
+                if (!t) throw ls::Error("operand '" + parts[0] + "' is not shown for " + checked.ins->mnemonic);
+                h.kind = Hover::Kind::Element;
+                h.operand = t->operand();
+                h.element = {0, static_cast<int>(ls::parse_integer(parts[1], 0, t->rows() - 1, "row")),
+                             static_cast<int>(ls::parse_integer(parts[2], 0, t->cols() - 1, "col"))};
+                h.wave = t->where(h.element).front().wave;
+            } else {
+                throw ls::Error("it has " + std::to_string(parts.size()) + " comma-separated parts");
+            }
+            pin = h;
+        } catch (const ls::Error& e) {
+            std::cerr << "lanescope: --pin '" << a.pin << "': " << e.what()
+                      << "; legal in tile mode: OP,ROW,COL inside the operand's tile (e.g. D,3,5), lane,N or lane,N,WAVE\n";
+            return 2;
+        }
+    }
+    if (!a.pin.empty() && !tile_mode) {
         std::vector<std::string> parts;
         for (size_t at = 0;;) {
             const size_t comma = a.pin.find(',', at);
@@ -381,7 +432,12 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             return 2;
         }
     }
-    if (a.bench_frames > 0) {
+    if (a.bench_frames > 0 && tile_mode) {
+        // A tile: the selected instruction (-a, -i) over the given tile, labels on, every operand.
+        settings.view.labels = true;
+        settings.view.block = -1;
+        only.clear();
+    } else if (a.bench_frames > 0) {
         const auto largest = largest_layout(cat);
         sel = Selection{largest.first->gfx, largest.second->mnemonic, {}};
         sel.mods.wave = largest.first->wave_sizes.back();
@@ -422,6 +478,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     {
         App app(cat, settings, platform);
         if (a.verbose) std::cout << "app ready: " << ms(t_start, Clock::now()) << " ms\n";
+        if (tile_mode) app.set_tile(true, tile_params);
         if (!only.empty()) app.show_only(only);
         // --zoom F: F times the fitted cell size, centred.
         if (a.zoom > 0) app.layout_canvas.view.zoom_x = app.layout_canvas.view.zoom_y = a.zoom;

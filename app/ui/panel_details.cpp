@@ -52,6 +52,14 @@ void draw_details_panel(App& app) {
         row("source", ins.source + " (catalog line " + std::to_string(ins.catalog_line) + ")");
         ImGui::EndTable();
     }
+    if (app.tile.active() && ImGui::CollapsingHeader("Tile", ImGuiTreeNodeFlags_DefaultOpen)) {
+        // Tile mode (Layout tab): parameters, each operand's registers per lane and register order.
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(tile_summary(app.tile.tiles, ins).c_str());
+        ImGui::TextDisabled("reg = step * (instruction's registers) + instruction register; the step's digits in the order "
+                            "above, fastest first (docs/tiles.md).");
+        ImGui::PopTextWrapPos();
+    }
     if (ImGui::CollapsingHeader("Formulas", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushTextWrapPos(0.0f);  // long formulas and sources wrap at the panel's edge
         ImGui::TextUnformatted(ls::family_formulas(ins, m).c_str());

@@ -86,26 +86,52 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
     const float thick = 3.0f * app.scale, thin = 1.5f * app.scale;
     const bool matrix = grid.view == ViewKind::Matrix;
     // Only what changes per frame: highlights of the hovered / pinned thing.
-    if (hl) {
-        for (const Tile& t : grid.tiles) {
-            const size_t idx = matrix ? static_cast<size_t>((t.element.block * grid.rows + t.element.row) * grid.cols + t.element.col)
-                                      : static_cast<size_t>(t.loc.lane) * grid.regs + t.loc.reg;
-            const auto& mask = matrix ? hl->elements : hl->slots;
-            const std::uint8_t level = idx < mask.size() ? mask[idx] : 0;
-            if (!level) continue;
-            const ImVec2 a = add(p0, t.x0 + 1, t.y0 + 1), b = add(p0, t.x1, t.y1);
-            if (level == 2) dl->AddRectFilled(a, b, wash);
-            dl->AddRect(a, b, level == 2 ? strong : weak, 0.0f, 0, level == 2 ? thick : thin);
+    const bool few = hl && hl->marked.size() <= 16;  // a hovered element, not a whole lane
+    auto highlight = [&](const Tile& t, std::uint8_t level) {
+        ImVec2 a = add(p0, t.x0 + 1, t.y0 + 1), b = add(p0, t.x1, t.y1);
+        if (t.x1 - t.x0 < 6 || t.y1 - t.y0 < 6) {
+            // Cells of a few pixels (a large tile at fit): marked cells are filled (a row, a column or
+            // a lane's cells read as lines and blocks); a single hovered element gets a ring that can be seen.
+            if (level != 2 || !few) return dl->AddRectFilled(add(p0, t.x0, t.y0), b, level == 2 ? strong : weak);
+            const float cx = (a.x + b.x) * 0.5f, cy = (a.y + b.y) * 0.5f, r = 5 * app.scale;
+            a = ImVec2(std::min(a.x, cx - r), std::min(a.y, cy - r)), b = ImVec2(std::max(b.x, cx + r), std::max(b.y, cy + r));
+        }
+        if (level == 2) dl->AddRectFilled(a, b, wash);
+        dl->AddRect(a, b, level == 2 ? strong : weak, 0.0f, 0, level == 2 ? thick : thin);
+    };
+    if (hl && matrix) {
+        // Only what is marked (the links' index lists): the cost follows the highlight, not the grid.
+        const size_t first = static_cast<size_t>(grid.first_block) * grid.rows * grid.cols;
+        for (int i : hl->marked) {
+            const size_t idx = static_cast<size_t>(i);
+            if (idx < first || idx - first >= grid.tiles.size()) continue;
+            highlight(grid.tiles[idx - first], hl->elements[idx]);
+        }
+    } else if (hl) {
+        for (int s : hl->marked_slots) {
+            const size_t slot = static_cast<size_t>(s);
+            if (slot + 1 >= grid.slot_first.size()) continue;
+            for (int i = grid.slot_first[slot]; i < grid.slot_first[slot + 1]; ++i)
+                highlight(grid.tiles[static_cast<size_t>(i)], hl->slots[slot]);
         }
     }
     if (app.legend_key >= 0 && !other) {
-        // A legend entry is hovered: outline every cell of that colour.
-        for (const Tile& t : grid.tiles) {
-            const int n = ls::categorical_count();
-            bool match = t.key % n == app.legend_key;
-            for (int k : t.copy_keys) match |= k % n == app.legend_key;
-            if (!match) continue;
-            dl->AddRect(add(p0, t.x0 + 1, t.y0 + 1), add(p0, t.x1, t.y1), strong, 0.0f, 0, std::min(thick, 2.0f * app.scale));
+        // A legend entry is hovered: outline every cell of that colour (only the cells in view;
+        // tile grids outline only when cells are large enough to see an outline).
+        const ImVec4 clip = dl->_ClipRectStack.back();
+        const bool tiles = grid.tile && app.tile.active();
+        if (!tiles || grid.cell_w >= 4) {
+            for (const Tile& t : grid.tiles) {
+                if (p0.x + t.x1 < clip.x || p0.x + t.x0 > clip.z || p0.y + t.y1 < clip.y || p0.y + t.y0 > clip.w) continue;
+                const int n = ls::categorical_count();
+                auto matches = [&](int key) {
+                    return tiles ? tile_legend_matches(app.legend_key, key, app.tile.tiles.lane_groups) : key % n == app.legend_key;
+                };
+                bool match = matches(t.key);
+                for (int k : t.copy_keys) match |= matches(k);
+                if (!match) continue;
+                dl->AddRect(add(p0, t.x0 + 1, t.y0 + 1), add(p0, t.x1, t.y1), strong, 0.0f, 0, std::min(thick, 2.0f * app.scale));
+            }
         }
     }
     if (verified) {
@@ -148,12 +174,15 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
         h.operand = grid.operand;
         h.element = t.element;
     }
+    const bool tile = grid.tile && app.tile.active() && !other;
+    if (tile) h.wave = std::max(0, t.wave);  // tile coordinates; a lane is that lane of this wave
     if (!other) {
         app.frame_hover = h;
         if (clicked) app.want_pin = h;
     }
     ImGui::BeginTooltip();
-    std::string text = describe_element(other ? *other : app.set, grid.operand, t.element);
+    std::string text = tile ? describe_tile_element(app.tile.tiles, grid.operand, t.element)
+                            : describe_element(other ? *other : app.set, grid.operand, t.element);
     if (!matrix)
         text = "v" + std::to_string(t.loc.reg) + " lane " + std::to_string(t.loc.lane) + " bits " +
                std::to_string(t.loc.bit_lo) + ".." + std::to_string(std::min(t.loc.bit_hi, 31)) + " holds\n" + text;
@@ -170,7 +199,7 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
             ImGui::TextColored(ImVec4(0.1f, 0.55f, 0.2f, 1), "Verify on GPU: verified on %s", app.verify.facts.device.c_str());
         }
     }
-    ImGui::TextDisabled("Shift: whole lane   Click: pin   Esc: unpin");
+    ImGui::TextDisabled(tile ? "Shift: this lane of this wave   Click: pin   Esc: unpin" : "Shift: whole lane   Click: pin   Esc: unpin");
     ImGui::EndTooltip();
 }
 
@@ -202,8 +231,29 @@ std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l,
     return out;
 }
 
+// Tile mode: "C / D  256x256 tile  f32  256 VGPRs per lane  4 waves"; A and B say which waves share them.
+std::vector<std::string> tile_title_forms(const App& app, const ls::TileLayout& t) {
+    const std::string name = t.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(t.operand()));
+    const std::string shape = std::to_string(t.rows()) + "x" + std::to_string(t.cols());
+    const std::string regs = std::to_string(t.regs()) + " " + std::string(ls::register_noun(app.set.ins->vendor())) + "s per lane";
+    const int copies = static_cast<int>(t.where({0, 0, 0}).size());
+    std::string share;
+    if (copies > 1)
+        share = "  each element in " + std::to_string(copies) + " places" +
+                (app.copy < 0 ? " (all shown)" : " (copy " + std::to_string(std::min(app.copy, copies - 1) + 1) + ")");
+    std::vector<std::string> out;
+    out.push_back(name + "  " + shape + " tile  " + std::string(ls::elem_name(t.instruction().type())) + "  " + regs + "  " +
+                  std::to_string(t.waves()) + (t.waves() == 1 ? " wave" : " waves") + share);
+    out.push_back(name + "  " + shape + " tile  " + regs);
+    out.push_back(name + "  " + shape + " tile");
+    out.push_back(name + "  " + shape);
+    out.push_back(name);
+    return out;
+}
+
 void draw_title(const App& app, const ls::OperandLayout& l, bool registers, const Rect& r, ImVec2 origin) {
-    const auto forms = title_forms(app, l, registers);
+    const ls::TileLayout* t = !registers && app.tile.active() && app.tab == Tab::Layout ? app.tile.tiles.find(l.operand()) : nullptr;
+    const auto forms = t ? tile_title_forms(app, *t) : title_forms(app, l, registers);
     const std::string* pick = &forms.back();
     for (const std::string& f : forms)
         if (ImGui::CalcTextSize(f.c_str()).x <= r.w()) {
@@ -345,8 +395,10 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
         draw_title(app, *l, regs, pg.heading, origin);
         draw_axes(app, pg, g, origin);
         const bool over = hovered && !c.dragging && pg.grid.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
-        draw_grid_at(app, g, tex, app.links.find(pg.shape.op), add(origin, pg.grid.x0, pg.grid.y0), over, over && clicked,
-                     nullptr, nullptr, app.verify_for(pg.shape.op));
+        const bool tile = g.tile && app.tile.active();
+        draw_grid_at(app, g, tex, tile ? app.tile.links.find(pg.shape.op) : app.links.find(pg.shape.op),
+                     add(origin, pg.grid.x0, pg.grid.y0), over, over && clicked, nullptr, nullptr,
+                     tile ? nullptr : app.verify_for(pg.shape.op));
         if (registers_tab && hovered && !c.dragging && pg.axis_left.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y)) {
             // A lane number: everything that lane holds, in every operand.
             const int lane = static_cast<int>((io.MousePos.y - origin.y - pg.grid.y0) / std::max(1.0f, g.cell_h));
@@ -396,11 +448,22 @@ void draw_legend(App& app) {
     const char* what = app.settings.view.color_by == ls::ColorBy::Lane       ? "colour = lane group:"
                        : app.settings.view.color_by == ls::ColorBy::Register ? "colour = register:"
                                                                              : "colour = block:";
+    std::vector<ls::Rgb> swatches;
+    if (app.tile.active() && app.tab == Tab::Layout) {
+        // Tile mode: a hue per wave, a shade per lane group within the wave.
+        entries.clear();
+        for (const TileLegendEntry& e : tile_legend(app.tile.tiles, theme)) {
+            entries.push_back({e.code, e.text});
+            swatches.push_back(e.colour);
+        }
+        what = app.tile.tiles.lane_groups > 1 ? "colour = wave, shade = lane group:" : "colour = wave:";
+    }
     ImGui::TextUnformatted(what);
     const float sw = ImGui::GetTextLineHeight();
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    for (const Entry& e : entries) {
+    for (size_t ei = 0; ei < entries.size(); ++ei) {
+        const Entry& e = entries[ei];
         const float w = sw + 4 * app.scale + ImGui::CalcTextSize(e.text.c_str()).x;
         ImGui::SameLine(0, 10 * app.scale);
         if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
@@ -410,7 +473,7 @@ void draw_legend(App& app) {
         ImGui::PopID();
         if (ImGui::IsItemHovered()) app.frame_legend_key = e.key;
         // Register colours repeat after 16: the entry says so in its tooltip.
-        const ls::Rgb c = ls::categorical(e.key, theme);
+        const ls::Rgb c = ei < swatches.size() ? swatches[ei] : ls::categorical(e.key, theme);
         dl->AddRectFilled(p, add(p, sw, sw), to_imgui(c));
         dl->AddRect(p, add(p, sw, sw), ImGui::GetColorU32(ImGuiCol_Border));
         dl->AddText(add(p, sw + 4 * app.scale, 0), ImGui::GetColorU32(ImGuiCol_Text), e.text.c_str());
@@ -419,13 +482,26 @@ void draw_legend(App& app) {
     }
     if (app.tab == Tab::Layout && app.settings.view.labels) {
         // What the text in the cells is (one form per operand; it depends on the cell size).
-        auto example = [](LabelForm f) -> std::string {
+        const bool tile_text = app.tile.active();
+        auto example = [tile_text](LabelForm f) -> std::string {
+            if (tile_text && f != LabelForm::Number && f != LabelForm::None) {
+                // Tile labels put the wave first ("w1 v12 L17").
+                switch (f) {
+                    case LabelForm::Full: return "wave register[bits] \u00B7 lane";
+                    case LabelForm::TwoLines: return "wave register[bits] / lane";
+                    case LabelForm::Short: return "wave register / lane";
+                    case LabelForm::OneLine: return "wave register lane";
+                    case LabelForm::WaveLane: return "wave / lane";
+                    default: return "wave lane";
+                }
+            }
             switch (f) {
                 case LabelForm::Full: return "register[bits] \u00B7 lane";
                 case LabelForm::TwoLines: return "register[bits] / lane";
                 case LabelForm::Short: return "register / lane";
                 case LabelForm::OneLine: return "register lane";
                 case LabelForm::Lane: return "lane";
+                case LabelForm::WaveLane: return "wave / lane";
                 case LabelForm::Number: return "lane number";
                 case LabelForm::None: return "none (zoom in)";
             }
@@ -472,12 +548,99 @@ void draw_legend(App& app) {
     }
 }
 
+namespace {
+
+// Tile mode controls (Layout tab): on/off, waves WM x WN, sub-tiles per wave
+// RM x RN, shape TM x TN x TK (0 = the default), and a lane of a wave to show.
+// Every change goes through core, whose Error says what is legal.
+void draw_tile_controls(App& app) {
+    TileMode& tm = app.tile;
+    bool on = tm.enabled;
+    if (ImGui::Checkbox("Tile", &on)) app.set_tile(on, tm.want);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Tile mode: the instruction repeated over a wave grid (Triton's warpsPerCTA), sub-tiles per wave\n"
+                          "(tilesPerWarp) and a tensor shape (docs/tiles.md). Cells are coloured by wave (hue) and lane group (shade).");
+    if (!on) {
+        ImGui::SameLine(0, 16 * app.scale);  // off: the legend follows on the same line
+        return;
+    }
+    ls::TileParams p = tm.want;
+    const float w = ImGui::CalcTextSize("00000").x + ImGui::GetStyle().FramePadding.x * 2;
+    auto number = [&](const char* id, int& v, int lo) {
+        ImGui::SameLine(0, 2 * app.scale);
+        ImGui::SetNextItemWidth(w);
+        ImGui::InputInt(id, &v, 0, 0);
+        v = std::max(lo, std::min(v, 65536));  // core names what is legal beyond this
+    };
+    auto x = [&]() {
+        ImGui::SameLine(0, 2 * app.scale);
+        ImGui::TextUnformatted("x");
+    };
+    ImGui::SameLine(0, 12 * app.scale);
+    ImGui::TextUnformatted("waves");
+    number("##wm", p.waves_m, 1), x(), number("##wn", p.waves_n, 1);
+    ImGui::SameLine(0, 12 * app.scale);
+    ImGui::TextUnformatted("tiles per wave");
+    number("##rm", p.tiles_m, 1), x(), number("##rn", p.tiles_n, 1);
+    ImGui::SameLine(0, 12 * app.scale);
+    ImGui::TextUnformatted("shape");
+    number("##tm", p.m, 0), x(), number("##tn", p.n, 0), x(), number("##tk", p.k, 0);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("TM x TN x TK (C/D is TM x TN, A TM x TK, B TK x TN); 0: one wave-grid tile, one instruction K");
+    if (!(p == tm.want)) app.set_tile(true, p);
+    if (!tm.error.empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.1f, 1), "Tile not shown: %s", tm.error.c_str());
+        ImGui::PopTextWrapPos();
+        return;
+    }
+    if (!tm.active()) return;
+    // A lane of a wave: pins everything it holds (as Shift+hover on a cell). On a new line when narrow.
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    ImGui::SameLine(0, 16 * app.scale);
+    if (ImGui::GetCursorScreenPos().x + 2 * w + ImGui::CalcTextSize("lane  of wave  Show  shape 00000x00000x0000").x > right)
+        ImGui::NewLine();
+    ImGui::TextUnformatted("lane");
+    number("##pl", tm.pick_lane, 0);
+    tm.pick_lane = std::min(tm.pick_lane, app.set.wave() - 1);
+    ImGui::SameLine(0, 2 * app.scale);
+    ImGui::TextUnformatted("of wave");
+    number("##pw", tm.pick_wave, 0);
+    tm.pick_wave = std::min(tm.pick_wave, tm.tiles.waves() - 1);
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Show")) {
+        Hover h;
+        h.kind = Hover::Kind::Lane;
+        h.lane = tm.pick_lane;
+        h.wave = tm.pick_wave;
+        app.want_pin = h;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pin everything this lane of this wave holds (Esc unpins)");
+    const ls::TileLayout& first = tm.tiles.layouts.front();
+    ImGui::SameLine(0, 16 * app.scale);
+    ImGui::TextDisabled("%s", ("shape " + std::to_string(first.params().m) + "x" + std::to_string(first.params().n) + "x" +
+                               std::to_string(first.params().k))
+                                  .c_str());
+    if (ImGui::IsItemHovered()) {
+        std::string order;
+        for (const auto& t : tm.tiles.layouts)
+            order += std::string(ls::operand_name(t.operand())) + ": reg = step * " + std::to_string(t.instruction().regs()) +
+                     " + instruction reg, step digits (fastest first) " + register_order_text(t) + "\n";
+        ImGui::SetTooltip("%s%s", tile_summary(tm.tiles, *app.set.ins).c_str(), order.c_str());
+    }
+}
+
+}  // namespace
+
 void draw_layout_panel(App& app) {
+    draw_tile_controls(app);
     draw_legend(app);
     draw_canvas(app, app.layout_canvas, false);
 }
 
 void draw_registers_panel(App& app) {
+    if (app.tile.active())
+        ImGui::TextDisabled("Tile mode is on (Layout tab): these are the instruction's registers, one wave's lanes; "
+                            "a lane hovered here is highlighted in every wave of the tile.");
     draw_legend(app);
     draw_canvas(app, app.regs_canvas, true);
 }

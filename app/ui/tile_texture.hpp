@@ -19,11 +19,14 @@ public:
     bool ready() const { return target_.fbo != 0; }
     ImTextureID id() const { return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target_.color)); }
     GLuint fbo() const { return target_.fbo; }
-    int width() const { return target_.width; }
-    int height() const { return target_.height; }
+    // The picture's size; the texture may be larger (kept from an earlier, larger picture:
+    // allocating a large texture costs llvmpipe far more than reusing one).
+    int width() const { return width_; }
+    int height() const { return height_; }
 
 private:
     Offscreen target_;
+    int width_ = 0, height_ = 0;
 };
 
 ImU32 to_imgui(const ls::Rgb& c, int alpha = 255);

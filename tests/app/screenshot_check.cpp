@@ -19,6 +19,8 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
 
+#include "model/tile_view.hpp"
+
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -74,7 +76,7 @@ int palette_colours(const unsigned char* px, int w, int h, ls::Theme theme, int 
 
 int main(int argc, char** argv) {
     if (argc != 4) {
-        std::fprintf(stderr, "usage: %s LANESCOPE xvfb|egl|errors OUTDIR\n", argv[0]);
+        std::fprintf(stderr, "usage: %s LANESCOPE xvfb|egl|errors|fit|tile|verify|window OUTDIR\n", argv[0]);
         return 2;
     }
     const std::string app = argv[1], mode = argv[2], dir = argv[3];
@@ -115,6 +117,52 @@ int main(int argc, char** argv) {
         check(text.find("instruction = v_wmma_f32_16x16x16_f16") != std::string::npos, "settings remember the instruction");
         check(text.find("arch = gfx1100") != std::string::npos, "settings remember the architecture");
         check(text.find("wave = 64") != std::string::npos, "settings remember the wave size");
+        return failures ? 1 : 0;
+    }
+
+    if (mode == "tile") {
+        // Tile mode: a 256x256 C tile with its A and B at K = 64 (65,536 + 2 x 16,384 cells), fitted whole
+        // at 1100x720 and 1400x900, every wave's hue and lane group's shade on screen; bad tiles refused.
+        const std::string tile = " -a gfx942 -i v_mfma_f32_32x32x8_f16 --waves 2x2 --tiles-per-wave 2x2 --shape 256x256x64";
+        const int groups = 2, waves = 4;  // 32x32 MFMA: lane groups of 32 lanes
+        for (const char* size : {"1100x720", "1400x900"}) {
+            const std::string out = dir + "/tile-" + size + ".png";
+            std::remove(out.c_str());
+            check(run(prefix + app + " --no-settings" + tile + " --size " + size + " --panel --screenshot " + out) == 0,
+                  std::string("tile screenshot at ") + size);
+            int w = 0, h = 0, ch = 0;
+            unsigned char* px = stbi_load(out.c_str(), &w, &h, &ch, 4);
+            check(px != nullptr, "PNG readable");
+            if (!px) continue;
+            int x0 = w, y0 = h, x1 = -1, y1 = -1;
+            for (int wave = 0; wave < waves; ++wave)
+                for (int g = 0; g < groups; ++g) {
+                    const ls::Rgb c = lsapp::tile_cell_colour(wave, g, groups, ls::Theme::Light);
+                    long n = 0;
+                    for (int y = 0; y < h; ++y)
+                        for (int x = 0; x < w; ++x) {
+                            const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+                            if (p[0] != c.r || p[1] != c.g || p[2] != c.b) continue;
+                            ++n;
+                            x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+                        }
+                    // C/D alone gives each (wave, lane group) 8,192 cells of at least a pixel.
+                    check(n >= 8192, std::string(size) + ": wave " + std::to_string(wave) + " lane group " + std::to_string(g) +
+                                         " covers " + std::to_string(n) + " pixels");
+                }
+            stbi_image_free(px);
+            check(x1 >= 0 && x0 >= 6 && y0 >= 6 && x1 < w - 6 && y1 < h - 6,
+                  std::string(size) + ": the tile is whole inside the panel (x " + std::to_string(x0) + ".." + std::to_string(x1) +
+                      ", y " + std::to_string(y0) + ".." + std::to_string(y1) + " in " + std::to_string(w) + "x" + std::to_string(h) + ")");
+        }
+        check(run(prefix + app + " --no-settings" + tile + " --size 1100x720 --bench-frames 4") == 0,
+              "--bench-frames with a tile: whole at fit, labels at 100 %, the pointer on tiles");
+        const std::string out = dir + "/never-tile.png";
+        std::remove(out.c_str());
+        for (const char* bad : {"--waves 0x2", "--waves 2", "--tiles-per-wave 2x2x2", "--shape 100x100", "--shape 128x128x12",
+                                "--waves 2x2 --pin D,300,0", "-i v_mfma_f32_4x4x4_16b_f16 --waves 2x2"})
+            check(run(prefix + app + " --no-settings -a gfx942 " + bad + " --screenshot " + out) == 2 && !exists(out),
+                  std::string("bad tile '") + bad + "': exit 2, no file");
         return failures ? 1 : 0;
     }
 

@@ -5,6 +5,7 @@
 // behave like an image viewer's.
 #include "model/arrange.hpp"
 #include "model/selection.hpp"
+#include "model/tile_view.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -48,7 +49,8 @@ struct Stats {
     std::string worst;
 };
 
-void check_arrangement(const std::vector<GridShape>& shapes, const ArrangeParams& p, const std::string& what, Stats& stats) {
+void check_arrangement(const std::vector<GridShape>& shapes, const ArrangeParams& p, const std::string& what, Stats& stats,
+                       float min_cell_px = 2) {
     const Arrangement a = arrange(shapes, p);
     ++stats.arrangements;
     INFO(what << " in a " << p.panel_w << "x" << p.panel_h << " panel; cell " << a.cell_w << "x" << a.cell_h);
@@ -59,8 +61,8 @@ void check_arrangement(const std::vector<GridShape>& shapes, const ArrangeParams
         INFO("grid " << i << " (" << ls::operand_name(g.shape.op) << (g.shape.registers ? " registers" : "") << ")");
         CHECK(g.grid.inside(a.panel, p.margin));
         CHECK(g.heading.inside(a.panel, p.margin));
-        CHECK(g.grid.w() >= g.shape.cols * 2.0f);  // at least 2 px per cell: something to see
-        CHECK(g.grid.h() >= g.shape.rows * 2.0f);
+        CHECK(g.grid.w() >= g.shape.cols * min_cell_px);  // at least 2 px per cell: something to see
+        CHECK(g.grid.h() >= g.shape.rows * min_cell_px);
         CHECK(g.heading.w() >= p.min_column_w);  // room for at least the operand's name
         for (size_t j = i + 1; j < a.grids.size(); ++j) {
             const PlacedGrid& o = a.grids[j];
@@ -168,4 +170,59 @@ TEST_CASE("arrange: zoom about the pointer keeps the point under it, pan never l
     const Arrangement actual = arrange(shapes, actual_size(shapes, p));
     CHECK(std::fabs(actual.cell_w - p.natural_w) <= 1);
     CHECK(std::fabs(actual.cell_h - p.natural_h) <= 1);
+}
+
+TEST_CASE("arrange: tiles of many waves (up to 512x512 C/D) fit whole, aligned, and zoom within the texture limit") {
+    struct Case {
+        const char *arch, *ins, *waves, *tiles, *shape;
+    };
+    const Case cases[] = {
+        {"gfx942", "v_mfma_f32_32x32x8_f16", "2x2", "2x2", "256x256x64"},   // 65,536 + 2 x 16,384 cells
+        {"gfx942", "v_mfma_f32_16x16x16_f16", "2x2", "2x2", "256x256x64"},
+        {"gfx1100", "v_wmma_f32_16x16x16_f16", "2x2", "2x1", "256x256x64"},
+        {"gfx942", "v_mfma_f32_32x32x8_f16", "4x1", "1x1", "512x128x32"},   // tall
+        {"gfx942", "v_mfma_f32_32x32x8_f16", "1x4", "1x2", "64x512x16"},    // wide
+        {"gfx942", "v_mfma_f32_32x32x8_f16", "2x2", "2x2", "512x512x128"},  // 4 x the largest the brief names
+        {"gfx950", "v_mfma_scale_f32_32x32x64_f8f6f4", "2x2", "1x1", "128x128x128"},  // with SA, SB
+    };
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    Stats stats;
+    for (const Case& c : cases) {
+        const LayoutSet set = resolve_selection(cat, Selection{c.arch, c.ins, {}});
+        const TileSet ts = resolve_tile(set, parse_tile_params(c.waves, c.tiles, c.shape));
+        std::vector<GridShape> shapes;
+        for (const auto& t : ts.layouts) shapes.push_back({t.operand(), t.rows(), t.cols(), 1, false});
+        const std::string what = std::string(c.ins) + " tile " + c.waves + " " + c.tiles + " " + c.shape;
+        const int most = std::max({ts.find(ls::Operand::D)->rows(), ts.find(ls::Operand::D)->cols()});
+        for (const auto& [W, H] : {std::pair{1000, 650}, std::pair{1100, 720}, std::pair{1400, 900}, std::pair{1920, 1080}}) {
+            ArrangeParams p = params_for_window(W, H);
+            p.max_grid_px = 8190;
+            // Every element keeps at least a pixel (1.4 from 1100x720 up) for tiles up to 256 a side;
+            // 512 a side gets half a pixel at 1000x650.
+            const float min_px = most > 256 ? 0.5f : W >= 1100 ? 1.4f : 1.0f;
+            check_arrangement(shapes, p, what, stats, min_px);
+            const Arrangement a = arrange(shapes, p);
+            const PlacedGrid *A = a.find(ls::Operand::A), *B = a.find(ls::Operand::B), *D = a.find(ls::Operand::D);
+            REQUIRE((A && B && D));
+            CHECK(A->grid.y0 == D->grid.y0);
+            CHECK(A->grid.h() == D->grid.h());
+            CHECK(B->grid.x0 == D->grid.x0);
+            CHECK(B->grid.w() == D->grid.w());
+            // 100 %: as close to natural as the texture limit allows; no grid beyond it.
+            const Arrangement actual = arrange(shapes, actual_size(shapes, p));
+            CHECK(actual.cell_w > a.cell_w);
+            for (const PlacedGrid& g : actual.grids) {
+                CHECK(g.grid.w() <= p.max_grid_px);
+                CHECK(g.grid.h() <= p.max_grid_px);
+            }
+            if (most <= 256) CHECK(actual.cell_w >= 30);  // room for "w3" over "L63"
+            // Zoom about a point and pan: the picture keeps covering the panel.
+            ArrangeParams z = zoom_about(shapes, p, 6.0f, D->grid.x0 + 10, D->grid.y0 + 10);
+            z.pan_x = 1e6f, z.pan_y = -1e6f;
+            const Arrangement panned = arrange(shapes, z);
+            CHECK(panned.content.x0 <= p.margin + 0.5f);
+            CHECK(panned.content.y1 >= p.panel_h - p.margin - 0.5f);
+        }
+    }
+    WARN("tile arrangements checked: " << stats.arrangements << "; lowest tile fill " << stats.worst_fill << " (" << stats.worst << ")");
 }
