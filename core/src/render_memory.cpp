@@ -132,8 +132,9 @@ MemoryPlan plan_memory(const Query& q, const MemoryRequest& r) {
     return p;
 }
 
-std::string render_memory(const Query& q, const MemoryRequest& r, Format f) {
-    const MemoryPlan plan = plan_memory(q, r);
+std::string render_memory(const Query& q, const MemoryRequest& r, Format f) { return render_memory(q, r, plan_memory(q, r), f); }
+
+std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, Format f) {
     const Layout L = layout_for(q, r);
     const MemoryTile& t = r.tile;
     const std::string op_name(operand_name(r.operand));
@@ -314,7 +315,10 @@ std::string plain_type(int bytes) {
 }  // namespace
 
 std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std::string& name) {
-    const MemoryPlan plan = plan_memory(q, r);
+    return render_memory_hip(q, r, plan_memory(q, r), name);
+}
+
+std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, const std::string& name) {
     const Layout L = layout_for(q, r);
     const int waves = L.waves, lanes = L.lanes;
     std::vector<const MemoryOp*> issues = issues_of(plan.ops);

@@ -201,5 +201,9 @@ std::string render_memory(const Query& q, const MemoryRequest& r, Format format)
 // HIP (and host C++ with clang) code: a function `namespace_name::fill(base, [wave,] lane, regs)` that
 // issues the plan's loads (or `drain` for stores) for one lane. Compiles with clang-19 -x hip.
 std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std::string& namespace_name);
+// The same for a plan at hand (the app's, or a test's).
+std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, Format format);
+std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan,
+                              const std::string& namespace_name);
 
 }  // namespace lanescope
