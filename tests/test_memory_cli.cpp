@@ -187,6 +187,8 @@ TEST_CASE("load --format hip runs on the host: every lane's registers hold the e
         {"-a gfx942 -i v_mfma_i32_32x32x16_i8 --operand A --order col --ld 32 --pad 1", false, 32, 1},
         {"-a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --operand A --cbsz 4 --order col --ld 16 --pad 1", false, 16, 1},
         {"-a gfx1100 -i v_wmma_f16_16x16x16_f16 --operand C --order row --ld 16 --pad 2 --memory global", true, 16, 2},
+        // FP6 rows one element off byte alignment: each lane shifts its bits out of the units it loaded.
+        {"-a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --operand A --cbsz 2 --order row --ld 128 --pad 1", true, 128, 1},
     };
     int n = 0;
     for (const Case& c : cases) {
