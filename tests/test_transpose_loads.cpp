@@ -17,6 +17,7 @@
 #include <map>
 #include <numeric>
 #include <set>
+#include <tuple>
 
 namespace ls = lanescope;
 
@@ -190,6 +191,7 @@ TEST_CASE("transpose-load catalog: bad rows are refused with what is legal") {
     refused("ds_read_tr16_b64_v4i16", "ds_read_tr16_b64_v2i32,ds_read_tr16_b64_v3i32", "returns 96 bits");
     refused("| lds |", "| vram |", "legal: lds, global");
     refused("DS 227", "MUBUF 3", "legal: 'DS <opcode>'");
+    refused("DS 227", "DS 2270", "legal: a decimal opcode 0..255");
     refused("a = 00", "no bytes", "assembly = encoding bytes");
     refused("| 16 | 16 |", "| 12 | 16 |", "legal: 4, 6, 8, 16");
     refused("2 even", "2 odd", "legal: '<count> even'");
@@ -207,6 +209,22 @@ TEST_CASE("transpose-load catalog: bad rows are refused with what is legal") {
     CHECK_THROWS_WITH(ls::TransposeCatalog::parse("# only a comment\n", "t"), Catch::Contains("no rows"));
     CHECK_THROWS_WITH(ls::TransposeCatalog::parse(std::string("cdna4 |\x01| x"), "t"), Catch::Contains("not text"));
 }
+
+#ifdef LANESCOPE_SOURCES_MD
+TEST_CASE("transpose-load catalog: every source key is explained in docs/sources.md") {
+    std::ifstream f(LANESCOPE_SOURCES_MD);
+    const std::string doc((std::istreambuf_iterator<char>(f)), {});
+    REQUIRE(!doc.empty());
+    for (const auto& r : ls::TransposeCatalog::builtin().rows()) {
+        std::string keys = r.source + ",";
+        for (size_t start = 0, end; (end = keys.find(',', start)) != std::string::npos; start = end + 1) {
+            const std::string key = keys.substr(start, end - start);
+            INFO(r.mnemonic << " source key " << key);
+            CHECK(doc.find("| " + key + " |") != std::string::npos);
+        }
+    }
+}
+#endif
 
 // OPL §2: clang's prototypes (TD). T is short / __fp16 / __bf16 for the 16-bit
 // forms; int vectors otherwise. clang-19 does not know the gfx950 builtins, so
@@ -349,6 +367,36 @@ TEST_CASE("transpose loads: a tile is the instruction plan repeated, landing whe
     }
 }
 
+// Triton's gfx950 swizzle for transposed 16-bit tiles (OPL §6.4: vec 8, perPhase 2,
+// maxPhase 8 on a 64-wide f16 tile) keeps each lane's 4 elements together.
+TEST_CASE("transpose loads: an XOR swizzle moves the addresses, not the deliveries") {
+    const ls::Target& t = target("gfx950");
+    for (auto [name, bits, vec] : std::vector<std::tuple<const char*, int, int>>{
+             {"v_mfma_f32_16x16x32_f16", 16, 8}, {"v_mfma_i32_16x16x64_i8", 8, 16}, {"v_mfma_f32_32x32x16_bf16", 16, 4}}) {
+        const ls::Instruction& ins = ls::Catalog::builtin().find_instruction(t, name);
+        const auto mods = mods_for(ins, t, 64);
+        for (ls::Operand op : {ls::Operand::A, ls::Operand::B}) {
+            INFO(name << " " << ls::operand_name(op));
+            ls::MemoryTile tile = tile_for(op, ls::MemorySpace::Lds, bits, 64);
+            tile.swizzle = {vec, 2, std::min(16 / 2, 64 / vec)};  // Triton: maxPhase = min(16/perPhase, innerDim/vec)
+            const auto ops = ls::plan_transposed_loads(ins, t, op, mods, tile);
+            ls::MemoryTile plain = tile;
+            plain.swizzle = {};
+            const auto unswizzled = ls::plan_transposed_loads(ins, t, op, mods, plain);
+            CHECK(deliveries(ops) == deliveries(unswizzled));
+            int moved = 0;
+            for (size_t n = 0; n < ops.size(); ++n) {
+                const auto& o = ops[n];
+                for (size_t i = 0; i < o.delivers.size(); ++i)
+                    CHECK(ls::element_address(tile, o.delivers[i].element.row, o.delivers[i].element.col) ==
+                          o.address + static_cast<long long>(i) * bits / 8);
+                moved += o.address != unswizzled[n].address;
+            }
+            CHECK(moved > 0);
+        }
+    }
+}
+
 TEST_CASE("transpose loads: refusals say what is legal") {
     const ls::Target& g950 = target("gfx950");
     const ls::Target& g1200 = target("gfx1200");
@@ -397,7 +445,12 @@ TEST_CASE("transpose loads: refusals say what is legal") {
     throws([&] { ls::plan_transposed_loads(wm, g1200, ls::Operand::B, mods_for(wm, g1200, 64),
                                            tile_for(ls::Operand::B, ls::MemorySpace::Global, 16, 16)); },
            "wave64");
-    CHECK(ls::transpose_refusal(wm, g1200, ls::Operand::B, mods_for(wm, g1200, 64)).find("unknown") != std::string::npos);
+    CHECK(ls::transpose_refusal(wm, g1200, ls::Operand::B, mods_for(wm, g1200, 64))
+              .find("global_load_tr_b128 wave64 is unknown (no source gives the wave64 lane rule") != std::string::npos);
+    const ls::Instruction& wm8 = cat.find_instruction(g1200, "v_wmma_i32_16x16x16_iu8");
+    CHECK(ls::transpose_refusal(wm8, g1200, ls::Operand::A, mods_for(wm8, g1200, 64)).find("global_load_tr_b64 wave64 is unknown") !=
+          std::string::npos);
+    CHECK(ls::transpose_loads_for(wm8, g1200, ls::Operand::A, mods_for(wm8, g1200, 32)).at(0).confidence == "medium");
     const ls::Instruction& blk = cat.find_instruction(g950, "v_mfma_f32_32x32x4_2b_f16");
     throws([&] { ls::plan_transposed_loads(blk, g950, ls::Operand::B, mods_for(blk, g950, 64), rowA); }, "blocks");
     // Bad tile parameters come from TileLayout.

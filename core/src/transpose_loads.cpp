@@ -220,7 +220,11 @@ TransposeCatalog TransposeCatalog::parse(std::string_view text, std::string_view
             if (enc.size() != 2 || (enc[0] != "DS" && enc[0] != "VGLOBAL"))
                 fail(origin, line, "encoding '" + f[6] + "' is not legal; legal: 'DS <opcode>' or 'VGLOBAL <opcode>'");
             r.encoding = enc[0];
-            r.opcode = parse_count(origin, line, "opcode", enc[1], [] { std::vector<int> v; for (int i = 0; i < 256; ++i) v.push_back(i); return v; }());
+            const bool digits = !enc[1].empty() && enc[1].size() <= 3 &&
+                                enc[1].find_first_not_of("0123456789") == std::string::npos;
+            r.opcode = digits ? std::stoi(enc[1]) : -1;
+            if (r.opcode < 0 || r.opcode > 255)
+                fail(origin, line, "opcode '" + enc[1] + "' is not legal; legal: a decimal opcode 0..255");
         }
         r.example = f[7];
         if (r.example.find(" = ") == std::string::npos)
@@ -451,6 +455,14 @@ Choice choose(const Instruction& ins, const Target& t, Operand op, const Resolve
                 "read " + std::string(operand_name(op)) + " with plain loads here";
         return c;
     }
+    // A load of this width and wave size whose lane rule nobody knows: say so first.
+    const int bits = elem_bits(operand_type(ins, op, mods));
+    for (const TransposeLoad* r : rows)
+        if (r->wave == mods.wave && r->element_bits == bits && r->rule == TransposeRule::Unknown) {
+            c.why = "no transpose load for " + what + " at wave" + num(mods.wave) + ": the lane rule of " + r->mnemonic +
+                    " wave" + num(r->wave) + " is unknown (" + r->rule_unknown_why + "); legal: wave32, whose rule is known";
+            return c;
+        }
     std::string why;
     auto shape = operand_shape(ins, op, mods, &why);
     if (!shape) {
@@ -462,11 +474,6 @@ Choice choose(const Instruction& ins, const Target& t, Operand op, const Resolve
         if (r->element_bits != shape->bits || r->wave != mods.wave) {
             if (r->wave == mods.wave) widths.push_back(num(r->element_bits) + "-bit (" + r->mnemonic + ")");
             continue;
-        }
-        if (r->rule == TransposeRule::Unknown) {
-            c.why = "no transpose load for " + what + " at wave" + num(mods.wave) + ": the lane rule of " + r->mnemonic +
-                    " wave" + num(r->wave) + " is unknown (" + r->rule_unknown_why + "); legal: wave32, whose rule is known";
-            return c;
         }
         bool fed = false;
         for (const auto& [kind, ops] : r->feeds)
@@ -517,6 +524,7 @@ std::vector<TransposeFeed> transpose_loads_for(const Instruction& ins, const Tar
     f.calls = c.calls;
     f.order = op == Operand::A ? MemoryOrder::ColMajor : MemoryOrder::RowMajor;
     f.builtin = builtin_matching(*c.load, ins, op, mods.wave, c.shape.type);
+    f.confidence = c.load->confidence;
     return {f};
 }
 

@@ -109,6 +109,7 @@ struct TransposeFeed {
     int calls = 0;          // instructions per operand (per lane)
     MemoryOrder order = MemoryOrder::RowMajor;  // the orientation it reads: column-major A, row-major B
     std::string builtin;    // the full builtin for the operand's element type
+    std::string confidence; // the lane rule's confidence ("high", "high-medium", "medium")
 };
 // The transpose loads that fill `op` of `ins` on `t` under `mods` (empty when none does).
 std::vector<TransposeFeed> transpose_loads_for(const Instruction& ins, const Target& t, Operand op,
