@@ -11,6 +11,7 @@
 #include "text_util.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <sstream>
