@@ -306,6 +306,11 @@ TEST_CASE("transpose loads: every delivered element lands where layout_of says, 
                 // The first destination register is the one of the first item delivered to this lane... of the call.
                 CHECK(op.reg == op.issue * feeds[0].load->per_lane() * bits / 32);
             }
+            // OPL §3.3 note: the calls of one operand differ by one constant offset, the same in every
+            // lane (so it fits the instruction's offset field).
+            std::map<int, std::set<long long>> offsets;  // call -> address(call) - address(call 0)
+            for (const auto& op : ops) offsets[op.issue].insert(op.address - ops[op.lane].address);
+            for (const auto& [call, set] : offsets) CHECK(set.size() == 1);
             checked += static_cast<long long>(got.size());
         }
     }
