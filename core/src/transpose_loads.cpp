@@ -420,6 +420,8 @@ std::optional<OperandShape> operand_shape(const Instruction& ins, Operand op, co
         default:
             return no("no transpose load feeds the " + std::string(layout_kind_name(ins.kind)) + " family");
     }
+    if (s.items <= 0 || s.chunk <= 0 || s.group_lanes <= 0)
+        return no(std::string(operand_name(op)) + " of " + ins.mnemonic + " holds no whole element per lane");
     return s;
 }
 
@@ -762,12 +764,13 @@ std::string render_transpose_info(const TransposeLoad& load, const Target& t, Fo
         s += "],\n\"source\": " + json_string(load.source) + ", \"catalog_line\": " + num(load.catalog_line) + "}\n";
         return s;
     }
+    std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
+    for (auto& [k, v] : transpose_load_facts(load, t)) rows.push_back({k, v});
+    if (format == Format::Csv) return render_grid(rows, Format::Csv);  // the facts alone, one per row
     const bool md = format == Format::Markdown;
     std::string out = (md ? "## " : "") + load.mnemonic + " on " + t.gfx + " (" + std::string(family_title(t.family)) +
                       "), wave" + num(load.wave) + ": transpose load\n\n";
-    std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
-    for (auto& [k, v] : transpose_load_facts(load, t)) rows.push_back({k, v});
-    out += render_grid(rows, md ? Format::Markdown : format == Format::Csv ? Format::Csv : Format::Table);
+    out += render_grid(rows, md ? Format::Markdown : Format::Table);
     out += "\nLane rule (" + std::string(transpose_rule_name(load.rule)) + "):\n  " +
            (load.rule == TransposeRule::Unknown ? "unknown: " + load.rule_unknown_why : transpose_rule_formula(load.rule)) +
            "\n";
