@@ -188,6 +188,7 @@ TEST_CASE("transpose-load catalog: bad rows are refused with what is legal") {
     refused("cdna4", "cdna3", "legal: cdna4, rdna4");
     refused("| 64 |", "| 48 |", "legal: 32, 64");
     refused("v4i16", "v9q16", "ending in a vector type");
+    refused("ds_read_tr16_b64_v4i16", "__builtin_amdgcn_ds_read_tr16_b64_v4i16", "the name after __builtin_amdgcn_");
     refused("ds_read_tr16_b64_v4i16", "ds_read_tr16_b64_v2i32,ds_read_tr16_b64_v3i32", "returns 96 bits");
     refused("| lds |", "| vram |", "legal: lds, global");
     refused("DS 227", "MUBUF 3", "legal: 'DS <opcode>'");
