@@ -609,6 +609,7 @@ std::vector<MemoryOp> plan_transposed_loads(const Instruction& ins, const Target
                     m.issue = step * c.calls + call;
                     m.mnemonic = load.mnemonic;
                     m.bytes = load.lane_bits / 8;
+                    m.width_bits = load.lane_bits;
                     m.reg = step * inst_regs + call * E * shape.bits / 32;
                     m.builtin = builtin;
                     const int base = lane - lane % G, s = lane % G;
