@@ -9,6 +9,7 @@
 #include "lanescope/files.hpp"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 #endif
 
@@ -42,6 +43,8 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
     if (fo.out.empty()) throw UsageError("figure needs -o FILE (the .svg, .tex or .png to write; - for stdout)");
     const fig::FigureFormat format = fig::parse_figure_format(fo.format.empty() ? format_from_name(fo.out) : fo.format);
     Resolved r = resolve(o);
+    // Tile options parsed (and refused) before anything is drawn or written.
+    const std::optional<ls::TileParams> tile = tile_mode(o) ? std::optional<ls::TileParams>(tile_params(o)) : std::nullopt;
     fig::FigureSpec spec;
     spec.ins = r.ins;
     spec.target = r.target;
@@ -49,6 +52,7 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
     spec.view = parse_view(fo.view);
     spec.color = fig::parse_color_by(fo.color);
     spec.theme = fig::parse_theme(fo.theme);
+    spec.tile = tile;
     if (o.operand == "all" || o.operand == "ALL") {
         // A, B and D as a GEMM, those of them the instruction has (wgmma reads B from memory; ldmatrix has only D).
         const auto has = ls::operands_of(*r.ins);
@@ -84,8 +88,9 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
 int cmd_gallery(const Options& o, const FigureOptions& fo) {
     if (!fo.bench && fo.out.empty()) throw UsageError("gallery needs -o DIR (or --bench to render in memory only)");
     const fig::GalleryStats st = fig::write_gallery(catalog(o), fo.bench ? std::string() : fo.out, fig::parse_theme(fo.theme), fo.match);
-    std::printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants), %zu tiles, %.1f MB in %.2f s%s%s\n",
-                fo.bench ? "rendered (in memory)" : "wrote", st.instructions, st.figures, st.variants, st.tiles,
+    std::printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants, %zu of tiles of many waves), %zu tiles, "
+                "%.1f MB in %.2f s%s%s\n",
+                fo.bench ? "rendered (in memory)" : "wrote", st.instructions, st.figures, st.variants, st.tile_figures, st.tiles,
                 st.bytes / 1e6, st.seconds, fo.bench ? "" : " to ", fo.bench ? " (goal < 10 s on one core)" : fo.out.c_str());
     return 0;
 }
@@ -105,6 +110,7 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
     figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB, or all (A, B and D as a GEMM)")
         ->capture_default_str();
     add_modifier_options(figure, o);
+    add_tile_options(figure, o);
     figure->add_option("--view", fo.view, "matrix (one tile per element and location) or registers (lanes x VGPRs)")
         ->capture_default_str();
     figure->add_option("--color,--color-by", fo.color, "colour tiles by lane (lane group), register or block")

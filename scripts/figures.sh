@@ -23,4 +23,14 @@ fig --arch gfx942 -i v_smfmac_f32_16x16x32_f16 --operand K -o "$out/gfx942_smfma
 fig --arch gfx950 -i v_smfmac_f32_16x16x64_f16 --operand A -o "$out/gfx950_smfmac_f32_16x16x64_f16_A.svg"
 fig --arch gfx1100 -i v_wmma_f32_16x16x16_f16 --wave 64 --operand A -o "$out/gfx1100_wmma_f32_16x16x16_f16_w64_A.svg"
 fig --arch gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 2 --operand A -o "$out/gfx950_mfma_scale_f32_16x16x128_f8f6f4_cbsz2_A.svg"
+# Tiles of many waves (docs/tiles.md): a small labelled one (every cell names its wave), an A tile
+# whose waves along N hold copies, and a 256x256 GEMM tile fitted to a page (PNG) and a column
+# (TikZ), drawn as colours with instruction, wave and repetition frames.
+fig --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --waves 2x2 -o "$out/gfx942_mfma_f32_16x16x16_f16_tile_2x2_D.svg"
+fig --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --waves 2x2 -o "$out/gfx942_mfma_f32_16x16x16_f16_tile_2x2_D.png" --scale 1
+fig --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand A --waves 2x2 -o "$out/gfx942_mfma_f32_16x16x16_f16_tile_2x2_A.svg"
+tile256=(--waves 2x2 --tiles-per-wave 2x1 --shape 256x256x64)
+fig --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand all "${tile256[@]}" --width page -o "$out/gfx942_mfma_f32_32x32x8_f16_tile_256x256_ABD_page.png"
+fig --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand D "${tile256[@]}" -o "$out/gfx942_mfma_f32_32x32x8_f16_tile_256x256_D_column.tex"
+fig --arch gfx1100 -i v_wmma_f32_16x16x16_f16 --operand all --waves 2x2 --width page -o "$out/gfx1100_wmma_f32_16x16x16_f16_tile_2x2_ABD_page.svg"
 echo "regenerated $(ls "$out" | grep -vc '\.sh$') files in $out"

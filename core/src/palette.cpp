@@ -55,6 +55,16 @@ Rgb tile_color(const Instruction& ins, ColorBy by, const Element& e, const Locat
     return categorical(0, t);
 }
 
+Rgb wave_color(int wave, int lane_group, int lane_groups, Theme t) {
+    wave = ((wave % 16) + 16) % 16;
+    const Rgb black{0, 0, 0}, white{255, 255, 255};
+    Rgb base = categorical(wave % 8, t);
+    if (wave >= 8) base = mix(base, t == Theme::Dark ? white : black, 0.35);
+    if (lane_groups <= 1) return base;
+    const int g = lane_group < 0 ? 0 : lane_group >= lane_groups ? lane_groups - 1 : lane_group;
+    return mix(base, t == Theme::Dark ? black : white, 0.55 * g / (lane_groups - 1));
+}
+
 Rgb text_on(const Rgb& fill) {
     // Relative luminance (sRGB weights, no gamma: enough to pick black or white).
     const double y = 0.2126 * fill.r + 0.7152 * fill.g + 0.0722 * fill.b;

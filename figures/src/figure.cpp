@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <map>
+#include <memory>
 
 namespace lanescope::figures {
 
@@ -41,6 +42,9 @@ struct Panel {
     double x = 0, y = 0;     // panel origin
     std::vector<std::string> heading;  // one string per line
     double top = -1;                   // its own heading height (fitted GEMM's B); < 0: Geometry::panel_top
+    // Tile mode: the operand's tile and, per cell (row-major), every (wave, location) holding it.
+    std::shared_ptr<const TileLayout> tile;
+    std::vector<std::vector<TileLocation>> cells;
     double panel_top(const Geometry& g) const { return top >= 0 ? top : g.panel_top; }
     double width(const Geometry& g) const { return g.panel_left + block_cols * cols * g.cw + (block_cols - 1) * g.block_gap; }
     double height(const Geometry& g) const { return panel_top(g) + block_rows * rows * g.ch + (block_rows - 1) * g.block_gap; }
@@ -125,6 +129,35 @@ std::vector<std::string> split_label(const std::string& label) {
 
 std::string bits_words(int lo, int hi) { return "[" + std::to_string(hi) + ":" + std::to_string(lo) + "]"; }
 
+// Tile figures: how a cell is labelled, richest first. Every cell of a figure
+// uses the same form.
+enum class TileForm { Full, Short, None };  // "w1 v3[15:0]" / "L17"; "w1 v3" / "L17"; colours only
+
+// The label lines of one (wave, location) of a tile: the instruction's label
+// with the wave first when the tile has several waves.
+std::vector<std::string> tile_cell_lines(int wave, int waves, const Location& loc, int element_bits, TileForm form) {
+    if (form == TileForm::None) return {};
+    std::vector<std::string> lines = split_label(tile_label(loc, element_bits, form == TileForm::Full));
+    if (waves > 1) lines.front() = "w" + std::to_string(wave) + " " + lines.front();
+    return lines;
+}
+
+// The axis words of a tile's operand: tile rows and columns are M, N and K.
+std::string tile_axis_words(Operand op) {
+    switch (op) {
+        case Operand::A:
+        case Operand::K: return "rows: M, columns: K";
+        case Operand::SA: return "rows: M, columns: K/32";
+        case Operand::B: return "rows: K, columns: N";
+        case Operand::SB: return "rows: K/32, columns: N";
+        case Operand::C:
+        case Operand::D: return "rows: M, columns: N";
+    }
+    return "";
+}
+bool rows_are_k(Operand op) { return op == Operand::B || op == Operand::SB; }
+bool cols_are_k(Operand op) { return op == Operand::A || op == Operand::K || op == Operand::SA; }
+
 }  // namespace
 
 std::string legend_label(const Instruction& ins, ColorBy by, int index) {
@@ -149,11 +182,37 @@ Figure build_figure(const FigureSpec& spec) {
     f.tile_stroke = tc.grid;
     const double font = f.tile_font, line = f.tile_line;
 
+    const bool tiled = spec.tile.has_value();
+    if (tiled && spec.view != View::Matrix)
+        throw Error("tile figures draw the matrix view; legal with tile options: --view matrix");
+    if (tiled && spec.color == ColorBy::Block)
+        throw Error("a tile has one block, so colour by block says nothing; legal with tile options: lane (wave and lane "
+                    "group), register");
     std::vector<Panel> panels;
     for (Operand op : spec.operands) {
-        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1};
+        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}};
+        if (tiled) {
+            p.tile = std::make_shared<const TileLayout>(ins, *spec.target, op, spec.mods, *spec.tile);
+            p.cells.resize(static_cast<size_t>(p.tile->rows()) * p.tile->cols());
+            for (const TileEntry& e : p.tile->entries())
+                p.cells[static_cast<size_t>(e.element.row) * p.tile->cols() + e.element.col].push_back(e.at);
+        }
         panels.push_back(std::move(p));
     }
+    const int tile_waves = tiled ? panels.front().tile->waves() : 1;
+    // A tile of one wave and one step per operand is its instruction: drawn
+    // exactly as the instruction's figure, only the title says more. Bigger
+    // tiles drawn as colours only have anonymous cells (no per-cell text).
+    bool repeated = tile_waves > 1;
+    for (const Panel& p : panels) repeated = repeated || (p.tile && p.tile->steps() > 1);
+    // Every (wave, location) holding element e of a panel (wave 0 for one instruction).
+    auto cell_locs = [](const Panel& p, const Element& e) {
+        if (p.tile) return p.cells[static_cast<size_t>(e.row) * p.tile->cols() + e.col];
+        std::vector<TileLocation> out;
+        for (const Location& l : p.layout.where(e)) out.push_back({0, l});
+        return out;
+    };
+    TileForm form = TileForm::Full;  // tile mode's label form
     const bool gemm = spec.view == View::Matrix && panels.size() == 3 && panels[0].op == Operand::A &&
                       panels[1].op == Operand::B && panels[2].op == Operand::D;
 
@@ -162,7 +221,16 @@ Figure build_figure(const FigureSpec& spec) {
     Geometry g;
     double cw = 44, ch = 0;
     size_t max_locs = 1;
-    if (spec.view == View::Matrix) {
+    if (tiled) {
+        for (const Panel& p : panels)
+            for (const std::vector<TileLocation>& locs : p.cells) {
+                for (const TileLocation& l : locs)
+                    for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
+                        cw = std::max(cw, std::ceil(text_width(s, font)) + 8);
+                max_locs = std::max(max_locs, locs.size());
+            }
+        ch = static_cast<double>(max_locs) * (2 * line + 5);
+    } else if (spec.view == View::Matrix) {
         for (const Panel& p : panels) {
             const std::vector<Entry> es = p.layout.entries();
             for (size_t i = 0; i < es.size();) {
@@ -197,8 +265,16 @@ Figure build_figure(const FigureSpec& spec) {
     g.cw = cw, g.ch = ch;
     // The width the labels themselves need at font 9 with 0.6 em of padding
     // (the natural cell adds a floor of 44 and 8 units of padding).
-    double label_need = 1;
-    for (const Panel& p : spec.fit_width > 0 ? panels : std::vector<Panel>{}) {
+    double label_need = 1, short_need = 1;  // short_need: tile mode's Short form
+    for (const Panel& p : spec.fit_width > 0 && tiled ? panels : std::vector<Panel>{})
+        for (const std::vector<TileLocation>& locs : p.cells)
+            for (const TileLocation& l : locs) {
+                for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
+                    label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
+                for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Short))
+                    short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
+            }
+    for (const Panel& p : spec.fit_width > 0 && !tiled ? panels : std::vector<Panel>{}) {
         if (spec.view == View::Matrix) {
             for (const Entry& e : p.layout.entries())
                 for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits())))
@@ -219,6 +295,7 @@ Figure build_figure(const FigureSpec& spec) {
         const int nb = spec.view == View::Matrix ? p.layout.blocks() : 1;
         p.rows = spec.view == View::Matrix ? p.layout.rows() : p.layout.lanes();
         p.cols = spec.view == View::Matrix ? p.layout.cols() : p.layout.regs();
+        if (p.tile) p.rows = p.tile->rows(), p.cols = p.tile->cols();
         if (gemm) {
             // A stacks its blocks down, B across, D on the diagonal: a batched GEMM.
             p.block_cols = p.op == Operand::A ? 1 : nb;
@@ -233,15 +310,17 @@ Figure build_figure(const FigureSpec& spec) {
     }
     for (Panel& p : panels) {
         const OperandLayout& L = p.layout;
+        const int regs = p.tile ? p.tile->regs() : L.regs();
         p.heading = {std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) + ", " +
-                     std::to_string(L.regs()) + " " + std::string(register_noun(ins.vendor())) +
-                     (L.regs() == 1 ? "" : "s") + " per lane  (" +
-                     axis_words(p.op, ins.sparse(), spec.view) + ")"};
+                     std::to_string(regs) + " " + std::string(register_noun(ins.vendor())) +
+                     (regs == 1 ? "" : "s") + " per lane  (" +
+                     (p.tile ? tile_axis_words(p.op) : axis_words(p.op, ins.sparse(), spec.view)) + ")"};
     }
 
     // Heading texts, wrapped in a fitted figure.
     const int wave = spec.mods.wave;
     f.title = ins.mnemonic;
+    if (tiled) f.title += "  \u00B7  " + panels.front().tile->params().describe();
     std::string ops;
     for (const Panel& p : panels) ops += (ops.empty() ? "" : ", ") + std::string(operand_name(p.op));
     const std::string mods = spec.mods.describe();
@@ -249,8 +328,12 @@ Figure build_figure(const FigureSpec& spec) {
                  lane_group_name(ins, wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
                  "  \u00B7  operand" + (panels.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
                  (mods.empty() ? "default modifiers" : mods) + "  \u00B7  " +
-                 (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " + color_words(spec.color);
+                 (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " +
+                 (tiled && spec.color == ColorBy::Lane && tile_waves > 1
+                      ? (ins.vendor() == Vendor::NVIDIA ? "warp and lane group" : "wave and lane group")
+                      : color_words(spec.color));
     std::vector<std::string> subtitle_lines{f.subtitle};
+    std::vector<std::string> title_lines{f.title};
 
     const bool fit = spec.fit_width > 0;
     if (fit) {
@@ -261,7 +344,10 @@ Figure build_figure(const FigureSpec& spec) {
         const double W = spec.fit_width;
         g.margin = 0.8 * m;
         g.index_font = m, g.heading_font = 1.1 * m, g.subtitle_font = m, g.legend_font = m;
-        g.title_font = std::max(m, std::min(1.5 * m, 1.5 * m * (W - 2 * g.margin) / (text_width(f.title, 1.5 * m) * 1.12)));
+        // A tile's title (mnemonic and tile parameters) is sized by the mnemonic and wraps.
+        const std::string& sized = tiled ? ins.mnemonic : f.title;
+        g.title_font = std::max(m, std::min(1.5 * m, 1.5 * m * (W - 2 * g.margin) / (text_width(sized, 1.5 * m) * 1.12)));
+        if (tiled) title_lines = wrap(f.title, g.title_font * 1.12, W - 2 * g.margin, "  \u00B7  ");
         int max_rows = 1;
         for (const Panel& p : panels) max_rows = std::max(max_rows, p.rows);
         g.panel_left = text_width(std::to_string(max_rows - 1), m) + 0.5 * m;
@@ -274,7 +360,7 @@ Figure build_figure(const FigureSpec& spec) {
         g.legend_gap = 1.8 * m, g.swatch = m, g.legend_row = 1.5 * m, g.legend_indent = 0, g.min_width = 0;
         g.title_base = g.title_font;
         subtitle_lines = wrap(f.subtitle, g.subtitle_font, W - 2 * g.margin, "  \u00B7  ");
-        g.subtitle_base = g.title_base + 0.4 * m + 1.2 * m;
+        g.subtitle_base = g.title_base + 0.4 * m + 1.2 * m + 1.2 * g.title_font * static_cast<double>(title_lines.size() - 1);
         g.header = g.subtitle_base + 1.2 * m * static_cast<double>(subtitle_lines.size() - 1) + 0.9 * m;
 
         // Width left for cells: the figure's fixed parts at these sizes.
@@ -291,6 +377,9 @@ Figure build_figure(const FigureSpec& spec) {
             fixed += (panels.size() - 1) * g.panel_gap;
         }
         const double cw_fit = std::max(0.5, (W - fixed) / std::max(1.0, cells));
+        // Tile mode: the labels without bits when the full ones do not fit (a tile
+        // of one wave is drawn exactly as its instruction, labels or none).
+        if (tiled && tile_waves > 1 && font * cw_fit / label_need < m && font * cw_fit / short_need >= m) form = TileForm::Short, label_need = short_need;
         const double label_font = font * cw_fit / label_need;  // the tile font whose labels just fill cw_fit
         if (label_font >= m) {
             const double tf = std::min(label_font, 1.2 * m);
@@ -352,6 +441,16 @@ Figure build_figure(const FigureSpec& spec) {
         g.panel_top = top_for(head_lines, any_blocks);
     }
     cw = g.cw, ch = g.ch;
+    if (tiled && repeated && !g.labels) form = TileForm::None;
+    // Colours-only tile figures outline their cells only where a cell is big
+    // enough for the outline not to hide its colour.
+    if (tiled && repeated && !g.labels) f.tile_grid = std::min(cw, ch / static_cast<double>(max_locs)) >= 4;
+    const int groups = lane_groups(ins, wave);
+    auto cell_color = [&](const Element& e, const TileLocation& at) {
+        if (tiled && spec.color == ColorBy::Lane && tile_waves > 1)
+            return wave_color(at.wave, lane_group(ins, at.loc.lane), groups, spec.theme);
+        return tile_color(ins, spec.color, e, at.loc, spec.theme);
+    };
 
     // Panel positions.
     const double header = g.margin + g.header;
@@ -396,11 +495,12 @@ Figure build_figure(const FigureSpec& spec) {
             for (int r = 0; r < p.rows; r += g.row_step)
                 f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35, std::to_string(r),
                                    g.index_font, Anchor::End, false, tc.muted});
+            const size_t first_tile = f.tiles.size();
             if (spec.view == View::Matrix) {
                 for (int r = 0; r < p.rows; ++r)
                     for (int c = 0; c < p.cols; ++c) {
                         const Element e{b, r, c};
-                        const std::vector<Location> locs = L.where(e);
+                        const std::vector<TileLocation> locs = cell_locs(p, e);
                         const double x = bx + c * cw, y = by + r * ch;
                         if (locs.empty()) {
                             f.boxes.push_back({x, y, cw, ch, tc.background, true, tc.grid, 0.5});
@@ -410,14 +510,24 @@ Figure build_figure(const FigureSpec& spec) {
                         for (size_t n = 0; n < locs.size(); ++n) {
                             Tile t;
                             t.x = x, t.y = y + n * h, t.w = cw, t.h = h;
-                            t.fill = tile_color(ins, spec.color, e, locs[n], spec.theme);
+                            t.fill = cell_color(e, locs[n]);
                             t.ink = text_on(t.fill);
+                            if (tiled && form == TileForm::None) {  // anonymous: colours only
+                                f.tiles.push_back(std::move(t));
+                                continue;
+                            }
                             t.id = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
                                    std::to_string(n);
-                            if (g.labels) t.lines = split_label(tile_label(locs[n], L.element_bits()));
+                            if (tiled && g.labels) t.lines = tile_cell_lines(locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form);
+                            else if (g.labels) t.lines = split_label(tile_label(locs[n].loc, L.element_bits()));
                             f.tiles.push_back(std::move(t));
                         }
                     }
+                // Anonymous tiles in reading order (the n-th slices of a row of
+                // cells side by side), so the formats merge runs of one colour.
+                if (tiled && form == TileForm::None)
+                    std::stable_sort(f.tiles.begin() + static_cast<std::ptrdiff_t>(first_tile), f.tiles.end(),
+                                     [](const Tile& a, const Tile& b) { return a.y != b.y ? a.y < b.y : a.x < b.x; });
             } else {
                 for (int lane = 0; lane < p.rows; ++lane)
                     for (int reg = 0; reg < p.cols; ++reg) {
@@ -446,6 +556,27 @@ Figure build_figure(const FigureSpec& spec) {
             // Block frame: the separators between blocks.
             const double x2 = bx + p.cols * cw, y2 = by + p.rows * ch;
             const double fw = fit ? std::min(1.5, std::max(0.6, cw / 6)) : 1.5;
+            if (p.tile) {
+                // Inside a tile: the instruction tiles (thin), the waves' sub-tile groups
+                // (medium) and the repetitions of the wave grid's tile (as the frame).
+                const TileParams& tp = p.tile->params();
+                const int r0 = L.rows(), c0 = L.cols();
+                auto frame_width = [&](int at, int unit, int per_wave, int per_grid) {
+                    if (per_grid > 0 && at % (unit * per_grid) == 0) return fw;
+                    if (per_wave > 0 && at % (unit * per_wave) == 0) return std::max(0.5, 0.6 * fw);
+                    return std::max(0.25, 0.3 * fw);
+                };
+                for (int r = r0; r < p.rows; r += r0) {
+                    const double w = rows_are_k(p.op) ? std::max(0.25, 0.3 * fw)
+                                                      : frame_width(r, r0, tp.tiles_m, tp.tiles_m * tp.waves_m);
+                    f.lines.push_back({bx, by + r * ch, x2, by + r * ch, tc.text, w});
+                }
+                for (int c = c0; c < p.cols; c += c0) {
+                    const double w = cols_are_k(p.op) ? std::max(0.25, 0.3 * fw)
+                                                      : frame_width(c, c0, tp.tiles_n, tp.tiles_n * tp.waves_n);
+                    f.lines.push_back({bx + c * cw, by, bx + c * cw, y2, tc.text, w});
+                }
+            }
             f.lines.push_back({bx, by, x2, by, tc.text, fw});
             f.lines.push_back({x2, by, x2, y2, tc.text, fw});
             f.lines.push_back({x2, y2, bx, y2, tc.text, fw});
@@ -454,11 +585,13 @@ Figure build_figure(const FigureSpec& spec) {
     }
 
     // Heading.
-    f.texts.push_back({g.margin, g.margin + g.title_base, f.title, g.title_font, Anchor::Start, true, tc.text});
+    for (size_t n = 0; n < title_lines.size(); ++n)
+        f.texts.push_back({g.margin, g.margin + g.title_base + 1.2 * g.title_font * static_cast<double>(n), title_lines[n],
+                           g.title_font, Anchor::Start, true, tc.text});
     for (size_t n = 0; n < subtitle_lines.size(); ++n)
         f.texts.push_back({g.margin, g.margin + g.subtitle_base + 1.2 * g.subtitle_font * static_cast<double>(n),
                            subtitle_lines[n], g.subtitle_font, Anchor::Start, false, tc.muted});
-    content_w = std::max(content_w, g.margin + text_width(f.title, g.title_font) * 1.12);
+    for (const std::string& s : title_lines) content_w = std::max(content_w, g.margin + text_width(s, g.title_font) * 1.12);
     for (const std::string& s : subtitle_lines) content_w = std::max(content_w, g.margin + text_width(s, g.subtitle_font));
 
     // Legend: one swatch per colour class shown.
@@ -470,14 +603,32 @@ Figure build_figure(const FigureSpec& spec) {
             break;
         case ColorBy::Block: classes = ins.blocks; break;
     }
+    for (const Panel& p : tiled && spec.color == ColorBy::Register ? panels : std::vector<Panel>{})
+        classes = std::max(classes, p.tile->regs());
     const int distinct = std::min(classes, categorical_count());
-    for (int i = 0; i < distinct; ++i) {
-        std::string label;
-        for (int j = i; j < classes; j += categorical_count())
-            label += (label.empty() ? "" : ", ") + legend_label(ins, spec.color, j);
-        f.legend.push_back({categorical(i, spec.theme), label});
+    if (tiled && spec.color == ColorBy::Lane && tile_waves > 1) {
+        // A hue per wave (wave 0's lane groups as its shades), then the shades.
+        const TileParams& tp = panels.front().tile->params();
+        const std::string noun = ins.vendor() == Vendor::NVIDIA ? "warp" : "wave";
+        for (int w = 0; w < std::min(tile_waves, 16); ++w) {
+            std::string label;
+            for (int v = w; v < tile_waves; v += 16)
+                label += (label.empty() ? noun + " " : ", ") + std::to_string(v) + " (" + std::to_string(v / tp.waves_n) + "," +
+                         std::to_string(v % tp.waves_n) + ")";
+            f.legend.push_back({wave_color(w, 0, groups, spec.theme), label});
+        }
+        for (int lg = 0; lg < groups && groups > 1; ++lg)
+            f.legend.push_back({wave_color(0, lg, groups, spec.theme), legend_label(ins, ColorBy::Lane, lg)});
+        f.legend_title = "Colour by " + noun + " (wm,wn), shade by lane group:";
+    } else {
+        for (int i = 0; i < distinct; ++i) {
+            std::string label;
+            for (int j = i; j < classes; j += categorical_count())
+                label += (label.empty() ? "" : ", ") + legend_label(ins, spec.color, j);
+            f.legend.push_back({categorical(i, spec.theme), label});
+        }
+        f.legend_title = "Colour by " + color_words(spec.color) + ":";
     }
-    f.legend_title = "Colour by " + color_words(spec.color) + ":";
     const double lf = g.legend_font, sw = g.swatch;
     const double legend_w = (fit ? spec.fit_width : std::max(content_w, g.min_width)) - g.margin;
     double lx = g.margin, ly = content_h + g.legend_gap;

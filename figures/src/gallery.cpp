@@ -188,6 +188,137 @@ Preview preview_svg(const Instruction& ins, const Target& t, const ResolvedModif
     return p;
 }
 
+// The gallery's tiles of many waves (docs/tiles.md): a few representative
+// wave grids, sub-tiles and shapes, one per family kind; `figure` draws any.
+struct GalleryTile {
+    const char* gfx;
+    const char* instruction;
+    int wave;  // -1: the target's default
+    TileParams params;
+    bool per_operand;  // also A, B and D each at natural size, every cell labelled
+    const char* shows;
+};
+const GalleryTile kGalleryTiles[] = {
+    {"gfx942", "v_mfma_f32_32x32x8_f16", -1, {2, 2, 2, 1, 128, 128, 16}, false,
+     "sub-tiles contiguous within a wave, the wave grid's 128x64 tile repeated along N, two K steps"},
+    {"gfx950", "v_mfma_f32_16x16x32_f16", -1, {4, 1, 1, 1, 64, 64, 64}, false,
+     "four waves down M, each repeating along N; two K steps in A and B"},
+    {"gfx1100", "v_wmma_f32_16x16x16_f16", 32, {2, 2, 1, 1, 0, 0, 0}, false,
+     "RDNA3 wave32: every A and B element in two lanes of each wave holding it"},
+    {"gfx942", "v_mfma_f32_16x16x16_f16", -1, {2, 2, 1, 1, 0, 0, 0}, true,
+     "sharing: waves along N hold copies of A, waves along M copies of B (labelled cells)"},
+};
+
+struct TileRow {
+    std::string key, family_title, mnemonic, params, order, shows;
+    int preview_w = 0, preview_h = 0;
+    std::vector<FigureLink> figures;  // the GEMM picture first
+};
+
+std::string tile_slug(const TileParams& p) {
+    auto x = [](int a, int b) { return std::to_string(a) + "x" + std::to_string(b); };
+    return "w" + x(p.waves_m, p.waves_n) + "_t" + x(p.tiles_m, p.tiles_n) + "_" + x(p.m, p.n) + "x" + std::to_string(p.k);
+}
+
+// "A: k_step x2, tile_m x2", fastest first, counts of 1 left out.
+std::string order_words(const TileLayout& t) {
+    std::string s;
+    for (const auto& [digit, count] : t.register_order())
+        if (count > 1) s += (s.empty() ? "" : ", ") + std::string(tile_digit_name(digit)) + " x" + std::to_string(count);
+    return std::string(operand_name(t.operand())) + ": " + (s.empty() ? "one instruction" : s);
+}
+
+// The index's picture of a tile: A, B and D in the GEMM arrangement, one unit
+// per element, a hue per wave and a shade per lane group (the first wave
+// holding a shared A/B element), frames around each wave's part, no text.
+Preview tile_preview_svg(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, const TileParams& params,
+                         Theme theme) {
+    const ThemeColors tc = theme_colors(theme);
+    const TileLayout A(ins, t, Operand::A, mods, params), B(ins, t, Operand::B, mods, params), D(ins, t, Operand::D, mods, params);
+    const int gap = std::max(2, (A.cols() + D.cols() + 20) / 40);
+    const int ox = A.cols() + gap, oy = B.rows() + gap;
+    const int W = ox + D.cols(), H = oy + D.rows();
+    const int groups = lane_groups(ins, mods.wave);
+    std::vector<std::pair<Rgb, std::string>> paths;
+    auto path_for = [&](const Rgb& c) -> std::string& {
+        for (auto& p : paths)
+            if (p.first == c) return p.second;
+        paths.push_back({c, std::string()});
+        return paths.back().second;
+    };
+    std::string frames;
+    auto draw = [&](const TileLayout& L, int x0, int y0) {
+        std::vector<Rgb> colors(static_cast<size_t>(L.rows()) * L.cols(), tc.grid);
+        std::vector<bool> set(colors.size(), false);
+        for (const TileEntry& e : L.entries()) {  // sorted: the first entry of an element is its first wave
+            const size_t i = static_cast<size_t>(e.element.row) * L.cols() + e.element.col;
+            if (set[i]) continue;
+            set[i] = true;
+            colors[i] = L.waves() > 1 ? wave_color(e.at.wave, lane_group(ins, e.at.loc.lane), groups, theme)
+                                      : tile_color(ins, ColorBy::Lane, e.element, e.at.loc, theme);
+        }
+        // Runs of one colour along a row, merged down while the rows below repeat them.
+        struct Run {
+            int c, len, top, height;
+            Rgb color;
+        };
+        std::vector<Run> open, done;
+        for (int r = 0; r < L.rows(); ++r) {
+            std::vector<Run> next;
+            for (int c = 0; c < L.cols();) {
+                const Rgb color = colors[static_cast<size_t>(r) * L.cols() + c];
+                int len = 1;
+                while (c + len < L.cols() && colors[static_cast<size_t>(r) * L.cols() + c + len] == color) ++len;
+                auto above = std::find_if(open.begin(), open.end(),
+                                          [&](const Run& o) { return o.c == c && o.len == len && o.color == color; });
+                if (above != open.end()) {
+                    ++above->height;
+                    next.push_back(*above);
+                    above->len = 0;  // taken
+                } else {
+                    next.push_back({c, len, r, 1, color});
+                }
+                c += len;
+            }
+            for (const Run& o : open)
+                if (o.len > 0) done.push_back(o);
+            open = std::move(next);
+        }
+        done.insert(done.end(), open.begin(), open.end());
+        for (const Run& o : done)
+            path_for(o.color) += "M" + std::to_string(x0 + o.c) + " " + std::to_string(y0 + o.top) + "h" + std::to_string(o.len) +
+                                 "v" + std::to_string(o.height) + "h-" + std::to_string(o.len) + "z";
+        // Frames: around the operand and between the waves' parts (M rows of A and D, N columns of B and D).
+        const TileParams& p = L.params();
+        frames += "M" + std::to_string(x0) + " " + std::to_string(y0) + "h" + std::to_string(L.cols()) + "v" +
+                  std::to_string(L.rows()) + "h-" + std::to_string(L.cols()) + "z";
+        if (L.operand() != Operand::B)
+            for (int r = L.instruction().rows() * p.tiles_m; r < L.rows(); r += L.instruction().rows() * p.tiles_m)
+                frames += "M" + std::to_string(x0) + " " + std::to_string(y0 + r) + "h" + std::to_string(L.cols());
+        if (L.operand() != Operand::A)
+            for (int c = L.instruction().cols() * p.tiles_n; c < L.cols(); c += L.instruction().cols() * p.tiles_n)
+                frames += "M" + std::to_string(x0 + c) + " " + std::to_string(y0) + "v" + std::to_string(L.rows());
+    };
+    draw(A, 0, oy);
+    draw(B, ox, 0);
+    draw(D, ox, oy);
+    const double scale = std::min(4.0, 120.0 / std::max(W, H));
+    Preview p;
+    p.width = std::max(1, static_cast<int>(std::lround(W * scale)));
+    p.height = std::max(1, static_cast<int>(std::lround(H * scale)));
+    std::string& o = p.svg;
+    o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
+        std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) + "\" viewBox=\"0 0 " + std::to_string(W) +
+        " " + std::to_string(H) + "\" shape-rendering=\"crispEdges\">\n<title>";
+    append_xml(o, ins.mnemonic + " tile (" + D.params().describe() + "): A, B and D coloured by wave");
+    o += "</title>\n";
+    for (const auto& [color, d] : paths) o += "<path fill=\"" + color.hex() + "\" d=\"" + d + "\"/>\n";
+    o += "<path fill=\"none\" stroke=\"" + tc.text.hex() + "\" stroke-width=\"";
+    append_number(o, 0.9 / scale);
+    o += "\" d=\"" + frames + "\"/>\n</svg>\n";
+    return p;
+}
+
 // The facts of `info` (its Markdown form) as HTML: the facts table as a
 // table, the formulas as wrapping code lines, the symbols as a definition
 // list. Long words (signatures, formulas) wrap instead of overflowing.
@@ -251,7 +382,8 @@ const char* kCss =
     ".line{margin:.2em 0;font-size:.9em}dl.symbols{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}"
     "dl.symbols dd{margin:0}td.pv{padding:2px}td.pv img{display:block}";
 
-std::string index_html(const std::vector<Row>& rows, const std::vector<const Target*>& targets, const Catalog& cat) {
+std::string index_html(const std::vector<Row>& rows, const std::vector<TileRow>& tiles, const std::vector<const Target*>& targets,
+                       const Catalog& cat) {
     std::set<std::string> types, shapes;
     for (const Row& r : rows) {
         shapes.insert(r.shape);
@@ -276,6 +408,24 @@ std::string index_html(const std::vector<Row>& rows, const std::vector<const Tar
          "and bits. One SVG figure per operand (default modifiers), and one for every modifier value that moves data "
          "(see each instruction's facts page). wgmma is shown for N = 8, 64 and 128 (every other N repeats the "
          "same 16x8 tile pattern; <code>lanescope-cli figure</code> draws any N). Filters can be set in the address: <code>index.html#arch=gfx942&amp;type=f16&amp;shape=32x32x8&amp;q=mfma</code>.</p>\n";
+    if (!tiles.empty()) {
+        h += "<h2 id=\"tiles\">Tiles of many waves</h2>\n<p>One instruction repeated over a wave grid, sub-tiles per wave "
+             "and a tensor shape, composed as Triton's AMD layouts do (wave <code>w = wm * WN + wn</code>). A hue per "
+             "wave, a shade per lane group; frames mark the instruction tiles, the waves and the repetitions of the wave "
+             "grid's tile. Any tile: <code>lanescope-cli figure --waves 2x2 --tiles-per-wave 2x1 --shape 128x128x16</code>."
+             "</p>\n<table id=\"tiles\"><thead><tr><th>preview</th><th>architecture</th><th>instruction</th><th>tile</th>"
+             "<th>register order (fastest first)</th><th>figures</th></tr></thead><tbody>\n";
+        for (const TileRow& t : tiles) {
+            h += "<tr data-tile=\"" + t.key + "\"><td class=\"pv\"><a href=\"svg/" + t.figures.front().file +
+                 "\"><img loading=\"lazy\" src=\"preview/" + t.key + ".svg\" width=\"" + std::to_string(t.preview_w) +
+                 "\" height=\"" + std::to_string(t.preview_h) + "\" alt=\"" + html(t.mnemonic + " tile, A, B, D") + "\"></a></td>";
+            h += "<td>" + html(t.family_title) + "</td><td>" + html(t.mnemonic) + "</td><td>" + html(t.params) + "<br>" +
+                 html(t.shows) + "</td><td>" + html(t.order) + "</td><td>";
+            for (const FigureLink& l : t.figures) h += "<a href=\"svg/" + l.file + "\">" + l.op + "</a> ";
+            h += "</td></tr>\n";
+        }
+        h += "</tbody></table>\n<h2>Instructions</h2>\n";
+    }
     h += "<div class=\"filters\"><label>search<input id=\"q\" type=\"search\" placeholder=\"mnemonic or builtin\"></label>"
          "<label>architecture<select id=\"arch\"><option value=\"\">all</option>";
     for (const Target* t : targets) {
@@ -477,7 +627,59 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
         if (rows.empty())
             throw Error("--match '" + match + "' matches no instruction (mnemonic or builtin name); nothing written; "
                         "legal: part of a name that `lanescope-cli list` shows, e.g. 32x32x8");
-        const std::string index = index_html(rows, targets, cat);
+        // The tiles of the instructions kept.
+        std::vector<TileRow> tiles;
+        for (const GalleryTile& gt : kGalleryTiles) {
+            const Target* t = nullptr;
+            const Instruction* ins = nullptr;
+            try {
+                t = &cat.find_target(gt.gfx);
+                ins = &cat.find_instruction(*t, gt.instruction);
+            } catch (const Error&) {
+                continue;  // a catalog without it (--catalog)
+            }
+            Modifiers base;
+            base.wave = gt.wave;
+            const ResolvedModifiers mods = resolve_modifiers(*ins, *t, base);
+            if (!needle.empty() && lower(ins->mnemonic).find(needle) == std::string::npos &&
+                lower(ins->builtin(mods.wave)).find(needle) == std::string::npos &&
+                lower(ins->key(mods.wave)).find(needle) == std::string::npos)
+                continue;
+            TileRow row;
+            const TileLayout A(*ins, *t, Operand::A, mods, gt.params), B(*ins, *t, Operand::B, mods, gt.params),
+                D(*ins, *t, Operand::D, mods, gt.params);
+            row.key = "tile_" + std::string(family_name(t->family)) + "_" + ins->key(mods.wave) + "_" + tile_slug(D.params());
+            row.family_title = std::string(family_title(t->family)) + " (" + t->gfx + "), wave" + std::to_string(mods.wave);
+            row.mnemonic = ins->mnemonic;
+            row.params = D.params().describe();
+            row.order = order_words(A) + "; " + order_words(B) + "; " + order_words(D);
+            row.shows = gt.shows;
+            const Preview pv = tile_preview_svg(*ins, *t, mods, gt.params, theme);
+            row.preview_w = pv.width, row.preview_h = pv.height;
+            if (write) write_plain(work / "preview" / (row.key + ".svg"), pv.svg);
+            st.bytes += pv.svg.size();
+            // The GEMM picture fitted to 1000 px with fonts of at least 9 px; with
+            // per_operand, each operand at natural size with every cell labelled.
+            std::vector<std::pair<std::string, std::vector<Operand>>> figs{{"A, B, D together", {Operand::A, Operand::B, Operand::D}}};
+            if (gt.per_operand)
+                for (Operand op : {Operand::A, Operand::B, Operand::D}) figs.push_back({std::string(operand_name(op)), {op}});
+            for (const auto& [name, ops] : figs) {
+                FigureSpec spec;
+                spec.ins = ins, spec.target = t, spec.mods = mods, spec.operands = ops, spec.theme = theme, spec.tile = gt.params;
+                if (ops.size() > 1) spec.fit_width = 1000, spec.min_font = 9;
+                const Figure fig = build_figure(spec);
+                const std::string svg = to_svg(fig);
+                const std::string file = row.key + "_" + (ops.size() > 1 ? std::string("ABD") : name) + ".svg";
+                if (write) write_plain(work / "svg" / file, svg);
+                row.figures.push_back({name, file});
+                ++st.figures;
+                ++st.tile_figures;
+                st.tiles += fig.tiles.size();
+                st.bytes += svg.size();
+            }
+            tiles.push_back(std::move(row));
+        }
+        const std::string index = index_html(rows, tiles, targets, cat);
         st.bytes += index.size();
         if (write) {
             write_plain(work / "index.html", index);

@@ -166,7 +166,7 @@ std::vector<std::uint8_t> to_png(const Figure& f, double scale, const std::strin
     const float tile_px = static_cast<float>(f.tile_font * scale);
     for (const Tile& t : f.tiles) {
         cv.fill(S(t.x), S(t.y), S(t.x + t.w), S(t.y + t.h), t.fill);
-        cv.outline(S(t.x), S(t.y), S(t.x + t.w), S(t.y + t.h), S(0.5), f.tile_stroke);
+        if (f.tile_grid) cv.outline(S(t.x), S(t.y), S(t.x + t.w), S(t.y + t.h), S(0.5), f.tile_stroke);
         const double block_h = f.tile_line * static_cast<double>(t.lines.size());
         double base = t.y + (t.h - block_h) / 2 + f.tile_line * 0.78;
         for (const std::string& l : t.lines) {

@@ -129,10 +129,11 @@ std::string to_svg(const Figure& f) {
         i = j;
     }
     for (const Tile& t : f.tiles) {
-        grid.add_rect(t.x, t.y, t.w, t.h);
-        ++ink_count[t.ink.hex()];
+        if (f.tile_grid) grid.add_rect(t.x, t.y, t.w, t.h);
+        if (!t.id.empty()) ++ink_count[t.ink.hex()];
     }
-    std::string main_ink = f.tiles.empty() ? std::string("#000000") : f.tiles.front().ink.hex();
+    std::string main_ink = ink_count.empty() ? std::string("#000000") : ink_count.begin()->first;
+    if (!f.tiles.empty() && !f.tiles.front().id.empty()) main_ink = f.tiles.front().ink.hex();
     for (const auto& [ink, n] : ink_count)
         if (n > ink_count[main_ink]) main_ink = ink;
     std::map<std::string, std::string> ink_class;  // other inks -> "i1", "i2", ...
@@ -201,7 +202,7 @@ std::string to_svg(const Figure& f) {
 
     out += "<g class=\"t\">\n";
     for (const auto& [fill, d] : tile_paths.items()) out += "<path fill=\"" + fill + "\" d=\"" + d + "\"/>\n";
-    if (!f.tiles.empty()) {
+    if (!f.tiles.empty() && f.tile_grid) {
         out += "<path fill=\"none\" stroke=\"" + f.tile_stroke.hex() + "\" stroke-width=\"0.5\" stroke-linecap=\"square\" d=\"";
         grid.append_path(out);
         out += "\"/>\n";
@@ -209,13 +210,17 @@ std::string to_svg(const Figure& f) {
     // Labels: a run of tiles whose first lines share a baseline is one <text>
     // per line, one <tspan> per tile.
     for (size_t i = 0; i < f.tiles.size();) {
+        if (f.tiles[i].id.empty()) {  // an anonymous tile (colours only): no text
+            ++i;
+            continue;
+        }
         auto baseline = [&](const Tile& t) {
             return t.y + (t.h - f.tile_line * static_cast<double>(t.lines.size())) / 2 + f.tile_line * 0.78;
         };
         const double y0 = baseline(f.tiles[i]);
         size_t j = i, lines = 0;
         // A tile without label lines (a fitted figure) still gets its id'd tspan.
-        while (j < f.tiles.size() && std::abs(baseline(f.tiles[j]) - y0) < 1e-6)
+        while (j < f.tiles.size() && !f.tiles[j].id.empty() && std::abs(baseline(f.tiles[j]) - y0) < 1e-6)
             lines = std::max({lines, size_t{1}, f.tiles[j++].lines.size()});
         for (size_t n = 0; n < lines; ++n) {
             out += "<text";

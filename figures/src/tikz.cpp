@@ -3,6 +3,7 @@
 #include "figure_util.hpp"
 #include "lanescope/figures.hpp"
 
+#include <cmath>
 #include <map>
 
 namespace lanescope::figures {
@@ -101,7 +102,23 @@ std::string to_tikz(const Figure& f) {
         body += ";\n";
     }
     body += "% tiles: one node per (element, location)\n";
-    for (const Tile& t : f.tiles) {
+    for (size_t i = 0; i < f.tiles.size(); ++i) {
+        const Tile& t = f.tiles[i];
+        if (t.id.empty()) {
+            // An anonymous tile (a tile figure drawn as colours only): a fill, a
+            // run of touching same-coloured tiles of a row at once without the grid.
+            double w = t.w;
+            while (!f.tile_grid && i + 1 < f.tiles.size() && f.tiles[i + 1].id.empty() && f.tiles[i + 1].fill == t.fill &&
+                   f.tiles[i + 1].y == t.y && f.tiles[i + 1].h == t.h && std::abs(f.tiles[i + 1].x - (t.x + w)) < 1e-6)
+                w += f.tiles[++i].w;
+            body += f.tile_grid ? "\\filldraw[fill=" + colors.name(t.fill) + ", draw=" + colors.name(f.tile_stroke) + ", line width=0.25pt] "
+                                : "\\fill[" + colors.name(t.fill) + "] ";
+            point(body, t.x, t.y);
+            body += " rectangle ";
+            point(body, t.x + w, t.y + t.h);
+            body += ";\n";
+            continue;
+        }
         body += "\\node[tile, fill=" + colors.name(t.fill) + ", text=" + colors.name(t.ink) + ", minimum width=";
         pt(body, t.w);
         body += ", minimum height=";

@@ -118,12 +118,30 @@ TEST_CASE("gallery: index page and facts pages and SVGs all local and filtered i
         CHECK(page.find(std::string("<dt><code>") + sym + "</code></dt><dd>") != std::string::npos);
     }
 
+    // The tiles of many waves whose instruction matches: the gfx942 16x16x16 MFMA
+    // (sharing, with A, B and D labelled) and the RDNA3 wave32 WMMA.
+    const std::vector<std::string> tile_rows = attr_values(index, "data-tile");
+    CHECK(tile_rows.size() == 2);
+    CHECK(index.find("<h2 id=\"tiles\">Tiles of many waves</h2>") != std::string::npos);
+    CHECK(index.find("waves 2x2, tiles per wave 1x1, shape 32x32x16") != std::string::npos);
+    size_t tile_svgs = 0;
+    for (const std::string& key : tile_rows) {
+        INFO(key);
+        CHECK(key.rfind("tile_", 0) == 0);
+        CHECK(fs::exists(out + "/preview/" + key + ".svg"));
+        const std::string gemm = read_file(out + "/svg/" + key + "_ABD.svg");
+        CHECK(xml_problem(gemm).empty());
+        CHECK(gemm.find("waves 2x2, tiles per wave 1x1") != std::string::npos);
+        for (const auto& e : fs::directory_iterator(out + "/svg")) tile_svgs += e.path().filename().string().rfind(key, 0) == 0;
+    }
+    CHECK(tile_svgs == 1 + 3 + 1);  // the sharing tile adds A, B and D each, labelled
+
     // Every row shows a preview: a small local SVG, lazily loaded, with its size
     // given so the page lays out before any picture arrives.
     const std::vector<std::string> srcs = attr_values(index, "src");
-    CHECK(srcs.size() == arch.size());
-    CHECK(attr_values(index, "loading").size() == arch.size());
-    CHECK(attr_values(index, "width").size() == arch.size());
+    CHECK(srcs.size() == arch.size() + tile_rows.size());
+    CHECK(attr_values(index, "loading").size() == arch.size() + tile_rows.size());
+    CHECK(attr_values(index, "width").size() == arch.size() + tile_rows.size());
     CHECK(index.find("img-src 'self' file:") != std::string::npos);
     for (const std::string& src : srcs) {
         INFO(src);

@@ -135,20 +135,11 @@ std::string unescape(std::string s) {
 
 }  // namespace
 
-std::vector<SvgTile> svg_tiles(const std::string& svg) {
-    // Tiles live in <g class="t">: fill paths "Mx yhWvHh-Wz..." (one per colour,
-    // a rectangle may cover several tiles), a grid path, then the labels: one
-    // <text y> per row and line, one <tspan x> per tile; a tile's first line
-    // carries its id, its further lines are the id-less tspans below it.
-    std::vector<SvgTile> out;
+std::vector<SvgRect> svg_fill_rects(const std::string& svg) {
+    std::vector<SvgRect> rects;
     const size_t g0 = svg.find("<g class=\"t\">");
-    if (g0 == std::string::npos) return out;
+    if (g0 == std::string::npos) return rects;
     const std::string g = svg.substr(g0, svg.find("</g>", g0) - g0);
-    struct Rect {
-        double x, y, w, h;
-        std::string fill;
-    };
-    std::vector<Rect> rects;
     for (size_t p = g.find("<path"); p != std::string::npos; p = g.find("<path", p + 1)) {
         const std::string tag = g.substr(p, g.find("/>", p) - p);
         const std::string fill = attr_of(tag, "fill"), d = attr_of(tag, "d");
@@ -156,7 +147,7 @@ std::vector<SvgTile> svg_tiles(const std::string& svg) {
         const char* c = d.c_str();
         while (*c == 'M') {
             char* e = nullptr;
-            Rect r{};
+            SvgRect r;
             r.fill = fill;
             r.x = std::strtod(c + 1, &e);
             r.y = std::strtod(e, &e);
@@ -171,6 +162,20 @@ std::vector<SvgTile> svg_tiles(const std::string& svg) {
             c = e + 1;
         }
     }
+    return rects;
+}
+
+std::vector<SvgTile> svg_tiles(const std::string& svg) {
+    // Tiles live in <g class="t">: fill paths "Mx yhWvHh-Wz..." (one per colour,
+    // a rectangle may cover several tiles), a grid path, then the labels: one
+    // <text y> per row and line, one <tspan x> per tile; a tile's first line
+    // carries its id, its further lines are the id-less tspans below it.
+    std::vector<SvgTile> out;
+    const size_t g0 = svg.find("<g class=\"t\">");
+    if (g0 == std::string::npos) return out;
+    const std::string g = svg.substr(g0, svg.find("</g>", g0) - g0);
+    using Rect = SvgRect;
+    const std::vector<Rect> rects = svg_fill_rects(svg);
     struct Span {
         double x, y;
         std::string id, text;

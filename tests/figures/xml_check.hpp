@@ -17,6 +17,13 @@ struct SvgTile {
     std::string fill;
     std::vector<std::string> lines;
 };
+// The tile fill rectangles of an SVG written by lanescope (the fill paths of
+// its <g class="t">; one rectangle may cover a run of tiles).
+struct SvgRect {
+    double x = 0, y = 0, w = 0, h = 0;
+    std::string fill;
+};
+std::vector<SvgRect> svg_fill_rects(const std::string& svg);
 // Every tile of an SVG written by lanescope: its label (from the <tspan id>
 // of its first line) and the fill of the rectangle under it (empty if none).
 std::vector<SvgTile> svg_tiles(const std::string& svg);

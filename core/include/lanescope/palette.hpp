@@ -40,6 +40,11 @@ int lane_groups(const Instruction& ins, int wave);
 
 // The colour of one tile (an element at one location).
 Rgb tile_color(const Instruction& ins, ColorBy by, const Element& e, const Location& loc, Theme t);
+// The colour of a cell of a tile of many waves (tile.hpp): a hue per wave
+// (waves 8..15 a deeper set of the same 8 hues; repeating after 16), lighter
+// (light theme) or darker (dark theme) shades, up to 55 %, for the later lane
+// groups within the wave. The app's tile mode and the tile figures share it.
+Rgb wave_color(int wave, int lane_group, int lane_groups, Theme t);
 // Text drawn on dark or light tiles: whichever contrasts more.
 Rgb text_on(const Rgb& fill);
 

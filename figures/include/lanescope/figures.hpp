@@ -14,8 +14,10 @@
 #include "lanescope/lanescope.hpp"
 #include "lanescope/palette.hpp"
 #include "lanescope/render.hpp"
+#include "lanescope/tile.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +42,14 @@ struct FigureSpec {
     // are written every 2^n rows/columns so they do not touch; headings wrap.
     double fit_width = 0;
     double min_font = 0;  // user units; 0 with fit_width: 10
+    // A tile of many waves (tile.hpp) instead of one instruction: each operand
+    // is the TileLayout of these parameters (matrix view only). Colour by lane
+    // then means a hue per wave and a shade per lane group (wave_color; with
+    // one wave, the lane groups take the hues as for one instruction); labels
+    // name the wave ("w1 v3[15:0]" over "L17"), or drop the bits, or are left
+    // out when they do not fit; frames mark the instruction tiles, the waves
+    // and the repetitions of the wave grid's tile.
+    std::optional<TileParams> tile;
 };
 
 // Points per user unit of each format: TikZ draws 1 unit as 0.5 pt; SVG and
@@ -56,6 +66,8 @@ double parse_font_pt(const std::string& s);
 // register of one lane in the registers view. `id` names it:
 // matrix view "A.b.r.c.n" (operand, block, row, col, n-th location of where()),
 // registers view "A.v3.l17.n" (operand, reg, lane, n-th part of which()).
+// A tile figure drawn as colours only has anonymous tiles (empty id, no lines):
+// no per-tile text in SVG, fills instead of nodes in TikZ.
 struct Tile {
     double x = 0, y = 0, w = 0, h = 0;
     Rgb fill, ink;
@@ -93,12 +105,13 @@ struct Figure {
     double width = 0, height = 0;
     Rgb background;
     Rgb tile_stroke;
+    bool tile_grid = true;  // outline every tile (off for tile figures with cells too small to outline)
     double tile_font = 9, tile_line = 10.5;  // tiles without lines carry no label (fitted figures)
     std::string title;     // first line of the heading
     std::string subtitle;  // target, wave, operands, modifiers
     std::vector<Box> boxes;    // drawn first: frames, empty cells, legend swatches
     std::vector<Tile> tiles;
-    std::vector<Line> lines;   // block separators
+    std::vector<Line> lines;   // block separators; tile figures: instruction tile, wave and repetition frames
     std::vector<Text> texts;   // title, axes, legend
     std::vector<LegendEntry> legend;
     std::string legend_title;
@@ -120,7 +133,7 @@ std::vector<std::uint8_t> to_png(const Figure& f, double scale = 2.0, const std:
 std::string find_font(const std::string& font_path = "");
 
 // Legend text of one colour class, shared by every format: "lanes 0-15",
-// "v3", "block 2".
+// "v3", "block 2". Tile figures add "wave 3 (1,1)" (wave wm*WN+wn, then (wm,wn)).
 std::string legend_label(const Instruction& ins, ColorBy by, int index);
 
 // Parse user words; throw Error naming the legal values.
@@ -131,11 +144,13 @@ Theme parse_theme(const std::string& s);
 // The gallery: every instruction of `cat` on one target per family, every wave
 // size, every operand, default modifiers plus each modifier value that moves
 // data, as SVG files under dir/svg, one facts page per instruction under
-// dir/facts, and dir/index.html (no server, no network).
+// dir/facts, a few tiles of many waves (their SVGs under dir/svg, named
+// tile_*), and dir/index.html (no server, no network).
 struct GalleryStats {
     std::size_t instructions = 0;  // (family, instruction, wave) rows
     std::size_t figures = 0;       // SVG files
     std::size_t variants = 0;      // modifier variants beyond the defaults
+    std::size_t tile_figures = 0;  // of the figures: the "Tiles of many waves" section's
     std::size_t tiles = 0;
     std::size_t bytes = 0;
     double seconds = 0;
