@@ -125,7 +125,7 @@ std::vector<double> svg_font_sizes(const std::string& svg) {
 
 }  // namespace
 
-TEST_CASE("memory figure: every element in exactly one cell per holding lane, coloured by that lane's group; padding greyed") {
+TEST_CASE("memory figure: every element in exactly one cell per holding lane and coloured by that lane's group and padding greyed") {
     for (const MemCase& c : cases()) {
         const Built b = make(c);
         const ls::Instruction& ins = *b.spec.query.ins;
@@ -264,7 +264,7 @@ TEST_CASE("memory figure: the bank strip has one column per bank and its caption
     }
 }
 
-TEST_CASE("memory figure: hand-computed bank conflicts show in the caption (gfx950 b128, rows of 256 and 272 bytes)") {
+TEST_CASE("memory figure: hand-computed bank conflicts show in the caption (gfx950 b128 rows of 256 and 272 bytes)") {
     // A of v_mfma_f32_16x16x32_f16 row-major: lane l reads 8 f16 (one ds_read_b128) of row l%16 from k = 8*(l/16),
     // at (l%16)*row_bytes + 16*(l/16). gfx950: 64 banks of 4 bytes, passes {0-3,12-15,20-27}, {4-11,16-19,28-31}
     // and the same +32 (docs/memory.md).
@@ -283,7 +283,7 @@ TEST_CASE("memory figure: hand-computed bank conflicts show in the caption (gfx9
     CHECK(caption(make(c)).find("(ds_read_b128): 4 passes, 8 cycles vs conflict-free minimum 4") != std::string::npos);
 }
 
-TEST_CASE("memory figure fitted to a width: no text below --min-font, labels dropped before they shrink") {
+TEST_CASE("memory figure fitted to a width: no text below --min-font and labels dropped before they shrink") {
     for (const MemCase& c : cases())
         for (double width_pt : {240.0, 500.0})
             for (double min_pt : {5.0, 7.0}) {
@@ -299,7 +299,7 @@ TEST_CASE("memory figure fitted to a width: no text below --min-font, labels dro
             }
 }
 
-TEST_CASE("figure --memory writes SVG, PNG and TikZ; bad input says what is legal and writes nothing") {
+TEST_CASE("figure --memory writes SVG and PNG and TikZ and bad input says what is legal and writes nothing") {
     const std::string dir = temp_dir("memfig");
     const std::string base = "figure -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand B --memory lds --order row --ld 64 --pad 8 ";
     Run r = cli(base + "-o " + dir + "/b.svg");
