@@ -148,7 +148,9 @@ std::vector<ls::MemoryTile> tiles_for(int rows, int cols, int bits, MemorySpace 
     std::vector<ls::MemoryTile> out;
     for (MemoryOrder o : {MemoryOrder::RowMajor, MemoryOrder::ColMajor}) {
         const int extent = ls::contiguous_extent(o, rows, cols);
-        for (auto [extra, pad] : {std::pair{0, 0}, {extent, 0}, {0, 2}, {3, 1}}) {
+        // Global memory differs from LDS only in the alignment of wide accesses: one padded tile suffices there.
+        const std::vector<std::pair<int, int>> lds = {{0, 0}, {extent, 0}, {0, 2}, {3, 1}}, global = {{3, 1}};
+        for (auto [extra, pad] : space == MemorySpace::Lds ? lds : global) {
             ls::MemoryTile t;
             t.space = space;
             t.order = o;
@@ -158,7 +160,7 @@ std::vector<ls::MemoryTile> tiles_for(int rows, int cols, int bits, MemorySpace 
             out.push_back(t);
         }
         // A swizzled tile: vec * max_phase fits the (power-of-two) extent.
-        if (extent >= 4 && (extent & (extent - 1)) == 0) {
+        if (space == MemorySpace::Lds && extent >= 4 && (extent & (extent - 1)) == 0) {
             ls::MemoryTile t;
             t.space = space;
             t.order = o;
@@ -178,9 +180,12 @@ bool sparse_operand(const ls::Instruction& ins, ls::Operand op) {
 }  // namespace
 
 TEST_CASE("plain loads put every element of every AMD operand where the layout says (both orders, several ld, pad, swizzle)") {
-    int plans = 0, operands = 0;
+    int plans = 0, operands = 0, seen = 0;
     std::set<std::string> instructions;
     lstest::for_each_default([&](const lstest::Case& c) {
+#if defined(__SANITIZE_ADDRESS__)
+        if (seen++ % 4 != 0) return;  // the sanitizer run looks for memory errors: every fourth case is plenty
+#endif
         for (ls::Operand op : ls::operands_of(*c.ins)) {
             if (sparse_operand(*c.ins, op)) continue;  // compressed in memory: refused, checked below
             const ls::OperandLayout L = ls::layout_of(*c.ins, *c.target, op, c.mods);
@@ -202,8 +207,11 @@ TEST_CASE("plain loads put every element of every AMD operand where the layout s
                 }
         }
     });
+    (void)seen;
+#if !defined(__SANITIZE_ADDRESS__)
     CHECK(instructions.size() > 100);
     CHECK(plans > 5000);
+#endif
     WARN("plain loads/stores: " << instructions.size() << " instructions x families, " << operands << " operands, "
                                 << plans << " plans checked");
 }

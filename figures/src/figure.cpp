@@ -90,6 +90,10 @@ std::vector<std::string> split_label(const std::string& label) {
 
 std::string bits_words(int lo, int hi) { return "[" + std::to_string(hi) + ":" + std::to_string(lo) + "]"; }
 
+// The most tiles a tile figure draws (a 2048x2048 C/D): about 2 GB of memory
+// and a 350 MB SVG at natural size, a minute to draw.
+constexpr long long kMaxFigureTiles = 1LL << 22;
+
 // Tile figures: how a cell is labelled, richest first. Every cell of a figure
 // uses the same form.
 enum class TileForm { Full, Short, None };  // "w1 v3[15:0]" / "L17"; "w1 v3" / "L17"; colours only
@@ -144,16 +148,23 @@ Figure build_figure(const FigureSpec& spec) {
     const double font = f.tile_font, line = f.tile_line;
 
     const bool tiled = spec.tile.has_value();
-    if (tiled && spec.view != View::Matrix)
-        throw Error("tile figures draw the matrix view; legal with tile options: --view matrix");
+    const bool matrix = spec.view == View::Matrix;
     if (tiled && spec.color == ColorBy::Block)
         throw Error("a tile has one block, so colour by block says nothing; legal with tile options: lane (wave and lane "
                     "group), register");
     std::vector<Panel> panels;
+    long long tile_count = 0;  // tile mode: (element, wave, location)s over all panels
     for (Operand op : spec.operands) {
         Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}};
         if (tiled) {
             p.tile = std::make_shared<const TileLayout>(ins, *spec.target, op, spec.mods, *spec.tile);
+            // Every wave issues steps() copies of the instruction's entries.
+            tile_count += static_cast<long long>(p.tile->waves()) * p.tile->steps() *
+                          static_cast<long long>(p.layout.entries().size());
+            if (tile_count > kMaxFigureTiles)
+                throw Error("a figure of this tile has " + std::to_string(tile_count) + "+ tiles (elements times their copies); "
+                            "legal: at most " + std::to_string(kMaxFigureTiles) + ", e.g. a 2048x2048 C/D or a 1024x1024x256 "
+                            "GEMM; pick a smaller --shape");
             p.cells.resize(static_cast<size_t>(p.tile->rows()) * p.tile->cols());
             for (const TileEntry& e : p.tile->entries())
                 p.cells[static_cast<size_t>(e.element.row) * p.tile->cols() + e.element.col].push_back(e.at);
@@ -173,6 +184,12 @@ Figure build_figure(const FigureSpec& spec) {
         for (const Location& l : p.layout.where(e)) out.push_back({0, l});
         return out;
     };
+    // What register `reg` of `lane` in `wave` holds (wave 0 for one instruction).
+    auto parts_of = [](const Panel& p, int wave, int reg, int lane) {
+        return p.tile ? p.tile->which(wave, reg, lane) : p.layout.which(reg, lane);
+    };
+    auto panel_waves = [](const Panel& p) { return p.tile ? p.tile->waves() : 1; };
+    auto panel_regs = [](const Panel& p) { return p.tile ? p.tile->regs() : p.layout.regs(); };
     TileForm form = TileForm::Full;  // tile mode's label form
     const bool gemm = spec.view == View::Matrix && panels.size() == 3 && panels[0].op == Operand::A &&
                       panels[1].op == Operand::B && panels[2].op == Operand::D;
@@ -180,9 +197,10 @@ Figure build_figure(const FigureSpec& spec) {
     // Natural cell size shared by all panels, so the GEMM arrangement lines up:
     // the widest label at font 9 decides.
     Geometry g;
+    if (tiled && !matrix) g.block_word = ins.vendor() == Vendor::NVIDIA ? "warp " : "wave ";  // a block per wave
     double cw = 44, ch = 0;
     size_t max_locs = 1;
-    if (tiled) {
+    if (tiled && matrix) {
         for (const Panel& p : panels)
             for (const std::vector<TileLocation>& locs : p.cells) {
                 for (const TileLocation& l : locs)
@@ -211,15 +229,16 @@ Figure build_figure(const FigureSpec& spec) {
         double part_w = 40;
         bool two_lines = false;
         for (const Panel& p : panels)
-            for (int lane = 0; lane < p.layout.lanes(); ++lane)
-                for (int reg = 0; reg < p.layout.regs(); ++reg) {
-                    const std::vector<SlotPart> parts = p.layout.which(reg, lane);
-                    max_parts = std::max(max_parts, static_cast<int>(parts.size()));
-                    for (const SlotPart& s : parts) {
-                        part_w = std::max(part_w, std::ceil(text_width(element_label(p.op, s.element, p.layout.blocks()), font)) + 8);
-                        if (s.bit_lo != 0 || s.bit_hi != 31) two_lines = true;
+            for (int w = 0; w < panel_waves(p); ++w)
+                for (int lane = 0; lane < p.layout.lanes(); ++lane)
+                    for (int reg = 0; reg < panel_regs(p); ++reg) {
+                        const std::vector<SlotPart> parts = parts_of(p, w, reg, lane);
+                        max_parts = std::max(max_parts, static_cast<int>(parts.size()));
+                        for (const SlotPart& s : parts) {
+                            part_w = std::max(part_w, std::ceil(text_width(element_label(p.op, s.element, p.layout.blocks()), font)) + 8);
+                            if (s.bit_lo != 0 || s.bit_hi != 31) two_lines = true;
+                        }
                     }
-                }
         cw = max_parts * part_w;
         ch = two_lines ? 2 * line + 5 : line + 9;
     }
@@ -227,7 +246,7 @@ Figure build_figure(const FigureSpec& spec) {
     // The width the labels themselves need at font 9 with 0.6 em of padding
     // (the natural cell adds a floor of 44 and 8 units of padding).
     double label_need = 1, short_need = 1;  // short_need: tile mode's Short form
-    for (const Panel& p : spec.fit_width > 0 && tiled ? panels : std::vector<Panel>{})
+    for (const Panel& p : spec.fit_width > 0 && tiled && matrix ? panels : std::vector<Panel>{})
         for (const std::vector<TileLocation>& locs : p.cells)
             for (const TileLocation& l : locs) {
                 for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
@@ -235,28 +254,31 @@ Figure build_figure(const FigureSpec& spec) {
                 for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Short))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
             }
-    for (const Panel& p : spec.fit_width > 0 && !tiled ? panels : std::vector<Panel>{}) {
+    for (const Panel& p : spec.fit_width > 0 && !(tiled && matrix) ? panels : std::vector<Panel>{}) {
         if (spec.view == View::Matrix) {
             for (const Entry& e : p.layout.entries())
                 for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits())))
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
         } else {
-            for (int lane = 0; lane < p.layout.lanes(); ++lane)
-                for (int reg = 0; reg < p.layout.regs(); ++reg) {
-                    const std::vector<SlotPart> parts = p.layout.which(reg, lane);
-                    for (const SlotPart& s : parts)
-                        label_need = std::max(label_need, (text_width(element_label(p.op, s.element, p.layout.blocks()), font) +
-                                                           0.6 * font) * static_cast<double>(parts.size()));
-                }
+            for (int w = 0; w < panel_waves(p); ++w)
+                for (int lane = 0; lane < p.layout.lanes(); ++lane)
+                    for (int reg = 0; reg < panel_regs(p); ++reg) {
+                        const std::vector<SlotPart> parts = parts_of(p, w, reg, lane);
+                        for (const SlotPart& s : parts)
+                            label_need = std::max(label_need, (text_width(element_label(p.op, s.element, p.layout.blocks()), font) +
+                                                               0.6 * font) * static_cast<double>(parts.size()));
+                    }
         }
     }
 
     // Block grids.
     for (Panel& p : panels) {
-        const int nb = spec.view == View::Matrix ? p.layout.blocks() : 1;
+        // Tiles: the matrix view is the tile's rows and columns; the registers
+        // view has a block per wave (lanes x the tile's registers).
+        const int nb = spec.view == View::Matrix ? p.layout.blocks() : panel_waves(p);
         p.rows = spec.view == View::Matrix ? p.layout.rows() : p.layout.lanes();
-        p.cols = spec.view == View::Matrix ? p.layout.cols() : p.layout.regs();
-        if (p.tile) p.rows = p.tile->rows(), p.cols = p.tile->cols();
+        p.cols = spec.view == View::Matrix ? p.layout.cols() : panel_regs(p);
+        if (p.tile && matrix) p.rows = p.tile->rows(), p.cols = p.tile->cols();
         if (gemm) {
             // A stacks its blocks down, B across, D on the diagonal: a batched GEMM.
             p.block_cols = p.op == Operand::A ? 1 : nb;
@@ -275,7 +297,7 @@ Figure build_figure(const FigureSpec& spec) {
         p.heading = {std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) + ", " +
                      std::to_string(regs) + " " + std::string(register_noun(ins.vendor())) +
                      (regs == 1 ? "" : "s") + " per lane  (" +
-                     (p.tile ? tile_axis_words(p.op) : axis_words(p.op, ins.sparse(), spec.view)) + ")"};
+                     (p.tile && matrix ? tile_axis_words(p.op) : axis_words(p.op, ins.sparse(), spec.view)) + ")"};
     }
 
     // Heading texts, wrapped in a fitted figure.
@@ -340,7 +362,7 @@ Figure build_figure(const FigureSpec& spec) {
         const double cw_fit = std::max(0.5, (W - fixed) / std::max(1.0, cells));
         // Tile mode: the labels without bits when the full ones do not fit (a tile
         // of one wave is drawn exactly as its instruction, labels or none).
-        if (tiled && tile_waves > 1 && font * cw_fit / label_need < m && font * cw_fit / short_need >= m) form = TileForm::Short, label_need = short_need;
+        if (tiled && matrix && tile_waves > 1 && font * cw_fit / label_need < m && font * cw_fit / short_need >= m) form = TileForm::Short, label_need = short_need;
         const double label_font = font * cw_fit / label_need;  // the tile font whose labels just fill cw_fit
         if (label_font >= m) {
             const double tf = std::min(label_font, 1.2 * m);
@@ -363,8 +385,8 @@ Figure build_figure(const FigureSpec& spec) {
         int min_cols = max_cols;
         for (const Panel& p : panels) min_cols = std::min(min_cols, p.cols);
         // Block labels: "block 15" where it fits over its block, else "b15", else none.
-        const std::string last = std::to_string(ins.blocks - 1);
-        g.block_word = text_width("block " + last, m) * 1.12 <= min_cols * g.cw ? "block " : "b";
+        const std::string last = std::to_string((tiled && !matrix ? tile_waves : ins.blocks) - 1);
+        g.block_word = text_width(g.block_word + last, m) * 1.12 <= min_cols * g.cw ? g.block_word : g.block_word.substr(0, 1);
         g.block_labels = text_width(g.block_word + last, m) * 1.12 <= min_cols * g.cw;
 
         // Panel headings wrap to the panel's width (A's in the GEMM picture may
@@ -492,7 +514,7 @@ Figure build_figure(const FigureSpec& spec) {
             } else {
                 for (int lane = 0; lane < p.rows; ++lane)
                     for (int reg = 0; reg < p.cols; ++reg) {
-                        const std::vector<SlotPart> parts = L.which(reg, lane);
+                        const std::vector<SlotPart> parts = parts_of(p, b, reg, lane);
                         const double x = bx + reg * cw, y = by + lane * ch;
                         if (parts.empty()) {
                             f.boxes.push_back({x, y, cw, ch, tc.background, true, tc.grid, 0.5});
@@ -503,9 +525,14 @@ Figure build_figure(const FigureSpec& spec) {
                             const SlotPart& s = parts[n];
                             Tile t;
                             t.x = x + n * w, t.y = y, t.w = w, t.h = ch;
-                            t.fill = tile_color(ins, spec.color, s.element, Location{reg, lane, s.bit_lo, s.bit_hi}, spec.theme);
+                            t.fill = cell_color(s.element, TileLocation{b, Location{reg, lane, s.bit_lo, s.bit_hi}});
                             t.ink = text_on(t.fill);
-                            t.id = opn + ".v" + std::to_string(reg) + ".l" + std::to_string(lane) + "." + std::to_string(n);
+                            if (tiled && form == TileForm::None) {  // anonymous: colours only
+                                f.tiles.push_back(std::move(t));
+                                continue;
+                            }
+                            t.id = opn + (tile_waves > 1 ? ".w" + std::to_string(b) : std::string()) + ".v" + std::to_string(reg) +
+                                   ".l" + std::to_string(lane) + "." + std::to_string(n);
                             if (g.labels) {
                                 t.lines.push_back(element_label(p.op, s.element, L.blocks()));
                                 if (s.bit_lo != 0 || s.bit_hi != 31) t.lines.push_back(bits_words(s.bit_lo, s.bit_hi));
@@ -517,7 +544,10 @@ Figure build_figure(const FigureSpec& spec) {
             // Block frame: the separators between blocks.
             const double x2 = bx + p.cols * cw, y2 = by + p.rows * ch;
             const double fw = fit ? std::min(1.5, std::max(0.6, cw / 6)) : 1.5;
-            if (p.tile) {
+            if (p.tile && !matrix)  // the instruction's copies (sub-tiles, K steps, repetitions) along the registers
+                for (int c = L.regs(); c < p.cols; c += L.regs())
+                    f.lines.push_back({bx + c * cw, by, bx + c * cw, y2, tc.text, std::max(0.25, 0.3 * fw)});
+            if (p.tile && matrix) {
                 // Inside a tile: the instruction tiles (thin), the waves' sub-tile groups
                 // (medium) and the repetitions of the wave grid's tile (as the frame).
                 const TileParams& tp = p.tile->params();

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -206,6 +207,53 @@ TEST_CASE("tile SVG: every cell covered once per copy, coloured by the wave the 
         }
 }
 
+TEST_CASE("tile registers view: a block per wave, every part of every lane register, the wave's hue") {
+    const TileCase tcs[] = {
+        {"gfx942", "v_mfma_f32_32x32x8_f16", ls::Operand::A, params(2, 2, 2, 1, 128, 64, 16)},
+        {"gfx1100", "v_wmma_f32_16x16x16_f16", ls::Operand::D, params(2, 2, 1, 2, 64, 64), 32},
+    };
+    for (const TileCase& c : tcs) {
+        INFO(c.instruction << " " << ls::operand_name(c.operand) << " " << c.params.describe());
+        const Resolved r = resolve(c);
+        fig::FigureSpec spec = spec_of(r, {c.operand}, c.params);
+        spec.view = ls::View::Registers;
+        const std::string svg = fig::to_svg(fig::build_figure(spec));
+        REQUIRE(xml_problem(svg).empty());
+        const ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, c.operand, r.mods);
+        const ls::TileLayout t(*r.ins, *r.target, c.operand, r.mods, c.params);
+        const ls::TileParams& p = c.params;
+        const int M = r.ins->m, N = r.ins->n, WN = p.waves_n, group = ls::is_cdna(r.ins->families.front()) ? M : 16;
+        const int groups = r.mods.wave / group;
+        const std::vector<SvgTile> tiles = svg_tiles(svg);
+        CHECK(tiles.size() == t.entries().size());  // one part per (element, wave, location)
+        std::set<std::string> ids;
+        size_t wrong = 0;
+        for (const SvgTile& tile : tiles) {
+            REQUIRE(ids.insert(tile.id).second);
+            // "A.w1.v3.l17.0" and "A[r][c]": the element's wave, lane and register from first principles.
+            int wave = -1, reg = -1, lane = -1, row = -1, col = -1;
+            REQUIRE(std::sscanf(tile.id.c_str() + 2, "w%d.v%d.l%d", &wave, &reg, &lane) == 3);
+            REQUIRE(std::sscanf(tile.lines[0].c_str() + 1, "[%d][%d]", &row, &col) == 2);
+            const bool rows_m = c.operand != ls::Operand::B, cols_n = c.operand != ls::Operand::A;
+            bool ok = (!rows_m || (row / (M * p.tiles_m)) % p.waves_m == wave / WN) &&
+                      (!cols_n || (col / (N * p.tiles_n)) % WN == wave % WN);
+            bool placed = false;
+            for (const ls::Location& loc : L.where({0, row % L.rows(), col % L.cols()}))
+                placed = placed || (loc.lane == lane && loc.reg == reg % L.regs());
+            ok = ok && placed && tile.fill == ls::wave_color(wave, lane / group, groups, ls::Theme::Light).hex();
+            if (!ok && wrong++ < 3) FAIL_CHECK("tile " << tile.id << " '" << tile.lines[0] << "' fill " << tile.fill);
+        }
+        CHECK(wrong == 0);
+        for (int w = 0; w < t.waves(); ++w) CHECK(svg.find(">wave " + std::to_string(w) + "</text>") != std::string::npos);
+        // Fitted to a column: colours only, no per-cell text, no font under the minimum.
+        spec.fit_width = 320, spec.min_font = 5 / 0.75;
+        const std::string small = fig::to_svg(fig::build_figure(spec));
+        CHECK(xml_problem(small).empty());
+        CHECK(svg_tiles(small).empty());
+        CHECK_FALSE(svg_fill_rects(small).empty());
+    }
+}
+
 TEST_CASE("a tile of one wave and one sub-tile is drawn as its instruction, apart from the heading") {
     struct One {
         const char* arch;
@@ -221,13 +269,16 @@ TEST_CASE("a tile of one wave and one sub-tile is drawn as its instruction, apar
         {"gfx942", "v_mfma_f32_32x32x8_f16", {ls::Operand::A, ls::Operand::B, ls::Operand::D}, -1, 1000},
         {"gfx1100", "v_wmma_f32_16x16x16_f16", {ls::Operand::A}, 64, 0},
         {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4", {ls::Operand::A}, -1, 667},
+        {"gfx942", "v_mfma_f32_32x32x8_f16", {ls::Operand::A}, -1, -1},  // registers view, natural
+        {"gfx1100", "v_wmma_f32_16x16x16_f16", {ls::Operand::D}, 32, -320},  // registers view, a column
     };
     for (const One& o : ones) {
         INFO(o.arch << " " << o.instruction << " operands " << o.ops.size() << " width " << o.width);
         const Resolved r = resolve({o.arch, o.instruction, ls::Operand::D, {}, o.wave});
         fig::FigureSpec a = spec_of(r, o.ops, std::nullopt), b = spec_of(r, o.ops, ls::TileParams{});
-        a.fit_width = b.fit_width = o.width;
-        a.min_font = b.min_font = o.width > 0 ? 5 / 0.75 : 0;
+        if (o.width < 0) a.view = b.view = ls::View::Registers;  // a negative width: the registers view
+        a.fit_width = b.fit_width = o.width == -1 ? 0 : std::abs(o.width);
+        a.min_font = b.min_font = a.fit_width > 0 ? 5 / 0.75 : 0;
         const fig::Figure fa = fig::build_figure(a), fb = fig::build_figure(b);
         CHECK(fa.title != fb.title);
         REQUIRE(fa.tiles.size() == fb.tiles.size());
@@ -314,55 +365,63 @@ TEST_CASE("tile frames: instruction tiles thin, waves thicker, the wave grid's r
 }
 
 TEST_CASE("tile TikZ at a column and a page: every font at least --min-font, the width kept, labels inside cells") {
-    const char* tiles[] = {
-        "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand D --waves 2x2 --tiles-per-wave 2x1 --shape 256x256",
-        "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand all --waves 2x2 --tiles-per-wave 2x1 --shape 256x256x64",
-        "-a gfx1100 -i v_wmma_f32_16x16x16_f16 --operand all --waves 2x2",
-        "-a gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --waves 2x1",
+    struct Case {
+        const char* tile;
+        const char* width;  // "" is TikZ's default, a column
+        double width_pt, min_font;
     };
-    for (const char* t : tiles)
-        for (const std::pair<const char*, double>& width : {std::pair<const char*, double>{"", 240}, {"--width page", 500},
-                                                           {"--width 20cm", 569.06}})
-            for (double min_font : {5.0, 7.0}) {
-                INFO(t << " " << width.first << " --min-font " << min_font);
-                Run r = cli(std::string("figure ") + t + " --format tikz " + width.first + " --min-font " +
-                            std::to_string(static_cast<int>(min_font)) + "pt -o -");
-                REQUIRE(r.status == 0);
-                const std::string& tex = r.out;
-                const size_t bg = tex.find("] (0,0) rectangle (");
-                REQUIRE(bg != std::string::npos);
-                const double w_units = std::atof(tex.c_str() + bg + 19);
-                CHECK(w_units * 0.5 <= width.second + 0.5);
-                CHECK(w_units * 0.5 >= 0.6 * width.second);
-                size_t fonts = 0;
-                for (size_t p = tex.find("\\fontsize{"); p != std::string::npos; p = tex.find("\\fontsize{", p + 1)) {
-                    CHECK(std::atof(tex.c_str() + p + 10) >= min_font - 1e-9);
-                    ++fonts;
-                }
-                CHECK(fonts > 3);
-                const size_t style = tex.find("tile/.style={");
-                REQUIRE(style != std::string::npos);
-                const double tile_pt = std::atof(tex.c_str() + tex.find("\\fontsize{", style) + 10);
-                size_t nodes = 0;
-                for (size_t p = tex.find("\\node[tile,"); p != std::string::npos; p = tex.find("\\node[tile,", p + 1)) {
-                    ++nodes;
-                    const std::string node = tex.substr(p, tex.find(";\n", p) - p);
-                    const double w = std::atof(node.c_str() + node.find("minimum width=") + 14);
-                    const std::string text = node.substr(node.rfind('{') + 1, node.rfind('}') - node.rfind('{') - 1);
-                    for (size_t a = 0;;) {
-                        const size_t b = text.find("\\\\", a);
-                        const std::string line = text.substr(a, b == std::string::npos ? std::string::npos : b - a);
-                        if (label_em(line) * tile_pt > w) FAIL_CHECK("label '" << line << "' is wider than its " << w << " pt cell");
-                        if (b == std::string::npos) break;
-                        a = b + 2;
-                    }
-                }
-                // Big tiles are colours only: fills, no nodes.
-                if (std::string(t).find("256x256") != std::string::npos) {
-                    CHECK(nodes == 0);
-                    CHECK(tex.find("\\fill[") != std::string::npos);
-                }
+    const char* d256 = "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand D --waves 2x2 --tiles-per-wave 2x1 --shape 256x256";
+    const char* gemm256 = "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand all --waves 2x2 --tiles-per-wave 2x1 --shape 256x256x64";
+    const char* rdna3 = "-a gfx1100 -i v_wmma_f32_16x16x16_f16 --operand all --waves 2x2";
+    const char* small = "-a gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --waves 2x1";
+    const Case cases[] = {
+        {d256, "", 240, 5},      {d256, "", 240, 7},     {d256, "--width page", 500, 5}, {d256, "--width page", 500, 7},
+        {gemm256, "--width page", 500, 5},               {rdna3, "", 240, 5},            {rdna3, "--width 20cm", 569.06, 7},
+        {small, "", 240, 5},     {small, "--width page", 500, 7},
+    };
+    for (const Case& c : cases) {
+        const char* t = c.tile;
+        const std::pair<const char*, double> width{c.width, c.width_pt};
+        const double min_font = c.min_font;
+        INFO(t << " " << width.first << " --min-font " << min_font);
+        Run r = cli(std::string("figure ") + t + " --format tikz " + width.first + " --min-font " +
+                    std::to_string(static_cast<int>(min_font)) + "pt -o -");
+        REQUIRE(r.status == 0);
+        const std::string& tex = r.out;
+        const size_t bg = tex.find("] (0,0) rectangle (");
+        REQUIRE(bg != std::string::npos);
+        const double w_units = std::atof(tex.c_str() + bg + 19);
+        CHECK(w_units * 0.5 <= width.second + 0.5);
+        CHECK(w_units * 0.5 >= 0.6 * width.second);
+        size_t fonts = 0;
+        for (size_t p = tex.find("\\fontsize{"); p != std::string::npos; p = tex.find("\\fontsize{", p + 1)) {
+            CHECK(std::atof(tex.c_str() + p + 10) >= min_font - 1e-9);
+            ++fonts;
+        }
+        CHECK(fonts > 3);
+        const size_t style = tex.find("tile/.style={");
+        REQUIRE(style != std::string::npos);
+        const double tile_pt = std::atof(tex.c_str() + tex.find("\\fontsize{", style) + 10);
+        size_t nodes = 0;
+        for (size_t p = tex.find("\\node[tile,"); p != std::string::npos; p = tex.find("\\node[tile,", p + 1)) {
+            ++nodes;
+            const std::string node = tex.substr(p, tex.find(";\n", p) - p);
+            const double w = std::atof(node.c_str() + node.find("minimum width=") + 14);
+            const std::string text = node.substr(node.rfind('{') + 1, node.rfind('}') - node.rfind('{') - 1);
+            for (size_t a = 0;;) {
+                const size_t b = text.find("\\\\", a);
+                const std::string line = text.substr(a, b == std::string::npos ? std::string::npos : b - a);
+                if (label_em(line) * tile_pt > w) FAIL_CHECK("label '" << line << "' is wider than its " << w << " pt cell");
+                if (b == std::string::npos) break;
+                a = b + 2;
             }
+        }
+        // Big tiles are colours only: fills, no nodes.
+        if (std::string(t).find("256x256") != std::string::npos) {
+            CHECK(nodes == 0);
+            CHECK(tex.find("\\fill[") != std::string::npos);
+        }
+    }
 }
 
 TEST_CASE("tile PNG: every wave's colour in its pixels, at a small and a large size") {
@@ -370,7 +429,7 @@ TEST_CASE("tile PNG: every wave's colour in its pixels, at a small and a large s
         WARN("no TrueType font (fonts-dejavu-core): PNG test skipped");
         return;
     }
-    const TileCase c{"gfx942", "v_mfma_f32_16x16x16_f16", ls::Operand::D, params(2, 4, 1, 1, 128, 128)};
+    const TileCase c{"gfx942", "v_mfma_f32_16x16x16_f16", ls::Operand::D, params(2, 4, 1, 1)};
     const Resolved r = resolve(c);
     for (double width : {0.0, 320.0}) {
         fig::FigureSpec spec = spec_of(r, {c.operand}, c.params);
@@ -424,20 +483,21 @@ TEST_CASE("figure with bad tile options: a clear message, exit 1, nothing writte
         {"--operand A --shape 64x64x12", "not a multiple of the instruction's K 8"},
         {"--operand all --shape 64x64x12", "not a multiple of the instruction's K 8"},
         {"--operand D --shape 64x64x8x8", "expected TMxTN or TMxTNxTK"},
-        {"--operand D --waves 2x2 --view registers", "legal with tile options: --view matrix"},
         {"--operand D --waves 2x2 --color block", "legal with tile options: lane"},
+        {"--operand D --waves 2x2 --shape 4096x4096", "legal: at most 4194304"},
     };
     const std::string kept = dir + "/kept.svg";
     fig::write_file_atomic(kept, "mine");
+    const char* outs[] = {"/new.svg", "/new.png", "/new.tex"};
+    size_t n = 0;
     for (const Bad& b : bads) {
         INFO(b.args);
-        for (const char* out : {"/new.svg", "/new.png", "/new.tex"}) {
-            Run r = cli(base + b.args + " -o " + dir + out);
-            CHECK(r.status == 1);
-            CHECK(r.err.find(b.says) != std::string::npos);
-            CHECK_FALSE(std::filesystem::exists(dir + out));
-        }
-        Run r = cli(base + b.args + " -o " + kept);
+        const char* out = outs[n++ % 3];  // each format in turn
+        Run r = cli(base + b.args + " -o " + dir + out);
+        CHECK(r.status == 1);
+        CHECK(r.err.find(b.says) != std::string::npos);
+        CHECK_FALSE(std::filesystem::exists(dir + out));
+        r = cli(base + b.args + " -o " + kept);
         CHECK(r.status == 1);
         CHECK(read_file(kept) == "mine");
     }
@@ -453,7 +513,7 @@ TEST_CASE("figure with bad tile options: a clear message, exit 1, nothing writte
     std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("figure without tile options is the single-instruction figure; with them, all three formats") {
+TEST_CASE("figure without tile options is the single-instruction figure, with them all three formats") {
     const std::string dir = temp_dir("tileok");
     const std::string base = "figure -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand all ";
     Run plain = cli(base + "-o -");

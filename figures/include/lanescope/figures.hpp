@@ -44,7 +44,8 @@ struct FigureSpec {
     double fit_width = 0;
     double min_font = 0;  // user units; 0 with fit_width: 10
     // A tile of many waves (tile.hpp) instead of one instruction: each operand
-    // is the TileLayout of these parameters (matrix view only). Colour by lane
+    // is the TileLayout of these parameters (the registers view: a block per
+    // wave, lanes x the tile's registers). Colour by lane
     // then means a hue per wave and a shade per lane group (wave_color; with
     // one wave, the lane groups take the hues as for one instruction); labels
     // name the wave ("w1 v3[15:0]" over "L17"), or drop the bits, or are left
