@@ -593,3 +593,42 @@ TEST_CASE("plain loads of every f8f6f4 format (FP8, FP6, FP4 through cbsz/blgp) 
     }
     CHECK(plans >= 2 * 5 * 2 * 9);
 }
+
+TEST_CASE("transposed loads meet the memory side: bytes read are the elements delivered; §6.4 bank numbers") {
+    // Runs once plan_transposed_loads exists (the transpose-load branch); until then it says so.
+    Fixture g("gfx950", "v_mfma_f32_16x16x32_f16");
+    std::vector<ls::MemoryOp> ops;
+    try {
+        ops = ls::plan_transposed_loads(g.ins, g.target, ls::Operand::B, g.mods, g.tile(MemoryOrder::RowMajor, 64));
+    } catch (const ls::Error& e) {
+        WARN("transposed loads not available here: " << e.what());
+        return;
+    }
+    const ls::OperandLayout L = ls::layout_of(g.ins, g.target, ls::Operand::B, g.mods);
+    const ls::MemoryTile t = g.tile(MemoryOrder::RowMajor, 64);
+    std::map<std::tuple<int, int, int, int>, int> filled;  // (lane, reg, bit_lo, bit_hi) -> times
+    for (const ls::MemoryOp& op : ops) {
+        // The bytes a lane reads are exactly the elements its op delivers (to whichever lanes).
+        std::set<long long> bytes;
+        for (const ls::Delivery& d : op.delivers) {
+            const long long a = ls::element_address(t, d.element.row, d.element.col);
+            CHECK(a >= op.address);
+            CHECK(a + 2 <= op.address + op.bytes);
+            bytes.insert(a);
+            const auto where = L.where(d.element);
+            CHECK(std::find(where.begin(), where.end(), d.at) != where.end());
+            ++filled[{d.at.lane, d.at.reg, d.at.bit_lo, d.at.bit_hi}];
+        }
+        CHECK(static_cast<int>(bytes.size()) * 2 == op.bytes);
+    }
+    // Every slot of B filled exactly once.
+    CHECK(filled.size() == L.entries().size());
+    for (const auto& [slot, n] : filled) CHECK(n == 1);
+    // Row pitch 64 f16: 4 distinct dwords on one bank in a 32-lane pass (reference §6.4), grouping inferred.
+    for (const ls::BankReport& b : ls::analyse_banks(ops, g.target, 64)) {
+        int worst = 0;
+        for (const auto& p : b.passes) worst = std::max(worst, p.cycles);
+        CHECK(worst == 4);
+        CHECK(b.grouping.confidence == "inferred");
+    }
+}

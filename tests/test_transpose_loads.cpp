@@ -188,6 +188,7 @@ TEST_CASE("transpose-load catalog: bad rows are refused with what is legal") {
     refused("cdna4", "cdna3", "legal: cdna4, rdna4");
     refused("| 64 |", "| 48 |", "legal: 32, 64");
     refused("v4i16", "v9q16", "ending in a vector type");
+    refused("ds_read_tr16_b64_v4i16", "__builtin_amdgcn_ds_read_tr16_b64_v4i16", "the name after __builtin_amdgcn_");
     refused("ds_read_tr16_b64_v4i16", "ds_read_tr16_b64_v2i32,ds_read_tr16_b64_v3i32", "returns 96 bits");
     refused("| lds |", "| vram |", "legal: lds, global");
     refused("DS 227", "MUBUF 3", "legal: 'DS <opcode>'");
@@ -451,7 +452,7 @@ TEST_CASE("transpose loads: refusals say what is legal") {
                                            tile_for(ls::Operand::B, ls::MemorySpace::Global, 16, 16)); },
            "wave64");
     CHECK(ls::transpose_refusal(wm, g1200, ls::Operand::B, mods_for(wm, g1200, 64))
-              .find("global_load_tr_b128 wave64 is unknown (no source gives the wave64 lane rule") != std::string::npos);
+              .find("global_load_tr_b128 wave64 is unknown: no source gives the wave64 lane rule") != std::string::npos);
     const ls::Instruction& wm8 = cat.find_instruction(g1200, "v_wmma_i32_16x16x16_iu8");
     CHECK(ls::transpose_refusal(wm8, g1200, ls::Operand::A, mods_for(wm8, g1200, 64)).find("global_load_tr_b64 wave64 is unknown") !=
           std::string::npos);

@@ -148,14 +148,15 @@ int parse_count(std::string_view origin, int line, const char* field, const std:
 }
 
 void check_builtin_name(std::string_view origin, int line, const std::string& b) {
-    bool ok = !b.empty() && b.size() < 100;
+    bool ok = !b.empty() && b.size() < 100 && std::islower(static_cast<unsigned char>(b[0]));  // after the prefix
     for (char ch : b) ok = ok && (std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '_');
     const auto cut = b.rfind('_');
     std::string suffix = cut == std::string::npos ? "" : b.substr(cut + 1);
     static const std::vector<std::string> kSuffix = {"v2i32", "v3i32", "i32",   "v4i16", "v4f16", "v4bf16",
                                                      "v8i16", "v8f16", "v8bf16"};
     if (!ok || std::find(kSuffix.begin(), kSuffix.end(), suffix) == kSuffix.end())
-        fail(origin, line, "builtin '" + b + "' is not legal; legal: lower-case letters, digits and _, ending in a vector "
+        fail(origin, line, "builtin '" + b + "' is not legal; legal: the name after __builtin_amdgcn_, lower-case letters, digits "
+                           "and _, ending in a vector "
                            "type (" + text::join(kSuffix, ", ") + ")");
 }
 
@@ -463,7 +464,7 @@ Choice choose(const Instruction& ins, const Target& t, Operand op, const Resolve
     for (const TransposeLoad* r : rows)
         if (r->wave == mods.wave && r->element_bits == bits && r->rule == TransposeRule::Unknown) {
             c.why = "no transpose load for " + what + " at wave" + num(mods.wave) + ": the lane rule of " + r->mnemonic +
-                    " wave" + num(r->wave) + " is unknown (" + r->rule_unknown_why + "); legal: wave32, whose rule is known";
+                    " wave" + num(r->wave) + " is unknown: " + r->rule_unknown_why + "; legal: wave32, whose rule is known";
             return c;
         }
     std::string why;
