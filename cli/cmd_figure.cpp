@@ -26,6 +26,9 @@ struct FigureOptions {
     std::string width, min_font = "5pt";
     bool bench = false;
     std::string match;
+    MemoryArgs memory;  // figure --memory ...: the memory view (issue 13)
+    int issue = 0;
+    bool memory_mode = false;
 };
 
 // Without --format, the file name decides: .png, .tex, anything else SVG.
@@ -39,10 +42,31 @@ std::string format_from_name(const std::string& out) {
     return "svg";
 }
 
+int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f);
+
 int cmd_figure(const Options& o, const FigureOptions& fo) {
     if (fo.out.empty()) throw UsageError("figure needs -o FILE (the .svg, .tex or .png to write; - for stdout)");
     const fig::FigureFormat format = fig::parse_figure_format(fo.format.empty() ? format_from_name(fo.out) : fo.format);
     Resolved r = resolve(o);
+    if (fo.memory_mode) {
+        if (o.operand == "all" || o.operand == "ALL")
+            throw ls::Error("a memory figure draws one operand (--operand A, B, C or D), not all");
+        if (fo.view != "matrix" || fo.color != "lane")
+            throw ls::Error("a memory figure colours cells by the reading lane's group; --view and --color are legal only "
+                            "without the memory options");
+        fig::MemoryFigureSpec spec;
+        spec.query = r.query;
+        spec.request = memory_request(o, fo.memory, r);
+        spec.issue = fo.issue;
+        spec.theme = fig::parse_theme(fo.theme);
+        const double width_pt = fig::parse_width_pt(fo.width.empty() ? (format == fig::FigureFormat::Tikz ? "column" : "natural") : fo.width);
+        const double min_pt = fig::parse_font_pt(fo.min_font);
+        if (width_pt > 0) {
+            spec.fit_width = width_pt / fig::pt_per_unit(format);
+            spec.min_font = min_pt / fig::pt_per_unit(format);
+        }
+        return write_figure(fo, format, fig::build_memory_figure(spec));
+    }
     // Tile options parsed (and refused) before anything is drawn or written.
     const std::optional<ls::TileParams> tile = tile_mode(o) ? std::optional<ls::TileParams>(tile_params(o)) : std::nullopt;
     fig::FigureSpec spec;
@@ -69,7 +93,10 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
         spec.fit_width = width_pt / fig::pt_per_unit(format);
         spec.min_font = min_pt / fig::pt_per_unit(format);
     }
-    const fig::Figure f = fig::build_figure(spec);
+    return write_figure(fo, format, fig::build_figure(spec));
+}
+
+int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f) {
     std::string bytes;
     switch (format) {
         case fig::FigureFormat::Svg: bytes = fig::to_svg(f); break;
@@ -102,7 +129,8 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
 #ifdef LANESCOPE_HAVE_FIGURES
     static FigureOptions fo;
     CLI::App* figure = app.add_subcommand(
-        "figure", "draw one operand (or A, B, D with --operand all) as SVG, TikZ or PNG: -o FILE");
+        "figure", "draw one operand (or A, B, D with --operand all) as SVG, TikZ or PNG: -o FILE; with --memory (or any "
+        "memory option) the operand's tile in memory, its loads and LDS banks");
     figure->add_option("-a,--arch", o.arch,
                        "architecture (required): family (cdna3, hopper), gfx or sm id (gfx942, sm_90) or product (mi300x, h100)");
     figure->add_option("-i,--instruction", o.instruction,
@@ -124,7 +152,14 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
                        "default: column for tikz, natural for svg/png");
     figure->add_option("--min-font", fo.min_font, "with --width: smallest font size drawn (tile labels that need less are left out)")
         ->capture_default_str();
-    out.push_back({figure, [&o] { return cmd_figure(o, fo); }});
+    // The memory view (docs/memory.md): any memory option draws it instead of the layout.
+    add_memory_options(figure, fo.memory);
+    add_int_option(figure, "--issue", fo.issue, 0, 1 << 20,
+                   "memory figure: the wave-level instruction whose LDS banks (or coalescing) are drawn (default 0)");
+    out.push_back({figure, [&o, figure] {
+                       fo.memory_mode = memory_options_given(figure) || figure->get_option("--issue")->count() > 0;
+                       return cmd_figure(o, fo);
+                   }});
 
     CLI::App* gallery = app.add_subcommand(
         "gallery", "every instruction of the catalog as SVG figures plus index.html (opens from the file system): -o DIR");

@@ -6,6 +6,7 @@
 #include "lanescope/render.hpp"
 #include "lanescope/check.hpp"
 #include "lanescope/linear.hpp"
+#include "lanescope/memory.hpp"
 #include "lanescope/tile.hpp"
 
 #include <CLI/CLI.hpp>
@@ -84,6 +85,26 @@ void add_tile_options(CLI::App* sub, Options& o);
 bool tile_mode(const Options& o);
 // Parses the tile options strictly; throws ls::Error naming the option and the legal form.
 ls::TileParams tile_params(const Options& o);
+
+// The memory tile options of `load` and `figure` (memory_options.cpp).
+struct MemoryArgs {
+    std::string memory = "lds";
+    std::string order = "row";
+    int ld = -1;
+    int pad = 0;
+    std::string swizzle;
+    bool transpose = false;
+    bool store = false;
+    std::string grouping;
+};
+// --memory, --order, --ld, --pad, --swizzle, --transpose, --store, --grouping.
+void add_memory_options(CLI::App* sub, MemoryArgs& a);
+// Whether any of those was given on the command line.
+bool memory_options_given(const CLI::App* sub);
+// The request they describe for o.operand of the resolved instruction (element
+// size the operand's, ld defaulting to the contiguous extent), checked; throws
+// ls::Error naming what is wrong and what is legal.
+ls::MemoryRequest memory_request(const Options& o, const MemoryArgs& a, const Resolved& r);
 
 // Groups of subcommands defined in their own files.
 void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& out);  // cmd_figure.cpp

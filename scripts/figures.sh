@@ -33,4 +33,15 @@ tile256=(--waves 2x2 --tiles-per-wave 2x1 --shape 256x256x64)
 fig --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand all "${tile256[@]}" --width page -o "$out/gfx942_mfma_f32_32x32x8_f16_tile_256x256_ABD_page.png"
 fig --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand D "${tile256[@]}" -o "$out/gfx942_mfma_f32_32x32x8_f16_tile_256x256_D_column.tex"
 fig --arch gfx1100 -i v_wmma_f32_16x16x16_f16 --operand all --waves 2x2 --width page -o "$out/gfx1100_wmma_f32_16x16x16_f16_tile_2x2_ABD_page.svg"
+# The memory view (docs/memory.md, figure --memory ...): B of a 32x32x8 MFMA row-major in LDS with ld 64, without
+# and with a pad of 8; the gfx950 transpose load beside the plain one; RDNA4's global_load_tr_b128; a column-wide one.
+mem32=(--arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand B --memory lds --order row --ld 64)
+fig "${mem32[@]}" -o "$out/gfx942_mfma_f32_32x32x8_f16_B_lds_ld64.svg"
+fig "${mem32[@]}" -o "$out/gfx942_mfma_f32_32x32x8_f16_B_lds_ld64.png" --scale 1
+fig "${mem32[@]}" --pad 8 -o "$out/gfx942_mfma_f32_32x32x8_f16_B_lds_ld64_pad8.png" --scale 1
+fig --arch gfx950 -i v_mfma_f32_16x16x32_f16 --operand B --memory lds --order row --transpose -o "$out/gfx950_mfma_f32_16x16x32_f16_B_lds_transpose.svg"
+fig --arch gfx950 -i v_mfma_f32_16x16x32_f16 --operand B --memory lds --order row --transpose -o "$out/gfx950_mfma_f32_16x16x32_f16_B_lds_transpose.png" --scale 1
+fig --arch gfx950 -i v_mfma_f32_16x16x32_f16 --operand B --memory lds --order row --transpose --width column -o "$out/gfx950_mfma_f32_16x16x32_f16_B_lds_transpose_column.png"
+fig --arch gfx1200 -i v_wmma_f32_16x16x16_f16 --operand B --memory global --order row --transpose -o "$out/gfx1200_wmma_f32_16x16x16_f16_B_global_transpose.png" --scale 1
+fig --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand A --memory lds --order row --ld 64 --swizzle 8,1,8 --width column -o "$out/gfx942_mfma_f32_16x16x16_f16_A_lds_swizzle_column.tex"
 echo "regenerated $(ls "$out" | grep -vc '\.sh$') files in $out"

@@ -50,45 +50,6 @@ struct Panel {
     double height(const Geometry& g) const { return panel_top(g) + block_rows * rows * g.ch + (block_rows - 1) * g.block_gap; }
 };
 
-// Greedy wrap of `text` into lines no wider than `width` at `size`: first at
-// `sep` (e.g. "  "), then at single spaces for a piece that is still too wide.
-std::vector<std::string> wrap(const std::string& text, double size, double width, const std::string& sep) {
-    std::vector<std::string> pieces;
-    for (size_t a = 0;;) {
-        const size_t b = text.find(sep, a);
-        pieces.push_back(text.substr(a, b == std::string::npos ? std::string::npos : b - a));
-        if (b == std::string::npos) break;
-        a = b + sep.size();
-    }
-    std::vector<std::string> words;  // pieces too wide on their own, split at spaces
-    for (const std::string& p : pieces) {
-        if (text_width(p, size) <= width || p.find(' ') == std::string::npos) {
-            words.push_back(p);
-            continue;
-        }
-        std::string line;
-        for (size_t a = 0;;) {
-            const size_t b = p.find(' ', a);
-            const std::string w = p.substr(a, b == std::string::npos ? std::string::npos : b - a);
-            if (!line.empty() && text_width(line + " " + w, size) > width) {
-                words.push_back(line);
-                line = w;
-            } else {
-                line += (line.empty() ? "" : " ") + w;
-            }
-            if (b == std::string::npos) break;
-            a = b + 1;
-        }
-        if (!line.empty()) words.push_back(line);
-    }
-    std::vector<std::string> lines;
-    for (const std::string& w : words) {
-        if (!lines.empty() && text_width(lines.back() + sep + w, size) <= width) lines.back() += sep + w;
-        else lines.push_back(w);
-    }
-    return lines;
-}
-
 // Smallest power of two n so that n cells of `cell` units hold `need` units.
 int index_step(double cell, double need) {
     int n = 1;

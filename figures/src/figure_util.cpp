@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace lanescope::figures {
 
@@ -30,9 +32,49 @@ double text_width(std::string_view s, double size) {
         else if (cp == 'i' || cp == 'l' || cp == 'j') w = 0.278;
         else if (cp == 'm' || cp == 'w' || cp == 'M' || cp == 'W') w = 0.98;
         else if (cp >= 'A' && cp <= 'Z') w = 0.72;
+        else if (cp == 0x2192) w = 0.84;  // the arrow of memory figures
         em += w;
     }
     return em * size;
+}
+
+// Greedy wrap of `text` into lines no wider than `width` at `size`: first at
+// `sep` (e.g. "  "), then at single spaces for a piece that is still too wide.
+std::vector<std::string> wrap(const std::string& text, double size, double width, const std::string& sep) {
+    std::vector<std::string> pieces;
+    for (size_t a = 0;;) {
+        const size_t b = text.find(sep, a);
+        pieces.push_back(text.substr(a, b == std::string::npos ? std::string::npos : b - a));
+        if (b == std::string::npos) break;
+        a = b + sep.size();
+    }
+    std::vector<std::string> words;  // pieces too wide on their own, split at spaces
+    for (const std::string& p : pieces) {
+        if (text_width(p, size) <= width || p.find(' ') == std::string::npos) {
+            words.push_back(p);
+            continue;
+        }
+        std::string line;
+        for (size_t a = 0;;) {
+            const size_t b = p.find(' ', a);
+            const std::string w = p.substr(a, b == std::string::npos ? std::string::npos : b - a);
+            if (!line.empty() && text_width(line + " " + w, size) > width) {
+                words.push_back(line);
+                line = w;
+            } else {
+                line += (line.empty() ? "" : " ") + w;
+            }
+            if (b == std::string::npos) break;
+            a = b + 1;
+        }
+        if (!line.empty()) words.push_back(line);
+    }
+    std::vector<std::string> lines;
+    for (const std::string& w : words) {
+        if (!lines.empty() && text_width(lines.back() + sep + w, size) <= width) lines.back() += sep + w;
+        else lines.push_back(w);
+    }
+    return lines;
 }
 
 void append_number(std::string& out, double v) {

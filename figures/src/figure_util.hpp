@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace lanescope::figures {
 
@@ -13,6 +14,10 @@ std::uint32_t next_codepoint(std::string_view s, size_t& i);
 // Width of `s` in DejaVu Sans at `size` (advance widths of the glyphs lanescope
 // uses; 0.62 em for the rest). Layout uses it, so it errs on the wide side.
 double text_width(std::string_view s, double size);
+
+// Greedy wrap of `text` into lines no wider than `width` at `size`: first at
+// `sep` (e.g. "  "), then at single spaces for a piece that is still too wide.
+std::vector<std::string> wrap(const std::string& text, double size, double width, const std::string& sep);
 
 // Compact number for SVG/TikZ: at most two decimals, no trailing zeros.
 void append_number(std::string& out, double v);

@@ -29,6 +29,7 @@ std::string latex_text(std::string_view s) {
             case '^': out += "\\textasciicircum{}"; break;
             case 0xB7: out += "$\\cdot$"; break;
             case 0xD7: out += "$\\times$"; break;
+            case 0x2192: out += "$\\to$"; break;
             case 0x2014: out += "---"; break;
             default:
                 if (cp < 0x80) out += static_cast<char>(cp);

@@ -12,6 +12,7 @@
 #pragma once
 
 #include "lanescope/lanescope.hpp"
+#include "lanescope/memory.hpp"
 #include "lanescope/palette.hpp"
 #include "lanescope/render.hpp"
 #include "lanescope/tile.hpp"
@@ -119,6 +120,34 @@ struct Figure {
 };
 
 Figure build_figure(const FigureSpec& spec);
+
+// The memory view (issue 13, docs/memory.md): an operand's tile as it lies in
+// memory, one grid row per line (a row of a row-major tile, a column of a
+// column-major one), one column per element position of ld + pad (the
+// swizzle applied), padding greyed. Each cell is coloured by the lane group of
+// the lane whose access reads it (the palette of the layout figures; a cell
+// read by k lanes is k slices) and labelled "L17" over "i0" (issue index; for
+// transpose loads "i0→L3": the lane that receives it), or "L17" alone, or not
+// at all when that does not fit at min_font (colours and legend then). Each
+// access of one lane is framed (thicker for the chosen issue). Below the grid,
+// for LDS, the bank strip of the chosen wave-level instruction: one column per
+// bank (bank_model), one row per pass of the grouping (analyse_banks), the
+// lanes hitting each bank, banks that must serve several dwords in one pass
+// framed in red, and a caption with passes, cycles versus the conflict-free
+// minimum, the grouping and its confidence; for global memory a coalescing
+// caption. With request.transpose and `compare`, the plain plan and the
+// transposed one side by side, the transpose load's lane-rule confidence in
+// its heading. One instruction only (tile options are refused).
+struct MemoryFigureSpec {
+    Query query;            // instruction, target, modifiers
+    MemoryRequest request;  // operand, tile in memory (element_bits the operand's), transpose/store, grouping
+    int issue = 0;          // the wave-level instruction the bank strip / coalescing caption shows
+    bool compare = true;    // with request.transpose: the plain loads beside the transposed ones
+    Theme theme = Theme::Light;
+    double fit_width = 0;   // as FigureSpec
+    double min_font = 0;
+};
+Figure build_memory_figure(const MemoryFigureSpec& spec);
 
 // SVG 1.1, standalone, text kept as <text>.
 std::string to_svg(const Figure& f);
