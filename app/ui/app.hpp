@@ -5,6 +5,7 @@
 
 #include "model/arrange.hpp"
 #include "model/links.hpp"
+#include "model/memory_view.hpp"
 #include "model/search.hpp"
 #include "model/settings.hpp"
 #include "model/tiles.hpp"
@@ -87,7 +88,26 @@ struct VerifyState {
 // Whether the app was built with lanescope::gpu.
 bool gpu_backend_built();
 
-enum class Tab { Layout, Registers, Compare, Values, Details };
+// The Memory tab: the selected operand as a tile in LDS or global memory, the
+// loads (or stores) that fill it, and the LDS banks (model/memory_view.hpp).
+struct MemoryViewState {
+    MemorySettings settings;
+    MemoryPlan plain, transposed, store;  // store: only for C/D
+    MemoryGrid grid, second;              // second: the transposed grid beside the plain one
+    TileGrid tiles, second_tiles, fragment;
+    TileTexture tex, second_tex, fragment_tex;
+    Canvas canvas;
+    bool show_second = false;             // plain and transposed side by side
+    bool plans_dirty = true, tiles_dirty = true;
+    double rebuild_ms = 0;
+    // The plan the issue table and the bank strip describe.
+    const MemoryPlan& active() const {
+        if (settings.store) return store;
+        return settings.transposed && transposed.ok() ? transposed : plain;
+    }
+};
+
+enum class Tab { Layout, Registers, Compare, Values, Details, Memory };
 
 class App {
 public:
@@ -137,6 +157,7 @@ public:
     int generator_seed = 1;
 
     CompareState compare;
+    MemoryViewState memory;
     VerifyState verify;
     std::string status;
     ImVec2 layout_panel_min, layout_panel_max;  // for exporting one panel
@@ -189,6 +210,14 @@ private:
     friend void draw_layout_panel(App&);
     friend void draw_registers_panel(App&);
     void rebuild_compare();
+    friend void draw_memory_panel(App&);
+public:
+    // The Memory tab's plans (instruction or controls changed) and its cached grids (also on resize/zoom).
+    void rebuild_memory_plans();
+    void rebuild_memory_tiles();
+    ArrangeParams memory_canvas_params() const;
+    std::vector<GridShape> memory_shapes() const;
+private:
     void draw_menu();
     void draw_status_bar();
     void handle_shortcuts();
@@ -202,6 +231,7 @@ void draw_compare_panel(App& app);    // panel_views.cpp
 void draw_values_panel(App& app);     // panel_values.cpp: inputs, generators, D
 void draw_details_panel(App& app);    // panel_details.cpp: facts, signature, formulas, HIP snippet
 void draw_verify_control(App& app);   // panel_verify.cpp: "Verify on GPU" (left column, under Modifiers)
+void draw_memory_panel(App& app);     // panel_memory.cpp: the operand in memory, its loads, the LDS banks
 
 // Draws one cached grid (texture + highlights) at the cursor and reports hover.
 // `other`: the grid belongs to the compared instruction (no linking, its own tooltip).
