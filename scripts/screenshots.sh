@@ -36,3 +36,16 @@ shot linking-mfma-16x16x16-f16-gfx942 -a gfx942  -i v_mfma_f32_16x16x16_f16 --pi
 shot compare-wmma-rdna3-vs-rdna4      -a gfx1100 -i v_wmma_f32_16x16x16_f16 --compare-arch gfx1200
 shot registers-mfma-16x16x16-f16-gfx942 -a gfx942 -i v_mfma_f32_16x16x16_f16 --tab registers
 shot details-dark-mfma-32x32x8-f16    -a gfx942  -i v_mfma_f32_32x32x8_f16 --tab details --theme dark
+# The Memory tab (issue 13): an operand as a tile in LDS or global memory, its loads and the LDS banks,
+# each at the two window sizes the app is checked at. The pin shows the hover linking.
+shot_at() {  # shot_at NAME SIZE ARGS...
+  local name=$1 size=$2; shift 2
+  env -u DISPLAY -u WAYLAND_DISPLAY "$app" --no-settings --size "$size" "$@" --screenshot "$out/$name.png" >/dev/null
+  echo "$out/$name.png"
+}
+for size in 1100x720 1400x900; do
+  shot_at memory-mfma-32x32x8-f16-B-row-ld64-gfx942-$size       $size -a gfx942  -i v_mfma_f32_32x32x8_f16 --view memory --operand B --memory lds --order row --ld 64 --pin B,2,5
+  shot_at memory-mfma-32x32x8-f16-B-row-ld64-pad8-gfx942-$size  $size -a gfx942  -i v_mfma_f32_32x32x8_f16 --view memory --operand B --memory lds --order row --ld 64 --pad 8
+  shot_at memory-mfma-16x16x32-f16-B-transposed-gfx950-$size    $size -a gfx950  -i v_mfma_f32_16x16x32_f16 --view memory --operand B --memory lds --order row --ld 64 --transpose
+  shot_at memory-wmma-16x16x16-f16-B-global-gfx1200-$size       $size -a gfx1200 -i v_wmma_f32_16x16x16_f16 --view memory --operand B --memory global --order row --ld 64 --transpose
+done

@@ -248,6 +248,8 @@ void draw_legend(App& app);
 // bench.cpp: the frame-time benchmark (--bench-frames). Returns the exit status:
 // non-zero, with a message, when what it drew was not the whole picture.
 int run_benchmark(App& app, Platform& platform, int frames, int width, int height, double start_ms);
+// The same for the Memory tab with the selection as given (--bench-frames N --view memory).
+int run_memory_benchmark(App& app, Platform& platform, int frames, int width, int height);
 // One frame (UI, then GL); returns the app-CPU milliseconds (main.cpp).
 double run_frame(App& app, Platform& platform, const ImVec2* synthetic_mouse);
 

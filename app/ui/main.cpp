@@ -451,7 +451,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             return 2;
         }
     }
-    if (a.bench_frames > 0) {
+    if (a.bench_frames > 0 && !memory) {
         const auto largest = largest_layout(cat);
         sel = Selection{largest.first->gfx, largest.second->mnemonic, {}};
         sel.mods.wave = largest.first->wave_sizes.back();
@@ -564,7 +564,8 @@ int run(int argc, char** argv, Clock::time_point t_start) {
                 if (a.verbose) std::cout << "start to first frame: " << ms(t_start, t_first) << " ms\n";
             }
         } else if (a.bench_frames > 0) {
-            rc = run_benchmark(app, platform, a.bench_frames, width, height, ms(t_start, Clock::now()));
+            rc = memory ? run_memory_benchmark(app, platform, a.bench_frames, width, height)
+                        : run_benchmark(app, platform, a.bench_frames, width, height, ms(t_start, Clock::now()));
         } else {
             bool first = true;
             int frames = 0;
