@@ -88,5 +88,6 @@ ls::TileParams tile_params(const Options& o);
 // Groups of subcommands defined in their own files.
 void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& out);  // cmd_figure.cpp
 void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& out);  // cmd_verify.cpp
+void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out);    // cmd_load.cpp
 
 }  // namespace lscli

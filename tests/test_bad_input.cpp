@@ -156,6 +156,24 @@ std::vector<BadCase> cli_cases() {
         c.push_back({std::string("--catalog {dir}/") + f + ".txt info --arch gfx942 -i v_mfma_x", 1,
                      {std::string(f) + ".txt:1:", "legal"}});
     c.push_back({"--catalog {dir}/dup.txt list", 1, {"dup.txt:2:", "already defined", "legal"}});
+    // load (issue 13): memory flags, strict numbers, what the plan cannot do; nothing written.
+    const std::string load = "load" + kOk;
+    c.push_back({load + " --memory shared -o {dir}/l.txt", 1, {"shared", "legal: lds, global"}});
+    c.push_back({load + " --order diagonal -o {dir}/l.txt", 1, {"diagonal", "legal"}});
+    c.push_back({load + " --ld 4 -o {dir}/l.txt", 1, {"ld 4", "legal: ld >= 8"}});
+    for (const char* v : {"-1", "''", "8x", "99999999999"}) c.push_back({load + " --ld " + v, 2, {"--ld", "legal"}});
+    c.push_back({load + " --pad -2", 2, {"--pad", "legal"}});
+    c.push_back({load + " --swizzle 8,0,8 -o {dir}/l.txt", 1, {"--swizzle", "legal"}});
+    c.push_back({load + " --swizzle 8,1 -o {dir}/l.txt", 1, {"--swizzle", "VEC,PER_PHASE,MAX_PHASE"}});
+    c.push_back({load + " --order col --swizzle 64,1,4 -o {dir}/l.txt", 1, {"swizzle", "beyond ld", "legal"}});
+    c.push_back({load + " --format yaml -o {dir}/l.txt", 1, {"yaml", "legal"}});
+    c.push_back({load + " --operand all -o {dir}/l.txt", 1, {"one operand"}});
+    c.push_back({load + " --operand A --store -o {dir}/l.txt", 1, {"legal operands C, D"}});
+    c.push_back({load + " --transpose --store -o {dir}/l.txt", 1, {"--transpose"}});
+    c.push_back({load + " --grouping nonsense -o {dir}/l.txt", 1, {"nonsense", "legal"}});
+    c.push_back({load + " --memory global --grouping '16 consecutive lanes' -o {dir}/l.txt", 1, {"--grouping", "LDS"}});
+    c.push_back({load + " --format hip --namespace 9x -o {dir}/l.hpp", 1, {"9x", "legal"}});
+    c.push_back({"load --arch sm_80 -i mma_m16n8k16_f32_bf16 -o {dir}/l.txt", 1, {"AMD"}});
     // File arguments: outputs.
     c.push_back({"layout" + kOk + " -o {dir}", 1, {"is a directory", "legal"}});
     c.push_back({"layout" + kOk + " --out {dir}/missing/x.txt", 1, {"missing", "does not exist"}});
@@ -169,7 +187,7 @@ std::vector<BadCase> cli_cases() {
     for (const std::string& sub : {std::string("list"), "info" + kOk, "layout" + kOk, "where --row 0" + kOk,
                                    "which --reg 0 --lane 0" + kOk, "trace --row 0 --col 0" + kOk, std::string("export -o x"),
                                    std::string("bench"), "figure -o x.svg" + kOk, std::string("gallery --bench"),
-                                   "verify" + kOk, std::string("conformance")})
+                                   "verify" + kOk, std::string("conformance"), "load" + kOk})
         c.push_back({sub + " --frob", 2, {"--frob"}});
     for (const char* sub : {"list", "info" , "layout", "where --row 0 --col 0", "which --reg 0 --lane 0",
                             "trace --row 0 --col 0"})

@@ -50,6 +50,21 @@ struct MemoryTile {
 
 // Byte offset of element (row, col) from the tile's start (see the top of this file).
 long long element_address(const MemoryTile& t, int row, int col);
+// The same in bits: (line*(ld+pad) + pos) * element_bits, the element's lowest bit.
+long long element_bit_address(const MemoryTile& t, int row, int col);
+// The extent along the contiguous dimension of a rows x cols tile (cols for
+// row-major, rows for column-major): the default and the least legal `ld`.
+int contiguous_extent(MemoryOrder o, int rows, int cols);
+// Throws Error naming what is wrong and what is legal: ld below the contiguous
+// extent, negative pad, a swizzle with non-positive parameters or one that moves
+// an element beyond the line's ld, element_bits not 1..64, or a tile whose
+// bytes exceed 2^40.
+void check_memory_tile(const MemoryTile& t, int rows, int cols);
+
+// The memory matrix of one operand of one instruction: the operand's
+// (block*rows + row, col), i.e. blocks stacked along the rows. For tiles the
+// tile's own (row, col).
+inline int memory_row(const Element& e, int rows) { return e.block * rows + e.row; }
 
 // One memory instruction issued by one lane. Transpose loads deliver data to
 // other lanes of the lane's shuffle group, so every op lists what it delivers
@@ -67,6 +82,15 @@ struct MemoryOp {
     long long address = 0; // byte offset from the tile's start
     int bytes = 0;
     int reg = 0;           // first destination (load) or source (store) 32-bit register of `lane`
+    int bit = 0;           // first bit of `reg` the data lands in (16: the _d16_hi forms)
+    int width_bits = 0;    // register bits this op fills (8 * bytes unless via_temp)
+    // Through a scratch VGPR: the op loads `bytes` at `address` into a scratch
+    // register and the lane moves `width_bits` bits starting at `unit_bit` of
+    // that unit into reg:bit (a byte at bits 8 or 24 of a register, which no
+    // load can address; sub-byte elements; a store's byte at bits 8/24 shifted
+    // out first). False for the ordinary case: the bytes land in place.
+    bool via_temp = false;
+    int unit_bit = 0;
     std::string builtin;   // clang builtin that issues it ("__builtin_amdgcn_ds_read_tr16_b64_v4f16"); empty
                            // for plain loads/stores, which the compiler selects from a vector access
     std::vector<Delivery> delivers;  // loads: what lands where; stores: what is written (at = source)
@@ -82,6 +106,13 @@ std::vector<MemoryOp> plan_plain_loads(const Instruction& ins, const Target& t, 
 // Stores of C/D (op must be C or D) to global memory or LDS, widest legal vectors.
 std::vector<MemoryOp> plan_stores(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods,
                                   const MemoryTile& tile, const std::optional<TileParams>& tiles = std::nullopt);
+
+// Wave-level instructions of `wave` in a plan (ops of one issue index count once).
+int wave_instruction_count(const std::vector<MemoryOp>& ops, int wave = 0);
+// The alignment rule applied to a plain access of `bytes` bytes on this target
+// and memory (bytes), with its source in words. docs/memory.md lists them all.
+int plain_access_alignment(const Target& t, MemorySpace s, int bytes);
+std::string alignment_rule(const Target& t, MemorySpace s);
 
 // The LDS of a family: bank count and width, with the source.
 struct BankModel {
@@ -126,7 +157,9 @@ struct CoalescingReport {
     int bytes = 0;            // bytes moved by the wave
     int cache_lines = 0;      // distinct lines of `line_bytes`
     int segments_64b = 0;     // distinct 64-byte segments
-    int minimum_lines = 0;    // ceil(bytes / line_bytes)
+    int minimum_lines = 0;    // ceil(unique_bytes / line_bytes)
+    int unique_bytes = 0;     // distinct bytes (lanes that read the same bytes count once)
+    int minimum_segments = 0; // ceil(unique_bytes / 64)
 };
 std::vector<CoalescingReport> analyse_coalescing(const std::vector<MemoryOp>& ops, int line_bytes = 128);
 
@@ -138,5 +171,35 @@ std::vector<CoalescingReport> analyse_coalescing(const std::vector<MemoryOp>& op
 std::vector<MemoryOp> plan_transposed_loads(const Instruction& ins, const Target& t, Operand op,
                                             const ResolvedModifiers& mods, const MemoryTile& tile,
                                             const std::optional<TileParams>& tiles = std::nullopt);
+
+}  // namespace lanescope
+
+// ---------------------------------------------------------------------------
+// `lanescope-cli load`: one request, its plan, and its renderings (table, CSV,
+// the JSON contract of docs/memory.md, HIP code).
+namespace lanescope {
+
+struct MemoryRequest {
+    Operand operand = Operand::A;
+    MemoryTile tile;                  // element_bits must be the operand's
+    std::optional<TileParams> tiles;  // many waves (tile.hpp); nullopt = one instruction
+    bool transpose = false;           // plan_transposed_loads instead of plain loads
+    bool store = false;               // plan_stores (C, D)
+    std::string grouping;             // LDS pass grouping (pass_groupings' name); empty = the best-supported
+};
+struct MemoryPlan {
+    std::vector<MemoryOp> ops;
+    std::vector<BankReport> banks;              // LDS
+    std::vector<CoalescingReport> coalescing;   // global
+    int instructions_per_wave = 0;              // wave-level instructions of wave 0
+};
+// Plans the request (throws Error with what is legal, e.g. --transpose where no transpose load exists).
+MemoryPlan plan_memory(const Query& q, const MemoryRequest& r);
+// The operand's rows and columns as the memory tile sees them (blocks stacked along the rows).
+std::pair<int, int> memory_extent(const Query& q, const MemoryRequest& r);
+std::string render_memory(const Query& q, const MemoryRequest& r, Format format);
+// HIP (and host C++ with clang) code: a function `namespace_name::fill(base, [wave,] lane, regs)` that
+// issues the plan's loads (or `drain` for stores) for one lane. Compiles with clang-19 -x hip.
+std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std::string& namespace_name);
 
 }  // namespace lanescope

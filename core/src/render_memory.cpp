@@ -1,0 +1,428 @@
+// `lanescope-cli load`: the plan of one request, rendered as a table, CSV, the
+// JSON contract (docs/memory.md) or HIP code that issues the plan.
+#include "lanescope/memory.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+#include <set>
+#include <tuple>
+
+namespace lanescope {
+
+namespace {
+
+std::string num(long long v) { return std::to_string(v); }
+
+std::string hexaddr(long long v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%llx", v);
+    return buf;
+}
+
+// The layout the request is about, as (element in memory coordinates, wave, location) rows.
+struct Row {
+    Element element;  // as the layout names it
+    Element memory;   // row/col in the memory tile
+    int wave;
+    Location loc;
+};
+struct Layout {
+    std::string type;
+    int bits = 0, blocks = 1, rows = 0, cols = 0, regs = 0, lanes = 0, waves = 1;
+    std::string tile_fields;  // JSON, tiles only
+    std::vector<Row> rows_;
+};
+
+Layout layout_for(const Query& q, const MemoryRequest& r) {
+    Layout out;
+    if (r.tiles && !r.tiles->single()) {
+        TileLayout L(*q.ins, *q.target, r.operand, q.mods, *r.tiles);
+        out.type = elem_name(L.instruction().type());
+        out.bits = L.instruction().element_bits();
+        out.rows = L.rows();
+        out.cols = L.cols();
+        out.regs = L.regs();
+        out.lanes = L.lanes();
+        out.waves = L.waves();
+        out.tile_fields = tile_json_fields(L);
+        for (const TileEntry& e : L.entries()) out.rows_.push_back({e.element, e.element, e.at.wave, e.at.loc});
+        return out;
+    }
+    OperandLayout L = layout_of(*q.ins, *q.target, r.operand, q.mods);
+    out.type = elem_name(L.type());
+    out.bits = L.element_bits();
+    out.blocks = L.blocks();
+    out.rows = L.rows();
+    out.cols = L.cols();
+    out.regs = L.regs();
+    out.lanes = L.lanes();
+    for (const Entry& e : L.entries()) {
+        Element m = e.element;
+        m.row = memory_row(e.element, L.rows());
+        m.block = 0;
+        out.rows_.push_back({e.element, m, 0, e.loc});
+    }
+    return out;
+}
+
+std::string swizzle_json(const XorSwizzle& s) {
+    return "{\"vec\": " + num(s.vec) + ", \"per_phase\": " + num(s.per_phase) + ", \"max_phase\": " + num(s.max_phase) + "}";
+}
+
+std::string memory_words(const MemoryTile& t) {
+    std::string s = std::string(memory_space_name(t.space)) + ", " + (t.order == MemoryOrder::RowMajor ? "row" : "column") +
+                    "-major, ld " + num(t.ld) + ", pad " + num(t.pad) + ", " + num(t.element_bits) + "-bit elements";
+    if (t.swizzle.active())
+        s += ", XOR swizzle vec " + num(t.swizzle.vec) + " per_phase " + num(t.swizzle.per_phase) + " max_phase " +
+             num(t.swizzle.max_phase);
+    return s;
+}
+
+std::vector<const MemoryOp*> by_lane_then_issue(const std::vector<MemoryOp>& ops) {
+    std::vector<const MemoryOp*> v;
+    for (const auto& op : ops) v.push_back(&op);
+    std::stable_sort(v.begin(), v.end(), [](const MemoryOp* a, const MemoryOp* b) {
+        return std::tie(a->wave, a->lane, a->issue) < std::tie(b->wave, b->lane, b->issue);
+    });
+    return v;
+}
+
+// One op of each wave-level instruction of wave 0 (the others differ only in addresses).
+std::vector<const MemoryOp*> issues_of(const std::vector<MemoryOp>& ops, int wave = 0) {
+    std::map<int, const MemoryOp*> first;
+    for (const auto& op : ops)
+        if (op.wave == wave && !first.count(op.issue)) first[op.issue] = &op;
+    std::vector<const MemoryOp*> v;
+    for (auto& [i, op] : first) v.push_back(op);
+    return v;
+}
+
+std::string reg_range(const MemoryOp& op) {
+    const int n = op.via_temp ? 1 : std::max(1, (op.bytes + 3) / 4);
+    std::string s = n == 1 ? "v" + num(op.reg) : "v[" + num(op.reg) + ":" + num(op.reg + n - 1) + "]";
+    if (op.via_temp) s += " bits " + num(op.bit) + ".." + num(op.bit + op.width_bits - 1) + " via a scratch VGPR";
+    else if (op.bytes < 4 && op.bit) s += " bits " + num(op.bit) + ".." + num(op.bit + 8 * op.bytes - 1);
+    return s;
+}
+
+}  // namespace
+
+std::pair<int, int> memory_extent(const Query& q, const MemoryRequest& r) {
+    if (r.tiles && !r.tiles->single()) {
+        TileLayout L(*q.ins, *q.target, r.operand, q.mods, *r.tiles);
+        return {L.rows(), L.cols()};
+    }
+    OperandLayout L = layout_of(*q.ins, *q.target, r.operand, q.mods);
+    return {L.blocks() * L.rows(), L.cols()};
+}
+
+MemoryPlan plan_memory(const Query& q, const MemoryRequest& r) {
+    if (r.transpose && r.store) throw Error("--transpose and --store do not go together: transpose loads only read");
+    MemoryPlan p;
+    if (r.store) p.ops = plan_stores(*q.ins, *q.target, r.operand, q.mods, r.tile, r.tiles);
+    else if (r.transpose) p.ops = plan_transposed_loads(*q.ins, *q.target, r.operand, q.mods, r.tile, r.tiles);
+    else p.ops = plan_plain_loads(*q.ins, *q.target, r.operand, q.mods, r.tile, r.tiles);
+    p.banks = analyse_banks(p.ops, *q.target, q.mods.wave, r.grouping);
+    if (!r.grouping.empty() && p.banks.empty())
+        throw Error("--grouping applies to LDS accesses; this plan has none (memory " +
+                    std::string(memory_space_name(r.tile.space)) + ")");
+    p.coalescing = analyse_coalescing(p.ops);
+    p.instructions_per_wave = wave_instruction_count(p.ops, 0);
+    return p;
+}
+
+std::string render_memory(const Query& q, const MemoryRequest& r, Format f) {
+    const MemoryPlan plan = plan_memory(q, r);
+    const Layout L = layout_for(q, r);
+    const MemoryTile& t = r.tile;
+    const std::string op_name(operand_name(r.operand));
+    const std::string direction = r.store ? "store" : "load";
+    const std::string kind = r.store ? "stores" : r.transpose ? "transposed loads" : "plain loads";
+    if (f == Format::Json) {
+        std::string s = "{" + query_header_json(q) + ", ";
+        if (!L.tile_fields.empty()) s += L.tile_fields + ", ";
+        s += "\"operand\": " + json_string(op_name) + ", \"view\": \"matrix\", \"type\": " + json_string(L.type) +
+             ", \"element_bits\": " + num(L.bits) + ", \"blocks\": " + num(L.blocks) + ", \"rows\": " + num(L.rows) +
+             ", \"cols\": " + num(L.cols) + ", \"regs\": " + num(L.regs) + ", \"lanes\": " + num(L.lanes) + ",\n";
+        s += "\"memory\": {\"space\": " + json_string(memory_space_name(t.space)) + ", \"order\": " +
+             json_string(memory_order_name(t.order)) + ", \"ld\": " + num(t.ld) + ", \"pad\": " + num(t.pad) +
+             ", \"swizzle\": " + swizzle_json(t.swizzle) + ", \"element_bits\": " + num(t.element_bits) +
+             ", \"alignment_rule\": " + json_string(alignment_rule(*q.target, t.space)) + "},\n";
+        s += "\"direction\": " + json_string(direction) + ", \"transpose\": " + (r.transpose ? "true" : "false") +
+             ", \"instructions_per_wave\": " + num(plan.instructions_per_wave) + ",\n";
+        s += "\"entries\": [\n";
+        for (size_t n = 0; n < L.rows_.size(); ++n) {
+            const Row& e = L.rows_[n];
+            s += "{\"block\": " + num(e.element.block) + ", \"row\": " + num(e.element.row) + ", \"col\": " +
+                 num(e.element.col) + (L.tile_fields.empty() ? "" : ", \"wave\": " + num(e.wave)) + ", \"lane\": " +
+                 num(e.loc.lane) + ", \"reg\": " + num(e.loc.reg) + ", \"bit_lo\": " + num(e.loc.bit_lo) +
+                 ", \"bit_hi\": " + num(e.loc.bit_hi) + ", \"address\": " +
+                 num(element_address(t, e.memory.row, e.memory.col)) + "}" + (n + 1 < L.rows_.size() ? ",\n" : "\n");
+        }
+        s += "],\n\"loads\": [\n";
+        const auto ordered = by_lane_then_issue(plan.ops);
+        for (size_t n = 0; n < ordered.size(); ++n) {
+            const MemoryOp& op = *ordered[n];
+            s += "{\"wave\": " + num(op.wave) + ", \"lane\": " + num(op.lane) + ", \"issue\": " + num(op.issue) +
+                 ", \"mnemonic\": " + json_string(op.mnemonic) + ", \"address\": " + num(op.address) + ", \"bytes\": " +
+                 num(op.bytes) + ", \"reg\": " + num(op.reg) + ", \"bit\": " + num(op.bit) + ", \"width_bits\": " +
+                 num(op.width_bits) + ", \"via_temp\": " + (op.via_temp ? "true" : "false") + ", \"builtin\": " +
+                 json_string(op.builtin) + ", \"elements\": " + num(static_cast<long long>(op.delivers.size())) + "}" +
+                 (n + 1 < ordered.size() ? ",\n" : "\n");
+        }
+        s += "],\n\"banks\": [";
+        if (!plan.banks.empty()) {
+            const BankModel bm = bank_model(*q.target);
+            for (size_t n = 0; n < plan.banks.size(); ++n) {
+                const BankReport& b = plan.banks[n];
+                s += std::string(n ? ",\n" : "\n") + "{\"wave\": " + num(b.wave) + ", \"issue\": " + num(b.issue) +
+                     ", \"mnemonic\": " + json_string(b.mnemonic) + ", \"cycles\": " + num(b.cycles) +
+                     ", \"minimum_cycles\": " + num(b.minimum_cycles) + ", \"grouping\": {\"name\": " +
+                     json_string(b.grouping.name) + ", \"source\": " + json_string(b.grouping.source) +
+                     ", \"confidence\": " + json_string(b.grouping.confidence) + "}, \"passes\": [";
+                for (size_t p = 0; p < b.passes.size(); ++p) {
+                    s += std::string(p ? ", " : "") + "{\"lanes\": [";
+                    for (size_t l = 0; l < b.passes[p].lanes.size(); ++l) s += (l ? ", " : "") + num(b.passes[p].lanes[l]);
+                    s += "], \"cycles\": " + num(b.passes[p].cycles) + "}";
+                }
+                s += "], \"bank_model\": {\"banks\": " + num(bm.banks) + ", \"bank_bytes\": " + num(bm.bank_bytes) +
+                     ", \"source\": " + json_string(bm.source) + ", \"confidence\": " + json_string(bm.confidence) + "}}";
+            }
+            s += "\n";
+        }
+        s += "],\n\"groupings_offered\": [";
+        if (!plan.banks.empty()) {
+            const auto offered = pass_groupings(*q.target, plan.banks.front().mnemonic, q.mods.wave);
+            for (size_t n = 0; n < offered.size(); ++n)
+                s += (n ? ", " : "") + std::string("{\"name\": ") + json_string(offered[n].name) + ", \"confidence\": " +
+                     json_string(offered[n].confidence) + "}";
+        }
+        s += "],\n\"coalescing\": [";
+        for (size_t n = 0; n < plan.coalescing.size(); ++n) {
+            const CoalescingReport& c = plan.coalescing[n];
+            s += std::string(n ? ",\n" : "\n") + "{\"wave\": " + num(c.wave) + ", \"issue\": " + num(c.issue) +
+                 ", \"mnemonic\": " + json_string(c.mnemonic) + ", \"bytes\": " + num(c.bytes) + ", \"unique_bytes\": " +
+                 num(c.unique_bytes) + ", \"cache_lines\": " + num(c.cache_lines) + ", \"minimum_lines\": " +
+                 num(c.minimum_lines) + ", \"segments_64b\": " + num(c.segments_64b) + ", \"minimum_segments\": " +
+                 num(c.minimum_segments) + "}";
+        }
+        return s + (plan.coalescing.empty() ? "" : "\n") + "]}\n";
+    }
+    std::vector<std::vector<std::string>> grid;
+    if (f == Format::Csv) {
+        grid.push_back({"wave", "lane", "issue", "mnemonic", "address", "bytes", "reg", "bit", "width_bits", "via_temp"});
+        for (const MemoryOp* op : by_lane_then_issue(plan.ops))
+            grid.push_back({num(op->wave), num(op->lane), num(op->issue), op->mnemonic, num(op->address), num(op->bytes),
+                            num(op->reg), num(op->bit), num(op->width_bits), op->via_temp ? "1" : "0"});
+        return render_grid(grid, Format::Csv);
+    }
+    const bool md = f == Format::Markdown;
+    std::string out = (md ? "### " : "") + std::string(kind == "stores" ? "Stores of " : "Loads of ") + op_name + " of " +
+                      query_title(q) + (r.tiles && !r.tiles->single() ? " (tile: " + r.tiles->describe() + ")" : "") +
+                      "\nmemory: " + memory_words(t) + "\n" + kind + ": " + num(plan.instructions_per_wave) +
+                      " instructions per wave\nalignment: " + alignment_rule(*q.target, t.space) + "\n\n";
+    // Per-lane address table: one column per wave-level instruction.
+    const auto issues = issues_of(plan.ops);
+    std::vector<std::string> head = {L.waves > 1 ? "wave:lane" : "lane"};
+    for (const MemoryOp* op : issues) head.push_back("#" + num(op->issue) + " " + op->mnemonic);
+    grid.push_back(head);
+    std::map<std::pair<int, int>, std::map<int, const MemoryOp*>> at;
+    for (const auto& op : plan.ops) at[{op.wave, op.lane}][op.issue] = &op;
+    for (const auto& [key, row_ops] : at) {
+        std::vector<std::string> row = {L.waves > 1 ? num(key.first) + ":" + num(key.second) : num(key.second)};
+        for (const MemoryOp* op : issues) {
+            auto it = row_ops.find(op->issue);
+            row.push_back(it == row_ops.end() ? "-" : hexaddr(it->second->address));
+        }
+        grid.push_back(row);
+    }
+    out += (md ? "#### " : "") + std::string("Byte address per lane (from the tile's start)\n") + render_grid(grid, f) + "\n";
+    grid.clear();
+    grid.push_back({"issue", "mnemonic", "bytes", "registers", "lanes", "builtin"});
+    for (const MemoryOp* op : issues) {
+        int lanes = 0;
+        for (const auto& o : plan.ops) lanes += o.wave == 0 && o.issue == op->issue;
+        grid.push_back({num(op->issue), op->mnemonic, num(op->bytes), reg_range(*op), num(lanes),
+                        op->builtin.empty() ? "-" : op->builtin});
+    }
+    out += (md ? "#### " : "") + std::string("Instructions (wave 0)\n") + render_grid(grid, f) + "\n";
+    if (!plan.banks.empty()) {
+        const BankModel bm = bank_model(*q.target);
+        out += (md ? "#### " : "") + std::string("LDS banks: ") + num(bm.banks) + " x " + num(bm.bank_bytes) + " bytes (" +
+               bm.confidence + "; " + bm.source + ")\n";
+        grid.clear();
+        grid.push_back({"issue", "mnemonic", "passes", "cycles", "conflict-free", "worst pass", "grouping (confidence)"});
+        std::set<std::string> sources;
+        for (const BankReport& b : plan.banks) {
+            if (b.wave != 0) continue;
+            int worst = 0;
+            for (const auto& p : b.passes) worst = std::max(worst, p.cycles);
+            grid.push_back({num(b.issue), b.mnemonic, num(static_cast<long long>(b.passes.size())), num(b.cycles),
+                            num(b.minimum_cycles), num(worst) + "-way",
+                            b.grouping.name + " (" + b.grouping.confidence + ")"});
+            sources.insert(b.grouping.name + ": " + b.grouping.source);
+        }
+        out += render_grid(grid, f);
+        for (const auto& s : sources) out += "grouping " + s + "\n";
+        const auto offered = pass_groupings(*q.target, plan.banks.front().mnemonic, q.mods.wave);
+        out += "other groupings (--grouping NAME):";
+        for (size_t n = 1; n < offered.size(); ++n) out += (n > 1 ? "," : "") + std::string(" '") + offered[n].name + "'";
+        out += "\n";
+    }
+    if (!plan.coalescing.empty()) {
+        grid.clear();
+        grid.push_back({"issue", "mnemonic", "bytes", "128-byte lines", "minimum", "64-byte segments", "minimum"});
+        for (const CoalescingReport& c : plan.coalescing)
+            if (c.wave == 0)
+                grid.push_back({num(c.issue), c.mnemonic, num(c.bytes), num(c.cache_lines), num(c.minimum_lines),
+                                num(c.segments_64b), num(c.minimum_segments)});
+        out += (md ? "#### " : "") + std::string("Global coalescing (wave 0)\n") + render_grid(grid, f);
+    }
+    return out;
+}
+
+namespace {
+
+// The vector type a transpose builtin's suffix names: _v2i32, _v3i32, _i32, _v4i16, _v8f16, ...
+std::pair<std::string, int> builtin_vector(const std::string& builtin) {
+    const std::string suffix = builtin.substr(builtin.rfind('_') + 1);
+    int count = 1;
+    std::string rest = suffix;
+    if (rest[0] == 'v') {
+        size_t n = 1;
+        count = 0;
+        while (n < rest.size() && rest[n] >= '0' && rest[n] <= '9') count = count * 10 + (rest[n++] - '0');
+        rest = rest.substr(n);
+    }
+    std::string type = rest == "i32" ? "int" : rest == "i16" ? "short" : rest == "f16" ? "__fp16" : rest == "bf16" ? "__bf16" : "";
+    if (type.empty() || count < 1) throw Error("cannot read the vector type of builtin " + builtin);
+    return {type, count};
+}
+
+std::string plain_type(int bytes) {
+    switch (bytes) {
+        case 1: return "unsigned char";
+        case 2: return "unsigned short";
+        case 4: return "unsigned";
+        case 8: return "ls_u32x2";
+        case 12: return "ls_u32x3";
+        default: return "ls_u32x4";
+    }
+}
+
+}  // namespace
+
+std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std::string& name) {
+    const MemoryPlan plan = plan_memory(q, r);
+    const Layout L = layout_for(q, r);
+    const int waves = L.waves, lanes = L.lanes;
+    std::vector<const MemoryOp*> issues = issues_of(plan.ops);
+    const int n_issues = static_cast<int>(issues.size());
+    bool builtins = false;
+    for (const auto& op : plan.ops) builtins |= !op.builtin.empty();
+    // Tables: per wave, issue and lane the address (0xFFFFFFFF: the lane does not take part) and the unit bit.
+    std::vector<long long> addr(static_cast<size_t>(waves) * n_issues * lanes, 0xFFFFFFFFLL);
+    std::vector<int> unit(addr.size(), 0);
+    std::map<int, int> slot_of_issue;
+    for (int n = 0; n < n_issues; ++n) slot_of_issue[issues[n]->issue] = n;
+    for (const auto& op : plan.ops) {
+        if (op.address > 0xFFFFFFFELL) throw Error("the tile exceeds 4 GiB; HIP code addresses 32-bit offsets");
+        const size_t at = (static_cast<size_t>(op.wave) * n_issues + slot_of_issue.at(op.issue)) * lanes + op.lane;
+        addr[at] = op.address;
+        unit[at] = op.unit_bit;
+    }
+    const bool lds = r.tile.space == MemorySpace::Lds;
+    const std::string space = lds ? "LS_LDS" : "LS_GLOBAL";
+    std::string s = "// Generated by lanescope-cli load: " + std::string(r.store ? "stores of " : "loads of ") +
+                    std::string(operand_name(r.operand)) + " of " + query_title(q) + "\n// memory: " + memory_words(r.tile) +
+                    "\n// " + num(n_issues) + " instructions per wave. Compiles as HIP device code (clang -x hip) and, "
+                    "for plain loads, as host C++ with clang (the engine's own check runs it there).\n";
+    s += "#pragma once\n#if defined(__HIP__)\n#ifndef LS_HD\n#define LS_HD __attribute__((host)) __attribute__((device))\n#endif\n"
+         "#else\n#ifndef LS_HD\n#define LS_HD\n#endif\n#endif\n"
+         "#if defined(__HIP_DEVICE_COMPILE__)\n#ifndef LS_LDS\n#define LS_LDS __attribute__((address_space(3)))\n"
+         "#define LS_GLOBAL __attribute__((address_space(1)))\n#endif\n#else\n#ifndef LS_LDS\n#define LS_LDS\n"
+         "#define LS_GLOBAL\n#endif\n#endif\n\n";
+    s += "namespace " + name + " {\n\n";
+    s += "typedef unsigned ls_u32x2 __attribute__((ext_vector_type(2)));\n"
+         "typedef unsigned ls_u32x3 __attribute__((ext_vector_type(3)));\n"
+         "typedef unsigned ls_u32x4 __attribute__((ext_vector_type(4)));\n";
+    std::set<std::string> vec_types;
+    for (const auto& op : plan.ops)
+        if (!op.builtin.empty()) {
+            auto [type, count] = builtin_vector(op.builtin);
+            if (count > 1)
+                vec_types.insert("typedef " + type + " ls_" + op.builtin.substr(op.builtin.rfind('_') + 1) +
+                                 " __attribute__((ext_vector_type(" + num(count) + ")));\n");
+        }
+    for (const auto& v : vec_types) s += v;
+    s += "\nstruct Plan {\n    static constexpr int waves = " + num(waves) + ", lanes = " + num(lanes) + ", issues = " +
+         num(n_issues) + ", regs = " + num(L.regs) + ";\n";
+    s += "    // Byte offset per (wave, issue, lane) from the tile's start; 0xFFFFFFFF: lane not active.\n";
+    s += "    static constexpr unsigned address[" + num(static_cast<long long>(std::max<size_t>(1, addr.size()))) + "] = {";
+    for (size_t n = 0; n < addr.size(); ++n) s += (n % 16 ? " " : "\n        ") + hexaddr(addr[n]) + "u,";
+    s += "\n    };\n    static constexpr unsigned char unit_bit[" + num(static_cast<long long>(std::max<size_t>(1, unit.size()))) +
+         "] = {";
+    for (size_t n = 0; n < unit.size(); ++n) s += (n % 32 ? " " : "\n        ") + num(unit[n]) + ",";
+    s += "\n    };\n};\n\n";
+    s += "// Copies n bits from src (bit src_bit on) to dst (bit dst_bit on), lowest bit first.\n"
+         "LS_HD inline void ls_copy_bits(unsigned char* dst, int dst_bit, const unsigned char* src, int src_bit, int n) {\n"
+         "    for (int b = 0; b < n; ++b) {\n"
+         "        const int from = src_bit + b, to = dst_bit + b;\n"
+         "        const unsigned bit = (src[from >> 3] >> (from & 7)) & 1u;\n"
+         "        dst[to >> 3] = (unsigned char)((dst[to >> 3] & ~(1u << (to & 7))) | (bit << (to & 7)));\n"
+         "    }\n}\n\n";
+    const bool tiled = waves > 1;
+    const std::string wave_param = tiled ? "int wave, " : "";
+    const std::string at0 = tiled ? "(wave * Plan::issues + " : "(";
+    if (builtins) s += "#if defined(__HIP__)\n";
+    if (r.store) {
+        s += "// Writes lane `lane`'s fragment regs to the tile at base (" + std::string(lds ? "LDS" : "global memory") +
+             ").\n" + (builtins ? "__attribute__((device)) inline" : "LS_HD inline") + " void drain(" + space +
+             " unsigned char* base, " + wave_param + "int lane, const unsigned (&regs)[" + num(std::max(1, L.regs)) +
+             "]) {\n";
+    } else {
+        s += "// Fills lane `lane`'s fragment regs from the tile at base (" + std::string(lds ? "LDS" : "global memory") +
+             ").\n" + (builtins ? "__attribute__((device)) inline" : "LS_HD inline") + " void fill(const " + space +
+             " unsigned char* base, " + wave_param + "int lane, unsigned (&regs)[" + num(std::max(1, L.regs)) + "]) {\n";
+    }
+    for (int n = 0; n < n_issues; ++n) {
+        const MemoryOp& op = *issues[n];
+        s += "    {  // #" + num(op.issue) + " " + op.mnemonic + " -> " + reg_range(op) + "\n";
+        s += "        const int at = " + at0 + num(n) + ") * Plan::lanes + lane;\n";
+        s += "        if (Plan::address[at] != 0xFFFFFFFFu) {\n";
+        if (!op.builtin.empty()) {
+            auto [type, count] = builtin_vector(op.builtin);
+            const std::string vt = count > 1 ? "ls_" + op.builtin.substr(op.builtin.rfind('_') + 1) : type;
+            const std::string as = op.builtin.find("global_") != std::string::npos ? "LS_GLOBAL" : "LS_LDS";
+            s += "            " + vt + " v = " + op.builtin + "((" + as + " " + vt + "*)(base + Plan::address[at]));\n";
+            s += "            ls_copy_bits((unsigned char*)regs, " + num(op.reg * 32 + op.bit) +
+                 ", (const unsigned char*)&v, 0, (int)(8 * sizeof v));\n";
+        } else if (r.store) {
+            const std::string ty = plain_type(op.bytes);
+            s += "            " + ty + " v = " + ty + "();\n";
+            s += "            ls_copy_bits((unsigned char*)&v, Plan::unit_bit[at], (const unsigned char*)regs, " +
+                 num(op.reg * 32 + op.bit) + ", " + num(op.width_bits) + ");\n";
+            s += "            *(" + space + " " + ty + "*)(base + Plan::address[at]) = v;\n";
+        } else {
+            const std::string ty = plain_type(op.bytes);
+            s += "            const " + ty + " v = *(const " + space + " " + ty + "*)(base + Plan::address[at]);\n";
+            if (!op.via_temp && op.bytes >= 4 && op.bit == 0) {
+                const char* comp[] = {"x", "y", "z", "w"};
+                if (op.bytes == 4) s += "            regs[" + num(op.reg) + "] = v;\n";
+                else
+                    for (int d = 0; d < op.bytes / 4; ++d)
+                        s += "            regs[" + num(op.reg + d) + "] = v." + comp[d] + ";\n";
+            } else {
+                s += "            ls_copy_bits((unsigned char*)regs, " + num(op.reg * 32 + op.bit) +
+                     ", (const unsigned char*)&v, Plan::unit_bit[at], " + num(op.width_bits) + ");\n";
+            }
+        }
+        s += "        }\n    }\n";
+    }
+    s += "}\n";
+    if (builtins) s += "#endif\n";
+    return s + "\n}  // namespace " + name + "\n";
+}
+
+}  // namespace lanescope
