@@ -98,9 +98,10 @@ MemoryHighlight memory_links(const Links& links, const ls::OperandLayout& layout
     };
     // What the operand views show, mapped onto memory.
     if (const OperandHighlight* h = links.find(layout.operand()))
+        for (int b = 0; b < layout.blocks(); ++b)
         for (int r = 0; r < layout.rows(); ++r)
             for (int c = 0; c < layout.cols(); ++c) {
-                const ls::Element e{grid.block, r, c};
+                const ls::Element e{b, r, c};
                 const size_t i = static_cast<size_t>(element_index(layout, e));
                 if (i < h->elements.size() && h->elements[i]) raise(grid.cell_of(layout, e), h->elements[i]);
             }

@@ -35,11 +35,12 @@ const char* plan_kind_name(MemoryPlan::Kind k) {
     return "";
 }
 
+// Blocks are stacked along the rows (memory.hpp: memory_row).
 int memory_lines(const ls::OperandLayout& l, ls::MemoryOrder order) {
-    return order == ls::MemoryOrder::RowMajor ? l.rows() : l.cols();
+    return order == ls::MemoryOrder::RowMajor ? l.blocks() * l.rows() : l.cols();
 }
 int memory_extent(const ls::OperandLayout& l, ls::MemoryOrder order) {
-    return order == ls::MemoryOrder::RowMajor ? l.cols() : l.rows();
+    return ls::contiguous_extent(order, l.blocks() * l.rows(), l.cols());
 }
 
 ls::MemoryTile effective_tile(const ls::OperandLayout& l, const MemorySettings& s) {
@@ -161,8 +162,8 @@ std::pair<int, int> memory_position(const ls::MemoryTile& t, int row, int col) {
 }
 
 int MemoryGrid::cell_of(const ls::OperandLayout& l, const ls::Element& e) const {
-    if (e.block != block || !l.contains(e)) return -1;
-    const size_t i = static_cast<size_t>(e.row) * l.cols() + e.col;
+    if (!l.contains(e)) return -1;
+    const size_t i = static_cast<size_t>(ls::memory_row(e, l.rows())) * l.cols() + e.col;
     return i < cell_of_element.size() ? cell_of_element[i] : -1;
 }
 
@@ -174,27 +175,26 @@ std::pair<int, int> MemoryGrid::op_cells(const ls::MemoryOp& op) const {
     return {static_cast<int>(first), static_cast<int>(last)};
 }
 
-MemoryGrid build_memory_grid(const ls::OperandLayout& l, const ls::MemoryTile& tile, int block,
-                             const std::vector<ls::MemoryOp>& ops) {
+MemoryGrid build_memory_grid(const ls::OperandLayout& l, const ls::MemoryTile& tile, const std::vector<ls::MemoryOp>& ops) {
     MemoryGrid g;
     g.operand = l.operand();
     g.tile = tile;
-    g.block = std::clamp(block, 0, std::max(0, l.blocks() - 1));
     g.lines = memory_lines(l, tile.order);
     g.extent = memory_extent(l, tile.order);
     g.positions = std::max(tile.ld, g.extent) + std::max(0, tile.pad);
     g.cells.assign(static_cast<size_t>(g.lines) * g.positions, MemoryCell{});
     for (int line = 0; line < g.lines; ++line)
         for (int p = std::max(tile.ld, g.extent); p < g.positions; ++p) g.cells[static_cast<size_t>(g.cell(line, p))].kind = MemoryCell::Kind::Padding;
-    g.cell_of_element.assign(static_cast<size_t>(l.rows()) * l.cols(), -1);
-    for (int r = 0; r < l.rows(); ++r)
+    const int rows = l.blocks() * l.rows();
+    g.cell_of_element.assign(static_cast<size_t>(rows) * l.cols(), -1);
+    for (int r = 0; r < rows; ++r)
         for (int c = 0; c < l.cols(); ++c) {
             const auto [line, pos] = memory_position(tile, r, c);
             if (line < 0 || line >= g.lines || pos < 0 || pos >= g.positions) continue;  // a swizzle past the line
             const int cell = g.cell(line, pos);
             MemoryCell& m = g.cells[static_cast<size_t>(cell)];
             m.kind = MemoryCell::Kind::Element;
-            m.element = ls::Element{g.block, r, c};
+            m.element = ls::Element{r / l.rows(), r % l.rows(), c};
             g.cell_of_element[static_cast<size_t>(r) * l.cols() + c] = cell;
         }
     for (size_t i = 0; i < ops.size(); ++i) {

@@ -26,11 +26,11 @@ struct MemorySettings {
     bool side_by_side = true; // plain and transposed grids together (when a transpose load exists)
     std::string grouping;     // pass grouping of the selected instruction's mnemonic; "" = the first offered
     int issue = 0;            // selected wave-level instruction (index into MemoryPlan::issues)
-    int block = 0;            // multi-block operands: the block shown
 };
 
 // The operand lines (rows of a row-major tile, columns of a column-major one)
-// and the contiguous extent (the other dimension) of one block.
+// and the contiguous extent (the other dimension); the blocks of a multi-block
+// operand are stacked along the rows (memory.hpp: memory_row).
 int memory_lines(const ls::OperandLayout& l, ls::MemoryOrder order);
 int memory_extent(const ls::OperandLayout& l, ls::MemoryOrder order);
 // The tile of the settings with a default ld filled in (the contiguous extent)
@@ -82,18 +82,17 @@ struct MemoryCell {
     ls::Location to;           // where op's delivery puts it (destination lane, register, bits)
 };
 
-// The tile in memory order for one block of the operand: `lines` rows of
+// The tile in memory order, every block: `lines` rows of
 // ld + pad cells; cell index = line * (ld + pad) + position, i.e. the element
 // index from the tile's start, so a byte address a lies in cell a * 8 / bits.
 struct MemoryGrid {
     ls::Operand operand = ls::Operand::B;
     ls::MemoryTile tile;
-    int block = 0;
     int lines = 0, positions = 0, extent = 0;
     std::vector<MemoryCell> cells;
-    std::vector<int> cell_of_element;  // element_index within the block -> cell
+    std::vector<int> cell_of_element;  // memory row * cols + col -> cell
     int cell(int line, int position) const { return line * positions + position; }
-    // The cell of an element of the shown block, or -1.
+    // The cell of an element, or -1.
     int cell_of(const ls::OperandLayout& l, const ls::Element& e) const;
     // The cells [first, last) an op's bytes cover (clipped to the grid).
     std::pair<int, int> op_cells(const ls::MemoryOp& op) const;
@@ -103,8 +102,7 @@ struct MemoryGrid {
 // (memory.hpp) with the swizzle applied.
 std::pair<int, int> memory_position(const ls::MemoryTile& t, int row, int col);
 
-MemoryGrid build_memory_grid(const ls::OperandLayout& l, const ls::MemoryTile& tile, int block,
-                             const std::vector<ls::MemoryOp>& ops);
+MemoryGrid build_memory_grid(const ls::OperandLayout& l, const ls::MemoryTile& tile, const std::vector<ls::MemoryOp>& ops);
 
 // The grid as tiles to cache in a texture: elements coloured like the Layout
 // view (by the lane that reads them, its register or the block), unused cells

@@ -86,11 +86,10 @@ void App::rebuild_memory_plans() {
     const ls::OperandLayout* l = set.find(m.settings.operand);
     if (!l) return;
     const ls::MemoryTile tile = effective_tile(*l, m.settings);
-    const int block = std::clamp(m.settings.block, 0, l->blocks() - 1);
     // The main grid is the active plan, or the plain one when both are shown.
     const MemoryPlan& main = m.show_second ? m.plain : a;
-    m.grid = build_memory_grid(*l, tile, block, main.ops);
-    m.second = m.show_second ? build_memory_grid(*l, tile, block, m.transposed.ops) : MemoryGrid{};
+    m.grid = build_memory_grid(*l, tile, main.ops);
+    m.second = m.show_second ? build_memory_grid(*l, tile, m.transposed.ops) : MemoryGrid{};
 }
 
 std::vector<GridShape> App::memory_shapes() const {
@@ -109,6 +108,7 @@ std::vector<GridShape> App::memory_shapes() const {
     GridShape frag;
     frag.op = l->operand();
     frag.rows = l->rows();
+    frag.blocks = l->blocks();
     frag.cols = l->cols();
     out.push_back(frag);
     return out;
@@ -147,7 +147,8 @@ void App::rebuild_memory_tiles() {
     GridStyle st = grid_style();
     st.cell_w = m.canvas.arr.cell_w;
     st.cell_h = m.canvas.arr.cell_h;
-    st.block = std::clamp(m.settings.block, 0, l->blocks() - 1);
+    st.block = -1;
+    st.blocks_per_row = m.canvas.arr.blocks_per_row;
     st.copy = 0;
     const MemoryPlan& main = m.show_second ? m.plain : m.active();
     m.tiles = memory_tiles(*set.ins, m.grid, main.ops, st);
@@ -192,7 +193,6 @@ void draw_controls(App& app) {
         const std::string label = op_name(l.operand()) + "##memop";
         if (ImGui::RadioButton(label.c_str(), s.operand == l.operand()) && s.operand != l.operand()) {
             s.operand = l.operand();
-            s.block = 0;
             if (s.operand != ls::Operand::C && s.operand != ls::Operand::D) s.store = false;
             changed = true;
         }
@@ -230,17 +230,14 @@ void draw_controls(App& app) {
     changed |= small_int("max_phase", s.tile.swizzle.max_phase, 1, 256, 34 * sc);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("XOR swizzle: position XOR vec * ((line / per_phase) %% max_phase); vec 0 or max_phase 1: none");
-    if (l && l->blocks() > 1) {
-        ImGui::SameLine(0, 12 * sc);
-        changed |= small_int("block", s.block, 0, l->blocks() - 1, 34 * sc);
-    }
     ImGui::SameLine(0, 14 * sc);
     const bool result = s.operand == ls::Operand::C || s.operand == ls::Operand::D;
-    if (ImGui::RadioButton("plain", !s.transposed && !s.store)) changed |= s.transposed || s.store, s.transposed = s.store = false;
+    const bool showing_tr = s.transposed && m.transposed.ok();
+    if (ImGui::RadioButton("plain", !showing_tr && !s.store)) changed |= s.transposed || s.store, s.transposed = s.store = false;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", plan_summary(m.plain, s.tile.space == ls::MemorySpace::Lds).c_str());
     ImGui::SameLine();
     ImGui::BeginDisabled(!m.transposed.ok());
-    if (ImGui::RadioButton("transposed", s.transposed && !s.store)) changed |= !s.transposed || s.store, s.transposed = true, s.store = false;
+    if (ImGui::RadioButton("transposed", showing_tr && !s.store)) changed |= !s.transposed || s.store, s.transposed = true, s.store = false;
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("%s", plan_summary(m.transposed, s.tile.space == ls::MemorySpace::Lds).c_str());
@@ -381,9 +378,10 @@ std::string memory_heading(const App& app, const MemoryGrid& g, const MemoryPlan
     if (g.tile.swizzle.active())
         s += ", swizzle " + std::to_string(g.tile.swizzle.vec) + "/" + std::to_string(g.tile.swizzle.per_phase) + "/" +
              std::to_string(g.tile.swizzle.max_phase);
-    const ls::OperandLayout* l = app.set.find(g.operand);
-    if (l && l->blocks() > 1) s += ", block " + std::to_string(g.block);
-    s += ":  " + plan_summary(p, lds);
+ const ls::OperandLayout* l = app.set.find(g.operand);
+    if (l && l->blocks() > 1) s += ", " + std::to_string(l->blocks()) + " blocks stacked";
+    s += ":  " + std::string(plan_kind_name(p.kind));
+    if (p.ok()) s += " (" + instruction_counts(p) + ")";
     return s;
 }
 
@@ -455,6 +453,27 @@ void draw_memory_canvas(App& app, float height) {
 
 // --- instructions and banks --------------------------------------------------------------
 
+// The issue table's columns: fixed widths from the widest text (auto-fit would
+// take a few frames to settle, and screenshots have two).
+std::vector<std::pair<const char*, float>> issue_columns(const MemoryPlan& p, bool lds) {
+    float mnemonic_w = ImGui::CalcTextSize("instruction").x;
+    for (const IssueRow& r : p.issues) mnemonic_w = std::max(mnemonic_w, ImGui::CalcTextSize(r.mnemonic.c_str()).x);
+    auto w = [](const char* name, const char* widest) { return std::max(ImGui::CalcTextSize(name).x, ImGui::CalcTextSize(widest).x); };
+    std::vector<std::pair<const char*, float>> c{{"#", w("#", "000 w0")}, {"instruction", mnemonic_w}, {"lanes", w("lanes", "64")},
+                                                 {"bytes", w("bytes", "16")}};
+    if (lds) c.insert(c.end(), {{"cycles", w("cycles", "64")}, {"min", w("min", "64")}});
+    else c.insert(c.end(), {{"lines", w("lines", "64")}, {"64B", w("64B", "64")}, {"min", w("min", "64")}});
+    return c;
+}
+
+float issue_table_width(const App& app) {
+    const MemoryPlan& p = app.memory.active();
+    float w = ImGui::GetStyle().ScrollbarSize + 2 * ImGui::GetStyle().WindowPadding.x;
+    for (const auto& c : issue_columns(p, app.memory.settings.tile.space == ls::MemorySpace::Lds))
+        w += c.second + 2 * ImGui::GetStyle().CellPadding.x + 1;
+    return w;
+}
+
 void draw_issue_table(App& app) {
     MemoryViewState& m = app.memory;
     const MemoryPlan& p = m.active();
@@ -467,20 +486,10 @@ void draw_issue_table(App& app) {
     }
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_SizingFixedFit;
-    if (!ImGui::BeginTable("issues###memory_issues", lds ? 6 : 7, flags, ImVec2(0, 0))) return;
+    const auto columns = issue_columns(p, lds);
+    if (!ImGui::BeginTable("issues###memory_issues", static_cast<int>(columns.size()), flags, ImVec2(0, 0))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
-    ImGui::TableSetupColumn("#");
-    ImGui::TableSetupColumn("instruction", ImGuiTableColumnFlags_WidthStretch);
-    ImGui::TableSetupColumn("lanes");
-    ImGui::TableSetupColumn("bytes");
-    if (lds) {
-        ImGui::TableSetupColumn("cycles");
-        ImGui::TableSetupColumn("min");
-    } else {
-        ImGui::TableSetupColumn("lines");
-        ImGui::TableSetupColumn("64B");
-        ImGui::TableSetupColumn("min");
-    }
+    for (const auto& c : columns) ImGui::TableSetupColumn(c.first, ImGuiTableColumnFlags_WidthFixed, c.second);
     ImGui::TableHeadersRow();
     for (size_t i = 0; i < p.issues.size(); ++i) {
         const IssueRow& r = p.issues[i];
@@ -646,7 +655,8 @@ void draw_memory_panel(App& app) {
     }
     const float bottom = std::min(220.0f * app.scale, ImGui::GetContentRegionAvail().y * 0.4f);
     draw_memory_canvas(app, ImGui::GetContentRegionAvail().y - bottom - ImGui::GetStyle().ItemSpacing.y);
-    const float table_w = std::min(430.0f * app.scale, ImGui::GetContentRegionAvail().x * 0.42f);
+    const float table_w = m.active().ok() ? std::min(issue_table_width(app), ImGui::GetContentRegionAvail().x * 0.55f)
+                                          : ImGui::GetContentRegionAvail().x * 0.4f;
     ImGui::BeginChild("memory_issues_child", ImVec2(table_w, 0), false);
     draw_issue_table(app);
     ImGui::EndChild();

@@ -77,7 +77,7 @@ TEST_CASE("memory view: every element's cell is its address in the load contract
          {tile_of(ls::MemoryOrder::RowMajor, 32, 0), tile_of(ls::MemoryOrder::RowMajor, 64, 8),
           tile_of(ls::MemoryOrder::ColMajor, 8, 0), tile_of(ls::MemoryOrder::ColMajor, 16, 4),
           tile_of(ls::MemoryOrder::RowMajor, 64, 0, ls::XorSwizzle{8, 2, 4})}) {
-        const MemoryGrid g = build_memory_grid(B, t, 0, {});
+        const MemoryGrid g = build_memory_grid(B, t, {});
         CHECK(g.lines == (t.order == ls::MemoryOrder::RowMajor ? 8 : 32));
         CHECK(g.positions == t.ld + t.pad);
         CHECK(g.cells.size() == static_cast<size_t>(g.lines) * (t.ld + t.pad));
@@ -114,7 +114,7 @@ TEST_CASE("memory view: a cell is coloured by the lane that reads it, with the L
             const ls::OperandLayout& l = *set.find(op);
             const ls::MemoryTile t = tile_of(ls::MemoryOrder::RowMajor, memory_extent(l, ls::MemoryOrder::RowMajor) + 8, 4);
             const auto ops = one_load_per_element(l, t);
-            const MemoryGrid g = build_memory_grid(l, t, 0, ops);
+            const MemoryGrid g = build_memory_grid(l, t, ops);
             GridStyle st;
             st.labels = false;
             st.copy = 0;
@@ -143,7 +143,7 @@ TEST_CASE("memory view links: a memory cell, its fragment cell and the reading l
     const ls::OperandLayout& B = *set.find(ls::Operand::B);
     const ls::MemoryTile t = tile_of(ls::MemoryOrder::RowMajor, 64, 8);
     const auto ops = one_load_per_element(B, t);
-    const MemoryGrid g = build_memory_grid(B, t, 0, ops);
+    const MemoryGrid g = build_memory_grid(B, t, ops);
     const ls::Element e{0, 5, 17};
     Hover h;
     h.kind = Hover::Kind::Element;
@@ -177,7 +177,7 @@ TEST_CASE("memory view links: hovering D[i][j] marks B's column j in memory, hov
     const ls::OperandLayout& B = *set.find(ls::Operand::B);  // 16 x 16
     const ls::MemoryTile t = tile_of(ls::MemoryOrder::RowMajor, 32, 0);
     const auto ops = one_load_per_element(B, t);
-    const MemoryGrid g = build_memory_grid(B, t, 0, ops);
+    const MemoryGrid g = build_memory_grid(B, t, ops);
     Hover h;
     h.kind = Hover::Kind::Element;
     h.operand = ls::Operand::D;
@@ -268,7 +268,7 @@ TEST_CASE("memory view banks: conflicting cells of a tile, unpadded, padded and 
             for (int c = 0; c < 4; ++c) o.delivers.push_back({{0, l, c}, 0, {0, l, 16 * c, 16 * c + 15}});
             ops.push_back(o);
         }
-        const MemoryGrid g = build_memory_grid(B, k.tile, 0, ops);
+        const MemoryGrid g = build_memory_grid(B, k.tile, ops);
         const BankStrip s = bank_strip(ops, row_of(ops), model, {lanes16});
         CHECK(s.cycles == k.cycles);
         const auto bad = conflict_cells(g, ops, row_of(ops), s);
