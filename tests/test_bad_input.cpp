@@ -342,6 +342,8 @@ TEST_CASE("bad input table: the app refuses clearly before opening anything and 
     for (const char* v : {"8,2", "8,0,8", "a,b,c", "8,2,8,1"})
         cases.push_back({kOk + " --swizzle " + std::string(v), 2, {"--swizzle", "legal"}});
     cases.push_back({kOk + " --operand B --store", 2, {"--store", "D"}});
+    cases.push_back({kOk + " --operand B --ld 64 --swizzle 64,1,8", 2, {"memory tile", "swizzle"}});
+    cases.push_back({kOk + " --view memory --grouping nope", 2, {"--grouping", "legal"}});
     cases.push_back({kOk + " --operand D --store --transpose", 2, {"--store", "--transpose"}});
     cases.push_back({kOk + " --screenshot " + box.dir.string() + "/foreign", 2, {"is a directory"}});
     cases.push_back({kOk + " --screenshot " + box.dir.string() + "/missing/x.png", 2, {"does not exist"}});

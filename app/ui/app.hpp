@@ -100,6 +100,9 @@ struct MemoryViewState {
     bool show_second = false;             // plain and transposed side by side
     bool plans_dirty = true, tiles_dirty = true;
     double rebuild_ms = 0;
+    // A bank of the strip under the pointer (pass, bank): its cells are marked in the grid.
+    // The strip is drawn after the grid, so the grid uses the last frame's.
+    std::pair<int, int> bank_hover{-1, -1}, frame_bank_hover{-1, -1};
     // The plan the issue table and the bank strip describe.
     const MemoryPlan& active() const {
         if (settings.store) return store;

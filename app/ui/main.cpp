@@ -316,6 +316,13 @@ int run(int argc, char** argv, Clock::time_point t_start) {
                 return 2;
             }
         }
+        try {
+            // The rest of core's rules (a swizzle that moves an element beyond ld, a tile too large).
+            ls::check_memory_tile(effective_tile(l, ms), l.blocks() * l.rows(), l.cols());
+        } catch (const ls::Error& e) {
+            std::cerr << "lanescope: memory tile: " << e.what() << "\n";
+            return 2;
+        }
         if (a.store && a.transpose) {
             std::cerr << "lanescope: --store and --transpose exclude each other (transpose loads are loads)\n";
             return 2;
@@ -521,6 +528,20 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             // What cannot be shown is said, not silently replaced (the view shows the same message).
             if (memory->transposed && !app.memory.transposed.ok())
                 std::cerr << "lanescope: --transpose: " << app.memory.transposed.error << "\n";
+            if (!memory->grouping.empty()) {
+                bool used = false;
+                for (const ls::BankReport& r : app.memory.active().banks) used |= r.grouping.name == memory->grouping;
+                if (!used) {
+                    std::string names;
+                    for (const IssueRow& r : app.memory.active().issues)
+                        if (app.memory.settings.tile.space == ls::MemorySpace::Lds)
+                        for (const ls::PassGrouping& g : groupings_for(app.set, r.mnemonic))
+                            if (names.find("'" + g.name + "'") == std::string::npos) names += (names.empty() ? "'" : ", '") + g.name + "'";
+                    std::cerr << "lanescope: --grouping '" << memory->grouping << "' is offered for none of these instructions; legal: "
+                              << (names.empty() ? "none (no LDS access)" : names) << "\n";
+                    rc = 2;
+                }
+            }
             if (memory->issue > 0 && memory->issue >= static_cast<int>(app.memory.active().issues.size()))
                 std::cerr << "lanescope: --issue " << memory->issue << ": the " << plan_kind_name(app.memory.active().kind) << " have "
                           << app.memory.active().issues.size() << " instruction(s); showing the last\n";

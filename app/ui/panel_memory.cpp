@@ -322,6 +322,25 @@ void draw_memory_grid(App& app, const MemoryGrid& g, const TileGrid& tiles, Tile
         }
         if (plan.bank_model && row->report >= 0) {
             const BankStrip strip = bank_strip(plan.ops, *row, *plan.bank_model, passes_of(plan, *row));
+            const auto [hp, hb] = app.memory.bank_hover;
+            if (hp >= 0 && static_cast<size_t>(hp) < strip.lanes.size()) {
+                // The strip's bank under the pointer: the cells of its dwords in that pass.
+                const ImU32 strong = to_imgui(colors.highlight), wash = to_imgui(colors.highlight, 90);
+                for (int i : row->ops) {
+                    const ls::MemoryOp& o = plan.ops[static_cast<size_t>(i)];
+                    if (std::find(strip.lanes[static_cast<size_t>(hp)].begin(), strip.lanes[static_cast<size_t>(hp)].end(), o.lane) ==
+                        strip.lanes[static_cast<size_t>(hp)].end())
+                        continue;
+                    const auto [a, b] = g.op_cells(o);
+                    for (int c = a; c < b; ++c) {
+                        const long long word = static_cast<long long>(c) * g.tile.element_bits / 8 / strip.bank_bytes;
+                        if (word % strip.banks != hb) continue;
+                        const Tile& t = tiles.tiles[static_cast<size_t>(c)];
+                        dl->AddRectFilled(add(p0, t.x0 + 1, t.y0 + 1), add(p0, t.x1, t.y1), wash);
+                        dl->AddRect(add(p0, t.x0 + 1, t.y0 + 1), add(p0, t.x1, t.y1), strong, 0, 0, thick);
+                    }
+                }
+            }
             for (int c : conflict_cells(g, plan.ops, *row, strip)) {
                 const Tile& t = tiles.tiles[static_cast<size_t>(c)];
                 const ImVec2 a = add(p0, t.x0 + 1, t.y0 + 1), b = add(p0, t.x1, t.y1);
@@ -621,7 +640,11 @@ void draw_banks(App& app) {
                     dl->AddText(f, fs, ImVec2(std::floor((a.x + z.x - sz.x) * 0.5f), std::floor((a.y + z.y - sz.y) * 0.5f)),
                                 n > 1 ? IM_COL32(255, 255, 255, 255) : text, t.c_str());
             }
-            if (mp.x >= a.x && mp.x < z.x + 1 && mp.y >= a.y && mp.y < z.y + 1)
+            if (mp.x >= a.x && mp.x < z.x + 1 && mp.y >= a.y && mp.y < z.y + 1 && ImGui::IsWindowHovered()) {
+                m.frame_bank_hover = {static_cast<int>(pi), b};
+                dl->AddRect(a, z, to_imgui(colors.highlight), 0, 0, 2 * app.scale);
+            }
+            if (mp.x >= a.x && mp.x < z.x + 1 && mp.y >= a.y && mp.y < z.y + 1 && ImGui::IsWindowHovered())
                 ImGui::SetTooltip("bank %d, pass %d (lanes %s): %d distinct dword(s)%s", b, static_cast<int>(pi),
                                   lane_ranges(strip.lanes[pi]).c_str(), n, n > 1 ? ": a conflict" : "");
         }
@@ -635,6 +658,9 @@ void draw_banks(App& app) {
 
 void draw_memory_panel(App& app) {
     MemoryViewState& m = app.memory;
+    if (m.frame_bank_hover != m.bank_hover) app.request_redraw();
+    m.bank_hover = m.frame_bank_hover;
+    m.frame_bank_hover = {-1, -1};
     if (m.plans_dirty) app.rebuild_memory_plans();
     draw_controls(app);
     if (m.plans_dirty) app.rebuild_memory_plans();
