@@ -246,42 +246,96 @@ private:
         }
     }
 
-    // Not byte-aligned (sub-byte elements out of place): load the smallest aligned
-    // unit that holds every covering lane's bits, then move the bits into place.
+    // Not byte-aligned (sub-byte elements out of place): from `lo` on, load the
+    // naturally aligned unit (1-16 bytes) that carries every covering lane's bits
+    // the furthest, into a scratch register, and move the bits into place.
     void through_temp(long long lo, long long hi, const std::vector<Cover>& cover) {
         if (store_)
             throw Error("storing sub-byte elements that are not byte-aligned in memory needs a read-modify-write, which "
                         "plain stores do not model");
-        for (int w : {1, 2, 4, 8, 16}) {
-            bool ok = true;
+        // Two ways, the one with fewer wave-level instructions wins: (1) chunks of the register
+        // range that one aligned unit carries for every lane; (2) every lane loads the aligned
+        // units spanning its whole memory range and shifts its bits out (lanes then differ in
+        // which register bits a unit fills).
+        const size_t mark = ops_.size();
+        const int issue0 = issue_;
+        chunked(lo, hi, cover);
+        const int chunk_issues = issue_ - issue0;
+        int best_w = 16, best_units = 1 << 30;
+        for (int w : {16, 8, 4, 2, 1}) {
+            int units = 0;
+            for (const Cover& cv : cover)
+                units = std::max<int>(units, static_cast<int>((hi - 1 + cv.offset) / 8 / w - (lo + cv.offset) / 8 / w + 1));
+            if (units <= best_units) best_units = units, best_w = w;
+        }
+        if (best_units >= chunk_issues) return;
+        ops_.resize(mark);
+        issue_ = issue0;
+        for (int u = 0; u < best_units; ++u) {
             for (const Cover& cv : cover) {
-                const long long first = (lo + cv.offset) / 8, last = (hi - 1 + cv.offset) / 8;
-                if (first / w != last / w) ok = false;
+                const long long unit = ((lo + cv.offset) / 8 / best_w + u) * best_w;  // byte address
+                const long long r_lo = std::max(lo, unit * 8 - cv.offset), r_hi = std::min(hi, (unit + best_w) * 8 - cv.offset);
+                if (r_lo >= r_hi) continue;  // this lane's range ends before the unit
+                MemoryOp op = base_op(*cv.lane, r_lo, r_hi - r_lo);
+                op.address = unit;
+                op.bytes = best_w;
+                op.mnemonic = plain_mnemonic(target_.family, tile_.space, store_, best_w, 0);
+                op.via_temp = true;
+                op.unit_bit = static_cast<int>(r_lo + cv.offset - 8 * unit);
+                ops_.push_back(std::move(op));
             }
-            if (!ok) continue;
+            ++issue_;
+        }
+    }
+
+    void chunked(long long lo, long long hi, const std::vector<Cover>& cover) {
+        while (lo < hi) {
+            long long best_end = lo;
+            int best_w = 1;
+            for (int w : {1, 2, 4, 8, 16}) {
+                long long end = hi;
+                for (const Cover& cv : cover) {
+                    const long long unit_start = (lo + cv.offset) / 8 / w * w;
+                    end = std::min(end, (unit_start + w) * 8 - cv.offset);
+                }
+                end = element_boundary_at_or_below(lo, end, cover);
+                if (end > best_end) best_end = end, best_w = w;
+            }
             for (const Cover& cv : cover) {
-                MemoryOp op = base_op(*cv.lane, lo, hi - lo);
-                op.address = (lo + cv.offset) / 8 / w * w;
-                op.bytes = w;
-                op.mnemonic = plain_mnemonic(target_.family, tile_.space, store_, w, 0);
+                MemoryOp op = base_op(*cv.lane, lo, best_end - lo);
+                op.address = (lo + cv.offset) / 8 / best_w * best_w;
+                op.bytes = best_w;
+                op.mnemonic = plain_mnemonic(target_.family, tile_.space, store_, best_w, 0);
                 op.via_temp = true;
                 op.unit_bit = static_cast<int>(lo + cv.offset - 8 * op.address);
                 ops_.push_back(std::move(op));
             }
             ++issue_;
-            return;
+            lo = best_end;
         }
-        // No aligned unit of 16 bytes or less holds the bits of every lane: split at an
-        // element boundary near the middle, else halve.
-        long long cut = -1;
-        const long long mid = lo + (hi - lo) / 2;
-        for (const Cover& cv : cover)
-            for (const Piece& pc : cv.lane->pieces)
-                for (long long b : {pc.reg_bit, pc.reg_bit + pc.width})
-                    if (b > lo && b < hi && (cut < 0 || std::llabs(b - mid) < std::llabs(cut - mid))) cut = b;
-        if (cut < 0) cut = mid;
-        through_temp(lo, cut, cover);
-        through_temp(cut, hi, cover);
+    }
+
+    // The largest b in (lo, end] where an element starts or ends in every covering lane, else end
+    // (the element is then split between two accesses).
+    static long long element_boundary_at_or_below(long long lo, long long end, const std::vector<Cover>& cover) {
+        auto is_boundary = [](const LanePlan& p, long long b) {
+            auto it = std::lower_bound(p.pieces.begin(), p.pieces.end(), b,
+                                       [](const Piece& pc, long long x) { return pc.reg_bit + pc.width < x; });
+            return it != p.pieces.end() && (it->reg_bit == b || it->reg_bit + it->width == b);
+        };
+        const LanePlan& first = *cover.front().lane;
+        auto it = std::upper_bound(first.pieces.begin(), first.pieces.end(), end,
+                                   [](long long x, const Piece& pc) { return x < pc.reg_bit; });
+        while (it != first.pieces.begin()) {
+            --it;
+            for (long long b : {it->reg_bit + it->width, it->reg_bit}) {
+                if (b > end || b <= lo) continue;
+                if (std::all_of(cover.begin(), cover.end(), [&](const Cover& cv) { return is_boundary(*cv.lane, b); }))
+                    return b;
+            }
+            if (it->reg_bit + it->width <= lo) break;
+        }
+        return end;
     }
 
     MemoryOp base_op(const LanePlan& p, long long reg_lo, long long bits) const {

@@ -132,8 +132,9 @@ MemoryPlan plan_memory(const Query& q, const MemoryRequest& r) {
     return p;
 }
 
-std::string render_memory(const Query& q, const MemoryRequest& r, Format f) {
-    const MemoryPlan plan = plan_memory(q, r);
+std::string render_memory(const Query& q, const MemoryRequest& r, Format f) { return render_memory(q, r, plan_memory(q, r), f); }
+
+std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, Format f) {
     const Layout L = layout_for(q, r);
     const MemoryTile& t = r.tile;
     const std::string op_name(operand_name(r.operand));
@@ -314,7 +315,10 @@ std::string plain_type(int bytes) {
 }  // namespace
 
 std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std::string& name) {
-    const MemoryPlan plan = plan_memory(q, r);
+    return render_memory_hip(q, r, plan_memory(q, r), name);
+}
+
+std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, const std::string& name) {
     const Layout L = layout_for(q, r);
     const int waves = L.waves, lanes = L.lanes;
     std::vector<const MemoryOp*> issues = issues_of(plan.ops);
@@ -323,7 +327,7 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std:
     for (const auto& op : plan.ops) builtins |= !op.builtin.empty();
     // Tables: per wave, issue and lane the address (0xFFFFFFFF: the lane does not take part) and the unit bit.
     std::vector<long long> addr(static_cast<size_t>(waves) * n_issues * lanes, 0xFFFFFFFFLL);
-    std::vector<int> unit(addr.size(), 0);
+    std::vector<int> unit(addr.size(), 0), dst(addr.size(), 0), width(addr.size(), 0);
     std::map<int, int> slot_of_issue;
     for (int n = 0; n < n_issues; ++n) slot_of_issue[issues[n]->issue] = n;
     for (const auto& op : plan.ops) {
@@ -331,6 +335,8 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std:
         const size_t at = (static_cast<size_t>(op.wave) * n_issues + slot_of_issue.at(op.issue)) * lanes + op.lane;
         addr[at] = op.address;
         unit[at] = op.unit_bit;
+        dst[at] = op.reg * 32 + op.bit;
+        width[at] = op.width_bits;
     }
     const bool lds = r.tile.space == MemorySpace::Lds;
     const std::string space = lds ? "LS_LDS" : "LS_GLOBAL";
@@ -364,7 +370,19 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std:
     s += "\n    };\n    static constexpr unsigned char unit_bit[" + num(static_cast<long long>(std::max<size_t>(1, unit.size()))) +
          "] = {";
     for (size_t n = 0; n < unit.size(); ++n) s += (n % 32 ? " " : "\n        ") + num(unit[n]) + ",";
-    s += "\n    };\n};\n\n";
+    s += "\n    };\n";
+    // Through a scratch register each lane may move its own bits: where they go and how many.
+    bool temp = false;
+    for (const auto& op : plan.ops) temp |= op.via_temp;
+    if (temp) {
+        s += "    static constexpr unsigned dst_bit[" + num(static_cast<long long>(std::max<size_t>(1, dst.size()))) + "] = {";
+        for (size_t n = 0; n < dst.size(); ++n) s += (n % 32 ? " " : "\n        ") + num(dst[n]) + ",";
+        s += "\n    };\n    static constexpr unsigned char width[" + num(static_cast<long long>(std::max<size_t>(1, width.size()))) +
+             "] = {";
+        for (size_t n = 0; n < width.size(); ++n) s += (n % 32 ? " " : "\n        ") + num(width[n]) + ",";
+        s += "\n    };\n";
+    }
+    s += "};\n\n";
     s += "// Copies n bits from src (bit src_bit on) to dst (bit dst_bit on), lowest bit first.\n"
          "LS_HD inline void ls_copy_bits(unsigned char* dst, int dst_bit, const unsigned char* src, int src_bit, int n) {\n"
          "    for (int b = 0; b < n; ++b) {\n"
@@ -401,13 +419,18 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std:
         } else if (r.store) {
             const std::string ty = plain_type(op.bytes);
             s += "            " + ty + " v = " + ty + "();\n";
-            s += "            ls_copy_bits((unsigned char*)&v, Plan::unit_bit[at], (const unsigned char*)regs, " +
-                 num(op.reg * 32 + op.bit) + ", " + num(op.width_bits) + ");\n";
+            s += op.via_temp ? "            ls_copy_bits((unsigned char*)&v, Plan::unit_bit[at], (const unsigned char*)regs, "
+                               "Plan::dst_bit[at], Plan::width[at]);\n"
+                             : "            ls_copy_bits((unsigned char*)&v, 0, (const unsigned char*)regs, " +
+                                   num(op.reg * 32 + op.bit) + ", " + num(op.width_bits) + ");\n";
             s += "            *(" + space + " " + ty + "*)(base + Plan::address[at]) = v;\n";
         } else {
             const std::string ty = plain_type(op.bytes);
             s += "            const " + ty + " v = *(const " + space + " " + ty + "*)(base + Plan::address[at]);\n";
-            if (!op.via_temp && op.bytes >= 4 && op.bit == 0) {
+            if (op.via_temp) {
+                s += "            ls_copy_bits((unsigned char*)regs, Plan::dst_bit[at], (const unsigned char*)&v, "
+                     "Plan::unit_bit[at], Plan::width[at]);\n";
+            } else if (op.bytes >= 4 && op.bit == 0) {
                 const char* comp[] = {"x", "y", "z", "w"};
                 if (op.bytes == 4) s += "            regs[" + num(op.reg) + "] = v;\n";
                 else

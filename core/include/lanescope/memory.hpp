@@ -88,7 +88,9 @@ struct MemoryOp {
     // register and the lane moves `width_bits` bits starting at `unit_bit` of
     // that unit into reg:bit (a byte at bits 8 or 24 of a register, which no
     // load can address; sub-byte elements; a store's byte at bits 8/24 shifted
-    // out first). False for the ordinary case: the bytes land in place.
+    // out first). False for the ordinary case: the bytes land in place. All
+    // lanes of one issue share mnemonic and bytes; reg, bit and width_bits are
+    // shared too unless via_temp (a lane may then shift its own bits out of the unit).
     bool via_temp = false;
     int unit_bit = 0;
     std::string builtin;   // clang builtin that issues it ("__builtin_amdgcn_ds_read_tr16_b64_v4f16"); empty
@@ -201,5 +203,9 @@ std::string render_memory(const Query& q, const MemoryRequest& r, Format format)
 // HIP (and host C++ with clang) code: a function `namespace_name::fill(base, [wave,] lane, regs)` that
 // issues the plan's loads (or `drain` for stores) for one lane. Compiles with clang-19 -x hip.
 std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std::string& namespace_name);
+// The same for a plan at hand (the app's, or a test's).
+std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, Format format);
+std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan,
+                              const std::string& namespace_name);
 
 }  // namespace lanescope
