@@ -8,6 +8,7 @@
 #include "lanescope/cute.hpp"
 #include "lanescope/header.hpp"
 #include "lanescope/files.hpp"
+#include "lanescope/transpose.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -52,6 +53,17 @@ int cmd_list(const Options& o) {
 }
 
 int cmd_info(const Options& o) {
+    // A transpose load (ds_read_*_tr_*, global_load_tr_*) is a memory instruction with facts of its own.
+    if (!o.arch.empty() && !o.instruction.empty()) {
+        const ls::Target& t = catalog(o).find_target(o.arch);
+        if (const ls::TransposeLoad* tl = ls::TransposeCatalog::builtin().find(t, o.instruction, std::max(0, o.mods.wave))) {
+            if (o.mods.wave > 0 && tl->wave != o.mods.wave)
+                throw ls::Error(tl->mnemonic + " on " + t.gfx + " is a wave" + std::to_string(tl->wave) +
+                                " instruction here, not wave" + std::to_string(o.mods.wave) + "; legal: --wave " +
+                                std::to_string(tl->wave));
+            return emit(o, ls::render_transpose_info(*tl, t, parse_format(o.format)));
+        }
+    }
     Resolved r = resolve(o);
     return emit(o, ls::render_info(r.query, parse_format(o.format)));
 }

@@ -1,5 +1,6 @@
 // Catalog parsing, target table and name lookup.
 #include "lanescope/lanescope.hpp"
+#include "lanescope/transpose.hpp"
 #include "layout_spec.hpp"
 #include "text_util.hpp"
 
@@ -384,7 +385,23 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
     }
     std::string msg = "unknown instruction '" + std::string(raw) + "' on " + t.gfx + " (" +
                       std::string(family_title(t.family)) + ")";
-    if (!elsewhere.empty()) {
+    // Transpose loads (transpose.hpp) are memory instructions, not matrix ones.
+    if (const TransposeLoad* tl = TransposeCatalog::builtin().find(t, name)) {
+        msg = "'" + std::string(raw) + "' is a transpose load (" + tl->mnemonic + ": memory to registers), not a matrix "
+              "instruction: `lanescope-cli info --arch " + t.gfx + " -i " + tl->mnemonic + "` shows its facts, and " +
+              "`load --transpose` plans it for an operand";
+    } else if (elsewhere.empty() && [&] {
+                   for (const TransposeLoad& r : TransposeCatalog::builtin().rows())
+                       if (r.mnemonic == name ||
+                           std::find(r.builtins.begin(), r.builtins.end(), name) != r.builtins.end()) {
+                           for (Family f : r.families) elsewhere.push_back(std::string(family_name(f)));
+                           return true;
+                       }
+                   return false;
+               }()) {
+        msg += "; it is a transpose load of " + text::join(elsewhere, ", ") + " (gfx950: ds_read_*_tr_*, RDNA4: "
+               "global_load_tr_*), not on " + t.gfx;
+    } else if (!elsewhere.empty()) {
         msg += "; it exists on " + text::join(elsewhere, ", ");
     } else {
         std::vector<std::string> names;
@@ -392,6 +409,7 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
             names.push_back(r->mnemonic);
             names.push_back(r->key(t.default_wave));
         }
+        for (const std::string& n : TransposeCatalog::builtin().names(t.family)) names.push_back(n);
         auto near = closest(name, names);
         if (!near.empty()) msg += "; did you mean " + text::join_quoted(near, " or ") + "?";
     }
