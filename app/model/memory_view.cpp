@@ -2,6 +2,8 @@
 
 #include "model/links.hpp"
 
+#include "lanescope/transpose.hpp"
+
 #include <algorithm>
 #include <map>
 #include <set>
@@ -86,6 +88,15 @@ MemoryPlan make_plan(const LayoutSet& set, const MemorySettings& s, MemoryPlan::
         return plan;
     }
     if (plan.ops.empty() && plan.error.empty()) plan.error = std::string("no ") + plan_kind_name(kind) + " planned";
+    if (kind == MemoryPlan::Kind::Transposed && !plan.ops.empty()) {
+        // The lane rule is not in any AMD manual table: its confidence goes wherever the plan is shown.
+        for (const ls::TransposeFeed& f : ls::transpose_loads_for(*set.ins, *set.target, op, set.mods))
+            if (f.load && f.load->mnemonic == plan.ops.front().mnemonic) {
+                plan.confidence = "lane rule " + std::string(ls::transpose_rule_name(f.load->rule)) + ", confidence " + f.confidence;
+                plan.confidence_basis = f.load->confidence_basis + (f.load->source.empty() ? "" : " (sources: " + f.load->source + ")");
+                break;
+            }
+    }
     // One row per wave-level instruction, in (wave, issue) order.
     std::map<std::pair<int, int>, size_t> rows;
     for (size_t i = 0; i < plan.ops.size(); ++i) {

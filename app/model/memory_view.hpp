@@ -60,7 +60,8 @@ struct MemoryPlan {
     std::vector<ls::BankReport> banks;
     std::vector<ls::CoalescingReport> coalescing;
     int cycles = 0, minimum_cycles = 0;       // LDS: sums over the instructions
-    std::string confidence;                   // transpose loads: the lane rule's confidence words
+    std::string confidence;                   // transpose loads: the lane rule's confidence ("high", ...)
+    std::string confidence_basis;             // and why (the catalog row's words and sources)
     bool ok() const { return error.empty(); }
 };
 const char* plan_kind_name(MemoryPlan::Kind k);  // "plain loads", "transpose loads", "stores"

@@ -261,12 +261,20 @@ void draw_controls(App& app) {
 
 // --- the grids ---------------------------------------------------------------------------
 
-void draw_heading(const std::string& text, const Rect& r, ImVec2 origin) {
+// The richest of `forms` that fits the heading's width (the column); the full one on hover.
+void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin) {
+    const std::string* pick = &forms.back();
+    for (const std::string& f : forms)
+        if (ImGui::CalcTextSize(f.c_str()).x <= r.w()) {
+            pick = &f;
+            break;
+        }
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 a = add(origin, r.x0, r.y0), b = add(origin, std::max(r.x1, r.x0 + 2000), r.y1);
+    const ImVec2 a = add(origin, r.x0, r.y0), b = add(origin, r.x1, r.y1);
     dl->PushClipRect(a, b, true);
-    dl->AddText(a, ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+    dl->AddText(a, ImGui::GetColorU32(ImGuiCol_Text), pick->c_str());
     dl->PopClipRect();
+    if (ImGui::IsMouseHoveringRect(a, b) && pick != &forms.front()) ImGui::SetTooltip("%s", forms.front().c_str());
 }
 
 // Tick numbers every power-of-two step that leaves room for the text.
@@ -389,19 +397,23 @@ void draw_memory_grid(App& app, const MemoryGrid& g, const TileGrid& tiles, Tile
     ImGui::EndTooltip();
 }
 
-std::string memory_heading(const App& app, const MemoryGrid& g, const MemoryPlan& p) {
+std::vector<std::string> memory_headings(const App& app, const MemoryGrid& g, const MemoryPlan& p, bool mark) {
     const bool lds = g.tile.space == ls::MemorySpace::Lds;
-    std::string s = op_name(g.operand) + " in " + (lds ? "LDS" : "global") + ", " +
-                    (g.tile.order == ls::MemoryOrder::RowMajor ? "row-major" : "column-major") + ", ld " +
-                    std::to_string(g.tile.ld) + (g.tile.pad ? " + pad " + std::to_string(g.tile.pad) : "");
+    std::string where = op_name(g.operand) + " in " + (lds ? "LDS" : "global") + ", " +
+                        (g.tile.order == ls::MemoryOrder::RowMajor ? "row-major" : "column-major") + ", ld " +
+                        std::to_string(g.tile.ld) + (g.tile.pad ? " + pad " + std::to_string(g.tile.pad) : "");
     if (g.tile.swizzle.active())
-        s += ", swizzle " + std::to_string(g.tile.swizzle.vec) + "/" + std::to_string(g.tile.swizzle.per_phase) + "/" +
-             std::to_string(g.tile.swizzle.max_phase);
- const ls::OperandLayout* l = app.set.find(g.operand);
-    if (l && l->blocks() > 1) s += ", " + std::to_string(l->blocks()) + " blocks stacked";
-    s += ":  " + std::string(plan_kind_name(p.kind));
-    if (p.ok()) s += " (" + instruction_counts(p) + ")";
-    return s;
+        where += ", swizzle " + std::to_string(g.tile.swizzle.vec) + "/" + std::to_string(g.tile.swizzle.per_phase) + "/" +
+                 std::to_string(g.tile.swizzle.max_phase);
+    const ls::OperandLayout* l = app.set.find(g.operand);
+    if (l && l->blocks() > 1) where += ", " + std::to_string(l->blocks()) + " blocks stacked";
+    const std::string kind = (mark ? "\u2192 " : "") + std::string(plan_kind_name(p.kind));
+    std::vector<std::string> out;
+    if (p.ok()) out.push_back(where + ":  " + kind + " (" + instruction_counts(p) + ")");
+    out.push_back(where + ":  " + kind);
+    if (p.ok()) out.push_back(kind + " (" + instruction_counts(p) + ")");
+    out.push_back(kind);
+    return out;
 }
 
 void draw_memory_canvas(App& app, float height) {
@@ -446,7 +458,9 @@ void draw_memory_canvas(App& app, float height) {
         const bool fragment = i + 1 == c.arr.grids.size();
         if (fragment) {
             const std::string name = op_name(l->operand());
-            draw_heading(name + " fragment: which lane and register hold each element (as in the Layout tab)", pg.heading, origin);
+            draw_heading({name + " fragment: which lane and register hold each element (as in the Layout tab)", name + " fragment",
+                          name},
+                         pg.heading, origin);
             draw_ticks(app, pg, m.fragment.rows, m.fragment.cols, m.fragment.cell_w, m.fragment.cell_h, origin);
             draw_grid_at(app, m.fragment, m.fragment_tex, app.links.find(l->operand()), p0, over, over && clicked);
             continue;
@@ -455,7 +469,7 @@ void draw_memory_canvas(App& app, float height) {
         const MemoryGrid& g = second ? m.second : m.grid;
         const MemoryPlan& plan = second ? m.transposed : (m.show_second ? m.plain : m.active());
         const bool active = &plan == &m.active();
-        draw_heading((active && m.show_second ? "\u25B6 " : "") + memory_heading(app, g, plan), pg.heading, origin);
+        draw_heading(memory_headings(app, g, plan, active && m.show_second), pg.heading, origin);
         const TileGrid& tiles = second ? m.second_tiles : m.tiles;
         draw_ticks(app, pg, tiles.rows, tiles.cols, tiles.cell_w, tiles.cell_h, origin);
         if (second) draw_memory_grid(app, g, tiles, m.second_tex, plan, active, p0, over, over && clicked);
@@ -580,9 +594,10 @@ void draw_banks(App& app) {
     const ls::BankReport& rep = p.banks[static_cast<size_t>(row->report)];
     // The pass grouping of this mnemonic: the user may pick another one.
     const std::vector<ls::PassGrouping> offered = groupings_for(app.set, row->mnemonic);
-    ImGui::AlignTextToFramePadding();
-    ImGui::Text("%s: %d passes, %d cycles (conflict-free %d).  Passes:", row->mnemonic.c_str(),
+    ImGui::Text("instruction %d, %s: %d passes, %d cycles (conflict-free %d)", row->issue, row->mnemonic.c_str(),
                 static_cast<int>(rep.passes.size()), rep.cycles, rep.minimum_cycles);
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("lanes served together:");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(std::max(120.0f * app.scale, ImGui::GetContentRegionAvail().x));
     const std::string current = rep.grouping.name + " (" + rep.grouping.confidence + ")";
@@ -676,8 +691,11 @@ void draw_memory_panel(App& app) {
         ImGui::TextUnformatted(plan_summary(m.store, lds).c_str());
     } else {
         ImGui::TextUnformatted(plan_summary(m.plain, lds).c_str());
-        if (m.transposed.ok()) ImGui::TextUnformatted(plan_summary(m.transposed, lds).c_str());
-        else ImGui::TextDisabled("%s", plan_summary(m.transposed, lds).c_str());
+        if (m.transposed.ok()) {
+            ImGui::TextUnformatted(plan_summary(m.transposed, lds).c_str());
+            if (ImGui::IsItemHovered() && !m.transposed.confidence_basis.empty())
+                ImGui::SetTooltip("%s: %s", m.transposed.confidence.c_str(), m.transposed.confidence_basis.c_str());
+        } else ImGui::TextDisabled("%s", plan_summary(m.transposed, lds).c_str());
     }
     const float bottom = std::min(220.0f * app.scale, ImGui::GetContentRegionAvail().y * 0.4f);
     draw_memory_canvas(app, ImGui::GetContentRegionAvail().y - bottom - ImGui::GetStyle().ItemSpacing.y);
