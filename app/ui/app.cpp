@@ -248,6 +248,7 @@ void App::rebuild_grids() {
     layout_canvas.built_w = layout_canvas.arr.cell_w, layout_canvas.built_h = layout_canvas.arr.cell_h;
     regs_canvas.built_w = regs_canvas.arr.cell_w, regs_canvas.built_h = regs_canvas.arr.cell_h;
     grids_dirty = false;
+    memory.tiles_dirty = true;  // colours, labels or theme may have changed: the Memory tab's grids follow
     last_rebuild_ms = ms_since(t0);
     ++rebuilds;
 }
@@ -344,8 +345,8 @@ void App::draw_menu() {
         ImGui::MenuItem("Labels", nullptr, &v.labels);
         ImGui::MenuItem("Register view beside the matrices", nullptr, &v.show_registers);
         ImGui::Separator();
-        Canvas& c = tab == Tab::Registers ? regs_canvas : layout_canvas;
-        const ArrangeParams p = canvas_params(c, tab == Tab::Registers);
+        Canvas& c = tab == Tab::Registers ? regs_canvas : tab == Tab::Memory ? memory.canvas : layout_canvas;
+        const ArrangeParams p = tab == Tab::Memory ? memory_canvas_params() : canvas_params(c, tab == Tab::Registers);
         if (ImGui::MenuItem("Fit (whole picture)", "Ctrl+0")) c.fit_all();
         if (ImGui::MenuItem("100 % (natural cell size)", "Ctrl+1")) c.view = actual_size(c.shapes, p);
         if (ImGui::MenuItem("Zoom in", "Ctrl++")) c.view = zoom_about(c.shapes, p, 1.25f, p.panel_w * 0.5f, p.panel_h * 0.5f);

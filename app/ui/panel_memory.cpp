@@ -491,8 +491,9 @@ void draw_memory_canvas(App& app, float height) {
 std::vector<std::pair<const char*, float>> issue_columns(const MemoryPlan& p, bool lds) {
     float mnemonic_w = ImGui::CalcTextSize("instruction").x;
     for (const IssueRow& r : p.issues) mnemonic_w = std::max(mnemonic_w, ImGui::CalcTextSize(r.mnemonic.c_str()).x);
+    mnemonic_w += ImGui::CalcTextSize("00").x;  // ImGui 1.86 draws fixed columns a little narrower than asked
     auto w = [](const char* name, const char* widest) { return std::max(ImGui::CalcTextSize(name).x, ImGui::CalcTextSize(widest).x); };
-    std::vector<std::pair<const char*, float>> c{{"#", w("#", "000 w0")}, {"instruction", mnemonic_w}, {"lanes", w("lanes", "64")},
+    std::vector<std::pair<const char*, float>> c{{"#", w("#", "000")}, {"instruction", mnemonic_w}, {"lanes", w("lanes", "64")},
                                                  {"bytes", w("bytes", "16")}};
     if (lds) c.insert(c.end(), {{"cycles", w("cycles", "64")}, {"min", w("min", "64")}});
     else c.insert(c.end(), {{"lines", w("lines", "64")}, {"64B", w("64B", "64")}, {"min", w("min", "64")}});
@@ -501,7 +502,7 @@ std::vector<std::pair<const char*, float>> issue_columns(const MemoryPlan& p, bo
 
 float issue_table_width(const App& app) {
     const MemoryPlan& p = app.memory.active();
-    float w = ImGui::GetStyle().ScrollbarSize + 2 * ImGui::GetStyle().WindowPadding.x;
+    float w = ImGui::GetStyle().ScrollbarSize + 2 * ImGui::GetStyle().WindowPadding.x + 12 * app.scale;
     for (const auto& c : issue_columns(p, app.memory.settings.tile.space == ls::MemorySpace::Lds))
         w += c.second + 2 * ImGui::GetStyle().CellPadding.x + 1;
     return w;
@@ -594,8 +595,8 @@ void draw_banks(App& app) {
     const ls::BankReport& rep = p.banks[static_cast<size_t>(row->report)];
     // The pass grouping of this mnemonic: the user may pick another one.
     const std::vector<ls::PassGrouping> offered = groupings_for(app.set, row->mnemonic);
-    ImGui::Text("instruction %d, %s: %d passes, %d cycles (conflict-free %d)", row->issue, row->mnemonic.c_str(),
-                static_cast<int>(rep.passes.size()), rep.cycles, rep.minimum_cycles);
+    ImGui::TextWrapped("instruction %d, %s: %d passes, %d cycles (conflict-free %d)", row->issue, row->mnemonic.c_str(),
+                       static_cast<int>(rep.passes.size()), rep.cycles, rep.minimum_cycles);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("lanes served together:");
     ImGui::SameLine();
@@ -677,6 +678,7 @@ void draw_memory_panel(App& app) {
     m.bank_hover = m.frame_bank_hover;
     m.frame_bank_hover = {-1, -1};
     if (m.plans_dirty) app.rebuild_memory_plans();
+    draw_legend(app);  // the Layout tab's colours, Fit and 100 % for this canvas
     draw_controls(app);
     if (m.plans_dirty) app.rebuild_memory_plans();
     const ls::OperandLayout* l = app.set.find(m.settings.operand);
@@ -687,6 +689,7 @@ void draw_memory_panel(App& app) {
     }
     // Both plans' counts, always: the switch is a click away.
     const bool lds = m.settings.tile.space == ls::MemorySpace::Lds;
+    ImGui::PushTextWrapPos(0);
     if (m.settings.store) {
         ImGui::TextUnformatted(plan_summary(m.store, lds).c_str());
     } else {
@@ -697,9 +700,10 @@ void draw_memory_panel(App& app) {
                 ImGui::SetTooltip("%s: %s", m.transposed.confidence.c_str(), m.transposed.confidence_basis.c_str());
         } else ImGui::TextDisabled("%s", plan_summary(m.transposed, lds).c_str());
     }
+    ImGui::PopTextWrapPos();
     const float bottom = std::min(220.0f * app.scale, ImGui::GetContentRegionAvail().y * 0.4f);
     draw_memory_canvas(app, ImGui::GetContentRegionAvail().y - bottom - ImGui::GetStyle().ItemSpacing.y);
-    const float table_w = m.active().ok() ? std::min(issue_table_width(app), ImGui::GetContentRegionAvail().x * 0.55f)
+    const float table_w = m.active().ok() ? std::min(issue_table_width(app), ImGui::GetContentRegionAvail().x * 0.6f)
                                           : ImGui::GetContentRegionAvail().x * 0.4f;
     ImGui::BeginChild("memory_issues_child", ImVec2(table_w, 0), false);
     draw_issue_table(app);
