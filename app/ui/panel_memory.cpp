@@ -166,6 +166,16 @@ namespace {
 
 // --- controls ----------------------------------------------------------------------------
 
+// The next item on this line when `w` more pixels fit, else on the next one.
+void flow(float w, float spacing = -1.0f) {
+    ImGui::SameLine(0, spacing);
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+}
+float radio_w(const char* label) {
+    return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x;
+}
+
 // "label [value]": the label first, as the rest of the row reads.
 bool small_int(const char* label, int& v, int lo, int hi, float width) {
     ImGui::TextUnformatted(label);
@@ -204,7 +214,7 @@ void draw_controls(App& app) {
     ImGui::SameLine();
     if (ImGui::RadioButton("global", s.tile.space == ls::MemorySpace::Global))
         changed |= s.tile.space != ls::MemorySpace::Global, s.tile.space = ls::MemorySpace::Global;
-    ImGui::SameLine(0, 14 * sc);
+    flow(radio_w("row-major") + radio_w("column-major") + 10 * sc, 14 * sc);
     if (ImGui::RadioButton("row-major", s.tile.order == ls::MemoryOrder::RowMajor))
         changed |= s.tile.order != ls::MemoryOrder::RowMajor, s.tile.order = ls::MemoryOrder::RowMajor, s.tile.ld = 0;
     ImGui::SameLine();
@@ -230,7 +240,7 @@ void draw_controls(App& app) {
     changed |= small_int("max_phase", s.tile.swizzle.max_phase, 1, 256, 34 * sc);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("XOR swizzle: position XOR vec * ((line / per_phase) %% max_phase); vec 0 or max_phase 1: none");
-    ImGui::SameLine(0, 14 * sc);
+    flow(radio_w("plain") + radio_w("transposed") + radio_w("store") + 20 * sc, 14 * sc);
     const bool result = s.operand == ls::Operand::C || s.operand == ls::Operand::D;
     const bool showing_tr = s.transposed && m.transposed.ok();
     if (ImGui::RadioButton("plain", !showing_tr && !s.store)) changed |= s.transposed || s.store, s.transposed = s.store = false;
@@ -249,7 +259,7 @@ void draw_controls(App& app) {
         ImGui::SetTooltip("%s", result ? plan_summary(m.store, s.tile.space == ls::MemorySpace::Lds).c_str()
                                        : "stores are of C/D: choose operand C or D");
     if (m.transposed.ok()) {
-        ImGui::SameLine();
+        flow(radio_w("side by side"));
         changed |= ImGui::Checkbox("side by side", &s.side_by_side);
     }
     if (changed) {
