@@ -393,3 +393,28 @@ TEST_CASE("memory view with core's plain loads: every element's cell shows a lan
         }
     }
 }
+
+TEST_CASE("memory view: the user's pass grouping replaces the default where core offers it") {
+    const LayoutSet set = make("gfx950", "v_mfma_f32_16x16x32_f16");
+    MemorySettings s;
+    s.operand = ls::Operand::B;
+    s.tile.ld = 64;
+    const MemoryPlan first = make_plan(set, s, MemoryPlan::Kind::Transposed);
+    REQUIRE(first.ok());
+    REQUIRE_FALSE(first.banks.empty());
+    const auto offered = groupings_for(set, first.banks.front().mnemonic);
+    REQUIRE(offered.size() >= 2);
+    CHECK(first.banks.front().grouping.name == offered.front().name);
+    s.grouping = offered.back().name;
+    const MemoryPlan chosen = make_plan(set, s, MemoryPlan::Kind::Transposed);
+    REQUIRE(chosen.ok());
+    for (const ls::BankReport& r : chosen.banks) {
+        CHECK(r.grouping.name == offered.back().name);
+        // The passes are the chosen grouping's.
+        CHECK(r.passes.size() == offered.back().passes.size());
+    }
+    // A name no instruction offers changes nothing.
+    s.grouping = "no such grouping";
+    const MemoryPlan unknown = make_plan(set, s, MemoryPlan::Kind::Transposed);
+    CHECK(unknown.cycles == first.cycles);
+}
