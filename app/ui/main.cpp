@@ -336,6 +336,26 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         ms.side_by_side = !a.no_side_by_side;
         ms.grouping = a.grouping;
         ms.issue = a.issue >= 0 ? a.issue : 0;
+        if (!ms.grouping.empty()) {
+            // Checked before anything opens: the plan is pure computation.
+            MemoryPlan probe = make_plan(checked, ms, ms.store ? MemoryPlan::Kind::Store : MemoryPlan::Kind::Plain);
+            if (ms.transposed) {
+                MemoryPlan tr = make_plan(checked, ms, MemoryPlan::Kind::Transposed);
+                if (tr.ok()) probe = std::move(tr);
+            }
+            bool used = false;
+            for (const ls::BankReport& r : probe.banks) used |= r.grouping.name == ms.grouping;
+            if (!used) {
+                std::string names;
+                if (ms.tile.space == ls::MemorySpace::Lds)
+                    for (const IssueRow& r : probe.issues)
+                        for (const ls::PassGrouping& g : groupings_for(checked, r.mnemonic))
+                            if (names.find("'" + g.name + "'") == std::string::npos) names += (names.empty() ? "'" : ", '") + g.name + "'";
+                std::cerr << "lanescope: --grouping '" << ms.grouping << "' is offered for none of these instructions; legal: "
+                          << (names.empty() ? "none (no LDS access)" : names) << "\n";
+                return 2;
+            }
+        }
         if (a.tab.empty()) a.tab = "memory";
         memory = ms;
     }
@@ -528,20 +548,6 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             // What cannot be shown is said, not silently replaced (the view shows the same message).
             if (memory->transposed && !app.memory.transposed.ok())
                 std::cerr << "lanescope: --transpose: " << app.memory.transposed.error << "\n";
-            if (!memory->grouping.empty()) {
-                bool used = false;
-                for (const ls::BankReport& r : app.memory.active().banks) used |= r.grouping.name == memory->grouping;
-                if (!used) {
-                    std::string names;
-                    for (const IssueRow& r : app.memory.active().issues)
-                        if (app.memory.settings.tile.space == ls::MemorySpace::Lds)
-                        for (const ls::PassGrouping& g : groupings_for(app.set, r.mnemonic))
-                            if (names.find("'" + g.name + "'") == std::string::npos) names += (names.empty() ? "'" : ", '") + g.name + "'";
-                    std::cerr << "lanescope: --grouping '" << memory->grouping << "' is offered for none of these instructions; legal: "
-                              << (names.empty() ? "none (no LDS access)" : names) << "\n";
-                    rc = 2;
-                }
-            }
             if (memory->issue > 0 && memory->issue >= static_cast<int>(app.memory.active().issues.size()))
                 std::cerr << "lanescope: --issue " << memory->issue << ": the " << plan_kind_name(app.memory.active().kind) << " have "
                           << app.memory.active().issues.size() << " instruction(s); showing the last\n";
