@@ -82,7 +82,7 @@ std::string memory_words(const MemoryTile& t) {
 std::vector<const MemoryOp*> by_lane_then_issue(const std::vector<MemoryOp>& ops) {
     std::vector<const MemoryOp*> v;
     for (const auto& op : ops) v.push_back(&op);
-    std::stable_sort(v.begin(), v.end(), [](const MemoryOp* a, const MemoryOp* b) {
+    std::sort(v.begin(), v.end(), [](const MemoryOp* a, const MemoryOp* b) {  // (wave, lane, issue) is unique
         return std::tie(a->wave, a->lane, a->issue) < std::tie(b->wave, b->lane, b->issue);
     });
     return v;

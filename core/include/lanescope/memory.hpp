@@ -101,7 +101,11 @@ struct MemoryOp {
 // Plain loads: every lane's elements of `op`, in register order, grouped into
 // the widest legal vector loads (ds_read_b32/b64/b96/b128 for LDS,
 // global_load_dword... / global_load_b32... for global) given contiguity and
-// alignment; ops of one issue index form one wave-level instruction.
+// alignment; ops of one issue index form one wave-level instruction, the same
+// for every lane and every wave (lanes with nothing there sit it out). The tile's
+// element_bits must be the operand's. Throws Error (with what is legal) for
+// NVIDIA targets, the compressed sparse A and its index, and illegal tiles
+// (check_memory_tile). docs/memory.md gives the rules and their sources.
 std::vector<MemoryOp> plan_plain_loads(const Instruction& ins, const Target& t, Operand op,
                                        const ResolvedModifiers& mods, const MemoryTile& tile,
                                        const std::optional<TileParams>& tiles = std::nullopt);
