@@ -188,6 +188,7 @@ TEST_CASE("transpose-load catalog: bad rows are refused with what is legal") {
     refused("cdna4", "cdna3", "legal: cdna4, rdna4");
     refused("| 64 |", "| 48 |", "legal: 32, 64");
     refused("v4i16", "v9q16", "ending in a vector type");
+    refused("ds_read_tr16_b64_v4i16", "__builtin_amdgcn_ds_read_tr16_b64_v4i16", "the name after __builtin_amdgcn_");
     refused("ds_read_tr16_b64_v4i16", "ds_read_tr16_b64_v2i32,ds_read_tr16_b64_v3i32", "returns 96 bits");
     refused("| lds |", "| vram |", "legal: lds, global");
     refused("DS 227", "MUBUF 3", "legal: 'DS <opcode>'");
@@ -306,6 +307,11 @@ TEST_CASE("transpose loads: every delivered element lands where layout_of says, 
                 // The first destination register is the one of the first item delivered to this lane... of the call.
                 CHECK(op.reg == op.issue * feeds[0].load->per_lane() * bits / 32);
             }
+            // OPL §3.3 note: the calls of one operand differ by one constant offset, the same in every
+            // lane (so it fits the instruction's offset field).
+            std::map<int, std::set<long long>> offsets;  // call -> address(call) - address(call 0)
+            for (const auto& op : ops) offsets[op.issue].insert(op.address - ops[op.lane].address);
+            for (const auto& [call, set] : offsets) CHECK(set.size() == 1);
             checked += static_cast<long long>(got.size());
         }
     }

@@ -11,6 +11,7 @@
 #include "text_util.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -147,14 +148,15 @@ int parse_count(std::string_view origin, int line, const char* field, const std:
 }
 
 void check_builtin_name(std::string_view origin, int line, const std::string& b) {
-    bool ok = !b.empty() && b.size() < 100;
+    bool ok = !b.empty() && b.size() < 100 && std::islower(static_cast<unsigned char>(b[0]));  // after the prefix
     for (char ch : b) ok = ok && (std::islower(static_cast<unsigned char>(ch)) || std::isdigit(static_cast<unsigned char>(ch)) || ch == '_');
     const auto cut = b.rfind('_');
     std::string suffix = cut == std::string::npos ? "" : b.substr(cut + 1);
     static const std::vector<std::string> kSuffix = {"v2i32", "v3i32", "i32",   "v4i16", "v4f16", "v4bf16",
                                                      "v8i16", "v8f16", "v8bf16"};
     if (!ok || std::find(kSuffix.begin(), kSuffix.end(), suffix) == kSuffix.end())
-        fail(origin, line, "builtin '" + b + "' is not legal; legal: lower-case letters, digits and _, ending in a vector "
+        fail(origin, line, "builtin '" + b + "' is not legal; legal: the name after __builtin_amdgcn_, lower-case letters, digits "
+                           "and _, ending in a vector "
                            "type (" + text::join(kSuffix, ", ") + ")");
 }
 
@@ -419,6 +421,8 @@ std::optional<OperandShape> operand_shape(const Instruction& ins, Operand op, co
         default:
             return no("no transpose load feeds the " + std::string(layout_kind_name(ins.kind)) + " family");
     }
+    if (s.items <= 0 || s.chunk <= 0 || s.group_lanes <= 0)
+        return no(std::string(operand_name(op)) + " of " + ins.mnemonic + " holds no whole element per lane");
     return s;
 }
 
@@ -761,12 +765,13 @@ std::string render_transpose_info(const TransposeLoad& load, const Target& t, Fo
         s += "],\n\"source\": " + json_string(load.source) + ", \"catalog_line\": " + num(load.catalog_line) + "}\n";
         return s;
     }
+    std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
+    for (auto& [k, v] : transpose_load_facts(load, t)) rows.push_back({k, v});
+    if (format == Format::Csv) return render_grid(rows, Format::Csv);  // the facts alone, one per row
     const bool md = format == Format::Markdown;
     std::string out = (md ? "## " : "") + load.mnemonic + " on " + t.gfx + " (" + std::string(family_title(t.family)) +
                       "), wave" + num(load.wave) + ": transpose load\n\n";
-    std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
-    for (auto& [k, v] : transpose_load_facts(load, t)) rows.push_back({k, v});
-    out += render_grid(rows, md ? Format::Markdown : format == Format::Csv ? Format::Csv : Format::Table);
+    out += render_grid(rows, md ? Format::Markdown : Format::Table);
     out += "\nLane rule (" + std::string(transpose_rule_name(load.rule)) + "):\n  " +
            (load.rule == TransposeRule::Unknown ? "unknown: " + load.rule_unknown_why : transpose_rule_formula(load.rule)) +
            "\n";
