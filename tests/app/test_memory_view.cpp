@@ -418,3 +418,39 @@ TEST_CASE("memory view: the user's pass grouping replaces the default where core
     const MemoryPlan unknown = make_plan(set, s, MemoryPlan::Kind::Transposed);
     CHECK(unknown.cycles == first.cycles);
 }
+
+TEST_CASE("memory view: cell tooltips and lane labels") {
+    const LayoutSet set = make("gfx942", "v_mfma_f32_32x32x8_f16");
+    const ls::OperandLayout& B = *set.find(ls::Operand::B);
+    MemorySettings s;
+    s.operand = ls::Operand::B;
+    s.tile.ld = 40;
+    s.tile.pad = 8;
+    const MemoryPlan p = make_plan(set, s, MemoryPlan::Kind::Plain);
+    REQUIRE(p.ok());
+    const MemoryGrid g = build_memory_grid(B, effective_tile(B, s), p.ops);
+    // B[3][7]: line 3, position 7, byte (3 * 48 + 7) * 2 = 302, bank 302 / 4 % 32 = 11 on gfx942.
+    const std::string text = describe_memory_cell(set, g, p, g.cell_of(B, {0, 3, 7}));
+    CHECK(text.find("byte 302") != std::string::npos);
+    CHECK(text.find("bank 11") != std::string::npos);
+    CHECK(text.find("B[3][7]") != std::string::npos);
+    const ls::Location at = B.where({0, 3, 7}).front();
+    CHECK(text.find("read by lane " + std::to_string(at.lane)) != std::string::npos);
+    CHECK(describe_memory_cell(set, g, p, g.cell(0, 45)).find("padding") != std::string::npos);
+    CHECK(describe_memory_cell(set, g, p, g.cell(0, 35)).find("outside B") != std::string::npos);
+    CHECK(describe_memory_cell(set, g, p, -1).empty());
+    // Lane numbers only when every one fits the cell.
+    GridStyle st;
+    st.text_width = [](const std::string& t) { return 7.0f * static_cast<float>(t.size()); };
+    st.line_h = 14;
+    st.cell_w = 24, st.cell_h = 18;
+    const TileGrid big = memory_tiles(*set.ins, g, p.ops, st);
+    CHECK(big.form == LabelForm::Number);
+    const Tile& t = big.tiles[static_cast<size_t>(g.cell_of(B, {0, 3, 7}))];
+    CHECK(t.label == std::to_string(at.lane));
+    CHECK(big.tiles[static_cast<size_t>(g.cell(0, 45))].label.empty());
+    st.cell_w = 10;
+    const TileGrid small = memory_tiles(*set.ins, g, p.ops, st);
+    CHECK(small.form == LabelForm::None);
+    for (const Tile& x : small.tiles) CHECK(x.label.empty());
+}
