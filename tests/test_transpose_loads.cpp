@@ -452,7 +452,7 @@ TEST_CASE("transpose loads: refusals say what is legal") {
                                            tile_for(ls::Operand::B, ls::MemorySpace::Global, 16, 16)); },
            "wave64");
     CHECK(ls::transpose_refusal(wm, g1200, ls::Operand::B, mods_for(wm, g1200, 64))
-              .find("global_load_tr_b128 wave64 is unknown (no source gives the wave64 lane rule") != std::string::npos);
+              .find("global_load_tr_b128 wave64 is unknown: no source gives the wave64 lane rule") != std::string::npos);
     const ls::Instruction& wm8 = cat.find_instruction(g1200, "v_wmma_i32_16x16x16_iu8");
     CHECK(ls::transpose_refusal(wm8, g1200, ls::Operand::A, mods_for(wm8, g1200, 64)).find("global_load_tr_b64 wave64 is unknown") !=
           std::string::npos);

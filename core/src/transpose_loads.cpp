@@ -464,7 +464,7 @@ Choice choose(const Instruction& ins, const Target& t, Operand op, const Resolve
     for (const TransposeLoad* r : rows)
         if (r->wave == mods.wave && r->element_bits == bits && r->rule == TransposeRule::Unknown) {
             c.why = "no transpose load for " + what + " at wave" + num(mods.wave) + ": the lane rule of " + r->mnemonic +
-                    " wave" + num(r->wave) + " is unknown (" + r->rule_unknown_why + "); legal: wave32, whose rule is known";
+                    " wave" + num(r->wave) + " is unknown: " + r->rule_unknown_why + "; legal: wave32, whose rule is known";
             return c;
         }
     std::string why;
