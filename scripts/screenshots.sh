@@ -39,6 +39,8 @@ shot details-dark-mfma-32x32x8-f16    -a gfx942  -i v_mfma_f32_32x32x8_f16 --tab
 # Tile mode (docs/app.md): a 256x256 C tile with its A and B at K = 64 over 2x2 waves with 2x2 sub-tiles
 # each (a lane of wave 1 pinned; an A element pinned at 1100x720), a small 2x2-wave tile with an A
 # element pinned (its 2 waves' copies and the D row it feeds), an RDNA3 tile, the tile's Details.
+# The Memory tab (issue 13): an operand as a tile in LDS or global memory, its loads and the LDS banks,
+# each at the two window sizes the app is checked at. The pin shows the hover linking.
 shot_at() {  # shot_at NAME WxH ARGS...
   local name=$1 size=$2; shift 2
   env -u DISPLAY -u WAYLAND_DISPLAY "$app" --no-settings --size "$size" "$@" --screenshot "$out/$name.png" >/dev/null
@@ -51,3 +53,9 @@ shot_at tile-2x2-waves-mfma-16x16x16-gfx942       1400x900 -a gfx942 -i v_mfma_f
 shot_at tile-2x2-waves-mfma-16x16x16-gfx942-zoom  1400x900 -a gfx942 -i v_mfma_f32_16x16x16_f16 --waves 2x2 --zoom 3 --pin lane,5,0
 shot_at tile-2x2-waves-wmma-16x16x16-gfx1100      1400x900 -a gfx1100 -i v_wmma_f32_16x16x16_f16 --waves 2x2 --tiles-per-wave 2x1 --pin D,20,5
 shot_at tile-details-mfma-32x32x8-gfx942          1400x900 "${tile256[@]}" --tab details
+for size in 1100x720 1400x900; do
+  shot_at memory-mfma-32x32x8-f16-B-row-ld64-gfx942-$size       $size -a gfx942  -i v_mfma_f32_32x32x8_f16 --view memory --operand B --memory lds --order row --ld 64 --pin B,2,5
+  shot_at memory-mfma-32x32x8-f16-B-row-ld64-pad8-gfx942-$size  $size -a gfx942  -i v_mfma_f32_32x32x8_f16 --view memory --operand B --memory lds --order row --ld 64 --pad 8
+  shot_at memory-mfma-16x16x32-f16-B-transposed-gfx950-$size    $size -a gfx950  -i v_mfma_f32_16x16x32_f16 --view memory --operand B --memory lds --order row --ld 64 --transpose
+  shot_at memory-wmma-16x16x16-f16-B-global-gfx1200-$size       $size -a gfx1200 -i v_wmma_f32_16x16x16_f16 --view memory --operand B --memory global --order row --ld 64 --transpose
+done

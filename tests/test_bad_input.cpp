@@ -343,6 +343,17 @@ TEST_CASE("bad input table: the app refuses clearly before opening anything and 
     cases.push_back({kOk + " --corrupt A:twist", 2, {"--corrupt", "--verify"}});
     cases.push_back({kOk + " --verify software --corrupt K:swap-lanes:1:2", 2, {"no operand K"}});
     cases.push_back({kOk + " --frob", 2, {"--frob"}});
+    // The Memory tab's options.
+    cases.push_back({kOk + " --memory shared", 2, {"--memory", "shared"}});
+    cases.push_back({kOk + " --order diagonal", 2, {"--order", "diagonal"}});
+    cases.push_back({kOk + " --operand B --ld 8", 2, {"--ld 8", "legal: 32"}});
+    for (const char* v : {"0", "-4", "x"}) cases.push_back({kOk + " --ld " + std::string(v), 2, {"--ld", "legal"}});
+    for (const char* v : {"8,2", "8,0,8", "a,b,c", "8,2,8,1"})
+        cases.push_back({kOk + " --swizzle " + std::string(v), 2, {"--swizzle", "legal"}});
+    cases.push_back({kOk + " --operand B --store", 2, {"--store", "D"}});
+    cases.push_back({kOk + " --operand B --ld 64 --swizzle 64,1,8", 2, {"memory tile", "swizzle"}});
+    cases.push_back({kOk + " --view memory --grouping nope", 2, {"--grouping", "legal"}});
+    cases.push_back({kOk + " --operand D --store --transpose", 2, {"--store", "--transpose"}});
     cases.push_back({kOk + " --screenshot " + box.dir.string() + "/foreign", 2, {"is a directory"}});
     cases.push_back({kOk + " --screenshot " + box.dir.string() + "/missing/x.png", 2, {"does not exist"}});
     for (const BadCase& bc : cases) {

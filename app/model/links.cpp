@@ -101,6 +101,45 @@ Links compute_links(const LayoutSet& set, const Hover& hover) {
     return links;
 }
 
+MemoryHighlight memory_links(const Links& links, const ls::OperandLayout& layout, const MemoryGrid& grid,
+                             const std::vector<ls::MemoryOp>& ops, const Hover& hover) {
+    MemoryHighlight out;
+    if (hover.kind == Hover::Kind::None) return out;
+    std::vector<std::uint8_t> level(grid.cells.size(), 0);
+    auto raise = [&](int cell, std::uint8_t v) {
+        if (cell >= 0 && static_cast<size_t>(cell) < level.size()) level[static_cast<size_t>(cell)] = std::max(level[static_cast<size_t>(cell)], v);
+    };
+    // What the operand views show, mapped onto memory.
+    if (const OperandHighlight* h = links.find(layout.operand()))
+        for (int b = 0; b < layout.blocks(); ++b)
+        for (int r = 0; r < layout.rows(); ++r)
+            for (int c = 0; c < layout.cols(); ++c) {
+                const ls::Element e{b, r, c};
+                const size_t i = static_cast<size_t>(element_index(layout, e));
+                if (i < h->elements.size() && h->elements[i]) raise(grid.cell_of(layout, e), h->elements[i]);
+            }
+    int lane = -1;
+    if (hover.kind == Hover::Kind::Lane) {
+        lane = hover.lane;
+    } else if (hover.operand == layout.operand() || (is_result(hover.operand) && is_result(layout.operand()))) {
+        const int cell = grid.cell_of(layout, hover.element);
+        if (cell >= 0 && grid.cells[static_cast<size_t>(cell)].op >= 0) {
+            out.op = grid.cells[static_cast<size_t>(cell)].op;
+            lane = ops[static_cast<size_t>(out.op)].lane;
+        }
+    }
+    if (lane >= 0) {
+        for (size_t i = 0; i < ops.size(); ++i) {
+            if (ops[i].lane != lane) continue;
+            out.ops.push_back(static_cast<int>(i));
+            for (const ls::Delivery& d : ops[i].delivers) raise(grid.cell_of(layout, d.element), 1);
+        }
+    }
+    for (size_t i = 0; i < level.size(); ++i)
+        if (level[i]) out.cells.emplace_back(static_cast<int>(i), level[i]);
+    return out;
+}
+
 std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Element& e) {
     const ls::OperandLayout* l = set.find(op);
     if (!l || !l->contains(e)) return {};

@@ -4,6 +4,7 @@
 // holds). Locations come from the engine's where()/which() only.
 #pragma once
 
+#include "model/memory_view.hpp"
 #include "model/selection.hpp"
 
 #include <cstdint>
@@ -47,6 +48,19 @@ int element_index(const ls::OperandLayout& l, const ls::Element& e);
 void index_marks(Links& links);
 
 Links compute_links(const LayoutSet& set, const Hover& hover);
+
+// The Memory view's share of the links: levels per memory cell (from the
+// operand's element levels of `links`, so a fragment cell and its memory cell
+// light up together), plus, for an element of the memory operand, the lane
+// that reads it: its other elements (level 1) and its loads (outlined).
+// A lane hover marks what the lane holds (2) and what it reads itself (1).
+struct MemoryHighlight {
+    std::vector<std::pair<int, std::uint8_t>> cells;  // (cell, level), each cell once
+    std::vector<int> ops;  // indices into the ops: the loads of the lane concerned
+    int op = -1;           // the load that reads the hovered element
+};
+MemoryHighlight memory_links(const Links& links, const ls::OperandLayout& layout, const MemoryGrid& grid,
+                             const std::vector<ls::MemoryOp>& ops, const Hover& hover);
 
 // Tooltip text for an element: its locations and the formula in words.
 std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Element& e);

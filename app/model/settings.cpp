@@ -119,7 +119,7 @@ Settings from_text(const std::string& text, std::vector<std::string>* warnings) 
         } else if (key == "zoom_percent") {
             if (need(num && n >= 30 && n <= 300, "30..300")) s.view.zoom = static_cast<float>(n) / 100.0f;
         } else if (key == "tab") {
-            if (need(num && n >= 0 && n <= 4, "0..4")) s.view.tab = n;
+            if (need(num && n >= 0 && n <= 5, "0..5")) s.view.tab = n;
         } else if (key == "block") {
             if (need(num && n >= -1 && n < 64, "-1 (all) or 0..63")) s.view.block = n;
         } else if (key == "window_x" || key == "window_y") {

@@ -20,7 +20,7 @@ struct ViewSettings {
     float zoom = 1.0f;
     bool fit = true;              // cell size fits the panel (zoom applies when false)
     int block = -1;               // -1: all blocks side by side
-    int tab = 0;                  // layout, registers, compare, values, details
+    int tab = 0;                  // layout, registers, compare, values, details, memory
 };
 
 struct WindowSettings {

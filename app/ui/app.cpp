@@ -66,7 +66,7 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
     apply_theme(settings.view.theme);
     ImGui::GetStyle().ScaleAllSizes(scale);
     regs_canvas.prefer_width = true;
-    tab = static_cast<Tab>(std::clamp(settings.view.tab, 0, 4));
+    tab = static_cast<Tab>(std::clamp(settings.view.tab, 0, 5));
     tab_forced = tab != Tab::Layout;
     select(settings.selection);
 }
@@ -75,6 +75,7 @@ App::~App() {
     for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release();
     for (auto& v : compare.views) v.matrix_tex.release(), v.registers_tex.release();
     for (auto& v : compare.left) v.matrix_tex.release();
+    memory.tex.release(), memory.second_tex.release(), memory.fragment_tex.release();
 }
 
 GridStyle App::grid_style() const {
@@ -211,6 +212,14 @@ void App::select(const Selection& s) {
     verify.status.clear();
     verify.key.clear();
     grids_dirty = hits_dirty = values_dirty = compare_dirty = true;
+    // The Memory tab keeps its controls; an operand the instruction lacks falls back to B (or the first).
+    if (!set.find(memory.settings.operand)) {
+        memory.settings.operand = set.find(ls::Operand::B) ? ls::Operand::B : set.layouts.front().operand();
+        memory.settings.store = false;
+    }
+    memory.settings.issue = 0;
+    memory.plans_dirty = true;
+    memory.canvas.fit();
     links = compute_links(set, Hover{});
     links_for_ = Hover{};
     request_redraw();
@@ -293,6 +302,7 @@ void App::rebuild_grids() {
     layout_canvas.built_w = layout_canvas.arr.cell_w, layout_canvas.built_h = layout_canvas.arr.cell_h;
     regs_canvas.built_w = regs_canvas.arr.cell_w, regs_canvas.built_h = regs_canvas.arr.cell_h;
     grids_dirty = false;
+    memory.tiles_dirty = true;  // colours, labels or theme may have changed: the Memory tab's grids follow
     last_rebuild_ms = ms_since(t0);
     ++rebuilds;
 }
@@ -354,16 +364,17 @@ void App::handle_shortcuts() {
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_S)) want_export = ExportRequest{!io.KeyShift, ""};
     // Zoom like an image viewer: Ctrl +/- about the centre (the wheel zooms about the pointer),
     // Ctrl 0 fits the whole picture, Ctrl 1 shows cells at their natural size.
-    Canvas& c = tab == Tab::Registers ? regs_canvas : layout_canvas;
+    Canvas& c = tab == Tab::Registers ? regs_canvas : tab == Tab::Memory ? memory.canvas : layout_canvas;
     const bool regs = tab == Tab::Registers;
+    auto params = [&] { return tab == Tab::Memory ? memory_canvas_params() : canvas_params(c, regs); };
     auto zoom = [&](float factor) {
-        const ArrangeParams p = canvas_params(c, regs);
+        const ArrangeParams p = params();
         c.view = zoom_about(c.shapes, p, factor, p.panel_w * 0.5f, p.panel_h * 0.5f);
     };
     if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_EQUAL) || ImGui::IsKeyPressed(GLFW_KEY_KP_ADD))) zoom(1.25f);
     if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_MINUS) || ImGui::IsKeyPressed(GLFW_KEY_KP_SUBTRACT))) zoom(1 / 1.25f);
     if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_0) || ImGui::IsKeyPressed(GLFW_KEY_KP_0))) c.fit_all();
-    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_1) || ImGui::IsKeyPressed(GLFW_KEY_KP_1))) c.view = actual_size(c.shapes, canvas_params(c, regs));
+    if (ctrl && (ImGui::IsKeyPressed(GLFW_KEY_1) || ImGui::IsKeyPressed(GLFW_KEY_KP_1))) c.view = actual_size(c.shapes, params());
     if (ctrl && ImGui::IsKeyPressed(GLFW_KEY_B)) side_collapsed = !side_collapsed;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) pinned = Hover{};
 }
@@ -388,8 +399,8 @@ void App::draw_menu() {
         ImGui::MenuItem("Labels", nullptr, &v.labels);
         ImGui::MenuItem("Register view beside the matrices", nullptr, &v.show_registers);
         ImGui::Separator();
-        Canvas& c = tab == Tab::Registers ? regs_canvas : layout_canvas;
-        const ArrangeParams p = canvas_params(c, tab == Tab::Registers);
+        Canvas& c = tab == Tab::Registers ? regs_canvas : tab == Tab::Memory ? memory.canvas : layout_canvas;
+        const ArrangeParams p = tab == Tab::Memory ? memory_canvas_params() : canvas_params(c, tab == Tab::Registers);
         if (ImGui::MenuItem("Fit (whole picture)", "Ctrl+0")) c.fit_all();
         if (ImGui::MenuItem("100 % (natural cell size)", "Ctrl+1")) c.view = actual_size(c.shapes, p);
         if (ImGui::MenuItem("Zoom in", "Ctrl++")) c.view = zoom_about(c.shapes, p, 1.25f, p.panel_w * 0.5f, p.panel_h * 0.5f);
@@ -402,7 +413,7 @@ void App::draw_menu() {
         if (v.theme != before.theme) apply_theme(v.theme);  // colours only; sizes stay scaled
         if (v.color_by != before.color_by || v.labels != before.labels || v.theme != before.theme ||
             v.show_registers != before.show_registers)
-            grids_dirty = compare_dirty = true;
+            grids_dirty = compare_dirty = memory.tiles_dirty = true;
         ImGui::EndMenu();
     }
     ImGui::EndMenuBar();
@@ -482,6 +493,7 @@ void App::frame() {
         if (tab_item("Registers###tab_regs", Tab::Registers)) draw_registers_panel(*this), ImGui::EndTabItem();
         if (tab_item("Compare###tab_compare", Tab::Compare)) draw_compare_panel(*this), ImGui::EndTabItem();
         if (tab_item("Inputs and D###tab_values", Tab::Values)) draw_values_panel(*this), ImGui::EndTabItem();
+        if (tab_item("Memory###tab_memory", Tab::Memory)) draw_memory_panel(*this), ImGui::EndTabItem();
         if (tab_item("Details###tab_details", Tab::Details)) draw_details_panel(*this), ImGui::EndTabItem();
         ImGui::EndTabBar();
     }

@@ -5,6 +5,7 @@
 
 #include "model/arrange.hpp"
 #include "model/links.hpp"
+#include "model/memory_view.hpp"
 #include "model/search.hpp"
 #include "model/settings.hpp"
 #include "model/tile_view.hpp"
@@ -102,7 +103,29 @@ struct TileMode {
 // Whether the app was built with lanescope::gpu.
 bool gpu_backend_built();
 
-enum class Tab { Layout, Registers, Compare, Values, Details };
+// The Memory tab: the selected operand as a tile in LDS or global memory, the
+// loads (or stores) that fill it, and the LDS banks (model/memory_view.hpp).
+struct MemoryViewState {
+    MemorySettings settings;
+    MemoryPlan plain, transposed, store;  // store: only for C/D
+    MemoryGrid grid, second;              // second: the transposed grid beside the plain one
+    TileGrid tiles, second_tiles, fragment;
+    TileTexture tex, second_tex, fragment_tex;
+    Canvas canvas;
+    bool show_second = false;             // plain and transposed side by side
+    bool plans_dirty = true, tiles_dirty = true;
+    double rebuild_ms = 0;
+    // A bank of the strip under the pointer (pass, bank): its cells are marked in the grid.
+    // The strip is drawn after the grid, so the grid uses the last frame's.
+    std::pair<int, int> bank_hover{-1, -1}, frame_bank_hover{-1, -1};
+    // The plan the issue table and the bank strip describe.
+    const MemoryPlan& active() const {
+        if (settings.store) return store;
+        return settings.transposed && transposed.ok() ? transposed : plain;
+    }
+};
+
+enum class Tab { Layout, Registers, Compare, Values, Details, Memory };
 
 class App {
 public:
@@ -152,6 +175,7 @@ public:
     int generator_seed = 1;
 
     CompareState compare;
+    MemoryViewState memory;
     VerifyState verify;
     TileMode tile;
     // Turns tile mode on or off or changes its parameters (resolves the tiles, refits, rebuilds).
@@ -208,6 +232,14 @@ private:
     friend void draw_layout_panel(App&);
     friend void draw_registers_panel(App&);
     void rebuild_compare();
+    friend void draw_memory_panel(App&);
+public:
+    // The Memory tab's plans (instruction or controls changed) and its cached grids (also on resize/zoom).
+    void rebuild_memory_plans();
+    void rebuild_memory_tiles();
+    ArrangeParams memory_canvas_params() const;
+    std::vector<GridShape> memory_shapes() const;
+private:
     void draw_menu();
     void draw_status_bar();
     void handle_shortcuts();
@@ -221,6 +253,7 @@ void draw_compare_panel(App& app);    // panel_views.cpp
 void draw_values_panel(App& app);     // panel_values.cpp: inputs, generators, D
 void draw_details_panel(App& app);    // panel_details.cpp: facts, signature, formulas, HIP snippet
 void draw_verify_control(App& app);   // panel_verify.cpp: "Verify on GPU" (left column, under Modifiers)
+void draw_memory_panel(App& app);     // panel_memory.cpp: the operand in memory, its loads, the LDS banks
 
 // Draws one cached grid (texture + highlights) at the cursor and reports hover.
 // `other`: the grid belongs to the compared instruction (no linking, its own tooltip).
@@ -237,6 +270,8 @@ void draw_legend(App& app);
 // bench.cpp: the frame-time benchmark (--bench-frames). Returns the exit status:
 // non-zero, with a message, when what it drew was not the whole picture.
 int run_benchmark(App& app, Platform& platform, int frames, int width, int height, double start_ms);
+// The same for the Memory tab with the selection as given (--bench-frames N --view memory).
+int run_memory_benchmark(App& app, Platform& platform, int frames, int width, int height);
 // One frame (UI, then GL); returns the app-CPU milliseconds (main.cpp).
 double run_frame(App& app, Platform& platform, const ImVec2* synthetic_mouse);
 

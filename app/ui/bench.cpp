@@ -169,4 +169,50 @@ int run_benchmark(App& app, Platform& platform, int frames, int width, int heigh
     return 0;
 }
 
+// The Memory tab's benchmark (--bench-frames N with --view memory): the
+// selection as given, at fit, the pointer moving over memory cells (hover
+// links, tooltips, the selected instruction's outlines and conflicts).
+int run_memory_benchmark(App& app, Platform& platform, int frames, int width, int height) {
+    const ImVec2 away(-1, -1);
+    for (int i = 0; i < 2; ++i) run_frame(app, platform, &away), platform.present();
+    const double build_ms = app.memory.rebuild_ms;
+    std::vector<double> app_ms, frame_ms;
+    int hovered = 0;
+    long vertices = 0;
+    const Canvas& c = app.memory.canvas;
+    for (int i = 0; i < frames; ++i) {
+        ImVec2 p(-1, -1);
+        if (!c.arr.grids.empty()) {
+            // Memory grids and the fragment in turn, cells spread over each.
+            const size_t k = static_cast<size_t>(i) % c.arr.grids.size();
+            const Rect& g = c.arr.grids[k].grid;
+            // In a memory grid, the operand's part of each line (not the rest of ld, not the pad).
+            const MemoryGrid* mg = k + 1 == c.arr.grids.size() ? nullptr : k == 0 ? &app.memory.grid : &app.memory.second;
+            const float part = mg && mg->positions > 0 ? static_cast<float>(mg->extent) / mg->positions : 1.0f;
+            const float fx = static_cast<float>((i * 37) % 997) / 997.0f, fy = static_cast<float>((i * 61) % 991) / 991.0f;
+            p = ImVec2(c.origin.x + g.x0 + g.w() * part * fx, c.origin.y + g.y0 + g.h() * fy);
+        }
+        const auto t0 = Clock::now();
+        app_ms.push_back(run_frame(app, platform, &p));
+        platform.present();
+        frame_ms.push_back(ms(t0, Clock::now()));
+        hovered += app.hover.kind != Hover::Kind::None;
+        if (const ImDrawData* dd = ImGui::GetDrawData()) vertices += dd->TotalVtxCount;
+    }
+    const MemoryViewState& m = app.memory;
+    std::printf("lanescope bench (memory): %s on %s, operand %s, %zu memory cells%s + %zu fragment cells, %dx%d, %d frames\n",
+                app.set.ins->mnemonic.c_str(), app.set.target->gfx.c_str(), std::string(ls::operand_name(m.settings.operand)).c_str(),
+                m.grid.cells.size(), m.show_second ? " x 2 (plain, transposed)" : "", m.fragment.tiles.size(), width, height, frames);
+    std::printf("       %s; cells %.2fx%.2f px; cache build %.1f ms\n", plan_kind_name(m.active().kind), c.arr.cell_w, c.arr.cell_h,
+                build_ms);
+    std::printf("       pointer on a cell in %d/%d frames; %ld vertices per frame\n", hovered, frames, frames ? vertices / frames : 0);
+    std::printf("       app CPU per frame: p50 %.3f ms  p95 %.3f ms; whole frame: p50 %.3f ms  p95 %.3f ms\n", pct(app_ms, 0.5),
+                pct(app_ms, 0.95), pct(frame_ms, 0.5), pct(frame_ms, 0.95));
+    if (hovered < frames * 9 / 10) {
+        std::fprintf(stderr, "lanescope bench: FAILED: the pointer hovered a cell in only %d of %d frames\n", hovered, frames);
+        return 1;
+    }
+    return 0;
+}
+
 }  // namespace lsapp

@@ -37,6 +37,14 @@ struct Args {
     float zoom = 0;
     bool panel = false;
     bool headless = false, no_labels = false, registers = false, no_settings = false, verbose = false;
+    // The Memory tab (any of these opens it).
+    std::string memory, order, swizzle, grouping;
+    int ld = -1, pad = -1, issue = -1;
+    bool transpose = false, store = false, no_side_by_side = false;
+    bool memory_given() const {
+        return !memory.empty() || !order.empty() || !swizzle.empty() || !grouping.empty() || ld >= 0 || pad >= 0 ||
+               issue >= 0 || transpose || store || no_side_by_side;
+    }
 };
 
 }  // namespace
@@ -152,8 +160,19 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     add_int("--bench-frames", a.bench_frames, 1, 1000000, "render N frames of the largest layout (or, with --waves/--tiles-per-wave/--shape, that tile) with a moving pointer; print timings");
     cli.add_option("--theme", a.theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
     cli.add_option("--color-by,--color", a.color_by, "lane, register or block")->check(CLI::IsMember({"lane", "register", "block"}));
-    cli.add_option("--tab", a.tab, "layout, registers, compare, values or details")
-        ->check(CLI::IsMember({"layout", "registers", "compare", "values", "details"}));
+    cli.add_option("--tab,--view", a.tab, "layout, registers, compare, values, details or memory")
+        ->check(CLI::IsMember({"layout", "registers", "compare", "values", "details", "memory"}));
+    // The Memory tab: the operand (the first of --operand, else B) as a tile in memory.
+    cli.add_option("--memory", a.memory, "memory view: where the tile lies, lds or global")->check(CLI::IsMember({"lds", "global"}));
+    cli.add_option("--order", a.order, "memory view: row or col (major)")->check(CLI::IsMember({"row", "col"}));
+    add_int("--ld", a.ld, 1, 1 << 16, "memory view: leading dimension in elements (default: the contiguous extent)");
+    add_int("--pad", a.pad, 0, 4096, "memory view: padding elements after each line");
+    cli.add_option("--swizzle", a.swizzle, "memory view: XOR swizzle VEC,PER_PHASE,MAX_PHASE (e.g. 8,2,8)");
+    cli.add_flag("--transpose", a.transpose, "memory view: the transpose load (where one serves the operand)");
+    cli.add_flag("--store", a.store, "memory view: stores of C/D instead of loads");
+    cli.add_flag("--no-side-by-side", a.no_side_by_side, "memory view: only the chosen load, not plain and transposed together");
+    add_int("--issue", a.issue, 0, 1 << 20, "memory view: the wave-level instruction whose banks are shown");
+    cli.add_option("--grouping", a.grouping, "memory view: the LDS pass grouping by name (as listed in the view)");
     add_int("--block", a.block, -1, 1 << 20, "show only this block (-1: all)");
     cli.add_option_function<std::string>(
            "--zoom",
@@ -265,6 +284,84 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     } catch (const ls::Error& e) {
         std::cerr << "lanescope: " << e.what() << "\n";
         return 2;
+    }
+    // The Memory tab's settings: every value checked here, with what is legal.
+    std::optional<MemorySettings> memory;
+    if (a.memory_given() || a.tab == "memory") {
+        MemorySettings ms;
+        ms.operand = !only.empty() ? only.front() : checked.find(ls::Operand::B) ? ls::Operand::B : checked.layouts.front().operand();
+        ms.tile.space = a.memory == "global" ? ls::MemorySpace::Global : ls::MemorySpace::Lds;
+        ms.tile.order = a.order == "col" ? ls::MemoryOrder::ColMajor : ls::MemoryOrder::RowMajor;
+        const ls::OperandLayout& l = *checked.find(ms.operand);
+        const int extent = memory_extent(l, ms.tile.order);
+        if (a.ld >= 0 && a.ld < extent) {
+            std::cerr << "lanescope: --ld " << a.ld << " is shorter than " << ls::operand_name(ms.operand) << "'s contiguous extent ("
+                      << extent << " for --order " << (a.order.empty() ? "row" : a.order) << "); legal: " << extent << " or more\n";
+            return 2;
+        }
+        ms.tile.ld = a.ld >= 0 ? a.ld : 0;
+        ms.tile.pad = a.pad >= 0 ? a.pad : 0;
+        if (!a.swizzle.empty()) {
+            try {
+                std::vector<std::string> parts;
+                for (size_t at = 0;;) {
+                    const size_t comma = a.swizzle.find(',', at);
+                    parts.push_back(a.swizzle.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+                    if (comma == std::string::npos) break;
+                    at = comma + 1;
+                }
+                if (parts.size() != 3) throw ls::Error("it has " + std::to_string(parts.size()) + " comma-separated parts");
+                ms.tile.swizzle.vec = static_cast<int>(ls::parse_integer(parts[0], 0, 4096, "vec"));
+                ms.tile.swizzle.per_phase = static_cast<int>(ls::parse_integer(parts[1], 1, 4096, "per_phase"));
+                ms.tile.swizzle.max_phase = static_cast<int>(ls::parse_integer(parts[2], 1, 4096, "max_phase"));
+            } catch (const ls::Error& e) {
+                std::cerr << "lanescope: --swizzle '" << a.swizzle << "': " << e.what()
+                          << "; legal: VEC,PER_PHASE,MAX_PHASE with VEC >= 0 and PER_PHASE, MAX_PHASE >= 1 (e.g. 8,2,8)\n";
+                return 2;
+            }
+        }
+        try {
+            // The rest of core's rules (a swizzle that moves an element beyond ld, a tile too large).
+            ls::check_memory_tile(effective_tile(l, ms), l.blocks() * l.rows(), l.cols());
+        } catch (const ls::Error& e) {
+            std::cerr << "lanescope: memory tile: " << e.what() << "\n";
+            return 2;
+        }
+        if (a.store && a.transpose) {
+            std::cerr << "lanescope: --store and --transpose exclude each other (transpose loads are loads)\n";
+            return 2;
+        }
+        if (a.store && ms.operand != ls::Operand::C && ms.operand != ls::Operand::D) {
+            std::cerr << "lanescope: --store writes C/D; choose --operand D (or C), not " << ls::operand_name(ms.operand) << "\n";
+            return 2;
+        }
+        ms.transposed = a.transpose;
+        ms.store = a.store;
+        ms.side_by_side = !a.no_side_by_side;
+        ms.grouping = a.grouping;
+        ms.issue = a.issue >= 0 ? a.issue : 0;
+        if (!ms.grouping.empty()) {
+            // Checked before anything opens: the plan is pure computation.
+            MemoryPlan probe = make_plan(checked, ms, ms.store ? MemoryPlan::Kind::Store : MemoryPlan::Kind::Plain);
+            if (ms.transposed) {
+                MemoryPlan tr = make_plan(checked, ms, MemoryPlan::Kind::Transposed);
+                if (tr.ok()) probe = std::move(tr);
+            }
+            bool used = false;
+            for (const ls::BankReport& r : probe.banks) used |= r.grouping.name == ms.grouping;
+            if (!used) {
+                std::string names;
+                if (ms.tile.space == ls::MemorySpace::Lds)
+                    for (const IssueRow& r : probe.issues)
+                        for (const ls::PassGrouping& g : groupings_for(checked, r.mnemonic))
+                            if (names.find("'" + g.name + "'") == std::string::npos) names += (names.empty() ? "'" : ", '") + g.name + "'";
+                std::cerr << "lanescope: --grouping '" << ms.grouping << "' is offered for none of these instructions; legal: "
+                          << (names.empty() ? "none (no LDS access)" : names) << "\n";
+                return 2;
+            }
+        }
+        if (a.tab.empty()) a.tab = "memory";
+        memory = ms;
     }
     if (!a.theme.empty()) settings.view.theme = a.theme == "dark" ? ls::Theme::Dark : ls::Theme::Light;
     if (!a.color_by.empty())
@@ -437,7 +534,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         settings.view.labels = true;
         settings.view.block = -1;
         only.clear();
-    } else if (a.bench_frames > 0) {
+    } else if (a.bench_frames > 0 && !memory) {
         const auto largest = largest_layout(cat);
         sel = Selection{largest.first->gfx, largest.second->mnemonic, {}};
         sel.mods.wave = largest.first->wave_sizes.back();
@@ -501,12 +598,24 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             app.set_tab(Tab::Compare);
         }
         if (pin) app.want_pin = *pin;
+        if (memory) {
+            app.memory.settings = *memory;
+            app.memory.plans_dirty = true;
+            app.rebuild_memory_plans();
+            // What cannot be shown is said, not silently replaced (the view shows the same message).
+            if (memory->transposed && !app.memory.transposed.ok())
+                std::cerr << "lanescope: --transpose: " << app.memory.transposed.error << "\n";
+            if (memory->issue > 0 && memory->issue >= static_cast<int>(app.memory.active().issues.size()))
+                std::cerr << "lanescope: --issue " << memory->issue << ": the " << plan_kind_name(app.memory.active().kind) << " have "
+                          << app.memory.active().issues.size() << " instruction(s); showing the last\n";
+        }
         if (rc != 0) {
         } else if (!a.tab.empty())
             app.set_tab(a.tab == "registers" ? Tab::Registers
                         : a.tab == "compare" ? Tab::Compare
                         : a.tab == "values"  ? Tab::Values
                         : a.tab == "details" ? Tab::Details
+                        : a.tab == "memory"  ? Tab::Memory
                                              : Tab::Layout);
         if (rc == 0 && !a.verify.empty()) {
             // Before the first frame, so the screenshot shows the overlay (or the reason there is none).
@@ -539,7 +648,8 @@ int run(int argc, char** argv, Clock::time_point t_start) {
                 if (a.verbose) std::cout << "start to first frame: " << ms(t_start, t_first) << " ms\n";
             }
         } else if (a.bench_frames > 0) {
-            rc = run_benchmark(app, platform, a.bench_frames, width, height, ms(t_start, Clock::now()));
+            rc = memory ? run_memory_benchmark(app, platform, a.bench_frames, width, height)
+                        : run_benchmark(app, platform, a.bench_frames, width, height, ms(t_start, Clock::now()));
         } else {
             bool first = true;
             int frames = 0;

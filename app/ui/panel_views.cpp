@@ -522,18 +522,22 @@ void draw_legend(App& app) {
         ImGui::TextDisabled("%s", text.c_str());
     }
     // View controls on the same strip: fit, 100 %, replicated copies.
-    Canvas& c = app.tab == Tab::Registers ? app.regs_canvas : app.layout_canvas;
+    const bool memory = app.tab == Tab::Memory;
+    Canvas& c = app.tab == Tab::Registers ? app.regs_canvas : memory ? app.memory.canvas : app.layout_canvas;
+    auto params = [&] { return memory ? app.memory_canvas_params() : app.canvas_params(c, app.tab == Tab::Registers); };
     ImGui::SameLine(0, 20 * app.scale);
     if (ImGui::GetCursorScreenPos().x + 200 * app.scale > right) ImGui::NewLine();
     if (ImGui::SmallButton("Fit")) c.fit_all();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Whole picture (Ctrl+0, or double-click). Wheel: zoom, drag: pan.");
     ImGui::SameLine();
-    if (ImGui::SmallButton("100%")) c.view = actual_size(c.shapes, app.canvas_params(c, app.tab == Tab::Registers));
+    if (ImGui::SmallButton("100%")) c.view = actual_size(c.shapes, params());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cells at their natural size, every label in full (Ctrl+1)");
-    ImGui::SameLine();
     // The zoom as a fraction of the natural cell size (100 %: every label in full).
-    const float natural_w = app.canvas_params(c, app.tab == Tab::Registers).natural_w;
-    ImGui::TextDisabled("%.0f%%", 100.0f * c.arr.cell_w / std::max(1.0f, natural_w));
+    const float natural_w = params().natural_w;
+    if (c.arr.cell_w > 0) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%.0f%%", 100.0f * c.arr.cell_w / std::max(1.0f, natural_w));
+    }
     if (app.max_copies > 1 && app.tab == Tab::Layout) {
         ImGui::SameLine(0, 16 * app.scale);
         ImGui::TextUnformatted("copies:");
