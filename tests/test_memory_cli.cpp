@@ -101,7 +101,7 @@ TEST_CASE("load: table names the accesses and the bank summary; --transpose says
     REQUIRE(c.status == 0);
     CHECK(c.out.rfind("wave,lane,issue,mnemonic,address,bytes,reg", 0) == 0);
     // A transpose load on a target without any: a clear message, non-zero status, nothing written.
-    const auto out = std::filesystem::temp_directory_path() / "lanescope_load_tr.txt";
+    const auto out = lstest::temp_path("lanescope_load_tr.txt");
     std::filesystem::remove(out);
     Run t = cli("load -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand B --transpose -o " + out.string());
     CHECK(t.status != 0);
@@ -115,7 +115,7 @@ TEST_CASE("load --format hip compiles with clang-19 -x hip for gfx942 and gfx120
         WARN("clang++-19 not found: HIP compile check skipped");
         return;
     }
-    const auto dir = std::filesystem::temp_directory_path() / "lanescope_load_hip";
+    const auto dir = lstest::temp_path("lanescope_load_hip");
     std::filesystem::create_directories(dir);
     struct Case {
         std::string args, gfx, ns, expect;
@@ -172,7 +172,7 @@ TEST_CASE("load --format hip runs on the host: every lane's registers hold the e
         WARN("clang++-19 not found: host run skipped");
         return;
     }
-    const auto dir = std::filesystem::temp_directory_path() / "lanescope_load_host";
+    const auto dir = lstest::temp_path("lanescope_load_host");
     std::filesystem::create_directories(dir);
     struct Case {
         std::string args;
@@ -288,7 +288,7 @@ TEST_CASE("HIP code of transpose loads calls the builtin with its vector type an
     CHECK(d.find("__builtin_amdgcn_ds_read_tr16_b64_v4f16((LS_LDS ls_v4f16*)(base + Plan::address[at]))") !=
           std::string::npos);
     if (!have_clang()) return;
-    const auto dir = std::filesystem::temp_directory_path() / "lanescope_load_tr_hip";
+    const auto dir = lstest::temp_path("lanescope_load_tr_hip");
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "tr.hpp") << g;
     std::ofstream(dir / "k.hip") << "#include \"tr.hpp\"\n"
