@@ -39,10 +39,8 @@ int run_load(const Options& o, const LoadArgs& a) {
         }
         return emit(o, ls::render_memory(r.query, req, parse_format(o.format)));
     } catch (const ls::Error& e) {
-        if (a.transpose)
-            throw ls::Error(std::string("--transpose: ") + e.what() +
-                            " (transpose loads exist on gfx950 for LDS and on gfx1200/gfx1201 for global memory; "
-                            "without --transpose lanescope plans plain loads)");
+        // core's refusal already says what is legal; name the option it concerns.
+        if (a.transpose) throw ls::Error(std::string("--transpose: ") + e.what());
         throw;
     }
 }
