@@ -97,48 +97,7 @@ void add_tile_options(CLI::App* sub, Options& o) {
 
 bool tile_mode(const Options& o) { return !o.waves.empty() || !o.tiles_per_wave.empty() || !o.shape.empty(); }
 
-namespace {
-// "2x2" -> {2, 2}; exactly `min`..`max` positive decimal counts separated by 'x'.
-std::vector<int> parse_dims(const std::string& option, const std::string& text, size_t min, size_t max, const char* form) {
-    std::vector<int> out;
-    size_t start = 0;
-    while (true) {
-        size_t end = text.find_first_of("xX", start);
-        std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        try {
-            out.push_back(static_cast<int>(ls::parse_integer(part, 1, 65536, option)));
-        } catch (const ls::Error& e) {
-            throw ls::Error(option + " '" + text + "' is not legal: expected " + form + " (" + e.what() + ")");
-        }
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
-    if (out.size() < min || out.size() > max)
-        throw ls::Error(option + " '" + text + "' is not legal: expected " + form);
-    return out;
-}
-}  // namespace
-
-ls::TileParams tile_params(const Options& o) {
-    ls::TileParams p;
-    if (!o.waves.empty()) {
-        auto d = parse_dims("--waves", o.waves, 2, 2, "WMxWN (e.g. 2x2)");
-        p.waves_m = d[0];
-        p.waves_n = d[1];
-    }
-    if (!o.tiles_per_wave.empty()) {
-        auto d = parse_dims("--tiles-per-wave", o.tiles_per_wave, 2, 2, "RMxRN (e.g. 2x1)");
-        p.tiles_m = d[0];
-        p.tiles_n = d[1];
-    }
-    if (!o.shape.empty()) {
-        auto d = parse_dims("--shape", o.shape, 2, 3, "TMxTN or TMxTNxTK (e.g. 128x128x64)");
-        p.m = d[0];
-        p.n = d[1];
-        if (d.size() == 3) p.k = d[2];
-    }
-    return p;
-}
+ls::TileParams tile_params(const Options& o) { return ls::parse_tile_params(o.waves, o.tiles_per_wave, o.shape); }
 
 namespace {
 // One flag whose text `parse(text, flag)` turns into its value, or refuses with

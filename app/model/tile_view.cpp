@@ -14,7 +14,7 @@ namespace {
 
 constexpr float kLabelPad = 4;  // as tiles.cpp: 2 px each side
 constexpr int kLaneGroupCode = 1 << 20;  // legend codes of lane groups start here
-constexpr int kWaveHues = 16;            // distinct wave colours (tile_cell_colour)
+constexpr int kWaveHues = 16;            // distinct wave colours (ls::wave_color)
 // Cells per operand the app draws: each is a cached Tile (about 200 bytes) and at least a
 // fraction of a pixel; beyond this memory and time grow without showing more.
 constexpr int kMaxTileCells = 1 << 20;
@@ -23,32 +23,9 @@ float width_of(const GridStyle& s, const std::string& text) {
     return s.text_width ? s.text_width(text) : 7.0f * static_cast<float>(text.size());
 }
 
-ls::Rgb mix(const ls::Rgb& a, const ls::Rgb& b, double t) {
-    auto m = [t](std::uint8_t x, std::uint8_t y) { return static_cast<std::uint8_t>(std::lround(x + (y - x) * t)); };
-    return {m(a.r, b.r), m(a.g, b.g), m(a.b, b.b)};
-}
-
 bool is_result(ls::Operand op) { return op == ls::Operand::C || op == ls::Operand::D; }
 bool a_side(ls::Operand op) { return op == ls::Operand::A || op == ls::Operand::K || op == ls::Operand::SA; }
 bool b_side(ls::Operand op) { return op == ls::Operand::B || op == ls::Operand::SB; }
-
-std::vector<int> dims(const std::string& option, const std::string& text, size_t lo, size_t hi, const char* form) {
-    std::vector<int> out;
-    size_t start = 0;
-    while (true) {
-        const size_t end = text.find_first_of("xX", start);
-        const std::string part = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
-        try {
-            out.push_back(static_cast<int>(ls::parse_integer(part, 1, 65536, option)));
-        } catch (const ls::Error& e) {
-            throw ls::Error(option + " '" + text + "' is not legal: expected " + form + " (" + e.what() + ")");
-        }
-        if (end == std::string::npos) break;
-        start = end + 1;
-    }
-    if (out.size() < lo || out.size() > hi) throw ls::Error(option + " '" + text + "' is not legal: expected " + form);
-    return out;
-}
 
 int lane_group_of(const TileSet& ts, int lane) { return std::min(ts.lane_groups - 1, lane / std::max(1, ts.lane_group_size)); }
 
@@ -78,35 +55,6 @@ TileSet resolve_tile(const LayoutSet& set, const ls::TileParams& p) {
     return ts;
 }
 
-ls::TileParams parse_tile_params(const std::string& waves, const std::string& tiles_per_wave, const std::string& shape) {
-    ls::TileParams p;
-    if (!waves.empty()) {
-        const auto d = dims("--waves", waves, 2, 2, "WMxWN (e.g. 2x2)");
-        p.waves_m = d[0], p.waves_n = d[1];
-    }
-    if (!tiles_per_wave.empty()) {
-        const auto d = dims("--tiles-per-wave", tiles_per_wave, 2, 2, "RMxRN (e.g. 2x1)");
-        p.tiles_m = d[0], p.tiles_n = d[1];
-    }
-    if (!shape.empty()) {
-        const auto d = dims("--shape", shape, 2, 3, "TMxTN or TMxTNxTK (e.g. 256x256x64)");
-        p.m = d[0], p.n = d[1];
-        if (d.size() == 3) p.k = d[2];
-    }
-    return p;
-}
-
-ls::Rgb tile_cell_colour(int wave, int lane_group, int lane_groups, ls::Theme theme) {
-    wave = ((wave % 16) + 16) % 16;
-    ls::Rgb base = ls::categorical(wave % 8, theme);
-    const ls::Rgb dark{0, 0, 0}, light{255, 255, 255};
-    if (wave >= 8) base = mix(base, theme == ls::Theme::Dark ? light : dark, 0.35);
-    if (lane_groups <= 1) return base;
-    // Later lane groups: lighter (light theme) or darker (dark theme), up to 55 %.
-    const double t = 0.55 * std::clamp(lane_group, 0, lane_groups - 1) / (lane_groups - 1);
-    return mix(base, theme == ls::Theme::Dark ? dark : light, t);
-}
-
 int tile_colour_key(int wave, int lane_group, int lane_groups) { return wave * std::max(1, lane_groups) + lane_group; }
 
 std::vector<TileLegendEntry> tile_legend(const TileSet& ts, ls::Theme theme) {
@@ -117,7 +65,7 @@ std::vector<TileLegendEntry> tile_legend(const TileSet& ts, ls::Theme theme) {
         TileLegendEntry e;
         e.kind = TileLegendEntry::Kind::Wave;
         e.index = e.code = w;
-        e.colour = tile_cell_colour(w, 0, ts.lane_groups, theme);
+        e.colour = ls::wave_color(w, 0, ts.lane_groups, theme);
         if (ts.waves() <= kWaveHues) {
             e.text = "wave " + std::to_string(w) + " (" + std::to_string(w / WN) + "," + std::to_string(w % WN) + ")";
         } else {
@@ -139,7 +87,7 @@ std::vector<TileLegendEntry> tile_legend(const TileSet& ts, ls::Theme theme) {
             e.kind = TileLegendEntry::Kind::LaneGroup;
             e.index = g;
             e.code = kLaneGroupCode + g;
-            e.colour = tile_cell_colour(0, g, ts.lane_groups, theme);
+            e.colour = ls::wave_color(0, g, ts.lane_groups, theme);
             e.text = "lanes " + std::to_string(g * ts.lane_group_size) + "\u2013" +
                      std::to_string(g * ts.lane_group_size + ts.lane_group_size - 1);
             out.push_back(e);
@@ -239,13 +187,13 @@ TileGrid build_tile_matrix_grid(const ls::TileLayout& t, const TileSet& ts, cons
         tile.wave = copies[k]->at.wave;
         tile.loc = copies[k]->at.loc;
         const int group = lane_group_of(ts, tile.loc.lane);
-        tile.fill = tile_cell_colour(tile.wave, group, ts.lane_groups, style.theme);
+        tile.fill = ls::wave_color(tile.wave, group, ts.lane_groups, style.theme);
         tile.key = tile_colour_key(tile.wave, group, ts.lane_groups);
         tile.text = ls::text_on(tile.fill);
         if (style.copy < 0 && copies.size() > 1)
             for (const ls::TileEntry* c : copies) {
                 const int cg = lane_group_of(ts, c->at.loc.lane);
-                tile.copy_fills.push_back(tile_cell_colour(c->at.wave, cg, ts.lane_groups, style.theme));
+                tile.copy_fills.push_back(ls::wave_color(c->at.wave, cg, ts.lane_groups, style.theme));
                 tile.copy_keys.push_back(tile_colour_key(c->at.wave, cg, ts.lane_groups));
             }
         if (g.form != LabelForm::None) {

@@ -30,13 +30,6 @@ struct TileSet {
 // than 1,048,576 elements (1024x1024), which the app does not draw.
 TileSet resolve_tile(const LayoutSet& set, const ls::TileParams& p);
 
-// "2x2", "2x1", "256x256x64" (the CLI's --waves, --tiles-per-wave, --shape);
-// empty text leaves the default. Throws ls::Error saying what is legal.
-ls::TileParams parse_tile_params(const std::string& waves, const std::string& tiles_per_wave, const std::string& shape);
-
-// Cell colours: a distinct hue per wave (Okabe-Ito; waves 8..15 a darker set,
-// repeating after 16), lighter shades for later lane groups within the wave.
-ls::Rgb tile_cell_colour(int wave, int lane_group, int lane_groups, ls::Theme theme);
 // The colour key of a cell: wave * lane_groups + lane group.
 int tile_colour_key(int wave, int lane_group, int lane_groups);
 

@@ -452,7 +452,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     TileSet tile;
     if (tile_mode) {
         try {
-            tile_params = parse_tile_params(a.waves, a.tiles_per_wave, a.shape);
+            tile_params = ls::parse_tile_params(a.waves, a.tiles_per_wave, a.shape);
             tile = resolve_tile(checked, tile_params);
         } catch (const ls::Error& e) {
             std::cerr << "lanescope: tile: " << e.what() << "\n";

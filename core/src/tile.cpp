@@ -8,6 +8,8 @@
 // left after the CTA tile). Register order (fastest first) per docs/tiles.md.
 #include "lanescope/tile.hpp"
 
+#include "lanescope/numbers.hpp"
+
 #include <algorithm>
 
 namespace lanescope {
@@ -250,6 +252,48 @@ std::vector<TileEntry> TileLayout::entries() const {
         return a.at < b.at;
     });
     return out;
+}
+
+namespace {
+// "2x2" -> {2, 2}: `min`..`max` positive counts separated by 'x'.
+std::vector<int> parse_dims(std::string_view option, std::string_view text, size_t min, size_t max, const char* form) {
+    const auto refuse = [&](const std::string& why) {
+        return Error(std::string(option) + " '" + std::string(text) + "' is not legal: expected " + form + why);
+    };
+    std::vector<int> out;
+    size_t start = 0;
+    while (true) {
+        const size_t end = text.find_first_of("xX", start);
+        const std::string_view part = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+        try {
+            out.push_back(static_cast<int>(parse_integer(part, 1, 65536, option)));
+        } catch (const Error& e) {
+            throw refuse(std::string(" (") + e.what() + ")");
+        }
+        if (end == std::string_view::npos) break;
+        start = end + 1;
+    }
+    if (out.size() < min || out.size() > max) throw refuse("");
+    return out;
+}
+}  // namespace
+
+TileParams parse_tile_params(std::string_view waves, std::string_view tiles_per_wave, std::string_view shape) {
+    TileParams p;
+    if (!waves.empty()) {
+        const auto d = parse_dims("--waves", waves, 2, 2, "WMxWN (e.g. 2x2)");
+        p.waves_m = d[0], p.waves_n = d[1];
+    }
+    if (!tiles_per_wave.empty()) {
+        const auto d = parse_dims("--tiles-per-wave", tiles_per_wave, 2, 2, "RMxRN (e.g. 2x1)");
+        p.tiles_m = d[0], p.tiles_n = d[1];
+    }
+    if (!shape.empty()) {
+        const auto d = parse_dims("--shape", shape, 2, 3, "TMxTN or TMxTNxTK (e.g. 128x128x64)");
+        p.m = d[0], p.n = d[1];
+        if (d.size() == 3) p.k = d[2];
+    }
+    return p;
 }
 
 }  // namespace lanescope

@@ -137,7 +137,7 @@ int main(int argc, char** argv) {
             int x0 = w, y0 = h, x1 = -1, y1 = -1;
             for (int wave = 0; wave < waves; ++wave)
                 for (int g = 0; g < groups; ++g) {
-                    const ls::Rgb c = lsapp::tile_cell_colour(wave, g, groups, ls::Theme::Light);
+                    const ls::Rgb c = ls::wave_color(wave, g, groups, ls::Theme::Light);
                     long n = 0;
                     for (int y = 0; y < h; ++y)
                         for (int x = 0; x < w; ++x) {

@@ -189,7 +189,7 @@ TEST_CASE("arrange: tiles of many waves (up to 512x512 C/D) fit whole, aligned, 
     Stats stats;
     for (const Case& c : cases) {
         const LayoutSet set = resolve_selection(cat, Selection{c.arch, c.ins, {}});
-        const TileSet ts = resolve_tile(set, parse_tile_params(c.waves, c.tiles, c.shape));
+        const TileSet ts = resolve_tile(set, ls::parse_tile_params(c.waves, c.tiles, c.shape));
         std::vector<GridShape> shapes;
         for (const auto& t : ts.layouts) shapes.push_back({t.operand(), t.rows(), t.cols(), 1, false});
         const std::string what = std::string(c.ins) + " tile " + c.waves + " " + c.tiles + " " + c.shape;

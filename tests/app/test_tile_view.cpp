@@ -16,11 +16,11 @@ namespace {
 LayoutSet make(const char* arch, const char* ins, ls::Modifiers m = {}) {
     return resolve_selection(ls::Catalog::builtin(), Selection{arch, ins, m});
 }
-ls::TileParams big() { return parse_tile_params("2x2", "2x2", "256x256x64"); }
+ls::TileParams big() { return ls::parse_tile_params("2x2", "2x2", "256x256x64"); }
 }  // namespace
 
 TEST_CASE("tile view: the options parse like the CLI's and refuse what is not legal") {
-    const ls::TileParams p = parse_tile_params("2x4", "2x1", "256x128x64");
+    const ls::TileParams p = ls::parse_tile_params("2x4", "2x1", "256x128x64");
     CHECK(p.waves_m == 2);
     CHECK(p.waves_n == 4);
     CHECK(p.tiles_m == 2);
@@ -28,13 +28,13 @@ TEST_CASE("tile view: the options parse like the CLI's and refuse what is not le
     CHECK(p.m == 256);
     CHECK(p.n == 128);
     CHECK(p.k == 64);
-    CHECK(parse_tile_params("", "", "").single());
-    CHECK(parse_tile_params("", "", "64x32").k == 0);
+    CHECK(ls::parse_tile_params("", "", "").single());
+    CHECK(ls::parse_tile_params("", "", "64x32").k == 0);
     for (const char* bad : {"0x2", "2x", "x2", "2", "2x2x2", "-1x2", "2y2", "99999x1"})
-        CHECK_THROWS_AS(parse_tile_params(bad, "", ""), ls::Error);
-    CHECK_THROWS_AS(parse_tile_params("", "1x1x1", ""), ls::Error);
-    CHECK_THROWS_AS(parse_tile_params("", "", "64"), ls::Error);
-    CHECK_THROWS_WITH(parse_tile_params("", "", "64x"), Catch::Contains("TMxTN or TMxTNxTK"));
+        CHECK_THROWS_AS(ls::parse_tile_params(bad, "", ""), ls::Error);
+    CHECK_THROWS_AS(ls::parse_tile_params("", "1x1x1", ""), ls::Error);
+    CHECK_THROWS_AS(ls::parse_tile_params("", "", "64"), ls::Error);
+    CHECK_THROWS_WITH(ls::parse_tile_params("", "", "64x"), Catch::Contains("TMxTN or TMxTNxTK"));
 }
 
 TEST_CASE("tile view: a 256x256 tile of 2x2 waves has the sizes and registers its definition gives") {
@@ -66,8 +66,8 @@ TEST_CASE("tile view: illegal tiles are refused with core's message, never half-
     p.m = 0, p.k = 12;
     CHECK_THROWS_WITH(resolve_tile(set, p), Catch::Contains("instruction's K 8"));
     // Larger than the app draws (core allows up to 16M elements): refused with the limit named.
-    CHECK_NOTHROW(resolve_tile(set, parse_tile_params("2x2", "", "1024x1024x64")));
-    CHECK_THROWS_WITH(resolve_tile(set, parse_tile_params("2x2", "", "2048x1024x64")), Catch::Contains("at most 1048576 cells"));
+    CHECK_NOTHROW(resolve_tile(set, ls::parse_tile_params("2x2", "", "1024x1024x64")));
+    CHECK_THROWS_WITH(resolve_tile(set, ls::parse_tile_params("2x2", "", "2048x1024x64")), Catch::Contains("at most 1048576 cells"));
     // Multi-block instructions have no tiles (Triton's layouts do not use them).
     CHECK_THROWS_AS(resolve_tile(make("gfx942", "v_mfma_f32_4x4x4_16b_f16"), ls::TileParams{}), ls::Error);
 }
@@ -77,7 +77,7 @@ TEST_CASE("tile view: a distinct hue per wave, distinct shades per lane group, t
         std::set<std::tuple<int, int, int>> seen;
         for (int w = 0; w < 16; ++w)
             for (int g = 0; g < 4; ++g) {
-                const ls::Rgb c = tile_cell_colour(w, g, 4, theme);
+                const ls::Rgb c = ls::wave_color(w, g, 4, theme);
                 seen.insert({c.r, c.g, c.b});
             }
         CHECK(seen.size() == 64);
@@ -104,24 +104,24 @@ TEST_CASE("tile view: a distinct hue per wave, distinct shades per lane group, t
 
 TEST_CASE("tile view: beyond 16 waves the legend has one entry per hue, naming the waves that share it") {
     const LayoutSet set = make("gfx942", "v_mfma_f32_32x32x8_f16");
-    const TileSet ts = resolve_tile(set, parse_tile_params("4x8", "1x1", ""));  // 32 waves
+    const TileSet ts = resolve_tile(set, ls::parse_tile_params("4x8", "1x1", ""));  // 32 waves
     const auto legend = tile_legend(ts, ls::Theme::Light);
     REQUIRE(legend.size() == 16 + 2);
     CHECK(legend[3].text == "waves 3, 19");
     // Wave 19 has wave 3's hue: both match its entry, wave 4 does not.
-    CHECK(tile_cell_colour(19, 0, 2, ls::Theme::Light) == tile_cell_colour(3, 0, 2, ls::Theme::Light));
+    CHECK(ls::wave_color(19, 0, 2, ls::Theme::Light) == ls::wave_color(3, 0, 2, ls::Theme::Light));
     CHECK(tile_legend_matches(legend[3].code, tile_colour_key(19, 1, 2), 2));
     CHECK(tile_legend_matches(legend[3].code, tile_colour_key(3, 0, 2), 2));
     CHECK_FALSE(tile_legend_matches(legend[3].code, tile_colour_key(4, 0, 2), 2));
-    const TileSet many = resolve_tile(set, parse_tile_params("8x8", "1x1", ""));  // 64 waves
+    const TileSet many = resolve_tile(set, ls::parse_tile_params("8x8", "1x1", ""));  // 64 waves
     CHECK(tile_legend(many, ls::Theme::Light)[5].text == "waves 5, 21, 37, \u2026");
-    const TileSet most = resolve_tile(set, parse_tile_params("32x32", "1x1", ""));  // 1024 waves
+    const TileSet most = resolve_tile(set, ls::parse_tile_params("32x32", "1x1", ""));  // 1024 waves
     CHECK(tile_legend(most, ls::Theme::Light)[15].text == "waves 15, 31, 47, \u2026");
 }
 
 TEST_CASE("tile view: the grid colours each cell by the wave and lane group that hold it") {
     const LayoutSet set = make("gfx942", "v_mfma_f32_32x32x8_f16");
-    const TileSet ts = resolve_tile(set, parse_tile_params("2x2", "1x1", "128x128x16"));
+    const TileSet ts = resolve_tile(set, ls::parse_tile_params("2x2", "1x1", "128x128x16"));
     GridStyle st;
     st.cell_w = 3, st.cell_h = 3;
     for (const ls::TileLayout& t : ts.layouts) {
@@ -135,7 +135,7 @@ TEST_CASE("tile view: the grid colours each cell by the wave and lane group that
             // A: shared by the 2 waves along N; B: by the 2 along M; D: one wave.
             CHECK(tile.copies == (t.operand() == ls::Operand::D ? 1 : 2));
             CHECK(std::find(locs.begin(), locs.end(), ls::TileLocation{tile.wave, tile.loc}) != locs.end());
-            CHECK(tile.fill == tile_cell_colour(tile.wave, tile.loc.lane / 32, 2, ls::Theme::Light));
+            CHECK(tile.fill == ls::wave_color(tile.wave, tile.loc.lane / 32, 2, ls::Theme::Light));
             CHECK(tile.copy_fills.size() == static_cast<size_t>(tile.copies > 1 ? tile.copies : 0));
             keys.insert(tile.key);
         }
@@ -217,7 +217,7 @@ TEST_CASE("tile view: a lane of a wave highlights exactly what that lane holds, 
     for (const char* arch_ins : {"gfx942/v_mfma_f32_32x32x8_f16", "gfx1100/v_wmma_f32_16x16x16_f16"}) {
         const std::string s = arch_ins;
         const LayoutSet set = make(s.substr(0, s.find('/')).c_str(), s.substr(s.find('/') + 1).c_str());
-        const TileSet ts = resolve_tile(set, parse_tile_params("2x2", "2x1", ""));
+        const TileSet ts = resolve_tile(set, ls::parse_tile_params("2x2", "2x1", ""));
         for (int wave : {0, 3})
             for (int lane : {0, 17, set.wave() - 1}) {
                 Hover h;

@@ -37,6 +37,12 @@ struct TileParams {
     std::string describe() const;  // "waves 2x2, tiles per wave 2x1, shape 128x128x32"
 };
 
+// The tile options as users type them (CLI and app): waves "WMxWN", tiles per
+// wave "RMxRN", shape "TMxTN" or "TMxTNxTK"; an empty text keeps the default.
+// Throws Error naming the option (--waves, --tiles-per-wave, --shape) and its
+// legal form.
+TileParams parse_tile_params(std::string_view waves, std::string_view tiles_per_wave, std::string_view shape);
+
 // One digit of the register step: which repetition it counts, and how many.
 enum class TileDigit { KStep, TileM, TileN, RepeatM, RepeatN };
 std::string_view tile_digit_name(TileDigit d);  // "k_step", "tile_m", ...
