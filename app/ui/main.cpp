@@ -125,6 +125,17 @@ std::vector<ls::Operand> parse_operands(const std::string& text, const ls::Instr
     return out;
 }
 
+// "D,3,5" -> {"D", "3", "5"} (empty parts kept, so strict parsing can refuse them).
+std::vector<std::string> split_commas(const std::string& text) {
+    std::vector<std::string> parts;
+    for (size_t at = 0;;) {
+        const size_t comma = text.find(',', at);
+        parts.push_back(text.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
+        if (comma == std::string::npos) return parts;
+        at = comma + 1;
+    }
+}
+
 int run(int argc, char** argv, Clock::time_point t_start) {
     Args a;
     CLI::App cli{"lanescope: see which lane, VGPR and bits hold each matrix element of AMD MFMA/WMMA instructions"};
@@ -463,13 +474,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     // In tile mode elements are the tile's and "lane,17,W" pins lane 17 of wave W.
     std::optional<Hover> pin;
     if (!a.pin.empty() && tile_mode) {
-        std::vector<std::string> parts;
-        for (size_t at = 0;;) {
-            const size_t comma = a.pin.find(',', at);
-            parts.push_back(a.pin.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-            if (comma == std::string::npos) break;
-            at = comma + 1;
-        }
+        const std::vector<std::string> parts = split_commas(a.pin);
         try {
             Hover h;
             if ((parts[0] == "lane" || parts[0] == "LANE") && (parts.size() == 2 || parts.size() == 3)) {
@@ -496,13 +501,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         }
     }
     if (!a.pin.empty() && !tile_mode) {
-        std::vector<std::string> parts;
-        for (size_t at = 0;;) {
-            const size_t comma = a.pin.find(',', at);
-            parts.push_back(a.pin.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-            if (comma == std::string::npos) break;
-            at = comma + 1;
-        }
+        const std::vector<std::string> parts = split_commas(a.pin);
         try {
             Hover h;
             const std::string head = parts[0];
