@@ -266,6 +266,9 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
                   const OperandVerify* verified = nullptr);
 // The legend of the current colouring (Layout and Registers tabs); hovering an entry highlights its cells.
 void draw_legend(App& app);
+// The richest of `forms` (richest first) that fits the width of `r` (canvas coordinates from
+// `origin`), clipped to `r`; the richest in a tooltip when a shorter one is shown.
+void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin);
 
 // bench.cpp: the frame-time benchmark (--bench-frames). Returns the exit status:
 // non-zero, with a message, when what it drew was not the whole picture.

@@ -271,22 +271,6 @@ void draw_controls(App& app) {
 
 // --- the grids ---------------------------------------------------------------------------
 
-// The richest of `forms` that fits the heading's width (the column); the full one on hover.
-void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin) {
-    const std::string* pick = &forms.back();
-    for (const std::string& f : forms)
-        if (ImGui::CalcTextSize(f.c_str()).x <= r.w()) {
-            pick = &f;
-            break;
-        }
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 a = add(origin, r.x0, r.y0), b = add(origin, r.x1, r.y1);
-    dl->PushClipRect(a, b, true);
-    dl->AddText(a, ImGui::GetColorU32(ImGuiCol_Text), pick->c_str());
-    dl->PopClipRect();
-    if (ImGui::IsMouseHoveringRect(a, b) && pick != &forms.front()) ImGui::SetTooltip("%s", forms.front().c_str());
-}
-
 // Tick numbers every power-of-two step that leaves room for the text.
 void draw_ticks(const App& app, const PlacedGrid& pg, int rows, int cols, float cw, float ch, ImVec2 origin) {
     ImDrawList* dl = ImGui::GetWindowDrawList();

@@ -253,19 +253,7 @@ std::vector<std::string> tile_title_forms(const App& app, const ls::TileLayout& 
 
 void draw_title(const App& app, const ls::OperandLayout& l, bool registers, const Rect& r, ImVec2 origin) {
     const ls::TileLayout* t = !registers && app.tile.active() && app.tab == Tab::Layout ? app.tile.tiles.find(l.operand()) : nullptr;
-    const auto forms = t ? tile_title_forms(app, *t) : title_forms(app, l, registers);
-    const std::string* pick = &forms.back();
-    for (const std::string& f : forms)
-        if (ImGui::CalcTextSize(f.c_str()).x <= r.w()) {
-            pick = &f;
-            break;
-        }
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ImVec2 a = add(origin, r.x0, r.y0), b = add(origin, r.x1, r.y1);
-    dl->PushClipRect(a, b, true);
-    dl->AddText(a, ImGui::GetColorU32(ImGuiCol_Text), pick->c_str());
-    dl->PopClipRect();
-    if (ImGui::IsMouseHoveringRect(a, b) && pick != &forms.front()) ImGui::SetTooltip("%s", forms.front().c_str());
+    draw_heading(t ? tile_title_forms(app, *t) : title_forms(app, l, registers), r, origin);
 }
 
 // Tick numbers: every `step` rows (columns), where step is the smallest of
@@ -416,6 +404,21 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
 }
 
 }  // namespace
+
+void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin) {
+    const std::string* pick = &forms.back();
+    for (const std::string& f : forms)
+        if (ImGui::CalcTextSize(f.c_str()).x <= r.w()) {
+            pick = &f;
+            break;
+        }
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 a = add(origin, r.x0, r.y0), b = add(origin, r.x1, r.y1);
+    dl->PushClipRect(a, b, true);
+    dl->AddText(a, ImGui::GetColorU32(ImGuiCol_Text), pick->c_str());
+    dl->PopClipRect();
+    if (ImGui::IsMouseHoveringRect(a, b) && pick != &forms.front()) ImGui::SetTooltip("%s", forms.front().c_str());
+}
 
 void draw_legend(App& app) {
     const ls::Instruction& ins = *app.set.ins;
