@@ -121,6 +121,44 @@ struct Preview {
     int width = 0, height = 0;  // pixels
 };
 
+// The path of a w x h rectangle at (x, y): "Mx yhwvhh-wz".
+std::string rect_path(int x, int y, int w, int h) {
+    return "M" + std::to_string(x) + " " + std::to_string(y) + "h" + std::to_string(w) + "v" + std::to_string(h) + "h-" +
+           std::to_string(w) + "z";
+}
+
+// An index preview under construction: one path per fill colour (first-use
+// order) and one path of frames, written as a small SVG by finish().
+struct PreviewPaths {
+    std::vector<std::pair<Rgb, std::string>> paths;
+    std::string frames;
+
+    std::string& fill(const Rgb& c) {
+        for (auto& p : paths)
+            if (p.first == c) return p.second;
+        paths.push_back({c, std::string()});
+        return paths.back().second;
+    }
+    // A W x H picture (one unit per element) at most `max_side` pixels a side and 4 pixels a unit.
+    Preview finish(int W, int H, double max_side, const std::string& title, const Rgb& frame_color) const {
+        const double scale = std::min(4.0, max_side / std::max(W, H));
+        Preview p;
+        p.width = std::max(1, static_cast<int>(std::lround(W * scale)));
+        p.height = std::max(1, static_cast<int>(std::lround(H * scale)));
+        std::string& o = p.svg;
+        o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
+            std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) + "\" viewBox=\"0 0 " + std::to_string(W) +
+            " " + std::to_string(H) + "\" shape-rendering=\"crispEdges\">\n<title>";
+        append_xml(o, title);
+        o += "</title>\n";
+        for (const auto& [color, d] : paths) o += "<path fill=\"" + color.hex() + "\" d=\"" + d + "\"/>\n";
+        o += "<path fill=\"none\" stroke=\"" + frame_color.hex() + "\" stroke-width=\"";
+        append_number(o, 0.9 / scale);
+        o += "\" d=\"" + frames + "\"/>\n</svg>\n";
+        return p;
+    }
+};
+
 Preview preview_svg(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, Theme theme) {
     const ThemeColors tc = theme_colors(theme);
     // A and B where the instruction has them in registers (not ldmatrix, not wgmma's B).
@@ -137,14 +175,7 @@ Preview preview_svg(const Instruction& ins, const Target& t, const ResolvedModif
     const int gap = std::max(1, (std::max(aw + dw, bh + dh) + 20) / 40);
     const int ox = A ? aw + gap : 0, oy = B ? bh + gap : 0;
     const int W = ox + std::max(bw, dw), H = oy + std::max(ah, dh);
-    std::vector<std::pair<Rgb, std::string>> paths;  // per colour, in first-use order
-    auto path_for = [&](const Rgb& c) -> std::string& {
-        for (auto& p : paths)
-            if (p.first == c) return p.second;
-        paths.push_back({c, std::string()});
-        return paths.back().second;
-    };
-    std::string frames;
+    PreviewPaths pp;
     // Draws block b of L with its top-left cell at (x0, y0).
     auto draw = [&](const OperandLayout& L, int b, int x0, int y0) {
         auto color_at = [&](int r, int c) {
@@ -157,12 +188,10 @@ Preview preview_svg(const Instruction& ins, const Target& t, const ResolvedModif
                 const Rgb color = color_at(r, c);
                 int run = 1;
                 while (c + run < L.cols() && color_at(r, c + run) == color) ++run;
-                path_for(color) += "M" + std::to_string(x0 + c) + " " + std::to_string(y0 + r) + "h" + std::to_string(run) +
-                                   "v1h-" + std::to_string(run) + "z";
+                pp.fill(color) += rect_path(x0 + c, y0 + r, run, 1);
                 c += run;
             }
-        frames += "M" + std::to_string(x0) + " " + std::to_string(y0) + "h" + std::to_string(L.cols()) + "v" +
-                  std::to_string(L.rows()) + "h-" + std::to_string(L.cols()) + "z";
+        pp.frames += rect_path(x0, y0, L.cols(), L.rows());
     };
     if (A)
         for (int b = 0; b < A->blocks(); ++b) draw(*A, b, 0, oy + b * A->rows());
@@ -171,21 +200,8 @@ Preview preview_svg(const Instruction& ins, const Target& t, const ResolvedModif
     for (int b = 0; b < D.blocks(); ++b) draw(D, b, ox + b * D.cols(), oy + b * D.rows());
 
     // At most 80 pixels a side and 4 pixels a cell.
-    const double scale = std::min(4.0, 80.0 / std::max(W, H));
-    Preview p;
-    p.width = std::max(1, static_cast<int>(std::lround(W * scale)));
-    p.height = std::max(1, static_cast<int>(std::lround(H * scale)));
-    std::string& o = p.svg;
-    o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
-        std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) + "\" viewBox=\"0 0 " + std::to_string(W) +
-        " " + std::to_string(H) + "\" shape-rendering=\"crispEdges\">\n<title>";
-    append_xml(o, ins.mnemonic + std::string(A && B ? ": A, B and D" : A ? ": A and D" : ": D") + " coloured by lane group");
-    o += "</title>\n";
-    for (const auto& [color, d] : paths) o += "<path fill=\"" + color.hex() + "\" d=\"" + d + "\"/>\n";
-    o += "<path fill=\"none\" stroke=\"" + tc.text.hex() + "\" stroke-width=\"";
-    append_number(o, 0.9 / scale);
-    o += "\" d=\"" + frames + "\"/>\n</svg>\n";
-    return p;
+    return pp.finish(W, H, 80, ins.mnemonic + std::string(A && B ? ": A, B and D" : A ? ": A and D" : ": D") +
+                                   " coloured by lane group", tc.text);
 }
 
 // The gallery's tiles of many waves (docs/tiles.md): a few representative
@@ -239,14 +255,7 @@ Preview tile_preview_svg(const Instruction& ins, const Target& t, const Resolved
     const int ox = A.cols() + gap, oy = B.rows() + gap;
     const int W = ox + D.cols(), H = oy + D.rows();
     const int groups = lane_groups(ins, mods.wave);
-    std::vector<std::pair<Rgb, std::string>> paths;
-    auto path_for = [&](const Rgb& c) -> std::string& {
-        for (auto& p : paths)
-            if (p.first == c) return p.second;
-        paths.push_back({c, std::string()});
-        return paths.back().second;
-    };
-    std::string frames;
+    PreviewPaths pp;
     auto draw = [&](const TileLayout& L, int x0, int y0) {
         std::vector<Rgb> colors(static_cast<size_t>(L.rows()) * L.cols(), tc.grid);
         std::vector<bool> set(colors.size(), false);
@@ -286,37 +295,21 @@ Preview tile_preview_svg(const Instruction& ins, const Target& t, const Resolved
         }
         done.insert(done.end(), open.begin(), open.end());
         for (const Run& o : done)
-            path_for(o.color) += "M" + std::to_string(x0 + o.c) + " " + std::to_string(y0 + o.top) + "h" + std::to_string(o.len) +
-                                 "v" + std::to_string(o.height) + "h-" + std::to_string(o.len) + "z";
+            pp.fill(o.color) += rect_path(x0 + o.c, y0 + o.top, o.len, o.height);
         // Frames: around the operand and between the waves' parts (M rows of A and D, N columns of B and D).
         const TileParams& p = L.params();
-        frames += "M" + std::to_string(x0) + " " + std::to_string(y0) + "h" + std::to_string(L.cols()) + "v" +
-                  std::to_string(L.rows()) + "h-" + std::to_string(L.cols()) + "z";
+        pp.frames += rect_path(x0, y0, L.cols(), L.rows());
         if (L.operand() != Operand::B)
             for (int r = L.instruction().rows() * p.tiles_m; r < L.rows(); r += L.instruction().rows() * p.tiles_m)
-                frames += "M" + std::to_string(x0) + " " + std::to_string(y0 + r) + "h" + std::to_string(L.cols());
+                pp.frames += "M" + std::to_string(x0) + " " + std::to_string(y0 + r) + "h" + std::to_string(L.cols());
         if (L.operand() != Operand::A)
             for (int c = L.instruction().cols() * p.tiles_n; c < L.cols(); c += L.instruction().cols() * p.tiles_n)
-                frames += "M" + std::to_string(x0 + c) + " " + std::to_string(y0) + "v" + std::to_string(L.rows());
+                pp.frames += "M" + std::to_string(x0 + c) + " " + std::to_string(y0) + "v" + std::to_string(L.rows());
     };
     draw(A, 0, oy);
     draw(B, ox, 0);
     draw(D, ox, oy);
-    const double scale = std::min(4.0, 120.0 / std::max(W, H));
-    Preview p;
-    p.width = std::max(1, static_cast<int>(std::lround(W * scale)));
-    p.height = std::max(1, static_cast<int>(std::lround(H * scale)));
-    std::string& o = p.svg;
-    o = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" width=\"" +
-        std::to_string(p.width) + "\" height=\"" + std::to_string(p.height) + "\" viewBox=\"0 0 " + std::to_string(W) +
-        " " + std::to_string(H) + "\" shape-rendering=\"crispEdges\">\n<title>";
-    append_xml(o, ins.mnemonic + " tile (" + D.params().describe() + "): A, B and D coloured by wave");
-    o += "</title>\n";
-    for (const auto& [color, d] : paths) o += "<path fill=\"" + color.hex() + "\" d=\"" + d + "\"/>\n";
-    o += "<path fill=\"none\" stroke=\"" + tc.text.hex() + "\" stroke-width=\"";
-    append_number(o, 0.9 / scale);
-    o += "\" d=\"" + frames + "\"/>\n</svg>\n";
-    return p;
+    return pp.finish(W, H, 120, ins.mnemonic + " tile (" + D.params().describe() + "): A, B and D coloured by wave", tc.text);
 }
 
 // The facts of `info` (its Markdown form) as HTML: the facts table as a
