@@ -482,6 +482,32 @@ std::string symbols_json(const Instruction& ins, const std::string& formulas) {
     return s + "]";
 }
 
+// {"A": 4, "B": 4, ...}: registers per lane of each operand.
+std::string operand_regs_json(const Query& q, const std::vector<Operand>& ops) {
+    std::string s = "{";
+    for (size_t n = 0; n < ops.size(); ++n)
+        s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(*q.ins, ops[n], q.mods));
+    return s + "}";
+}
+
+// {"A": "f16", ...}: element type of each operand.
+std::string operand_types_json(const Query& q, const std::vector<Operand>& ops) {
+    std::string s = "{";
+    for (size_t n = 0; n < ops.size(); ++n)
+        s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " +
+             json_string(elem_name(operand_type(*q.ins, ops[n], q.mods)));
+    return s + "}";
+}
+
+// ["alias", ...], "families": ["cdna3", ...]: the value of "aliases" and the "families" field after it.
+std::string aliases_families_json(const Instruction& ins) {
+    std::string s = "[";
+    for (size_t n = 0; n < ins.aliases.size(); ++n) s += (n ? ", " : "") + json_string(ins.aliases[n]);
+    s += "], \"families\": [";
+    for (size_t n = 0; n < ins.families.size(); ++n) s += (n ? ", " : "") + json_string(family_name(ins.families[n]));
+    return s + "]";
+}
+
 // {"cbsz": [0, 1, ...], ...}: the legal values of every modifier of the query's instruction.
 std::string modifiers_legal_json(const Query& q) {
     std::string s = "{";
@@ -514,27 +540,16 @@ std::string render_info_nvidia(const Query& q, Format f) {
     if (f == Format::Json) {
         std::string s = "{" + header_json(q) + ",\n";
         // The names the foundation's contract promised, as on AMD.
-        s += "\"mnemonic\": " + json_string(ins.mnemonic) + ", \"wave_size\": " + num(q.mods.wave) + ", \"gprs\": {";
-        for (size_t n = 0; n < ops.size(); ++n)
-            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(ins, ops[n], q.mods));
-        s += "},\n";
+        s += "\"mnemonic\": " + json_string(ins.mnemonic) + ", \"wave_size\": " + num(q.mods.wave) +
+             ", \"gprs\": " + operand_regs_json(q, ops) + ",\n";
         s += "\"vendor\": \"NVIDIA\", \"ptx\": " + json_string(ins.mnemonic) + ", \"short\": " + json_string(ins.short_name) +
-             ", \"aliases\": [";
-        for (size_t n = 0; n < ins.aliases.size(); ++n) s += (n ? ", " : "") + json_string(ins.aliases[n]);
-        s += "], \"families\": [";
-        for (size_t n = 0; n < ins.families.size(); ++n) s += (n ? ", " : "") + json_string(family_name(ins.families[n]));
-        s += "],\n\"layout_family\": " + json_string(layout_kind_name(ins.kind)) + ", ";
+             ", \"aliases\": " + aliases_families_json(ins) +
+             ",\n\"layout_family\": " + json_string(layout_kind_name(ins.kind)) + ", ";
         s += "\"m\": " + num(ins.m) + ", \"n\": " + num(ins.n) + ", \"k\": " + num(ins.k) + ", \"blocks\": " +
              num(ins.blocks) + ", \"shape\": " + json_string(ins.shape()) + ", \"sparse\": " +
              (ins.sparse() ? "true" : "false") + ", \"lanes\": " + num(q.mods.wave) + ",\n";
-        s += "\"types\": {";
-        for (size_t n = 0; n < ops.size(); ++n)
-            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " +
-                 json_string(elem_name(operand_type(ins, ops[n], q.mods)));
-        s += "},\n\"registers\": {";
-        for (size_t n = 0; n < ops.size(); ++n)
-            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(ins, ops[n], q.mods));
-        s += "},\n\"ops\": " + num(ins.ops()) + ", \"min_target\": " + json_string(ins.min_target) +
+        s += "\"types\": " + operand_types_json(q, ops) + ",\n\"registers\": " + operand_regs_json(q, ops) +
+             ",\n\"ops\": " + num(ins.ops()) + ", \"min_target\": " + json_string(ins.min_target) +
              ", \"ptx_version\": " + json_string(ins.ptx_version) + ",\n";
         if (!address.empty()) s += "\"addresses\": " + json_string(address) + ",\n";
         s += "\"modifiers_legal\": " + modifiers_legal_json(q);
@@ -568,26 +583,15 @@ std::string render_info(const Query& q, Format f) {
     if (f == Format::Json) {
         std::string s = "{" + header_json(q) + ",\n";
         // The names the foundation's contract promised, beside today's ("instruction", "wave", "registers").
-        s += "\"mnemonic\": " + json_string(ins.mnemonic) + ", \"wave_size\": " + num(wave) + ", \"gprs\": {";
-        for (size_t n = 0; n < ops.size(); ++n)
-            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(ins, ops[n], q.mods));
-        s += "},\n";
-        s += "\"aliases\": [";
-        for (size_t n = 0; n < ins.aliases.size(); ++n) s += (n ? ", " : "") + json_string(ins.aliases[n]);
-        s += "], \"families\": [";
-        for (size_t n = 0; n < ins.families.size(); ++n) s += (n ? ", " : "") + json_string(family_name(ins.families[n]));
-        s += "],\n\"layout_family\": " + json_string(layout_kind_name(ins.kind)) + ", ";
+        s += "\"mnemonic\": " + json_string(ins.mnemonic) + ", \"wave_size\": " + num(wave) +
+             ", \"gprs\": " + operand_regs_json(q, ops) + ",\n";
+        s += "\"aliases\": " + aliases_families_json(ins) + ",\n\"layout_family\": " +
+             json_string(layout_kind_name(ins.kind)) + ", ";
         s += "\"m\": " + num(ins.m) + ", \"n\": " + num(ins.n) + ", \"k\": " + num(ins.k) + ", \"blocks\": " +
              num(ins.blocks) + ", \"shape\": " + json_string(ins.shape()) + ", \"sparse\": " +
              (ins.sparse() ? "true" : "false") + ",\n";
-        s += "\"types\": {";
-        for (size_t n = 0; n < ops.size(); ++n)
-            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " +
-                 json_string(elem_name(operand_type(ins, ops[n], q.mods)));
-        s += "},\n\"registers\": {";
-        for (size_t n = 0; n < ops.size(); ++n)
-            s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(ins, ops[n], q.mods));
-        s += "},\n\"ops\": " + num(ins.ops()) + ", \"flops\": " + num(ins.ops()) + ", \"cycles\": " +
+        s += "\"types\": " + operand_types_json(q, ops) + ",\n\"registers\": " + operand_regs_json(q, ops) +
+             ",\n\"ops\": " + num(ins.ops()) + ", \"flops\": " + num(ins.ops()) + ", \"cycles\": " +
              num(effective_cycles(ins, q.mods)) + ", \"ops_per_cycle_per_cu\": " +
              num(ins.ops() / std::max(1, effective_cycles(ins, q.mods)) * 4) + ",\n";
         s += "\"opcode\": " + num(ins.opcode) + ", \"opcode_hex\": " + json_string(hex(ins.opcode, 2)) +
