@@ -379,6 +379,8 @@ std::optional<OperandShape> operand_shape(const Instruction& ins, Operand op, co
         *why = w;
         return std::nullopt;
     };
+    const std::string sparse_a = "the sparse A of " + ins.mnemonic + " is compressed; only its dense B can be transposed";
+    const std::string wave64 = "the lane rule of RDNA4's transpose loads at wave64 is unknown; legal: wave32";
     switch (ins.kind) {
         case LayoutKind::Mfma:  // AMB §4.1: lane j + N*floor(k/K_L), item k % K_L (single block)
             if (ins.blocks != 1)
@@ -393,26 +395,26 @@ std::optional<OperandShape> operand_shape(const Instruction& ins, Operand op, co
             s.chunk_stride = dense_k / 2;
             break;
         case LayoutKind::SmfmacCdna3:  // AMB §4.3: B lane j + N*floor(k/K_L), item k % K_L
-            if (op != Operand::B) return no("the sparse A of " + ins.mnemonic + " is compressed; only its dense B can be transposed");
+            if (op != Operand::B) return no(sparse_a);
             s.items = dense_k * nonk / mods.wave;
             s.chunk = s.items;
             break;
         case LayoutKind::SmfmacCdna4:  // AMB §4.4: B item e holds k = (K/2)*floor(e/K0) + K0*g + e%K0
-            if (op != Operand::B) return no("the sparse A of " + ins.mnemonic + " is compressed; only its dense B can be transposed");
+            if (op != Operand::B) return no(sparse_a);
             s.chunk = s.bits == 16 ? 8 : 16;
             s.items = 2 * s.chunk;
             s.chunk_stride = dense_k / 2;
             break;
         case LayoutKind::WmmaRdna4:  // AMB §5.2 (wave32): 16-bit k = 8*floor(e/4) + 4g + e%4; 8-bit k = 8g + e
-            if (mods.wave != 32) return no("the lane rule of RDNA4's transpose loads at wave64 is unknown; legal: wave32");
+            if (mods.wave != 32) return no(wave64);
             s.group_lanes = 16;
             s.items = 8;
             s.chunk = s.bits == 16 ? 4 : 8;
             s.chunk_stride = 8;
             break;
         case LayoutKind::SwmmacRdna4:  // AMB §5.3 (wave32) B: 16-bit k = 16*floor(e/8) + 8g + e%8; 8-bit k = 16g + e
-            if (op != Operand::B) return no("the sparse A of " + ins.mnemonic + " is compressed; only its dense B can be transposed");
-            if (mods.wave != 32) return no("the lane rule of RDNA4's transpose loads at wave64 is unknown; legal: wave32");
+            if (op != Operand::B) return no(sparse_a);
+            if (mods.wave != 32) return no(wave64);
             s.group_lanes = 16;
             s.items = 16;
             s.chunk = s.bits == 16 ? 8 : 16;
