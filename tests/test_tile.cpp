@@ -2,6 +2,7 @@
 // independent implementation of Triton's AMD layout composition.
 #include "helpers.hpp"
 
+#include "lanescope/linear.hpp"
 #include "lanescope/tile.hpp"
 
 #include <catch2/catch.hpp>
@@ -331,4 +332,35 @@ TEST_CASE("tiles equal an independent implementation of Triton's AMD composition
             }
     }
     CHECK(compared == 11 * 6 * 3);
+}
+
+TEST_CASE("ldmatrix/stmatrix .x1 (no K) lay out as one instruction and refuse tiles of many waves") {
+    // Regression: every tile path divided by the instruction's K, which is 0 for
+    // the matrix loads and stores (a SIGFPE on legal input).
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("sm_90");
+    int seen = 0;
+    for (const char* name : {"ldmatrix_x1", "ldmatrix_x1_trans", "stmatrix_x1", "stmatrix_x1_trans"}) {
+        const ls::Instruction& ins = cat.find_instruction(t, name);
+        REQUIRE(ins.k == 0);
+        const ls::ResolvedModifiers mods = ls::resolve_modifiers(ins, t, ls::Modifiers{});
+        ls::TileLayout tile(ins, t, ls::Operand::D, mods, {});
+        const ls::OperandLayout L = ls::layout_of(ins, t, ls::Operand::D, mods);
+        REQUIRE(tile.rows() == 8);
+        REQUIRE(tile.cols() == 8);
+        REQUIRE(tile.entries().size() == L.entries().size());
+        // The linear form evaluates back to where() for every element (PTX: 64 b16 elements, 2 per lane).
+        const ls::LinearResult lin = ls::to_linear(tile);
+        REQUIRE(lin.layout.has_value());
+        ls::TileParams waves;
+        waves.waves_m = 2;
+        waves.waves_n = 2;
+        REQUIRE_THROWS_WITH(ls::TileLayout(ins, t, ls::Operand::D, mods, waves), Catch::Contains("no K"));
+        ls::TileParams shaped;
+        shaped.m = 16;
+        shaped.n = 8;
+        REQUIRE_THROWS_AS(ls::TileLayout(ins, t, ls::Operand::D, mods, shaped), ls::Error);
+        ++seen;
+    }
+    REQUIRE(seen == 4);
 }

@@ -107,3 +107,23 @@ TEST_CASE("bad tile options: clear message, exit 1, nothing written") {
     CHECK(r.err.find("wave 4 is out of range: 0..3") != std::string::npos);
     std::filesystem::remove(out);
 }
+
+TEST_CASE("ldmatrix/stmatrix .x1: every tile path answers; tile options are refused with the reason") {
+    // Regression: a SIGFPE (the instruction's K is 0) in header, --format linear|cute and check.
+    for (const char* ins : {"ldmatrix_x1", "stmatrix_x1_trans"}) {
+        const std::string q = std::string("-a sm_90 -i ") + ins + " ";
+        INFO(ins);
+        Run h = cli("header " + q + "-o -");
+        CHECK(h.status == 0);
+        CHECK(h.out.find("namespace") != std::string::npos);
+        Run lin = cli("layout " + q + "--operand D --format linear");
+        CHECK(lin.status == 0);
+        CHECK(nlohmann::json::parse(lin.out)["shape"] == nlohmann::json::array({8, 8}));
+        Run cute = cli("layout " + q + "--operand D --format cute");
+        CHECK(cute.status == 0);
+        Run tiled = cli("layout " + q + "--operand D --waves 2x2 --format json");
+        CHECK(tiled.status == 1);
+        CHECK(tiled.err.find("no K") != std::string::npos);
+        CHECK(tiled.out.empty());
+    }
+}

@@ -73,6 +73,10 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
     if (instr_.blocks() != 1)
         throw Error(ins.mnemonic + " has " + num(instr_.blocks()) +
                     " blocks; tiles are modelled for single-block instructions only (as Triton's MFMA layouts)");
+    if (ins.k == 0 && !p.single())  // ldmatrix/stmatrix: a move between memory and registers, no K
+        throw Error(ins.mnemonic +
+                    " moves 8x8 matrices between shared memory and registers; it has no K and is not composed into "
+                    "tiles: --waves, --tiles-per-wave and --shape apply to MMA instructions (mma, wgmma, MFMA, WMMA)");
     const Role role = role_of(op);
     // Instruction extents in M, N and (in this operand's units) K.
     const int m0 = role == Role::B ? ins.m : instr_.rows();
@@ -87,7 +91,7 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
     if (params_.n % cta_n != 0)
         throw Error("tile shape N = " + num(params_.n) + " is not a multiple of the wave grid's N tile " + num(cta_n) +
                     " (instruction N " + num(n0) + " x tiles " + num(p.tiles_n) + " x waves " + num(p.waves_n) + ")");
-    if (params_.k % ins.k != 0)
+    if (ins.k != 0 && params_.k % ins.k != 0)
         throw Error("tile shape K = " + num(params_.k) + " is not a multiple of the instruction's K " + num(ins.k));
     if (static_cast<long long>(params_.m) * params_.n > (1 << 24) || static_cast<long long>(params_.m) * params_.k > (1 << 24) ||
         static_cast<long long>(params_.k) * params_.n > (1 << 24))
@@ -95,7 +99,7 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
                     " is too large: at most 16M elements per operand");
     rep_m_ = params_.m / cta_m;
     rep_n_ = params_.n / cta_n;
-    k_steps_ = params_.k / ins.k;
+    k_steps_ = ins.k == 0 ? 1 : params_.k / ins.k;
     const bool mfma = is_cdna(t.family);
     using D = TileDigit;
     switch (role) {
