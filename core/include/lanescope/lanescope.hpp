@@ -100,7 +100,7 @@ std::optional<ElemType> parse_elem(std::string_view s);
 // and name their source.
 enum class LayoutKind {
     Mfma, MfmaScaled, SmfmacCdna3, SmfmacCdna4, WmmaRdna3, WmmaRdna4, SwmmacRdna4,
-    // NVIDIA (core/src/layouts_nvidia.cpp)
+    // NVIDIA (core/src/layouts/layouts_nvidia.cpp)
     MmaSync,     // mma.sync dense: warp of 32, quads g = lane/4, t = lane%4
     MmaSparse,   // mma.sp 2:4 sparse A with metadata (operand K) and selector
     LdStMatrix,  // ldmatrix / stmatrix m8n8 b16: operand D, one block per 8x8 matrix

@@ -1,6 +1,6 @@
 // Transpose loads as data: the CDNA4 ds_read_*_tr_* and RDNA4 global_load_tr_*
 // instructions (core/catalog/transpose_loads.txt), their lane rules (two named
-// families, core/src/transpose_loads.cpp) and which MFMA/WMMA operands they can
+// families, core/src/memory/transpose_loads.cpp) and which MFMA/WMMA operands they can
 // fill straight from a column-major A or a row-major B. The planner itself,
 // plan_transposed_loads, is declared in memory.hpp beside the plain loads.
 //

@@ -22,8 +22,8 @@
 //  * wmma_rdna3:   CALC, seed S1 tables and store_c example.
 //  * wmma_rdna4, swmmac_rdna4: CALC v1.3.x (checked position by position).
 #include "lanescope/lanescope.hpp"
-#include "layout_spec.hpp"
-#include "text_util.hpp"
+#include "layouts/layout_spec.hpp"
+#include "util/text_util.hpp"
 
 #include <algorithm>
 #include <functional>

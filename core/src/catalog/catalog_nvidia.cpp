@@ -2,8 +2,8 @@
 // wgmma, and the checks each row must pass (family rules, stated register counts
 // equal to the formulas').
 #include "lanescope/lanescope.hpp"
-#include "layout_spec.hpp"
-#include "text_util.hpp"
+#include "layouts/layout_spec.hpp"
+#include "util/text_util.hpp"
 
 #include <algorithm>
 #include <map>

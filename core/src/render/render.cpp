@@ -1,8 +1,8 @@
 // Text renderers: one place that turns layouts and facts into tables, CSV,
 // Markdown and the JSON contract (docs/json.md).
 #include "lanescope/render.hpp"
-#include "layout_spec.hpp"
-#include "text_util.hpp"
+#include "layouts/layout_spec.hpp"
+#include "util/text_util.hpp"
 
 #include <algorithm>
 #include <charconv>

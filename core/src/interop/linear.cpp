@@ -2,7 +2,7 @@
 // never assumed: bases are read off single-bit indices, then the whole map is
 // evaluated back and compared.
 #include "lanescope/linear.hpp"
-#include "json_read.hpp"
+#include "util/json_read.hpp"
 
 #include <algorithm>
 #include <cctype>

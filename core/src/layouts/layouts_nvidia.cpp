@@ -12,7 +12,7 @@
 // as closed forms in the reference sheet nvidia-mma-fragments.md (REF), whose
 // every form was checked on an H200 (216 of 216). Sections are cited per family.
 #include "lanescope/lanescope.hpp"
-#include "layout_spec.hpp"
+#include "layouts/layout_spec.hpp"
 
 #include <algorithm>
 #include <string>

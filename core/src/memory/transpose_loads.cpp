@@ -8,7 +8,7 @@
 // from layout_of; tests/test_transpose_loads.cpp compares the two.
 #include "lanescope/transpose.hpp"
 
-#include "text_util.hpp"
+#include "util/text_util.hpp"
 
 #include <algorithm>
 #include <cctype>

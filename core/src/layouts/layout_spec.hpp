@@ -1,5 +1,5 @@
 // One operand's layout as a formula: the shared shape of every family's
-// formulas (core/src/layouts.cpp for AMD, core/src/layouts_nvidia.cpp for
+// formulas (core/src/layouts/layouts.cpp for AMD, core/src/layouts/layouts_nvidia.cpp for
 // NVIDIA). Internal to the core library.
 #pragma once
 

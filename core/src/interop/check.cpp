@@ -2,7 +2,7 @@
 // lanescope gives with every placement the other layout gives.
 #include "lanescope/check.hpp"
 
-#include "json_read.hpp"
+#include "util/json_read.hpp"
 
 #include <algorithm>
 #include <charconv>

@@ -1,8 +1,8 @@
 // Catalog parsing, target table and name lookup.
 #include "lanescope/lanescope.hpp"
 #include "lanescope/transpose.hpp"
-#include "layout_spec.hpp"
-#include "text_util.hpp"
+#include "layouts/layout_spec.hpp"
+#include "util/text_util.hpp"
 
 #include <algorithm>
 #include <cctype>
