@@ -88,6 +88,15 @@ int emit(const Options& o, const std::string& text) {
     return 0;
 }
 
+int emit_streamed(const Options& o, const std::function<void(ls::TextSink&)>& produce) {
+    ls::files::OutputFile file(o.out);
+    ls::TextSink sink([&file](std::string_view chunk) { file.write(chunk); });
+    produce(sink);
+    sink.finish();
+    file.commit();
+    return 0;
+}
+
 void add_tile_options(CLI::App* sub, Options& o) {
     sub->add_option("--waves", o.waves, "tile: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2");
     sub->add_option("--tiles-per-wave", o.tiles_per_wave, "tile: instruction tiles per wave RMxRN (tilesPerWarp), e.g. 2x1");

@@ -70,6 +70,9 @@ std::string read_text_file(const std::string& path);
 // Writes to o.out atomically (temp file + rename; special files written through),
 // or to stdout; a failed write throws ls::Error.
 int emit(const Options& o, const std::string& text);
+// The same for output produced piece by piece: written as it comes (never held
+// whole), made the target's only when complete; nothing is left if it throws.
+int emit_streamed(const Options& o, const std::function<void(ls::TextSink&)>& produce);
 // --arch, --instruction, [--operand], the modifiers, --format, -o/--out.
 void add_target_options(CLI::App* sub, Options& o, bool with_operand);
 // The modifier flags (--cbsz ... --wave), strictly parsed.

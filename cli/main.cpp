@@ -8,6 +8,7 @@
 #include "lanescope/cute.hpp"
 #include "lanescope/header.hpp"
 #include "lanescope/files.hpp"
+#include "lanescope/limits.hpp"
 #include "lanescope/transpose.hpp"
 
 #include <algorithm>
@@ -141,6 +142,13 @@ std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp)
     return res.layout->text() + "\n";
 }
 
+// A tile's layout, streamed to the output as it is produced (up to 1.7 GB of JSON).
+int emit_tile_layout(const Options& o, const Resolved& r, const ls::TileLayout& t, ls::View v, ls::Format f) {
+    ls::check_tile_work(t, ls::kMaxStreamedPlacements, "layout",
+                        "about 1.7 GB of JSON, written in under 10 s; `where` and `which` answer single elements of any tile");
+    return emit_streamed(o, [&](ls::TextSink& out) { ls::render_tile_layout(r.query, t, v, f, out); });
+}
+
 int cmd_layout(const Options& o) {
     if (!o.linear_file.empty()) {
         ls::LinearLayout L = ls::parse_linear(read_text_file(o.linear_file), o.linear_file);
@@ -170,6 +178,8 @@ int cmd_layout(const Options& o) {
     const ls::View v = parse_view(o.view);
     const bool tiled = tile_mode(o);
     const ls::TileParams tp = tiled ? tile_params(o) : ls::TileParams{};
+    if (tiled && o.operand != "all" && o.operand != "ALL")
+        return emit_tile_layout(o, r, ls::TileLayout(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tp), v, f);
     auto render = [&](ls::Operand op) {
         if (tiled) return ls::render_tile_layout(r.query, ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tp), v, f);
         return ls::render_layout(r.query, ls::layout_of(*r.ins, *r.target, op, r.query.mods), v, f);

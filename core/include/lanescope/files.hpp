@@ -1,9 +1,16 @@
 // Output that never lies and never clobbers: the one place where lanescope's
 // front ends (CLI, figures, app) write files, directories and standard output.
 //
-//  * write_file: a regular (or new) file is replaced atomically (a uniquely
-//    named temporary beside it, fsync, rename), so readers and concurrent
-//    writers see the old or the new bytes, never a mix; an existing special
+//  * write_file / OutputFile: a regular (or new) file is replaced atomically:
+//    the bytes go to a file with no name in the target's directory (Linux
+//    O_TMPFILE; where the filesystem refuses it, a uniquely named temporary
+//    beside the target), are fsynced, and are linked and renamed into place
+//    only when complete, so readers and concurrent writers see the old or the
+//    new bytes, never a mix. OutputFile takes the bytes as they are produced
+//    (large output is streamed, never held whole in memory). A writer that
+//    fails, is destroyed uncommitted, or is ended by SIGTERM, SIGINT, SIGHUP
+//    or SIGQUIT leaves no temporary behind (the named ones are unlinked by an
+//    async-signal-safe handler that then re-raises the signal); an existing special
 //    file (/dev/null, a FIFO, a terminal) is written through in place and is
 //    never replaced; a directory is refused with a message that says so.
 //  * DirectoryWriter: a whole directory built beside the target and swapped in
@@ -26,6 +33,32 @@ namespace lanescope::files {
 // exists and is writable, and it is not a directory itself.
 void check_writable(const std::string& path);
 void write_file(const std::string& path, std::string_view bytes);
+
+// One output written as it is produced: "-" or "" is standard output, an
+// existing special file is written through, anything else is replaced
+// atomically at commit(). Destroyed before commit(): the target is unchanged
+// and nothing is left behind.
+class OutputFile {
+public:
+    explicit OutputFile(const std::string& path);
+    ~OutputFile();
+    OutputFile(const OutputFile&) = delete;
+    OutputFile& operator=(const OutputFile&) = delete;
+
+    void write(std::string_view bytes);  // throws Error naming the path and the cause
+    void commit();                       // makes the bytes the target's; throws Error
+    bool unnamed() const { return fd_ >= 0 && tmp_.empty() && mode_ == Mode::Atomic; }  // O_TMPFILE in use (tests)
+
+private:
+    enum class Mode { Stdout, Through, Atomic };
+    void fail(int err);
+    std::string path_, tmp_;
+    Mode mode_ = Mode::Stdout;
+    int fd_ = -1;
+    int slot_ = -1;  // the signal-cleanup slot of tmp_
+    unsigned mode_bits_ = 0;
+    bool done_ = false;
+};
 // Writes and flushes standard output; throws Error on any failure.
 void write_stdout(std::string_view bytes);
 // "-" or "" means standard output, anything else write_file.
@@ -50,6 +83,19 @@ public:
 private:
     std::string target_, marker_, work_;
     bool committed_ = false;
+    int slot_ = -1;  // the signal-cleanup slot of work_
 };
+
+// The signal cleanup behind OutputFile and DirectoryWriter (exposed for tests).
+namespace cleanup {
+enum Kind { kFree = 0, kFile = 1, kDirectory = 2 };
+// Tests: make OutputFile use named temporaries as on a filesystem without O_TMPFILE.
+void use_named_temporaries(bool on);
+// Installs the handler for SIGTERM, SIGINT, SIGHUP and SIGQUIT where they are at their default action.
+void install();
+// Registers a named temporary for removal on those signals; returns its slot (-1: none free).
+int claim(const std::string& path, int kind);
+void release(int slot);
+}  // namespace cleanup
 
 }  // namespace lanescope::files

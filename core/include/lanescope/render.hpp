@@ -5,7 +5,9 @@
 
 #include "lanescope/lanescope.hpp"
 
+#include <functional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,5 +50,39 @@ std::string json_string(std::string_view s);
 std::string query_header_json(const Query& q);
 std::string query_title(const Query& q);
 std::string render_grid(const std::vector<std::vector<std::string>>& rows, Format format);
+
+// Output produced piece by piece: a renderer appends to text() and calls
+// maybe_flush(); about every MiB the sink hands what it holds to `flush` (a
+// file being written, standard output), so a large answer is never held whole
+// in memory. finish() hands over the rest.
+class TextSink {
+public:
+    explicit TextSink(std::function<void(std::string_view)> flush) : flush_(std::move(flush)) {}
+    std::string& text() { return buf_; }
+    void append(std::string_view s) {
+        buf_ += s;
+        maybe_flush();
+    }
+    void maybe_flush() {
+        if (buf_.size() >= kChunk) drain();
+    }
+    void finish() {
+        if (!buf_.empty()) drain();
+    }
+
+private:
+    static constexpr size_t kChunk = size_t(1) << 20;
+    void drain() {
+        flush_(buf_);
+        buf_.clear();
+    }
+    std::function<void(std::string_view)> flush_;
+    std::string buf_;
+};
+
+// A grid produced row by row: `row(i, cells)` fills row i (0 is the header) of
+// `count`; called twice per row for tables and Markdown (column widths first),
+// once for CSV. The bytes are those of render_grid over the same rows.
+void stream_grid(int count, const std::function<void(int, std::vector<std::string>&)>& row, Format format, TextSink& out);
 
 }  // namespace lanescope

@@ -114,6 +114,8 @@ namespace lanescope {
 // "\"waves\": [WM, WN], \"tiles_per_wave\": [RM, RN], \"shape\": [TM, TN, TK], ..." (no braces).
 std::string tile_json_fields(const TileLayout& t);
 std::string render_tile_layout(const Query& q, const TileLayout& t, View view, Format format);
+// The same bytes, streamed into `out` as they are produced (large tiles).
+void render_tile_layout(const Query& q, const TileLayout& t, View view, Format format, TextSink& out);
 std::string render_tile_where(const Query& q, const TileLayout& t, const Element& e, Format format);
 std::string render_tile_which(const Query& q, const TileLayout& t, int wave, int reg, int lane, Format format);
 

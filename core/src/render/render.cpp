@@ -138,6 +138,56 @@ std::string query_header_json(const Query& q) { return header_json(q); }
 std::string query_title(const Query& q) { return title(q); }
 std::string render_grid(const std::vector<std::vector<std::string>>& rows, Format f) { return grid(rows, f); }
 
+void stream_grid(int count, const std::function<void(int, std::vector<std::string>&)>& row, Format f, TextSink& out) {
+    if (count <= 0) return;
+    std::vector<std::string> cells;
+    std::vector<size_t> width;
+    if (f != Format::Csv) {
+        for (int i = 0; i < count; ++i) {
+            cells.clear();
+            row(i, cells);
+            if (i == 0) width.assign(cells.size(), 0);
+            for (size_t c = 0; c < cells.size() && c < width.size(); ++c) width[c] = std::max(width[c], cells[c].size());
+        }
+    }
+    for (int i = 0; i < count; ++i) {
+        cells.clear();
+        row(i, cells);
+        std::string& s = out.text();
+        if (f == Format::Csv) {
+            for (size_t c = 0; c < cells.size(); ++c) {
+                const std::string& cell = cells[c];
+                if (c) s += ',';
+                if (cell.find_first_of(",\" ") != std::string::npos) {
+                    s += '"';
+                    for (char ch : cell) s += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+                    s += '"';
+                } else {
+                    s += cell;
+                }
+            }
+            s += '\n';
+        } else {
+            const bool md = f == Format::Markdown;
+            if (md) s += "| ";
+            for (size_t c = 0; c < cells.size(); ++c) {
+                s += cells[c];
+                if ((c + 1 < cells.size() || md) && c < width.size() && cells[c].size() < width[c])
+                    s.append(width[c] - cells[c].size(), ' ');
+                if (c + 1 < cells.size()) s += md ? " | " : "  ";
+            }
+            if (md) s += " |";
+            s += '\n';
+            if (md && i == 0) {
+                s += "|";
+                for (size_t c = 0; c < cells.size(); ++c) s += std::string(width[c] + 2, '-') + "|";
+                s += '\n';
+            }
+        }
+        out.maybe_flush();
+    }
+}
+
 std::string json_string(std::string_view s) {
     std::string out = "\"";
     for (char c : s) {

@@ -3,6 +3,7 @@
 #include "lanescope/tile.hpp"
 
 #include <charconv>
+#include <functional>
 
 namespace lanescope {
 
@@ -50,101 +51,151 @@ std::string tile_json_fields(const TileLayout& t) {
 }
 
 std::string render_tile_layout(const Query& q, const TileLayout& t, View view, Format f) {
+    std::string all;
+    TextSink sink([&all](std::string_view chunk) { all += chunk; });
+    render_tile_layout(q, t, view, f, sink);
+    sink.finish();
+    return all;
+}
+
+// Streamed in the order of TileLayout::entries() (by element, then wave, then
+// location) without holding them: each element's where() in turn.
+void render_tile_layout(const Query& q, const TileLayout& t, View view, Format f, TextSink& out) {
     const Operand op = t.operand();
     const int bits = t.instruction().element_bits();
     if (f == Format::Json) {
-        std::string s = "{" + query_header_json(q) + ", " + tile_json_fields(t) + ", ";
+        std::string& s = out.text();
+        s += "{" + query_header_json(q) + ", " + tile_json_fields(t) + ", ";
         s += "\"operand\": " + json_string(operand_name(op)) + ", ";
         s += "\"view\": " + json_string(view == View::Matrix ? "matrix" : "registers") + ", ";
         s += "\"type\": " + json_string(elem_name(t.instruction().type())) + ", ";
         s += "\"element_bits\": " + num(bits) + ", ";
         s += "\"blocks\": 1, \"rows\": " + num(t.rows()) + ", \"cols\": " + num(t.cols()) + ", \"regs\": " +
              num(t.regs()) + ", \"lanes\": " + num(t.lanes()) + ",\n\"entries\": [\n";
-        const auto entries = t.entries();
-        s.reserve(s.size() + entries.size() * 104);
-        for (size_t n = 0; n < entries.size(); ++n) {
-            const TileEntry& e = entries[n];
-            append_int(s, "{\"block\": ", 0);
-            append_int(s, ", \"row\": ", e.element.row);
-            append_int(s, ", \"col\": ", e.element.col);
-            append_int(s, ", \"wave\": ", e.at.wave);
-            append_int(s, ", \"lane\": ", e.at.loc.lane);
-            append_int(s, ", \"reg\": ", e.at.loc.reg);
-            append_int(s, ", \"bit_lo\": ", e.at.loc.bit_lo);
-            append_int(s, ", \"bit_hi\": ", e.at.loc.bit_hi);
-            s += n + 1 < entries.size() ? "},\n" : "}\n";
-        }
-        s += "]";
+        bool first = true;
+        for (int r = 0; r < t.rows(); ++r)
+            for (int c = 0; c < t.cols(); ++c) {
+                for (const TileLocation& at : t.where({0, r, c})) {
+                    std::string& b = out.text();
+                    if (!first) b += ",\n";
+                    first = false;
+                    append_int(b, "{\"block\": ", 0);
+                    append_int(b, ", \"row\": ", r);
+                    append_int(b, ", \"col\": ", c);
+                    append_int(b, ", \"wave\": ", at.wave);
+                    append_int(b, ", \"lane\": ", at.loc.lane);
+                    append_int(b, ", \"reg\": ", at.loc.reg);
+                    append_int(b, ", \"bit_lo\": ", at.loc.bit_lo);
+                    append_int(b, ", \"bit_hi\": ", at.loc.bit_hi);
+                    b += "}";
+                }
+                out.maybe_flush();
+            }
+        out.append(first ? "]" : "\n]");
         if (view == View::Registers) {
-            s += ",\n\"slots\": [\n";
-            bool first = true;
+            out.append(",\n\"slots\": [\n");
+            bool first_slot = true;
             for (int w = 0; w < t.waves(); ++w)
                 for (int lane = 0; lane < t.lanes(); ++lane)
                     for (int reg = 0; reg < t.regs(); ++reg) {
-                        s += first ? "" : ",\n";
-                        first = false;
-                        s += "{\"wave\": " + num(w) + ", \"lane\": " + num(lane) + ", \"reg\": " + num(reg) + ", \"parts\": [";
+                        std::string& b = out.text();
+                        b += first_slot ? "" : ",\n";
+                        first_slot = false;
+                        b += "{\"wave\": " + num(w) + ", \"lane\": " + num(lane) + ", \"reg\": " + num(reg) + ", \"parts\": [";
                         auto parts = t.which(w, reg, lane);
-                        for (size_t n = 0; n < parts.size(); ++n) s += (n ? ", " : "") + part_json(parts[n]);
-                        s += "]}";
+                        for (size_t n = 0; n < parts.size(); ++n) b += (n ? ", " : "") + part_json(parts[n]);
+                        b += "]}";
+                        out.maybe_flush();
                     }
-            s += "\n]";
+            out.append("\n]");
         }
-        return s + "}\n";
+        out.append("}\n");
+        return;
     }
-    std::vector<std::vector<std::string>> rows;
+    std::function<void(int, std::vector<std::string>&)> row;
+    int count = 0;
     if (f == Format::Csv) {
         if (view == View::Matrix) {
-            rows.push_back({"block", "row", "col", "wave", "reg", "lane", "bit_lo", "bit_hi"});
-            for (const TileEntry& e : t.entries())
-                rows.push_back({"0", num(e.element.row), num(e.element.col), num(e.at.wave), num(e.at.loc.reg),
-                                num(e.at.loc.lane), num(e.at.loc.bit_lo), num(e.at.loc.bit_hi)});
-        } else {
-            rows.push_back({"wave", "lane", "reg", "bit_lo", "bit_hi", "block", "row", "col"});
-            for (int w = 0; w < t.waves(); ++w)
-                for (int lane = 0; lane < t.lanes(); ++lane)
-                    for (int reg = 0; reg < t.regs(); ++reg)
-                        for (const SlotPart& p : t.which(w, reg, lane))
-                            rows.push_back({num(w), num(lane), num(reg), num(p.bit_lo), num(p.bit_hi), "0",
-                                            num(p.element.row), num(p.element.col)});
+            // One CSV row per entry: the grid's rows are elements, each writing its entries.
+            out.append("block,row,col,wave,reg,lane,bit_lo,bit_hi\n");
+            for (int r = 0; r < t.rows(); ++r)
+                for (int c = 0; c < t.cols(); ++c) {
+                    std::string& b = out.text();
+                    for (const TileLocation& at : t.where({0, r, c})) {
+                        append_int(b, "0,", r);
+                        append_int(b, ",", c);
+                        append_int(b, ",", at.wave);
+                        append_int(b, ",", at.loc.reg);
+                        append_int(b, ",", at.loc.lane);
+                        append_int(b, ",", at.loc.bit_lo);
+                        append_int(b, ",", at.loc.bit_hi);
+                        b += '\n';
+                    }
+                    out.maybe_flush();
+                }
+            return;
         }
-        return render_grid(rows, Format::Csv);
+        out.append("wave,lane,reg,bit_lo,bit_hi,block,row,col\n");
+        for (int w = 0; w < t.waves(); ++w)
+            for (int lane = 0; lane < t.lanes(); ++lane) {
+                std::string& b = out.text();
+                for (int reg = 0; reg < t.regs(); ++reg)
+                    for (const SlotPart& p : t.which(w, reg, lane)) {
+                        append_int(b, "", w);
+                        append_int(b, ",", lane);
+                        append_int(b, ",", reg);
+                        append_int(b, ",", p.bit_lo);
+                        append_int(b, ",", p.bit_hi);
+                        append_int(b, ",", 0);
+                        append_int(b, ",", p.element.row);
+                        append_int(b, ",", p.element.col);
+                        b += '\n';
+                    }
+                out.maybe_flush();
+            }
+        return;
     }
     const bool md = f == Format::Markdown;
-    std::string out = (md ? "### " : "") + tile_title(q, t) + "\n";
+    out.append((md ? "### " : "") + tile_title(q, t) + "\n");
     if (view == View::Matrix) {
-        std::vector<std::string> head = {std::string(operand_name(op)) + " row\\col"};
-        for (int c = 0; c < t.cols(); ++c) head.push_back(num(c));
-        rows.push_back(head);
-        for (int r = 0; r < t.rows(); ++r) {
-            std::vector<std::string> row = {num(r)};
+        count = t.rows() + 1;
+        row = [&](int i, std::vector<std::string>& cells) {
+            if (i == 0) {
+                cells.push_back(std::string(operand_name(op)) + " row\\col");
+                for (int c = 0; c < t.cols(); ++c) cells.push_back(num(c));
+                return;
+            }
+            const int r = i - 1;
+            cells.push_back(num(r));
             for (int c = 0; c < t.cols(); ++c) {
                 std::string cell;
                 for (const TileLocation& at : t.where({0, r, c})) cell += (cell.empty() ? "" : " ") + tile_label(at, bits, t.waves());
-                row.push_back(cell.empty() ? "-" : cell);
+                cells.push_back(cell.empty() ? "-" : cell);
             }
-            rows.push_back(row);
-        }
+        };
     } else {
-        std::vector<std::string> head = {"wave", "lane"};
-        for (int reg = 0; reg < t.regs(); ++reg) head.push_back("v" + num(reg));
-        rows.push_back(head);
-        for (int w = 0; w < t.waves(); ++w)
-            for (int lane = 0; lane < t.lanes(); ++lane) {
-                std::vector<std::string> row = {num(w), num(lane)};
-                for (int reg = 0; reg < t.regs(); ++reg) {
-                    std::string cell;
-                    for (const SlotPart& p : t.which(w, reg, lane)) {
-                        if (!cell.empty()) cell += " ";
-                        if (!(p.bit_lo == 0 && p.bit_hi == 31)) cell += "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
-                        cell += element_label(op, p.element, 1);
-                    }
-                    row.push_back(cell.empty() ? "-" : cell);
-                }
-                rows.push_back(row);
+        count = t.waves() * t.lanes() + 1;
+        row = [&](int i, std::vector<std::string>& cells) {
+            if (i == 0) {
+                cells = {"wave", "lane"};
+                for (int reg = 0; reg < t.regs(); ++reg) cells.push_back("v" + num(reg));
+                return;
             }
+            const int w = (i - 1) / t.lanes(), lane = (i - 1) % t.lanes();
+            cells.push_back(num(w));
+            cells.push_back(num(lane));
+            for (int reg = 0; reg < t.regs(); ++reg) {
+                std::string cell;
+                for (const SlotPart& p : t.which(w, reg, lane)) {
+                    if (!cell.empty()) cell += " ";
+                    if (!(p.bit_lo == 0 && p.bit_hi == 31)) cell += "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
+                    cell += element_label(op, p.element, 1);
+                }
+                cells.push_back(cell.empty() ? "-" : cell);
+            }
+        };
     }
-    return out + render_grid(rows, f);
+    stream_grid(count, row, f, out);
 }
 
 std::string render_tile_where(const Query& q, const TileLayout& t, const Element& e, Format f) {

@@ -5,11 +5,17 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fcntl.h>
 #include <filesystem>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <atomic>
+#include <csignal>
+#include <ctime>
+#include <mutex>
 
 namespace lanescope::files {
 
@@ -52,7 +58,130 @@ int rename_exchange(const std::string& from, const std::string& to) {
 #endif
 }
 
+
+std::string temporary_name(const std::string& path) {
+    return parent_of(path) + "/." + fs::path(path).filename().string() + ".tmp-XXXXXX";
+}
+
 }  // namespace
+
+// ------------------------------------------------- cleanup on signals ----
+//
+// The named temporaries in flight, in fixed buffers a signal handler may read:
+// on SIGTERM, SIGINT, SIGHUP or SIGQUIT (when the program left them at their
+// default action) each is unlinked (a directory: emptied and removed) with
+// plain system calls, then the signal is raised again with its default action.
+namespace cleanup {
+
+namespace {
+
+constexpr int kSlots = 16;
+constexpr size_t kPathMax = 4096;
+char g_paths[kSlots][kPathMax];
+volatile sig_atomic_t g_kind[kSlots];
+std::mutex g_claim;
+std::atomic<bool> g_named_only{false};
+const int kSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+
+// Removes everything under the open directory `dir` (depth-limited), with system calls only.
+void empty_tree(int dir, int depth) {
+    struct Dirent64 {
+        unsigned long long ino;
+        long long off;
+        unsigned short reclen;
+        unsigned char type;
+        char name[1];
+    };
+    alignas(8) char buf[4096];
+    for (int pass = 0; pass < 64; ++pass) {
+        ::lseek(dir, 0, SEEK_SET);
+        bool removed = false;
+        for (;;) {
+            const long n = ::syscall(SYS_getdents64, dir, buf, sizeof buf);
+            if (n <= 0) break;
+            for (long off = 0; off < n;) {
+                const auto* d = reinterpret_cast<const Dirent64*>(buf + off);
+                off += d->reclen;
+                const char* name = d->name;
+                if (name[0] == '.' && (name[1] == 0 || (name[1] == '.' && name[2] == 0))) continue;
+                if (d->type == DT_DIR && depth < 8) {
+                    const int sub = ::openat(dir, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+                    if (sub >= 0) {
+                        empty_tree(sub, depth + 1);
+                        ::close(sub);
+                    }
+                    removed |= ::unlinkat(dir, name, AT_REMOVEDIR) == 0;
+                } else {
+                    removed |= ::unlinkat(dir, name, 0) == 0;
+                }
+            }
+        }
+        if (!removed) return;
+    }
+}
+
+void on_signal(int sig) {
+    const int saved = errno;
+    for (int i = 0; i < kSlots; ++i) {
+        if (g_kind[i] == kFile) {
+            ::unlink(g_paths[i]);
+        } else if (g_kind[i] == kDirectory) {
+            const int d = ::open(g_paths[i], O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+            if (d >= 0) {
+                empty_tree(d, 0);
+                ::close(d);
+            }
+            ::rmdir(g_paths[i]);
+        }
+    }
+    ::signal(sig, SIG_DFL);
+    errno = saved;
+    ::raise(sig);  // delivered with its default action when the handler returns
+}
+
+}  // namespace
+
+void use_named_temporaries(bool on) { g_named_only = on; }
+bool named_only() { return g_named_only; }
+
+void install() {
+    // Checked at every temporary: a handler a program sets later (or resets) is respected.
+    {
+        for (int sig : kSignals) {
+            struct sigaction old {};
+            if (::sigaction(sig, nullptr, &old) != 0) continue;
+            // Only where nobody else chose: an ignored signal stays ignored, a program's handler stays.
+            if ((old.sa_flags & SA_SIGINFO) || old.sa_handler != SIG_DFL) continue;
+            struct sigaction sa {};
+            sa.sa_handler = on_signal;
+            sigemptyset(&sa.sa_mask);
+            for (int other : kSignals) sigaddset(&sa.sa_mask, other);
+            sa.sa_flags = SA_RESTART;
+            ::sigaction(sig, &sa, nullptr);
+        }
+    }
+}
+
+int claim(const std::string& path, int kind) {
+    if (path.size() >= kPathMax) return -1;
+    std::lock_guard<std::mutex> lock(g_claim);
+    for (int i = 0; i < kSlots; ++i)
+        if (g_kind[i] == kFree) {
+            std::memcpy(g_paths[i], path.c_str(), path.size() + 1);
+            std::atomic_signal_fence(std::memory_order_seq_cst);
+            g_kind[i] = kind;
+            return i;
+        }
+    return -1;  // more than kSlots at once: still removed on every ordinary path
+}
+
+void release(int slot) {
+    if (slot < 0 || slot >= kSlots) return;
+    std::lock_guard<std::mutex> lock(g_claim);
+    g_kind[slot] = kFree;
+}
+
+}  // namespace cleanup
 
 void check_writable(const std::string& path) {
     if (path.empty()) throw Error("no output file given; legal: a file name, or - for standard output");
@@ -76,33 +205,161 @@ void check_writable(const std::string& path) {
 }
 
 void write_file(const std::string& path, std::string_view bytes) {
+    OutputFile out(path);
+    out.write(bytes);
+    out.commit();
+}
+
+// ------------------------------------------------------------ OutputFile ----
+
+OutputFile::OutputFile(const std::string& path) : path_(path) {
+    if (path.empty() || path == "-") {
+        std::fflush(stdout);  // anything printf'ed before goes first
+        return;
+    }
     check_writable(path);
     struct stat st {};
     if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
         // /dev/null, a FIFO, a terminal: write through, never replace the node.
-        const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
-        if (fd < 0) throw Error("cannot write '" + path + "': " + why(errno));
-        const int err = write_all(fd, bytes);
-        const int cerr = ::close(fd) == 0 ? 0 : errno;
-        if (err || cerr) throw Error("cannot write '" + path + "': " + why(err ? err : cerr));
+        mode_ = Mode::Through;
+        fd_ = ::open(path.c_str(), O_WRONLY | O_CLOEXEC | O_NOCTTY);
+        if (fd_ < 0) throw Error("cannot write '" + path + "': " + why(errno));
         return;
     }
-    // A unique temporary beside the target: concurrent writers never share one.
-    std::string tmp = parent_of(path) + "/." + fs::path(path).filename().string() + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(tmp.data());
-    if (fd < 0) throw Error("cannot write '" + path + "': cannot create a temporary file beside it: " + why(errno));
-    int err = write_all(fd, bytes);
-    if (!err && ::fsync(fd) != 0 && errno != EINVAL) err = errno;
-    // Keep the permissions a plain create would give (mkstemp makes 0600).
+    mode_ = Mode::Atomic;
+    // Keep the permissions a plain create would give (or the replaced file's).
     const mode_t mask = ::umask(0);
     ::umask(mask);
-    if (!err && ::fchmod(fd, (S_ISREG(st.st_mode) ? st.st_mode : 0666 & ~mask) & 07777) != 0) err = errno;
-    if (::close(fd) != 0 && !err) err = errno;
-    if (!err && ::rename(tmp.c_str(), path.c_str()) != 0) err = errno;
-    if (err) {
-        ::unlink(tmp.c_str());
-        throw Error("cannot write '" + path + "': " + why(err));
+    mode_bits_ = (S_ISREG(st.st_mode) ? st.st_mode : 0666 & ~mask) & 07777;
+    cleanup::install();
+#ifdef O_TMPFILE
+    // A file with no name until it is complete: nothing to clean up if we are killed.
+    if (!cleanup::named_only()) {
+        fd_ = ::open(parent_of(path).c_str(), O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+        if (fd_ >= 0) return;
     }
+#endif
+    // The filesystem refuses O_TMPFILE: a unique temporary beside the target,
+    // unlinked by the signal handler if we are ended before commit.
+    tmp_ = temporary_name(path);
+    fd_ = ::mkstemp(tmp_.data());
+    if (fd_ < 0) {
+        const int err = errno;
+        tmp_.clear();
+        throw Error("cannot write '" + path + "': cannot create a temporary file beside it: " + why(err));
+    }
+    ::fcntl(fd_, F_SETFD, FD_CLOEXEC);
+    slot_ = cleanup::claim(tmp_, cleanup::kFile);
+}
+
+OutputFile::~OutputFile() {
+    if (fd_ >= 0) ::close(fd_);
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());
+    cleanup::release(slot_);
+}
+
+void OutputFile::fail(int err) {
+    if (fd_ >= 0) ::close(fd_);
+    fd_ = -1;
+    if (!tmp_.empty()) ::unlink(tmp_.c_str());
+    tmp_.clear();
+    cleanup::release(slot_);
+    slot_ = -1;
+    done_ = true;
+    if (mode_ == Mode::Stdout) throw Error("cannot write to standard output: " + why(err));
+    throw Error("cannot write '" + path_ + "': " + why(err));
+}
+
+void OutputFile::write(std::string_view bytes) {
+    if (done_) throw Error("internal: write after commit to '" + path_ + "'");
+    const int err = write_all(mode_ == Mode::Stdout ? STDOUT_FILENO : fd_, bytes);
+    if (err) fail(err);
+}
+
+void OutputFile::commit() {
+    if (done_) return;
+    if (mode_ == Mode::Stdout) {
+        done_ = true;
+        return;
+    }
+    if (mode_ == Mode::Through) {
+        const int err = ::close(fd_) == 0 ? 0 : errno;
+        fd_ = -1;
+        done_ = true;
+        if (err) fail(err);
+        return;
+    }
+    int err = 0;
+    if (::fsync(fd_) != 0 && errno != EINVAL) err = errno;
+    if (!err && ::fchmod(fd_, mode_bits_) != 0) err = errno;
+    if (err) fail(err);
+    if (tmp_.empty()) {
+        // The unnamed file: link it in. Straight to the target when there is none
+        // (one atomic step), otherwise to a named temporary that replaces it.
+        char proc[64];
+        std::snprintf(proc, sizeof proc, "/proc/self/fd/%d", fd_);
+        auto link_as = [&](const std::string& name) {
+            if (::linkat(AT_FDCWD, proc, AT_FDCWD, name.c_str(), AT_SYMLINK_FOLLOW) == 0) return 0;
+            return errno;
+        };
+        int lerr = link_as(path_);
+        if (lerr == 0) {
+            ::close(fd_);
+            fd_ = -1;
+            done_ = true;
+            return;
+        }
+        for (int attempt = 0; attempt < 100; ++attempt) {
+            std::string name = temporary_name(path_);
+            // XXXXXX -> letters from the pid, the attempt and the clock (a clash just retries).
+            unsigned long long seed = static_cast<unsigned long long>(::getpid()) * 1000003ULL + attempt * 7919ULL +
+                                      static_cast<unsigned long long>(std::clock());
+            for (size_t i = name.size() - 6; i < name.size(); ++i, seed /= 26) name[i] = static_cast<char>('a' + seed % 26);
+            slot_ = cleanup::claim(name, cleanup::kFile);
+            tmp_ = name;
+            lerr = link_as(name);
+            if (lerr == 0) break;
+            tmp_.clear();
+            cleanup::release(slot_);
+            slot_ = -1;
+            if (lerr != EEXIST) break;
+        }
+        if (tmp_.empty()) {
+            // No /proc (or linkat refused): copy the bytes into a named temporary.
+            tmp_ = temporary_name(path_);
+            const int out = ::mkstemp(tmp_.data());
+            if (out < 0) {
+                const int e = errno;
+                tmp_.clear();
+                fail(e);
+            }
+            slot_ = cleanup::claim(tmp_, cleanup::kFile);
+            char buf[1 << 16];
+            off_t at = 0;
+            for (;;) {
+                const ssize_t n = ::pread(fd_, buf, sizeof buf, at);
+                if (n < 0 && errno == EINTR) continue;
+                if (n <= 0) {
+                    if (n < 0) err = errno;
+                    break;
+                }
+                if ((err = write_all(out, std::string_view(buf, static_cast<size_t>(n))))) break;
+                at += n;
+            }
+            if (!err && ::fsync(out) != 0 && errno != EINVAL) err = errno;
+            if (!err && ::fchmod(out, mode_bits_) != 0) err = errno;
+            if (::close(out) != 0 && !err) err = errno;
+            if (err) fail(err);
+        }
+    }
+    if (::close(fd_) != 0) err = errno;
+    fd_ = -1;
+    if (!err && ::rename(tmp_.c_str(), path_.c_str()) != 0) err = errno;
+    if (err) fail(err);
+    tmp_.clear();
+    cleanup::release(slot_);
+    slot_ = -1;
+    done_ = true;
 }
 
 void write_stdout(std::string_view bytes) {
@@ -139,6 +396,8 @@ DirectoryWriter::DirectoryWriter(const std::string& target, const std::string& m
     if (!::mkdtemp(work.data()))
         throw Error("cannot write into '" + target + "': cannot create a directory in '" + dir + "': " + why(errno));
     work_ = work;
+    cleanup::install();
+    slot_ = cleanup::claim(work_, cleanup::kDirectory);
     ::chmod(work_.c_str(), 0777 & ~[] { mode_t m = ::umask(0); ::umask(m); return m; }());
 }
 
@@ -147,6 +406,7 @@ DirectoryWriter::~DirectoryWriter() {
         std::error_code ec;
         fs::remove_all(work_, ec);
     }
+    cleanup::release(slot_);
 }
 
 void DirectoryWriter::make_subdir(const std::string& name) const {
@@ -177,12 +437,16 @@ void DirectoryWriter::commit() {
                 committed_ = true;
                 std::error_code ec;
                 fs::remove_all(work_, ec);  // now holds the old directory
+                cleanup::release(slot_);
+                slot_ = -1;
                 return;
             }
         }
         throw Error("cannot move the finished directory into '" + target_ + "': " + why(err));
     }
     committed_ = true;
+    cleanup::release(slot_);
+    slot_ = -1;
 }
 
 }  // namespace lanescope::files

@@ -1,0 +1,35 @@
+// Work limits of the front ends: the largest tile each kind of answer is
+// computed for, so that every legal request finishes in seconds and bounded
+// memory (docs/limits.md has the measured table, `lanescope-cli bench` the
+// numbers). A request over a limit is refused up front, naming the limit.
+//
+// The measure is the placement: one (element, wave, lane, register, bits) of a
+// tile. An operand's placements are the instruction's placements times the
+// instruction copies each wave holds times the waves, so an A operand that
+// every wave along N shares counts once per wave.
+#pragma once
+
+#include "lanescope/tile.hpp"
+
+#include <string>
+
+namespace lanescope {
+
+// Streamed answers (layout of a tile in any format): about 104 bytes of JSON each.
+inline constexpr long long kMaxStreamedPlacements = 1LL << 24;
+// Answers that hold every placement in memory while they compare or plan
+// (check of a tile, load/store planning of a tile).
+inline constexpr long long kMaxHeldPlacements = 1LL << 22;
+// Generated C++ headers: constexpr tables a compiler still accepts, per operand.
+inline constexpr long long kMaxHeaderPlacements = 1LL << 20;
+
+// Placements of the tile (waves x instruction copies per wave x the instruction's placements).
+long long tile_placements(const TileLayout& t);
+// Registers of the tile that may hold something: waves x lanes x registers per lane.
+long long tile_slots(const TileLayout& t);
+// Throws Error unless both counts are within `limit`: "<what> of <operand> tile ...
+// has N placements; <what> handles at most LIMIT (<why>); legal: a smaller --shape, fewer
+// --waves or --tiles-per-wave".
+void check_tile_work(const TileLayout& t, long long limit, const std::string& what, const std::string& why);
+
+}  // namespace lanescope
