@@ -143,9 +143,18 @@ std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp)
 }
 
 // A tile's layout, streamed to the output as it is produced (up to 1.7 GB of JSON).
+const char* const kStreamedWhy =
+    "about 1.7 GB of JSON, written in under 10 s; `where` and `which` answer single elements of any tile";
+void check_streamed(const ls::TileLayout& t, ls::View v, ls::Format f) {
+    // JSON's registers view writes each placement twice (entries, then slots).
+    if (v == ls::View::Registers && f == ls::Format::Json)
+        ls::check_tile_work(t, ls::kMaxStreamedPlacements / 2, "layout --view registers --format json",
+                            "it writes every placement twice, about 2 GB; --view matrix takes twice as many");
+    else
+        ls::check_tile_work(t, ls::kMaxStreamedPlacements, "layout", kStreamedWhy);
+}
 int emit_tile_layout(const Options& o, const Resolved& r, const ls::TileLayout& t, ls::View v, ls::Format f) {
-    ls::check_tile_work(t, ls::kMaxStreamedPlacements, "layout",
-                        "about 1.7 GB of JSON, written in under 10 s; `where` and `which` answer single elements of any tile");
+    check_streamed(t, v, f);
     return emit_streamed(o, [&](ls::TextSink& out) { ls::render_tile_layout(r.query, t, v, f, out); });
 }
 
@@ -184,6 +193,22 @@ int cmd_layout(const Options& o) {
         if (tiled) return ls::render_tile_layout(r.query, ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tp), v, f);
         return ls::render_layout(r.query, ls::layout_of(*r.ins, *r.target, op, r.query.mods), v, f);
     };
+    if (tiled && (o.operand == "all" || o.operand == "ALL")) {
+        std::vector<ls::TileLayout> tiles;
+        for (ls::Operand op : ls::operands_of(*r.ins)) {
+            tiles.emplace_back(*r.ins, *r.target, op, r.query.mods, tp);
+            check_streamed(tiles.back(), v, f);
+        }
+        return emit_streamed(o, [&](ls::TextSink& out) {
+            if (f == ls::Format::Json) out.append("[\n");
+            for (size_t n = 0; n < tiles.size(); ++n) {
+                ls::render_tile_layout(r.query, tiles[n], v, f, out);
+                if (f == ls::Format::Json && n + 1 < tiles.size()) out.append(",");
+                if (f != ls::Format::Json) out.append("\n");
+            }
+            if (f == ls::Format::Json) out.append("]\n");
+        });
+    }
     if (o.operand == "all" || o.operand == "ALL") {
         std::string text;
         auto ops = ls::operands_of(*r.ins);

@@ -20,6 +20,9 @@ inline constexpr long long kMaxStreamedPlacements = 1LL << 24;
 // Answers that hold every placement in memory while they compare or plan
 // (check of a tile, load/store planning of a tile).
 inline constexpr long long kMaxHeldPlacements = 1LL << 22;
+// Load/store planning of a tile (load, figure --memory, the app's memory view):
+// every access planned and its LDS banks analysed.
+inline constexpr long long kMaxMemoryPlacements = 1LL << 20;
 // Generated C++ headers: constexpr tables a compiler still accepts, per operand.
 inline constexpr long long kMaxHeaderPlacements = 1LL << 20;
 

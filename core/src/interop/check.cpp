@@ -2,6 +2,7 @@
 // lanescope gives with every placement the other layout gives.
 #include "lanescope/check.hpp"
 
+#include "lanescope/limits.hpp"
 #include "util/json_read.hpp"
 
 #include <algorithm>
@@ -188,6 +189,7 @@ CheckResult compare(std::map<Element, std::pair<std::vector<Placement>, std::vec
 }  // namespace
 
 CheckResult check_layout(const TileLayout& t, const GivenLayout& given) {
+    check_tile_work(t, kMaxHeldPlacements, "check", "every placement of both layouts is compared in memory");
     std::map<Element, std::pair<std::vector<Placement>, std::vector<Placement>>> by_element;
     std::vector<std::vector<Element>> held;
     std::string held_error;

@@ -1,6 +1,7 @@
 // render_header (header.hpp): tables per operand, sorted two ways, and small
 // constexpr accessors over them.
 #include "lanescope/header.hpp"
+#include "lanescope/limits.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -48,6 +49,9 @@ std::string render_header(const Query& q, const TileParams& tp, const std::strin
     s += "namespace " + name + " {\n\n";
     s += "struct Slot {\n    int wave, lane, reg, bit_lo, bit_hi;\n};\nstruct Item {\n    int row, col;\n};\n\n";
     std::string helpers;
+    for (Operand op : operands_of(*q.ins))  // every operand within the limit before any work
+        check_tile_work(TileLayout(*q.ins, *q.target, op, q.mods, tp), kMaxHeaderPlacements, "header",
+                        "its constexpr tables must still compile; `layout --format json` streams larger tiles");
     for (Operand op : operands_of(*q.ins)) {
         TileLayout t(*q.ins, *q.target, op, q.mods, tp);
         // Per (wave, lane): its items, one per (element, bits) part in register-and-bit order (ties, where

@@ -1,6 +1,7 @@
 // `lanescope-cli load`: the plan of one request, rendered as a table, CSV, the
 // JSON contract (docs/memory.md) or HIP code that issues the plan.
 #include "lanescope/memory.hpp"
+#include "lanescope/limits.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -111,6 +112,8 @@ std::string reg_range(const MemoryOp& op) {
 std::pair<int, int> memory_extent(const Query& q, const MemoryRequest& r) {
     if (r.tiles && !r.tiles->single()) {
         TileLayout L(*q.ins, *q.target, r.operand, q.mods, *r.tiles);
+        check_tile_work(L, kMaxMemoryPlacements, r.store ? "planning stores" : "planning loads",
+                        "every element's access is planned and its banks analysed in memory");
         return {L.rows(), L.cols()};
     }
     OperandLayout L = layout_of(*q.ins, *q.target, r.operand, q.mods);
@@ -118,6 +121,7 @@ std::pair<int, int> memory_extent(const Query& q, const MemoryRequest& r) {
 }
 
 MemoryPlan plan_memory(const Query& q, const MemoryRequest& r) {
+    memory_extent(q, r);  // refuses a tile over the work limit before any planning
     if (r.transpose && r.store) throw Error("--transpose and --store do not go together: transpose loads only read");
     MemoryPlan p;
     if (r.store) p.ops = plan_stores(*q.ins, *q.target, r.operand, q.mods, r.tile, r.tiles);
