@@ -3,6 +3,7 @@
 // chosen, LDS bank conflicts, global coalescing; table, CSV, JSON or HIP code.
 #include "common.hpp"
 
+#include "lanescope/header.hpp"
 #include "lanescope/memory.hpp"
 
 #include <cctype>
@@ -18,6 +19,8 @@ struct LoadArgs : MemoryArgs {
 int run_load(const Options& o, const LoadArgs& a) {
     if (o.operand == "all" || o.operand == "ALL") throw ls::Error("load takes one operand (--operand A, B, C or D), not all");
     const bool hip = o.format == "hip";
+    if (!hip && !a.name.empty())
+        throw UsageError("--namespace names the generated code of --format hip; it does not apply to --format " + o.format);
     if (!hip && o.format != "table" && o.format != "csv" && o.format != "json" && o.format != "markdown" && o.format != "md")
         throw ls::Error("--format '" + o.format + "' is not legal for load; legal: table, csv, markdown, json, hip");
     Resolved r = resolve(o);
@@ -31,9 +34,7 @@ int run_load(const Options& o, const LoadArgs& a) {
                 for (char& c : name)
                     if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
             } else {
-                bool ok = !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
-                for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
-                if (!ok) throw ls::Error("--namespace '" + name + "' is not a C++ identifier; legal: letters, digits, _");
+                ls::check_namespace_name(name, "--namespace");
             }
             return emit(o, ls::render_memory_hip(r.query, req, name));
         }
@@ -41,6 +42,9 @@ int run_load(const Options& o, const LoadArgs& a) {
     } catch (const ls::Error& e) {
         // core's refusal already says what is legal; name the option it concerns.
         if (a.transpose) throw ls::Error(std::string("--transpose: ") + e.what());
+        if ((r.query.mods.cbsz || r.query.mods.abid) && std::string(e.what()).find("share register bits") != std::string::npos)
+            throw ls::Error(std::string(e.what()) + " (CBSZ/ABID broadcast one block's A to the others inside the "
+                            "instruction); legal: --cbsz 0 --abid 0, the registers as loaded before the broadcast");
         throw;
     }
 }

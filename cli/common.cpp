@@ -4,6 +4,7 @@
 #include "lanescope/files.hpp"
 #include "lanescope/numbers.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -102,6 +103,59 @@ void add_tile_options(CLI::App* sub, Options& o) {
     sub->add_option("--tiles-per-wave", o.tiles_per_wave, "tile: instruction tiles per wave RMxRN (tilesPerWarp), e.g. 2x1");
     sub->add_option("--shape", o.shape,
                     "tile: tensor shape TMxTN or TMxTNxTK (C/D is TMxTN, A TMxTK, B TKxTN); default one wave-grid tile");
+    check_tile_option_forms(sub);
+}
+
+void check_tile_option_forms(CLI::App* sub) {
+    for (const char* flag : {"--waves", "--tiles-per-wave", "--shape"}) {
+        CLI::Option* opt = sub->get_option_no_throw(flag);
+        if (!opt) continue;
+        const std::string name = flag;
+        opt->check(
+            [name](const std::string& text) -> std::string {
+                try {
+                    ls::parse_tile_params(name == "--waves" ? text : "", name == "--tiles-per-wave" ? text : "",
+                                          name == "--shape" ? text : "");
+                    if (text.empty())
+                        return name + " '' is empty; legal: " +
+                               (name == "--shape" ? "TMxTN or TMxTNxTK" : name == "--waves" ? "WMxWN" : "RMxRN") +
+                               " (e.g. 2x2), or leave the option out";
+                } catch (const ls::Error& e) {
+                    return e.what();
+                }
+                return "";
+            },
+            "", "");
+    }
+}
+
+void refuse_empty_values(const CLI::App& app) {
+    std::vector<const CLI::App*> apps = {&app};
+    for (const CLI::App* sub : app.get_subcommands()) apps.push_back(sub);
+    for (const CLI::App* a : apps)
+        for (const CLI::Option* opt : a->get_options()) {
+            if (opt->count() == 0 || opt->get_type_size_max() == 0) continue;  // absent, or a flag
+            for (const std::string& v : opt->results())
+                if (v.empty()) {
+                    std::string name = opt->get_name(false, true);
+                    const std::string longest = name.substr(name.find_last_of(',') + 1);
+                    throw UsageError(longest + " '' is empty; legal: " + opt->get_description() +
+                                     " (or leave the option out)");
+                }
+        }
+}
+
+std::vector<std::string> given_options_except(const Options& o, const std::vector<std::string>& allowed) {
+    std::vector<std::string> out;
+    if (!o.sub) return out;
+    for (const CLI::Option* opt : o.sub->get_options()) {
+        if (opt->count() == 0) continue;
+        std::string names = opt->get_name(false, true);
+        const std::string longest = names.substr(names.find_last_of(',') + 1);
+        if (longest == "--help" || longest == "-h") continue;
+        if (std::find(allowed.begin(), allowed.end(), longest) == allowed.end()) out.push_back(longest);
+    }
+    return out;
 }
 
 bool tile_mode(const Options& o) { return !o.waves.empty() || !o.tiles_per_wave.empty() || !o.shape.empty(); }

@@ -45,7 +45,14 @@ struct Options {
     int wave_index = -1;  // which: the wave of a tile (--wave in tile mode)
     int wave_size = -1;   // which: --wave-size, the wave size when --wave names a wave
     int catalog_rows = 100000;  // bench: the synthetic catalog's size
+    const CLI::App* sub = nullptr;  // the parsed subcommand (which options were given)
 };
+
+// Empty values ("--waves ''") are usage errors everywhere, as "--reg ''" is:
+// throws UsageError naming the first empty option of `app` or its parsed subcommands.
+void refuse_empty_values(const CLI::App& app);
+// The options given on the command line of o.sub that are not in `allowed` (long names).
+std::vector<std::string> given_options_except(const Options& o, const std::vector<std::string>& allowed);
 
 // A registered subcommand: its CLI11 node and what runs when it was chosen.
 struct Command {
@@ -85,6 +92,10 @@ CLI::Option* add_double_option(CLI::App* sub, const std::string& names, double& 
 
 // Tile options: --waves WMxWN, --tiles-per-wave RMxRN, --shape TMxTN[xTK].
 void add_tile_options(CLI::App* sub, Options& o);
+// Checks the form of --waves, --tiles-per-wave and --shape while parsing: a
+// malformed value is a usage error (exit 2); a well-formed tile the instruction
+// cannot make is a bad query (exit 1), as an illegal --cbsz is.
+void check_tile_option_forms(CLI::App* sub);
 bool tile_mode(const Options& o);
 // Parses the tile options strictly; throws ls::Error naming the option and the legal form.
 ls::TileParams tile_params(const Options& o);

@@ -160,6 +160,15 @@ int emit_tile_layout(const Options& o, const Resolved& r, const ls::TileLayout& 
 
 int cmd_layout(const Options& o) {
     if (!o.linear_file.empty()) {
+        const auto extra = given_options_except(o, {"--linear", "--format", "--out"});
+        if (!extra.empty()) {
+            std::string names;
+            for (const auto& n : extra) names += (names.empty() ? "" : ", ") + n;
+            throw UsageError("--linear FILE shows the layout in FILE; " + names + (extra.size() > 1 ? " do" : " does") +
+                             " not apply to it (legal with --linear: --format table|csv|json|linear, -o FILE)");
+        }
+        if (o.format == "cute" || o.format == "markdown" || o.format == "md")
+            throw ls::Error("--format " + o.format + " is not offered for --linear; legal: table, csv, json, linear");
         ls::LinearLayout L = ls::parse_linear(read_text_file(o.linear_file), o.linear_file);
         return emit(o, render_given_linear(L, o.format));
     }
@@ -230,6 +239,10 @@ int cmd_where(const Options& o) {
     Resolved r = resolve(o);
     if (tile_mode(o)) {
         if (o.row < 0 || o.col < 0) throw UsageError("where on a tile needs both --row R and --col C");
+        if (o.block != 0)
+            throw ls::Error("--block " + std::to_string(o.block) +
+                            " is not legal on a tile: tiles are made of single-block instructions; legal: --block 0 "
+                            "(or leave it out)");
         ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
         return emit(o, ls::render_tile_where(r.query, t, {o.block, o.row, o.col}, parse_format(o.format)));
     }
@@ -267,6 +280,8 @@ int cmd_which(const Options& o_in) {
 }
 
 int cmd_header(const Options& o) {
+    if (o.sub && o.sub->get_option("--format")->count() > 0)
+        throw UsageError("header writes C++ (a HIP/C++17 header); --format does not apply to it");
     Resolved r = resolve(o);
     if (o.out.empty()) throw UsageError("header needs -o FILE (or - for standard output)");
     std::string name = o.header_namespace;
@@ -291,6 +306,8 @@ std::string placements_text(const std::vector<ls::Placement>& ps) {
 }
 
 int cmd_check(const Options& o) {
+    if (o.format != "table" && o.format != "json")
+        throw ls::Error("--format '" + o.format + "' is not legal for check; legal: table, json");
     if (o.layout_file.empty()) throw ls::Error("check needs --layout FILE (the JSON contract, CSV or a linear layout)");
     Resolved r = resolve(o);
     const ls::Operand op = parse_operand_or_throw(o.operand, *r.ins);
@@ -627,9 +644,11 @@ int lanescope_cli_main(int argc, char** argv) {
     }
     int rc = 2;
     try {
+        refuse_empty_values(app);
         for (Command& c : commands)
             if (c.sub->parsed()) {
                 o.command = c.sub->get_name();
+                o.sub = c.sub;
                 rc = c.run();
                 break;
             }

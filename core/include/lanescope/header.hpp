@@ -18,4 +18,12 @@ namespace lanescope {
 // row then col. Tiles need single-block instructions (TileLayout throws).
 std::string render_header(const Query& q, const TileParams& tile, const std::string& name);
 
+// Throws Error unless `name` can name the namespace of generated code: a C++
+// identifier (letters, digits, _, not starting with a digit) that is not a
+// keyword or alternative token (int, class, and), not reserved (a double
+// underscore, or _ followed by an upper-case letter; std, posix) and not a macro
+// the generated code defines (LANESCOPE_HD, LS_HD, LS_LDS, LS_GLOBAL). `option`
+// names the flag in the message ("--namespace").
+void check_namespace_name(const std::string& name, const std::string& option);
+
 }  // namespace lanescope

@@ -23,15 +23,18 @@ auto key(const Placement& p) { return std::make_tuple(p.wave, p.lane, p.reg, p.b
 
 int as_int(const Json* v, const std::string& what, const std::string& origin) {
     if (!v || v->kind != Json::Int || v->i < 0 || v->i > (1 << 30))
-        throw Error(origin + ": " + what + " must be a whole number from 0");
+        throw Error(origin + ": " + what + " must be a whole number from 0 to " + num(1 << 30));
     return static_cast<int>(v->i);
 }
 
 GivenLayout from_contract(const Json& doc, const std::string& origin) {
     GivenLayout g;
     g.origin = origin;
-    if (const Json* op = member(doc, "operand"))
-        if (op->kind == Json::String) g.operand = op->s;
+    if (const Json* op = member(doc, "operand")) {
+        if (op->kind != Json::String)
+            throw Error(origin + ": \"operand\" must be a string naming the operand (A, B, C, D, K, SA or SB)");
+        g.operand = op->s;
+    }
     const Json* entries = member(doc, "entries");
     if (!entries || entries->kind != Json::Array) throw Error(origin + ": \"entries\" must be a list");
     g.entries.reserve(entries->items.size());
