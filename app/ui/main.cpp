@@ -220,6 +220,17 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         // --help is 0; every argument error is a usage error: 2, as in lanescope-cli.
         return cli.exit(e) == 0 ? 0 : 2;
     }
+    // An empty value ("--pin ''") is a usage error, never "not given" (as in lanescope-cli).
+    for (const CLI::Option* opt : cli.get_options()) {
+        if (opt->count() == 0 || opt->get_type_size_max() == 0) continue;  // absent, or a flag
+        for (const std::string& v : opt->results())
+            if (v.empty()) {
+                const std::string names = opt->get_name(false, true);
+                std::cerr << "lanescope: " << names.substr(names.find_last_of(',') + 1) << " '' is empty; legal: "
+                          << opt->get_description() << ", or leave the option out\n";
+                return 2;
+            }
+    }
 
     const ls::Catalog& cat = ls::Catalog::builtin();
     const bool offscreen = !a.screenshot.empty() || a.bench_frames > 0;
@@ -459,6 +470,12 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     }
     // Tile mode: the options as lanescope-cli's; core checks the tile (and says what is legal).
     const bool tile_mode = !a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty();
+    if (tile_mode && memory) {  // refused as lanescope-cli figure --memory refuses it
+        std::cerr << "lanescope: the memory view draws one instruction's operand; tile options (--waves, --tiles-per-wave, "
+                     "--shape) are legal with `lanescope-cli load`, not with the memory view (--view memory or a memory "
+                     "option)\n";
+        return 2;
+    }
     ls::TileParams tile_params;
     TileSet tile;
     if (tile_mode) {
