@@ -45,6 +45,7 @@ struct Options {
     int wave_index = -1;  // which: the wave of a tile (--wave in tile mode)
     int wave_size = -1;   // which: --wave-size, the wave size when --wave names a wave
     int catalog_rows = 100000;  // bench: the synthetic catalog's size
+    bool bench_largest = false;  // bench --largest: the largest legal requests
     const CLI::App* sub = nullptr;  // the parsed subcommand (which options were given)
 };
 

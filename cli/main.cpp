@@ -26,6 +26,7 @@
 #include <optional>
 #include <fcntl.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -429,9 +430,85 @@ std::vector<std::string> split_lines(std::string_view text) {
     return out;
 }
 
+// bench --largest: the largest legal request of each subcommand (and the
+// refusals just past the limits), each as a whole process writing to a file
+// beside the system's temporary files: wall time, CPU time, peak memory, bytes
+// written. docs/limits.md tabulates these numbers.
+int bench_largest(const Options& o) {
+    struct Case {
+        const char* what;
+        std::vector<std::string> args;
+    };
+    const std::vector<std::string> k = {"-a", "gfx942", "-i", "v_mfma_f32_32x32x8_f16"};
+    auto with = [&](const char* sub, std::vector<std::string> rest) {
+        std::vector<std::string> a = {sub};
+        a.insert(a.end(), k.begin(), k.end());
+        a.insert(a.end(), rest.begin(), rest.end());
+        return a;
+    };
+    const fs::path dir = fs::temp_directory_path() / ("lanescope-bench-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const std::string out = (dir / "out").string(), lin = (dir / "tile.json").string();
+    const std::vector<Case> cases = {
+        {"layout C 4096x4096, json (16.8M placements)", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "json"})},
+        {"layout C 4096x4096, csv", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "csv"})},
+        {"layout C 4096x4096, table", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "table"})},
+        {"layout C 4096x2048, registers json", with("layout", {"--operand", "C", "--shape", "4096x2048", "--view", "registers", "--format", "json"})},
+        {"layout A, waves 1x64, 512x2048x512, json", with("layout", {"--operand", "A", "--waves", "1x64", "--shape", "512x2048x512", "--format", "json"})},
+        {"layout C 4096x4096, linear", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "linear"})},
+        {"layout C 4096x4096, cute", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "cute"})},
+        {"where C 4096x4096 (one element)", with("where", {"--operand", "C", "--shape", "4096x4096", "--row", "4095", "--col", "4095"})},
+        {"check C 2048x2048 (4.2M placements)", with("check", {"--operand", "C", "--shape", "2048x2048", "--layout", lin})},
+        {"header 1024x1024x1024 (1M per operand)", with("header", {"--shape", "1024x1024x1024"})},
+        {"load C 1024x1024, json (1M placements)", with("load", {"--operand", "C", "--shape", "1024x1024", "--format", "json"})},
+        {"load A 1024x1024x1024, hip", with("load", {"--operand", "A", "--shape", "1024x1024x1024", "--format", "hip"})},
+        {"refused: layout A, waves 1x1024, 512x32768x512", with("layout", {"--operand", "A", "--waves", "1x1024", "--shape", "512x32768x512", "--format", "json"})},
+        {"refused: load A 4096x4096x4096", with("load", {"--operand", "A", "--shape", "4096x4096x4096", "--format", "json"})},
+        {"refused: header 4096x4096x4096", with("header", {"--shape", "4096x4096x4096"})},
+    };
+    const std::string self = fs::read_symlink("/proc/self/exe").string();
+    auto spawn = [&](std::vector<std::string> args, const std::string& to, struct rusage* ru) {
+        args.insert(args.begin(), self);
+        args.push_back("-o");
+        args.push_back(to);
+        std::vector<char*> argv;
+        for (auto& a : args) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        posix_spawn_file_actions_t actions;
+        posix_spawn_file_actions_init(&actions);
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+        pid_t pid;
+        if (posix_spawn(&pid, self.c_str(), &actions, nullptr, argv.data(), environ) != 0) throw ls::Error("cannot start " + self);
+        posix_spawn_file_actions_destroy(&actions);
+        int status = 0;
+        ::wait4(pid, &status, 0, ru);
+        return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    };
+    struct rusage ru {};
+    spawn(with("layout", {"--operand", "C", "--shape", "2048x2048", "--format", "linear"}), lin, &ru);  // check's input
+    std::printf("largest legal requests (and refusals past the limits), each a whole process writing a file:\n");
+    std::printf("| request | exit | wall s | CPU s | peak RSS MB | output MB |\n|---|---|---|---|---|---|\n");
+    for (const Case& c : cases) {
+        std::error_code ec;
+        fs::remove(out, ec);
+        auto t0 = std::chrono::steady_clock::now();
+        const int rc = spawn(c.args, out, &ru);
+        const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double cpu = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+        const uintmax_t bytes = fs::exists(out, ec) ? fs::file_size(out, ec) : 0;
+        std::printf("| %s | %d | %.2f | %.2f | %.0f | %.1f |\n", c.what, rc, wall, cpu, ru.ru_maxrss / 1024.0, bytes / 1e6);
+        std::fflush(stdout);
+    }
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+    (void)o;
+    return 0;
+}
+
 // Speed goals: one `layout` query as a whole process under 5 ms; every layout
 // of the catalog as JSON under 1 s.
 int cmd_bench(const Options& o) {
+    if (o.bench_largest) return bench_largest(o);
     const ls::Catalog& cat = catalog(o);
     auto t0 = std::chrono::steady_clock::now();
     const std::clock_t c0 = std::clock();
@@ -572,6 +649,9 @@ int lanescope_cli_main(int argc, char** argv) {
             add_int_option(c.sub, "--runs", o.runs, 1, 100000, "process launches to time");
             add_int_option(c.sub, "--catalog-rows", o.catalog_rows, 0, 1000000,
                            "rows of the synthetic catalog whose loading is timed (0: skip)");
+            c.sub->add_flag("--largest", o.bench_largest,
+                            "instead: time the largest legal request of each subcommand and the refusals past the "
+                            "limits (docs/limits.md; writes up to 2 GB under the temporary directory, then removes it)");
         } else {
             add_target_options(c.sub, o, name != "info");
         }

@@ -79,6 +79,11 @@ struct Sandbox {
         std::ofstream(dir / "dup.txt") << row("32x32x2", "1", "f32,f32,f32", "64", v16) << row("32x32x2", "1", "f32,f32,f32", "64", v16);
         std::ofstream(dir / "inject.txt") << replace_all(row("32x32x2", "1", "f32,f32,f32", "64", v16), "mfma_x |", "mfma_x\"); system(\"x |");
         std::ofstream(dir / "binary.txt") << std::string("cdna3 | \0\1\2 | x\n", 17);
+        // check's inputs: a linear layout, a contract whose operand is a number, a row past the range.
+        std::ofstream(dir / "lin.json") << "{\"register\": [[0, 1]], \"lane\": [[1, 0]], \"warp\": [], \"shape\": [2, 2]}\n";
+        std::ofstream(dir / "operand5.json") << "{\"operand\": 5, \"entries\": []}\n";
+        std::ofstream(dir / "bigrow.json") << "{\"operand\": \"A\", \"entries\": [{\"row\": 2147483648, \"col\": 0, "
+                                              "\"lane\": 0, \"reg\": 0, \"bit_lo\": 0, \"bit_hi\": 15}]}\n";
     }
     ~Sandbox() { fs::remove_all(dir); }
 };
@@ -192,6 +197,53 @@ std::vector<BadCase> cli_cases() {
     for (const char* sub : {"list", "info" , "layout", "where --row 0 --col 0", "which --reg 0 --lane 0",
                             "trace --row 0 --col 0"})
         c.push_back({std::string(sub) + (std::string(sub) == "list" ? "" : kOk) + " --format yaml", 1, {"yaml", "legal"}});
+    // Issue 21, big legal requests: refused up front, naming the limit and what is legal.
+    c.push_back({"layout" + kOk + " --operand A --waves 1x1024 --shape 512x32768x512 --format json", 1,
+                 {"268,435,456 placements", "at most 16,777,216", "legal"}});
+    c.push_back({"layout" + kOk + " --operand C --shape 4096x4096 --view registers --format json", 1, {"at most 8,388,608", "legal"}});
+    c.push_back({"layout" + kOk + " --operand all --waves 1x1024 --shape 512x32768x512", 1, {"at most 16,777,216", "legal"}});
+    c.push_back({"load" + kOk + " --operand A --shape 4096x4096x4096", 1, {"planning loads", "at most 1,048,576", "legal"}});
+    c.push_back({"load" + kOk + " --operand D --store --shape 4096x4096", 1, {"planning stores", "legal"}});
+    c.push_back({"header" + kOk + " --shape 4096x4096x4096 -o {dir}/h.hpp", 1, {"header handles at most 1,048,576", "legal"}});
+    c.push_back({"check" + kOk + " --operand C --shape 4096x4096 --layout {dir}/lin.json", 1, {"check handles at most", "legal"}});
+    // Silent acceptance: with --linear only --format and -o apply; every other given option is named.
+    c.push_back({"layout --linear {dir}/lin.json -i nonexistent --operand Z --waves 0x0 --view bogus", 2, {"--waves", "legal"}});
+    c.push_back({"layout --linear {dir}/lin.json --arch gfx942 --operand A --view registers", 2,
+                 {"--arch, --operand, --view do not apply", "legal with --linear"}});
+    c.push_back({"layout --linear {dir}/lin.json --cbsz 1", 2, {"--cbsz does not apply", "legal with --linear"}});
+    c.push_back({"layout --linear {dir}/lin.json --shape 64x64", 2, {"--shape does not apply"}});
+    c.push_back({"layout --linear {dir}/lin.json --format cute", 1, {"cute", "legal"}});
+    c.push_back({"check" + kOk + " --layout {dir}/lin.json --format xml", 1, {"xml", "legal: table, json"}});
+    c.push_back({"check" + kOk + " --layout {dir}/lin.json --format csv", 1, {"csv", "legal: table, json"}});
+    c.push_back({"header" + kOk + " --format json -o {dir}/h.hpp", 2, {"--format does not apply"}});
+    c.push_back({"load" + kOk + " --namespace x", 2, {"--namespace", "--format hip"}});
+    // Empty values are usage errors everywhere (as --reg '' always was).
+    for (const char* opt : {"--waves", "--tiles-per-wave", "--shape", "--operand", "--format", "--view", "-o", "--arch", "-i"})
+        c.push_back({"layout" + kOk + " " + opt + " ''", 2, {"''", "empty", "legal"}});
+    for (const char* opt : {"--swizzle", "--grouping", "--memory", "--order", "--namespace"})
+        c.push_back({"load" + kOk + " " + opt + " ''", 2, {opt, "empty", "legal"}});
+    c.push_back({"header" + kOk + " --namespace '' -o {dir}/h.hpp", 2, {"--namespace", "empty"}});
+    c.push_back({"check" + kOk + " --layout ''", 2, {"--layout", "empty"}});
+    c.push_back({"--catalog '' list", 2, {"--catalog", "empty"}});
+    c.push_back({"list --arch ''", 2, {"--arch", "empty"}});
+    c.push_back({"figure" + kOk + " -o {dir}/f.svg --theme ''", 2, {"--theme", "empty"}});
+    // Namespaces of generated code: C++ keywords, alternative tokens, reserved names, the code's own macros.
+    for (const char* ns : {"int", "class", "and", "namespace", "__x", "_Reserved", "std", "LANESCOPE_HD", "9x"}) {
+        c.push_back({"header" + kOk + " --namespace " + ns + " -o {dir}/h.hpp", 1, {"--namespace", "legal"}});
+        c.push_back({"load" + kOk + " --format hip --namespace " + ns, 1, {"--namespace", "legal"}});
+    }
+    // check: wrong JSON types are refused, numbers name their range.
+    c.push_back({"check" + kOk + " --layout {dir}/operand5.json", 1, {"\"operand\" must be a string", "A, B"}});
+    c.push_back({"check" + kOk + " --layout {dir}/bigrow.json", 1, {"row", "from 0 to 1073741824"}});
+    // Messages that mislead: the option at fault is named, with a legal alternative.
+    c.push_back({"where" + kOk + " --waves 2x2 --block 1 --row 0 --col 0", 1, {"--block 1", "legal: --block 0"}});
+    c.push_back({"load --arch gfx942 -i v_mfma_f32_32x32x1_2b_f32 --operand A --cbsz 1 --abid 1", 1, {"legal: --cbsz 0 --abid 0"}});
+    // Tile options: malformed text is a usage error (2); a tile the instruction cannot make a bad query (1).
+    for (const char* v : {"0x2", "2", "2x2x2", "-1x2", "2xx2", "1x99999999999", "2x2 "})
+        c.push_back({"layout" + kOk + " --waves '" + std::string(v) + "'", 2, {"--waves", "legal"}});
+    for (const char* sub : {"where --row 0 --col 0", "which --reg 0 --lane 0", "check --layout {dir}/lin.json", "load"})
+        c.push_back({std::string(sub) + kOk + " --shape 64x64x", 2, {"--shape", "legal"}});
+    c.push_back({"layout" + kOk + " --waves 2x2 --shape 100x64", 1, {"not a multiple"}});
     return c;
 }
 
@@ -326,6 +378,11 @@ TEST_CASE("bad input table: the app refuses clearly before opening anything and 
     cases.push_back({kOk + " --waves 2x2 --shape 4096x1024", 2, {"tile", "at most"}});
     for (const char* v : {"D,64,0", "lane,3,4", "lane,64", "A,1", "wave,1,1"})
         cases.push_back({kOk + " --waves 2x2 --pin " + v, 2, {"--pin", "legal in tile mode"}});
+    // Issue 21: empty values are usage errors; the memory view refuses tile options as lanescope-cli does.
+    for (const char* opt : {"--pin", "--waves", "--shape", "--tiles-per-wave", "--swizzle", "--grouping", "--operand", "--size"})
+        cases.push_back({kOk + " " + opt + " ''", 2, {"''", "empty", "legal"}});
+    cases.push_back({kOk + " --view memory --waves 2x2", 2, {"memory view", "tile options", "load"}});
+    cases.push_back({kOk + " --operand B --ld 64 --shape 64x64x16", 2, {"memory view", "tile options"}});
     cases.push_back({kOk + " --compare-wave 48", 2, {"compare"}});
     cases.push_back({kOk + " --compare-wave x", 2, {"--compare-wave", "legal"}});
     cases.push_back({kOk + " --size 10x10", 2, {"--size", "320"}});

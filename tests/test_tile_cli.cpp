@@ -9,6 +9,8 @@
 #include <fstream>
 #include <set>
 #include <tuple>
+#include <utility>
+#include <vector>
 
 namespace {
 using lstest::Run;
@@ -86,18 +88,22 @@ TEST_CASE("single-instruction output has no tile fields") {
     CHECK_FALSE(j["entries"][0].contains("wave"));
 }
 
-TEST_CASE("bad tile options: clear message, exit 1, nothing written") {
+TEST_CASE("bad tile options: clear message, exit 2 (malformed) or 1 (a tile the instruction cannot make), nothing written") {
     auto out = lstest::temp_path("lanescope_tile_out.json");
     {
         std::ofstream f(out);
         f << "keep";
     }
-    for (const char* bad : {"--waves 2", "--waves 2x0", "--waves 2xx2", "--tiles-per-wave 1x-1", "--shape 100x64",
-                            "--shape 64x64x12", "--waves 2x2 --shape 32x32", "--shape 1e3x64"}) {
+    // A malformed value is a usage error (2), as --row 1x is; a well-formed tile the
+    // instruction cannot make is a bad query (1), as an illegal --cbsz is.
+    for (const auto& [bad, status] : std::vector<std::pair<const char*, int>>{
+             {"--waves 2", 2}, {"--waves 2x0", 2}, {"--waves 2xx2", 2}, {"--tiles-per-wave 1x-1", 2}, {"--shape 1e3x64", 2},
+             {"--waves ''", 2}, {"--shape 100x64", 1}, {"--shape 64x64x12", 1}, {"--waves 2x2 --shape 32x32", 1}}) {
         Run r = cli("layout " + kIns + "--operand A --out " + out.string() + " " + bad);
         INFO(bad << ": " << r.err);
-        CHECK(r.status == 1);
-        CHECK(r.err.find("error:") != std::string::npos);
+        CHECK(r.status == status);
+        const std::string option = std::string(bad).substr(0, std::string(bad).find(' '));
+        CHECK(r.err.find(status == 1 ? "error:" : option) != std::string::npos);
         std::ifstream f(out);
         std::string s((std::istreambuf_iterator<char>(f)), {});
         CHECK(s == "keep");
