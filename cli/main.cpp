@@ -24,6 +24,7 @@
 #include <iostream>
 #include <memory>
 #include <optional>
+#include <thread>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -486,7 +487,15 @@ int bench_largest(const Options& o) {
     };
     struct rusage ru {};
     spawn(with("layout", {"--operand", "C", "--shape", "2048x2048", "--format", "linear"}), lin, &ru);  // check's input
-    std::printf("largest legal requests (and refusals past the limits), each a whole process writing a file:\n");
+    std::string load;
+    if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+        char buf[64] = {};
+        if (std::fgets(buf, sizeof buf, f)) load = std::string(buf).substr(0, std::string(buf).find(' '));
+        std::fclose(f);
+    }
+    std::printf("largest legal requests (and refusals past the limits), each a whole process writing a file "
+                "(%u CPUs, load average %s; wall time grows with load, CPU time does not):\n",
+                std::thread::hardware_concurrency(), load.empty() ? "?" : load.c_str());
     std::printf("| request | exit | wall s | CPU s | peak RSS MB | output MB |\n|---|---|---|---|---|---|\n");
     for (const Case& c : cases) {
         std::error_code ec;
