@@ -81,6 +81,7 @@ struct Sandbox {
         std::ofstream(dir / "binary.txt") << std::string("cdna3 | \0\1\2 | x\n", 17);
         // check's inputs: a linear layout, a contract whose operand is a number, a row past the range.
         std::ofstream(dir / "lin.json") << "{\"register\": [[0, 1]], \"lane\": [[1, 0]], \"warp\": [], \"shape\": [2, 2]}\n";
+        std::ofstream(dir / "bigrow.csv") << "row,col,lane,reg,bit_lo,bit_hi\n2147483648,0,0,0,0,15\n";
         std::ofstream(dir / "operand5.json") << "{\"operand\": 5, \"entries\": []}\n";
         std::ofstream(dir / "bigrow.json") << "{\"operand\": \"A\", \"entries\": [{\"row\": 2147483648, \"col\": 0, "
                                               "\"lane\": 0, \"reg\": 0, \"bit_lo\": 0, \"bit_hi\": 15}]}\n";
@@ -237,6 +238,7 @@ std::vector<BadCase> cli_cases() {
     // check: wrong JSON types are refused, numbers name their range.
     c.push_back({"check" + kOk + " --layout {dir}/operand5.json", 1, {"\"operand\" must be a string", "A, B"}});
     c.push_back({"check" + kOk + " --layout {dir}/bigrow.json", 1, {"row", "from 0 to 1073741824"}});
+    c.push_back({"check" + kOk + " --layout {dir}/bigrow.csv", 1, {"row '2147483648'", "from 0 to 1073741824"}});
     // Messages that mislead: the option at fault is named, with a legal alternative.
     c.push_back({"where" + kOk + " --waves 2x2 --block 1 --row 0 --col 0", 1, {"--block 1", "legal: --block 0"}});
     c.push_back({"load --arch gfx942 -i v_mfma_f32_32x32x1_2b_f32 --operand A --cbsz 1 --abid 1", 1, {"legal: --cbsz 0 --abid 0"}});

@@ -105,8 +105,9 @@ GivenLayout from_csv(std::string_view text, const std::string& origin) {
             const std::string& s = cells[it->second];
             int v = 0;
             auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-            if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 0)
-                throw Error(origin + ": line " + num(line_no) + ": " + name + " '" + s + "' is not a whole number from 0");
+            if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 0 || v > (1 << 30))
+                throw Error(origin + ": line " + num(line_no) + ": " + name + " '" + s + "' is not a whole number from 0 to " +
+                            num(1 << 30));
             return v;
         };
         Placement p;
