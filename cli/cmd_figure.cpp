@@ -7,6 +7,7 @@
 #ifdef LANESCOPE_HAVE_FIGURES
 #include "lanescope/figures.hpp"
 #include "lanescope/files.hpp"
+#include "lanescope/limits.hpp"
 
 #include <cstdio>
 #include <optional>
@@ -85,6 +86,17 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
     }
     else
         spec.operands = {parse_operand_or_throw(o.operand, *r.ins)};
+    if (tile) {  // every cell is drawn and held while drawn: bounded before any work
+        long long placements = 0;
+        for (ls::Operand op : spec.operands)
+            placements += ls::tile_placements(ls::TileLayout(*r.ins, *r.target, op, r.query.mods, *tile));
+        if (placements > ls::kMaxFigurePlacements)
+            throw ls::Error("a figure of this tile draws " + std::to_string(placements) +
+                            " cells (elements x their copies, over the operands drawn); figure draws at most " +
+                            std::to_string(ls::kMaxFigurePlacements) +
+                            " (every cell is held while drawn); legal: a smaller --shape (e.g. a 1024x1024 C/D or a "
+                            "512x512x256 GEMM), fewer --waves, or `layout` for the text");
+    }
     // TikZ goes into papers: by default it is fitted to a column; SVG and PNG
     // keep their natural size unless asked.
     const double width_pt = fig::parse_width_pt(fo.width.empty() ? (format == fig::FigureFormat::Tikz ? "column" : "natural") : fo.width);

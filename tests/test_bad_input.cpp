@@ -207,6 +207,8 @@ std::vector<BadCase> cli_cases() {
     c.push_back({"load" + kOk + " --operand D --store --shape 4096x4096", 1, {"planning stores", "legal"}});
     c.push_back({"header" + kOk + " --shape 4096x4096x4096 -o {dir}/h.hpp", 1, {"header handles at most 1,048,576", "legal"}});
     c.push_back({"check" + kOk + " --operand C --shape 4096x4096 --layout {dir}/lin.json", 1, {"check handles at most", "legal"}});
+    c.push_back({"figure" + kOk + " --operand C --shape 2048x2048 -o {dir}/f.svg", 1, {"figure draws at most 2097152", "legal"}});
+    c.push_back({"figure" + kOk + " --operand all --shape 1024x1024x1024 -o {dir}/f.png", 1, {"figure draws at most", "legal"}});
     // Silent acceptance: with --linear only --format and -o apply; every other given option is named.
     c.push_back({"layout --linear {dir}/lin.json -i nonexistent --operand Z --waves 0x0 --view bogus", 2, {"--waves", "legal"}});
     c.push_back({"layout --linear {dir}/lin.json --arch gfx942 --operand A --view registers", 2,

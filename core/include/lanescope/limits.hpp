@@ -23,6 +23,9 @@ inline constexpr long long kMaxHeldPlacements = 1LL << 22;
 // Load/store planning of a tile (load, figure --memory, the app's memory view):
 // every access planned and its LDS banks analysed.
 inline constexpr long long kMaxMemoryPlacements = 1LL << 20;
+// Figures of a tile (SVG, TikZ, PNG), over the operands drawn: every cell is
+// built and held while drawn.
+inline constexpr long long kMaxFigurePlacements = 1LL << 21;
 // Generated C++ headers: constexpr tables a compiler still accepts, per operand.
 inline constexpr long long kMaxHeaderPlacements = 1LL << 20;
 
