@@ -92,6 +92,27 @@ std::vector<BadCase> cli_cases() {
     for (const char* v : {"16", "''", "-64", "w32"}) c.push_back({"layout" + kOk + " --wave " + v, 2, {"--wave", "legal"}});
     c.push_back({"layout --arch gfx1100 -i wmma_f32_16x16x16_f16_w32 --wave 48", 1, {"--wave 48", "legal"}});
     c.push_back({"layout" + kOk + " --cbsz 1", 1, {"--cbsz", "legal"}});
+    // gfx1250 controls: names as the assembler spells them or numbers; each instruction's legal values.
+    {
+        const std::string f = " --arch gfx1250 -i v_wmma_f32_16x16x128_f8f6f4";
+        const std::string sc = " --arch gfx1250 -i v_wmma_scale_f32_16x16x128_f8f6f4";
+        for (const char* flag : {"--matrix-a-fmt", "--matrix-b-fmt", "--matrix-a-scale", "--matrix-b-scale",
+                                 "--matrix-a-scale-fmt", "--matrix-b-scale-fmt"})
+            for (const char* v : {"-1", "''", "fp5", "1x", "99999999999999999999"})
+                c.push_back({std::string("layout") + sc + " " + flag + " " + v, 2, {flag, "legal"}});
+        for (const char* v : {"-1", "''", "x"}) c.push_back({"layout" + sc + " --index-key " + std::string(v), 2, {"--index-key", "legal"}});
+        c.push_back({"layout" + f + " --matrix-a-fmt 5", 1, {"--matrix-a-fmt 5", "legal: 0..4", "FP4"}});
+        c.push_back({"layout" + f + " --matrix-a-scale row1", 1, {"--matrix-a-scale", "wmma_scale"}});
+        c.push_back({"layout" + f + " --cbsz 2", 1, {"--cbsz", "--matrix-a-fmt"}});
+        c.push_back({"layout" + f + " --wave 64", 1, {"--wave 64", "wave32 only"}});
+        c.push_back({"layout" + sc + " --matrix-b-scale-fmt 3", 1, {"--matrix-b-scale-fmt 3", "legal: 0..2", "E4M3"}});
+        c.push_back({"layout --arch gfx1250 -i v_wmma_scale_f32_32x16x128_f4 --matrix-a-scale row1", 1,
+                     {"--matrix-a-scale 1", "no source says"}});
+        c.push_back({"layout --arch gfx1250 -i v_swmmac_f32_16x16x128_fp8_fp8 --index-key 1", 1,
+                     {"--index-key 1", "index_key 0 only"}});
+        c.push_back({"layout" + kOk + " --matrix-a-fmt fp6", 1, {"--matrix-a-fmt", "only the gfx1250 f8f6f4"}});
+        c.push_back({"layout --arch gfx1250 -i v_mfma_f32_32x32x8_f16", 1, {"v_mfma_f32_32x32x8_f16", "exists on cdna"}});
+    }
     for (const char* v : {"-1", "''", "x", "4294967296"}) {
         c.push_back({"where" + kOk + " --row " + v + " --col 0", 2, {"--row", "legal"}});
         c.push_back({"where" + kOk + " --row 0 --col " + v, 2, {"--col", "legal"}});

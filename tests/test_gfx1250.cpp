@@ -265,6 +265,7 @@ TEST_CASE("gfx1250: the controls are validated with their legal values", "[gfx12
     CHECK(ls::parse_modifier_value("matrix_a_scale", "ROW1") == 1);
     CHECK(ls::parse_modifier_value("matrix_b_scale_fmt", "MATRIX_SCALE_FMT_E5M3") == 1);
     CHECK_FALSE(ls::parse_modifier_value("matrix_a_fmt", "fp5"));
+    CHECK_FALSE(ls::parse_modifier_value("matrix_a_fmt", "99999999999999999999"));  // no overflow
     CHECK(ls::modifier_value_name("matrix_a_fmt", 3) == "BF6");
     // scale_sel moves B's scales to lanes 16-31; scale_fmt changes their type only.
     ls::Modifiers row1;
