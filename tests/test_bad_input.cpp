@@ -112,6 +112,9 @@ std::vector<BadCase> cli_cases() {
                      {"--index-key 1", "index_key 0 only"}});
         c.push_back({"layout" + kOk + " --matrix-a-fmt fp6", 1, {"--matrix-a-fmt", "only the gfx1250 f8f6f4"}});
         c.push_back({"layout --arch gfx1250 -i v_mfma_f32_32x32x8_f16", 1, {"v_mfma_f32_32x32x8_f16", "exists on cdna"}});
+        // gfx1250 transpose loads whose lane rule no source gives: a plain refusal naming what is unknown.
+        c.push_back({"load --arch gfx1250 -i v_wmma_f32_16x16x32_f16 --operand B --transpose", 1,
+                     {"global_load_tr16_b128", "unknown", "legal: plain loads"}});
     }
     for (const char* v : {"-1", "''", "x", "4294967296"}) {
         c.push_back({"where" + kOk + " --row " + v + " --col 0", 2, {"--row", "legal"}});
