@@ -79,6 +79,17 @@ struct Sandbox {
         std::ofstream(dir / "dup.txt") << row("32x32x2", "1", "f32,f32,f32", "64", v16) << row("32x32x2", "1", "f32,f32,f32", "64", v16);
         std::ofstream(dir / "inject.txt") << replace_all(row("32x32x2", "1", "f32,f32,f32", "64", v16), "mfma_x |", "mfma_x\"); system(\"x |");
         std::ofstream(dir / "binary.txt") << std::string("cdna3 | \0\1\2 | x\n", 17);
+        // gfx1250 rows checked as every other: registers per operand (and per format), prefix words, D's type.
+        const std::string g = "cdna5 | wmma_x | v_wmma_x | - | KIND | 16x16x128 | 1 | TYPES | OP | - | VEC | - | gfx1250-insts | x\n";
+        auto grow = [&](const char* kind, const char* types, const char* op, const char* vec) {
+            return replace_all(replace_all(replace_all(replace_all(g, "KIND", kind), "TYPES", types), "OP", op), "VEC", vec);
+        };
+        std::ofstream(dir / "g_regs.txt") << grow("wmma_gfx1250", "fp8,fp8,f32", "80", "v8i32,v8i32,v8f32>v8f32");
+        std::ofstream(dir / "g_prefix.txt") << grow("wmma_gfx1250", "fp8,fp8,f32", "35+80", "v16i32,v16i32,v8f32>v8f32");
+        std::ofstream(dir / "g_noprefix.txt") << grow("wmma_scale_gfx1250", "f8f6f4,f8f6f4,f32", "33", "v16i32,v16i32,v8f32>v8f32");
+        std::ofstream(dir / "g_badprefix.txt") << grow("wmma_scale_gfx1250", "f8f6f4,f8f6f4,f32", "36+33", "v16i32,v16i32,v8f32>v8f32");
+        std::ofstream(dir / "g_dtype.txt") << grow("wmma_gfx1250", "fp8,fp8,f32,f16", "80", "v16i32,v16i32,v8f32>v8f16");
+        std::ofstream(dir / "g_dvec.txt") << grow("wmma_gfx1250", "fp8,fp8,f32", "80", "v16i32,v16i32,v8f32>v4f32");
     }
     ~Sandbox() { fs::remove_all(dir); }
 };
@@ -180,6 +191,9 @@ std::vector<BadCase> cli_cases() {
         c.push_back({std::string("--catalog {dir}/") + f + ".txt info --arch gfx942 -i v_mfma_x", 1,
                      {std::string(f) + ".txt:1:", "legal"}});
     c.push_back({"--catalog {dir}/dup.txt list", 1, {"dup.txt:2:", "already defined", "legal"}});
+    for (const char* f : {"g_regs", "g_prefix", "g_noprefix", "g_badprefix", "g_dtype", "g_dvec"})
+        c.push_back({std::string("--catalog {dir}/") + f + ".txt info --arch gfx1250 -i v_wmma_x", 1,
+                     {std::string(f) + ".txt:1:", "legal"}});
     // load (issue 13): memory flags, strict numbers, what the plan cannot do; nothing written.
     const std::string load = "load" + kOk;
     c.push_back({load + " --memory shared -o {dir}/l.txt", 1, {"shared", "legal: lds, global"}});
