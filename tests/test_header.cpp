@@ -5,11 +5,13 @@
 #include "shell_run.hpp"
 
 #include "lanescope/header.hpp"
+#include "lanescope/memory.hpp"
 
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <tuple>
 
 namespace {
@@ -69,11 +71,17 @@ TEST_CASE("generated headers agree with the engine on every element of every sin
     std::filesystem::create_directories(dir);
     std::string includes, body, expected;
     int headers = 0;
+    int closed = 0, tabled = 0;
     lstest::for_each_default([&](const lstest::Case& c) {
         if (c.ins->blocks != 1) return;
         std::string ns = "h" + std::to_string(headers++);
         ls::Query q{c.ins, c.target, c.mods};
-        std::ofstream(dir / (ns + ".hpp")) << ls::render_header(q, {}, ns);
+        const std::string text = ls::render_header(q, {}, ns);
+        for (size_t at = 0; (at = text.find("closed_form = ", at)) != std::string::npos; ++at)
+            ++(text.compare(at, 18, "closed_form = true") == 0 ? closed : tabled);
+        // Closed forms hold no tables of elements (a per-item register table at most).
+        if (text.find("closed_form = false") == std::string::npos) CHECK(text.find("item_row[") == std::string::npos);
+        std::ofstream(dir / (ns + ".hpp")) << text;
         includes += "#include \"" + ns + ".hpp\"\n";
         body += printer(ns, c);
         expected += expected_lines(ns, c);
@@ -93,6 +101,34 @@ TEST_CASE("generated headers agree with the engine on every element of every sin
         ls::TileLayout tl(ins, t, ls::Operand::D, q.mods, p);
         // Steps: tile_n 1 x repeat_n 2 (N 64 over 2 waves of 16) x tile_m 2 x repeat_m 2 (M 128 over 2 waves x 2 x 16).
         CHECK(tl.regs() == 8 * 4);
+        // The same tile with --tables: every answer of the closed form equals the table form's.
+        ls::HeaderOptions tables;
+        tables.tables = true;
+        const std::string table_text = ls::render_header(q, p, "tile_tables", tables);
+        CHECK(table_text.find("closed_form = false") != std::string::npos);
+        CHECK(table_text.find("closed_form = true") == std::string::npos);
+        std::ofstream(dir / "tile_tables.hpp") << table_text;
+        includes += "#include \"tile_tables.hpp\"\n";
+        for (const char* X : {"A", "B", "C", "D"}) {
+            const std::string a = std::string("tile::") + X, b = std::string("tile_tables::") + X;
+            body += "    static_assert(" + a + "::closed_form && !" + b + "::closed_form, \"forms\");\n"
+                    "    for (int w = 0; w < 4; ++w) for (int l = 0; l < 64; ++l) for (int i = 0; i < " + a + "::items; ++i) {\n"
+                    "        auto x = " + a + "::which(w, l, i); auto y = " + b + "::which(w, l, i);\n"
+                    "        auto s = " + a + "::slot(w, l, i); auto u = " + b + "::slot(w, l, i);\n"
+                    "        if (x.row != y.row || x.col != y.col || s.reg != u.reg || s.bit_lo != u.bit_lo || s.bit_hi != u.bit_hi)\n"
+                    "            std::printf(\"tables differ " + std::string(X) + " %d %d %d\\n\", w, l, i); }\n";
+        }
+        // Register order: X::step(k_step, tile_m, tile_n, repeat_m, repeat_n) is the engine's step_of.
+        for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D}) {
+            ls::TileLayout to(ins, t, op, q.mods, p);
+            const std::string X(ls::operand_name(op));
+            for (int step = 0; step < to.steps(); ++step) {
+                const ls::TileLayout::Step d = to.step_digits(step);
+                body += "    if (tile::" + X + "::step(" + std::to_string(d.k_step) + ", " + std::to_string(d.tile_m) + ", " +
+                        std::to_string(d.tile_n) + ", " + std::to_string(d.repeat_m) + ", " + std::to_string(d.repeat_n) +
+                        ") != " + std::to_string(step) + ") std::printf(\"step mismatch " + X + " " + std::to_string(step) + "\\n\");\n";
+            }
+        }
     }
     std::ofstream(dir / "main.cpp") << "#include <cstdio>\n" << includes << "int main() {\n" << body << "}\n";
     // Device-only HIP compiles are a separate CTest test; here the host compiler.
@@ -102,7 +138,11 @@ TEST_CASE("generated headers agree with the engine on every element of every sin
     lstest::Run run = lstest::run_command((dir / "main").string());
     REQUIRE(run.status == 0);
     CHECK(run.out.find("tile mismatch") == std::string::npos);
+    CHECK(run.out.find("tables differ") == std::string::npos);
+    CHECK(run.out.find("step mismatch") == std::string::npos);
     CHECK(headers > 150);
+    WARN("operands in closed form: " << closed << ", with tables (not linear): " << tabled);
+    CHECK(closed > 4 * tabled);  // tables: slots shared by several elements (sparse index, scales)
     // Compare line by line (the program prints in the same order as expected_lines builds).
     std::string got = run.out;
     REQUIRE(got.size() == expected.size());
@@ -123,4 +163,63 @@ TEST_CASE("header: bad input exits with the reason and writes nothing") {
         CHECK_FALSE(std::filesystem::exists(out));
     }
     CHECK(lstest::run_command(cli + "-a gfx942 -i v_mfma_f32_32x32x8_f16").status == 2);  // no -o
+}
+
+// Loads of the width `load` plans: for A and B of every single-block AMD instruction (and a tile),
+// row- and column-major in LDS at the default leading dimension, the header's vector access is the
+// bytes of plan_plain_loads' instructions (where the plan uses one width and no scratch register).
+TEST_CASE("header: vector loads have the width lanescope-cli load plans") {
+    int compared = 0;
+    std::vector<std::string> differ;
+    auto check = [&](const ls::Query& q, const ls::TileParams& tp) {
+        const std::string text = ls::render_header(q, tp, "h");
+        for (ls::Operand op : {ls::Operand::A, ls::Operand::B}) {
+            const size_t at = text.find("struct " + std::string(ls::operand_name(op)) + " {");
+            if (at == std::string::npos) continue;
+            ls::TileLayout t(*q.ins, *q.target, op, q.mods, tp);
+            const int eb = t.instruction().element_bits();
+            for (ls::MemoryOrder order : {ls::MemoryOrder::RowMajor, ls::MemoryOrder::ColMajor}) {
+                const bool row = order == ls::MemoryOrder::RowMajor;
+                const size_t v = text.find(row ? "vec_row_major = " : "vec_col_major = ", at);
+                REQUIRE(v != std::string::npos);
+                const int vec = std::stoi(text.substr(v + 16));
+                ls::MemoryTile m;
+                m.space = ls::MemorySpace::Lds;
+                m.order = order;
+                m.element_bits = eb;
+                m.ld = ls::contiguous_extent(order, t.rows(), t.cols());
+                std::vector<ls::MemoryOp> ops;
+                try {
+                    ops = ls::plan_plain_loads(*q.ins, *q.target, op, q.mods, m,
+                                               tp.single() ? std::nullopt : std::optional<ls::TileParams>(tp));
+                } catch (const ls::Error&) {
+                    continue;  // sparse A and the like: no plain plan
+                }
+                std::set<int> bytes;
+                bool temp = false;
+                for (const auto& o : ops) {
+                    bytes.insert(o.bytes);
+                    temp |= o.via_temp;
+                }
+                if (bytes.size() != 1 || temp || eb < 8) continue;
+                ++compared;
+                if (vec * eb / 8 != *bytes.begin())
+                    differ.push_back(q.target->gfx + " " + q.ins->mnemonic + " " + std::string(ls::operand_name(op)) +
+                                     (row ? " row" : " col") + ": header " + std::to_string(vec * eb / 8) + " bytes, plan " +
+                                     std::to_string(*bytes.begin()));
+            }
+        }
+    };
+    lstest::for_each_default([&](const lstest::Case& c) {
+        if (c.ins->blocks != 1 || c.ins->vendor() != ls::Vendor::AMD) return;
+        check(ls::Query{c.ins, c.target, c.mods}, {});
+    });
+    const auto& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("gfx942");
+    const ls::Instruction& ins = cat.find_instruction(t, "v_mfma_f32_32x32x8_f16");
+    check(ls::Query{&ins, &t, ls::resolve_modifiers(ins, t, {})}, ls::parse_tile_params("2x2", "", "256x256x64"));
+    for (const auto& d : differ) UNSCOPED_INFO(d);
+    CHECK(differ.empty());
+    CHECK(compared > 200);
+    WARN("vector widths compared with load's plan: " << compared);
 }

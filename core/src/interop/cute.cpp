@@ -96,7 +96,7 @@ CuteResult to_cute(const TileLayout& t) {
     // N = 8: values (2,2,N/8):(64,8,512). A one-instruction accumulator of 64 x 8 (128 threads: a
     // warpgroup, which only wgmma has) gets that size-1 mode too.
     const Operand op = t.operand();
-    if (t.lanes() * t.waves() == 128 && t.rows() == 64 && (op == Operand::C || op == Operand::D) && t.params().single() &&
+    if (t.lanes() * t.waves() == 128 && t.rows() == 64 && (op == Operand::C || op == Operand::D) && t.steps() == 1 &&
         L.value.shape.size() == 2 && L.value.shape[0] == 2 && L.value.shape[1] == 2 && L.cols == 8) {
         L.value.shape.push_back(1);
         L.value.stride.push_back(512);

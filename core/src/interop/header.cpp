@@ -12,6 +12,7 @@
 #include <cctype>
 #include <cstdint>
 #include <map>
+#include <optional>
 
 namespace lanescope {
 
@@ -154,6 +155,40 @@ std::string table_struct(const TileLayout& t, const std::string& X) {
     return s;
 }
 
+// The layout's bases over GF(2), read off single-bit indices as to_linear does, but
+// also where the counts are not powers of two (wgmma's N = 24, 40, ...: 12, 20, ...
+// items): the map must then be linear on the indices that exist. Checked over all
+// of them; empty with the reason otherwise.
+std::optional<LinearLayout> bases_of(const TileLayout& t, std::string& why) {
+    LinearResult lin = to_linear(t);
+    if (lin.layout) return lin.layout;
+    std::vector<std::vector<Element>> held;
+    why = uniform_held_elements(t, held);
+    if (!why.empty()) return std::nullopt;
+    const int n = static_cast<int>(held[0].size());
+    auto at = [&](int r, int l, int w) { return held[static_cast<size_t>(w) * t.lanes() + l][static_cast<size_t>(r)]; };
+    if (at(0, 0, 0).row != 0 || at(0, 0, 0).col != 0) {
+        why = lin.why_not;
+        return std::nullopt;
+    }
+    LinearLayout L;
+    L.rows = t.rows();
+    L.cols = t.cols();
+    for (int b = 1; b < n; b *= 2) L.reg.push_back({at(b, 0, 0).row, at(b, 0, 0).col});
+    for (int b = 1; b < t.lanes(); b *= 2) L.lane.push_back({at(0, b, 0).row, at(0, b, 0).col});
+    for (int b = 1; b < t.waves(); b *= 2) L.warp.push_back({at(0, 0, b).row, at(0, 0, b).col});
+    for (int w = 0; w < t.waves(); ++w)
+        for (int l = 0; l < t.lanes(); ++l)
+            for (int r = 0; r < n; ++r) {
+                const auto rc = L.apply(r, l, w);
+                if (rc.first != at(r, l, w).row || rc.second != at(r, l, w).col) {
+                    why = lin.why_not;
+                    return std::nullopt;
+                }
+            }
+    return L;
+}
+
 // The closed form of a linear operand; empty when some part is not expressible
 // (the caller then writes tables).
 struct Closed {
@@ -168,7 +203,7 @@ Closed closed_struct(const TileLayout& t, const LinearLayout& L) {
     const int items = static_cast<int>(per_lane[0].size());
     for (const auto& l : per_lane)
         if (static_cast<int>(l.size()) != items) return out;
-    if (items != L.reg_count()) return out;
+    if (items > L.reg_count()) return out;
     // Registers of item k: the same in every lane; written as k * S (S bits per item) or a table over k.
     for (const auto& l : per_lane)
         for (int k = 0; k < items; ++k)
@@ -477,9 +512,11 @@ std::string render_header(const Query& q, const TileParams& tp, const std::strin
         s += "struct " + X + " {\n";
         std::string body;
         if (!opts.tables) {
-            LinearResult lin = to_linear(t);
-            if (lin.layout) body = closed_struct(t, *lin.layout).body;
-            if (body.empty()) s += "    // Not linear over GF(2) (" + (lin.why_not.empty() ? std::string("copies are not a subspace") : lin.why_not) + "): tables.\n";
+            std::string why;
+            const std::optional<LinearLayout> lin = bases_of(t, why);
+            if (lin) body = closed_struct(t, *lin).body;
+            if (body.empty())
+                s += "    // Not linear over GF(2) (" + (why.empty() ? std::string("its copies are no subspace") : why) + "): tables.\n";
         }
         if (body.empty()) body = table_struct(t, X);
         s += body;
