@@ -429,14 +429,14 @@ std::string mma_helper(const Query& q) {
         s += "#if defined(__HIP__)\n" + defs;
         s += "// One " + ins.mnemonic + " (" + ins.builtin(mods.wave) + "): d = a * b + c on this lane's registers of one\n"
              "// step (A::step_regs, B::step_regs, C::step_regs words each; d may be c).\n";
-        s += "__attribute__((device)) inline void mma" + sig + " {\n";
+        s += "__attribute__((device)) inline void mma" + sig + " {\n#if defined(__HIP_DEVICE_COMPILE__)\n";
         s += "    ls_" + in[0] + " va;\n    ls_" + in[1] + " vb;\n    ls_" + in[2] + " vc;\n";
         s += "    static_assert(sizeof va == " + num(4 * regs(Operand::A)) + " && sizeof vb == " + num(4 * regs(Operand::B)) +
              " && sizeof vc == " + num(4 * regs(Operand::C)) + ", \"register counts\");\n";
         s += "    __builtin_memcpy(&va, a, sizeof va);\n    __builtin_memcpy(&vb, b, sizeof vb);\n"
              "    __builtin_memcpy(&vc, c, sizeof vc);\n";
         s += "    const ls_" + types[1] + " vd = " + ins.builtin(mods.wave) + "(" + args + ");\n";
-        s += "    __builtin_memcpy(d, &vd, sizeof vd);\n}\n#endif\n";
+        s += "    __builtin_memcpy(d, &vd, sizeof vd);\n#else\n    (void)a, (void)b, (void)c, (void)d;\n#endif\n}\n#endif\n";
         return s;
     }
     if (ins.kind != LayoutKind::MmaSync || elem_bits(ins.c) == 64 || elem_bits(ins.a) == 64)
@@ -451,20 +451,28 @@ std::string mma_helper(const Query& q) {
         for (int i = 0; i < count; ++i) g += (i ? ", %" : "%") + num(n++);
         return g;
     };
-    asm_text += group(rd) + "}, {" + group(ra) + "}, {" + group(rb) + "}, {" + group(rc) + "};";
+    // One statement each: the groups number their operands in order (d, a, b, c).
+    asm_text += group(rd);
+    asm_text += "}, {";
+    asm_text += group(ra);
+    asm_text += "}, {";
+    asm_text += group(rb);
+    asm_text += "}, {";
+    asm_text += group(rc);
+    asm_text += "};";
     std::string outs, ins_;
     for (int i = 0; i < rd; ++i) outs += std::string(i ? ", " : "") + (fc ? "\"=f\"(fd[" : "\"=r\"(d[") + num(i) + "])";
     for (int i = 0; i < ra; ++i) ins_ += std::string(ins_.empty() ? "" : ", ") + "\"r\"(a[" + num(i) + "])";
     for (int i = 0; i < rb; ++i) ins_ += ", \"r\"(b[" + num(i) + "])";
     for (int i = 0; i < rc; ++i) ins_ += std::string(", ") + (fc ? "\"f\"(fc[" : "\"r\"(c[") + num(i) + "])";
-    s += "#if defined(__CUDA_ARCH__)\n";
+    s += "#if defined(__CUDACC__) || defined(__CUDA__)\n";
     s += "// One " + ins.mnemonic + ": d = a * b + c on this thread's registers of one step\n"
          "// (A::step_regs, B::step_regs, C::step_regs words each; d may be c).\n";
-    s += "__device__ inline void mma" + sig + " {\n";
+    s += "LANESCOPE_DEVICE inline void mma" + sig + " {\n#if defined(__CUDA_ARCH__)\n";
     if (fc) s += "    float fc[" + num(rc) + "], fd[" + num(rd) + "];\n    __builtin_memcpy(fc, c, sizeof fc);\n";
     s += "    asm volatile(\"" + asm_text + "\"\n                 : " + outs + "\n                 : " + ins_ + ");\n";
     if (fc) s += "    __builtin_memcpy(d, fd, sizeof fd);\n";
-    s += "}\n#endif\n";
+    s += "#else\n    (void)a, (void)b, (void)c, (void)d;\n#endif\n}\n#endif\n";
     return s;
 }
 
@@ -495,8 +503,10 @@ std::string render_header(const Query& q, const TileParams& tp, const std::strin
          "// instruction where lanescope knows its builtin (AMD) or PTX (mma.sync).\n";
     s += "#ifndef " + guard + "\n#define " + guard + "\n\n";
     s += "#if defined(__CUDACC__) && !defined(__clang__)\n#define LANESCOPE_HD __host__ __device__\n"
+         "#define LANESCOPE_DEVICE __device__\n"
          "#elif defined(__HIP__) || defined(__CUDA__)\n#define LANESCOPE_HD __attribute__((host)) __attribute__((device))\n"
-         "#else\n#define LANESCOPE_HD\n#endif\n"
+         "#define LANESCOPE_DEVICE __attribute__((device))\n"
+         "#else\n#define LANESCOPE_HD\n#define LANESCOPE_DEVICE\n#endif\n"
          "#if defined(__clang__) || defined(__CUDACC__)\n#define LANESCOPE_UNROLL _Pragma(\"unroll\")\n#else\n"
          "#define LANESCOPE_UNROLL\n#endif\n\n";
     s += "namespace " + name + " {\n\n";
