@@ -44,7 +44,13 @@ typedef __half half_t;
 constexpr int kTileK = tile::A::cols, kTileM = tile::D::rows, kTileN = tile::D::cols;
 constexpr int kThreads = tile::A::waves * tile::A::lanes;
 
-LS_KERNEL void gemm_fragments(const half_t* a, const half_t* b, float* c, int M, int N, int K) {
+#if defined(__HIP__)
+#define LS_BOUNDS __attribute__((amdgpu_flat_work_group_size(kThreads, kThreads)))
+#else
+#define LS_BOUNDS __launch_bounds__(kThreads)
+#endif
+
+LS_KERNEL void LS_BOUNDS gemm_fragments(const half_t* a, const half_t* b, float* c, int M, int N, int K) {
     (void)M;
     const int tid = LS_THREAD();
     const int wave = tid / tile::A::lanes, lane = tid % tile::A::lanes;

@@ -11,8 +11,35 @@
 # scratch and no table in memory (no s_getpc_b64, no data object), and on
 # gfx942 its LDS reads are, in 8-byte units, the ds_read_b64 that
 # `lanescope-cli load` plans for A (row-major) and B (column-major) per wave.
+# With -DFRAGMENTS=<tests/gemm_fragments.cu> also the CUDA GEMM's kernel source,
+# device-only for each of those AMD targets on the same header.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
+# With -DNVCC=<nvcc> -DFRAGMENTS=<tests/gemm_fragments.cu>: the CUDA GEMM of scripts/verify-gemm-cuda.sh
+# (mma.sync tile and wgmma headers) compiles for sm_90a with no stack frame (nothing spilled, no tables).
+if(NVCC)
+  execute_process(COMMAND ${CLI} header -a sm_90 -i mma_m16n8k16_f32_f16 --waves 2x2 --shape 64x32x16 --namespace tile
+                          -o ${WORK}/tile.hpp RESULT_VARIABLE rc1)
+  execute_process(COMMAND ${CLI} header -a sm_90a -i wgmma_m64n64k16_f32_f16 --namespace wg -o ${WORK}/wg.hpp
+                  RESULT_VARIABLE rc2)
+  if(NOT rc1 EQUAL 0 OR NOT rc2 EQUAL 0)
+    message(FATAL_ERROR "lanescope-cli header for the CUDA GEMM failed")
+  endif()
+  execute_process(COMMAND ${NVCC} -std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a -DLS_WGMMA -I${WORK} -Xptxas -v
+                          ${FRAGMENTS} -o ${WORK}/gemm RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nvcc failed:\n${out}\n${err}")
+  endif()
+  string(REGEX MATCHALL "[0-9]+ bytes stack frame" frames "${out}${err}")
+  foreach(f IN LISTS frames)
+    if(NOT f STREQUAL "0 bytes stack frame")
+      message(FATAL_ERROR "a kernel has a stack frame (${f}):\n${err}")
+    endif()
+  endforeach()
+  message("nvcc sm_90a: gemm_fragments and gemm_wgmma compile, no stack frame")
+  file(REMOVE_RECURSE ${WORK})
+  return()
+endif()
 if(GEMM)
   foreach(spec "gfx942;v_mfma_f32_32x32x8_f16;256x256x64" "gfx950;v_mfma_f32_32x32x8_f16;256x256x64"
                "gfx1200;v_wmma_f32_16x16x16_f16;64x64x32")
@@ -41,6 +68,20 @@ if(GEMM)
     list(LENGTH objects n_objects)
     if(n_getpc GREATER 0 OR n_objects GREATER 1)  # one object: clang's __hip_cuid
       message(FATAL_ERROR "${gfx}: the kernel addresses data in memory (${n_getpc} s_getpc_b64, ${n_objects} objects)")
+    endif()
+    # The CUDA GEMM's source (tests/gemm_fragments.cu) on the same header: the same kernel for AMD.
+    if(FRAGMENTS)
+      execute_process(COMMAND ${CLANG} -x hip --offload-arch=${gfx} --offload-device-only -nogpulib -nogpuinc -std=c++17
+                              -O3 -Wall -Werror -DLS_DEVICE_ONLY -S -I${WORK} ${FRAGMENTS} -o ${WORK}/${gfx}_fragments.s
+                      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+      if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "clang -x hip of gemm_fragments.cu for ${gfx} failed:\n${out}\n${err}")
+      endif()
+      file(READ ${WORK}/${gfx}_fragments.s fasm)
+      if(NOT fasm MATCHES "\\.private_segment_fixed_size: 0\n" OR fasm MATCHES "s_getpc_b64")
+        message(FATAL_ERROR "${gfx}: gemm_fragments uses scratch or addresses a table")
+      endif()
+      message("${gfx}: gemm_fragments.cu compiles (no scratch, no tables)")
     endif()
     if(gfx STREQUAL "gfx942")
       string(REGEX MATCHALL "[ \t]ds_read_b64[ \t]" one "${asm}")
