@@ -2,13 +2,15 @@
 # The GPU proof of lanescope's generated CUDA helpers: a GEMM whose fragment
 # loads, register packing, instructions and stores come only from
 # `lanescope-cli header` (tests/gemm_fragments.cu):
-#   - mma.sync m16n8k16 f16 -> f32 over a 2x2-warp tile (header --waves 2x2 --shape 64x32x16);
+#   - mma.sync m16n8k16 f16 -> f32 over a 2x2-warp tile (header --waves 2x2 --shape 64x32x16),
+#     fragments from global memory (load_a/load_b, pack) and, as `ldmatrix`, from shared memory
+#     through the header's ldmatrix (row addresses from ldmatrix_row);
 #   - wgmma m64n64k16 f16 -> f32 with A from registers (header's A::load) and D through
 #     the header's store_c (B from shared memory through a descriptor);
 # over several matrix sizes, each compared with a GPU reference of the same f16
 # values (f32 sums) and with torch.matmul (cuBLAS) within f16's tolerance.
 # Prints a log for docs/verification/ (date, GPU, driver, commands, results);
-# exit status 0 when every size of both kernels matches.
+# exit status 0 when every size of every kernel matches.
 # Needs: nvcc (CUDA 12.x/13, sm_90a), an NVIDIA Hopper GPU, python3 with torch
 # (optional: without it the torch comparison is skipped and says so), and a
 # lanescope-cli binary.
@@ -66,5 +68,5 @@ else
     echo "# torch with CUDA not available here: the torch.matmul comparison was skipped"
 fi
 echo
-[ "$status" = 0 ] && echo "result: every size of both kernels equals the references" || echo "result: FAILED"
+[ "$status" = 0 ] && echo "result: every size of every kernel equals the references" || echo "result: FAILED"
 exit $status

@@ -11,6 +11,9 @@
 // (-DLS_DEVICE_ONLY: tests/header_device.cmake compiles it device-only for
 // gfx942, gfx950 and gfx1200).
 //
+// gemm_ldmatrix (CUDA): the same with A and B staged in shared memory and their fragments loaded
+// by the header's ldmatrix (one ldmatrix.x4 / .x2 per step, row addresses from ldmatrix_row).
+//
 // gemm_wgmma (CUDA, sm_90a, -DLS_WGMMA with a wgmma m64nNk16 f16 header in
 // namespace `wg`): one warpgroup per 64 x N block of C; A from registers through
 // wg::A::load and pack, B staged in shared memory in the no-swizzle K-major
@@ -84,6 +87,51 @@ LS_KERNEL void LS_BOUNDS gemm_fragments(const half_t* a, const half_t* b, float*
     tile::D::unpack(rc, z);
     tile::store_c(c + static_cast<long>(m0) * N + n0, N, true, wave, lane, z);
 }
+
+#if !defined(__HIP__)
+// The same on fragments from shared memory through the header's ldmatrix (row addresses from
+// ldmatrix_row): A's block row-major, B's block column-major, both with leading dimension kTileK.
+LS_KERNEL void LS_BOUNDS gemm_ldmatrix(const half_t* a, const half_t* b, float* c, int M, int N, int K) {
+    (void)M;
+    __shared__ alignas(16) half_t sa[kTileM * kTileK], sb[kTileN * kTileK];
+    const int tid = LS_THREAD();
+    const int wave = tid / tile::A::lanes, lane = tid % tile::A::lanes;
+    const int m0 = LS_BLOCK_Y() * kTileM, n0 = LS_BLOCK_X() * kTileN;
+    unsigned rc[tile::D::regs];
+#pragma unroll
+    for (int r = 0; r < tile::D::regs; ++r) rc[r] = 0;
+    for (int k0 = 0; k0 < K; k0 += kTileK) {
+        for (int i = tid; i < kTileM * kTileK; i += kThreads)
+            sa[i] = a[static_cast<long>(m0 + i / kTileK) * K + k0 + i % kTileK];
+        for (int i = tid; i < kTileN * kTileK; i += kThreads)
+            sb[i] = b[static_cast<long>(n0 + i / kTileK) * K + k0 + i % kTileK];
+        __syncthreads();
+        unsigned ra[tile::A::regs], rb[tile::B::regs];
+#pragma unroll
+        for (int s = 0; s < tile::A::steps; ++s) tile::A::ldmatrix(sa, kTileK, true, wave, lane, s, ra + s * tile::A::step_regs);
+#pragma unroll
+        for (int s = 0; s < tile::B::steps; ++s) tile::B::ldmatrix(sb, kTileK, false, wave, lane, s, rb + s * tile::B::step_regs);
+        __syncthreads();
+#pragma unroll
+        for (int rm = 0; rm < tile::D::repeats_m; ++rm)
+#pragma unroll
+            for (int rn = 0; rn < tile::D::repeats_n; ++rn)
+#pragma unroll
+                for (int tm = 0; tm < tile::D::tiles_m; ++tm)
+#pragma unroll
+                    for (int tn = 0; tn < tile::D::tiles_n; ++tn)
+#pragma unroll
+                        for (int ks = 0; ks < tile::A::k_steps; ++ks) {
+                            unsigned* acc = rc + tile::D::step(0, tm, tn, rm, rn) * tile::D::step_regs;
+                            tile::mma(ra + tile::A::step(ks, tm, tn, rm, rn) * tile::A::step_regs,
+                                      rb + tile::B::step(ks, tm, tn, rm, rn) * tile::B::step_regs, acc, acc);
+                        }
+    }
+    float z[tile::D::items];
+    tile::D::unpack(rc, z);
+    tile::store_c(c + static_cast<long>(m0) * N + n0, N, true, wave, lane, z);
+}
+#endif
 
 #if defined(LS_WGMMA)
 // B's 16 x N tile in shared memory for wgmma without swizzle, K-major: core matrices of 8 columns (n)
@@ -186,7 +234,7 @@ int main(int argc, char** argv) {
             const char* name;
             int tm, tn, tk, threads;
         };
-        std::vector<Run> runs = {{"mma_sync", kTileM, kTileN, kTileK, kThreads}};
+        std::vector<Run> runs = {{"mma_sync", kTileM, kTileN, kTileK, kThreads}, {"ldmatrix", kTileM, kTileN, kTileK, kThreads}};
 #if defined(LS_WGMMA)
         runs.push_back({"wgmma", 64, kWgN, 16, 128});
 #endif
@@ -218,6 +266,9 @@ int main(int argc, char** argv) {
                 gemm_wgmma<<<grid, run.threads>>>(da, db, dc, M, N, K);
             else
 #endif
+            if (std::string(run.name) == "ldmatrix")
+                gemm_ldmatrix<<<grid, run.threads>>>(da, db, dc, M, N, K);
+            else
                 gemm_fragments<<<grid, run.threads>>>(da, db, dc, M, N, K);
             CHECK_CUDA(cudaGetLastError());
             gemm_reference<<<dim3((N + 15) / 16, (M + 15) / 16), dim3(16, 16)>>>(da, db, dr, M, N, K);

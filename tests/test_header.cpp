@@ -223,3 +223,74 @@ TEST_CASE("header: vector loads have the width lanescope-cli load plans") {
     CHECK(compared > 200);
     WARN("vector widths compared with load's plan: " << compared);
 }
+
+// ldmatrix (PTX 9.7.14.5.15): lane l receives in register j row l/4, elements 2(l%4) and 2(l%4)+1 of
+// the 8x8 matrix whose row r (r = 0..7) lane 8j + r names (.trans: the transposed matrix). The
+// header's ldmatrix_row, simulated that way on the host over a row- and a column-major tile whose
+// elements encode their own (row, col), must deliver exactly the header's which() items.
+TEST_CASE("header: ldmatrix row addresses deliver the operand's fragments (host simulation)") {
+    const auto dir = lstest::temp_path("lanescope_header_ldmatrix");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const auto& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("sm_90");
+    std::string includes, body;
+    int n = 0;
+    for (const auto& [name, tile] : std::vector<std::pair<std::string, ls::TileParams>>{
+             {"mma_m16n8k16_f32_f16", ls::parse_tile_params("2x2", "", "64x32x32")},
+             {"mma_m16n8k8_f32_bf16", {}},
+             {"mma_m16n8k16_f16_f16", ls::parse_tile_params("1x2", "2x1", "")}}) {
+        const ls::Instruction& ins = cat.find_instruction(t, name);
+        const std::string ns = "l" + std::to_string(n++);
+        const std::string text = ls::render_header(ls::Query{&ins, &t, ls::resolve_modifiers(ins, t, {})}, tile, ns);
+        // A (rows form) and B (columns form) both get the helper.
+        CHECK(text.find("ldmatrix_trans_row_major = false") != std::string::npos);
+        CHECK(text.find("ldmatrix_trans_row_major = true") != std::string::npos);
+        std::ofstream(dir / (ns + ".hpp")) << text;
+        includes += "#include \"" + ns + ".hpp\"\n";
+        for (const char* X : {"A", "B"}) {
+            const std::string T = ns + "::" + X;
+            body += "    check<" + T + ">(\"" + ns + " " + X + "\");\n";
+        }
+    }
+    std::ofstream(dir / "main.cpp") << "#include <cstdio>\n#include <vector>\n" << includes << R"(
+static int bad = 0, checked = 0;
+template <typename X>
+void check(const char* what) {
+    for (int order = 0; order < 2; ++order) {
+        const bool row_major = order == 0;
+        const long ld = row_major ? X::cols : X::rows;
+        std::vector<unsigned> mem(static_cast<size_t>(X::rows) * X::cols);  // (row << 16 | col) per element
+        for (int r = 0; r < X::rows; ++r)
+            for (int c = 0; c < X::cols; ++c) mem[row_major ? r * ld + c : c * ld + r] = unsigned(r) << 16 | unsigned(c);
+        const bool trans = row_major == X::ldmatrix_trans_row_major;
+        for (int w = 0; w < X::waves; ++w)
+            for (int s = 0; s < X::steps; ++s)
+                for (int l = 0; l < 32; ++l)
+                    for (int j = 0; j < X::step_regs; ++j)
+                        for (int e = 0; e < 2; ++e) {
+                            // The matrix row (or, .trans, the column) this element comes from, and its place in it.
+                            const int src_lane = 8 * j + (trans ? 2 * (l % 4) + e : l / 4);
+                            const int pos = trans ? l / 4 : 2 * (l % 4) + e;
+                            const unsigned* row = X::ldmatrix_row(mem.data(), ld, row_major, w, src_lane, s);
+                            const unsigned got = row[pos];
+                            const auto want = X::which(w, l, s * X::step_items + 2 * j + e);
+                            ++checked;
+                            if (got != (unsigned(want.row) << 16 | unsigned(want.col))) {
+                                if (bad++ < 5) std::printf("%s order %d wave %d step %d lane %d reg %d: (%u, %u) not (%d, %d)\n", what,
+                                                           order, w, s, l, j, got >> 16, got & 0xFFFF, want.row, want.col);
+                            }
+                        }
+    }
+}
+int main() {
+)" << body << "    std::printf(\"checked %d, bad %d\\n\", checked, bad);\n    return bad != 0;\n}\n";
+    lstest::Run build = lstest::run_command("cd " + dir.string() + " && c++ -std=c++17 -O1 -Wall -Wextra -Werror main.cpp -o main");
+    INFO(build.err.substr(0, 4000));
+    REQUIRE(build.status == 0);
+    lstest::Run run = lstest::run_command((dir / "main").string());
+    INFO(run.out);
+    CHECK(run.status == 0);
+    CHECK(run.out.find("bad 0") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}

@@ -476,6 +476,77 @@ std::string mma_helper(const Query& q) {
     return s;
 }
 
+// ldmatrix (PTX 9.7.14.5.15): lane l receives, in each 32-bit register j, row l/4 and elements
+// 2(l%4), 2(l%4)+1 of 8x8 matrix j (b16). An operand's step register j is such a fragment when its
+// two items of lane l are (r0 + l/4, c0 + 2(l%4) + e) ("rows": non-transposed from row-major
+// memory, .trans from column-major) or (r0 + 2(l%4) + e, c0 + l/4) ("cols": the other way round),
+// in every wave and step. Returns 1 (rows), 2 (cols) or 0 (no ldmatrix form).
+int ldmatrix_form(const TileLayout& t, const std::vector<std::vector<ItemAt>>& per_lane) {
+    if (t.instruction().element_bits() != 16 || t.lanes() != 32) return 0;
+    const int step_regs = t.instruction().regs(), items = static_cast<int>(per_lane[0].size());
+    if (items != 2 * step_regs * t.steps()) return 0;
+    int form = 0;
+    for (int w = 0; w < t.waves(); ++w)
+        for (int s = 0; s < t.steps(); ++s)
+            for (int j = 0; j < step_regs; ++j) {
+                const auto& l0 = per_lane[static_cast<size_t>(w) * 32][static_cast<size_t>(s * 2 * step_regs + 2 * j)];
+                for (int f = 1; f <= 2; ++f) {
+                    bool ok = true;
+                    for (int l = 0; l < 32 && ok; ++l)
+                        for (int e = 0; e < 2 && ok; ++e) {
+                            const ItemAt& it = per_lane[static_cast<size_t>(w) * 32 + l][static_cast<size_t>(s * 2 * step_regs + 2 * j + e)];
+                            const int dr = f == 1 ? l / 4 : 2 * (l % 4) + e, dc = f == 1 ? 2 * (l % 4) + e : l / 4;
+                            ok = it.row == l0.row + dr && it.col == l0.col + dc && it.reg == s * step_regs + j;
+                        }
+                    if (ok) {
+                        if (form && form != f) return 0;
+                        form = f;
+                        break;
+                    }
+                    if (f == 2) return 0;
+                }
+            }
+    return form;
+}
+
+std::string ldmatrix_helper(const TileLayout& t, const std::vector<std::vector<ItemAt>>& per_lane) {
+    const int form = ldmatrix_form(t, per_lane);
+    if (!form) return {};
+    const int r = t.instruction().regs();
+    const std::string x = ".x" + num(r);
+    std::string regs_out, regs_list;
+    for (int i = 0; i < r; ++i) {
+        regs_list += (i ? ", %" : "%") + num(i);
+        regs_out += std::string(i ? ", " : "") + "\"=r\"(regs[" + num(i) + "])";
+    }
+    const std::string plain = "ldmatrix.sync.aligned.m8n8" + x + ".shared.b16 {" + regs_list + "}, [%" + num(r) + "];";
+    const std::string trans = "ldmatrix.sync.aligned.m8n8" + x + ".trans.shared.b16 {" + regs_list + "}, [%" + num(r) + "];";
+    std::string s;
+    s += "    // ldmatrix" + x + ": each step's " + num(r) + " registers are 8x8 b16 fragments (" +
+         (form == 1 ? "rows of the operand along a lane's quad" : "columns of the operand along a lane's quad") +
+         "), so one\n    // ldmatrix" + x + " per step fills them from shared memory: non-transposed from " +
+         (form == 1 ? "row" : "column") + "-major, .trans\n    // from " + (form == 1 ? "column" : "row") +
+         "-major. ldmatrix_row: the row (16 bytes) lane `lane` names for `step`.\n";
+    s += "    static constexpr bool ldmatrix_trans_row_major = " + std::string(form == 1 ? "false" : "true") + ";\n";
+    s += "    template <typename T>\n"
+         "    LANESCOPE_HD static const T* ldmatrix_row(const T* p, long ld, bool row_major, int wave, int lane, int step) {\n"
+         "        const Item e = which(wave, 0, step * step_items + 2 * ((lane >> 3) % step_regs));\n"
+         "        return row_major ? p + (e.row + (lane & 7)) * ld + e.col : p + (e.col + (lane & 7)) * ld + e.row;\n    }\n";
+    s += "#if defined(__CUDACC__) || defined(__CUDA__)\n";
+    s += "    // regs[0.." + num(r - 1) + "] of `step` from the tile at p (shared memory) with leading dimension ld.\n";
+    s += "    template <typename T>\n"
+         "    LANESCOPE_DEVICE static void ldmatrix(const T* p, long ld, bool row_major, int wave, int lane, int step, unsigned* regs) {\n"
+         "#if defined(__CUDA_ARCH__)\n"
+         "        const unsigned a = static_cast<unsigned>(__cvta_generic_to_shared(ldmatrix_row(p, ld, row_major, wave, lane, step)));\n"
+         "        if (row_major == ldmatrix_trans_row_major)\n"
+         "            asm volatile(\"" + trans + "\" : " + regs_out + " : \"r\"(a));\n"
+         "        else\n"
+         "            asm volatile(\"" + plain + "\" : " + regs_out + " : \"r\"(a));\n"
+         "#else\n        (void)p, (void)ld, (void)row_major, (void)wave, (void)lane, (void)step, (void)regs;\n#endif\n    }\n";
+    s += "#endif\n";
+    return s;
+}
+
 }  // namespace
 
 std::string render_header(const Query& q, const TileParams& tp, const std::string& name, const HeaderOptions& opts) {
@@ -624,7 +695,10 @@ std::string render_header(const Query& q, const TileParams& tp, const std::strin
              "                for (int i = 0; i < vec_col_major; ++i) v.v[i] = in[k + i];\n"
              "                *reinterpret_cast<Vec<T, vec_col_major>*>(p + e.col * ld + e.row) = v;\n"
              "            }\n"
-             "        }\n    }\n};\n\n";
+             "        }\n    }\n";
+        if (nvidia && (op == Operand::A || op == Operand::B) && s.find("closed_form = true", s.rfind("struct " + X + " {")) != std::string::npos)
+            s += ldmatrix_helper(t, items_per_lane(t));
+        s += "};\n\n";
         if (op == Operand::A)
             helpers += "template <typename T>\nLANESCOPE_HD inline void load_a(const T* p, long ld, bool row_major, int wave, "
                        "int lane, T* out) {\n    A::load(p, ld, row_major, wave, lane, out);\n}\n";
