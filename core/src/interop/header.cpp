@@ -619,9 +619,18 @@ std::string render_header(const Query& q, const TileParams& tp, const std::strin
         s += "    static constexpr int k_steps = " + count_of("k_step") + ", tiles_m = " + count_of("tile_m") +
              ", tiles_n = " + count_of("tile_n") + ", repeats_m = " + count_of("repeat_m") +
              ", repeats_n = " + count_of("repeat_n") + ";\n";
-        s += "    LANESCOPE_HD static constexpr int step(int k_step, int tile_m, int tile_n, int repeat_m, int repeat_n) {\n"
-             "        (void)k_step, (void)tile_m, (void)tile_n, (void)repeat_m, (void)repeat_n;\n        return " +
-             (step_expr.empty() ? std::string("0") : step_expr) + ";\n    }\n";
+        // Digits beyond the five (should the tile model gain one) become trailing parameters, 0 by default.
+        std::string extra, extra_void;
+        for (const auto& [d, c] : order) {
+            const std::string dn(tile_digit_name(d));
+            if (dn != "k_step" && dn != "tile_m" && dn != "tile_n" && dn != "repeat_m" && dn != "repeat_n") {
+                extra += ", int " + dn + " = 0";
+                extra_void += ", (void)" + dn;
+            }
+        }
+        s += "    LANESCOPE_HD static constexpr int step(int k_step, int tile_m, int tile_n, int repeat_m, int repeat_n" + extra +
+             ") {\n        (void)k_step, (void)tile_m, (void)tile_n, (void)repeat_m, (void)repeat_n" + extra_void +
+             ";\n        return " + (step_expr.empty() ? std::string("0") : step_expr) + ";\n    }\n";
         s += "    // regs (step_regs * steps words) from items, and back: item k at bits reg_of_item(k) * 32 + bit_of_item(k).\n"
              "    template <typename T>\n"
              "    LANESCOPE_HD static void pack(const T* in, unsigned* regs_out) {\n"
