@@ -22,13 +22,16 @@ nvcc=${2:-nvcc}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 status=0
-echo "# lanescope GEMM from generated CUDA helpers"
-echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
-echo "lanescope: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
-echo "nvcc: $("$nvcc" --version | tail -1)"
+echo "# Live run: a GEMM on lanescope's generated CUDA helpers"
 echo
-run() { echo "\$ $*"; "$@" || { echo "exit status $?"; status=1; }; }
+echo "- date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
+echo "- lanescope: commit $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+nvidia-smi --query-gpu=name,driver_version,compute_cap --format=csv,noheader 2>/dev/null | sed 's/^/- gpu (name, driver, compute capability): /'
+echo "- nvcc: $("$nvcc" --version | tail -1)"
+echo "- how: scripts/verify-gemm-cuda.sh (kernels in tests/gemm_fragments.cu)"
+echo
+echo '```text'
+run() { echo "\$ $*" | sed "s|$work|\$WORK|g; s|$root/||g"; "$@" || { echo "exit status $?"; status=1; }; }
 run "$cli" header -a sm_90 -i mma_m16n8k16_f32_f16 --waves 2x2 --shape 64x32x16 --namespace tile -o "$work/tile.hpp"
 run "$cli" header -a sm_90a -i wgmma_m64n64k16_f32_f16 --namespace wg -o "$work/wg.hpp"
 echo "headers: tile.hpp $(wc -c < "$work/tile.hpp") bytes, wg.hpp $(wc -c < "$work/wg.hpp") bytes;" \
@@ -42,8 +45,11 @@ sizes="64 64 64   128 256 512   512 512 1024   1024 2048 256   2048 2048 2048"
 # shellcheck disable=SC2086
 run "$work/gemm" "$work/out" $sizes
 echo
+echo '```'
+echo
 if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
-    echo "# torch.matmul (cuBLAS) on the same inputs, f32 products of the f16 values"
+    echo '```text' 
+    echo "torch.matmul (cuBLAS) on the same inputs, f32 products of the f16 values:"
     python3 - "$work/out" <<'EOF' || status=1
 import glob, math, os, sys
 import numpy as np, torch
@@ -64,9 +70,10 @@ for cpath in sorted(glob.glob(os.path.join(sys.argv[1], "*.c.bin"))):
           f"{n_bad} outside tolerance: {'FAIL' if n_bad else 'ok'}")
 sys.exit(1 if bad else 0)
 EOF
+    echo '```'
 else
-    echo "# torch with CUDA not available here: the torch.matmul comparison was skipped"
+    echo "torch with CUDA is not available here: the torch.matmul comparison was skipped."
 fi
 echo
-[ "$status" = 0 ] && echo "result: every size of every kernel equals the references" || echo "result: FAILED"
+[ "$status" = 0 ] && echo "**result: every size of every kernel equals the references**" || echo "**result: FAILED**"
 exit $status
