@@ -294,3 +294,73 @@ int main() {
     CHECK(run.out.find("bad 0") != std::string::npos);
     std::filesystem::remove_all(dir);
 }
+
+// load --format hip: the closed-form addresses (docs/memory.md) fill and drain exactly what the
+// --tables form (the per-(wave, issue, lane) table) does, for every wave and lane: plain loads,
+// padding, a swizzle, sub-dword halves, a tile of waves, bytes through scratch registers, stores.
+TEST_CASE("load --format hip: closed-form addresses equal the address table, every wave and lane") {
+    if (lstest::run_command("command -v clang++-19 >/dev/null").status != 0) {
+        WARN("clang++-19 not found: host run skipped");
+        return;
+    }
+    const auto dir = lstest::temp_path("lanescope_load_closed");
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    const std::vector<std::string> cases = {
+        "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --order row",
+        "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand B --order row --ld 40 --pad 8",
+        "-a gfx942 -i v_mfma_f32_16x16x16_f16 --operand A --order row --ld 64 --swizzle 4,1,8",
+        "-a gfx942 -i v_mfma_f32_16x16x16_f16 --operand B --order row --ld 64 --pad 4 --swizzle 4,1,8",
+        "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --waves 2x2 --shape 128x128x32 --order row",
+        "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand B --waves 2x2 --shape 128x128x32 --order col --pad 8",
+        "-a gfx942 -i v_mfma_i32_32x32x16_i8 --operand A --order col --ld 32 --pad 1",
+        "-a gfx1100 -i v_wmma_f16_16x16x16_f16 --operand C --order row --ld 16 --pad 2 --memory global",
+        "-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand D --store --memory global --waves 2x1",
+    };
+    std::string includes, body;
+    int closed = 0;
+    for (size_t i = 0; i < cases.size(); ++i) {
+        INFO(cases[i]);
+        const std::string c = "c" + std::to_string(i), t = "t" + std::to_string(i);
+        for (const auto& [ns, extra] : {std::pair<std::string, std::string>{c, ""}, {t, " --tables"}}) {
+            lstest::Run g = lstest::run_command(std::string(LANESCOPE_CLI) + " load " + cases[i] + " --format hip --namespace " + ns +
+                                                extra + " -o " + (dir / (ns + ".hpp")).string());
+            REQUIRE(g.status == 0);
+            includes += "#include \"" + ns + ".hpp\"\n";
+        }
+        std::ifstream in(dir / (c + ".hpp"));
+        const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        if (text.find("closed form of (wave, lane)") != std::string::npos) ++closed;
+        const bool store = cases[i].find("--store") != std::string::npos;
+        const bool tiled = cases[i].find("--waves") != std::string::npos;
+        const std::string w = tiled ? "w, " : "";
+        body += "    for (int w = 0; w < " + c + "::Plan::waves; ++w) for (int l = 0; l < " + c + "::Plan::lanes; ++l) {\n";
+        if (store) {
+            body += "        unsigned regs[" + c + "::Plan::regs];\n"
+                    "        for (int r = 0; r < " + c + "::Plan::regs; ++r) regs[r] = 0x9E3779B9u * unsigned(r + 7 * l + 131 * w + 1);\n"
+                    "        static unsigned char m1[1 << 18], m2[1 << 18];\n"
+                    "        " + c + "::drain(m1, " + w + "l, regs);\n        " + t + "::drain(m2, " + w + "l, regs);\n"
+                    "        for (unsigned i = 0; i < sizeof m1; ++i) if (m1[i] != m2[i]) { std::printf(\"" + c + " differs\\n\"); break; }\n";
+        } else {
+            body += "        unsigned r1[" + c + "::Plan::regs] = {}, r2[" + c + "::Plan::regs] = {};\n"
+                    "        " + c + "::fill(mem, " + w + "l, r1);\n        " + t + "::fill(mem, " + w + "l, r2);\n"
+                    "        for (int r = 0; r < " + c + "::Plan::regs; ++r) if (r1[r] != r2[r]) std::printf(\"" + c +
+                    " differs at wave %d lane %d reg %d\\n\", w, l, r);\n";
+        }
+        body += "        ++compared;\n    }\n";
+    }
+    CHECK(closed >= 8);  // padding with a swizzle keeps its table
+    std::ofstream(dir / "main.cpp") << "#include <cstdio>\n" << includes
+                                    << "static unsigned char mem[1 << 20];\nint main() {\n    long compared = 0;\n"
+                                       "    for (unsigned i = 0; i < sizeof mem; ++i) mem[i] = (unsigned char)((i * 2654435761u) >> 13);\n"
+                                    << body << "    std::printf(\"compared %ld\\n\", compared);\n}\n";
+    lstest::Run build = lstest::run_command("cd " + dir.string() + " && clang++-19 -std=c++17 -O1 -Wall -Werror main.cpp -o main");
+    INFO(build.err.substr(0, 4000));
+    REQUIRE(build.status == 0);
+    lstest::Run run = lstest::run_command((dir / "main").string());
+    INFO(run.out.substr(0, 2000));
+    REQUIRE(run.status == 0);
+    CHECK(run.out.find("differs") == std::string::npos);
+    CHECK(run.out.find("compared") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}

@@ -411,7 +411,8 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std:
     return render_memory_hip(q, r, plan_memory(q, r), name);
 }
 
-std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, const std::string& name) {
+std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, const std::string& name,
+                              bool tables) {
     const Layout L = layout_for(q, r);
     const int waves = L.waves, lanes = L.lanes;
     std::vector<const MemoryOp*> issues = issues_of(plan.ops);
@@ -470,7 +471,7 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const Memo
                 if (addr[at] == 0xFFFFFFFFLL) continue;
                 u = u == -2 || u == unit[at] ? unit[at] : -1;
             }
-        forms[static_cast<size_t>(n)] = address_form(a, waves, lanes);
+        if (!tables) forms[static_cast<size_t>(n)] = address_form(a, waves, lanes);
         shared_unit[static_cast<size_t>(n)] = u;  // -1: lanes differ, -2: no lane takes part
         need_address |= !forms[static_cast<size_t>(n)];
         need_unit |= u == -1;
