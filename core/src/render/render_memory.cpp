@@ -405,6 +405,43 @@ std::optional<AddressForm> address_form(const std::vector<long long>& a, int wav
     return std::nullopt;
 }
 
+// Where the address is neither affine nor an XOR form (padding with a swizzle): the (row, col) whose
+// byte the lane's access starts at, each a closed form of (wave, lane), and the tile's address
+// formula (memory.hpp) written out. Plain accesses of whole bytes only; checked for every lane.
+std::optional<AddressForm> element_form(const MemoryPlan& plan, const MemoryTile& tile, int issue, int waves, int lanes) {
+    if (tile.element_bits % 8) return std::nullopt;
+    const long long none = 0xFFFFFFFFLL;
+    std::vector<long long> rows(static_cast<size_t>(waves) * lanes, none), cols(rows.size(), none);
+    for (const MemoryOp& op : plan.ops) {
+        if (op.issue != issue) continue;
+        if (!op.builtin.empty() || op.via_temp) return std::nullopt;
+        bool found = false;
+        for (const Delivery& d : op.delivers) {
+            const Element& e = d.element;
+            if (element_address(tile, e.row, e.col) == op.address) {
+                rows[static_cast<size_t>(op.wave) * lanes + op.lane] = e.row;
+                cols[static_cast<size_t>(op.wave) * lanes + op.lane] = e.col;
+                found = true;
+                break;
+            }
+        }
+        if (!found) return std::nullopt;
+    }
+    const std::optional<AddressForm> fr = address_form(rows, waves, lanes), fc = address_form(cols, waves, lanes);
+    if (!fr || !fc) return std::nullopt;
+    const bool row_major = tile.order == MemoryOrder::RowMajor;
+    const std::string line = row_major ? "row" : "col", pos = row_major ? "col" : "row";
+    std::string p = pos;
+    if (tile.swizzle.active())
+        p = "(" + pos + " ^ " + num(tile.swizzle.vec) + "u * ((" + line + " / " + num(tile.swizzle.per_phase) + "u) % " +
+            num(tile.swizzle.max_phase) + "u))";
+    AddressForm f;
+    f.expr = "[&] { const unsigned row = " + fr->expr + ", col = " + fc->expr + "; return (" + line + " * " +
+             num(static_cast<long long>(tile.ld) + tile.pad) + "u + " + p + ") * " + num(tile.element_bits / 8) + "u; }()";
+    f.active = fr->active;
+    return f;
+}
+
 }  // namespace
 
 std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std::string& name) {
@@ -472,6 +509,7 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const Memo
                 u = u == -2 || u == unit[at] ? unit[at] : -1;
             }
         if (!tables) forms[static_cast<size_t>(n)] = address_form(a, waves, lanes);
+        if (!tables && !forms[static_cast<size_t>(n)]) forms[static_cast<size_t>(n)] = element_form(plan, r.tile, issues[n]->issue, waves, lanes);
         shared_unit[static_cast<size_t>(n)] = u;  // -1: lanes differ, -2: no lane takes part
         need_address |= !forms[static_cast<size_t>(n)];
         need_unit |= u == -1;
