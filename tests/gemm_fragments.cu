@@ -17,8 +17,9 @@
 // gemm_wgmma (CUDA, sm_90a, -DLS_WGMMA with a wgmma m64nNk16 f16 header in
 // namespace `wg`): one warpgroup per 64 x N block of C; A from registers through
 // wg::A::load and pack, B staged in shared memory in the no-swizzle K-major
-// layout of core matrices and passed as a wgmma descriptor, D through
-// wg::D::unpack and wg::store_c.
+// layout of core matrices and passed as a wgmma descriptor (built here: lanescope
+// models register fragments, not shared-memory descriptors), the instruction
+// through wg::wgmma, D through wg::D::unpack and wg::store_c.
 //
 // The host part (CUDA only) runs both over several sizes, compares with a GPU
 // reference (f32 products of the same f16 values) and writes A, B, C for an
@@ -172,22 +173,9 @@ LS_KERNEL void __launch_bounds__(128) gemm_wgmma(const half_t* a, const half_t* 
         wg::load_a(a + static_cast<long>(m0) * K + k0, K, true, 0, tid, x);
         unsigned ra[wg::A::regs];
         wg::A::pack(x, ra);
-        const unsigned long long desc = wg_descriptor(sb);
-        asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory");
-        asm volatile(
-            "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
-            "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 "
-            "{%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "
-            "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31}, "
-            "{%32, %33, %34, %35}, %36, p, 1, 1, 0;\n}\n"
-            : "+r"(rd[0]), "+r"(rd[1]), "+r"(rd[2]), "+r"(rd[3]), "+r"(rd[4]), "+r"(rd[5]), "+r"(rd[6]), "+r"(rd[7]),
-              "+r"(rd[8]), "+r"(rd[9]), "+r"(rd[10]), "+r"(rd[11]), "+r"(rd[12]), "+r"(rd[13]), "+r"(rd[14]), "+r"(rd[15]),
-              "+r"(rd[16]), "+r"(rd[17]), "+r"(rd[18]), "+r"(rd[19]), "+r"(rd[20]), "+r"(rd[21]), "+r"(rd[22]), "+r"(rd[23]),
-              "+r"(rd[24]), "+r"(rd[25]), "+r"(rd[26]), "+r"(rd[27]), "+r"(rd[28]), "+r"(rd[29]), "+r"(rd[30]), "+r"(rd[31])
-            : "r"(ra[0]), "r"(ra[1]), "r"(ra[2]), "r"(ra[3]), "l"(desc)
-            : "memory");
-        asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory");
-        asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory");
+        wg::wgmma_fence();
+        wg::wgmma(ra, wg_descriptor(sb), rd);
+        wg::wgmma_commit_and_wait();
         __syncthreads();
     }
     wg::D::unpack(rd, d);

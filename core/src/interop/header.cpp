@@ -439,9 +439,42 @@ std::string mma_helper(const Query& q) {
         s += "    __builtin_memcpy(d, &vd, sizeof vd);\n#else\n    (void)a, (void)b, (void)c, (void)d;\n#endif\n}\n#endif\n";
         return s;
     }
+    if (ins.kind == LayoutKind::Wgmma) {
+        // wgmma with A from registers (PTX 9.7.15.5.2): d, a, b-desc, scale-d[, imm-scale-a, imm-scale-b[, imm-trans-b]].
+        const int ra = regs(Operand::A), rd = regs(Operand::D);
+        const bool f16 = ins.a == ElemType::F16 || ins.a == ElemType::BF16;
+        const bool integer = ins.c == ElemType::S32 || ins.c == ElemType::I32;  // .s32 accumulators: no scale or transpose immediates
+        std::string d_list, a_list, outs, ins_;
+        for (int i = 0; i < rd; ++i) {
+            d_list += (i ? ", %" : "%") + num(i);
+            outs += std::string(i ? ", " : "") + "\"+r\"(d[" + num(i) + "])";
+        }
+        for (int i = 0; i < ra; ++i) {
+            a_list += (i ? ", %" : "%") + num(rd + i);
+            ins_ += std::string(i ? ", " : "") + "\"r\"(a[" + num(i) + "])";
+        }
+        ins_ += ", \"l\"(desc_b)";
+        const std::string tail = integer ? "" : f16 ? ", 1, 1, 0" : ", 1, 1";
+        s += "#if defined(__CUDACC__) || defined(__CUDA__)\n";
+        s += "// One " + ins.mnemonic + " with A from this thread's registers (A::step_regs words of a step) and B\n"
+             "// from shared memory through the wgmma matrix descriptor desc_b (K-major B), accumulating into d\n"
+             "// (D::regs words, in place). Between wgmma_fence() and wgmma_commit_and_wait(), as PTX requires.\n";
+        s += "LANESCOPE_DEVICE inline void wgmma(const unsigned* a, unsigned long long desc_b, unsigned* d) {\n#if defined(__CUDA_ARCH__)\n";
+        s += "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n" + ins.mnemonic + " {" + d_list + "}, {" + a_list +
+             "}, %" + num(rd + ra) + ", p" + tail + ";\\n}\\n\"\n                 : " + outs + "\n                 : " + ins_ +
+             "\n                 : \"memory\");\n";
+        s += "#else\n    (void)a, (void)desc_b, (void)d;\n#endif\n}\n";
+        s += "LANESCOPE_DEVICE inline void wgmma_fence() {\n#if defined(__CUDA_ARCH__)\n"
+             "    asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");\n#endif\n}\n";
+        s += "LANESCOPE_DEVICE inline void wgmma_commit_and_wait() {\n#if defined(__CUDA_ARCH__)\n"
+             "    asm volatile(\"wgmma.commit_group.sync.aligned;\\n\" ::: \"memory\");\n"
+             "    asm volatile(\"wgmma.wait_group.sync.aligned 0;\\n\" ::: \"memory\");\n#endif\n}\n";
+        s += "#endif\n";
+        return s;
+    }
     if (ins.kind != LayoutKind::MmaSync || elem_bits(ins.c) == 64 || elem_bits(ins.a) == 64)
-        return "// No mma() helper for " + ins.mnemonic + " (wgmma takes B from shared memory through a descriptor;\n"
-               "// f64 and sparse forms are not generated): use the fragments with your own asm.\n";
+        return "// No mma() helper for " + ins.mnemonic + " (f64 and sparse forms are not generated): use the\n"
+               "// fragments with your own asm.\n";
     const int ra = regs(Operand::A), rb = regs(Operand::B), rc = regs(Operand::C), rd = regs(Operand::D);
     const bool fc = ins.c == ElemType::F32;  // f32 accumulators in "f" registers, the rest as b32
     std::string asm_text = ins.mnemonic + " {";
