@@ -37,7 +37,7 @@ run "$cli" header -a sm_90a -i wgmma_m64n64k16_f32_f16 --namespace wg -o "$work/
 echo "headers: tile.hpp $(wc -c < "$work/tile.hpp") bytes, wg.hpp $(wc -c < "$work/wg.hpp") bytes;" \
      "tables in them: $(grep -c 'closed_form = false' "$work/tile.hpp" "$work/wg.hpp" | awk -F: '{s += $2} END {print s + 0}')"
 run "$nvcc" -std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a -DLS_WGMMA -I"$work" -Xptxas -v \
-    "$root/tests/gemm_fragments.cu" -o "$work/gemm" 2>&1 | grep -E "error|warning|Compiling entry|stack frame|registers" || true
+    "$root/tests/gemm_fragments.cu" -o "$work/gemm" 2>&1 | grep -E '^[$] |error|warning|Compiling entry|stack frame|registers' || true
 [ -x "$work/gemm" ] || { echo "build failed"; exit 1; }
 echo
 mkdir -p "$work/out"
