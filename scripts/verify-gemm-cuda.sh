@@ -53,6 +53,7 @@ if python3 -c "import torch; assert torch.cuda.is_available()" 2>/dev/null; then
     python3 - "$work/out" <<'EOF' || status=1
 import glob, math, os, sys
 import numpy as np, torch
+torch.backends.cuda.matmul.allow_tf32 = False  # full f32 products, not TF32
 bad = 0
 for cpath in sorted(glob.glob(os.path.join(sys.argv[1], "*.c.bin"))):
     stem = cpath[:-6]
