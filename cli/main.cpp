@@ -451,6 +451,8 @@ int bench_largest(const Options& o) {
     };
     const fs::path dir = fs::temp_directory_path() / ("lanescope-bench-" + std::to_string(::getpid()));
     fs::create_directories(dir);
+    ls::files::cleanup::install();  // an interrupted bench leaves no directory behind
+    const int slot = ls::files::cleanup::claim(dir.string(), ls::files::cleanup::kDirectory);
     const std::string out = (dir / "out").string(), lin = (dir / "tile.json").string();
     const std::vector<Case> cases = {
         {"layout C 4096x4096, json (16.8M placements)", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "json"})},
@@ -515,6 +517,7 @@ int bench_largest(const Options& o) {
     }
     std::error_code ec;
     fs::remove_all(dir, ec);
+    ls::files::cleanup::release(slot);
     (void)o;
     return 0;
 }
