@@ -115,14 +115,15 @@ int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::F
         case fig::FigureFormat::Tikz: bytes = fig::to_tikz(f); break;
         case fig::FigureFormat::Png: {
             if (!(fo.scale > 0 && fo.scale <= 8)) throw ls::Error("--scale must be in (0, 8]");
-            // to_png keeps images within 16384 pixels a side: say so when that lowers the scale asked for.
-            const double fits = std::min(16384 / std::max(1.0, f.width), 16384 / std::max(1.0, f.height));
+            // PNGs are drawn at most 8192 pixels a side (64M pixels: under 10 s and 2 GB, docs/limits.md):
+            // say so when that lowers the scale asked for.
+            const double fits = std::min(8192 / std::max(1.0, f.width), 8192 / std::max(1.0, f.height));
             if (fits < fo.scale)
                 std::fprintf(stderr,
                              "lanescope-cli: note: --scale %g lowered to %.3g: this figure (%.0f x %.0f) would exceed "
-                             "16384 pixels a side, the most a PNG is drawn at; an SVG (-o FILE.svg) has no such limit\n",
+                             "8192 pixels a side, the most a PNG is drawn at; an SVG (-o FILE.svg) has no such limit\n",
                              fo.scale, fits, f.width, f.height);
-            const std::vector<std::uint8_t> png = fig::to_png(f, fo.scale);
+            const std::vector<std::uint8_t> png = fig::to_png(f, std::min(fo.scale, fits));
             bytes.assign(png.begin(), png.end());
             break;
         }

@@ -468,7 +468,7 @@ int bench_largest(const Options& o) {
         {"load C 1024x1024, json (1M placements)", with("load", {"--operand", "C", "--shape", "1024x1024", "--format", "json"})},
         {"load A 1024x1024x1024, hip", with("load", {"--operand", "A", "--shape", "1024x1024x1024", "--format", "hip"})},
         {"figure C 2048x1024, svg (2.1M cells)", with("figure", {"--operand", "C", "--shape", "2048x1024", "--format", "svg"})},
-        {"figure C 2048x1024, png", with("figure", {"--operand", "C", "--shape", "2048x1024", "--format", "png"})},
+        {"figure C 2048x1024, png (at most 8192 px a side)", with("figure", {"--operand", "C", "--shape", "2048x1024", "--format", "png"})},
         {"refused: layout A, waves 1x1024, 512x32768x512", with("layout", {"--operand", "A", "--waves", "1x1024", "--shape", "512x32768x512", "--format", "json"})},
         {"refused: load A 4096x4096x4096", with("load", {"--operand", "A", "--shape", "4096x4096x4096", "--format", "json"})},
         {"refused: header 4096x4096x4096", with("header", {"--shape", "4096x4096x4096"})},

@@ -26,7 +26,8 @@ inline constexpr long long kMaxMemoryPlacements = 1LL << 20;
 // Figures of a tile (SVG, TikZ, PNG), over the operands drawn: every cell is
 // built and held while drawn.
 inline constexpr long long kMaxFigurePlacements = 1LL << 21;
-// Generated C++ headers: constexpr tables a compiler still accepts, per operand.
+// Generated C++ headers, per operand: closed forms checked against every placement
+// before they are written (--tables writes every placement).
 inline constexpr long long kMaxHeaderPlacements = 1LL << 20;
 
 // Placements of the tile (waves x instruction copies per wave x the instruction's placements).

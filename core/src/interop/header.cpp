@@ -644,7 +644,7 @@ std::string render_header(const Query& q, const TileParams& tp, const std::strin
     std::string helpers;
     for (Operand op : operands_of(*q.ins))  // every operand within the limit before any work
         check_tile_work(TileLayout(*q.ins, *q.target, op, q.mods, tp), kMaxHeaderPlacements, "header",
-                        "its constexpr tables must still compile; `layout --format json` streams larger tiles");
+                        "its closed forms are checked against every placement, and --tables writes them all; `layout --format json` streams larger tiles");
     for (Operand op : operands_of(*q.ins)) {
         TileLayout t(*q.ins, *q.target, op, q.mods, tp);
         const std::string X(operand_name(op));
