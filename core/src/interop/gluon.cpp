@@ -44,7 +44,23 @@ GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& ta
     std::string parent;
     int k_width = 0;
     const Family f = target.family;
-    if (!dot && !acc) {
+    // Triton's named layouts know no modifiers (cbsz/abid, blgp, opsel): only default-modifier layouts have one.
+    bool default_modifiers = false;
+    try {
+        Modifiers m;
+        if (!nvidia) m.wave = t.lanes();
+        const auto a = layout_of(ins, target, op, resolve_modifiers(ins, target, m)).entries();
+        const auto b = t.instruction().entries();
+        default_modifiers = a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](const Entry& x, const Entry& y) {
+                                return x.element == y.element && x.loc == y.loc;
+                            });
+    } catch (const Error&) {
+    }
+    if (!lin.layout) {
+        g.named_note = "no named Gluon layout: Triton's layouts are linear and this one is not";
+    } else if (!default_modifiers) {
+        g.named_note = "no named Gluon layout under these modifiers (Triton's layouts have no cbsz/abid, blgp or opsel)";
+    } else if (!dot && !acc) {
         g.named_note = "no named Gluon layout for operand " + std::string(operand_name(op)) + " (only A, B, C/D have one)";
     } else if (ins.kind == LayoutKind::Mfma && ins.blocks == 1 && ins.m == ins.n && (ins.m == 16 || ins.m == 32) &&
                t.lanes() == 64 && is_cdna(f)) {
