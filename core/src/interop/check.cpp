@@ -434,6 +434,7 @@ void compare(std::vector<Rec>& mine, std::vector<Rec>& theirs, bool linear, Chec
 // A layout of 32-lane warps checked against a wave of more lanes (NVIDIA's
 // 128-lane warpgroup, as Triton's warps 0-3): its low warp bases are lanes.
 LinearLayout fold_warps(LinearLayout L, int lanes) {
+    if (lanes != 128 || L.lane_count() != 32) return L;
     while (L.lane_count() < lanes && !L.warp.empty()) {
         L.lane.push_back(L.warp.front());
         L.warp.erase(L.warp.begin());
@@ -498,6 +499,8 @@ CheckResult check_layout(const TileLayout& t, const GivenLayout& given, const st
                        " x " + num(L.cols);
         std::vector<Rec> theirs = given_recs(given, &L);
         compare(mine, theirs, true, res);
+        std::vector<Rec>().swap(mine);
+        std::vector<Rec>().swap(theirs);
         if (res.differing) {
             expected_grid = grid_from_held(held, t.lanes());
             given_grid = grid_from_linear(L);
