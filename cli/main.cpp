@@ -321,7 +321,9 @@ constexpr int kCheckDiffers = 5;
 
 std::string placements_text(const std::vector<ls::Placement>& ps) {
     std::string s;
-    for (const auto& p : ps) s += (s.empty() ? "" : " ") + p.label();
+    const size_t shown = std::min<size_t>(ps.size(), 16);
+    for (size_t n = 0; n < shown; ++n) s += (s.empty() ? "" : " ") + ps[n].label();
+    if (shown < ps.size()) s += " ... (" + std::to_string(ps.size()) + " places)";
     return s.empty() ? "(nowhere)" : s;
 }
 
