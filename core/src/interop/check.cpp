@@ -327,7 +327,7 @@ std::string explain(const Grid& E, const Grid& G, Operand op) {
             for (int l = 0; l < E.lanes && ok; ++l)
                 for (int s = 0; s < E.slots && ok; ++s) ok = G(w, l, s) == E(w, l, p[static_cast<size_t>(s)]);
         if (ok)
-            return "registers permuted: your register is lanescope's register (the same in every lane and wave): " +
+            return "registers permuted (the same in every lane and wave; your register -> lanescope's): " +
                    mapping_text(p, G.labels, E.labels, "registers");
     }
     // Lanes (then waves) permuted: your lane l holds what lanescope's lane q(l) holds, in every wave.
@@ -352,8 +352,9 @@ std::string explain(const Grid& E, const Grid& G, Operand op) {
         if (ok) {
             std::vector<std::string> names;
             for (int x = 0; x < count; ++x) names.push_back((lanes ? "L" : "w") + num(x));
-            return std::string(lanes ? "lanes" : "waves") + " permuted: your " + (lanes ? "lane" : "wave") +
-                   " holds what lanescope's holds: " + mapping_text(q, names, names, lanes ? "lanes" : "waves");
+            return std::string(lanes ? "lanes permuted (the same in every wave; " : "waves permuted (") + "your " +
+                   (lanes ? "lane" : "wave") + " -> lanescope's that holds the same elements): " +
+                   mapping_text(q, names, names, lanes ? "lanes" : "waves");
         }
     }
     // K permuted (A: columns, B: rows), the other coordinate unchanged.
