@@ -291,10 +291,10 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
     if (p.k_width != 0) {
         if (!power_of_two(p.k_width) || p.k_width > 64)
             throw Error("--k-width " + num(p.k_width) + " is not legal: a power of two 1..64");
-        if (role != Role::C && !use_dot_)
+        if ((op == Operand::A || op == Operand::B) && !use_dot_)
             throw Error("--k-width applies to A and B as Triton lays them out; " + std::string(operand_name(op)) + " of " +
                         ins.mnemonic + " on " + t.gfx + " is lanescope's own composition" + where_modelled);
-        if (role == Role::C && family == TritonLayout::None)
+        if (family == TritonLayout::None)
             throw Error("--k-width is a parameter of Triton's AMD dot operands; " + t.gfx + " is not AMD");
         if (use_dot_) {
             const std::vector<int> legal = triton_k_widths(triton_);
