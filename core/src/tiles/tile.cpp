@@ -104,6 +104,7 @@ TritonLayout triton_layout_of(Family f) {
         case Family::CDNA4: return TritonLayout::Mfma;
         case Family::RDNA3: return TritonLayout::Wmma1;
         case Family::RDNA4: return TritonLayout::Wmma2;
+        case Family::CDNA5: return TritonLayout::Wmma3;  // gfx1250/gfx1251: AMDWMMALayout(version=3)
         default: return TritonLayout::None;
     }
 }
