@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -365,4 +366,37 @@ TEST_CASE("ldmatrix/stmatrix .x1 (no K) lay out as one instruction and refuse ti
         ++seen;
     }
     REQUIRE(seen == 4);
+}
+
+TEST_CASE("tile arithmetic is checked in 64 bits: legal counts whose products pass int are refused, naming the limit") {
+    // Each value alone passes the option parser (1..65536) or the C++ API (any int); their products did not fit
+    // in int (SIGFPE, negative shapes, bad_alloc; UBSan: signed overflow in the tile code).
+    const auto& cat = ls::Catalog::builtin();
+    const ls::Target& tg = cat.find_target("gfx942");
+    const ls::Instruction& ins = cat.find_instruction(tg, "v_mfma_f32_32x32x8_f16");
+    auto mods = ls::resolve_modifiers(ins, tg, {});
+    const int big = std::numeric_limits<int>::max();
+    struct Case {
+        ls::TileParams p;
+        const char* says;
+    };
+    for (const Case& c : {Case{{65536, 65536, 65536, 65536, 0, 0, 0}, "at most 1024 waves"},
+                          Case{{big, big, 1, 1, 0, 0, 0}, "at most 1024 waves"},
+                          Case{{1024, 1, 65536, 65536, 0, 0, 0}, "RM x RN at most 4096"},
+                          Case{{1, 1, big, 2, 0, 0, 0}, "RM x RN at most 4096"},
+                          Case{{1024, 1, 4096, 1, 0, 0, 0}, "elements per operand"},
+                          Case{{1, 1, 1, 1, 1 << 30, 1 << 30, 0}, "elements per operand"},
+                          Case{{1, 1, 1, 1, 32, 32, 1 << 30}, "elements per operand"},
+                          Case{{1, 1024, 1, 1, 512, 32768, 512}, "placements"},
+                          Case{{1, 1, 1, 1, 4096, 4096, 0}, "registers per lane"}})
+        for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::C}) {
+            INFO(c.p.describe() << " " << ls::operand_name(op));
+            if (op != ls::Operand::C && std::string(c.says) == "registers per lane") continue;  // C's limit
+            if (op != ls::Operand::A && std::string(c.says) == "placements") continue;  // A: 1024 copies
+            REQUIRE_THROWS_WITH(ls::TileLayout(ins, tg, op, mods, c.p), Catch::Contains(c.says));
+        }
+    // At the limits themselves: accepted.
+    ls::TileLayout at(ins, tg, ls::Operand::C, mods, {1024, 1, 1, 1, 0, 0, 0});
+    CHECK(at.waves() == 1024);
+    CHECK(at.rows() == 32 * 1024);
 }
