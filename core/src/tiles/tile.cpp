@@ -476,7 +476,9 @@ int TileLayout::step_of(const Step& s) const {
 }
 
 std::vector<TileLocation> TileLayout::where(const Element& e) const {
-    if (e.block != 0 || e.row < 0 || e.row >= rows_ || e.col < 0 || e.col >= cols_)
+    if (e.block != 0)
+        throw Error("block " + num(e.block) + " does not exist in a tile: tiles are of single-block instructions; legal: block 0");
+    if (e.row < 0 || e.row >= rows_ || e.col < 0 || e.col >= cols_)
         throw Error("element (" + num(e.row) + ", " + num(e.col) + ") is outside the " + std::string(operand_name(operand())) +
                     " tile: rows 0.." + num(rows_ - 1) + ", cols 0.." + num(cols_ - 1));
     const int WM = params_.waves_m, WN = params_.waves_n, RM = params_.tiles_m, RN = params_.tiles_n;
