@@ -251,3 +251,36 @@ TEST_CASE("kWidth values Triton refuses are refused, naming the legal ones", "[t
         REQUIRE_THROWS_WITH(ls::TileLayout(ins, tg, ls::Operand::A, mods, tp), Catch::Contains(c.legal));
     }
 }
+
+TEST_CASE("every gfx1250 instruction: one wave at its own kWidth is the instruction; dense WMMA is Triton's v3", "[tile][triton]") {
+    const auto& cat = ls::Catalog::builtin();
+    const ls::Target& tg = cat.find_target("gfx1250");
+    int triton = 0, own = 0;
+    for (const ls::Instruction* ins : cat.on(tg.family)) {
+        ls::Modifiers m;
+        m.wave = 32;
+        const auto mods = ls::resolve_modifiers(*ins, tg, m);
+        for (ls::Operand op : ls::operands_of(*ins)) {
+            const ls::OperandLayout L = ls::layout_of(*ins, tg, op, mods);
+            if (L.blocks() != 1) continue;
+            ls::TileParams one;
+            one.waves_m = 1;  // tile mode, one wave: the instruction itself
+            const ls::TileLayout t(*ins, tg, op, mods, one);
+            INFO(ins->mnemonic << " " << ls::operand_name(op));
+            const auto te = t.entries();
+            const auto& le = L.entries();
+            REQUIRE(te.size() == le.size());
+            for (size_t i = 0; i < te.size(); ++i) {
+                REQUIRE(te[i].element == le[i].element);
+                REQUIRE(te[i].at.loc == le[i].loc);
+            }
+            const bool dense16 = ins->m == 16 && ins->n == 16 && ins->mnemonic.rfind("v_wmma_f", 0) == 0 &&
+                                 ins->mnemonic.find("f8f6f4") == std::string::npos;
+            if (dense16 && (op == ls::Operand::A || op == ls::Operand::B || op == ls::Operand::D))
+                CHECK(t.triton() == ls::TritonLayout::Wmma3);
+            (t.triton() == ls::TritonLayout::Wmma3 ? triton : own)++;
+        }
+    }
+    WARN("gfx1250 operands: " << triton << " as Triton's WMMA v3, " << own << " lanescope's own composition");
+    CHECK(triton > 0);
+}
