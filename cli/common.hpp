@@ -44,6 +44,7 @@ struct Options {
     std::string linear_file;  // layout --linear FILE
     std::string layout_file;  // check --layout FILE
     std::string header_namespace;  // header --namespace
+    bool header_tables = false;    // header --tables
     int wave_index = -1;  // which: the wave of a tile (--of-wave W)
     int wave_size = -1;   // which: --wave-size, another spelling of --wave (the wave size)
     std::string wave_flag = "--wave";  // the flag that gave the wave size, for messages
