@@ -4,6 +4,7 @@
 // the parsed options and returns an exit status. Errors from the engine are
 // lanescope::Error: printed to stderr, exit status 1. Usage errors: status 2.
 #include "common.hpp"
+#include "lanescope/numbers.hpp"
 
 #include "lanescope/cute.hpp"
 #include "lanescope/gluon.hpp"
@@ -282,20 +283,27 @@ int cmd_where(const Options& o) {
 }
 
 int cmd_which(const Options& o_in) {
-    // In tile mode --wave names a wave of the tile and --wave-size the wave size.
+    // --wave (and its other spelling --wave-size) is the wave size; --of-wave W names a wave of a tile.
     Options o = o_in;
-    if (tile_mode(o)) {
-        o.wave_index = o.mods.wave < 0 ? 0 : o.mods.wave;
-        o.mods.wave = o.wave_size;
-    } else if (o.wave_size >= 0) {
+    if (o.wave_size >= 0) {
         if (o.mods.wave >= 0 && o.mods.wave != o.wave_size)
-            throw ls::Error("--wave " + std::to_string(o.mods.wave) + " contradicts --wave-size " + std::to_string(o.wave_size));
+            throw ls::Error("--wave " + std::to_string(o.mods.wave) + " contradicts --wave-size " +
+                            std::to_string(o.wave_size) + " (both name the wave size; give one)");
         o.mods.wave = o.wave_size;
+        o.wave_flag = "--wave-size";
     }
+    if (o.wave_index >= 0 && !tile_mode(o))
+        throw UsageError("--of-wave " + std::to_string(o.wave_index) +
+                         " names a wave of a tile; give the tile options (--waves WMxWN, --tiles-per-wave, --shape, "
+                         "--k-width, --transposed) too");
+    if (o.reg < 0 && !tile_mode(o))
+        throw UsageError("which needs --reg G (with tile options, --lane alone lists everything the lane holds)");
     Resolved r = resolve(o);
     if (tile_mode(o)) {
         ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
-        return emit(o, ls::render_tile_which(r.query, t, o.wave_index, o.reg, o.lane, parse_format(o.format)));
+        const int wave = o.wave_index < 0 ? 0 : o.wave_index;
+        if (o.reg < 0) return emit(o, ls::render_tile_lane(r.query, t, wave, o.lane, parse_format(o.format)));
+        return emit(o, ls::render_tile_which(r.query, t, wave, o.reg, o.lane, parse_format(o.format)));
     }
     ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
     return emit(o, ls::render_which(r.query, L, o.reg, o.lane, parse_format(o.format)));
@@ -335,8 +343,44 @@ int cmd_check(const Options& o) {
     if (!given.operand.empty() && given.operand != ls::operand_name(op))
         throw ls::Error(o.layout_file + " describes operand " + given.operand + ", not " + std::string(ls::operand_name(op)) +
                         " (--operand)");
-    ls::CheckResult res = tile_mode(o) ? ls::check_layout(ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tile_params(o)), given)
-                                       : ls::check_layout(ls::layout_of(*r.ins, *r.target, op, r.query.mods), given);
+    ls::CheckResult res;
+    {
+        // Triton's other parameters are the explanations tried first: "equals lanescope's with kWidth 8".
+        const ls::TileParams tp = tile_params(o);
+        std::unique_ptr<ls::TileLayout> tile;
+        try {
+            tile = std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, r.query.mods, tp);
+        } catch (const ls::Error&) {
+            if (tile_mode(o)) throw;  // without tile options: multi-block layouts are checked as they are
+        }
+        std::vector<std::unique_ptr<ls::TileLayout>> others;
+        std::vector<ls::CheckAlternative> alternatives;
+        auto try_params = [&](ls::TileParams p, std::string label) {
+            try {
+                others.push_back(std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, r.query.mods, p));
+                alternatives.push_back({std::move(label), others.back().get()});
+            } catch (const ls::Error&) {
+            }
+        };
+        if (tile && tile->triton() != ls::TritonLayout::None) {
+            const ls::TileLayout& t = *tile;
+            if (op == ls::Operand::A || op == ls::Operand::B) {
+                for (int kw : ls::triton_k_widths(t.triton()))
+                    if (kw != t.k_width()) {
+                        ls::TileParams p = tp;
+                        p.k_width = kw;
+                        try_params(p, "kWidth " + std::to_string(kw) + " (--k-width " + std::to_string(kw) + ")");
+                    }
+            } else {
+                ls::TileParams p = tp;
+                p.transposed = !tp.transposed;
+                try_params(p, p.transposed ? "transposed (--transposed)" : "not transposed (without --transposed)");
+            }
+        }
+        res = tile && (tile_mode(o) || !alternatives.empty())
+                  ? ls::check_layout(*tile, given, alternatives)
+                  : ls::check_layout(ls::layout_of(*r.ins, *r.target, op, r.query.mods), given);
+    }
     const std::string what = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx;
     std::string text;
     if (o.format == "json") {
@@ -382,6 +426,14 @@ int cmd_check(const Options& o) {
 
 int cmd_trace(const Options& o) {
     Resolved r = resolve(o);
+    if (tile_mode(o)) {
+        const ls::TileParams tp = tile_params(o);
+        if (o.block != 0) throw ls::Error("--block " + std::to_string(o.block) + ": tiles are of single-block instructions; legal: 0");
+        const ls::TileLayout A(*r.ins, *r.target, ls::Operand::A, r.query.mods, tp),
+            B(*r.ins, *r.target, ls::Operand::B, r.query.mods, tp), C(*r.ins, *r.target, ls::Operand::C, r.query.mods, tp),
+            D(*r.ins, *r.target, ls::Operand::D, r.query.mods, tp);
+        return emit(o, ls::render_tile_trace(r.query, A, B, C, D, {0, o.row, o.col}, parse_format(o.format)));
+    }
     ls::OperandLayout D = ls::layout_of(*r.ins, *r.target, ls::Operand::D, r.query.mods);
     D.where({o.block, o.row, o.col});  // range check with a clear message
     ls::Trace t = ls::trace(*r.ins, *r.target, r.query.mods, {o.block, o.row, o.col});
@@ -567,7 +619,7 @@ int lanescope_cli_main(int argc, char** argv) {
         {"layout", "a whole operand: each element's slots (--view matrix) or each slot's elements (--view registers)",
          cmd_layout},
         {"where", "where one element lives: --row R --col C [--block B]", cmd_where},
-        {"which", "what one register of one lane holds: --reg G --lane L", cmd_which},
+        {"which", "what one register of one lane holds: --reg G --lane L (tiles: --of-wave W; without --reg the whole lane)", cmd_which},
         {"trace", "every A, B, C (K, SA, SB) location that feeds one D element: --row I --col J [--block B]",
          cmd_trace},
         {"header", "write a C++17 header (HIP device and host) with the layout tables and load/store helpers: -o FILE",
@@ -617,16 +669,36 @@ int lanescope_cli_main(int argc, char** argv) {
             add_int_option(c.sub, "--block", o.block, 0, 1 << 20, "block index (multi-block instructions; default 0)");
         }
         if (name == "which") {
-            add_int_option(c.sub, "--reg", o.reg, 0, 1 << 20, "register, counted from the operand's first VGPR")->required();
+            add_int_option(c.sub, "--reg", o.reg, 0, 1 << 20,
+                           "register, counted from the operand's first VGPR (required without tile options; with them, "
+                           "left out, every register of the lane)");
             add_int_option(c.sub, "--lane", o.lane, 0, 1 << 20, "lane")->required();
-            add_int_option(c.sub, "--wave-size", o.wave_size, 32, 64, "wave size on RDNA; with tile options --wave is the wave index");
-            // With tile options --wave names a wave of the tile, so it takes any index here; without them
-            // the wave size is checked against the instruction as before.
+            add_int_option(c.sub, "--wave-size", o.wave_size, 32, 128, "the wave size, as --wave");
+            // --wave is the wave size here too; a small number is most likely a wave index (the old spelling).
             c.sub->remove_option(c.sub->get_option("--wave"));
-            add_int_option(c.sub, "-w,--wave", o.mods.wave, 0, 65535,
-                           "wave size on RDNA (32 or 64); with tile options, the wave of the tile (0..waves-1)");
+            c.sub
+                ->add_option_function<std::string>(
+                    "-w,--wave",
+                    [&o](const std::string& text) {
+                        int v = 0;
+                        try {
+                            v = static_cast<int>(ls::parse_integer(text, 0, 65535, "--wave"));
+                        } catch (const ls::Error& e) {
+                            throw CLI::ValidationError(e.what());
+                        }
+                        if (v != 32 && v != 64 && v != 128)
+                            throw CLI::ValidationError("--wave " + text +
+                                                       " is not a wave size: --wave is the wave size (32 or 64 on RDNA, "
+                                                       "64 on CDNA, 128 for wgmma); the wave of a tile is --of-wave " + text);
+                        o.mods.wave = v;
+                    },
+                    "wave size (32 or 64 on RDNA; 128 names an NVIDIA warpgroup); a wave of a tile is --of-wave")
+                ->type_name("INT");
+            add_int_option(c.sub, "--of-wave", o.wave_index, 0, 65535,
+                           "with tile options: which wave of the tile (0..WM*WN-1, wave = wm * WN + wn; default 0)");
         }
-        if (name == "layout" || name == "where" || name == "which" || name == "check") add_tile_options(c.sub, o);
+        if (name == "layout" || name == "where" || name == "which" || name == "check" || name == "trace")
+            add_tile_options(c.sub, o);
         if (name == "header") {
             add_tile_options(c.sub, o);
             c.sub->add_option("--namespace", o.header_namespace, "namespace of the generated code (default ls_<gfx>_<builtin>)");

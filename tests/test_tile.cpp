@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <tuple>
@@ -157,17 +158,18 @@ Linear triton_layout(const ls::Instruction& ins, const ls::Target& t, ls::Operan
             }
             L.extent[M] = 16;
             L.extent[N] = 16;
-            // chooseWmmaCTALinearLayout: N then M, each tilesPerWarp then warps; then N and M repeats.
+            // Triton 3.6 (as MFMA): N as tilesPerWarp, warps, the rest of N; then M likewise.
             L.identity(c.rn, 'r', N);
             L.identity(c.wn, 'w', N);
+            L.identity(tn / L.extent[N], 'r', N);
             L.identity(c.rm, 'r', M);
             L.identity(c.wm, 'w', M);
-            L.identity(tn / L.extent[N], 'r', N);
             L.identity(tm / L.extent[M], 'r', M);
         } else {
-            // wmmaDotOperandToLinearLayout: kWidth registers along K, 16 lanes nonK, 2 lanes K (v1: zeros),
-            // then the CTA layout with the K direction projected away, then K and nonK repeats.
-            // RDNA4 (version 2): kWidth is 64 bits of elements; it repeats kDim / (kWidth * kDepth) times within the instruction.
+            // wmmaDotOperandToLinearLayout (Triton 3.6): kWidth registers along K, 16 lanes nonK, 2 lanes K
+            // (version 1: zeros, the upper lanes repeat), kSize / (2 kWidth) registers more along K; then the
+            // CTA layout with the K direction projected away, then the rest of K and the nonK repeats. kWidth
+            // here is the instruction's own: all of K on RDNA3, 64 bits of elements on RDNA4.
             int k_width = v1 ? ins.k : std::min(ins.k / 2, 64 / ls::elem_bits(is_a ? ins.a : ins.b));
             L.identity(k_width, 'r', k_dim);
             L.identity(16, 'l', nonk_dim);
@@ -175,7 +177,7 @@ Linear triton_layout(const ls::Instruction& ins, const ls::Target& t, ls::Operan
                 L.zeros(2, 'l');
             else
                 L.identity(2, 'l', k_dim);
-            if (!v1) L.identity(ins.k / (k_width * 2), 'r', k_dim);
+            L.identity(std::max(1, tk / (k_width * 2)), 'r', k_dim);
             if (is_a) {
                 L.zeros(c.wn, 'w');
                 L.identity(c.rm, 'r', M);

@@ -30,6 +30,8 @@ struct Args {
     int compare_wave = -1;
     std::string arch, instruction, operands, screenshot, size, theme, color_by, tab;
     std::string waves, tiles_per_wave, shape;  // tile mode (as lanescope-cli's tile options)
+    int k_width = 0;                            // --k-width (0: the instruction's own)
+    bool transposed = false;                    // --transposed
     ls::Modifiers mods;
     int bench_frames = 0;
     int quit_after = 0;
@@ -162,7 +164,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     add_int("--abid", a.mods.abid, 0, 255, "broadcast block id");
     add_int("--blgp", a.mods.blgp, 0, 255, "B lane group pattern");
     add_int("--opsel", a.mods.opsel, 0, 255, "operand select");
-    add_int("-w,--wave", a.mods.wave, 32, 64, "wave size (32 or 64 on RDNA)");
+    add_int("-w,--wave", a.mods.wave, 32, 128, "wave size (32 or 64 on RDNA; 128 names an NVIDIA warpgroup)");
     add_int("--opsel-a", a.mods.opsel_a, 0, 255, "scale byte select of A (mfma_scale)");
     add_int("--opsel-b", a.mods.opsel_b, 0, 255, "scale byte select of B (mfma_scale)");
     add_int("--selector", a.mods.selector, 0, 255, "sparsity selector (NVIDIA mma.sp)");
@@ -198,7 +200,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         ->type_name("NUMBER");
     cli.add_option("--compare-arch", a.compare_arch, "compare with this architecture (opens the Compare tab)");
     cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
-    add_int("--compare-wave", a.compare_wave, 32, 64, "wave size of the compared instruction");
+    add_int("--compare-wave", a.compare_wave, 32, 128, "wave size of the compared instruction");
     cli.add_option("--pin", a.pin, "pin the highlight of an element, OP,ROW,COL[,BLOCK] (e.g. D,3,5), or a lane, LANE,N");
     cli.add_option("--verify", a.verify,
                    "screenshot: run \"Verify on GPU\" first with this device: auto (the instruction vendor's GPU: HIP on AMD, CUDA on NVIDIA) or software");
@@ -208,6 +210,18 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     cli.add_option("--waves", a.waves, "tile mode: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2");
     cli.add_option("--tiles-per-wave", a.tiles_per_wave, "tile mode: instruction tiles per wave RMxRN (tilesPerWarp), e.g. 2x1");
     cli.add_option("--shape", a.shape, "tile mode: tensor shape TMxTN or TMxTNxTK (C/D is TMxTN, A TMxTK, B TKxTN)");
+    cli.add_option_function<std::string>(
+           "--k-width",
+           [&a](const std::string& text) {
+               try {
+                   a.k_width = ls::parse_k_width(text);
+               } catch (const ls::Error& e) {
+                   throw CLI::ValidationError(e.what());
+               }
+           },
+           "tile mode: Triton's kWidth of A and B (default the instruction's own)")
+        ->type_name("N");
+    cli.add_flag("--transposed", a.transposed, "tile mode: Triton's transposed C/D (lanes along M)");
     cli.add_flag("--panel", a.panel, "screenshot only the layout panel, not the whole window");
     cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
     cli.add_flag("--no-labels", a.no_labels, "hide tile labels");
@@ -458,12 +472,15 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         }
     }
     // Tile mode: the options as lanescope-cli's; core checks the tile (and says what is legal).
-    const bool tile_mode = !a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty();
+    const bool tile_mode =
+        !a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty() || a.k_width != 0 || a.transposed;
     ls::TileParams tile_params;
     TileSet tile;
     if (tile_mode) {
         try {
             tile_params = ls::parse_tile_params(a.waves, a.tiles_per_wave, a.shape);
+            tile_params.k_width = a.k_width;
+            tile_params.transposed = a.transposed;
             tile = resolve_tile(checked, tile_params);
         } catch (const ls::Error& e) {
             std::cerr << "lanescope: tile: " << e.what() << "\n";

@@ -593,6 +593,14 @@ void draw_tile_controls(App& app) {
     ImGui::TextUnformatted("shape");
     number("##tm", p.m, 0), x(), number("##tn", p.n, 0), x(), number("##tk", p.k, 0);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("TM x TN x TK (C/D is TM x TN, A TM x TK, B TK x TN); 0: one wave-grid tile, one instruction K");
+    ImGui::SameLine(0, 12 * app.scale);
+    ImGui::TextUnformatted("kWidth");
+    number("##kw", p.k_width, 0);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Triton's kWidth of A and B (DotOperandLayout k_width); 0: the instruction's own");
+    ImGui::SameLine(0, 8 * app.scale);
+    ImGui::Checkbox("transposed", &p.transposed);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Triton's transposed MFMA/WMMA layout: C and D with lanes along M");
     if (!(p == tm.want)) app.set_tile(true, p);
     if (!tm.error.empty()) {
         ImGui::PushTextWrapPos(0.0f);
