@@ -345,8 +345,44 @@ int cmd_check(const Options& o) {
     if (!given.operand.empty() && given.operand != ls::operand_name(op))
         throw ls::Error(o.layout_file + " describes operand " + given.operand + ", not " + std::string(ls::operand_name(op)) +
                         " (--operand)");
-    ls::CheckResult res = tile_mode(o) ? ls::check_layout(ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tile_params(o)), given)
-                                       : ls::check_layout(ls::layout_of(*r.ins, *r.target, op, r.query.mods), given);
+    ls::CheckResult res;
+    {
+        // Triton's other parameters are the explanations tried first: "equals lanescope's with kWidth 8".
+        const ls::TileParams tp = tile_params(o);
+        std::unique_ptr<ls::TileLayout> tile;
+        try {
+            tile = std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, r.query.mods, tp);
+        } catch (const ls::Error&) {
+            if (tile_mode(o)) throw;  // without tile options: multi-block layouts are checked as they are
+        }
+        std::vector<std::unique_ptr<ls::TileLayout>> others;
+        std::vector<ls::CheckAlternative> alternatives;
+        auto try_params = [&](ls::TileParams p, std::string label) {
+            try {
+                others.push_back(std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, r.query.mods, p));
+                alternatives.push_back({std::move(label), others.back().get()});
+            } catch (const ls::Error&) {
+            }
+        };
+        if (tile && tile->triton() != ls::TritonLayout::None) {
+            const ls::TileLayout& t = *tile;
+            if (op == ls::Operand::A || op == ls::Operand::B) {
+                for (int kw : ls::triton_k_widths(t.triton()))
+                    if (kw != t.k_width()) {
+                        ls::TileParams p = tp;
+                        p.k_width = kw;
+                        try_params(p, "kWidth " + std::to_string(kw) + " (--k-width " + std::to_string(kw) + ")");
+                    }
+            } else {
+                ls::TileParams p = tp;
+                p.transposed = !tp.transposed;
+                try_params(p, p.transposed ? "transposed (--transposed)" : "not transposed (without --transposed)");
+            }
+        }
+        res = tile && (tile_mode(o) || !alternatives.empty())
+                  ? ls::check_layout(*tile, given, alternatives)
+                  : ls::check_layout(ls::layout_of(*r.ins, *r.target, op, r.query.mods), given);
+    }
     const std::string what = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx;
     std::string text;
     if (o.format == "json") {

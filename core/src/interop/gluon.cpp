@@ -19,15 +19,6 @@ namespace {
 std::string num(long long v) { return std::to_string(v); }
 std::string pair(int a, int b) { return "[" + num(a) + ", " + num(b) + "]"; }
 
-// Elements lane 0 holds in one instruction (Triton's kWidth of lanescope's A/B: the K run per lane).
-int elements_of_lane0(const OperandLayout& L) {
-    int n = 0;
-    for (int reg = 0; reg < L.regs(); ++reg)
-        for (const SlotPart& p : L.which(reg, 0))
-            if (p.elem_bit_lo == 0) ++n;
-    return n;
-}
-
 }  // namespace
 
 GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& target) {
@@ -62,21 +53,24 @@ GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& ta
         g.named_note = "no named Gluon layout under these modifiers (Triton's layouts have no cbsz/abid, blgp or opsel)";
     } else if (!dot && !acc) {
         g.named_note = "no named Gluon layout for operand " + std::string(operand_name(op)) + " (only A, B, C/D have one)";
-    } else if (ins.kind == LayoutKind::Mfma && ins.blocks == 1 && ins.m == ins.n && (ins.m == 16 || ins.m == 32) &&
-               t.lanes() == 64 && is_cdna(f)) {
+    } else if (t.triton() == TritonLayout::Mfma && ins.m == ins.n && (ins.m == 16 || ins.m == 32)) {
         const int version = f == Family::CDNA1 ? 1 : f == Family::CDNA2 ? 2 : f == Family::CDNA3 ? 3 : 4;
+        // Triton's instr_shape K grows with kWidth (two 32x32x8 issues at kWidth 8 are its 32x32x16).
+        const int kw = t.k_width(), native = t.native_k_width();
+        const int k = dot && kw > 0 && native > 0 ? ins.k * kw / native : ins.k;
         parent = "AMDMFMALayout(version=" + num(version) + ", instr_shape=[" + num(ins.m) + ", " + num(ins.n) + ", " +
-                 num(ins.k) + "], transposed=False, warps_per_cta=" + pair(p.waves_m, p.waves_n) +
-                 ", element_bitwidth=" + num(elem_bits(ins.c)) + ", tiles_per_warp=" + pair(p.tiles_m, p.tiles_n) + ")";
-        k_width = elements_of_lane0(t.instruction());
+                 num(k) + "], transposed=" + (p.transposed ? "True" : "False") + ", warps_per_cta=" +
+                 pair(p.waves_m, p.waves_n) + ", element_bitwidth=" + num(elem_bits(ins.c)) +
+                 ", tiles_per_warp=" + pair(p.tiles_m, p.tiles_n) + ")";
+        k_width = kw;
         g.named_note = "named form: as Triton 3.6 builds it (witnessed by its own layouts, tests/data/triton)";
-    } else if ((ins.kind == LayoutKind::WmmaRdna3 || ins.kind == LayoutKind::WmmaRdna4) && ins.m == 16 && ins.n == 16 &&
-               t.lanes() == 32) {
-        const int version = ins.kind == LayoutKind::WmmaRdna3 ? 1 : 2;
-        parent = "AMDWMMALayout(version=" + num(version) + ", transposed=False, warps_per_cta=" + pair(p.waves_m, p.waves_n) +
-                 ", instr_shape=[" + num(ins.m) + ", " + num(ins.n) + ", " + num(ins.k) + "], tiles_per_warp=" +
-                 pair(p.tiles_m, p.tiles_n) + ")";
-        k_width = elements_of_lane0(t.instruction());
+    } else if ((t.triton() == TritonLayout::Wmma1 || t.triton() == TritonLayout::Wmma2 || t.triton() == TritonLayout::Wmma3) &&
+               ins.m == 16 && ins.n == 16) {
+        const int version = t.triton() == TritonLayout::Wmma1 ? 1 : t.triton() == TritonLayout::Wmma2 ? 2 : 3;
+        parent = "AMDWMMALayout(version=" + num(version) + ", transposed=" + (p.transposed ? "True" : "False") +
+                 ", warps_per_cta=" + pair(p.waves_m, p.waves_n) + ", instr_shape=[" + num(ins.m) + ", " + num(ins.n) + ", " +
+                 num(ins.k) + "], tiles_per_warp=" + pair(p.tiles_m, p.tiles_n) + ")";
+        k_width = t.k_width();
         g.named_note = "named form: as Triton 3.6 builds it (witnessed by its own layouts, tests/data/triton)";
     } else if (ins.kind == LayoutKind::MmaSync && ins.m == 16 && ins.n == 8 && p.tiles_m == 1 && p.tiles_n == 1) {
         parent = "gl.NVMMADistributedLayout(version=[2, 0], warps_per_cta=" + pair(p.waves_m, p.waves_n) +
