@@ -74,4 +74,29 @@ std::pair<const ls::Target*, const ls::Instruction*> largest_layout(const ls::Ca
     return best;
 }
 
+namespace {
+bool tied_builtin(const ls::Instruction& ins) {
+    return ins.vendor() == ls::Vendor::AMD && ins.builtin_pattern.find("_tied") != std::string::npos;
+}
+}  // namespace
+
+std::string display_name(const ls::Instruction& ins) {
+    if (ins.vendor() == ls::Vendor::NVIDIA && !ins.short_name.empty()) return ins.short_name;
+    return tied_builtin(ins) ? ins.mnemonic + " (tied)" : ins.mnemonic;
+}
+
+std::string name_note(const ls::Instruction& ins) {
+    if (!tied_builtin(ins)) return {};
+    return "the _tied builtin: D is the same registers as C, so the 16-bit halves that opsel does not write keep C's "
+           "values (the untied builtin leaves them undefined)";
+}
+
+std::string selection_name(const ls::Instruction& ins) {
+    if (!tied_builtin(ins)) return ins.mnemonic;
+    std::string b = ins.builtin_pattern;
+    const size_t w = b.find("_{w}");
+    if (w != std::string::npos) b.erase(w, 4);
+    return b;
+}
+
 }  // namespace lsapp

@@ -63,6 +63,19 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
         cell_font = io.Fonts->AddFontFromFileTTF("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", cell_font_size, &cfg, ranges);
     }
     if (!cell_font) cell_font = font, cell_font_size = font_size;
+    small_font_size = std::round(9.0f * scale);
+    small_font = nullptr;
+    if (FILE* f = std::fopen("/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf", "rb")) {
+        std::fclose(f);
+        small_font = io.Fonts->AddFontFromFileTTF("/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf", small_font_size, &cfg, ranges);
+    }
+    if (!small_font) small_font = cell_font, small_font_size = cell_font_size;
+    mono_font = nullptr;
+    if (FILE* f = std::fopen("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "rb")) {
+        std::fclose(f);
+        mono_font = io.Fonts->AddFontFromFileTTF("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", std::round(14.0f * scale), &cfg, ranges);
+    }
+    if (!mono_font) mono_font = font;
     apply_theme(settings.view.theme);
     ImGui::GetStyle().ScaleAllSizes(scale);
     regs_canvas.prefer_width = true;
@@ -90,6 +103,10 @@ GridStyle App::grid_style() const {
     const float fs = cell_font_size;
     st.text_width = [f, fs](const std::string& text) { return f->CalcTextSizeA(fs, FLT_MAX, 0.0f, text.c_str()).x; };
     st.line_h = std::ceil(cell_font_size + 1);
+    ImFont* sf = small_font;
+    const float ss = small_font_size;
+    st.small_text_width = [sf, ss](const std::string& text) { return sf->CalcTextSizeA(ss, FLT_MAX, 0.0f, text.c_str()).x; };
+    st.small_line_h = std::ceil(small_font_size);
     st.cell_h = natural_cell_height(st);
     return st;
 }
@@ -156,7 +173,8 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
     p.panel_h = c.size.y > 0 ? c.size.y : ImGui::GetIO().DisplaySize.y - 6 * ImGui::GetFrameHeightWithSpacing();
     p.margin = 10 * scale;
     p.gap = 16 * scale;
-    p.heading_h = std::ceil(ImGui::GetTextLineHeight() + 4 * scale);
+    // Two lines: a narrow operand's title wraps (name and shape over type and registers) instead of losing them.
+    p.heading_h = std::ceil(2 * ImGui::GetTextLineHeight() + 4 * scale);
     p.axis_w = std::ceil(st.text_width(registers ? "L63" : "127") + 6 * scale);
     p.axis_h = std::ceil(cell_font_size + 3 * scale);
     p.block_gap = st.block_gap;
@@ -168,9 +186,9 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
     } else {
         float natural = 0;
         if (tile.active())
-            for (const auto& t : tile.tiles.layouts) natural = std::max(natural, natural_tile_cell_width(t, st));
+            for (const auto& t : tile.tiles.layouts) natural = std::max(natural, natural_tile_cell_width(*set.ins, t, st));
         else
-            for (const auto& l : set.layouts) natural = std::max(natural, natural_cell_width(l, st));
+            for (const auto& l : set.layouts) natural = std::max(natural, natural_cell_width(*set.ins, l, st));
         p.natural_w = natural;
         p.natural_h = natural_cell_height(st);
     }
@@ -188,7 +206,7 @@ void App::select(const Selection& s) {
         LayoutSet next = resolve_selection(catalog, s);
         set = std::move(next);
         settings.selection = s;
-        settings.selection.instruction = set.ins->mnemonic;
+        settings.selection.instruction = selection_name(*set.ins);
         settings.selection.arch = set.target->gfx;
         settings.selection.mods = set.chosen;
         selection_error.clear();
@@ -294,9 +312,9 @@ void App::rebuild_grids() {
     // Render after the vector stops moving (textures are GL objects).
     for (auto& v : views) {
         if (v.operand == ls::Operand::C) continue;  // C is drawn as D
-        v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
-        v.registers_tex.render(v.registers, colors, cell_font, cell_font_size);
-        if (settings.view.show_registers && !tile.active()) v.side_tex.render(v.side, colors, cell_font, cell_font_size);
+        v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size, small_font, small_font_size);
+        v.registers_tex.render(v.registers, colors, cell_font, cell_font_size, small_font, small_font_size);
+        if (settings.view.show_registers && !tile.active()) v.side_tex.render(v.side, colors, cell_font, cell_font_size, small_font, small_font_size);
         else v.side_tex.release();
     }
     layout_canvas.built_w = layout_canvas.arr.cell_w, layout_canvas.built_h = layout_canvas.arr.cell_h;
@@ -324,8 +342,8 @@ void App::rebuild_compare() {
     }
     GridStyle st = grid_style();
     float cell_w = 0;
-    for (const auto& l : set.layouts) cell_w = std::max(cell_w, natural_cell_width(l, st));
-    for (const auto& l : compare.set.layouts) cell_w = std::max(cell_w, natural_cell_width(l, st));
+    for (const auto& l : set.layouts) cell_w = std::max(cell_w, natural_cell_width(*set.ins, l, st));
+    for (const auto& l : compare.set.layouts) cell_w = std::max(cell_w, natural_cell_width(*compare.set.ins, l, st));
     {
         // Both pictures side by side in the panel, one operand under the other.
         int cols = 0;
@@ -352,8 +370,8 @@ void App::rebuild_compare() {
         compare.left.push_back(std::move(v));
     }
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
-    for (auto& v : compare.views) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
-    for (auto& v : compare.left) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
+    for (auto& v : compare.views) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size, small_font, small_font_size);
+    for (auto& v : compare.left) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size, small_font, small_font_size);
 }
 
 void App::handle_shortcuts() {
@@ -422,7 +440,7 @@ void App::draw_menu() {
 void App::draw_status_bar() {
     const ls::Instruction& ins = *set.ins;
     std::string text = set.target->gfx + " (" + std::string(ls::family_title(set.target->family)) + ")  |  " +
-                       ins.mnemonic + "  |  " + ls::lane_group_name(ins, set.mods.wave);
+                       display_name(ins) + "  |  " + ls::lane_group_name(ins, set.mods.wave);
     const std::string mods = set.mods.describe();
     if (!mods.empty()) text += "  " + mods;
     const Hover& h = active_hover();

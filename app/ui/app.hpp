@@ -218,6 +218,11 @@ public:
     ArrangeParams canvas_params(const Canvas& c, bool registers) const;
     ImFont* cell_font = nullptr;
     float cell_font_size = 12.0f;
+    // Lane numbers in cells too small for the cell font (LabelForm::Number): DejaVu Sans Condensed, 9 px.
+    ImFont* small_font = nullptr;
+    float small_font_size = 9.0f;
+    // Code and formulas (Details): DejaVu Sans Mono at the UI size.
+    ImFont* mono_font = nullptr;
     // Runs the verification of the current selection now (the intent's work; a few ms).
     void run_verify();
     std::string selection_key() const;

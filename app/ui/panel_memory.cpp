@@ -155,9 +155,9 @@ void App::rebuild_memory_tiles() {
     if (m.show_second) m.second_tiles = memory_tiles(*set.ins, m.second, m.transposed.ops, st);
     m.fragment = build_matrix_grid(*set.ins, *l, st);
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
-    m.tex.render(m.tiles, colors, cell_font, cell_font_size);
-    if (m.show_second) m.second_tex.render(m.second_tiles, colors, cell_font, cell_font_size);
-    m.fragment_tex.render(m.fragment, colors, cell_font, cell_font_size);
+    m.tex.render(m.tiles, colors, cell_font, cell_font_size, small_font, small_font_size);
+    if (m.show_second) m.second_tex.render(m.second_tiles, colors, cell_font, cell_font_size, small_font, small_font_size);
+    m.fragment_tex.render(m.fragment, colors, cell_font, cell_font_size, small_font, small_font_size);
     m.canvas.built_w = m.canvas.arr.cell_w, m.canvas.built_h = m.canvas.arr.cell_h;
     m.rebuild_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }

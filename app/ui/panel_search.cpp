@@ -105,7 +105,7 @@ void draw_search_panel(App& app) {
     }
     if (enter && !app.hits.empty()) {
         Selection s = app.settings.selection;
-        s.instruction = app.hits[static_cast<size_t>(app.cursor)].ins->mnemonic;
+        s.instruction = selection_name(*app.hits[static_cast<size_t>(app.cursor)].ins);
         app.want_selection = s;
         app.focus_search = true;  // keep typing after Enter
     }
@@ -130,16 +130,21 @@ void draw_search_panel(App& app) {
             ImGui::PushID(i);
             const bool current = ins == app.set.ins;
             const bool under_cursor = i == app.cursor && app.query[0] != 0;
-            if (ImGui::Selectable(ins->mnemonic.c_str(), current || under_cursor)) {
+            const std::string name = display_name(*ins);
+            if (ImGui::Selectable(name.c_str(), current || under_cursor)) {
                 Selection s = app.settings.selection;
-                s.instruction = ins->mnemonic;
+                s.instruction = selection_name(*ins);
                 app.want_selection = s;
                 app.cursor = i;
             }
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s\n%s\n%s, %d block(s), %s x %s -> %s", ins->mnemonic.c_str(), ins->builtin(app.set.wave()).c_str(),
-                                  ins->shape().c_str(), ins->blocks, std::string(ls::elem_name(ins->a)).c_str(),
-                                  std::string(ls::elem_name(ins->b)).c_str(), std::string(ls::elem_name(ins->c)).c_str());
+            if (ImGui::IsItemHovered()) {
+                // The full spelling (PTX on NVIDIA), the builtin and what tells alike rows apart.
+                const std::string second = ins->vendor() == ls::Vendor::NVIDIA ? "PTX: " + ins->mnemonic : ins->builtin(app.set.wave());
+                const std::string note = name_note(*ins);
+                ImGui::SetTooltip("%s\n%s\n%s, %d block(s), %s x %s -> %s%s%s", ins->mnemonic.c_str(), second.c_str(), ins->shape().c_str(),
+                                  ins->blocks, std::string(ls::elem_name(ins->a)).c_str(), std::string(ls::elem_name(ins->b)).c_str(),
+                                  std::string(ls::elem_name(ins->c)).c_str(), note.empty() ? "" : "\n", note.c_str());
+            }
             ImGui::PopID();
         }
     }

@@ -1,6 +1,7 @@
 // The operand views: the GEMM picture (A left, B above, D at the crossing),
 // the register views (lanes x VGPRs), and compare mode. All of them draw a
 // cached texture and only the highlights per frame.
+#include <algorithm>
 #include "ui/app.hpp"
 
 #include <cmath>
@@ -205,7 +206,21 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
 
 namespace {
 
-// Titles from the richest to the shortest; the longest that fits its column is drawn.
+// What a learner must know about an operand that its picture alone does not say.
+std::string operand_note(const ls::Instruction& ins, ls::Operand op) {
+    const bool nv = ins.vendor() == ls::Vendor::NVIDIA;
+    if (ins.sparse() && op == ls::Operand::A)
+        return nv ? "2:4 sparse: dense k, 2 of each 4 held" : "4:2 compressed: dense k, 2 of each 4 held";
+    if (ins.sparse() && op == ls::Operand::K)
+        return nv ? "metadata e: 2-bit index per kept value" : "index: a nibble per 4 k (two 2-bit indices)";
+    if (ins.blocks > 1 && (op == ls::Operand::A || op == ls::Operand::B || op == ls::Operand::D))
+        return std::to_string(ins.blocks) + " blocks (b0\u2013b" + std::to_string(ins.blocks - 1) + ")";
+    if (op == ls::Operand::SA || op == ls::Operand::SB) return "E8M0 scale per 32 k: byte opsel_" + std::string(op == ls::Operand::SA ? "a" : "b");
+    return {};
+}
+
+// Titles from the richest to the shortest; the longest that fits its column is drawn
+// (a form with "\n" takes two lines).
 std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l, bool registers) {
     const std::string name = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
     const std::string shape = std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
@@ -222,7 +237,14 @@ std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l,
         if (copies > 1)
             rep = "  each element in " + std::to_string(copies) + " places" +
                   (app.copy < 0 ? " (all shown)" : " (copy " + std::to_string(std::min(app.copy, copies - 1) + 1) + ")");
-        out.push_back(name + "  " + shape + "  " + std::string(ls::elem_name(l.type())) + "  " + regs + rep);
+        const std::string type = std::string(ls::elem_name(l.type()));
+        const std::string note = operand_note(*app.set.ins, l.operand());
+        if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
+        out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep);
+        if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + "\n" + note);
+        out.push_back(name + "  " + shape + "  " + type + "\n" + regs + rep);
+        out.push_back(name + "  " + shape + "\n" + type + "  " + regs);
+        out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + (ls::register_noun(app.set.ins->vendor()) == "VGPR" ? "v" : "r"));
         if (copies > 1) out.push_back(name + "  " + shape + "  x" + std::to_string(copies) + " copies");
         out.push_back(name + "  " + shape + "  " + std::string(ls::elem_name(l.type())));
         out.push_back(name + "  " + shape);
@@ -387,6 +409,16 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
         draw_grid_at(app, g, tex, tile ? app.tile.links.find(pg.shape.op) : app.links.find(pg.shape.op),
                      add(origin, pg.grid.x0, pg.grid.y0), over, over && clicked, nullptr, nullptr,
                      tile ? nullptr : app.verify_for(pg.shape.op));
+        if (!regs && !registers_tab && app.set.ins->sparse() && (pg.shape.op == ls::Operand::A || pg.shape.op == ls::Operand::K) &&
+            4 * g.cell_w >= 6) {
+            // Sparse A and its index in dense k: a line after every group of 4 k (2 of each 4 are held).
+            const ImU32 line = to_imgui(ls::theme_colors(app.settings.view.theme).text);
+            for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc)
+                for (int k = 4; k < g.cols; k += 4) {
+                    const float x = pg.grid.x0 + bc * (g.cols * g.cell_w + g.block_gap) + k * g.cell_w;
+                    dl->AddLine(add(origin, x, pg.grid.y0), add(origin, x, pg.grid.y0 + g.height), line, 1.5f * app.scale);
+                }
+        }
         if (registers_tab && hovered && !c.dragging && pg.axis_left.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y)) {
             // A lane number: everything that lane holds, in every operand.
             const int lane = static_cast<int>((io.MousePos.y - origin.y - pg.grid.y0) / std::max(1.0f, g.cell_h));
@@ -399,6 +431,20 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
             }
         }
     }
+    if (!registers_tab && app.set.ins->kind == ls::LayoutKind::Wgmma && !app.set.find(ls::Operand::B)) {
+        // wgmma's B is in shared memory: say so where B would be (above C/D), not leave a silent gap.
+        if (const PlacedGrid* d = c.arr.find(ls::Operand::D)) {
+            const ls::Instruction& ins = *app.set.ins;
+            const std::string text = "B  " + std::to_string(ins.k) + "x" + std::to_string(ins.n) + "  " +
+                                     std::string(ls::elem_name(ins.b)) + "  in shared memory\nread through a matrix descriptor: "
+                                     "no thread's registers hold it";
+            const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+            const float x = d->grid.x0, y = std::max(2.0f, d->heading.y0 - sz.y - 12 * app.scale);
+            const ImVec2 a = add(origin, x, y), b = add(origin, x + sz.x + 12 * app.scale, y + sz.y + 8 * app.scale);
+            dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 3 * app.scale, 0, 1.5f * app.scale);
+            dl->AddText(add(a, 6 * app.scale, 4 * app.scale), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+        }
+    }
     dl->PopClipRect();
     ImGui::EndChild();
 }
@@ -407,15 +453,20 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
 
 void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin) {
     const std::string* pick = &forms.back();
-    for (const std::string& f : forms)
-        if (ImGui::CalcTextSize(f.c_str()).x <= r.w()) {
+    const float lh = ImGui::GetTextLineHeight();
+    for (const std::string& f : forms) {
+        const ImVec2 sz = ImGui::CalcTextSize(f.c_str());
+        if (sz.x <= r.w() && sz.y <= r.h() + 0.5f) {
             pick = &f;
             break;
         }
+    }
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 a = add(origin, r.x0, r.y0), b = add(origin, r.x1, r.y1);
     dl->PushClipRect(a, b, true);
-    dl->AddText(a, ImGui::GetColorU32(ImGuiCol_Text), pick->c_str());
+    // One line sits at the bottom, next to the grid's column numbers.
+    const float lines = static_cast<float>(std::count(pick->begin(), pick->end(), '\n') + 1);
+    dl->AddText(add(a, 0, std::max(0.0f, r.h() - lines * lh - 2)), ImGui::GetColorU32(ImGuiCol_Text), pick->c_str());
     dl->PopClipRect();
     if (ImGui::IsMouseHoveringRect(a, b) && pick != &forms.front()) ImGui::SetTooltip("%s", forms.front().c_str());
 }
@@ -427,19 +478,18 @@ void draw_legend(App& app) {
     std::vector<Entry> entries;
     switch (app.settings.view.color_by) {
         case ls::ColorBy::Lane: {
-            const int size = ls::lane_group_size(ins);
-            for (int gi = 0; gi < ls::lane_groups(ins, app.set.wave()); ++gi)
-                entries.push_back({gi, "lanes " + std::to_string(gi * size) + "\u2013" + std::to_string(gi * size + size - 1)});
+            for (int gi = 0; gi < ls::lane_groups(ins, app.set.wave()); ++gi) entries.push_back({gi, ls::lane_group_text(ins, gi)});
             break;
         }
         case ls::ColorBy::Register: {
             int regs = 0;
             for (const auto& l : app.set.layouts) regs = std::max(regs, l.regs());
             // Colours repeat after 16 registers: one entry per colour, naming every register that has it.
+            const std::string v = ins.vendor() == ls::Vendor::NVIDIA ? "r" : "v";
             for (int r = 0; r < std::min(regs, ls::categorical_count()); ++r) {
-                std::string text = "v" + std::to_string(r);
+                std::string text = v + std::to_string(r);
                 for (int more = r + ls::categorical_count(); more < regs; more += ls::categorical_count())
-                    text += ", v" + std::to_string(more);
+                    text += ", " + v + std::to_string(more);
                 entries.push_back({r, text});
             }
             break;
@@ -448,9 +498,15 @@ void draw_legend(App& app) {
             for (int b = 0; b < ins.blocks; ++b) entries.push_back({b, "block " + std::to_string(b)});
             break;
     }
-    const char* what = app.settings.view.color_by == ls::ColorBy::Lane       ? "colour = lane group:"
-                       : app.settings.view.color_by == ls::ColorBy::Register ? "colour = register:"
-                                                                             : "colour = block:";
+    const bool nv = ins.vendor() == ls::Vendor::NVIDIA;
+    // Lanes: a hue per group, a shade per lane within it (lighter = later), so lane order reads without text.
+    const std::string lane_what = nv ? (ins.kind == ls::LayoutKind::Wgmma ? "colour = warp, shade = groupID 0\u21927:"
+                                                                          : "colour = groupID, shade = threadID_in_group 0\u21923:")
+                                     : "colour = lane group, shade = lane (lighter = higher):";
+    std::string what_s = app.settings.view.color_by == ls::ColorBy::Lane       ? lane_what
+                         : app.settings.view.color_by == ls::ColorBy::Register ? "colour = register:"
+                                                                               : "colour = block:";
+    const char* what = what_s.c_str();
     std::vector<ls::Rgb> swatches;
     if (app.tile.active() && app.tab == Tab::Layout) {
         // Tile mode: a hue per wave, a shade per lane group within the wave.
@@ -506,7 +562,7 @@ void draw_legend(App& app) {
                 case LabelForm::Lane: return "lane";
                 case LabelForm::WaveLane: return "wave / lane";
                 case LabelForm::Number: return "lane number";
-                case LabelForm::None: return "none (zoom in)";
+                case LabelForm::None: return "colours only (shade = lane; zoom in or hover)";
             }
             return "";
         };
