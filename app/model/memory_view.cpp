@@ -257,7 +257,7 @@ TileGrid memory_tiles(const ls::Instruction& ins, const MemoryGrid& g, const std
             else {
                 const ls::MemoryOp& o = ops[static_cast<size_t>(m.op)];
                 tile.loc = ls::Location{o.reg, o.lane, 0, 0};
-                tile.fill = ls::tile_color(ins, style.color_by, m.element, tile.loc, style.theme);
+                tile.fill = ls::tile_shade(ins, style.color_by, m.element, tile.loc, style.theme);
                 tile.key = colour_key(ins, style.color_by, m.element, tile.loc);
                 if (labels) tile.label = std::to_string(o.lane);
             }

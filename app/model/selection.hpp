@@ -57,6 +57,12 @@ std::string name_note(const ls::Instruction& ins);
 // The name that selects exactly this row (a tied row's builtin, else the mnemonic).
 std::string selection_name(const ls::Instruction& ins);
 
+// What a modifier does and what each of its values means, in words for the
+// modifier rows: ("cbsz", 4) of a scaled MFMA is "FP4 E2M1" (A's format),
+// ("opsel_a", 1) "[15:8]" (SA's byte); plain numbers elsewhere.
+std::string modifier_role(const ls::Instruction& ins, const std::string& name);       // "A format", "SA byte", "" if none
+std::string modifier_value_name(const ls::Instruction& ins, const std::string& name, int value);  // "FP4 E2M1", "2"
+
 // The instruction whose operands together have the most tiles (the frame
 // benchmark's worst case), with its target.
 std::pair<const ls::Target*, const ls::Instruction*> largest_layout(const ls::Catalog& cat);

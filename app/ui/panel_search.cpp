@@ -1,6 +1,7 @@
 // Left column: architecture, family filter, search box with keyboard
 // navigation, the result list, and the modifiers the instruction accepts.
 #include "ui/app.hpp"
+#include "model/selection.hpp"
 
 namespace lsapp {
 
@@ -21,29 +22,37 @@ void draw_modifiers(App& app) {
         any = true;
         const int current = modifier_value(app.set.mods, r.name);
         ImGui::PushID(r.name.c_str());
+        // The field's name and what it does ("cbsz  A format"), then its values in words where they have them.
+        const std::string role = modifier_role(*app.set.ins, r.name);
         ImGui::TextUnformatted(r.name.c_str());
-        ImGui::SameLine(90 * app.scale);
-        if (r.values.size() <= 4) {
+        if (!role.empty()) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s", role.c_str());
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.meaning.c_str());
+        bool named = false;
+        for (int v : r.values) named |= modifier_value_name(*app.set.ins, r.name, v) != std::to_string(v);
+        ImGui::SameLine(named ? 150 * app.scale : 90 * app.scale);
+        auto choose = [&](int v) {
+            Selection s = app.settings.selection;
+            set_modifier(s.mods, r.name, v);
+            app.want_selection = s;
+        };
+        if (r.values.size() <= 4 && !named) {
             for (size_t i = 0; i < r.values.size(); ++i) {
                 if (i) ImGui::SameLine();
                 const std::string label = std::to_string(r.values[i]);
-                if (ImGui::RadioButton(label.c_str(), current == r.values[i]) && current != r.values[i]) {
-                    Selection s = app.settings.selection;
-                    set_modifier(s.mods, r.name, r.values[i]);
-                    app.want_selection = s;
-                }
+                if (ImGui::RadioButton(label.c_str(), current == r.values[i]) && current != r.values[i]) choose(r.values[i]);
             }
         } else {
-            ImGui::SetNextItemWidth(120 * app.scale);
-            const std::string preview = std::to_string(current);
-            if (ImGui::BeginCombo("##value", preview.c_str())) {
-                for (int v : r.values) {
-                    if (ImGui::Selectable(std::to_string(v).c_str(), v == current) && v != current) {
-                        Selection s = app.settings.selection;
-                        set_modifier(s.mods, r.name, v);
-                        app.want_selection = s;
-                    }
-                }
+            ImGui::SetNextItemWidth(-1);
+            auto text = [&](int v) {
+                const std::string n = modifier_value_name(*app.set.ins, r.name, v);
+                return n == std::to_string(v) ? n : std::to_string(v) + "  " + n;
+            };
+            if (ImGui::BeginCombo("##value", text(current).c_str())) {
+                for (int v : r.values)
+                    if (ImGui::Selectable(text(v).c_str(), v == current) && v != current) choose(v);
                 ImGui::EndCombo();
             }
         }

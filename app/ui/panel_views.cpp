@@ -215,7 +215,8 @@ std::string operand_note(const ls::Instruction& ins, ls::Operand op) {
         return nv ? "metadata e: 2-bit index per kept value" : "index: a nibble per 4 k (two 2-bit indices)";
     if (ins.blocks > 1 && (op == ls::Operand::A || op == ls::Operand::B || op == ls::Operand::D))
         return std::to_string(ins.blocks) + " blocks (b0\u2013b" + std::to_string(ins.blocks - 1) + ")";
-    if (op == ls::Operand::SA || op == ls::Operand::SB) return "E8M0 scale per 32 k: byte opsel_" + std::string(op == ls::Operand::SA ? "a" : "b");
+    if (op == ls::Operand::SA || op == ls::Operand::SB)
+        return "an E8M0 scale per 32 k, in the byte opsel_" + std::string(op == ls::Operand::SA ? "a" : "b") + " selects";
     return {};
 }
 
@@ -237,7 +238,12 @@ std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l,
         if (copies > 1)
             rep = "  each element in " + std::to_string(copies) + " places" +
                   (app.copy < 0 ? " (all shown)" : " (copy " + std::to_string(std::min(app.copy, copies - 1) + 1) + ")");
-        const std::string type = std::string(ls::elem_name(l.type()));
+        std::string type = std::string(ls::elem_name(l.type()));
+        // Scales: the byte of the scale VGPR that opsel_a / opsel_b select.
+        if (l.operand() == ls::Operand::SA || l.operand() == ls::Operand::SB) {
+            const int byte = l.operand() == ls::Operand::SA ? app.set.mods.opsel_a : app.set.mods.opsel_b;
+            type += " [" + std::to_string(8 * byte + 7) + ":" + std::to_string(8 * byte) + "]";
+        }
         const std::string note = operand_note(*app.set.ins, l.operand());
         if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
         out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep);
