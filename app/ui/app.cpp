@@ -325,6 +325,8 @@ void App::rebuild_grids() {
     ++rebuilds;
 }
 
+float compare_header_h(const App& app) { return ImGui::GetTextLineHeightWithSpacing() * 1.0f + 0 * app.scale; }
+
 void App::rebuild_compare() {
     compare_dirty = false;
     for (auto& v : compare.views) v.matrix_tex.release(), v.registers_tex.release();
@@ -345,14 +347,28 @@ void App::rebuild_compare() {
     for (const auto& l : set.layouts) cell_w = std::max(cell_w, natural_cell_width(*set.ins, l, st));
     for (const auto& l : compare.set.layouts) cell_w = std::max(cell_w, natural_cell_width(*compare.set.ins, l, st));
     {
-        // Both pictures side by side in the panel, one operand under the other.
-        int cols = 0;
-        for (const auto& l : set.layouts) cols = std::max(cols, l.cols() * l.blocks());
-        for (const auto& l : compare.set.layouts) cols = std::max(cols, l.cols() * l.blocks());
-        const float panel = layout_canvas.size.x > 0 ? layout_canvas.size.x : ImGui::GetIO().DisplaySize.x - 350 * scale;
-        const float avail = panel - 60 * scale;
-        st.cell_w = std::floor(std::clamp(avail / std::max(1, 2 * cols), std::ceil(st.text_width("00") + 4 * scale), cell_w));
-        st.cell_h = std::ceil(st.line_h + 6 * scale);
+        // Both pictures whole, side by side in the panel, one operand under the other: per operand a
+        // heading line and a line of column numbers, row numbers on the left of each side.
+        int cols = 0, rows = 0, n = 0;
+        for (const LayoutSet* s : {&set, &compare.set}) {
+            int total = 0, count = 0;
+            for (const auto& l : s->layouts) {
+                if (l.operand() == ls::Operand::C) continue;
+                cols = std::max(cols, l.cols() * l.blocks());
+                total += l.rows(), ++count;
+            }
+            rows = std::max(rows, total), n = std::max(n, count);
+        }
+        const float panel_w = layout_canvas.size.x > 0 ? layout_canvas.size.x : ImGui::GetIO().DisplaySize.x - 350 * scale;
+        const float panel_h = (layout_canvas.size.y > 0 ? layout_canvas.size.y : ImGui::GetIO().DisplaySize.y - 200 * scale) -
+                              2 * ImGui::GetFrameHeightWithSpacing();
+        const float axis_w = std::ceil(st.text_width("127") + 6 * scale);
+        const float per_operand = 1.5f * ImGui::GetTextLineHeightWithSpacing() + cell_font_size + 6 * scale;
+        const float avail_w = panel_w - 2 * axis_w - 40 * scale;
+        const float avail_h = panel_h - compare_header_h(*this) - n * per_operand;
+        st.cell_w = std::floor(std::clamp(avail_w / std::max(1, 2 * cols), 1.0f, cell_w) * 16) / 16;
+        st.cell_h = std::floor(std::clamp(avail_h / std::max(1, rows), 1.0f, natural_cell_height(st)) * 16) / 16;
+        st.block_gap = std::min(st.block_gap, std::max(2.0f, st.cell_w));
     }
     for (const auto& l : compare.set.layouts) {
         if (l.operand() == ls::Operand::C) continue;

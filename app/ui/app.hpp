@@ -262,6 +262,8 @@ void draw_memory_panel(App& app);     // panel_memory.cpp: the operand in memory
 
 // Draws one cached grid (texture + highlights) at the cursor and reports hover.
 // `other`: the grid belongs to the compared instruction (no linking, its own tooltip).
+// The Compare tab's line above its operands (which side is which).
+float compare_header_h(const App& app);
 void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, const char* id,
                const std::vector<std::uint8_t>* diff = nullptr, const LayoutSet* other = nullptr,
                const OperandVerify* verified = nullptr);

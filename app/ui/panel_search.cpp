@@ -32,7 +32,7 @@ void draw_modifiers(App& app) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.meaning.c_str());
         bool named = false;
         for (int v : r.values) named |= modifier_value_name(*app.set.ins, r.name, v) != std::to_string(v);
-        ImGui::SameLine(named ? 150 * app.scale : 90 * app.scale);
+        ImGui::SameLine(named || !role.empty() ? 150 * app.scale : 90 * app.scale);
         auto choose = [&](int v) {
             Selection s = app.settings.selection;
             set_modifier(s.mods, r.name, v);

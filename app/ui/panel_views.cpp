@@ -3,6 +3,7 @@
 // cached texture and only the highlights per frame.
 #include <algorithm>
 #include "ui/app.hpp"
+#include "model/selection.hpp"
 
 #include <cmath>
 #include <string>
@@ -750,7 +751,7 @@ void draw_compare_panel(App& app) {
         ImGui::EndCombo();
     }
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(320 * app.scale);
+    ImGui::SetNextItemWidth(std::min(320 * app.scale, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("instruction").x - 12 * app.scale));
     if (ImGui::BeginCombo("instruction##cmp", c.selection.instruction.c_str())) {
         for (const ls::Instruction* ins : app.catalog.on(ct->family))
             if (ImGui::Selectable(ins->mnemonic.c_str(), ins->mnemonic == c.selection.instruction)) {
@@ -794,12 +795,50 @@ void draw_compare_panel(App& app) {
     }
     const std::string left_lanes = ls::lane_group_name(*app.set.ins, app.set.mods.wave);
     const std::string right_lanes = c.set.ins ? ls::lane_group_name(*c.set.ins, c.set.mods.wave) : "?";
-    ImGui::TextDisabled("Left: %s on %s (%s).  Right: %s on %s (%s).  Marked cells are placed differently.",
-                        app.set.ins->mnemonic.c_str(), app.set.target->gfx.c_str(), left_lanes.c_str(),
-                        c.set.ins ? c.set.ins->mnemonic.c_str() : "?", c.set.target ? c.set.target->gfx.c_str() : "?",
-                        right_lanes.c_str());
     ImGui::BeginChild("cmp_canvas###cmp_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    // Every operand whole: both sides titled, row and column numbers beside each, differences counted above.
     const float gap = 24 * app.scale;
+    ImFont* f = app.cell_font;
+    const float fs = app.cell_font_size;
+    const ImU32 tick = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    float axis_w = 0;
+    {
+        const GridStyle st = app.grid_style();
+        axis_w = std::ceil(st.text_width("127") + 6 * app.scale);
+    }
+    float left_w = 0;
+    for (const auto& v : c.left) left_w = std::max(left_w, v.matrix.width);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float right_x = axis_w + left_w + gap + axis_w;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    {
+        const std::string lt = display_name(*app.set.ins) + "  " + app.set.target->gfx + " " + left_lanes;
+        const std::string rt = c.set.ins ? display_name(*c.set.ins) + "  " + c.set.target->gfx + " " + right_lanes : "?";
+        dl->PushClipRect(origin, add(origin, right_x - gap * 0.5f, ImGui::GetTextLineHeight() + 2), true);
+        dl->AddText(add(origin, axis_w, 0), ImGui::GetColorU32(ImGuiCol_Text), ("left: " + lt).c_str());
+        dl->PopClipRect();
+        dl->AddText(add(origin, right_x, 0), ImGui::GetColorU32(ImGuiCol_Text), ("right: " + rt).c_str());
+    }
+    float y = compare_header_h(app);
+    auto axes = [&](const TileGrid& g, float x0, float y0) {
+        const int rstep = tick_step(g.cell_h, fs + 1);
+        const int brs = (g.blocks_shown + g.blocks_per_row - 1) / std::max(1, g.blocks_per_row);
+        for (int br = 0; br < brs; ++br)
+            for (int r = 0; r < g.rows; r += rstep) {
+                const std::string t = std::to_string(r);
+                const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
+                dl->AddText(f, fs, add(origin, x0 - sz.x - 3, y0 + br * (g.rows * g.cell_h + g.block_gap) + r * g.cell_h + (g.cell_h - sz.y) * 0.5f),
+                            tick, t.c_str());
+            }
+        const int cstep = tick_step(g.cell_w, f->CalcTextSizeA(fs, FLT_MAX, 0, "000").x + 3);
+        for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc)
+            for (int col = 0; col < g.cols; col += cstep) {
+                const std::string t = std::to_string(col);
+                const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
+                dl->AddText(f, fs, add(origin, x0 + bc * (g.cols * g.cell_w + g.block_gap) + col * g.cell_w + (g.cell_w - sz.x) * 0.5f,
+                                       y0 - fs - 3), tick, t.c_str());
+            }
+    };
     for (auto& cv : c.views) {
         OperandView* mine = nullptr;
         for (auto& v : c.left)
@@ -807,41 +846,53 @@ void draw_compare_panel(App& app) {
         const LayoutDiff* d = nullptr;
         for (const auto& x : c.diffs)
             if (x.operand == cv.operand) d = &x;
-        ImGui::Text("%s:", std::string(ls::operand_name(cv.operand)).c_str());
-        ImGui::SameLine();
+        ImGui::SetCursorScreenPos(add(origin, 0, y));
+        const ls::OperandLayout* rl = c.set.find(cv.operand);
+        std::string title = std::string(cv.operand == ls::Operand::D ? "C / D" : ls::operand_name(cv.operand));
+        if (rl) title += "  " + std::to_string(rl->rows()) + "x" + std::to_string(rl->cols()) + "  " + std::string(ls::elem_name(rl->type()));
+        ImGui::TextUnformatted(title.c_str());
+        ImGui::SameLine(0, 12 * app.scale);
         if (!d || !d->comparable || d->count == 0) {
             ImGui::TextUnformatted(d ? d->note.c_str() : "only in the second instruction");
         } else {
             // Counts per kind of change, each in its mark's colour.
             ImGui::Text("%d of %d elements placed differently:", d->count, d->count + d->per_change[0]);
+            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
             for (int k = 1; k < kChangeKinds; ++k) {
                 if (!d->per_change[k]) continue;
+                const std::string text = std::string(change_name(static_cast<Change>(k))) + " " + std::to_string(d->per_change[k]);
                 ImGui::SameLine(0, 12 * app.scale);
+                // A count that would pass the panel's edge starts a new line.
+                if (ImGui::GetCursorScreenPos().x + ImGui::GetTextLineHeight() + ImGui::CalcTextSize(text.c_str()).x > right) ImGui::NewLine();
                 const ImVec2 p = ImGui::GetCursorScreenPos();
                 const float sw = ImGui::GetTextLineHeight();
-                ImGui::GetWindowDrawList()->AddRect(add(p, 1, 1), add(p, sw - 1, sw - 1),
-                                                    change_colour(static_cast<Change>(k), app.settings.view.theme), 0, 0, 3 * app.scale);
+                dl->AddRect(add(p, 1, 1), add(p, sw - 1, sw - 1), change_colour(static_cast<Change>(k), app.settings.view.theme), 0, 0,
+                            3 * app.scale);
                 ImGui::Dummy(ImVec2(sw, sw));
                 ImGui::SameLine(0, 4 * app.scale);
                 ImGui::Text("%s %d", change_name(static_cast<Change>(k)), d->per_change[k]);
             }
         }
+        y = ImGui::GetCursorScreenPos().y - origin.y + fs + 4 * app.scale;
         const std::vector<std::uint8_t>* mask = d && d->comparable ? &d->differs : nullptr;
-        const float y = ImGui::GetCursorPosY();
         float h = cv.matrix.height;
         if (mine) {
+            axes(mine->matrix, axis_w, y);
+            ImGui::SetCursorScreenPos(add(origin, axis_w, y));
             ImGui::PushID("mine");
             draw_grid(app, mine->matrix, mine->matrix_tex, app.links.find(cv.operand),
                       (std::string("cmp_l_") + std::string(ls::operand_name(cv.operand))).c_str(), mask);
             ImGui::PopID();
-            ImGui::SameLine(0, gap);
             h = std::max(h, mine->matrix.height);
         }
-        ImGui::SetCursorPosY(y);
+        axes(cv.matrix, right_x, y);
+        ImGui::SetCursorScreenPos(add(origin, right_x, y));
         draw_grid(app, cv.matrix, cv.matrix_tex, nullptr,
                   (std::string("cmp_r_") + std::string(ls::operand_name(cv.operand))).c_str(), mask, &c.set);
-        ImGui::SetCursorPosY(y + h + gap * 0.5f);
+        y += h + ImGui::GetTextLineHeightWithSpacing() * 0.5f;
     }
+    ImGui::SetCursorScreenPos(add(origin, 0, y));
+    ImGui::Dummy(ImVec2(1, 1));
     ImGui::EndChild();
 }
 
