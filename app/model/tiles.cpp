@@ -36,7 +36,7 @@ bool label_fits(LabelForm f, const std::string& l1, const std::string& l2, float
     const bool two = f == LabelForm::TwoLines || f == LabelForm::Short || f == LabelForm::WaveLane;
     if (f == LabelForm::Number) {
         const float w = style.small_text_width ? style.small_text_width(l1) : 0.75f * width_of(style, l1);
-        return style.small_line_h + 1 <= cell_h && w + 2 <= cell_w;
+        return style.small_line_h <= cell_h && w + 2 <= cell_w;
     }
     if ((two ? 2 : 1) * style.line_h + 2 > cell_h) return false;
     return std::max(width_of(style, l1), l2.empty() ? 0.0f : width_of(style, l2)) + kLabelPad <= cell_w;

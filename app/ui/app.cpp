@@ -106,7 +106,7 @@ GridStyle App::grid_style() const {
     ImFont* sf = small_font;
     const float ss = small_font_size;
     st.small_text_width = [sf, ss](const std::string& text) { return sf->CalcTextSizeA(ss, FLT_MAX, 0.0f, text.c_str()).x; };
-    st.small_line_h = std::ceil(small_font_size);
+    st.small_line_h = std::ceil(small_font_size * 0.85f);  // digits only: no descenders
     st.cell_h = natural_cell_height(st);
     return st;
 }
@@ -178,7 +178,8 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
     p.axis_w = std::ceil(st.text_width(registers ? "L63" : "127") + 6 * scale);
     p.axis_h = std::ceil(cell_font_size + 3 * scale);
     p.block_gap = st.block_gap;
-    p.min_column_w = std::ceil(ImGui::CalcTextSize("SB").x + 4 * scale);
+    // A column is at least as wide as a short two-line title ("A  32x1" over "f32 1v").
+    p.min_column_w = std::ceil(ImGui::CalcTextSize(registers ? "SB" : "SA  32x4").x + 4 * scale);
     p.gemm = registers ? false : only_operands.empty();
     if (registers) {
         p.natural_w = std::ceil(st.text_width(set.ins->blocks > 1 ? "b15:00,00" : "00,00") + 8 * scale);

@@ -32,13 +32,22 @@ void draw_modifiers(App& app) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.meaning.c_str());
         bool named = false;
         for (int v : r.values) named |= modifier_value_name(*app.set.ins, r.name, v) != std::to_string(v);
-        ImGui::SameLine(named || !role.empty() ? 150 * app.scale : 90 * app.scale);
+        ImGui::SameLine();
+        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), (named || !role.empty() ? 150 : 90) * app.scale));
         auto choose = [&](int v) {
             Selection s = app.settings.selection;
             set_modifier(s.mods, r.name, v);
             app.want_selection = s;
         };
         if (r.values.size() <= 4 && !named) {
+            // Radio buttons beside the words when they fit, else on the next line (nothing clipped).
+            float need = 0;
+            for (int v : r.values)
+                need += ImGui::GetFrameHeight() + ImGui::CalcTextSize(std::to_string(v).c_str()).x + 2 * ImGui::GetStyle().ItemSpacing.x;
+            if (ImGui::GetContentRegionAvail().x < need) {
+                ImGui::NewLine();
+                ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 16 * app.scale);
+            }
             for (size_t i = 0; i < r.values.size(); ++i) {
                 if (i) ImGui::SameLine();
                 const std::string label = std::to_string(r.values[i]);

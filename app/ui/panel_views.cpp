@@ -305,7 +305,11 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
     for (int br = 0; br < brs; ++br) {
         const float y0 = br * (rows * g.cell_h + g.block_gap);
         for (int r = 0; r < rows; r += rstep) {
-            const std::string t = regs ? "L" + std::to_string(r) : std::to_string(r);
+            // Blocks stacked in rows: each block's first row number names the block ("b1").
+            const bool block_tick = !regs && brs > 1 && r == 0;
+            const int block = g.first_block + br * std::max(1, g.blocks_per_row);
+            std::string t = regs ? "L" + std::to_string(r) : block_tick ? "b" + std::to_string(block) : std::to_string(r);
+            if (block_tick && g.blocks_per_row > 1) t += "\u2013" + std::to_string(std::min(g.blocks_shown - 1, block + g.blocks_per_row - 1));
             const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
             dl->AddText(f, fs, add(origin, pg.grid.x0 - sz.x - 3, pg.grid.y0 + y0 + r * g.cell_h + (g.cell_h - sz.y) * 0.5f),
                         col, t.c_str());
@@ -338,7 +342,8 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
     for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc) {
         const float x0 = bc * (g.cols * g.cell_w + g.block_gap);
         for (int c = 0; c < g.cols; c += cstep) {
-            const std::string t = std::to_string(c);
+            // Blocks side by side: each block's first column number names the block.
+            const std::string t = g.blocks_per_row > 1 && c == 0 ? "b" + std::to_string(g.first_block + bc) : std::to_string(c);
             const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
             dl->AddText(f, fs, add(origin, pg.grid.x0 + x0 + c * g.cell_w + (g.cell_w - sz.x) * 0.5f, pg.axis_top.y0 + 1), col,
                         t.c_str());
