@@ -59,13 +59,25 @@ long pixels_of(const unsigned char* px, int w, int h, ls::Rgb c) {
     return n;
 }
 
-int palette_colours(const unsigned char* px, int w, int h, ls::Theme theme, int min_pixels) {
-    std::map<std::string, int> counts;
-    for (int i = 0; i < ls::categorical_count(); ++i) counts[ls::categorical(i, theme).hex()] = 0;
+// The colours a picture coloured by lane may use: each lane's shade (palette.hpp:
+// lane_color), mapped to its lane group; coloured by register or block: the
+// categorical colours, each its own key.
+std::map<std::string, int> tile_palette(const ls::Instruction* ins, int wave, ls::Theme theme) {
+    std::map<std::string, int> key;
+    if (ins)
+        for (int lane = 0; lane < wave; ++lane) key[ls::lane_color(*ins, lane, theme).hex()] = ls::lane_group(*ins, lane);
+    else
+        for (int i = 0; i < ls::categorical_count(); ++i) key[ls::categorical(i, theme).hex()] = i;
+    return key;
+}
+
+// Keys (lane groups) whose colours cover at least `min_pixels` pixels.
+int palette_colours(const unsigned char* px, int w, int h, const std::map<std::string, int>& palette, int min_pixels) {
+    std::map<int, int> counts;
     for (long p = 0; p < static_cast<long>(w) * h; ++p) {
         const ls::Rgb c{px[p * 4], px[p * 4 + 1], px[p * 4 + 2]};
-        auto it = counts.find(c.hex());
-        if (it != counts.end()) ++it->second;
+        auto it = palette.find(c.hex());
+        if (it != palette.end()) ++counts[it->second];
     }
     int n = 0;
     for (const auto& kv : counts) n += kv.second >= min_pixels;
@@ -181,6 +193,11 @@ int main(int argc, char** argv) {
             {"gfx942", "v_mfma_f64_4x4x4_4b_f64", "", "1100x720", "dark", "block"},
             {"gfx1100", "v_wmma_f32_16x16x16_f16", "--wave 32", "1100x720", "light", "lane"},
             {"gfx1100", "v_wmma_f32_16x16x16_f16", "--wave 64 --registers", "1400x900", "light", "lane"},
+            // The judged list: NVIDIA in PTX's groups (groupID hues, a warp's per wgmma), CDNA3 sparse, 2 blocks.
+            {"sm_90a", "wgmma_m64n256k16_f32_f16", "", "1100x720", "light", "lane"},
+            {"sm_80", "mma_sp_m16n8k32_f32_f16", "", "1100x720", "light", "lane"},
+            {"gfx942", "v_smfmac_f32_32x32x16_f16", "", "1100x720", "light", "lane"},
+            {"gfx942", "v_mfma_f32_32x32x1_2b_f32", "", "1400x900", "dark", "lane"},
         };
         // Matrices wider than ImGui's 64-column table limit (A of 16x16x128) in the Inputs tab.
         check(run(prefix + app + " --no-settings -a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --tab values --size 1000x650 --screenshot " +
@@ -199,16 +216,23 @@ int main(int argc, char** argv) {
             check(px != nullptr, "PNG readable");
             if (!px) continue;
             const ls::Theme theme = std::string(c.theme) == "dark" ? ls::Theme::Dark : ls::Theme::Light;
-            std::map<std::string, int> palette;
-            for (int i = 0; i < ls::categorical_count(); ++i) palette[ls::categorical(i, theme).hex()] = 0;
+            const ls::Target& t = cat.find_target(c.arch);
+            const ls::Instruction& ins = cat.find_instruction(t, c.ins);
+            const std::string extra = c.extra;
+            const int wave = extra.find("--wave 32") != std::string::npos ? 32
+                             : extra.find("--wave 64") != std::string::npos ? 64
+                             : ins.vendor() == ls::Vendor::NVIDIA ? (ins.kind == ls::LayoutKind::Wgmma ? 128 : 32) : t.default_wave;
+            const bool by_lane = std::string(c.color) == "lane";
+            const std::map<std::string, int> colours = tile_palette(by_lane ? &ins : nullptr, wave, theme);
+            std::map<int, int> palette;  // pixels per lane group (or colour)
             int x0 = w, y0 = h, x1 = -1, y1 = -1;
             long tiles = 0;
             for (int y = 0; y < h; ++y)
                 for (int x = 0; x < w; ++x) {
                     const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
-                    auto it = palette.find(ls::Rgb{p[0], p[1], p[2]}.hex());
-                    if (it == palette.end()) continue;
-                    ++it->second, ++tiles;
+                    auto it = colours.find(ls::Rgb{p[0], p[1], p[2]}.hex());
+                    if (it == colours.end()) continue;
+                    ++palette[it->second], ++tiles;
                     x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
                 }
             stbi_image_free(px);
@@ -222,19 +246,14 @@ int main(int argc, char** argv) {
             check(box >= 0.4 && tiles >= static_cast<long>(w) * h / 20,
                   what + ": the tiles' bounding box covers " + std::to_string(static_cast<int>(box * 100)) + "% of the panel, tiles " +
                       std::to_string(static_cast<int>(100.0 * tiles / (static_cast<double>(w) * h))) + "%");
-            if (std::string(c.color) == "lane") {
-                const ls::Target& t = cat.find_target(c.arch);
-                const ls::Instruction& ins = cat.find_instruction(t, c.ins);
-                const std::string extra = c.extra;
-                const int wave = extra.find("--wave 32") != std::string::npos ? 32
-                                 : extra.find("--wave 64") != std::string::npos ? 64 : t.default_wave;
+            if (by_lane) {
                 int present = 0;
                 std::string seen;
                 // A tile colour covers many pixels; antialiased text can hit a palette colour in a few.
                 int most = 0;
                 for (const auto& kv : palette) most = std::max(most, kv.second);
                 for (const auto& kv : palette)
-                    if (kv.second >= std::max(200, most / 50)) ++present, seen += " " + kv.first + ":" + std::to_string(kv.second);
+                    if (kv.second >= std::max(200, most / 50)) ++present, seen += " group " + std::to_string(kv.first) + ":" + std::to_string(kv.second);
                 check(present == ls::lane_groups(ins, wave), what + ": " + std::to_string(present) + " lane-group colours, expected " +
                                                               std::to_string(ls::lane_groups(ins, wave)) + " (" + seen + ")");
             }
@@ -309,7 +328,7 @@ int main(int argc, char** argv) {
         const ls::Instruction& ins = cat.find_instruction(t, c.ins);
         const int wave = c.wave > 0 ? c.wave : t.default_wave;
         const int expect = ls::lane_groups(ins, wave);
-        const int got = palette_colours(px, w, h, std::string(c.theme) == "dark" ? ls::Theme::Dark : ls::Theme::Light, 40);
+        const int got = palette_colours(px, w, h, tile_palette(&ins, wave, std::string(c.theme) == "dark" ? ls::Theme::Dark : ls::Theme::Light), 40);
         check(got == expect, std::string(c.ins) + ": " + std::to_string(got) + " tile colours, lane groups " + std::to_string(expect));
         stbi_image_free(px);
     }

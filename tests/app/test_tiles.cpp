@@ -134,6 +134,10 @@ TEST_CASE("label forms: the richest form that fits every cell of the operand, in
     CHECK(choose_label_form(ins, a, 20, 20, st) == LabelForm::Number);
     CHECK(label_lines(ins, A, loc, 16, LabelForm::Number).first == "17");
     CHECK(choose_label_form(ins, a, 10, 20, st) == LabelForm::None);
+    // Lane numbers in the small font reach cells too short for a line of the cell font: a 32x32 D at
+    // 1100x720 has cells of about 16x12 px, and the learner reads the lanes there without zooming.
+    CHECK(choose_label_form(ins, a, 16, 12, st) == LabelForm::Number);
+    CHECK(choose_label_form(ins, a, 16, 9, st) == LabelForm::None);
     st.labels = false;
     CHECK(choose_label_form(ins, a, 200, 40, st) == LabelForm::None);
 }
