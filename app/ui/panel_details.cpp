@@ -14,7 +14,6 @@ void draw_details_panel(App& app) {
     const ls::ResolvedModifiers& m = app.set.mods;
     ImGui::BeginChild("details###details", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::Text("%s  on  %s", display_name(ins).c_str(), t.title.c_str());
-    if (ins.vendor() == ls::Vendor::NVIDIA) ImGui::TextDisabled("PTX: %s", ins.mnemonic.c_str());
     if (!name_note(ins).empty()) {
         ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("%s", name_note(ins).c_str());

@@ -232,6 +232,8 @@ std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l,
     std::vector<std::string> out;
     if (registers) {
         out.push_back(name + " registers  " + regs + " x " + std::to_string(l.lanes()) + " lanes");
+        out.push_back(name + " registers\n" + regs + " x " + std::to_string(l.lanes()) + " lanes");
+        out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + regs);
         out.push_back(name + " registers");
     } else {
         const int copies = l.elements() > 0 ? static_cast<int>(l.where({0, 0, 0}).size()) : 1;
@@ -273,7 +275,13 @@ std::vector<std::string> tile_title_forms(const App& app, const ls::TileLayout& 
     std::vector<std::string> out;
     out.push_back(name + "  " + shape + " tile  " + std::string(ls::elem_name(t.instruction().type())) + "  " + regs + "  " +
                   std::to_string(t.waves()) + (t.waves() == 1 ? " wave" : " waves") + share);
-    out.push_back(name + "  " + shape + " tile  " + regs);
+    const std::string type = std::string(ls::elem_name(t.instruction().type()));
+    const std::string waves = std::to_string(t.waves()) + (t.waves() == 1 ? " wave" : " waves");
+    out.push_back(name + "  " + shape + " tile  " + type + "\n" + regs + "  " + waves + share);
+    out.push_back(name + "  " + shape + " tile  " + type + "\n" + regs + "  " + waves);
+    out.push_back(name + "  " + shape + " tile\n" + type + "  " + std::to_string(t.regs()) + " " +
+                  std::string(ls::register_noun(app.set.ins->vendor())) + "s");
+    out.push_back(name + "  " + shape + "\n" + type + "  " + std::to_string(t.regs()) + (app.set.ins->vendor() == ls::Vendor::AMD ? "v" : "r"));
     out.push_back(name + "  " + shape + " tile");
     out.push_back(name + "  " + shape);
     out.push_back(name);
@@ -555,6 +563,7 @@ void draw_legend(App& app) {
         // What the text in the cells is (one form per operand; it depends on the cell size).
         const bool tile_text = app.tile.active();
         auto example = [tile_text](LabelForm f) -> std::string {
+        if (tile_text && f == LabelForm::None) return "colours only (zoom in or hover)";
             if (tile_text && f != LabelForm::Number && f != LabelForm::None) {
                 // Tile labels put the wave first ("w1 v12 L17").
                 switch (f) {
