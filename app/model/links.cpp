@@ -166,6 +166,17 @@ std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Ele
         }
         s << "\n";
     }
+    if (set.ins) {
+        // How sure the layout is, where core says (gfx1250): a guess is shown as one.
+        const ls::Evidence ev = ls::layout_evidence(*set.ins, op, set.mods);
+        if (!ev.confidence.empty()) {
+            s << "confidence: " << ev.confidence;
+            if (!ev.alternatives.empty())
+                s << " (" << ev.alternatives.size() << " alternative reading" << (ev.alternatives.size() == 1 ? "" : "s")
+                  << " in Details)";
+            s << "\n";
+        }
+    }
     s << l->formula();
     if (set.ins) s << "\nwhere\n" << ls::formula_symbols_text(*set.ins, l->formula());
     return s.str();

@@ -63,6 +63,29 @@ void draw_details_panel(App& app) {
         row("source", ins.source + " (catalog line " + std::to_string(ins.catalog_line) + ")");
         ImGui::EndTable();
     }
+    if (!ls::instruction_evidence(ins, m).confidence.empty() &&
+        ImGui::CollapsingHeader("Confidence and alternatives", ImGuiTreeNodeFlags_DefaultOpen)) {
+        // Core's evidence per operand: how sure the layout is, why, and the other readings a source gives.
+        ImGui::PushTextWrapPos(0.0f);
+        for (ls::Operand op : ls::operands_of(ins)) {
+            const ls::Evidence ev = ls::layout_evidence(ins, op, m);
+            if (ev.confidence.empty()) continue;
+            ImGui::Text("%s: confidence %s", std::string(ls::operand_name(op)).c_str(), ev.confidence.c_str());
+            ImGui::Indent();
+            if (!ev.why.empty()) ImGui::TextUnformatted(ev.why.c_str());
+            if (!ev.sources.empty()) ImGui::TextDisabled("sources: %s", ev.sources.c_str());
+            for (size_t i = 0; i < ev.alternatives.size(); ++i) {
+                const ls::Alternative& a = ev.alternatives[i];
+                ImGui::Text("alternative %zu: %s", i + 1, a.reading.c_str());
+                ImGui::Indent();
+                if (!a.source.empty()) ImGui::TextDisabled("from %s", a.source.c_str());
+                if (!a.differs.empty()) ImGui::TextDisabled("%s", a.differs.c_str());
+                ImGui::Unindent();
+            }
+            ImGui::Unindent();
+        }
+        ImGui::PopTextWrapPos();
+    }
     if (app.tile.active() && ImGui::CollapsingHeader("Tile", ImGuiTreeNodeFlags_DefaultOpen)) {
         // Tile mode (Layout tab): parameters, each operand's registers per lane and register order.
         ImGui::PushTextWrapPos(0.0f);

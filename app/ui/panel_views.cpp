@@ -208,7 +208,7 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
 namespace {
 
 // What a learner must know about an operand that its picture alone does not say.
-std::string operand_note(const ls::Instruction& ins, ls::Operand op) {
+std::string operand_note_of(const ls::Instruction& ins, ls::Operand op) {
     const bool nv = ins.vendor() == ls::Vendor::NVIDIA;
     if (ins.sparse() && op == ls::Operand::A)
         return nv ? "2:4 sparse: dense k, 2 of each 4 held" : "4:2 compressed: dense k, 2 of each 4 held";
@@ -219,6 +219,16 @@ std::string operand_note(const ls::Instruction& ins, ls::Operand op) {
     if (op == ls::Operand::SA || op == ls::Operand::SB)
         return "an E8M0 scale per 32 k, in the byte opsel_" + std::string(op == ls::Operand::SA ? "a" : "b") + " selects";
     return {};
+}
+
+// The note, and a layout that core is not sure of says so (gfx1250's evidence).
+std::string operand_note(const LayoutSet& set, ls::Operand op) {
+    std::string note = operand_note_of(*set.ins, op);
+    const ls::Evidence ev = ls::layout_evidence(*set.ins, op == ls::Operand::C ? ls::Operand::D : op, set.mods);
+    if (!ev.confidence.empty() && ev.confidence != "high")
+        note += (note.empty() ? "" : "  ") + std::string("confidence ") + ev.confidence +
+                (ev.alternatives.empty() ? "" : " (alternatives in Details)");
+    return note;
 }
 
 // Titles from the richest to the shortest; the longest that fits its column is drawn
@@ -247,7 +257,7 @@ std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l,
             const int byte = l.operand() == ls::Operand::SA ? app.set.mods.opsel_a : app.set.mods.opsel_b;
             type += " [" + std::to_string(8 * byte + 7) + ":" + std::to_string(8 * byte) + "]";
         }
-        const std::string note = operand_note(*app.set.ins, l.operand());
+        const std::string note = operand_note(app.set, l.operand());
         if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
         out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep);
         if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + "\n" + note);
