@@ -566,6 +566,11 @@ void App::after_frame() {
     if (want_pin) {
         pinned = (*want_pin == pinned) ? Hover{} : *want_pin;
         want_pin.reset();
+        // The tile's "lane _ of wave _" fields show the lane pinned (click, Shift+click or --pin lane,L,W).
+        if (pinned.kind == Hover::Kind::Lane && tile.active()) {
+            tile.pick_lane = std::max(0, pinned.lane);
+            if (pinned.wave >= 0) tile.pick_wave = pinned.wave;
+        }
         request_redraw();
     }
     if (frame_legend_key != legend_key) {
