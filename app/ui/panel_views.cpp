@@ -326,7 +326,8 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
             // Blocks stacked in rows: each block's first row number names the block ("b1").
             const bool block_tick = !regs && brs > 1 && r == 0;
             const int block = g.first_block + br * std::max(1, g.blocks_per_row);
-            std::string t = regs ? "L" + std::to_string(r) : block_tick ? "b" + std::to_string(block) : std::to_string(r);
+            const bool nv = app.set.ins->vendor() == ls::Vendor::NVIDIA;
+            std::string t = regs ? (nv ? "T" : "L") + std::to_string(r) : block_tick ? "b" + std::to_string(block) : std::to_string(r);
             if (block_tick && g.blocks_per_row > 1) t += "\u2013" + std::to_string(std::min(g.blocks_shown - 1, block + g.blocks_per_row - 1));
             const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
             dl->AddText(f, fs, add(origin, pg.grid.x0 - sz.x - 3, pg.grid.y0 + y0 + r * g.cell_h + (g.cell_h - sz.y) * 0.5f),
@@ -338,17 +339,25 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
         const int parts = g.regs > 0 ? std::max(1, static_cast<int>(std::lround(g.slot_w / std::max(1.0f, g.cell_w)))) : 1;
         const float part_w = g.slot_w / parts;
         const int bits = 32 / parts;
+        // AMD: "v0 [15:0]"; NVIDIA: PTX's fragment names of the register's parts ("a0", "a1"; "d0" for a whole register).
+        const bool nv = app.set.ins->vendor() == ls::Vendor::NVIDIA && app.set.ins->kind != ls::LayoutKind::LdStMatrix;
+        auto header = [&](int reg, int p, bool part) {
+            if (nv) {
+                // A register's header without parts names its first element ("a2" for the second .f16x2 register).
+                const int q = part ? p : 0;
+                return ls::cell_label(*app.set.ins, g.operand, ls::Location{reg, 0, bits * q, bits * q + bits - 1}, bits).reg_bare;
+            }
+            std::string t = "v" + std::to_string(reg);
+            if (part) t += " [" + std::to_string(bits * p + bits - 1) + ":" + std::to_string(bits * p) + "]";
+            return t;
+        };
         bool per_part = parts > 1;
-        for (int p = 0; per_part && p < parts; ++p) {
-            const std::string t = "v" + std::to_string(g.regs - 1) + " [" + std::to_string(bits * p + bits - 1) + ":" +
-                                  std::to_string(bits * p) + "]";
-            per_part = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str()).x + 4 <= part_w;
-        }
-        const int step = per_part ? 1 : tick_step(g.slot_w, f->CalcTextSizeA(fs, FLT_MAX, 0, ("v" + std::to_string(g.regs)).c_str()).x + 4);
+        for (int p = 0; per_part && p < parts; ++p)
+            per_part = f->CalcTextSizeA(fs, FLT_MAX, 0, header(g.regs - 1, p, true).c_str()).x + 4 <= part_w;
+        const int step = per_part ? 1 : tick_step(g.slot_w, f->CalcTextSizeA(fs, FLT_MAX, 0, header(g.regs, 0, false).c_str()).x + 4);
         for (int reg = 0; reg < g.regs; reg += step) {
             for (int p = 0; p < (per_part ? parts : 1); ++p) {
-                std::string t = "v" + std::to_string(reg);
-                if (per_part) t += " [" + std::to_string(bits * p + bits - 1) + ":" + std::to_string(bits * p) + "]";
+                const std::string t = header(reg, p, per_part);
                 const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
                 const float x = pg.grid.x0 + reg * g.slot_w + (per_part ? p * part_w + (part_w - sz.x) * 0.5f : 1);
                 dl->AddText(f, fs, add(origin, x, pg.axis_top.y0 + 1), col, t.c_str());
