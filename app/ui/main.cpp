@@ -619,6 +619,29 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             app.compare.selection = other;
             app.compare_dirty = true;
             app.set_tab(Tab::Compare);
+        } else if (a.tab == "compare" && !tile_mode) {
+            // --view compare alone: compare with the nearest relative, so the tab shows a comparison:
+            // the other wave size, else the same instruction on another architecture, else itself.
+            Selection other{app.set.target->gfx, selection_name(*app.set.ins), {}};
+            const ls::Target& here = *app.set.target;
+            if (here.wave_sizes.size() > 1) {
+                other.mods.wave = app.set.mods.wave == here.wave_sizes.front() ? here.wave_sizes.back() : here.wave_sizes.front();
+            } else {
+                for (const ls::Target& t : cat.targets()) {
+                    if (&t == &here || t.vendor() != here.vendor()) continue;
+                    try {
+                        const std::string name = carry_instruction(cat, *app.set.ins, t);
+                        if (cat.find_instruction(t, name).mnemonic == app.set.ins->mnemonic) {
+                            other.arch = t.gfx, other.instruction = name;
+                            break;
+                        }
+                    } catch (const ls::Error&) {
+                    }
+                }
+            }
+            app.compare.enabled = true;
+            app.compare.selection = other;
+            app.compare_dirty = true;
         }
         if (pin) app.want_pin = *pin;
         if (memory) {

@@ -785,10 +785,11 @@ void draw_compare_panel(App& app) {
     }
     ImGui::SameLine();
     ImGui::SetNextItemWidth(std::min(320 * app.scale, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("instruction").x - 12 * app.scale));
-    if (ImGui::BeginCombo("instruction##cmp", c.selection.instruction.c_str())) {
+    const std::string shown = c.set.ins ? display_name(*c.set.ins) : c.selection.instruction;
+    if (ImGui::BeginCombo("instruction##cmp", shown.c_str())) {
         for (const ls::Instruction* ins : app.catalog.on(ct->family))
-            if (ImGui::Selectable(ins->mnemonic.c_str(), ins->mnemonic == c.selection.instruction)) {
-                c.selection.instruction = ins->mnemonic;
+            if (ImGui::Selectable(display_name(*ins).c_str(), selection_name(*ins) == c.selection.instruction)) {
+                c.selection.instruction = selection_name(*ins);
                 c.selection.mods = ls::Modifiers{};
                 app.compare_dirty = true;
             }
