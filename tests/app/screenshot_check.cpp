@@ -169,6 +169,26 @@ int main(int argc, char** argv) {
         }
         check(run(prefix + app + " --no-settings" + tile + " --size 1100x720 --bench-frames 4") == 0,
               "--bench-frames with a tile: whole at fit, labels at 100 %, the pointer on tiles");
+        {
+            // --zoom 100% with a pinned element: labelled cells (text pixels) around D[0][0], the pin's outline in view.
+            const std::string corner = dir + "/tile-corner.png";
+            std::remove(corner.c_str());
+            check(run(prefix + app + " --no-settings" + tile + " --pin D,0,0 --zoom 100% --size 1100x720 --panel --screenshot " + corner) == 0,
+                  "--pin D,0,0 --zoom 100% of the 256x256 tile");
+            int w = 0, h = 0, ch = 0;
+            unsigned char* px = stbi_load(corner.c_str(), &w, &h, &ch, 4);
+            check(px != nullptr, "corner PNG readable");
+            if (px) {
+                const ls::Rgb pin = ls::theme_colors(ls::Theme::Light).highlight;
+                const long outline = pixels_of(px, w, h, pin);
+                // Cell text is near-black (text_on of the light wave colours): many pixels of it at 100 %.
+                long dark = 0;
+                for (long p = 0; p < static_cast<long>(w) * h; ++p) dark += px[p * 4] < 60 && px[p * 4 + 1] < 60 && px[p * 4 + 2] < 60;
+                check(outline >= 40, "the pinned cell's outline is on screen (" + std::to_string(outline) + " pixels)");
+                check(dark >= static_cast<long>(w) * h / 50, "labels drawn at 100 % (" + std::to_string(dark) + " dark pixels)");
+                stbi_image_free(px);
+            }
+        }
         const std::string out = dir + "/never-tile.png";
         std::remove(out.c_str());
         for (const char* bad : {"--waves 0x2", "--waves 2", "--tiles-per-wave 2x2x2", "--shape 100x100", "--shape 128x128x12",
