@@ -741,9 +741,13 @@ void draw_layout_panel(App& app) {
 }
 
 void draw_registers_panel(App& app) {
-    if (app.tile.active())
+    if (app.tile.active()) {
+        // Wrapped: never clipped at the panel's edge.
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("Tile mode is on (Layout tab): these are the instruction's registers, one wave's lanes; "
                             "a lane hovered here is highlighted in every wave of the tile.");
+        ImGui::PopTextWrapPos();
+    }
     draw_legend(app);
     draw_canvas(app, app.regs_canvas, true);
 }
