@@ -20,6 +20,9 @@ bool draw_matrix(App& app, const char* name, Matrix& m, bool editable, float hei
                                          Generator::OneHot};
         for (Generator g : gens) {
             ImGui::SameLine();
+            // A button that would pass the column's edge goes to the next line (nothing clipped).
+            if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(generator_name(g)).x + 2 * ImGui::GetStyle().FramePadding.x)
+                ImGui::NewLine();
             if (ImGui::SmallButton(generator_name(g))) {
                 generate(m, g, static_cast<unsigned>(app.generator_seed++), 0, app.inputs.flavor);
                 changed = true;
