@@ -201,7 +201,9 @@ void draw_search_panel(App& app) {
         int shown = v.block;
         if (ImGui::SliderInt("block (-1 all)", &shown, -1, app.set.ins->blocks - 1)) v.block = shown, changed = true;
     }
+    ImGui::PushTextWrapPos(0.0f);  // wraps beside the column's scroll bar instead of clipping
     ImGui::TextDisabled("Layout: wheel zooms, drag pans, Ctrl+0 fits");
+    ImGui::PopTextWrapPos();
     if (changed) app.grids_dirty = app.compare_dirty = true, app.layout_canvas.fit();
 }
 
