@@ -187,13 +187,13 @@ TileGrid build_tile_matrix_grid(const ls::TileLayout& t, const TileSet& ts, cons
         tile.wave = copies[k]->at.wave;
         tile.loc = copies[k]->at.loc;
         const int group = lane_group_of(ts, tile.loc.lane);
-        tile.fill = ls::wave_color(tile.wave, group, ts.lane_groups, style.theme);
+        tile.fill = ls::wave_lane_color(*ts.ins, tile.wave, tile.loc.lane, ts.lane_groups, style.theme);
         tile.key = tile_colour_key(tile.wave, group, ts.lane_groups);
         tile.text = ls::text_on(tile.fill);
         if (style.copy < 0 && copies.size() > 1)
             for (const ls::TileEntry* c : copies) {
                 const int cg = lane_group_of(ts, c->at.loc.lane);
-                tile.copy_fills.push_back(ls::wave_color(c->at.wave, cg, ts.lane_groups, style.theme));
+                tile.copy_fills.push_back(ls::wave_lane_color(*ts.ins, c->at.wave, c->at.loc.lane, ts.lane_groups, style.theme));
                 tile.copy_keys.push_back(tile_colour_key(c->at.wave, cg, ts.lane_groups));
             }
         if (g.form != LabelForm::None) {

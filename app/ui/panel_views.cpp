@@ -554,7 +554,7 @@ void draw_legend(App& app) {
             entries.push_back({e.code, e.text});
             swatches.push_back(e.colour);
         }
-        what = app.tile.tiles.lane_groups > 1 ? "colour = wave, shade = lane group:" : "colour = wave:";
+        what = app.tile.tiles.lane_groups > 1 ? "colour = wave, shade = lane group, then lane (lighter = higher):" : "colour = wave, shade = lane (lighter = higher):";
     }
     ImGui::TextUnformatted(what);
     const float sw = ImGui::GetTextLineHeight();

@@ -147,17 +147,24 @@ int main(int argc, char** argv) {
             check(px != nullptr, "PNG readable");
             if (!px) continue;
             int x0 = w, y0 = h, x1 = -1, y1 = -1;
+            // Each lane's shade of its wave's hue and lane group (wave_lane_color), mapped back to (wave, group).
+            const ls::Instruction& ins32 = cat.find_instruction(cat.find_target("gfx942"), "v_mfma_f32_32x32x8_f16");
+            std::map<std::string, int> shade_of;
+            for (int wave = 0; wave < waves; ++wave)
+                for (int lane = 0; lane < 64; ++lane)
+                    shade_of[ls::wave_lane_color(ins32, wave, lane, groups, ls::Theme::Light).hex()] = wave * groups + lane / 32;
+            std::map<int, long> pixels;
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x) {
+                    const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+                    auto it = shade_of.find(ls::Rgb{p[0], p[1], p[2]}.hex());
+                    if (it == shade_of.end()) continue;
+                    ++pixels[it->second];
+                    x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+                }
             for (int wave = 0; wave < waves; ++wave)
                 for (int g = 0; g < groups; ++g) {
-                    const ls::Rgb c = ls::wave_color(wave, g, groups, ls::Theme::Light);
-                    long n = 0;
-                    for (int y = 0; y < h; ++y)
-                        for (int x = 0; x < w; ++x) {
-                            const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
-                            if (p[0] != c.r || p[1] != c.g || p[2] != c.b) continue;
-                            ++n;
-                            x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
-                        }
+                    const long n = pixels[wave * groups + g];
                     // C/D alone gives each (wave, lane group) 8,192 cells of at least a pixel.
                     check(n >= 8192, std::string(size) + ": wave " + std::to_string(wave) + " lane group " + std::to_string(g) +
                                          " covers " + std::to_string(n) + " pixels");

@@ -66,6 +66,10 @@ std::string lane_shade_text(const Instruction& ins);
 // (light theme) or darker (dark theme) shades, up to 55 %, for the later lane
 // groups within the wave. The app's tile mode and the tile figures share it.
 Rgb wave_color(int wave, int lane_group, int lane_groups, Theme t);
+// wave_color shaded by the lane within its lane group (lane_shade), up to 30 %
+// further towards white (light theme) or black (dark theme): the group's first
+// lane has wave_color itself. The app's tile mode: lane order reads at fit.
+Rgb wave_lane_color(const Instruction& ins, int wave, int lane, int lane_groups, Theme t);
 // Text drawn on dark or light tiles: whichever contrasts more.
 Rgb text_on(const Rgb& fill);
 

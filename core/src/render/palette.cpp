@@ -1,6 +1,7 @@
 // Palette and labels shared by the app and the figures.
 #include "lanescope/palette.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace lanescope {
@@ -100,6 +101,15 @@ Rgb wave_color(int wave, int lane_group, int lane_groups, Theme t) {
     if (lane_groups <= 1) return base;
     const int g = lane_group < 0 ? 0 : lane_group >= lane_groups ? lane_groups - 1 : lane_group;
     return mix(base, t == Theme::Dark ? black : white, 0.55 * g / (lane_groups - 1));
+}
+
+Rgb wave_lane_color(const Instruction& ins, int wave, int lane, int lane_groups, Theme t) {
+    const int groups = std::max(1, lane_groups);
+    const int g = std::min(groups - 1, std::max(0, lane_group(ins, lane)));
+    const Rgb base = wave_color(wave, g, groups, t);
+    const int steps = lane_shade_steps(ins);
+    if (steps <= 1) return base;
+    return mix(base, t == Theme::Dark ? Rgb{0, 0, 0} : Rgb{255, 255, 255}, 0.3 * lane_shade(ins, lane) / (steps - 1));
 }
 
 Rgb text_on(const Rgb& fill) {
