@@ -37,6 +37,7 @@ struct Args {
     int quit_after = 0;
     int block = -2;
     float zoom = 0;
+    float zoom_percent = 0;  // --zoom N%: cells at N % of their natural size (100 %: every label in full)
     bool panel = false;
     bool headless = false, no_labels = false, registers = false, no_settings = false, verbose = false;
     // The Memory tab (any of these opens it).
@@ -72,6 +73,25 @@ std::string default_export_path(const App& app, bool whole) {
 }
 
 // Cuts the frame down to the layout panel (export of one panel).
+// --zoom N%: the Layout tab's cells at N % of their natural size, the pinned
+// element (if any) at the centre of the panel (the view clamps at the edges).
+void focus_view(App& app, float percent, const std::optional<Hover>& pin) {
+    Canvas& c = app.layout_canvas;
+    ArrangeParams p = actual_size(c.shapes, app.canvas_params(c, false));
+    p.zoom_x = std::max(1.0f, p.zoom_x * percent / 100.0f), p.zoom_y = std::max(1.0f, p.zoom_y * percent / 100.0f);
+    p.pan_x = p.pan_y = 0;
+    c.view = p;
+    if (!pin || pin->kind != Hover::Kind::Element) return;
+    const Arrangement arr = arrange(c.shapes, p);
+    const PlacedGrid* g = arr.find(pin->operand == ls::Operand::C ? ls::Operand::D : pin->operand);
+    if (!g) return;
+    const int bi = std::max(0, pin->element.block - std::max(0, app.settings.view.block));
+    const int bpr = std::max(1, g->blocks_per_row);
+    const float x = g->grid.x0 + (bi % bpr) * (g->shape.cols * arr.cell_w + p.block_gap) + (pin->element.col + 0.5f) * arr.cell_w;
+    const float y = g->grid.y0 + (bi / bpr) * (g->shape.rows * arr.cell_h + p.block_gap) + (pin->element.row + 0.5f) * arr.cell_h;
+    c.view.pan_x = p.panel_w * 0.5f - x, c.view.pan_y = p.panel_h * 0.5f - y;
+}
+
 void crop_to_layout_panel(const App& app, const Platform& platform, std::vector<unsigned char>& px, int& w, int& h) {
     int fw = 0, fh = 0;
     platform.framebuffer_size(&fw, &fh);
@@ -191,12 +211,16 @@ int run(int argc, char** argv, Clock::time_point t_start) {
            "--zoom",
            [&a](const std::string& text) {
                try {
-                   a.zoom = static_cast<float>(ls::parse_decimal(text, 0.3, 3.0, "--zoom"));
+                   if (!text.empty() && text.back() == '%')
+                       a.zoom_percent = static_cast<float>(ls::parse_decimal(text.substr(0, text.size() - 1), 1, 400, "--zoom (percent)"));
+                   else
+                       a.zoom = static_cast<float>(ls::parse_decimal(text, 0.3, 3.0, "--zoom"));
                } catch (const ls::Error& e) {
                    throw CLI::ValidationError(e.what());
                }
            },
-           "zoom factor relative to fit (1: the whole picture; 0.3 .. 3)")
+           "zoom factor relative to fit (1: the whole picture; 0.3 .. 3), or N% of the natural cell size (100%: every label "
+           "in full; 1% .. 400%), centred on the --pin element when one is given")
         ->type_name("NUMBER");
     cli.add_option("--compare-arch", a.compare_arch, "compare with this architecture (opens the Compare tab)");
     cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
@@ -612,6 +636,29 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             app.compare.selection = other;
             app.compare_dirty = true;
             app.set_tab(Tab::Compare);
+        } else if (a.tab == "compare" && !tile_mode) {
+            // --view compare alone: compare with the nearest relative, so the tab shows a comparison:
+            // the other wave size, else the same instruction on another architecture, else itself.
+            Selection other{app.set.target->gfx, selection_name(*app.set.ins), {}};
+            const ls::Target& here = *app.set.target;
+            if (here.wave_sizes.size() > 1) {
+                other.mods.wave = app.set.mods.wave == here.wave_sizes.front() ? here.wave_sizes.back() : here.wave_sizes.front();
+            } else {
+                for (const ls::Target& t : cat.targets()) {
+                    if (&t == &here || t.vendor() != here.vendor()) continue;
+                    try {
+                        const std::string name = carry_instruction(cat, *app.set.ins, t);
+                        if (cat.find_instruction(t, name).mnemonic == app.set.ins->mnemonic) {
+                            other.arch = t.gfx, other.instruction = name;
+                            break;
+                        }
+                    } catch (const ls::Error&) {
+                    }
+                }
+            }
+            app.compare.enabled = true;
+            app.compare.selection = other;
+            app.compare_dirty = true;
         }
         if (pin) app.want_pin = *pin;
         if (memory) {
@@ -644,6 +691,11 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         if (rc != 0) {
         } else if (!a.screenshot.empty()) {
             // Two frames: the first sizes the windows and builds the caches.
+            if (a.zoom_percent > 0) {
+                // --zoom N%: one frame to size the canvas, then N % of the natural cell, centred on the pinned element.
+                run_frame(app, platform, nullptr);
+                focus_view(app, a.zoom_percent, pin);
+            }
             for (int i = 0; i < 2; ++i) {
                 run_frame(app, platform, nullptr);
                 if (a.verbose) std::cout << "frame " << i << " done: " << ms(t_start, Clock::now()) << " ms (cache " << app.last_rebuild_ms << " ms)\n";
