@@ -97,6 +97,31 @@ constexpr long long kMaxFigureTiles = 1LL << 22;
 // Tile figures: how a cell is labelled, richest first. Every cell of a figure
 // uses the same form.
 enum class TileForm { Full, Short, None };  // "w1 v3[15:0]" / "L17"; "w1 v3" / "L17"; colours only
+// One instruction's matrix view: the same forms, then the lane number alone
+// ("17") where register and lane do not fit, then colours only.
+enum class CellForm { Full, Short, Lane, None };
+
+// A shade per lane within its lane group's hue: lane 0 of the group is the
+// hue, later lanes up to 60 % lighter (darker on the dark theme), so lane order
+// shows without text.
+Rgb lane_shade(const Rgb& hue, const Instruction& ins, int lane, Theme t) {
+    const int gs = lane_group_size(ins);
+    if (gs <= 1) return hue;
+    const Rgb toward = t == Theme::Dark ? Rgb{0, 0, 0} : Rgb{255, 255, 255};
+    const double a = 0.6 * static_cast<double>(lane % gs) / (gs - 1);
+    auto ch = [a](int x, int y) { return static_cast<std::uint8_t>(std::lround(x + (y - x) * a)); };
+    return Rgb{ch(hue.r, toward.r), ch(hue.g, toward.g), ch(hue.b, toward.b)};
+}
+
+std::vector<std::string> cell_lines(const Location& loc, int element_bits, CellForm form) {
+    switch (form) {
+        case CellForm::Full: return split_label(tile_label(loc, element_bits));
+        case CellForm::Short: return split_label(tile_label(loc, element_bits, false));
+        case CellForm::Lane: return {std::to_string(loc.lane)};
+        case CellForm::None: break;
+    }
+    return {};
+}
 
 // The label lines of one (wave, location) of a tile: the instruction's label
 // with the wave first when the tile has several waves.
@@ -120,6 +145,43 @@ std::string tile_axis_words(Operand op) {
     }
     return "";
 }
+// The f8f6f4 format codes of cbsz (A) and blgp (B) on mfma_scale_* (CDNA4 ISA
+// guide §7.1.5; LLVM's AMDGPU usage docs): the format's name and its bits.
+std::string f8f6f4_words(int code) {
+    switch (code) {
+        case 0: return "FP8 E4M3";
+        case 1: return "BF8 E5M2";
+        case 2: return "FP6 E2M3";
+        case 3: return "BF6 E3M2";
+        case 4: return "FP4 E2M1";
+    }
+    return "format " + std::to_string(code);
+}
+
+// What the caption says beyond shape and modifiers: the instruction's special
+// facts (formats, sparsity, blocks) and how sure its layout is.
+std::vector<std::string> special_facts(const Instruction& ins, const ResolvedModifiers& m, const std::vector<Operand>& ops) {
+    std::vector<std::string> out;
+    auto has = [&](Operand o) { return std::find(ops.begin(), ops.end(), o) != ops.end(); };
+    if (ins.a == ElemType::F8F6F4) {
+        out.push_back("A " + f8f6f4_words(m.cbsz) + " (cbsz=" + std::to_string(m.cbsz) + "), B " + f8f6f4_words(m.blgp) +
+                      " (blgp=" + std::to_string(m.blgp) + ")");
+        if (has(Operand::SA) || has(Operand::SB))
+            out.push_back("scales E8M0, one per 32 k: SA byte " + std::to_string(m.opsel_a) + " [" + std::to_string(8 * m.opsel_a + 7) +
+                          ":" + std::to_string(8 * m.opsel_a) + "], SB byte " + std::to_string(m.opsel_b) + " [" +
+                          std::to_string(8 * m.opsel_b + 7) + ":" + std::to_string(8 * m.opsel_b) + "] of the scale VGPR");
+    }
+    if (ins.sparse() && (has(Operand::A) || has(Operand::K)))
+        out.push_back(std::string(ins.vendor() == Vendor::NVIDIA ? "2:4" : "4:2") +
+                      " sparse A: 2 of every 4 k stored, drawn in dense coordinates (a group's 4 k share one slot)" +
+                      (has(Operand::K) ? "; K: the group's index field" : ""));
+    if (ins.blocks > 1) out.push_back(std::to_string(ins.blocks) + " independent blocks, each framed and labelled");
+    std::string conf = "high";
+    if (!ins.confidence.empty()) conf = ins.confidence.substr(0, ins.confidence.find(':'));
+    out.push_back("confidence: " + conf + " (sources " + ins.source + ")");
+    return out;
+}
+
 bool rows_are_k(Operand op) { return op == Operand::B || op == Operand::SB; }
 bool cols_are_k(Operand op) { return op == Operand::A || op == Operand::K || op == Operand::SA; }
 
@@ -178,6 +240,7 @@ Figure build_figure(const FigureSpec& spec) {
     bool repeated = tile_waves > 1;
     for (const Panel& p : panels) repeated = repeated || (p.tile && p.tile->steps() > 1);
     // Every (wave, location) holding element e of a panel (wave 0 for one instruction).
+    const bool as_instruction = !tiled || !repeated;
     auto cell_locs = [](const Panel& p, const Element& e) {
         if (p.tile) return p.cells[static_cast<size_t>(e.row) * p.tile->cols() + e.col];
         std::vector<TileLocation> out;
@@ -191,6 +254,7 @@ Figure build_figure(const FigureSpec& spec) {
     auto panel_waves = [](const Panel& p) { return p.tile ? p.tile->waves() : 1; };
     auto panel_regs = [](const Panel& p) { return p.tile ? p.tile->regs() : p.layout.regs(); };
     TileForm form = TileForm::Full;  // tile mode's label form
+    CellForm cform = CellForm::Full;  // one instruction's matrix view
     const bool gemm = spec.view == View::Matrix && panels.size() == 3 && panels[0].op == Operand::A &&
                       panels[1].op == Operand::B && panels[2].op == Operand::D;
 
@@ -246,6 +310,7 @@ Figure build_figure(const FigureSpec& spec) {
     // The width the labels themselves need at font 9 with 0.6 em of padding
     // (the natural cell adds a floor of 44 and 8 units of padding).
     double label_need = 1, short_need = 1;  // short_need: tile mode's Short form
+    double lane_need = 1;                   // one instruction's lane-number form
     for (const Panel& p : spec.fit_width > 0 && tiled && matrix ? panels : std::vector<Panel>{})
         for (const std::vector<TileLocation>& locs : p.cells)
             for (const TileLocation& l : locs) {
@@ -253,12 +318,17 @@ Figure build_figure(const FigureSpec& spec) {
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
                 for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Short))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
+                lane_need = std::max(lane_need, text_width(std::to_string(l.loc.lane), font) + 0.6 * font);
             }
     for (const Panel& p : spec.fit_width > 0 && !(tiled && matrix) ? panels : std::vector<Panel>{}) {
         if (spec.view == View::Matrix) {
-            for (const Entry& e : p.layout.entries())
+            for (const Entry& e : p.layout.entries()) {
                 for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits())))
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
+                for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits(), false)))
+                    short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
+                lane_need = std::max(lane_need, text_width(std::to_string(e.loc.lane), font) + 0.6 * font);
+            }
         } else {
             for (int w = 0; w < panel_waves(p); ++w)
                 for (int lane = 0; lane < p.layout.lanes(); ++lane)
@@ -315,7 +385,11 @@ Figure build_figure(const FigureSpec& spec) {
                  (tiled && spec.color == ColorBy::Lane && tile_waves > 1
                       ? (ins.vendor() == Vendor::NVIDIA ? "warp and lane group" : "wave and lane group")
                       : color_words(spec.color));
-    std::vector<std::string> subtitle_lines{f.subtitle};
+    // The special facts and the confidence: a line of their own under the subtitle.
+    std::string facts;
+    for (const std::string& fact : special_facts(ins, spec.mods, spec.operands)) facts += (facts.empty() ? "" : "  \u00B7  ") + fact;
+    std::vector<std::string> subtitle_lines{f.subtitle, facts};
+    g.header += 1.2 * g.subtitle_font;
     std::vector<std::string> title_lines{f.title};
 
     const bool fit = spec.fit_width > 0;
@@ -343,6 +417,7 @@ Figure build_figure(const FigureSpec& spec) {
         g.legend_gap = 1.8 * m, g.swatch = m, g.legend_row = 1.5 * m, g.legend_indent = 0, g.min_width = 0;
         g.title_base = g.title_font;
         subtitle_lines = wrap(f.subtitle, g.subtitle_font, W - 2 * g.margin, "  \u00B7  ");
+        for (const std::string& l : wrap(facts, g.subtitle_font, W - 2 * g.margin, "  \u00B7  ")) subtitle_lines.push_back(l);
         g.subtitle_base = g.title_base + 0.4 * m + 1.2 * m + 1.2 * g.title_font * static_cast<double>(title_lines.size() - 1);
         g.header = g.subtitle_base + 1.2 * m * static_cast<double>(subtitle_lines.size() - 1) + 0.9 * m;
 
@@ -363,6 +438,11 @@ Figure build_figure(const FigureSpec& spec) {
         // Tile mode: the labels without bits when the full ones do not fit (a tile
         // of one wave is drawn exactly as its instruction, labels or none).
         if (tiled && matrix && tile_waves > 1 && font * cw_fit / label_need < m && font * cw_fit / short_need >= m) form = TileForm::Short, label_need = short_need;
+        // One instruction's matrix view: without the bits, then the lane alone.
+        if (as_instruction && matrix && font * cw_fit / label_need < m) {
+            if (font * cw_fit / short_need >= m) cform = CellForm::Short, label_need = short_need;
+            else if (font * cw_fit / lane_need >= m) cform = CellForm::Lane, label_need = lane_need;
+        }
         const double label_font = font * cw_fit / label_need;  // the tile font whose labels just fill cw_fit
         if (label_font >= m) {
             const double tf = std::min(label_font, 1.2 * m);
@@ -371,6 +451,7 @@ Figure build_figure(const FigureSpec& spec) {
             g.ch = ch * tf / font;
         } else {
             g.labels = false;
+            cform = CellForm::None;
             f.tile_font = m, f.tile_line = line * m / font;  // unused, but no font below the minimum
             g.cw = cw_fit;
             g.ch = spec.view == View::Matrix ? (max_locs > 1 ? 0.5 : 1.0) * cw_fit * static_cast<double>(max_locs)
@@ -429,10 +510,14 @@ Figure build_figure(const FigureSpec& spec) {
     // enough for the outline not to hide its colour.
     if (tiled && repeated && !g.labels) f.tile_grid = std::min(cw, ch / static_cast<double>(max_locs)) >= 4;
     const int groups = lane_groups(ins, wave);
+    // Where a cell cannot name its lane, a shade per lane tells them apart.
+    const bool shade_lanes = spec.color == ColorBy::Lane && as_instruction && matrix &&
+                             (cform == CellForm::Lane || cform == CellForm::None);
     auto cell_color = [&](const Element& e, const TileLocation& at) {
         if (tiled && spec.color == ColorBy::Lane && tile_waves > 1)
             return wave_color(at.wave, lane_group(ins, at.loc.lane), groups, spec.theme);
-        return tile_color(ins, spec.color, e, at.loc, spec.theme);
+        const Rgb c = tile_color(ins, spec.color, e, at.loc, spec.theme);
+        return shade_lanes ? lane_shade(c, ins, at.loc.lane, spec.theme) : c;
     };
 
     // Panel positions.
@@ -501,8 +586,8 @@ Figure build_figure(const FigureSpec& spec) {
                             }
                             t.id = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
                                    std::to_string(n);
-                            if (tiled && g.labels) t.lines = tile_cell_lines(locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form);
-                            else if (g.labels) t.lines = split_label(tile_label(locs[n].loc, L.element_bits()));
+                            if (as_instruction && g.labels) t.lines = cell_lines(locs[n].loc, L.element_bits(), cform);
+                            else if (tiled && g.labels) t.lines = tile_cell_lines(locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form);
                             f.tiles.push_back(std::move(t));
                         }
                     }
@@ -618,7 +703,10 @@ Figure build_figure(const FigureSpec& spec) {
                 label += (label.empty() ? "" : ", ") + legend_label(ins, spec.color, j);
             f.legend.push_back({categorical(i, spec.theme), label});
         }
-        f.legend_title = "Colour by " + color_words(spec.color) + ":";
+        f.legend_title = std::string(matrix && as_instruction && cform == CellForm::Lane ? "Cell text: lane. " : "") +
+                         (matrix && as_instruction && cform == CellForm::Short ? "Cell text: register, lane. " : "") +
+                         "Colour by " + color_words(spec.color) +
+                         (shade_lanes ? ", shade by lane within the group (lightest = last lane)" : "") + ":";
     }
     const double lf = g.legend_font, sw = g.swatch;
     const double legend_w = (fit ? spec.fit_width : std::max(content_w, g.min_width)) - g.margin;
