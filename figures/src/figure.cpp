@@ -31,6 +31,9 @@ struct Geometry {
     bool labels = true, block_labels = true;
     std::string block_word = "block ";
     int col_step = 1, row_step = 1;  // every n-th column / row index is written
+    // A register axis where cells cannot name their register: "v3" under each
+    // run of columns (or beside each run of rows) that one register holds.
+    double reg_right = 0, reg_bottom = 0;
 };
 
 struct Panel {
@@ -45,9 +48,16 @@ struct Panel {
     // Tile mode: the operand's tile and, per cell (row-major), every (wave, location) holding it.
     std::shared_ptr<const TileLayout> tile;
     std::vector<std::vector<TileLocation>> cells;
+    // The register of every column (or row) of each block when one register
+    // holds the whole column (row) in every lane; empty when it does not.
+    std::vector<std::vector<int>> col_reg, row_reg;
     double panel_top(const Geometry& g) const { return top >= 0 ? top : g.panel_top; }
-    double width(const Geometry& g) const { return g.panel_left + block_cols * cols * g.cw + (block_cols - 1) * g.block_gap; }
-    double height(const Geometry& g) const { return panel_top(g) + block_rows * rows * g.ch + (block_rows - 1) * g.block_gap; }
+    double width(const Geometry& g) const {
+        return g.panel_left + block_cols * cols * g.cw + (block_cols - 1) * g.block_gap + (row_reg.empty() ? 0 : g.reg_right);
+    }
+    double height(const Geometry& g) const {
+        return panel_top(g) + block_rows * rows * g.ch + (block_rows - 1) * g.block_gap + (col_reg.empty() ? 0 : g.reg_bottom);
+    }
 };
 
 // Smallest power of two n so that n cells of `cell` units hold `need` units.
@@ -217,7 +227,7 @@ Figure build_figure(const FigureSpec& spec) {
     std::vector<Panel> panels;
     long long tile_count = 0;  // tile mode: (element, wave, location)s over all panels
     for (Operand op : spec.operands) {
-        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}};
+        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}, {}, {}};
         if (tiled) {
             p.tile = std::make_shared<const TileLayout>(ins, *spec.target, op, spec.mods, *spec.tile);
             // Every wave issues steps() copies of the instruction's entries.
@@ -434,7 +444,52 @@ Figure build_figure(const FigureSpec& spec) {
             }
             fixed += (panels.size() - 1) * g.panel_gap;
         }
-        const double cw_fit = std::max(0.5, (W - fixed) / std::max(1.0, cells));
+        double cw_fit = std::max(0.5, (W - fixed) / std::max(1.0, cells));
+        // Cells too small for their register: a register axis (its room taken
+        // from the cells), for panels whose columns or rows are one register each.
+        if (as_instruction && matrix && font * cw_fit / short_need < m) {
+            int max_reg = 0;
+            bool rows_axis = false, cols_axis = false;
+            for (Panel& p : panels) {
+                const int nb = p.layout.blocks();
+                std::vector<std::vector<int>> cr(nb, std::vector<int>(p.layout.cols(), -2)), rr(nb, std::vector<int>(p.layout.rows(), -2));
+                for (const Entry& e : p.layout.entries()) {
+                    int& c = cr[e.element.block][e.element.col];
+                    c = c == -2 || c == e.loc.reg ? e.loc.reg : -1;
+                    int& r = rr[e.element.block][e.element.row];
+                    r = r == -2 || r == e.loc.reg ? e.loc.reg : -1;
+                    max_reg = std::max(max_reg, e.loc.reg);
+                }
+                auto uniform = [](const std::vector<std::vector<int>>& v) {
+                    for (const auto& b : v)
+                        for (int x : b)
+                            if (x == -1) return false;
+                    return true;
+                };
+                if (uniform(cr)) p.col_reg = cr, cols_axis = true;
+                else if (uniform(rr)) p.row_reg = rr, rows_axis = true;
+            }
+            if (rows_axis) g.reg_right = text_width("v" + std::to_string(max_reg), m) + 0.8 * m;
+            if (cols_axis) g.reg_bottom = 1.5 * m;
+            g.block_gap += std::max(g.reg_right, g.reg_bottom);
+            double extra = 0;
+            if (gemm) {
+                extra += (panels[0].row_reg.empty() ? 0 : g.reg_right) +
+                         (panels[1].row_reg.empty() && panels[2].row_reg.empty() ? 0 : g.reg_right) +
+                         (panels[2].block_cols - 1) * std::max(g.reg_right, g.reg_bottom);
+            } else {
+                for (const Panel& p : panels)
+                    extra += (p.row_reg.empty() ? 0 : g.reg_right) + (p.block_cols - 1) * std::max(g.reg_right, g.reg_bottom);
+            }
+            const double cw_axis = std::max(0.5, (W - fixed - extra) / std::max(1.0, cells));
+            if (cw_axis >= 0.8 * cw_fit) {
+                cw_fit = cw_axis;
+            } else {  // the axis would cost the cells too much (many blocks): none
+                g.block_gap -= std::max(g.reg_right, g.reg_bottom);
+                g.reg_right = g.reg_bottom = 0;
+                for (Panel& p : panels) p.col_reg.clear(), p.row_reg.clear();
+            }
+        }
         // Tile mode: the labels without bits when the full ones do not fit (a tile
         // of one wave is drawn exactly as its instruction, labels or none).
         if (tiled && matrix && tile_waves > 1 && font * cw_fit / label_need < m && font * cw_fit / short_need >= m) form = TileForm::Short, label_need = short_need;
@@ -467,8 +522,13 @@ Figure build_figure(const FigureSpec& spec) {
         for (const Panel& p : panels) min_cols = std::min(min_cols, p.cols);
         // Block labels: "block 15" where it fits over its block, else "b15", else none.
         const std::string last = std::to_string((tiled && !matrix ? tile_waves : ins.blocks) - 1);
+        // (each panel's blocks: the word where it fits, else the letter, else none;
+        // a narrow panel of a GEMM picture, A of 32x32x1, may drop what D keeps)
         g.block_word = text_width(g.block_word + last, m) * 1.12 <= min_cols * g.cw ? g.block_word : g.block_word.substr(0, 1);
-        g.block_labels = text_width(g.block_word + last, m) * 1.12 <= min_cols * g.cw;
+        g.block_labels = text_width(g.block_word.substr(0, 1) + last, m) * 1.12 <= max_cols * g.cw;
+        if (g.block_labels && text_width(g.block_word + last, m) * 1.12 > min_cols * g.cw &&
+            text_width("block " + last, m) * 1.12 <= max_cols * g.cw && g.block_word.size() == 1)
+            g.block_word = tiled && !matrix ? (ins.vendor() == Vendor::NVIDIA ? "warp " : "wave ") : "block ";
 
         // Panel headings wrap to the panel's width (A's in the GEMM picture may
         // also use the gap beside it).
@@ -509,6 +569,8 @@ Figure build_figure(const FigureSpec& spec) {
     // Colours-only tile figures outline their cells only where a cell is big
     // enough for the outline not to hide its colour.
     if (tiled && repeated && !g.labels) f.tile_grid = std::min(cw, ch / static_cast<double>(max_locs)) >= 4;
+    // Fitted instruction figures likewise: a grid over cells under 4 units would hide their colour.
+    if (fit && as_instruction && !g.labels) f.tile_grid = std::min(cw, ch / static_cast<double>(max_locs)) >= 4;
     const int groups = lane_groups(ins, wave);
     // Where a cell cannot name its lane, a shade per lane tells them apart.
     const bool shade_lanes = spec.color == ColorBy::Lane && as_instruction && matrix &&
@@ -554,8 +616,13 @@ Figure build_figure(const FigureSpec& spec) {
         for (int b = 0; b < nb; ++b) {
             const double bx = p.x + g.panel_left + p.block_at[b].first * (p.cols * cw + g.block_gap);
             const double by = p.y + p.panel_top(g) + p.block_at[b].second * (p.rows * ch + g.block_gap);
-            if (nb > 1 && g.block_labels)
-                f.texts.push_back({bx, by - g.block_label_dy, g.block_word + std::to_string(b), g.index_font, Anchor::Start, true, tc.muted});
+            if (nb > 1 && g.block_labels) {
+                // The panel's own form: the word where it fits over the block, else its letter, else none.
+                std::string label = g.block_word + std::to_string(b);
+                if (fit && text_width(label, g.index_font) * 1.12 > p.cols * cw) label = g.block_word.substr(0, 1) + std::to_string(b);
+                if (!fit || text_width(label, g.index_font) * 1.12 <= p.cols * cw)
+                    f.texts.push_back({bx, by - g.block_label_dy, label, g.index_font, Anchor::Start, true, tc.muted});
+            }
             for (int c = 0; c < p.cols; c += g.col_step)
                 f.texts.push_back({bx + (c + 0.5) * cw, by - g.index_dy,
                                    spec.view == View::Matrix ? std::to_string(c) : "v" + std::to_string(c), g.index_font,
@@ -626,6 +693,37 @@ Figure build_figure(const FigureSpec& spec) {
                         }
                     }
             }
+            // The register axis: "v3" under each run of columns (beside each run of
+            // rows) of one register, where the text fits beside the previous one.
+            auto reg_runs = [&](const std::vector<int>& regs, bool cols_run) {
+                const double cell = cols_run ? cw : ch;
+                double free_from = -1e9;
+                for (size_t i = 0; i < regs.size();) {
+                    size_t j = i;
+                    while (j < regs.size() && regs[j] == regs[i]) ++j;
+                    const std::string label = "v" + std::to_string(regs[i]);
+                    const double mid = (static_cast<double>(i + j) / 2) * cell;
+                    const double need = cols_run ? text_width(label, g.index_font) + 0.4 * g.index_font : 1.1 * g.index_font;
+                    if (mid - need / 2 >= free_from && regs[i] >= 0) {
+                        if (cols_run)
+                            f.texts.push_back({bx + mid, by + p.rows * ch + 1.1 * g.index_font, label, g.index_font, Anchor::Middle,
+                                               false, tc.muted});
+                        else
+                            f.texts.push_back({bx + p.cols * cw + 0.4 * g.index_font, by + mid + 0.35 * g.index_font, label,
+                                               g.index_font, Anchor::Start, false, tc.muted});
+                        free_from = mid + need / 2;
+                    }
+                    if (j > i && j < regs.size() && cols_run)  // a tick between runs
+                        f.lines.push_back({bx + j * cw, by + p.rows * ch, bx + j * cw, by + p.rows * ch + 0.4 * g.index_font,
+                                           tc.muted, 0.5});
+                    else if (j > i && j < regs.size())
+                        f.lines.push_back({bx + p.cols * cw, by + j * ch, bx + p.cols * cw + 0.3 * g.index_font, by + j * ch,
+                                           tc.muted, 0.5});
+                    i = j;
+                }
+            };
+            if (spec.view == View::Matrix && !p.col_reg.empty()) reg_runs(p.col_reg[b], true);
+            if (spec.view == View::Matrix && !p.row_reg.empty()) reg_runs(p.row_reg[b], false);
             // Block frame: the separators between blocks.
             const double x2 = bx + p.cols * cw, y2 = by + p.rows * ch;
             const double fw = fit ? std::min(1.5, std::max(0.6, cw / 6)) : 1.5;
@@ -705,6 +803,8 @@ Figure build_figure(const FigureSpec& spec) {
         }
         f.legend_title = std::string(matrix && as_instruction && cform == CellForm::Lane ? "Cell text: lane. " : "") +
                          (matrix && as_instruction && cform == CellForm::Short ? "Cell text: register, lane. " : "") +
+                         (g.reg_right > 0 || g.reg_bottom > 0 ? "v3 by a run of cells: the " + std::string(register_noun(ins.vendor())) + " holding it. "
+                                                                : std::string()) +
                          "Colour by " + color_words(spec.color) +
                          (shade_lanes ? ", shade by lane within the group (lightest = last lane)" : "") + ":";
     }
