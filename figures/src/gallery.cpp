@@ -376,8 +376,8 @@ const char* kCss =
     "dl.symbols dd{margin:0}td.pv{padding:2px}td.pv img{display:block;max-width:160px;height:auto}"
     // The index fits a 1400 px window: long mnemonics and builtins break anywhere
     // (underscores and dots included) instead of widening the table.
-    "#list,table#tiles{width:100%}#list td,table#tiles td{overflow-wrap:anywhere}"
-    "#list td code{overflow-wrap:anywhere;word-break:break-all}select{max-width:22em}";
+    "#list,table#tiles{width:100%}#list td:nth-child(3),#list td:nth-child(4),table#tiles td{overflow-wrap:anywhere}"
+    "#list td:nth-child(5){white-space:nowrap}select{max-width:22em}";
 
 std::string index_html(const std::vector<Row>& rows, const std::vector<TileRow>& tiles, const std::vector<const Target*>& targets,
                        const Catalog& cat) {
