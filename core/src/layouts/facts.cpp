@@ -43,6 +43,23 @@ ExecFacts exec_facts(const Instruction& ins, const Target& t, const ResolvedModi
             f.value_modifiers = "blgp is neg:[A,B,C] on f64 (bit 0 negates A, bit 1 B, bit 2 C)";
         else if (ins.kind == LayoutKind::MfmaScaled)
             f.value_modifiers = "neg/abs on C only (ISA level); scales multiply by 2^(e-127)";
+    } else if (fam == Family::CDNA5) {
+        // gfx1250: one VGPR file; llvm-mc-22 accepts any VGPR start for these operands.
+        f.coexec = false;
+        f.gpr_alignment_bytes = 4;
+        for (Operand op : operands_of(ins))
+            f.register_files.emplace_back(op, op == Operand::K && ins.k == 128 && elem_bits(ins.a) == 8
+                                                  ? "VGPR pair (64-bit index; the clang-22 builtin writes only the lower VGPR)"
+                                                  : "VGPR");
+        if (ins.a == ElemType::IU8)
+            f.value_modifiers = "neg_lo:[a_signed,b_signed,0] selects signed inputs; clamp saturates";
+        else if (elem_bits(ins.a) == 8 || ins.a == ElemType::F8F6F4 || ins.a == ElemType::FP4)
+            f.value_modifiers = "no A/B negation; c_mod -C (neg_lo:[0,0,1]) or |C| (neg_hi:[0,0,1])";
+        else
+            f.value_modifiers = "neg_a/neg_b negate A/B (neg_lo/neg_hi); c_mod -C or |C|";
+        f.value_modifiers += "; matrix_a_reuse/matrix_b_reuse are register-reuse hints";
+        if (ins.kind == LayoutKind::WmmaScaleGfx1250)
+            f.value_modifiers += "; scale_fmt (E8M0/E5M3/E4M3) reinterprets the scale bytes";
     } else {
         f.coexec = false;
         f.gpr_alignment_bytes = 4;
@@ -151,9 +168,11 @@ std::vector<FormulaSymbol> formula_symbols(const Instruction& ins, std::string_v
     if (has("g")) add("g", "the lane's group of " + m + " lanes: floor(lane/" + m + ")");
     if (has("q")) add("q", "a 4:2 group's number within its lane: the pair of stored values (and, in K, the 4-bit field) it uses");
     if (has("r")) add("r", "copy number: the same element is held by each of these lanes (replication)");
-    if (has("kb")) add("kb", "block of 32 k sharing one scale: floor(k/32)");
-    if (has("scale_a")) add("scale_a[i][kb]", "the E8M0 scale of A's row i for k block kb (operand SA)");
-    if (has("scale_b")) add("scale_b[kb][j]", "the E8M0 scale of B's column j for k block kb (operand SB)");
+    const bool s16 = ins.builtin_pattern.find("scale16") != std::string::npos;
+    const std::string scale_word = ins.kind == LayoutKind::WmmaScaleGfx1250 ? "8-bit (E8M0, E5M3 or E4M3)" : "E8M0";
+    if (has("kb")) add("kb", s16 ? "block of 16 k sharing one scale: floor(k/16)" : "block of 32 k sharing one scale: floor(k/32)");
+    if (has("scale_a")) add("scale_a[i][kb]", "the " + scale_word + " scale of A's row i for k block kb (operand SA)");
+    if (has("scale_b")) add("scale_b[kb][j]", "the " + scale_word + " scale of B's column j for k block kb (operand SB)");
     if (has("set")) add("set", "which index set of the K VGPR the instruction reads (chosen by abid)");
     if (has("index_key")) add("index_key", "which index set of the K VGPR the instruction reads (opsel / index_key)");
     if (contains("p(l)")) {
