@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
 
 namespace lanescope::figures {
 
@@ -186,9 +187,21 @@ std::vector<std::string> special_facts(const Instruction& ins, const ResolvedMod
                       " sparse A: 2 of every 4 k stored, drawn in dense coordinates (a group's 4 k share one slot)" +
                       (has(Operand::K) ? "; K: the group's index field" : ""));
     if (ins.blocks > 1) out.push_back(std::to_string(ins.blocks) + " independent blocks, each framed and labelled");
-    std::string conf = "high";
-    if (!ins.confidence.empty()) conf = ins.confidence.substr(0, ins.confidence.find(':'));
-    out.push_back("confidence: " + conf + " (sources " + ins.source + ")");
+    // Per-operand evidence where the family states it (gfx1250), else the row's word.
+    std::string conf, alternatives;
+    std::set<std::string> words;
+    size_t alts = 0;
+    for (Operand op : ops) {
+        const Evidence e = layout_evidence(ins, op, m);
+        if (e.confidence.empty()) continue;
+        conf += (conf.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + e.confidence;
+        words.insert(e.confidence);
+        alts += e.alternatives.size();
+    }
+    if (words.size() == 1) conf = *words.begin();  // one word for every operand drawn
+    if (alts) alternatives = "; " + std::to_string(alts) + " other reading" + (alts > 1 ? "s" : "") + " (lanescope-cli info)";
+    if (conf.empty()) conf = ins.confidence.empty() ? "high" : ins.confidence.substr(0, ins.confidence.find(':'));
+    out.push_back("confidence: " + conf + alternatives + " (sources " + ins.source + ")");
     return out;
 }
 

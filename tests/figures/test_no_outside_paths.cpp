@@ -178,3 +178,46 @@ TEST_CASE("no output cites a path outside the repository: figures of every instr
     CHECK(files > 300);
     fs::remove_all(dir);
 }
+
+TEST_CASE("every source key of the catalogs resolves in docs/sources.md") {
+    // Keys: the first column of sources.md's tables ("| I3, IR3, IR4 |" holds three).
+    std::set<std::string> keys;
+    {
+        std::ifstream f(std::string(LANESCOPE_SOURCE_DIR) + "/docs/sources.md");
+        for (std::string line; std::getline(f, line);) {
+            if (line.rfind("| ", 0) != 0) continue;
+            const std::string cell = line.substr(2, line.find(" |", 2) - 2);
+            for (size_t a = 0; a <= cell.size();) {
+                size_t b = cell.find(", ", a);
+                if (b == std::string::npos) b = cell.size();
+                keys.insert(cell.substr(a, b - a));
+                a = b + 2;
+            }
+        }
+    }
+    REQUIRE(keys.count("CALC") == 1);
+    // A row's source field: parts separated by ',' or ';', each starting with its key
+    // ("I4 7.5", "PTX 9.7.14.5.8 #anchor", "V (CALC lists 0x54, a typo)").
+    auto check_row = [&](const std::string& what, const std::string& source) {
+        std::string part;
+        int depth = 0;
+        auto flush = [&] {
+            const size_t b = part.find_first_not_of(' ');
+            if (b != std::string::npos) {
+                const std::string key = part.substr(b, part.find_first_of(" (", b) - b);
+                INFO(what << ": source '" << source << "'");
+                if (!keys.count(key)) FAIL_CHECK("source key " << key << " is not in docs/sources.md");
+            }
+            part.clear();
+        };
+        for (char c : source) {
+            depth += c == '(' ? 1 : c == ')' ? -1 : 0;
+            if (depth == 0 && (c == ',' || c == ';')) flush();
+            else part += c;
+        }
+        flush();
+    };
+    for (const lanescope::Instruction& ins : lanescope::Catalog::builtin().instructions())
+        check_row(ins.mnemonic, ins.source);
+    for (const lanescope::TransposeLoad& r : lanescope::TransposeCatalog::builtin().rows()) check_row(r.mnemonic, r.source);
+}
