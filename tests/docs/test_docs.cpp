@@ -5,6 +5,9 @@
 // "exit 0 equal, exit 5 differ"). Blocks fenced as ```text are synopses and
 // are not run. A command whose comment says it "needs an AMD GPU", "needs an
 // NVIDIA GPU" or "needs a display" is skipped with that reason (WARN).
+// Every HIP compile line the docs give in an inline code span (`clang... -x hip
+// ...`) compiles a small kernel for gfx942 as written (plus the target, the
+// input and the output when the span leaves them to the reader).
 // Every ```cpp snippet compiles and links against the built libraries: its
 // #include lines go first, the rest becomes the body of main() unless the
 // snippet has its own.
@@ -198,5 +201,47 @@ TEST_CASE("docs: every C++ snippet of README.md and docs/*.md compiles and links
         CHECK(r.status == 0);
     }
     CHECK(n >= 2);
+    fs::remove_all(dir);
+}
+
+TEST_CASE("docs: every HIP compile line of README.md and docs/*.md compiles a kernel as written") {
+    const fs::path dir = fs::temp_directory_path() / ("lanescope-hip-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(dir / "k.hip") << "extern \"C\" __attribute__((global)) void k(float* p) { p[0] = 1.0f; }\n";
+    size_t n = 0;
+    for (const fs::path& p : doc_files()) {
+        std::string text = read_file(p);
+        // Inline code spans, joined across one line break as Markdown does.
+        for (size_t a = text.find('`'); a != std::string::npos; a = text.find('`', a + 1)) {
+            if (a + 1 < text.size() && text[a + 1] == '`') {  // a fence or ``: skip the run
+                while (a + 1 < text.size() && text[a + 1] == '`') ++a;
+                continue;
+            }
+            const size_t b = text.find('`', a + 1);
+            if (b == std::string::npos) break;
+            std::string span = text.substr(a + 1, b - a - 1);
+            a = b;
+            for (char& c : span)
+                if (c == '\n') c = ' ';
+            if (span.rfind("clang", 0) != 0 || span.find("-x hip") == std::string::npos) continue;
+            const std::string compiler = span.substr(0, span.find(' '));
+            if (std::system(("command -v " + compiler + " >/dev/null 2>&1").c_str()) != 0) {
+                WARN(p.filename().string() << ": " << compiler << " is not installed: `" << span << "` not compiled");
+                continue;
+            }
+            std::string cmd = "cd '" + dir.string() + "' && " + span;
+            if (span.find("--offload-arch") == std::string::npos && span.find("-mcpu") == std::string::npos)
+                cmd += " --offload-arch=gfx942";
+            if (span.find(".hip") == std::string::npos) cmd += " -c k.hip";
+            if (span.find(" -o ") == std::string::npos) cmd += " -o k.out";
+            INFO(p.filename().string() << ": " << cmd);
+            const Run r = sh(cmd + " 2>&1");
+            INFO(tail(r.out, 3000));
+            CHECK(r.status == 0);
+            ++n;
+        }
+    }
+    CHECK(n >= 1);
     fs::remove_all(dir);
 }
