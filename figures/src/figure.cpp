@@ -387,7 +387,9 @@ Figure build_figure(const FigureSpec& spec) {
     for (Panel& p : panels) {
         const OperandLayout& L = p.layout;
         const int regs = p.tile ? p.tile->regs() : L.regs();
-        p.heading = {std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) + ", " +
+        const bool sparse_a = ins.sparse() && p.op == Operand::A;
+        p.heading = {std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) +
+                     (sparse_a ? std::string(ins.vendor() == Vendor::NVIDIA ? ", 2:4" : ", 4:2") + " sparse" : "") + ", " +
                      std::to_string(regs) + " " + std::string(register_noun(ins.vendor())) +
                      (regs == 1 ? "" : "s") + " per lane  (" +
                      (p.tile && matrix ? tile_axis_words(p.op) : axis_words(p.op, ins.sparse(), spec.view)) + ")"};
@@ -737,6 +739,11 @@ Figure build_figure(const FigureSpec& spec) {
             };
             if (spec.view == View::Matrix && !p.col_reg.empty()) reg_runs(p.col_reg[b], true);
             if (spec.view == View::Matrix && !p.row_reg.empty()) reg_runs(p.row_reg[b], false);
+            // Sparse A and its index in dense coordinates: a line between the
+            // 4-k groups whose two stored values share one slot.
+            if (ins.sparse() && matrix && !p.tile && (p.op == Operand::A || p.op == Operand::K))
+                for (int c = 4; c < p.cols; c += 4)
+                    f.lines.push_back({bx + c * cw, by, bx + c * cw, by + p.rows * ch, tc.text, fit ? std::max(0.4, cw / 12) : 1.0});
             // Block frame: the separators between blocks.
             const double x2 = bx + p.cols * cw, y2 = by + p.rows * ch;
             const double fw = fit ? std::min(1.5, std::max(0.6, cw / 6)) : 1.5;
