@@ -397,12 +397,15 @@ Figure build_figure(const FigureSpec& spec) {
 
     // Heading texts, wrapped in a fitted figure.
     const int wave = spec.mods.wave;
-    f.title = ins.mnemonic;
+    // NVIDIA in its own terms: the short name as the title (every wgmma N reads
+    // apart), the full PTX spelling first in the caption.
+    const bool nvidia_short = ins.vendor() == Vendor::NVIDIA && !ins.short_name.empty();
+    f.title = nvidia_short ? ins.short_name : ins.mnemonic;
     if (tiled) f.title += "  \u00B7  " + panels.front().tile->params().describe();
     std::string ops;
     for (const Panel& p : panels) ops += (ops.empty() ? "" : ", ") + std::string(operand_name(p.op));
     const std::string mods = spec.mods.describe();
-    f.subtitle = spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), " +
+    f.subtitle = (nvidia_short ? "PTX " + ins.mnemonic + "  \u00B7  " : std::string()) + spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), " +
                  lane_group_name(ins, wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
                  "  \u00B7  operand" + (panels.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
                  (mods.empty() ? "default modifiers" : mods) + "  \u00B7  " +
@@ -427,7 +430,7 @@ Figure build_figure(const FigureSpec& spec) {
         g.margin = 0.8 * m;
         g.index_font = m, g.heading_font = 1.1 * m, g.subtitle_font = m, g.legend_font = m;
         // A tile's title (mnemonic and tile parameters) is sized by the mnemonic and wraps.
-        const std::string& sized = tiled ? ins.mnemonic : f.title;
+        const std::string sized = tiled ? (nvidia_short ? ins.short_name : ins.mnemonic) : f.title;
         g.title_font = std::max(m, std::min(1.5 * m, 1.5 * m * (W - 2 * g.margin) / (text_width(sized, 1.5 * m) * 1.12)));
         if (tiled) title_lines = wrap(f.title, g.title_font * 1.12, W - 2 * g.margin, "  \u00B7  ");
         int max_rows = 1;

@@ -82,18 +82,14 @@ TEST_CASE("no output cites a path outside the repository: info and layout (text,
     const std::string dir = temp_dir("outside");
     std::string script = "set -u\ncli='" + std::string(LANESCOPE_CLI) + "'\n";
     size_t n = 0;
-    std::set<std::pair<lanescope::Family, lanescope::LayoutKind>> kinds;
     for (const lanescope::Target* t : one_target_per_family())
         for (const lanescope::Instruction* ins : lanescope::Catalog::builtin().on(t->family)) {
             if (ins->kind == lanescope::LayoutKind::Wgmma && ins->n != 8 && ins->n != 256) continue;  // one form for every N
             const std::string q = "-a " + t->gfx + " -i '" + ins->mnemonic + "'";
             script += "echo '=== " + t->gfx + " " + ins->mnemonic + "'\n";
             script += "\"$cli\" info " + q + " 2>&1\n\"$cli\" info " + q + " --format json 2>&1\n";
-            // The layouts' text and JSON: once per family and layout kind (their words come from the kind).
-            if (kinds.insert({t->family, ins->kind}).second) {
-                script += "\"$cli\" layout " + q + " --operand all 2>&1\n";
-                script += "\"$cli\" layout " + q + " --operand all --format json 2>&1\n";
-            }
+            script += "\"$cli\" layout " + q + " --operand all 2>&1\n";
+            script += "\"$cli\" layout " + q + " --operand all --format json 2>&1\n";
             ++n;
         }
     for (const lanescope::TransposeLoad& r : lanescope::TransposeCatalog::builtin().rows()) {
