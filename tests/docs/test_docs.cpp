@@ -10,7 +10,7 @@
 // input and the output when the span leaves them to the reader).
 // Every ```cpp snippet compiles and links against the built libraries: its
 // #include lines go first, the rest becomes the body of main() unless the
-// snippet has its own.
+// snippet has its own or defines functions of its own (then a main() is added).
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -190,8 +190,14 @@ TEST_CASE("docs: every C++ snippet of README.md and docs/*.md compiles and links
         std::istringstream in(b.text);
         for (std::string line; std::getline(in, line);)
             (line.rfind("#include", 0) == 0 ? includes : body) += line + "\n";
+        // A snippet that defines functions at namespace scope (a line at column 0
+        // opening a brace after a parameter list) is a translation unit: a main()
+        // is added; otherwise its statements become main()'s body.
+        static const std::regex definition(R"((^|\n)(?!(for|if|while|switch|do|else)\b)[A-Za-z_][^\n;]*\)\s*(const\s*)?\{\s*(\n|$))");
+        const bool has_main = b.text.find("int main") != std::string::npos;
+        const bool unit = has_main || std::regex_search(body, definition);
         std::string src = "#include <string>\n#include <memory>\n" + includes;
-        src += b.text.find("int main") != std::string::npos ? body : "int main() {\n" + body + "return 0;\n}\n";
+        src += unit ? body + (has_main ? "" : "int main() { return 0; }\n") : "int main() {\n" + body + "return 0;\n}\n";
         const fs::path cpp = dir / ("snippet" + std::to_string(++n) + ".cpp");
         std::ofstream(cpp) << "#line " << b.line << " \"" << b.file << "\"\n" << src;
         const std::string cmd = std::string(LANESCOPE_CXX) + " -std=c++17 " + LANESCOPE_INCLUDES + " '" + cpp.string() + "' -o '" +
