@@ -187,9 +187,15 @@ TEST_CASE("docs: every C++ snippet of README.md and docs/*.md compiles and links
         if (b.lang != "cpp" && b.lang != "c++") continue;
         INFO(b.file << ":" << b.line << ":\n" << b.text);
         std::string includes, body;
+        int include_lines = 0;
         std::istringstream in(b.text);
-        for (std::string line; std::getline(in, line);)
-            (line.rfind("#include", 0) == 0 ? includes : body) += line + "\n";
+        for (std::string line; std::getline(in, line);) {
+            const bool inc = line.rfind("#include", 0) == 0;
+            (inc ? includes : body) += line + "\n";
+            include_lines += inc;
+        }
+        // Errors name the doc's own lines (the includes usually lead the snippet).
+        body = "#line " + std::to_string(b.line + include_lines) + " \"" + b.file + "\"\n" + body;
         // A snippet that defines functions at namespace scope (a line at column 0
         // opening a brace after a parameter list) is a translation unit: a main()
         // is added; otherwise its statements become main()'s body.
@@ -199,7 +205,7 @@ TEST_CASE("docs: every C++ snippet of README.md and docs/*.md compiles and links
         std::string src = "#include <string>\n#include <memory>\n" + includes;
         src += unit ? body + (has_main ? "" : "int main() { return 0; }\n") : "int main() {\n" + body + "return 0;\n}\n";
         const fs::path cpp = dir / ("snippet" + std::to_string(++n) + ".cpp");
-        std::ofstream(cpp) << "#line " << b.line << " \"" << b.file << "\"\n" << src;
+        std::ofstream(cpp) << src;
         const std::string cmd = std::string(LANESCOPE_CXX) + " -std=c++17 " + LANESCOPE_INCLUDES + " '" + cpp.string() + "' -o '" +
                                 (dir / "a.out").string() + "' " + LANESCOPE_LIBS + " -lpthread -ldl 2>&1";
         const Run r = sh(cmd);
