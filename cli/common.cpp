@@ -26,8 +26,8 @@ ls::Format parse_format(const std::string& s) {
     if (s == "csv") return ls::Format::Csv;
     if (s == "markdown" || s == "md") return ls::Format::Markdown;
     if (s == "json") return ls::Format::Json;
-    if (s == "linear" || s == "cute") throw ls::Error("--format " + s + " is for `layout` only");
-    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json (layout also: linear, cute)");
+    if (s == "linear" || s == "cute" || s == "gluon") throw ls::Error("--format " + s + " is for `layout` only");
+    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json (layout also: linear, cute, gluon)");
 }
 
 ls::View parse_view(const std::string& s) {
@@ -73,15 +73,7 @@ Resolved resolve(const Options& o) {
     return r;
 }
 
-std::string read_text_file(const std::string& path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) throw ls::Error("cannot read '" + path + "': no such file");
-    if (fs::file_size(path, ec) > (64u << 20)) throw ls::Error("cannot read '" + path + "': larger than 64 MB");
-    std::ifstream f(path, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(f)), {});
-    if (!f && !f.eof()) throw ls::Error("cannot read '" + path + "'");
-    return text;
-}
+std::string read_text_file(const std::string& path) { return ls::files::read_file(path); }
 
 int emit(const Options& o, const std::string& text) {
     ls::files::write_output(o.out, text);
@@ -192,7 +184,7 @@ void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
         sub->add_option("--operand", o.operand, "operand: A, B, C, D, K (sparse index), SA, SB (scales); layout: all")
             ->capture_default_str();
     add_modifier_options(sub, o);
-    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases), cute (CuTe shape:stride)")->capture_default_str();
+    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases), cute (CuTe shape:stride), gluon (Gluon constructors)")->capture_default_str();
     sub->add_option("-o,--out", o.out, "write to this file (atomically; - for stdout) instead of stdout");
 }
 

@@ -6,12 +6,15 @@
 #include "common.hpp"
 
 #include "lanescope/cute.hpp"
+#include "lanescope/gluon.hpp"
 #include "lanescope/header.hpp"
 #include "lanescope/files.hpp"
 #include "lanescope/transpose.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +24,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <fcntl.h>
@@ -68,55 +72,91 @@ int cmd_info(const Options& o) {
     return emit(o, ls::render_info(r.query, parse_format(o.format)));
 }
 
-// A linear layout handed to us (--linear FILE), shown element by element.
-std::string render_given_linear(const ls::LinearLayout& L, const std::string& format) {
+// A linear layout handed to us (--linear FILE), shown element by element. Work
+// and memory are linear in its places (at most 2^24, linear.hpp): one sorted
+// list of packed (cell, wave, lane, index), then the text.
+constexpr long long kMaxTableCells = 1 << 20;
+// `flush(s)` may take what is written so far (JSON and CSV go to standard output in chunks).
+std::string render_given_linear(const ls::LinearLayout& L, const std::string& format,
+                                const std::function<void(std::string&)>& flush = {}) {
     if (format == "linear") return ls::render_linear(L);
+    if (format == "gluon") return "from triton.experimental.gluon import language as gl\nlinear = gl." +
+                                  ls::render_distributed_linear(L, L.lane_count()) + "\n";
     const ls::Format f = parse_format(format);
-    // (row, col) -> every (warp, lane, register index) that maps there.
-    std::vector<std::vector<std::array<int, 3>>> at(static_cast<size_t>(L.rows) * L.cols);
+    const long long cells = static_cast<long long>(L.rows) * L.cols;
+    if ((f == ls::Format::Table || f == ls::Format::Markdown) && cells > kMaxTableCells)
+        throw ls::Error("a " + std::string(f == ls::Format::Table ? "table" : "markdown table") + " of " +
+                        std::to_string(L.rows) + " x " + std::to_string(L.cols) + " cells is too large to read; legal: at most " +
+                        std::to_string(kMaxTableCells) + " cells (1024 x 1024) as a table, any shape with --format json, csv or linear");
+    // cell = row * cols + col < 2^24, wave < 1024, lane < 128, index < 2^24 (linear.hpp's limits).
+    struct Place {
+        uint32_t cell;
+        uint16_t wave;
+        uint8_t lane;
+        uint32_t index;
+    };
+    std::vector<Place> at;
+    at.reserve(static_cast<size_t>(L.places()));
     for (int w = 0; w < L.warp_count(); ++w)
         for (int l = 0; l < L.lane_count(); ++l)
             for (int r = 0; r < L.reg_count(); ++r) {
                 auto rc = L.apply(r, l, w);
-                at[static_cast<size_t>(rc.first) * L.cols + rc.second].push_back({w, l, r});
+                at.push_back({static_cast<uint32_t>(static_cast<long long>(rc.first) * L.cols + rc.second),
+                              static_cast<uint16_t>(w), static_cast<uint8_t>(l), static_cast<uint32_t>(r)});
             }
+    std::stable_sort(at.begin(), at.end(), [](const Place& a, const Place& b) { return a.cell < b.cell; });
     std::string s;
-    if (f == ls::Format::Json) {
-        s = "{\"rows\": " + std::to_string(L.rows) + ", \"cols\": " + std::to_string(L.cols) + ", \"entries\": [\n";
-        bool first = true;
-        for (int row = 0; row < L.rows; ++row)
-            for (int col = 0; col < L.cols; ++col)
-                for (const auto& x : at[static_cast<size_t>(row) * L.cols + col]) {
-                    s += first ? "" : ",\n";
-                    first = false;
-                    s += "{\"row\": " + std::to_string(row) + ", \"col\": " + std::to_string(col) + ", \"wave\": " +
-                         std::to_string(x[0]) + ", \"lane\": " + std::to_string(x[1]) + ", \"index\": " + std::to_string(x[2]) + "}";
-                }
-        return s + "\n]}\n";
+    auto put = [&](long long v) {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        s.append(buf, r.ptr);
+    };
+    if (f == ls::Format::Json || f == ls::Format::Csv) {
+        const bool json = f == ls::Format::Json;
+        s.reserve(flush ? (size_t(17) << 20) : at.size() * (json ? 72 : 24) + 64);
+        if (json) {
+            s += "{\"rows\": ";
+            put(L.rows);
+            s += ", \"cols\": ";
+            put(L.cols);
+            s += ", \"entries\": [\n";
+        } else {
+            s += "row,col,wave,lane,index\n";
+        }
+        for (size_t n = 0; n < at.size(); ++n) {
+            const Place& x = at[n];
+            if (json) s += n ? ",\n{\"row\": " : "{\"row\": ";
+            put(x.cell / static_cast<uint32_t>(L.cols));
+            s += json ? ", \"col\": " : ",";
+            put(x.cell % static_cast<uint32_t>(L.cols));
+            s += json ? ", \"wave\": " : ",";
+            put(x.wave);
+            s += json ? ", \"lane\": " : ",";
+            put(x.lane);
+            s += json ? ", \"index\": " : ",";
+            put(x.index);
+            s += json ? "}" : "\n";
+            if (flush && s.size() >= (size_t(16) << 20)) flush(s);
+        }
+        if (json) s += "\n]}\n";
+        return s;
     }
     std::vector<std::vector<std::string>> rows;
-    if (f == ls::Format::Csv) {
-        rows.push_back({"row", "col", "wave", "lane", "index"});
-        for (int row = 0; row < L.rows; ++row)
-            for (int col = 0; col < L.cols; ++col)
-                for (const auto& x : at[static_cast<size_t>(row) * L.cols + col])
-                    rows.push_back({std::to_string(row), std::to_string(col), std::to_string(x[0]), std::to_string(x[1]),
-                                    std::to_string(x[2])});
-        return ls::render_grid(rows, f);
-    }
     std::vector<std::string> head = {"row\\col"};
     for (int c = 0; c < L.cols; ++c) head.push_back(std::to_string(c));
     rows.push_back(head);
+    size_t n = 0;
     for (int row = 0; row < L.rows; ++row) {
         std::vector<std::string> line = {std::to_string(row)};
         for (int col = 0; col < L.cols; ++col) {
             std::string cell;
-            for (const auto& x : at[static_cast<size_t>(row) * L.cols + col])
-                cell += (cell.empty() ? "" : " ") + std::string("w") + std::to_string(x[0]) + ":L" + std::to_string(x[1]) +
-                        ":i" + std::to_string(x[2]);
+            const uint32_t id = static_cast<uint32_t>(static_cast<long long>(row) * L.cols + col);
+            for (; n < at.size() && at[n].cell == id; ++n)
+                cell += (cell.empty() ? "" : " ") + std::string("w") + std::to_string(at[n].wave) + ":L" +
+                        std::to_string(at[n].lane) + ":i" + std::to_string(at[n].index);
             line.push_back(cell.empty() ? "-" : cell);
         }
-        rows.push_back(line);
+        rows.push_back(std::move(line));
     }
     return "Linear layout: " + std::to_string(L.reg_count()) + " register indices x " + std::to_string(L.lane_count()) +
            " lanes x " + std::to_string(L.warp_count()) + " waves over " + std::to_string(L.rows) + " x " +
@@ -144,6 +184,15 @@ std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp)
 int cmd_layout(const Options& o) {
     if (!o.linear_file.empty()) {
         ls::LinearLayout L = ls::parse_linear(read_text_file(o.linear_file), o.linear_file);
+        if (o.out.empty() || o.out == "-") {  // large JSON/CSV streams out in chunks
+            auto flush = [](std::string& s) {
+                ls::files::write_stdout(s);
+                s.clear();
+            };
+            std::string rest = render_given_linear(L, o.format, flush);
+            ls::files::write_stdout(rest);
+            return 0;
+        }
         return emit(o, render_given_linear(L, o.format));
     }
     Resolved r = resolve(o);
@@ -155,6 +204,27 @@ int cmd_layout(const Options& o) {
             return emit(o, text);
         }
         return emit(o, cute_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
+    }
+    if (o.format == "gluon") {
+        const ls::TileParams tp = tile_params(o);
+        auto one = [&](ls::Operand op) {
+            ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp);
+            std::string title = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx +
+                                " (wave" + std::to_string(t.lanes()) + "), " + t.params().describe() +
+                                "; lanescope-cli layout --format gluon";
+            ls::GluonForm g = ls::gluon_of(t, *r.ins, *r.target);
+            if (g.named.empty() && g.linear.empty())
+                throw ls::Error("the layout of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
+                                " has no Gluon form: " + g.named_note + "; and it is not linear over GF(2): " +
+                                g.why_not_linear);
+            return ls::render_gluon(g, title);
+        };
+        if (o.operand == "all" || o.operand == "ALL") {
+            std::string text;
+            for (ls::Operand op : ls::operands_of(*r.ins)) text += one(op);
+            return emit(o, text);
+        }
+        return emit(o, one(parse_operand_or_throw(o.operand, *r.ins)));
     }
     if (o.format == "linear") {
         const ls::TileParams tp = tile_params(o);
@@ -253,7 +323,9 @@ constexpr int kCheckDiffers = 5;
 
 std::string placements_text(const std::vector<ls::Placement>& ps) {
     std::string s;
-    for (const auto& p : ps) s += (s.empty() ? "" : " ") + p.label();
+    const size_t shown = std::min<size_t>(ps.size(), 16);
+    for (size_t n = 0; n < shown; ++n) s += (s.empty() ? "" : " ") + ps[n].label();
+    if (shown < ps.size()) s += " ... (" + std::to_string(ps.size()) + " places)";
     return s.empty() ? "(nowhere)" : s;
 }
 
@@ -271,7 +343,8 @@ int cmd_check(const Options& o) {
     std::string text;
     if (o.format == "json") {
         text = "{\"equal\": " + std::string(res.equal ? "true" : "false") + ", \"elements\": " + std::to_string(res.elements) +
-               ", \"note\": " + ls::json_string(res.note) + ", \"differences\": [";
+               ", \"differing\": " + std::to_string(res.differing) + ", \"note\": " + ls::json_string(res.note) +
+               ", \"explanation\": " + ls::json_string(res.explanation) + ", \"differences\": [";
         for (size_t n = 0; n < res.differences.size(); ++n) {
             const auto& d = res.differences[n];
             auto list = [](const std::vector<ls::Placement>& ps) {
@@ -288,8 +361,9 @@ int cmd_check(const Options& o) {
         text = "equal: " + o.layout_file + " places all " + std::to_string(res.elements) + " elements of " + what +
                " as lanescope does\n";
     } else {
-        text = "differ: " + o.layout_file + " places " + std::to_string(res.differences.size()) + " of " +
+        text = "differ: " + o.layout_file + " places " + std::to_string(res.differing) + " of " +
                std::to_string(res.elements) + " elements of " + what + " differently from lanescope\n";
+        if (!res.explanation.empty()) text += "explanation: " + res.explanation + "\n";
         if (!res.note.empty()) text += "note: " + res.note + "\n";
         const size_t shown = std::min<size_t>(res.differences.size(), 200);
         std::vector<std::vector<std::string>> rows = {{"element", "lanescope", "given"}};
@@ -299,8 +373,10 @@ int cmd_check(const Options& o) {
                             placements_text(d.given)});
         }
         text += ls::render_grid(rows, ls::Format::Table);
-        if (shown < res.differences.size())
-            text += "... and " + std::to_string(res.differences.size() - shown) + " more (--format json lists all)\n";
+        if (shown < res.differing)
+            text += "... and " + std::to_string(res.differing - shown) + " more (--format json lists " +
+                    (res.differing > res.differences.size() ? "the first " + std::to_string(res.differences.size()) : "all") +
+                    ")\n";
     }
     emit(o, text);
     return res.equal ? 0 : kCheckDiffers;
@@ -529,8 +605,10 @@ int lanescope_cli_main(int argc, char** argv) {
             c.sub->add_option("--view", o.view, "matrix (element -> slots) or registers (slot -> elements)")
                 ->capture_default_str();
             c.sub->add_option("--linear", o.linear_file,
-                              "show a linear layout read from FILE ({\"register\": [[r, c], ...], \"lane\": ..., "
-                              "\"warp\": ..., \"shape\": [R, C]}); --format table, csv, json or linear");
+                              "show a linear layout read from FILE: lanescope's JSON ({\"register\": [[r, c], ...], \"lane\": ..., "
+                              "\"warp\": ..., \"shape\": [R, C]}), Triton's (reg_bases, lane_bases, ...), Gluon's "
+                              "DistributedLinearLayout(...) or LinearLayout::toString() text; --format table, csv, json, "
+                              "linear or gluon");
         }
         if (name == "where" || name == "trace") {
             auto* row = add_int_option(c.sub, "--row", o.row, 0, 1 << 20,
@@ -558,7 +636,8 @@ int lanescope_cli_main(int argc, char** argv) {
                             "constexpr tables instead of closed-form index math (the earlier form, for host-side checks)");
         }
         if (name == "check")
-            c.sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV or a linear layout")
+            c.sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV, or a linear layout (lanescope's or Triton's JSON, "
+                                "Gluon's DistributedLinearLayout(...), LinearLayout::toString() text)")
                 ->required();
     }
 
