@@ -15,11 +15,15 @@ fig --arch gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand D -o "$out/gfx942_mfma_f
 fig --arch gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand D -o "$out/gfx942_mfma_f32_4x4x4_16b_f16_D.tex"
 fig --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand D -o "$out/gfx942_mfma_f32_16x16x16_f16_D_column.tex"
 fig --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand all --width page -o "$out/gfx942_mfma_f32_32x32x8_f16_ABD_page.tex"
+# Fitted to a page as a PNG: cells too small for "v3"/"L17" show the lane number, a shade per lane
+# within its group's hue and a register axis; the scaled MFMA with FP4 A and FP6 B.
+fig --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand all --width page -o "$out/gfx942_mfma_f32_32x32x8_f16_ABD_page.png"
+fig --arch gfx950 -i v_mfma_scale_f32_32x32x64_f8f6f4 --cbsz 4 --blgp 2 --operand all --width page -o "$out/gfx950_mfma_scale_f32_32x32x64_f8f6f4_fp4_fp6_ABD_page.png"
 # The same fitting for SVG: what the column-wide TikZ above looks like.
 fig --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --width column -o "$out/gfx942_mfma_f32_16x16x16_f16_D_column.svg"
 fig --arch gfx942 -i v_smfmac_f32_16x16x32_f16 --operand A -o "$out/gfx942_smfmac_f32_16x16x32_f16_A.svg"
 fig --arch gfx942 -i v_smfmac_f32_16x16x32_f16 --operand K -o "$out/gfx942_smfmac_f32_16x16x32_f16_K.svg"
-# CDNA4 wider-K sparse A (dense-MFMA placement, reference §4.4) (B has two stacked K-halves).
+# CDNA4 wider-K sparse A (dense-MFMA placement: CK, RJ) (B has two stacked K-halves).
 fig --arch gfx950 -i v_smfmac_f32_16x16x64_f16 --operand A -o "$out/gfx950_smfmac_f32_16x16x64_f16_A.svg"
 fig --arch gfx1100 -i v_wmma_f32_16x16x16_f16 --wave 64 --operand A -o "$out/gfx1100_wmma_f32_16x16x16_f16_w64_A.svg"
 fig --arch gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 2 --operand A -o "$out/gfx950_mfma_scale_f32_16x16x128_f8f6f4_cbsz2_A.svg"

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <set>
 
 namespace lanescope::figures {
 
@@ -31,6 +32,9 @@ struct Geometry {
     bool labels = true, block_labels = true;
     std::string block_word = "block ";
     int col_step = 1, row_step = 1;  // every n-th column / row index is written
+    // A register axis where cells cannot name their register: "v3" under each
+    // run of columns (or beside each run of rows) that one register holds.
+    double reg_right = 0, reg_bottom = 0;
 };
 
 struct Panel {
@@ -45,9 +49,16 @@ struct Panel {
     // Tile mode: the operand's tile and, per cell (row-major), every (wave, location) holding it.
     std::shared_ptr<const TileLayout> tile;
     std::vector<std::vector<TileLocation>> cells;
+    // The register of every column (or row) of each block when one register
+    // holds the whole column (row) in every lane; empty when it does not.
+    std::vector<std::vector<int>> col_reg, row_reg;
     double panel_top(const Geometry& g) const { return top >= 0 ? top : g.panel_top; }
-    double width(const Geometry& g) const { return g.panel_left + block_cols * cols * g.cw + (block_cols - 1) * g.block_gap; }
-    double height(const Geometry& g) const { return panel_top(g) + block_rows * rows * g.ch + (block_rows - 1) * g.block_gap; }
+    double width(const Geometry& g) const {
+        return g.panel_left + block_cols * cols * g.cw + (block_cols - 1) * g.block_gap + (row_reg.empty() ? 0 : g.reg_right);
+    }
+    double height(const Geometry& g) const {
+        return panel_top(g) + block_rows * rows * g.ch + (block_rows - 1) * g.block_gap + (col_reg.empty() ? 0 : g.reg_bottom);
+    }
 };
 
 // Smallest power of two n so that n cells of `cell` units hold `need` units.
@@ -97,6 +108,31 @@ constexpr long long kMaxFigureTiles = 1LL << 22;
 // Tile figures: how a cell is labelled, richest first. Every cell of a figure
 // uses the same form.
 enum class TileForm { Full, Short, None };  // "w1 v3[15:0]" / "L17"; "w1 v3" / "L17"; colours only
+// One instruction's matrix view: the same forms, then the lane number alone
+// ("17") where register and lane do not fit, then colours only.
+enum class CellForm { Full, Short, Lane, None };
+
+// A shade per lane within its lane group's hue: lane 0 of the group is the
+// hue, later lanes up to 60 % lighter (darker on the dark theme), so lane order
+// shows without text.
+Rgb lane_shade(const Rgb& hue, const Instruction& ins, int lane, Theme t) {
+    const int gs = lane_group_size(ins);
+    if (gs <= 1) return hue;
+    const Rgb toward = t == Theme::Dark ? Rgb{0, 0, 0} : Rgb{255, 255, 255};
+    const double a = 0.6 * static_cast<double>(lane % gs) / (gs - 1);
+    auto ch = [a](int x, int y) { return static_cast<std::uint8_t>(std::lround(x + (y - x) * a)); };
+    return Rgb{ch(hue.r, toward.r), ch(hue.g, toward.g), ch(hue.b, toward.b)};
+}
+
+std::vector<std::string> cell_lines(const Location& loc, int element_bits, CellForm form) {
+    switch (form) {
+        case CellForm::Full: return split_label(tile_label(loc, element_bits));
+        case CellForm::Short: return split_label(tile_label(loc, element_bits, false));
+        case CellForm::Lane: return {std::to_string(loc.lane)};
+        case CellForm::None: break;
+    }
+    return {};
+}
 
 // The label lines of one (wave, location) of a tile: the instruction's label
 // with the wave first when the tile has several waves.
@@ -120,6 +156,55 @@ std::string tile_axis_words(Operand op) {
     }
     return "";
 }
+// The f8f6f4 format codes of cbsz (A) and blgp (B) on mfma_scale_* (CDNA4 ISA
+// guide §7.1.5; LLVM's AMDGPU usage docs): the format's name and its bits.
+std::string f8f6f4_words(int code) {
+    switch (code) {
+        case 0: return "FP8 E4M3";
+        case 1: return "BF8 E5M2";
+        case 2: return "FP6 E2M3";
+        case 3: return "BF6 E3M2";
+        case 4: return "FP4 E2M1";
+    }
+    return "format " + std::to_string(code);
+}
+
+// What the caption says beyond shape and modifiers: the instruction's special
+// facts (formats, sparsity, blocks) and how sure its layout is.
+std::vector<std::string> special_facts(const Instruction& ins, const ResolvedModifiers& m, const std::vector<Operand>& ops) {
+    std::vector<std::string> out;
+    auto has = [&](Operand o) { return std::find(ops.begin(), ops.end(), o) != ops.end(); };
+    if (ins.a == ElemType::F8F6F4) {
+        out.push_back("A " + f8f6f4_words(m.cbsz) + " (cbsz=" + std::to_string(m.cbsz) + "), B " + f8f6f4_words(m.blgp) +
+                      " (blgp=" + std::to_string(m.blgp) + ")");
+        if (has(Operand::SA) || has(Operand::SB))
+            out.push_back("scales E8M0, one per 32 k: SA byte " + std::to_string(m.opsel_a) + " [" + std::to_string(8 * m.opsel_a + 7) +
+                          ":" + std::to_string(8 * m.opsel_a) + "], SB byte " + std::to_string(m.opsel_b) + " [" +
+                          std::to_string(8 * m.opsel_b + 7) + ":" + std::to_string(8 * m.opsel_b) + "] of the scale VGPR");
+    }
+    if (ins.sparse() && (has(Operand::A) || has(Operand::K)))
+        out.push_back(std::string(ins.vendor() == Vendor::NVIDIA ? "2:4" : "4:2") +
+                      " sparse A: 2 of every 4 k stored, drawn in dense coordinates (a group's 4 k share one slot)" +
+                      (has(Operand::K) ? "; K: the group's index field" : ""));
+    if (ins.blocks > 1) out.push_back(std::to_string(ins.blocks) + " independent blocks, each framed and labelled");
+    // Per-operand evidence where the family states it (gfx1250), else the row's word.
+    std::string conf, alternatives;
+    std::set<std::string> words;
+    size_t alts = 0;
+    for (Operand op : ops) {
+        const Evidence e = layout_evidence(ins, op, m);
+        if (e.confidence.empty()) continue;
+        conf += (conf.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + e.confidence;
+        words.insert(e.confidence);
+        alts += e.alternatives.size();
+    }
+    if (words.size() == 1) conf = *words.begin();  // one word for every operand drawn
+    if (alts) alternatives = "; " + std::to_string(alts) + " other reading" + (alts > 1 ? "s" : "") + " (lanescope-cli info)";
+    if (conf.empty()) conf = ins.confidence.empty() ? "high" : ins.confidence.substr(0, ins.confidence.find(':'));
+    out.push_back("confidence: " + conf + alternatives + " (sources " + ins.source + ")");
+    return out;
+}
+
 bool rows_are_k(Operand op) { return op == Operand::B || op == Operand::SB; }
 bool cols_are_k(Operand op) { return op == Operand::A || op == Operand::K || op == Operand::SA; }
 
@@ -155,7 +240,7 @@ Figure build_figure(const FigureSpec& spec) {
     std::vector<Panel> panels;
     long long tile_count = 0;  // tile mode: (element, wave, location)s over all panels
     for (Operand op : spec.operands) {
-        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}};
+        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}, {}, {}};
         if (tiled) {
             p.tile = std::make_shared<const TileLayout>(ins, *spec.target, op, spec.mods, *spec.tile);
             // Every wave issues steps() copies of the instruction's entries.
@@ -178,6 +263,7 @@ Figure build_figure(const FigureSpec& spec) {
     bool repeated = tile_waves > 1;
     for (const Panel& p : panels) repeated = repeated || (p.tile && p.tile->steps() > 1);
     // Every (wave, location) holding element e of a panel (wave 0 for one instruction).
+    const bool as_instruction = !tiled || !repeated;
     auto cell_locs = [](const Panel& p, const Element& e) {
         if (p.tile) return p.cells[static_cast<size_t>(e.row) * p.tile->cols() + e.col];
         std::vector<TileLocation> out;
@@ -191,6 +277,7 @@ Figure build_figure(const FigureSpec& spec) {
     auto panel_waves = [](const Panel& p) { return p.tile ? p.tile->waves() : 1; };
     auto panel_regs = [](const Panel& p) { return p.tile ? p.tile->regs() : p.layout.regs(); };
     TileForm form = TileForm::Full;  // tile mode's label form
+    CellForm cform = CellForm::Full;  // one instruction's matrix view
     const bool gemm = spec.view == View::Matrix && panels.size() == 3 && panels[0].op == Operand::A &&
                       panels[1].op == Operand::B && panels[2].op == Operand::D;
 
@@ -246,6 +333,7 @@ Figure build_figure(const FigureSpec& spec) {
     // The width the labels themselves need at font 9 with 0.6 em of padding
     // (the natural cell adds a floor of 44 and 8 units of padding).
     double label_need = 1, short_need = 1;  // short_need: tile mode's Short form
+    double lane_need = 1;                   // one instruction's lane-number form
     for (const Panel& p : spec.fit_width > 0 && tiled && matrix ? panels : std::vector<Panel>{})
         for (const std::vector<TileLocation>& locs : p.cells)
             for (const TileLocation& l : locs) {
@@ -253,12 +341,17 @@ Figure build_figure(const FigureSpec& spec) {
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
                 for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Short))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
+                lane_need = std::max(lane_need, text_width(std::to_string(l.loc.lane), font) + 0.6 * font);
             }
     for (const Panel& p : spec.fit_width > 0 && !(tiled && matrix) ? panels : std::vector<Panel>{}) {
         if (spec.view == View::Matrix) {
-            for (const Entry& e : p.layout.entries())
+            for (const Entry& e : p.layout.entries()) {
                 for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits())))
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
+                for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits(), false)))
+                    short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
+                lane_need = std::max(lane_need, text_width(std::to_string(e.loc.lane), font) + 0.6 * font);
+            }
         } else {
             for (int w = 0; w < panel_waves(p); ++w)
                 for (int lane = 0; lane < p.layout.lanes(); ++lane)
@@ -294,7 +387,9 @@ Figure build_figure(const FigureSpec& spec) {
     for (Panel& p : panels) {
         const OperandLayout& L = p.layout;
         const int regs = p.tile ? p.tile->regs() : L.regs();
-        p.heading = {std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) + ", " +
+        const bool sparse_a = ins.sparse() && p.op == Operand::A;
+        p.heading = {std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) +
+                     (sparse_a ? std::string(ins.vendor() == Vendor::NVIDIA ? ", 2:4" : ", 4:2") + " sparse" : "") + ", " +
                      std::to_string(regs) + " " + std::string(register_noun(ins.vendor())) +
                      (regs == 1 ? "" : "s") + " per lane  (" +
                      (p.tile && matrix ? tile_axis_words(p.op) : axis_words(p.op, ins.sparse(), spec.view)) + ")"};
@@ -302,12 +397,15 @@ Figure build_figure(const FigureSpec& spec) {
 
     // Heading texts, wrapped in a fitted figure.
     const int wave = spec.mods.wave;
-    f.title = ins.mnemonic;
+    // NVIDIA in its own terms: the short name as the title (every wgmma N reads
+    // apart), the full PTX spelling first in the caption.
+    const bool nvidia_short = ins.vendor() == Vendor::NVIDIA && !ins.short_name.empty();
+    f.title = nvidia_short ? ins.short_name : ins.mnemonic;
     if (tiled) f.title += "  \u00B7  " + panels.front().tile->params().describe();
     std::string ops;
     for (const Panel& p : panels) ops += (ops.empty() ? "" : ", ") + std::string(operand_name(p.op));
     const std::string mods = spec.mods.describe();
-    f.subtitle = spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), " +
+    f.subtitle = (nvidia_short ? "PTX " + ins.mnemonic + "  \u00B7  " : std::string()) + spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), " +
                  lane_group_name(ins, wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
                  "  \u00B7  operand" + (panels.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
                  (mods.empty() ? "default modifiers" : mods) + "  \u00B7  " +
@@ -315,7 +413,11 @@ Figure build_figure(const FigureSpec& spec) {
                  (tiled && spec.color == ColorBy::Lane && tile_waves > 1
                       ? (ins.vendor() == Vendor::NVIDIA ? "warp and lane group" : "wave and lane group")
                       : color_words(spec.color));
-    std::vector<std::string> subtitle_lines{f.subtitle};
+    // The special facts and the confidence: a line of their own under the subtitle.
+    std::string facts;
+    for (const std::string& fact : special_facts(ins, spec.mods, spec.operands)) facts += (facts.empty() ? "" : "  \u00B7  ") + fact;
+    std::vector<std::string> subtitle_lines{f.subtitle, facts};
+    g.header += 1.2 * g.subtitle_font;
     std::vector<std::string> title_lines{f.title};
 
     const bool fit = spec.fit_width > 0;
@@ -328,7 +430,7 @@ Figure build_figure(const FigureSpec& spec) {
         g.margin = 0.8 * m;
         g.index_font = m, g.heading_font = 1.1 * m, g.subtitle_font = m, g.legend_font = m;
         // A tile's title (mnemonic and tile parameters) is sized by the mnemonic and wraps.
-        const std::string& sized = tiled ? ins.mnemonic : f.title;
+        const std::string sized = tiled ? (nvidia_short ? ins.short_name : ins.mnemonic) : f.title;
         g.title_font = std::max(m, std::min(1.5 * m, 1.5 * m * (W - 2 * g.margin) / (text_width(sized, 1.5 * m) * 1.12)));
         if (tiled) title_lines = wrap(f.title, g.title_font * 1.12, W - 2 * g.margin, "  \u00B7  ");
         int max_rows = 1;
@@ -343,6 +445,7 @@ Figure build_figure(const FigureSpec& spec) {
         g.legend_gap = 1.8 * m, g.swatch = m, g.legend_row = 1.5 * m, g.legend_indent = 0, g.min_width = 0;
         g.title_base = g.title_font;
         subtitle_lines = wrap(f.subtitle, g.subtitle_font, W - 2 * g.margin, "  \u00B7  ");
+        for (const std::string& l : wrap(facts, g.subtitle_font, W - 2 * g.margin, "  \u00B7  ")) subtitle_lines.push_back(l);
         g.subtitle_base = g.title_base + 0.4 * m + 1.2 * m + 1.2 * g.title_font * static_cast<double>(title_lines.size() - 1);
         g.header = g.subtitle_base + 1.2 * m * static_cast<double>(subtitle_lines.size() - 1) + 0.9 * m;
 
@@ -359,10 +462,60 @@ Figure build_figure(const FigureSpec& spec) {
             }
             fixed += (panels.size() - 1) * g.panel_gap;
         }
-        const double cw_fit = std::max(0.5, (W - fixed) / std::max(1.0, cells));
+        double cw_fit = std::max(0.5, (W - fixed) / std::max(1.0, cells));
+        // Cells too small for their register: a register axis (its room taken
+        // from the cells), for panels whose columns or rows are one register each.
+        if (as_instruction && matrix && font * cw_fit / short_need < m) {
+            int max_reg = 0;
+            bool rows_axis = false, cols_axis = false;
+            for (Panel& p : panels) {
+                const int nb = p.layout.blocks();
+                std::vector<std::vector<int>> cr(nb, std::vector<int>(p.layout.cols(), -2)), rr(nb, std::vector<int>(p.layout.rows(), -2));
+                for (const Entry& e : p.layout.entries()) {
+                    int& c = cr[e.element.block][e.element.col];
+                    c = c == -2 || c == e.loc.reg ? e.loc.reg : -1;
+                    int& r = rr[e.element.block][e.element.row];
+                    r = r == -2 || r == e.loc.reg ? e.loc.reg : -1;
+                    max_reg = std::max(max_reg, e.loc.reg);
+                }
+                auto uniform = [](const std::vector<std::vector<int>>& v) {
+                    for (const auto& b : v)
+                        for (int x : b)
+                            if (x == -1) return false;
+                    return true;
+                };
+                if (uniform(cr)) p.col_reg = cr, cols_axis = true;
+                else if (uniform(rr)) p.row_reg = rr, rows_axis = true;
+            }
+            if (rows_axis) g.reg_right = text_width("v" + std::to_string(max_reg), m) + 0.8 * m;
+            if (cols_axis) g.reg_bottom = 1.5 * m;
+            g.block_gap += std::max(g.reg_right, g.reg_bottom);
+            double extra = 0;
+            if (gemm) {
+                extra += (panels[0].row_reg.empty() ? 0 : g.reg_right) +
+                         (panels[1].row_reg.empty() && panels[2].row_reg.empty() ? 0 : g.reg_right) +
+                         (panels[2].block_cols - 1) * std::max(g.reg_right, g.reg_bottom);
+            } else {
+                for (const Panel& p : panels)
+                    extra += (p.row_reg.empty() ? 0 : g.reg_right) + (p.block_cols - 1) * std::max(g.reg_right, g.reg_bottom);
+            }
+            const double cw_axis = std::max(0.5, (W - fixed - extra) / std::max(1.0, cells));
+            if (cw_axis >= 0.8 * cw_fit) {
+                cw_fit = cw_axis;
+            } else {  // the axis would cost the cells too much (many blocks): none
+                g.block_gap -= std::max(g.reg_right, g.reg_bottom);
+                g.reg_right = g.reg_bottom = 0;
+                for (Panel& p : panels) p.col_reg.clear(), p.row_reg.clear();
+            }
+        }
         // Tile mode: the labels without bits when the full ones do not fit (a tile
         // of one wave is drawn exactly as its instruction, labels or none).
         if (tiled && matrix && tile_waves > 1 && font * cw_fit / label_need < m && font * cw_fit / short_need >= m) form = TileForm::Short, label_need = short_need;
+        // One instruction's matrix view: without the bits, then the lane alone.
+        if (as_instruction && matrix && font * cw_fit / label_need < m) {
+            if (font * cw_fit / short_need >= m) cform = CellForm::Short, label_need = short_need;
+            else if (font * cw_fit / lane_need >= m) cform = CellForm::Lane, label_need = lane_need;
+        }
         const double label_font = font * cw_fit / label_need;  // the tile font whose labels just fill cw_fit
         if (label_font >= m) {
             const double tf = std::min(label_font, 1.2 * m);
@@ -371,6 +524,7 @@ Figure build_figure(const FigureSpec& spec) {
             g.ch = ch * tf / font;
         } else {
             g.labels = false;
+            cform = CellForm::None;
             f.tile_font = m, f.tile_line = line * m / font;  // unused, but no font below the minimum
             g.cw = cw_fit;
             g.ch = spec.view == View::Matrix ? (max_locs > 1 ? 0.5 : 1.0) * cw_fit * static_cast<double>(max_locs)
@@ -386,8 +540,13 @@ Figure build_figure(const FigureSpec& spec) {
         for (const Panel& p : panels) min_cols = std::min(min_cols, p.cols);
         // Block labels: "block 15" where it fits over its block, else "b15", else none.
         const std::string last = std::to_string((tiled && !matrix ? tile_waves : ins.blocks) - 1);
+        // (each panel's blocks: the word where it fits, else the letter, else none;
+        // a narrow panel of a GEMM picture, A of 32x32x1, may drop what D keeps)
         g.block_word = text_width(g.block_word + last, m) * 1.12 <= min_cols * g.cw ? g.block_word : g.block_word.substr(0, 1);
-        g.block_labels = text_width(g.block_word + last, m) * 1.12 <= min_cols * g.cw;
+        g.block_labels = text_width(g.block_word.substr(0, 1) + last, m) * 1.12 <= max_cols * g.cw;
+        if (g.block_labels && text_width(g.block_word + last, m) * 1.12 > min_cols * g.cw &&
+            text_width("block " + last, m) * 1.12 <= max_cols * g.cw && g.block_word.size() == 1)
+            g.block_word = tiled && !matrix ? (ins.vendor() == Vendor::NVIDIA ? "warp " : "wave ") : "block ";
 
         // Panel headings wrap to the panel's width (A's in the GEMM picture may
         // also use the gap beside it).
@@ -428,11 +587,17 @@ Figure build_figure(const FigureSpec& spec) {
     // Colours-only tile figures outline their cells only where a cell is big
     // enough for the outline not to hide its colour.
     if (tiled && repeated && !g.labels) f.tile_grid = std::min(cw, ch / static_cast<double>(max_locs)) >= 4;
+    // Fitted instruction figures likewise: a grid over cells under 4 units would hide their colour.
+    if (fit && as_instruction && !g.labels) f.tile_grid = std::min(cw, ch / static_cast<double>(max_locs)) >= 4;
     const int groups = lane_groups(ins, wave);
+    // Where a cell cannot name its lane, a shade per lane tells them apart.
+    const bool shade_lanes = spec.color == ColorBy::Lane && as_instruction && matrix &&
+                             (cform == CellForm::Lane || cform == CellForm::None);
     auto cell_color = [&](const Element& e, const TileLocation& at) {
         if (tiled && spec.color == ColorBy::Lane && tile_waves > 1)
             return wave_color(at.wave, lane_group(ins, at.loc.lane), groups, spec.theme);
-        return tile_color(ins, spec.color, e, at.loc, spec.theme);
+        const Rgb c = tile_color(ins, spec.color, e, at.loc, spec.theme);
+        return shade_lanes ? lane_shade(c, ins, at.loc.lane, spec.theme) : c;
     };
 
     // Panel positions.
@@ -469,8 +634,13 @@ Figure build_figure(const FigureSpec& spec) {
         for (int b = 0; b < nb; ++b) {
             const double bx = p.x + g.panel_left + p.block_at[b].first * (p.cols * cw + g.block_gap);
             const double by = p.y + p.panel_top(g) + p.block_at[b].second * (p.rows * ch + g.block_gap);
-            if (nb > 1 && g.block_labels)
-                f.texts.push_back({bx, by - g.block_label_dy, g.block_word + std::to_string(b), g.index_font, Anchor::Start, true, tc.muted});
+            if (nb > 1 && g.block_labels) {
+                // The panel's own form: the word where it fits over the block, else its letter, else none.
+                std::string label = g.block_word + std::to_string(b);
+                if (fit && text_width(label, g.index_font) * 1.12 > p.cols * cw) label = g.block_word.substr(0, 1) + std::to_string(b);
+                if (!fit || text_width(label, g.index_font) * 1.12 <= p.cols * cw)
+                    f.texts.push_back({bx, by - g.block_label_dy, label, g.index_font, Anchor::Start, true, tc.muted});
+            }
             for (int c = 0; c < p.cols; c += g.col_step)
                 f.texts.push_back({bx + (c + 0.5) * cw, by - g.index_dy,
                                    spec.view == View::Matrix ? std::to_string(c) : "v" + std::to_string(c), g.index_font,
@@ -501,8 +671,8 @@ Figure build_figure(const FigureSpec& spec) {
                             }
                             t.id = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
                                    std::to_string(n);
-                            if (tiled && g.labels) t.lines = tile_cell_lines(locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form);
-                            else if (g.labels) t.lines = split_label(tile_label(locs[n].loc, L.element_bits()));
+                            if (as_instruction && g.labels) t.lines = cell_lines(locs[n].loc, L.element_bits(), cform);
+                            else if (tiled && g.labels) t.lines = tile_cell_lines(locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form);
                             f.tiles.push_back(std::move(t));
                         }
                     }
@@ -541,6 +711,42 @@ Figure build_figure(const FigureSpec& spec) {
                         }
                     }
             }
+            // The register axis: "v3" under each run of columns (beside each run of
+            // rows) of one register, where the text fits beside the previous one.
+            auto reg_runs = [&](const std::vector<int>& regs, bool cols_run) {
+                const double cell = cols_run ? cw : ch;
+                double free_from = -1e9;
+                for (size_t i = 0; i < regs.size();) {
+                    size_t j = i;
+                    while (j < regs.size() && regs[j] == regs[i]) ++j;
+                    const std::string label = "v" + std::to_string(regs[i]);
+                    const double mid = (static_cast<double>(i + j) / 2) * cell;
+                    const double need = cols_run ? text_width(label, g.index_font) + 0.4 * g.index_font : 1.1 * g.index_font;
+                    if (mid - need / 2 >= free_from && regs[i] >= 0) {
+                        if (cols_run)
+                            f.texts.push_back({bx + mid, by + p.rows * ch + 1.1 * g.index_font, label, g.index_font, Anchor::Middle,
+                                               false, tc.muted});
+                        else
+                            f.texts.push_back({bx + p.cols * cw + 0.4 * g.index_font, by + mid + 0.35 * g.index_font, label,
+                                               g.index_font, Anchor::Start, false, tc.muted});
+                        free_from = mid + need / 2;
+                    }
+                    if (j > i && j < regs.size() && cols_run)  // a tick between runs
+                        f.lines.push_back({bx + j * cw, by + p.rows * ch, bx + j * cw, by + p.rows * ch + 0.4 * g.index_font,
+                                           tc.muted, 0.5});
+                    else if (j > i && j < regs.size())
+                        f.lines.push_back({bx + p.cols * cw, by + j * ch, bx + p.cols * cw + 0.3 * g.index_font, by + j * ch,
+                                           tc.muted, 0.5});
+                    i = j;
+                }
+            };
+            if (spec.view == View::Matrix && !p.col_reg.empty()) reg_runs(p.col_reg[b], true);
+            if (spec.view == View::Matrix && !p.row_reg.empty()) reg_runs(p.row_reg[b], false);
+            // Sparse A and its index in dense coordinates: a line between the
+            // 4-k groups whose two stored values share one slot.
+            if (ins.sparse() && matrix && !p.tile && (p.op == Operand::A || p.op == Operand::K))
+                for (int c = 4; c < p.cols; c += 4)
+                    f.lines.push_back({bx + c * cw, by, bx + c * cw, by + p.rows * ch, tc.text, fit ? std::max(0.4, cw / 12) : 1.0});
             // Block frame: the separators between blocks.
             const double x2 = bx + p.cols * cw, y2 = by + p.rows * ch;
             const double fw = fit ? std::min(1.5, std::max(0.6, cw / 6)) : 1.5;
@@ -618,7 +824,12 @@ Figure build_figure(const FigureSpec& spec) {
                 label += (label.empty() ? "" : ", ") + legend_label(ins, spec.color, j);
             f.legend.push_back({categorical(i, spec.theme), label});
         }
-        f.legend_title = "Colour by " + color_words(spec.color) + ":";
+        f.legend_title = std::string(matrix && as_instruction && cform == CellForm::Lane ? "Cell text: lane. " : "") +
+                         (matrix && as_instruction && cform == CellForm::Short ? "Cell text: register, lane. " : "") +
+                         (g.reg_right > 0 || g.reg_bottom > 0 ? "v3 by a run of cells: the " + std::string(register_noun(ins.vendor())) + " holding it. "
+                                                                : std::string()) +
+                         "Colour by " + color_words(spec.color) +
+                         (shade_lanes ? ", shade by lane within the group (lightest = last lane)" : "") + ":";
     }
     const double lf = g.legend_font, sw = g.swatch;
     const double legend_w = (fit ? spec.fit_width : std::max(content_w, g.min_width)) - g.margin;

@@ -373,7 +373,11 @@ const char* kCss =
     ".facts td,dd,.line code{overflow-wrap:anywhere}pre{white-space:pre-wrap}"
     ".facts th{white-space:nowrap;font-weight:normal;color:#50545A}"
     ".line{margin:.2em 0;font-size:.9em}dl.symbols{display:grid;grid-template-columns:max-content 1fr;gap:.2em 1em}"
-    "dl.symbols dd{margin:0}td.pv{padding:2px}td.pv img{display:block}";
+    "dl.symbols dd{margin:0}td.pv{padding:2px}td.pv img{display:block;max-width:160px;height:auto}"
+    // The index fits a 1400 px window: long mnemonics and builtins break anywhere
+    // (underscores and dots included) instead of widening the table.
+    "#list,table#tiles{width:100%}#list td:nth-child(3),#list td:nth-child(4),table#tiles td{overflow-wrap:anywhere}"
+    "#list td:nth-child(5){white-space:nowrap}select{max-width:22em}";
 
 std::string index_html(const std::vector<Row>& rows, const std::vector<TileRow>& tiles, const std::vector<const Target*>& targets,
                        const Catalog& cat) {

@@ -205,20 +205,30 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
     const double panel_gap = fit ? 1.5 * m : 28;
     // Fitted to a width, plain and transposed stack (each takes the whole width); else side by side.
     const bool stacked = fit && panels.size() > 1;
-    int columns = 0;  // cells across the panels in a row
+    // Columns no lane reads in any line (the room of ld beyond the tile, the
+    // padding) are drawn narrow, so the figure's width goes to the elements.
+    constexpr double kNarrow = 0.3;
+    std::vector<double> colx(static_cast<size_t>(line_len) + 1, 0);  // left edge of each column, in cells
+    std::vector<bool> used(static_cast<size_t>(line_len), false);
+    for (const MemoryPanel& p : panels)
+        for (size_t i = 0; i < p.cells.size(); ++i)
+            if (!p.cells[i].empty()) used[i % static_cast<size_t>(line_len)] = true;
+    for (int c = 0; c < line_len; ++c) colx[c + 1] = colx[c] + (used[c] ? 1.0 : kNarrow);
+    const double line_cells = colx[line_len];
+    double columns = 0;  // cells across the panels in a row
     // The bank strip is at most max(line, 32) banks wide; more banks continue below.
     int strip_cols = model.banks;
-    while (strip_cols > 32 && strip_cols / 2 >= line_len && strip_cols % 2 == 0) strip_cols /= 2;
+    while (strip_cols > 32 && strip_cols / 2 >= line_cells && strip_cols % 2 == 0) strip_cols /= 2;
     for (const MemoryPanel& p : panels)
-        columns = stacked ? std::max(columns, std::max(line_len, p.banks ? strip_cols : 0))
-                          : columns + std::max(line_len, p.banks ? strip_cols : 0);
+        columns = stacked ? std::max(columns, std::max(line_cells, p.banks ? static_cast<double>(strip_cols) : 0.0))
+                          : columns + std::max(line_cells, p.banks ? static_cast<double>(strip_cols) : 0.0);
     const double across = stacked ? 1.0 : static_cast<double>(panels.size());
     LabelForm form = LabelForm::Full;
     double cw = std::max(30.0, std::ceil(full_need + 2)), ch_slice = 2 * line + 5, tf = font;
     if (fit) {
         const double W = spec.fit_width;
         const double fixed = 2 * margin + across * panel_left + (across - 1) * panel_gap + (panels.front().banks ? 6 * m * across : 0);
-        const double cw_fit = std::max(0.5, (W - fixed) / std::max(1, columns));
+        const double cw_fit = std::max(0.5, (W - fixed) / std::max(1.0, columns));
         if (font * cw_fit / full_need >= m) form = LabelForm::Full;
         else if (font * cw_fit / short_need >= m) form = LabelForm::Short;
         else form = LabelForm::None;
@@ -287,7 +297,7 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
     // Side by side, the grids start at one height: below the longest heading.
     size_t heading_lines = 0;
     for (MemoryPanel& p : panels) {
-        const double pw = panel_left + std::max(line_len * cw, p.banks ? strip_cols * cw : 0) + (p.banks ? 6 * m : 0);
+        const double pw = panel_left + std::max(line_cells * cw, p.banks ? strip_cols * cw : 0) + (p.banks ? 6 * m : 0);
         const double room = fit ? (stacked ? spec.fit_width - 2 * margin : std::max(pw, 8 * m)) : std::max(pw, 480.0);
         std::vector<std::string> wrapped;
         for (const std::string& h : p.heading)
@@ -298,7 +308,7 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
     for (size_t pi = 0; pi < panels.size(); ++pi) {
         MemoryPanel& p = panels[pi];
         p.x = x;
-        const double grid_w = line_len * cw, strip_w = p.banks ? strip_cols * cw : 0;
+        const double grid_w = line_cells * cw, strip_w = p.banks ? strip_cols * cw : 0;
         p.w = panel_left + std::max(grid_w, strip_w) + (p.banks ? 6 * m : 0);
         const double room = fit ? (stacked ? spec.fit_width - 2 * margin : std::max(p.w, 8 * m)) : std::max(p.w, 480.0);
         double py = panel_top;
@@ -310,15 +320,26 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
         if (!stacked) py = panel_top + 1.25 * heading_font * static_cast<double>(heading_lines);
         py += 0.5 * m + index_font + 0.35 * m;
         const double gx = x + panel_left, gy = py;
-        for (int c = 0; c < line_len; c += col_step)
-            f.texts.push_back({gx + (c + 0.5) * cw, gy - 0.35 * m, std::to_string(c), index_font, Anchor::Middle, false, tc.muted});
+        for (int c = 0; c < line_len; ++c) {
+            // Read columns every col_step; an unread run: its first column where the number fits.
+            const bool first_unused = !used[c] && (c == 0 || used[c - 1]);
+            if (used[c] ? c % col_step != 0 : !first_unused) continue;
+            int run_end = c;
+            while (!used[c] && run_end < line_len && !used[run_end]) ++run_end;
+            const double room = used[c] ? cw : (colx[run_end] - colx[c]) * cw;
+            if (!used[c] && room < text_width(std::to_string(c), index_font) + 0.4 * index_font) continue;
+            f.texts.push_back({gx + colx[c] * cw + (used[c] ? 0.5 * cw : 0.0), gy - 0.35 * m, std::to_string(c), index_font,
+                               used[c] ? Anchor::Middle : Anchor::Start, false, tc.muted});
+        }
         for (int r = 0; r < lines; r += row_step)
             f.texts.push_back({gx - 0.375 * index_font, gy + (r + 0.5) * ch + 0.35 * index_font, std::to_string(r), index_font,
                                Anchor::End, false, tc.muted});
         // Cells: elements (one slice per reading lane), padding, unused room of ld.
+        const double full_cw = cw;
         for (int r = 0; r < lines; ++r)
             for (int c = 0; c < line_len; ++c) {
-                const double cx = gx + c * cw, cy = gy + r * ch;
+                const double cx = gx + colx[c] * full_cw, cy = gy + r * ch;
+                const double cw = (colx[c + 1] - colx[c]) * full_cw;  // narrow where no lane reads
                 const std::vector<Reader>& readers = p.cells[static_cast<size_t>(r) * line_len + c];
                 const std::string where = std::to_string(pi) + "." + std::to_string(r) + "." + std::to_string(c);
                 if (c >= tile.ld) {
@@ -353,7 +374,7 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
                 const long long r = first / line_len, c0 = first % line_len;
                 const long long c1 = std::min<long long>(line_len, c0 + (end - first));
                 if (r >= lines) break;
-                const double x1 = gx + c0 * cw + inset, x2 = gx + c1 * cw - inset;
+                const double x1 = gx + colx[c0] * cw + inset, x2 = gx + colx[c1] * cw - inset;
                 const double y1 = gy + r * ch + inset, y2 = gy + (r + 1) * ch - inset;
                 f.lines.push_back({x1, y1, x2, y1, tc.text, w});
                 f.lines.push_back({x2, y1, x2, y2, tc.text, w});

@@ -3,8 +3,11 @@
 #include "figure_util.hpp"
 #include "lanescope/figures.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <tuple>
 #include <map>
+#include <vector>
 
 namespace lanescope::figures {
 
@@ -102,31 +105,110 @@ std::string to_tikz(const Figure& f) {
         point(body, b.x + b.w, b.y + b.h);
         body += ";\n";
     }
-    body += "% tiles: one node per (element, location)\n";
-    for (size_t i = 0; i < f.tiles.size(); ++i) {
-        const Tile& t = f.tiles[i];
-        if (t.id.empty()) {
-            // An anonymous tile (a tile figure drawn as colours only): a fill, a
-            // run of touching same-coloured tiles of a row at once without the grid.
-            double w = t.w;
-            while (!f.tile_grid && i + 1 < f.tiles.size() && f.tiles[i + 1].id.empty() && f.tiles[i + 1].fill == t.fill &&
-                   f.tiles[i + 1].y == t.y && f.tiles[i + 1].h == t.h && std::abs(f.tiles[i + 1].x - (t.x + w)) < 1e-6)
-                w += f.tiles[++i].w;
-            body += f.tile_grid ? "\\filldraw[fill=" + colors.name(t.fill) + ", draw=" + colors.name(f.tile_stroke) + ", line width=0.25pt] "
-                                : "\\fill[" + colors.name(t.fill) + "] ";
-            point(body, t.x, t.y);
-            body += " rectangle ";
-            point(body, t.x + w, t.y + t.h);
-            body += ";\n";
-            continue;
+    // Tiles. TeX keeps the whole picture in its main memory (5,000,000 words by
+    // default) until the page is shipped, so a figure of thousands of tiles must
+    // be few, short paths: the tiles of one colour are one \fill of rectangles
+    // (touching tiles merged along rows, then equal runs down columns), the
+    // grid one \draw of merged horizontal and vertical lines, and only a
+    // labelled tile is a \node (its label). Paths are split every kPerPath parts.
+    constexpr int kPerPath = 400;
+    auto q = [](double v) { return std::llround(v * 100); };  // hundredths: the precision written
+    struct Rect {
+        long long x1, y1, x2, y2;
+    };
+    std::map<std::string, std::vector<Rect>> fills;  // colour name -> rectangles
+    std::vector<std::string> order;
+    std::map<long long, std::vector<std::pair<long long, long long>>> hlines, vlines;  // y -> [x1,x2]; x -> [y1,y2]
+    for (const Tile& t : f.tiles) {
+        const Rect r{q(t.x), q(t.y), q(t.x + t.w), q(t.y + t.h)};
+        const std::string& c = colors.name(t.fill);
+        auto it = fills.find(c);
+        if (it == fills.end()) it = fills.emplace(c, std::vector<Rect>{}).first, order.push_back(c);
+        it->second.push_back(r);
+        if (f.tile_grid) {
+            hlines[r.y1].push_back({r.x1, r.x2});
+            hlines[r.y2].push_back({r.x1, r.x2});
+            vlines[r.x1].push_back({r.y1, r.y2});
+            vlines[r.x2].push_back({r.y1, r.y2});
         }
-        body += "\\node[tile, fill=" + colors.name(t.fill) + ", text=" + colors.name(t.ink) + ", minimum width=";
+    }
+    auto merge = [](std::vector<std::pair<long long, long long>>& v) {
+        std::sort(v.begin(), v.end());
+        std::vector<std::pair<long long, long long>> out;
+        for (const auto& s : v) {
+            if (!out.empty() && s.first <= out.back().second) out.back().second = std::max(out.back().second, s.second);
+            else out.push_back(s);
+        }
+        v = std::move(out);
+    };
+    auto coord = [](std::string& out, long long x, long long y) {
+        out += '(';
+        append_number(out, static_cast<double>(x) / 100);
+        out += ',';
+        append_number(out, static_cast<double>(y) / 100);
+        out += ')';
+    };
+    body += "% tiles: one rectangle per run of (element, location)s of a colour; then the grid\n";
+    for (const std::string& c : order) {
+        std::vector<Rect>& rs = fills[c];
+        // Along rows: touching rectangles of one height.
+        std::sort(rs.begin(), rs.end(), [](const Rect& a, const Rect& b) {
+            return std::tie(a.y1, a.y2, a.x1) < std::tie(b.y1, b.y2, b.x1);
+        });
+        std::vector<Rect> row;
+        for (const Rect& r : rs) {
+            if (!row.empty() && row.back().y1 == r.y1 && row.back().y2 == r.y2 && row.back().x2 == r.x1) row.back().x2 = r.x2;
+            else row.push_back(r);
+        }
+        // Down columns: equal runs that touch.
+        std::sort(row.begin(), row.end(), [](const Rect& a, const Rect& b) {
+            return std::tie(a.x1, a.x2, a.y1) < std::tie(b.x1, b.x2, b.y1);
+        });
+        std::vector<Rect> merged;
+        for (const Rect& r : row) {
+            if (!merged.empty() && merged.back().x1 == r.x1 && merged.back().x2 == r.x2 && merged.back().y2 == r.y1)
+                merged.back().y2 = r.y2;
+            else merged.push_back(r);
+        }
+        for (size_t i = 0; i < merged.size(); ++i) {
+            if (i % kPerPath == 0) body += (i ? ";\n\\fill[" : "\\fill[") + c + "]";
+            body += ' ';
+            coord(body, merged[i].x1, merged[i].y1);
+            body += " rectangle ";
+            coord(body, merged[i].x2, merged[i].y2);
+        }
+        body += ";\n";
+    }
+    if (f.tile_grid) {
+        std::string grid;
+        int n = 0;
+        auto segment = [&](long long x1, long long y1, long long x2, long long y2) {
+            if (n++ % kPerPath == 0) grid += (n > 1 ? ";\n\\draw[" : "\\draw[") + colors.name(f.tile_stroke) + ", line width=0.25pt]";
+            grid += ' ';
+            coord(grid, x1, y1);
+            grid += " -- ";
+            coord(grid, x2, y2);
+        };
+        for (auto& [y, v] : hlines) {
+            merge(v);
+            for (const auto& s : v) segment(s.first, y, s.second, y);
+        }
+        for (auto& [x, v] : vlines) {
+            merge(v);
+            for (const auto& s : v) segment(x, s.first, x, s.second);
+        }
+        if (n) body += grid + ";\n";
+    }
+    body += "% tile labels: one node per labelled tile, named by its id\n";
+    for (const Tile& t : f.tiles) {
+        if (t.lines.empty()) continue;
+        body += "\\node[tile, text=" + colors.name(t.ink) + ", minimum width=";
         pt(body, t.w);
         body += ", minimum height=";
         pt(body, t.h);
         std::string name = t.id;  // TikZ reads a dot in a node name as an anchor
-        for (char& c : name)
-            if (c == '.') c = '-';
+        for (char& ch : name)
+            if (ch == '.') ch = '-';
         body += "] (" + name + ") at ";
         point(body, t.x, t.y);
         body += " {";
@@ -163,8 +245,7 @@ std::string to_tikz(const Figure& f) {
     append_number(out, kPtPerUnit);
     out += "pt, y=-";
     append_number(out, kPtPerUnit);
-    out += "pt,\n  tile/.style={draw=" + colors.name(f.tile_stroke) +
-           ", line width=0.25pt, anchor=north west, inner sep=0pt, outer sep=0pt, align=center, font=" +
+    out += "pt,\n  tile/.style={anchor=north west, inner sep=0pt, outer sep=0pt, align=center, font=" +
            font_cmd(f.tile_font) + "},\n  label text/.style={inner sep=0pt}]\n";
     out += body;
     out += "\\end{tikzpicture}\n\\end{document}\n";

@@ -219,6 +219,28 @@ TEST_CASE("gallery: index page and facts pages and SVGs all local and filtered i
         const std::string png = read_file(shot);
         CHECK(png.size() > 1000);
         CHECK(png.substr(1, 3) == "PNG");
+
+        // No sideways scrolling at 1400 px: a copy of the index records the
+        // page's scroll width once laid out (inline scripts are what its CSP allows).
+        std::string page = read_file(out + "/index.html");
+        const size_t body_end = page.rfind("</body>");
+        REQUIRE(body_end != std::string::npos);
+        page.insert(body_end, "<script>document.body.setAttribute('data-scroll-width',"
+                              "String(document.documentElement.scrollWidth));</script>");
+        {
+            std::ofstream(out + "/width.html") << page;
+        }
+        const std::string wcmd = "timeout 60 " + chromium + chromium_flags(dir + "/profile3") +
+                                 " --window-size=1400,900 --dump-dom 'file://" + out + "/width.html' >" + dir + "/w.html 2>/dev/null";
+        REQUIRE(std::system(wcmd.c_str()) == 0);
+        const std::string wdom = read_file(dir + "/w.html");
+        const size_t at = wdom.find("data-scroll-width=\"");
+        REQUIRE(at != std::string::npos);
+        const int scroll_width = std::atoi(wdom.c_str() + at + 19);
+        INFO("index.html is " << scroll_width << " px wide in a 1400 px window");
+        CHECK(scroll_width > 600);
+        CHECK(scroll_width <= 1400);
+        fs::remove(out + "/width.html");
     }
     fs::remove_all(dir);
 }

@@ -173,7 +173,7 @@ std::vector<CoalescingReport> analyse_coalescing(const std::vector<MemoryOp>& op
 // instructions that fill `op` of `ins` from `tile` through the hardware
 // transpose, in issue order, for every lane. Throws Error naming what is legal
 // when no transpose load serves this operand, orientation, target or wave size.
-// Reference: ../shared/reference/amd-operand-loads.md §3, §4.
+// Rules and sources: docs/transpose-loads.md.
 std::vector<MemoryOp> plan_transposed_loads(const Instruction& ins, const Target& t, Operand op,
                                             const ResolvedModifiers& mods, const MemoryTile& tile,
                                             const std::optional<TileParams>& tiles = std::nullopt);

@@ -4,8 +4,7 @@
 // fill straight from a column-major A or a row-major B. The planner itself,
 // plan_transposed_loads, is declared in memory.hpp beside the plain loads.
 //
-// Facts and confidence: shared/reference/amd-operand-loads.md (§2 builtins,
-// §3.2/§3.3 gfx950 rule and feeding addresses, §4 RDNA4, §10 confidence).
+// Facts and confidence: docs/transpose-loads.md; sources in docs/sources.md.
 #pragma once
 
 #include "lanescope/lanescope.hpp"
@@ -21,7 +20,7 @@ namespace lanescope {
 // The lane-rule families. Each moves data only inside a shuffle group of G
 // lanes; `s` is a source lane and `L` a destination lane, both local to the
 // group, `i`/`e` element indices within a lane's E-element vector.
-//   Group16   (gfx950, amd-operand-loads §3.2): dst[L][e] = src[C*e + L/E][L%E], C = 16/E
+//   Group16   (gfx950): dst[L][e] = src[C*e + L/E][L%E], C = 16/E
 //   Block8x8  (RDNA4 wave32, §4):               dst[L][e] = src[8*(L/8) + e][L%8]
 //   Unknown   no source gives the rule; planning refuses with the row's reason.
 enum class TransposeRule { Group16, Block8x8, Unknown };

@@ -214,11 +214,11 @@ void parse_nvidia_row(const std::vector<std::string>& f, std::string_view origin
         r.stated_regs = stated_regs(origin, line, f[9], n);
         if (ranged) {
             const bool run = std::find(hw.begin(), hw.end(), n) != hw.end();
-            r.confidence = run ? "high: this N was run on an H200 (reference §5)"
-                               : "high: the same closed form as the N run on an H200 for this type (reference §5; CuTe "
+            r.confidence = run ? "high: this N was run on an H200 (lanescope's CUDA probe, docs/verification)"
+                               : "high: the same closed form as the N run on an H200 for this type (CuTe "
                                  "CLayout_64xN holds for every N)";
         } else {
-            r.confidence = hw_row ? "high: checked on an H200 (reference, 216 of 216 checks)"
+            r.confidence = hw_row ? "high: checked on an H200 (lanescope's CUDA probe, docs/verification)"
                                   : "high: the same formula as a form checked on an H200; this exact type was not run";
         }
         check_family_rules(origin, line, r);

@@ -106,7 +106,7 @@ std::string range_words(int n) { return n <= 1 ? "always 0" : "0.." + std::to_st
 
 }  // namespace
 
-// NVIDIA's formulas use PTX's vocabulary (reference nvidia-mma-fragments.md §1).
+// NVIDIA's formulas use PTX's vocabulary (PTX ISA 9.0 §9.7.14.5).
 std::vector<FormulaSymbol> nvidia_formula_symbols(const Instruction& ins, std::string_view text,
                                                   const std::set<std::string>& tok) {
     auto has = [&](const char* t) { return tok.count(t) > 0; };

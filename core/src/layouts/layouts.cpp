@@ -18,7 +18,7 @@
 //  * smfmac_cdna3: CALC (hardware-checked after fix f5a87dd), I4 Tables 34-37.
 //  * smfmac_cdna4: I4 §7.5.1.3 (B and index tables); A in the dense-MFMA
 //                  layout per AMD's composable_kernel (ck_tile gfx950 sparse
-//                  MFMA and its on-GPU layout test), rocjitsu (reference §4.4).
+//                  MFMA and its on-GPU layout test), rocjitsu (RJ).
 //  * wmma_rdna3:   CALC, seed S1 tables and store_c example.
 //  * wmma_rdna4, swmmac_rdna4: CALC v1.3.x (checked position by position).
 //  * wmma_gfx1250, wmma_scale_gfx1250, swmmac_gfx1250: layouts_gfx1250.cpp
@@ -265,7 +265,7 @@ OperandSpec scaled_scale(const Instruction& ins, Operand op, const ResolvedModif
 //  CDNA3: CALC (hardware-checked), I4 Tables 34-37.
 //  CDNA4: composable_kernel ck_tile gfx950 sparse MFMA (A one K access, B two;
 //         sparse_gfx9.hpp at 05d45561, on-GPU layout test over all 14 gfx950
-//         SMFMAC), rocjitsu exec_smfmac_*, reference §4.4; index fields I4 §7.5.
+//         SMFMAC), rocjitsu exec_smfmac_*; index fields I4 §7.5.
 OperandSpec sparse_a_or_index(const Instruction& ins, Operand op, int set, const std::string& set_rule) {
     OperandSpec s;
     const int M = ins.m, KL = ins.k * M / 64;  // dense k per lane
@@ -1293,7 +1293,7 @@ std::string family_source(LayoutKind k) {
     switch (k) {
         case LayoutKind::Mfma:
             return "AMD CDNA4 ISA guide §7.1.4 closed form (I4), equal to the AMD Matrix Instruction Calculator (CALC) "
-                   "for CDNA1-3; f64 4x4x4 C/D from CALC and seed S0; cbsz/abid/blgp from CALC and I4 Table 29";
+                   "for CDNA1-3; f64 4x4x4 C/D from CALC and the ROCm CDNA4 MFMA builtins page (S0); cbsz/abid/blgp from CALC and I4 Table 29";
         case LayoutKind::MfmaScaled:
             return "AMD CDNA4 ISA guide §7.1.5.1 (FP8 16-element chunks, FP6/FP4 contiguous) and §7.2.1 (E8M0 scales); "
                    "ROCm blog 'Matrix Core Programming on CDNA3 and CDNA4'; rocjitsu MFMA emulator";
@@ -1302,9 +1302,9 @@ std::string family_source(LayoutKind k) {
         case LayoutKind::SmfmacCdna4:
             return "AMD CDNA4 ISA guide §7.5.1.3 (B and index tables, index-set rules); A and index lanes from AMD's "
                    "composable_kernel (ck_tile gfx950 sparse MFMA, checked by its on-GPU layout test) and the rocjitsu "
-                   "emulator (high confidence, reference §4.4)";
+                   "emulator (high confidence)";
         case LayoutKind::WmmaRdna3:
-            return "AMD Matrix Instruction Calculator (RDNA3); seed S1 tables and store_c example";
+            return "AMD Matrix Instruction Calculator (RDNA3); the ROCm RDNA3 WMMA builtins page (S1): tables and store_c example";
         case LayoutKind::WmmaRdna4:
         case LayoutKind::SwmmacRdna4:
             return "AMD Matrix Instruction Calculator v1.3 (RDNA4), checked position by position";

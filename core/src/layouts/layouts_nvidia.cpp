@@ -9,7 +9,7 @@
 // (row, col) -> (lane, i) of the forward form PTX states per lane.
 //
 // Sources (keys as in docs/sources.md): PTX ISA 9.0 fragment sections, restated
-// as closed forms in the reference sheet nvidia-mma-fragments.md (REF), whose
+// as closed forms (REF: docs/sources.md), whose
 // every form was checked on an H200 (216 of 216). Sections are cited per family.
 #include "lanescope/lanescope.hpp"
 #include "layouts/layout_spec.hpp"
@@ -29,7 +29,7 @@ int per_reg(ElemType t) {
     return std::max(32, w) / w;
 }
 
-// --- mma.sync (REF §2; PTX 9.7.14.5.2-.11) ---------------------------------
+// --- mma.sync (PTX 9.7.14.5.2-.11) ---------------------------------
 
 // A, M = 16: row = g + 8*(r%2), col = p*t + e + 4p*floor(r/2) with r = floor(i/p), e = i%p.
 // A, M = 8:  row = g, col = p*t + i.
@@ -97,7 +97,7 @@ OperandSpec mma_cd(const Instruction& ins) {
     return s;
 }
 
-// --- mma.sp (REF §3; PTX 9.7.14.6) ---------------------------------------------
+// --- mma.sp (PTX 9.7.14.6) ---------------------------------------------
 // A in dense coordinates (16 x K): the four k of chunk c = floor(k/4) share the
 // 32-bit register holding the chunk's two kept values (register floor(row/8) +
 // 2*floor(c/4) of lane 4*(row%8) + c%4). K (metadata) in dense coordinates: the
@@ -140,7 +140,7 @@ OperandSpec sparse_k(const Instruction& ins, int selector) {
     return s;
 }
 
-// --- ldmatrix / stmatrix (REF §4; PTX 9.7.14.5.15-16) ------------------------------
+// --- ldmatrix / stmatrix (PTX 9.7.14.5.15-16) ------------------------------
 // Block m = matrix m; row r of matrix m is the row whose address lane 8m + r gives.
 OperandSpec ldst(const Instruction& ins) {
     OperandSpec s;
@@ -162,7 +162,7 @@ OperandSpec ldst(const Instruction& ins) {
     return s;
 }
 
-// --- wgmma (REF §5; PTX 9.7.15.5.1.1 figures; CuTe ALayout_64xK / CLayout_64xN) --------
+// --- wgmma (PTX 9.7.15.5.1.1 figures; CuTe ALayout_64xK / CLayout_64xN) --------
 // Warp w = floor(T/32) holds rows 16w..16w+15 in the mma m16n8kK fragment form.
 OperandSpec wgmma_a(const Instruction& ins) {
     OperandSpec s;
@@ -242,17 +242,18 @@ std::string nvidia_family_source(LayoutKind k) {
     switch (k) {
         case LayoutKind::MmaSync:
             return "PTX ISA 9.0 §9.7.14.5.2-.11 'Matrix Fragments for mma.mMnNkK' (one section per shape, cited per "
-                   "row), as one closed form in reference nvidia-mma-fragments.md §2; hardware-checked on an H200 "
+                   "row), as one closed form (docs/sources.md, mma_sync); hardware-checked on an H200 "
                    "(high confidence)";
         case LayoutKind::MmaSparse:
             return "PTX ISA 9.0 §9.7.14.6 sparse mma (fragments §9.7.14.6.2.1-2; the metadata only as figures), closed "
-                   "form from reference §3, hardware-checked on an H200 for every selector (high confidence)";
+                   "form in docs/sources.md (mma_sp), hardware-checked on an H200 for every selector (high confidence)";
         case LayoutKind::LdStMatrix:
-            return "PTX ISA 9.0 §9.7.14.5.15 ldmatrix and §9.7.14.5.16 stmatrix; reference §4, hardware-checked on an "
+            return "PTX ISA 9.0 §9.7.14.5.15 ldmatrix and §9.7.14.5.16 stmatrix; hardware-checked on an "
                    "H200 with scattered row addresses (high confidence)";
         case LayoutKind::Wgmma:
             return "PTX ISA 9.0 §9.7.15.5.1.1 'Register Fragments' (figures only) and CuTe SM90 GMMA ALayout_64xK / "
-                   "CLayout_64xN; closed form from reference §5, hardware-checked on an H200 for the N it lists "
+                   "CLayout_64xN; one closed form (docs/sources.md, wgmma), hardware-checked on an H200 for the N of "
+                   "docs/verification "
                    "(high confidence)";
         default: return "";
     }

@@ -1,6 +1,6 @@
 // The LDS bank model per family, the lane groupings the LDS serves together
 // (passes), bank-conflict reports and global coalescing reports. Facts and
-// confidence: ../shared/reference/amd-operand-loads.md §6 (docs/memory.md).
+// confidence: docs/memory.md; sources in docs/sources.md.
 #include "lanescope/memory.hpp"
 
 #include <algorithm>
@@ -69,7 +69,7 @@ const std::vector<std::vector<std::pair<int, int>>> kCdna3B128 = {
 const std::vector<std::vector<std::pair<int, int>>> kCdna4B128 = {{{0, 3}, {12, 15}, {20, 27}},
                                                                  {{4, 11}, {16, 19}, {28, 31}}};
 
-const char* kRefSheet = "../shared/reference/amd-operand-loads.md §6.3";
+const char* kRefSheet = "sources: docs/sources.md, LDS banks";
 
 }  // namespace
 

@@ -2,8 +2,9 @@
 // of core/catalog/transpose_loads.txt, the two lane-rule families, which
 // operands they feed, and the planner that fills an operand from memory.
 //
-// Facts: shared/reference/amd-operand-loads.md (cited as OPL §n below); the
-// operand layouts the loads must reproduce: amd-matrix-builtins.md (AMB §n).
+// Facts: the sources of docs/sources.md (keys TD, I4, TRI-LL, CK-TR, MOJO,
+// DOC-CDNA4TR, DOC-RDNA4TR, TRI-G12); the operand layouts the loads must
+// reproduce are the layout families of core/src/layouts.
 // Deliveries come from the lane rule applied to the chosen addresses, never
 // from layout_of; tests/test_transpose_loads.cpp compares the two.
 #include "lanescope/transpose.hpp"
@@ -38,18 +39,18 @@ std::string_view transpose_rule_name(TransposeRule r) {
 std::string transpose_rule_formula(TransposeRule r) {
     switch (r) {
         case TransposeRule::Group16:
-            return "gfx950 16-lane group transpose (amd-operand-loads.md §3.2; Triton, CK and Mojo agree): in each group of "
+            return "gfx950 16-lane group transpose (Triton TRI-LL, CK-TR and Mojo agree; docs/transpose-loads.md): in each group of "
                    "16 lanes, every lane reads E elements of w bits (tr16: E=4, tr8: 8, tr4 and tr6: 16) and\n"
                    "  dst[L][e] = src[C*e + floor(L/E)][L % E],  C = 16/E (source lanes per K-row)\n"
                    "  so source lane s feeds element floor(s/C) of lanes E*(s%C) .. E*(s%C)+E-1.\n"
-                   "Address choice (§3.3): source lane s of call c reads the K-row that its destination lanes' item "
+                   "Address choice: source lane s of call c reads the K-row that its destination lanes' item "
                    "E*c + floor(s/C) holds, columns E*(s%C) .. +E-1 of its group's 16 (A: rows, from a column-major A)";
         case TransposeRule::Block8x8:
-            return "RDNA4 8-lane 8x8 transpose (amd-operand-loads.md §4; Triton's gfx12 lowering and the AMD docs page "
+            return "RDNA4 8-lane 8x8 transpose (Triton's gfx12 lowering TRI-G12 and the ROCm docs page "
                    "agree): in each group of 8 lanes, every lane reads 8 elements (b128: 16-bit, b64: 8-bit) and\n"
                    "  dst[L][e] = src[8*floor(L/8) + e][L % 8]\n"
                    "  so source lane s feeds element s%8 of the 8 lanes of its group.\n"
-                   "Address choice (§4): source lane s of call c reads the K-row that its group's item 8*c + s%8 "
+                   "Address choice: source lane s of call c reads the K-row that its group's item 8*c + s%8 "
                    "holds, the group's 8 consecutive columns (A: rows, from a column-major A)";
         case TransposeRule::Unknown: break;
     }
@@ -355,7 +356,7 @@ namespace {
 // How an A or B operand's lanes hold K, as the layout families define it: lane
 // l holds column (A: row) l % group_lanes of K-set g = l / group_lanes, and its
 // item e holds k = chunk_stride*floor(e/chunk) + chunk*g + e%chunk. Each
-// instance below restates one family's closed form (amd-matrix-builtins.md);
+// instance below restates one family's closed form (core/src/layouts);
 // the tests check them against layout_of.
 struct OperandShape {
     int group_lanes = 16;
@@ -382,37 +383,37 @@ std::optional<OperandShape> operand_shape(const Instruction& ins, Operand op, co
     const std::string sparse_a = "the sparse A of " + ins.mnemonic + " is compressed; only its dense B can be transposed";
     const std::string wave64 = "the lane rule of RDNA4's transpose loads at wave64 is unknown; legal: wave32";
     switch (ins.kind) {
-        case LayoutKind::Mfma:  // AMB §4.1: lane j + N*floor(k/K_L), item k % K_L (single block)
+        case LayoutKind::Mfma:  // lane j + N*floor(k/K_L), item k % K_L (single block)
             if (ins.blocks != 1)
                 return no(ins.mnemonic + " computes " + num(ins.blocks) + " blocks at once; a shuffle group of 16 lanes "
                           "would span blocks. Legal: single-block MFMA (16x16 or 32x32)");
             s.items = dense_k * nonk / mods.wave;
             s.chunk = s.items;
             break;
-        case LayoutKind::MfmaScaled:  // AMB §4.2: FP8/BF8 in 16-element chunks, FP6/FP4 contiguous (32 per lane)
+        case LayoutKind::MfmaScaled:  // FP8/BF8 in 16-element chunks, FP6/FP4 contiguous (32 per lane)
             s.items = 32;
             s.chunk = s.bits == 8 ? 16 : 32;
             s.chunk_stride = dense_k / 2;
             break;
-        case LayoutKind::SmfmacCdna3:  // AMB §4.3: B lane j + N*floor(k/K_L), item k % K_L
+        case LayoutKind::SmfmacCdna3:  // B lane j + N*floor(k/K_L), item k % K_L
             if (op != Operand::B) return no(sparse_a);
             s.items = dense_k * nonk / mods.wave;
             s.chunk = s.items;
             break;
-        case LayoutKind::SmfmacCdna4:  // AMB §4.4: B item e holds k = (K/2)*floor(e/K0) + K0*g + e%K0
+        case LayoutKind::SmfmacCdna4:  // B item e holds k = (K/2)*floor(e/K0) + K0*g + e%K0
             if (op != Operand::B) return no(sparse_a);
             s.chunk = s.bits == 16 ? 8 : 16;
             s.items = 2 * s.chunk;
             s.chunk_stride = dense_k / 2;
             break;
-        case LayoutKind::WmmaRdna4:  // AMB §5.2 (wave32): 16-bit k = 8*floor(e/4) + 4g + e%4; 8-bit k = 8g + e
+        case LayoutKind::WmmaRdna4:  // (wave32): 16-bit k = 8*floor(e/4) + 4g + e%4; 8-bit k = 8g + e
             if (mods.wave != 32) return no(wave64);
             s.group_lanes = 16;
             s.items = 8;
             s.chunk = s.bits == 16 ? 4 : 8;
             s.chunk_stride = 8;
             break;
-        case LayoutKind::SwmmacRdna4:  // AMB §5.3 (wave32) B: 16-bit k = 16*floor(e/8) + 8g + e%8; 8-bit k = 16g + e
+        case LayoutKind::SwmmacRdna4:  // (wave32) B: 16-bit k = 16*floor(e/8) + 8g + e%8; 8-bit k = 16g + e
             if (op != Operand::B) return no(sparse_a);
             if (mods.wave != 32) return no(wave64);
             s.group_lanes = 16;
@@ -505,7 +506,7 @@ Choice choose(const Instruction& ins, const Target& t, Operand op, const Resolve
             const int col0 = (lane - s + transpose_destination(r->rule, E, s, 0).lane) % shape->group_lanes;
             if (col0 * shape->bits % (r->address_align * 8) != 0) {
                 c.why = "no transpose load for " + what + ": " + r->mnemonic + " needs " + num(r->address_align) +
-                        "-byte aligned addresses (amd-operand-loads.md §3.4), but column " + num(col0) + " starts " +
+                        "-byte aligned addresses (PR125169, RR, DOC-CDNA4TR), but column " + num(col0) + " starts " +
                         num(col0 * shape->bits / 8) + " bytes into a line. " + legal_feeds_line();
                 return c;
             }
@@ -782,7 +783,7 @@ std::string render_transpose_info(const TransposeLoad& load, const Target& t, Fo
            (load.rule == TransposeRule::Unknown ? "unknown: " + load.rule_unknown_why : transpose_rule_formula(load.rule)) +
            "\n";
     out += "Confidence: " + load.confidence + " (" + load.confidence_basis + ")\n";
-    out += "Source: " + load.source + " (docs/sources.md; shared/reference/amd-operand-loads.md)\n";
+    out += "Source: " + load.source + " (keys of docs/sources.md)\n";
     return out;
 }
 
