@@ -583,14 +583,14 @@ int bench_largest(const Options& o) {
     const int slot = ls::files::cleanup::claim(dir.string(), ls::files::cleanup::kDirectory);
     const std::string out = (dir / "out").string(), lin = (dir / "tile.json").string();
     const std::vector<Case> cases = {
-        {"layout C 4096x4096, json (16.8M placements)", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "json"})},
-        {"layout C 4096x4096, csv", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "csv"})},
-        {"layout C 4096x4096, table", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "table"})},
-        {"layout C 4096x2048, registers json", with("layout", {"--operand", "C", "--shape", "4096x2048", "--view", "registers", "--format", "json"})},
+        {"layout C 4096x4096, json (16.8M placements)", with("layout", {"--operand", "C", "--waves", "4x4", "--shape", "4096x4096", "--format", "json"})},
+        {"layout C 4096x4096, csv", with("layout", {"--operand", "C", "--waves", "4x4", "--shape", "4096x4096", "--format", "csv"})},
+        {"layout C 4096x4096, table", with("layout", {"--operand", "C", "--waves", "4x4", "--shape", "4096x4096", "--format", "table"})},
+        {"layout C 4096x2048, registers json", with("layout", {"--operand", "C", "--waves", "4x4", "--shape", "4096x2048", "--view", "registers", "--format", "json"})},
         {"layout A, waves 1x64, 512x2048x512, json", with("layout", {"--operand", "A", "--waves", "1x64", "--shape", "512x2048x512", "--format", "json"})},
-        {"layout C 4096x4096, linear", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "linear"})},
-        {"layout C 4096x4096, cute", with("layout", {"--operand", "C", "--shape", "4096x4096", "--format", "cute"})},
-        {"where C 4096x4096 (one element)", with("where", {"--operand", "C", "--shape", "4096x4096", "--row", "4095", "--col", "4095"})},
+        {"layout C 4096x4096, linear", with("layout", {"--operand", "C", "--waves", "4x4", "--shape", "4096x4096", "--format", "linear"})},
+        {"layout C 4096x4096, cute", with("layout", {"--operand", "C", "--waves", "4x4", "--shape", "4096x4096", "--format", "cute"})},
+        {"where C 4096x4096 (one element)", with("where", {"--operand", "C", "--waves", "4x4", "--shape", "4096x4096", "--row", "4095", "--col", "4095"})},
         {"check C 2048x2048 (4.2M placements)", with("check", {"--operand", "C", "--shape", "2048x2048", "--layout", lin})},
         {"header 1024x1024x1024 (1M per operand)", with("header", {"--shape", "1024x1024x1024"})},
         {"load C 1024x1024, json (1M placements)", with("load", {"--operand", "C", "--shape", "1024x1024", "--format", "json"})},
@@ -598,8 +598,8 @@ int bench_largest(const Options& o) {
         {"figure C 2048x1024, svg (2.1M cells)", with("figure", {"--operand", "C", "--shape", "2048x1024", "--format", "svg"})},
         {"figure C 2048x1024, png (at most 8192 px a side)", with("figure", {"--operand", "C", "--shape", "2048x1024", "--format", "png"})},
         {"refused: layout A, waves 1x1024, 512x32768x512", with("layout", {"--operand", "A", "--waves", "1x1024", "--shape", "512x32768x512", "--format", "json"})},
-        {"refused: load A 4096x4096x4096", with("load", {"--operand", "A", "--shape", "4096x4096x4096", "--format", "json"})},
-        {"refused: header 4096x4096x4096", with("header", {"--shape", "4096x4096x4096"})},
+        {"refused: load A 2048x2048x2048", with("load", {"--operand", "A", "--waves", "4x4", "--shape", "2048x2048x2048", "--format", "json"})},
+        {"refused: header 2048x2048x2048", with("header", {"--waves", "4x4", "--shape", "2048x2048x2048"})},
         {"refused: figure C 2048x2048", with("figure", {"--operand", "C", "--shape", "2048x2048", "--format", "svg"})},
     };
     const std::string self = fs::read_symlink("/proc/self/exe").string();

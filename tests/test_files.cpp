@@ -155,7 +155,7 @@ TEST_CASE("interrupted writes: lanescope-cli killed by timeout mid-way through a
     std::ofstream(target) << "{}\n";
     // 1.7 GB of JSON: far from done after 0.5 s. `timeout` sends SIGTERM.
     const Run r = run_command(std::string("timeout -s TERM 0.5 ") + LANESCOPE_CLI +
-                              " layout -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand C --shape 4096x4096 --format json -o " +
+                              " layout -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand C --waves 4x4 --shape 4096x4096 --format json -o " +
                               target.string());
     CHECK(r.status == 124);
     CHECK(read_all(target) == "{}\n");
