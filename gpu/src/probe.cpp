@@ -38,15 +38,22 @@ std::string probe_function(const Instruction& ins, const Target& t, const Resolv
     body += "LANESCOPE_PROBE void " + name + "(const unsigned* in, unsigned* out) {\n";
     body += "    const unsigned lane = __builtin_amdgcn_workitem_id_x();\n";
     int offset = 0;
+    // The builtin keeps its full vector type whatever the format: f8f6f4's A/B
+    // are v8i32 while FP6 uses 6 of the registers and FP4 4 (the instruction's
+    // operand shrinks; the compiler reads the format from cbsz/blgp). The type
+    // must hold the registers of the widest format (format 0, FP8).
+    ResolvedModifiers widest = mods;
+    if (ins.kind == LayoutKind::MfmaScaled) widest.cbsz = widest.blgp = 0;
     auto load = [&](const std::string& type, const std::string& var, Operand op) {
         const int regs = operand_regs(ins, op, mods);
-        body += "    " + type + " " + var + ";\n";
+        const int full = operand_regs(ins, op, widest);
+        body += "    " + type + " " + var + (full != regs ? " = {0}" : "") + ";\n";
         // The catalog's builtin type and its register count must agree.
-        body += "    _Static_assert(sizeof(" + var + ") == " + std::to_string(4 * regs) + ", \"operand " +
-                std::string(operand_name(op)) + ": the builtin's type is not " + std::to_string(regs) +
+        body += "    _Static_assert(sizeof(" + var + ") == " + std::to_string(4 * full) + ", \"operand " +
+                std::string(operand_name(op)) + ": the builtin's type is not " + std::to_string(full) +
                 " registers\");\n";
         body += "    __builtin_memcpy(&" + var + ", in + " + std::to_string(offset) + " + lane * " + std::to_string(regs) +
-                ", sizeof " + var + ");\n";
+                ", " + (full != regs ? std::to_string(4 * regs) : "sizeof " + var) + ");\n";
         offset += regs * lanes;
     };
     load(in[0], "a", Operand::A);
@@ -54,7 +61,7 @@ std::string probe_function(const Instruction& ins, const Target& t, const Resolv
     load(in[2], "c", Operand::C);
     const bool sparse = ins.sparse();
     if (sparse) load("int", "idx", Operand::K);
-    if (ins.kind == LayoutKind::MfmaScaled) {
+    if (ins.kind == LayoutKind::MfmaScaled && ins.scales) {
         load("int", "sa", Operand::SA);
         load("int", "sb", Operand::SB);
     }
@@ -66,8 +73,12 @@ std::string probe_function(const Instruction& ins, const Target& t, const Resolv
             args = "a, b, c, " + num(mods.cbsz) + ", " + num(mods.abid) + ", " + num(mods.blgp);
             break;
         case LayoutKind::MfmaScaled:
-            args = "a, b, c, " + num(mods.cbsz) + ", " + num(mods.blgp) + ", " + num(mods.opsel_a) + ", sa, " +
-                   num(mods.opsel_b) + ", sb";
+            // The unscaled form: the same builtin with both scales a literal 0.
+            if (ins.scales)
+                args = "a, b, c, " + num(mods.cbsz) + ", " + num(mods.blgp) + ", " + num(mods.opsel_a) + ", sa, " +
+                       num(mods.opsel_b) + ", sb";
+            else
+                args = "a, b, c, " + num(mods.cbsz) + ", " + num(mods.blgp) + ", 0, 0, 0, 0";
             break;
         case LayoutKind::SmfmacCdna3:
         case LayoutKind::SmfmacCdna4: args = "a, b, c, idx, " + num(mods.cbsz) + ", " + num(mods.abid); break;

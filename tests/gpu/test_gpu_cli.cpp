@@ -95,11 +95,14 @@ TEST_CASE("verify --format json is an array of reports") {
     CHECK(r.out.front() == '[');
 }
 
-#ifdef LANESCOPE_HAVE_CLANG19
-TEST_CASE("the probe kernel compiles as HIP into a loadable code object for each family") {
+#ifdef LANESCOPE_HAVE_CLANG22
+TEST_CASE("the probe kernel compiles as HIP with clang-22 into a loadable code object for each family") {
     const char* targets[][2] = {{"gfx90a", "v_mfma_f32_32x32x8f16"},
                                 {"gfx942", "v_smfmac_f32_32x32x16_bf16"},
+                                {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4"},
+                                {"gfx950", "v_mfma_f32_16x16x128_f8f6f4"},
                                 {"gfx1100", "v_wmma_f16_16x16x16_f16"},
+                                {"gfx1153", "v_wmma_f32_16x16x16_bf16"},
                                 {"gfx1200", "v_swmmac_i32_16x16x32_iu8"}};
     const fs::path dir = fs::temp_directory_path() / ("lanescope_hip_" + std::to_string(::getpid()));
     fs::create_directories(dir);
@@ -107,17 +110,35 @@ TEST_CASE("the probe kernel compiles as HIP into a loadable code object for each
         const Target& t = Catalog::builtin().find_target(tc[0]);
         const Instruction& ins = Catalog::builtin().find_instruction(t, tc[1]);
         const std::string src = gpu::probe_source(ins, t, resolve_modifiers(ins, t, Modifiers{}));
-        const fs::path hip = dir / (std::string(tc[0]) + ".hip"), co = dir / (std::string(tc[0]) + ".co");
+        const fs::path hip = dir / (ins.mnemonic + ".hip"), co = dir / (ins.mnemonic + ".co");
         std::ofstream(hip) << src;
-        Run r = sh("clang++-19 -x hip --offload-arch=" + t.gfx +
+        Run r = sh("clang++-22 -x hip --offload-arch=" + t.gfx +
                    " --offload-device-only --no-gpu-bundle-output -nogpulib -nogpuinc -O2 -c " + hip.string() + " -o " +
-                   co.string() + " && llvm-objdump-19 -d --mcpu=" + t.gfx + " " + co.string());
+                   co.string() + " && llvm-objdump-22 -d --mcpu=" + t.gfx + " " + co.string());
         INFO(t.gfx << " " << ins.mnemonic << "\n" << r.err);
         CHECK(r.status == 0);
         CHECK(r.out.find("<lanescope_probe>:") != std::string::npos);
         CHECK(r.out.find(ins.mnemonic + " ") != std::string::npos);
     }
     fs::remove_all(dir);
+}
+#endif
+
+#ifdef LANESCOPE_HAVE_CLANG19
+TEST_CASE("the probe kernel compiles as HIP with clang-19 for gfx940, which LLVM 22 removed") {
+    const Target& t = Catalog::builtin().find_target("gfx940");
+    CHECK(t.compiler == "clang-19");
+    const Instruction& ins = Catalog::builtin().find_instruction(t, "v_mfma_f32_32x32x4_xf32");
+    const fs::path dir = fs::temp_directory_path() / ("lanescope_hip19_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "p.hip") << gpu::probe_source(ins, t, resolve_modifiers(ins, t, Modifiers{}));
+    Run r = sh("clang++-19 -x hip --offload-arch=gfx940 --offload-device-only --no-gpu-bundle-output -nogpulib "
+               "-nogpuinc -O2 -c " + (dir / "p.hip").string() + " -o " + (dir / "p.co").string() +
+               " && llvm-objdump-19 -d --mcpu=gfx940 " + (dir / "p.co").string());
+    fs::remove_all(dir);
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(ins.mnemonic + " ") != std::string::npos);
 }
 
 TEST_CASE("conformance fails, naming the builtin, when the catalog is wrong") {
@@ -150,3 +171,34 @@ TEST_CASE("conformance fails, naming the builtin, when the catalog is wrong") {
     CHECK(r.out.find("gfx90a (CDNA2): 0/1 builtins passed") != std::string::npos);
 }
 #endif
+
+TEST_CASE("conformance judges multi-word encodings by their MFMA word and f8f6f4 registers per format") {
+    const Target& g950 = Catalog::builtin().find_target("gfx950");
+    const Instruction& scaled = Catalog::builtin().find_instruction(g950, "v_mfma_scale_f32_16x16x128_f8f6f4");
+    const Instruction& plain = Catalog::builtin().find_instruction(g950, "v_mfma_f32_16x16x128_f8f6f4");
+    // Lines as llvm-objdump-22 printed them for clang-22's code (gfx950).
+    const std::string scaled_line = "v_mfma_scale_f32_16x16x128_f8f6f4 v[4:7], v[14:21], v[22:29], v[4:7], v12, v13 "
+                                    "op_sel_hi:[0,0,0]// 0000000000AC: D3AC0000 00021B0C D3AD0804 04122D0E";
+    const std::string fp6_fp4_line = "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[0:5], v[8:11], v[16:19] cbsz:2 blgp:4// "
+                                     "000000000014: D3AD0200 84421100";
+    auto judge = [&](const Instruction& ins, int cbsz, int blgp, const std::string& line) {
+        Modifiers m;
+        m.cbsz = cbsz;
+        m.blgp = blgp;
+        std::string all;
+        for (const std::string& p : gpu::judge_disassembly(ins, g950, resolve_modifiers(ins, g950, m), line))
+            all += p + "; ";
+        return all;
+    };
+    CHECK(judge(scaled, 0, 0, scaled_line).empty());     // opcode 0x2d from the MFMA word, not 0x2c from ld_scale
+    CHECK(judge(plain, 2, 4, fp6_fp4_line).empty());     // FP6 A: 6 registers, FP4 B: 4
+    CHECK(judge(plain, 0, 0, fp6_fp4_line).find("operand A uses 6 registers") != std::string::npos);
+    const std::string wrong = judge(plain, 0, 0, scaled_line);
+    CHECK(wrong.find("emitted v_mfma_scale_f32_16x16x128_f8f6f4") != std::string::npos);
+    CHECK(wrong.find("4 dwords, catalog says 2") != std::string::npos);
+    // A prefix that is not the ld_scale is named.
+    std::string bad_prefix = scaled_line;
+    bad_prefix.replace(bad_prefix.find("D3AC0000"), 8, "D3AB0000");
+    CHECK(judge(scaled, 0, 0, bad_prefix).find("prefix word 0 opcode 0x2b, catalog says 0x2c") != std::string::npos);
+}
+
