@@ -7,16 +7,17 @@
 # -DCLI=<lanescope-cli> -DCLANG22=<clang++-22> -DCLANG19=<clang++-19 or empty> -DWORK=<scratch directory>
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
-# gfx;instruction;lane of C[5][7] (32x32 MFMA: j + 32*((i/4)%2); RDNA3 wave32: j + 16*(i%2); RDNA4 wave32: j + 16*(i/8))
-set(specs "gfx908;v_mfma_f32_32x32x8f16;39" "gfx90a;v_mfma_f32_32x32x8f16;39" "gfx940;v_mfma_f32_32x32x8_f16;39"
-          "gfx941;v_mfma_f32_32x32x8_f16;39" "gfx942;v_mfma_f32_32x32x8_f16;39" "gfx950;v_mfma_f32_32x32x16_f16;39")
+# gfx:instruction:lane of C[5][7] (32x32 MFMA: j + 32*((i/4)%2); RDNA3 wave32: j + 16*(i%2); RDNA4 wave32: j + 16*(i/8))
+set(specs gfx908:v_mfma_f32_32x32x8f16:39 gfx90a:v_mfma_f32_32x32x8f16:39 gfx940:v_mfma_f32_32x32x8_f16:39
+          gfx941:v_mfma_f32_32x32x8_f16:39 gfx942:v_mfma_f32_32x32x8_f16:39 gfx950:v_mfma_f32_32x32x16_f16:39)
 foreach(gfx gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153)
-  list(APPEND specs "${gfx};v_wmma_f32_16x16x16_f16;23")
+  list(APPEND specs ${gfx}:v_wmma_f32_16x16x16_f16:23)
 endforeach()
-list(APPEND specs "gfx1200;v_wmma_f32_16x16x16_f16;7" "gfx1201;v_wmma_f32_16x16x16_f16;7")
+list(APPEND specs gfx1200:v_wmma_f32_16x16x16_f16:7 gfx1201:v_wmma_f32_16x16x16_f16:7)
 set(compiled "")
 set(absent "")
-foreach(spec ${specs})
+foreach(entry ${specs})
+  string(REPLACE ":" ";" spec ${entry})
   list(GET spec 0 gfx)
   list(GET spec 1 ins)
   list(GET spec 2 lane_of_5_7)
