@@ -212,6 +212,12 @@ struct Prefix {
 std::vector<Prefix> prefixes_of(const Instruction& ins) {
     if (ins.kind == LayoutKind::MfmaScaled && ins.scales && ins.on(Family::CDNA4))
         return {{"v_mfma_ld_scale_b32", 0x2c}};
+    // gfx1250's scaled WMMA (llvm-mc-22 -mcpu=gfx1250 -show-encoding): a
+    // v_wmma_ld_scale_paired_b32 (VOP3P 0x35) or v_wmma_ld_scale16_paired_b64
+    // (0x3A) dword pair, then the WMMA dword pair.
+    auto starts = [&](const char* p) { return ins.mnemonic.rfind(p, 0) == 0; };
+    if (starts("v_wmma_scale16_")) return {{"v_wmma_ld_scale16_paired_b64", 0x3a}};
+    if (starts("v_wmma_scale_")) return {{"v_wmma_ld_scale_paired_b32", 0x35}};
     return {};
 }
 }  // namespace
