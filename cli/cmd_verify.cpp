@@ -277,7 +277,7 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
                        "gfx940/gfx941) and compare the disassembly (mnemonic, opcode, modifiers, registers) with the "
                        "catalog; exit 5 on any failure");
     conf->add_option("-t,--target", c.opts.targets,
-                     "only these targets, or all (every AMD target; default: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200)");
+                     "only these targets, or all (every AMD target; default: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200 gfx1250)");
     conf->add_option("--clang", c.opts.clang,
                      "the AMD-capable C compiler for every target (default: each target's witness, clang-22 or clang-19)");
     conf->add_option("--objdump", c.opts.objdump,

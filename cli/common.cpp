@@ -158,11 +158,32 @@ void add_modifier_options(CLI::App* sub, Options& o) {
     add_int_option(sub, "--opsel-b", o.mods.opsel_b, 0, 255, "mfma_scale: byte of the B-scale VGPR (0-3)");
     add_int_option(sub, "-w,--wave", o.mods.wave, 32, 64, "wave size on RDNA: 32 (default) or 64");
     add_int_option(sub, "--selector", o.mods.selector, 0, 255, "NVIDIA mma.sp: sparsity selector (k16: 0-3, k32: 0-1)");
+    // gfx1250 controls, spelled as LLVM's assembler writes the fields: a name or a number.
+    auto named = [sub](const std::string& flag, const char* field, int& into, const std::string& help) {
+        auto parse = [field](const std::string& text, const std::string& name) {
+            const std::optional<int> v = ls::parse_modifier_value(field, text);
+            if (!v || *v > 255)
+                throw ls::Error(name + " '" + text + "' is not a value, legal: " + ls::modifier_value_names(field));
+            return *v;
+        };
+        add_parsed_option(sub, flag, into, parse, help + "; legal: " + ls::modifier_value_names(field), "NAME|INT");
+    };
+    named("--matrix-a-fmt", "matrix_a_fmt", o.mods.matrix_a_fmt, "gfx1250 f8f6f4: A's data format (matrix_a_fmt)");
+    named("--matrix-b-fmt", "matrix_b_fmt", o.mods.matrix_b_fmt, "gfx1250 f8f6f4: B's data format (matrix_b_fmt)");
+    named("--matrix-a-scale", "matrix_a_scale", o.mods.matrix_a_scale,
+          "gfx1250 wmma_scale*: which half-wave gives A's scales (matrix_a_scale; the builtin's a_scale_sel)");
+    named("--matrix-b-scale", "matrix_b_scale", o.mods.matrix_b_scale,
+          "gfx1250 wmma_scale*: which half-wave gives B's scales (matrix_b_scale; b_scale_sel)");
+    named("--matrix-a-scale-fmt", "matrix_a_scale_fmt", o.mods.matrix_a_scale_fmt,
+          "gfx1250 wmma_scale*: A's scale format (matrix_a_scale_fmt; a_scale_fmt)");
+    named("--matrix-b-scale-fmt", "matrix_b_scale_fmt", o.mods.matrix_b_scale_fmt,
+          "gfx1250 wmma_scale*: B's scale format (matrix_b_scale_fmt; b_scale_fmt)");
+    add_int_option(sub, "--index-key", o.mods.index_key, 0, 255, "gfx1250 SWMMAC: index_key");
 }
 
 void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
     sub->add_option("-a,--arch", o.arch,
-                    "architecture (required): family (cdna1..cdna4, rdna3, rdna3.5, rdna4, ampere, ada, hopper), gfx or "
+                    "architecture (required): family (cdna1..cdna5, rdna3, rdna3.5, rdna4, ampere, ada, hopper), gfx or "
                     "sm id (gfx942, sm_90) or product (mi300x, h100)");
     sub->add_option("-i,--instruction", o.instruction,
                     "ISA mnemonic (either spelling) or builtin name; NVIDIA: PTX spelling or short name; "

@@ -299,9 +299,23 @@ TEST_CASE("encoding formats: the opcode width is the format's, and a 7-bit mask 
     CHECK(ls::encoding_format(ls::Family::CDNA4).opcode_of(0xD3AD0804u) == 0x2d);
     CHECK(ls::encoding_format(ls::Family::RDNA4).opcode_of(0xCC400000u) == 0x40);
     // llvm-mc-22 -mcpu=gfx1250: v_wmma_f16_16x16x128_fp8_fp8 is [0x00,0x00,0x84,0xcc,...]
-    // (dword 0 0xCC840000, opcode 0x84). An 8-bit field reads 0x84; a 7-bit mask 0x04.
-    ls::EncodingFormat eight = ls::encoding_format(ls::Family::RDNA4);
-    eight.opcode_bits = 8;
-    CHECK(eight.opcode_of(0xCC840000u) == 0x84);
+    // (dword 0 0xCC840000, opcode 0x84). gfx1250's 8-bit field reads 0x84; a 7-bit mask 0x04.
+    const ls::EncodingFormat gfx1250 = ls::encoding_format(ls::Family::CDNA5);
+    CHECK(gfx1250.opcode_bits == 8);
+    CHECK(gfx1250.opcode_of(0xCC840000u) == 0x84);
     CHECK(ls::encoding_format(ls::Family::RDNA4).opcode_of(0xCC840000u) == 0x04);
+    const auto& g1250 = cat().find_target("gfx1250");
+    CHECK(cat().find_instruction(g1250, "v_wmma_f16_16x16x128_fp8_fp8").opcode == 0x84);
+    CHECK(ls::encoding_words(cat().find_instruction(g1250, "v_wmma_f16_16x16x128_fp8_fp8")).back().word == 0xCC840000u);
+    // llvm-mc-22: v_wmma_scale_f32_16x16x128_f8f6f4 = CC350000 04025328 CC330000 04023108;
+    // v_wmma_scale16_... starts with CC3A0000.
+    const auto scaled = ls::encoding_words(cat().find_instruction(g1250, "v_wmma_scale_f32_16x16x128_f8f6f4"));
+    REQUIRE(scaled.size() == 2);
+    CHECK(scaled[0].word == 0xCC350000u);
+    CHECK(scaled[0].mnemonic == "v_wmma_ld_scale_paired_b32");
+    CHECK(scaled[1].word == 0xCC330000u);
+    CHECK(scaled[1].dword == 2);
+    const auto s16 = ls::encoding_words(cat().find_instruction(g1250, "v_wmma_scale16_f32_16x16x128_f8f6f4"));
+    REQUIRE(s16.size() == 2);
+    CHECK(s16[0].word == 0xCC3A0000u);
 }

@@ -103,7 +103,10 @@ TEST_CASE("the probe kernel compiles as HIP with clang-22 into a loadable code o
                                 {"gfx950", "v_mfma_f32_16x16x128_f8f6f4"},
                                 {"gfx1100", "v_wmma_f16_16x16x16_f16"},
                                 {"gfx1153", "v_wmma_f32_16x16x16_bf16"},
-                                {"gfx1200", "v_swmmac_i32_16x16x32_iu8"}};
+                                {"gfx1200", "v_swmmac_i32_16x16x32_iu8"},
+                                {"gfx1250", "v_wmma_scale16_f32_16x16x128_f8f6f4"},
+                                {"gfx1250", "v_swmmac_i32_16x16x128_iu8"},
+                                {"gfx1251", "v_wmma_f32_32x16x128_f4"}};
     const fs::path dir = fs::temp_directory_path() / ("lanescope_hip_" + std::to_string(::getpid()));
     fs::create_directories(dir);
     for (auto& tc : targets) {
@@ -202,3 +205,29 @@ TEST_CASE("conformance judges multi-word encodings by their MFMA word and f8f6f4
     CHECK(judge(scaled, 0, 0, bad_prefix).find("prefix word 0 opcode 0x2b, catalog says 0x2c") != std::string::npos);
 }
 
+TEST_CASE("conformance reads gfx1250's 8-bit opcode from the WMMA word after the scale prefix") {
+    const Target& g = Catalog::builtin().find_target("gfx1250");
+    const Instruction& scaled = Catalog::builtin().find_instruction(g, "v_wmma_scale_f32_16x16x128_f8f6f4");
+    const Instruction& f16 = Catalog::builtin().find_instruction(g, "v_wmma_f16_16x16x128_fp8_fp8");
+    // Lines as llvm-objdump-22 printed them for clang-22's code (gfx1250).
+    const std::string scaled_line =
+        "v_wmma_scale_f32_16x16x128_f8f6f4 v[24:31], v[0:11], v[16:23], v[24:31], v13, v12 "
+        "matrix_a_fmt:MATRIX_FMT_FP6 matrix_b_fmt:MATRIX_FMT_FP4 matrix_a_scale:MATRIX_SCALE_ROW1 "
+        "matrix_a_scale_fmt:MATRIX_SCALE_FMT_E5M3 matrix_b_scale_fmt:MATRIX_SCALE_FMT_E4M3// 00000000026C: CC350A00 "
+        "2402190D CC335018 04622100";
+    Modifiers m;
+    m.matrix_a_fmt = 2;
+    m.matrix_b_fmt = 4;
+    m.matrix_a_scale = 1;
+    m.matrix_a_scale_fmt = 1;
+    m.matrix_b_scale_fmt = 2;
+    auto problems = gpu::judge_disassembly(scaled, g, resolve_modifiers(scaled, g, m), scaled_line);
+    std::string all;
+    for (const std::string& p : problems) all += p + "; ";
+    CHECK(all.empty());
+    // An 8-bit opcode (0x84) that a 7-bit mask would read as 0x04 (the words are llvm-mc-22's
+    // -mcpu=gfx1250 encoding of this line: [0x00,0x00,0x84,0xcc,0x04,0x29,0x02,0x1c]).
+    const std::string f16_line = "v_wmma_f16_16x16x128_fp8_fp8 v[0:3], v[4:19], v[20:35], v[0:3]// 000000000000: CC840000 "
+                                 "1C022904";
+    CHECK(gpu::judge_disassembly(f16, g, resolve_modifiers(f16, g, Modifiers{}), f16_line).empty());
+}

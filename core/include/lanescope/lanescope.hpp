@@ -51,10 +51,13 @@ public:
 };
 
 // AMD families first (their order is the CLI's and the app's), then NVIDIA's.
-enum class Family { CDNA1, CDNA2, CDNA3, CDNA4, RDNA3, RDNA4, Ampere, Ada, Hopper };
+// CDNA5 is gfx1250/gfx1251 (AMD's ROCm sources call gfx1250 CDNA5; LLVM's
+// AMDGPUUsage lists it after GFX12 with product names "TBA"): WMMA in wave32
+// only, so is_cdna() (the MFMA families, wave64) is false for it.
+enum class Family { CDNA1, CDNA2, CDNA3, CDNA4, RDNA3, RDNA4, CDNA5, Ampere, Ada, Hopper };
 std::string_view family_name(Family f);            // "cdna3", "hopper"
 std::string_view family_title(Family f);           // "CDNA3", "Hopper"
-bool is_cdna(Family f);
+bool is_cdna(Family f);                            // the MFMA families CDNA1-4 (wave64)
 // Every family, in display order (AMD, then NVIDIA).
 const std::vector<Family>& all_families();
 
@@ -90,11 +93,12 @@ std::string_view operand_title(Operand op);       // "A (M x K)" etc.
 // Element types, with their bit width in registers.
 enum class ElemType {
     F64, F32, XF32, F16, BF16, I32, I8, IU8, IU4, FP8, BF8, FP6, BF6, FP4, E8M0, IDX,
-    F8F6F4,  // format chosen by cbsz (A) / blgp (B) on mfma_scale_*
+    F8F6F4,  // format chosen by cbsz (A) / blgp (B) on mfma_scale_*, matrix_a/b_fmt on gfx1250
     // NVIDIA (PTX) types. e4m3/e5m2 are the OCP formats AMD calls fp8/bf8 on
     // CDNA4/RDNA4; tf32 sits in a 32-bit register like xf32; b16 is ldmatrix's
     // untyped 16-bit element.
-    TF32, S32, S8, U8, S4, E4M3, E5M2, B16
+    TF32, S32, S8, U8, S4, E4M3, E5M2, B16,
+    E5M3     // gfx1250 scale format 1 (scale_fmt E4M3 uses E4M3 above)
 };
 std::string_view elem_name(ElemType t);
 int elem_bits(ElemType t);
@@ -104,6 +108,10 @@ std::optional<ElemType> parse_elem(std::string_view s);
 // and name their source.
 enum class LayoutKind {
     Mfma, MfmaScaled, SmfmacCdna3, SmfmacCdna4, WmmaRdna3, WmmaRdna4, SwmmacRdna4,
+    // gfx1250/gfx1251 (core/src/layouts/layouts_gfx1250.cpp)
+    WmmaGfx1250,       // dense WMMA, f8f6f4 and 32x16x128 f4
+    WmmaScaleGfx1250,  // wmma_scale_* / wmma_scale16_*: the same plus scale operands SA, SB
+    SwmmacGfx1250,     // SWMMAC: sparse A, index operand K
     // NVIDIA (core/src/layouts/layouts_nvidia.cpp)
     MmaSync,     // mma.sync dense: warp of 32, quads g = lane/4, t = lane%4
     MmaSparse,   // mma.sp 2:4 sparse A with metadata (operand K) and selector
@@ -121,9 +129,14 @@ struct Instruction {
     std::vector<Family> families;
     LayoutKind kind;
     int m = 0, n = 0, k = 0, blocks = 1;
-    ElemType a = ElemType::F32, b = ElemType::F32, c = ElemType::F32;  // D has C's type
-    unsigned opcode = 0;
-    int cycles = 0;                   // cycles (passes x 4); for mfma_scale: FP4/FP6 case
+    ElemType a = ElemType::F32, b = ElemType::F32, c = ElemType::F32;  // D has C's type unless `d` says otherwise
+    std::optional<ElemType> d;        // D's type where it differs from C (gfx1250 bf16f32: C f32, D bf16)
+    unsigned opcode = 0;              // the matrix instruction's opcode (of its own word where there are several)
+    // Multi-word instructions (gfx1250 wmma_scale*): the prefix instruction that
+    // comes first (v_wmma_ld_scale_paired_b32, VOP3P 0x35), else empty / 0.
+    std::string prefix_mnemonic;
+    unsigned prefix_opcode = 0;
+    int cycles = 0;                   // cycles (passes x 4); for mfma_scale: FP4/FP6 case; 0: not published
     int cycles_fp8 = 0;               // mfma_scale only: when A or B is FP8/BF8
     std::string vec_w32;              // builtin vector types "A,B,C>D" (wave64 on CDNA)
     std::string vec_w64;              // RDNA wave64 vector types, else empty
@@ -148,6 +161,7 @@ struct Instruction {
 
     bool sparse() const;
     bool on(Family f) const;
+    ElemType d_type() const { return d ? *d : c; }
     Vendor vendor() const { return vendor_of(families.front()); }
     // A file- and URL-safe identifier, unique per family and wave: the builtin
     // without "__builtin_amdgcn_" on AMD, the short name on NVIDIA.
@@ -189,10 +203,22 @@ private:
 
 // Modifiers are the encoding fields, as the ISA guide and the assembler write
 // them. -1 means "not given" (so the default applies).
+//
+// gfx1250 (CDNA5) fields, named as LLVM's assembler writes them:
+//  matrix_a_fmt / matrix_b_fmt   f8f6f4 data formats: 0 FP8, 1 BF8, 2 FP6, 3 BF6, 4 FP4
+//                                (MATRIX_FMT_*; the builtin's fmt_a / fmt_b)
+//  matrix_a_scale / matrix_b_scale        0 ROW0, 1 ROW1 (MATRIX_SCALE_ROW*; the builtin's
+//                                a_scale_sel / b_scale_sel): which half-wave supplies the scales
+//  matrix_a_scale_fmt / matrix_b_scale_fmt  0 E8M0, 1 E5M3, 2 E4M3 (MATRIX_SCALE_FMT_*)
+//  index_key                     SWMMAC index_key (dword0 bit 11)
 struct Modifiers {
     int cbsz = -1, abid = -1, blgp = -1, opsel = -1, wave = -1;
     int opsel_a = -1, opsel_b = -1;  // mfma_scale only: scale byte selects
     int selector = -1;               // NVIDIA mma.sp only: the sparsity selector (which lanes give metadata)
+    int matrix_a_fmt = -1, matrix_b_fmt = -1;              // gfx1250 f8f6f4
+    int matrix_a_scale = -1, matrix_b_scale = -1;          // gfx1250 wmma_scale*
+    int matrix_a_scale_fmt = -1, matrix_b_scale_fmt = -1;  // gfx1250 wmma_scale*
+    int index_key = -1;                                    // gfx1250 SWMMAC
 };
 
 // The modifiers after validation and defaulting, as they apply to one instruction.
@@ -200,6 +226,10 @@ struct ResolvedModifiers {
     int cbsz = 0, abid = 0, blgp = 0, opsel = 0, wave = 64;  // NVIDIA: wave = 32 (warp) or 128 (warpgroup)
     int opsel_a = 0, opsel_b = 0;
     int selector = 0;
+    int matrix_a_fmt = 0, matrix_b_fmt = 0;
+    int matrix_a_scale = 0, matrix_b_scale = 0;
+    int matrix_a_scale_fmt = 0, matrix_b_scale_fmt = 0;
+    int index_key = 0;
     std::string describe() const;  // "cbsz=1 abid=1" (only non-default fields), or ""
 };
 
@@ -208,7 +238,9 @@ struct ResolvedModifiers {
 ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, const Modifiers& m);
 // Which modifiers this instruction accepts and their legal values, for UIs.
 struct ModifierRange {
-    std::string name;          // "cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b", "selector"
+    std::string name;          // "cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b", "selector",
+                               // "matrix_a_fmt", "matrix_b_fmt", "matrix_a_scale", "matrix_b_scale",
+                               // "matrix_a_scale_fmt", "matrix_b_scale_fmt", "index_key"
     std::vector<int> values;   // legal values (given the other modifiers' current values)
     std::string meaning;       // one line
     bool moves_data;           // false for value-only modifiers (f64 negation)
@@ -224,6 +256,16 @@ std::string lane_group_name(const Instruction& ins, int wave);
 // "wave", "opsel_a", ...). Unknown names read 0 and write nothing.
 int modifier_value(const ResolvedModifiers& m, std::string_view name);
 void set_modifier(Modifiers& m, std::string_view name, int value);
+// Named values of the gfx1250 controls, as LLVM's assembler spells them:
+// matrix_a_fmt / matrix_b_fmt FP8 BF8 FP6 BF6 FP4 (0..4), matrix_a_scale /
+// matrix_b_scale ROW0 ROW1 (0, 1), matrix_a_scale_fmt / matrix_b_scale_fmt E8M0
+// E5M3 E4M3 (0..2). The name of a value ("" where it has none), and the value of
+// a text: a name (any case, with or without MATRIX_FMT_ / MATRIX_SCALE_ /
+// MATRIX_SCALE_FMT_) or a decimal number; nullopt when it is neither.
+std::string modifier_value_name(std::string_view modifier, int value);
+std::optional<int> parse_modifier_value(std::string_view modifier, std::string_view text);
+// The legal spellings of a named modifier, for messages: "fp8 bf8 fp6 bf6 fp4 (or 0..4)".
+std::string modifier_value_names(std::string_view modifier);
 
 struct Element {
     int block = 0, row = 0, col = 0;
@@ -341,6 +383,25 @@ std::vector<EncodingWord> encoding_words(const Instruction& ins);
 // How the compiler chooses this instruction from its builtin ("" when the
 // builtin always gives it): the scaled / unscaled f8f6f4 pair.
 std::string compiler_selection(const Instruction& ins);
+// How sure a layout is, and the other readings of it (gfx1250 layouts carry
+// this; other families return an empty `confidence` and state theirs in
+// family_source / Instruction::confidence). An alternative is a whole
+// description: what it says, who says it, and which elements it would move.
+struct Alternative {
+    std::string reading;  // "w = 8: A[i][k] in lane i + 16*(floor(k/8)%2), element 8*floor(k/16) + k%8"
+    std::string source;   // "a reviewer's quotation of the CDNA5 ISA guide §7.12.2"
+    std::string differs;  // "which elements move: every k with (k/8)%2 != (k/16)%2 ..."
+};
+struct Evidence {
+    std::string confidence;  // "high", "disputed", "low, one source" (empty: not stated here)
+    std::string sources;     // the sources of the chosen reading
+    std::string why;         // one sentence: why this confidence
+    std::vector<Alternative> alternatives;  // other readings a source gives (empty: none known)
+};
+// The evidence of one operand's layout under these modifiers.
+Evidence layout_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+// The weakest evidence over every operand (what `info` and a whole figure show).
+Evidence instruction_evidence(const Instruction& ins, const ResolvedModifiers& mods);
 
 // The family's formulas in words, and their source.
 std::string family_formulas(const Instruction& ins, const ResolvedModifiers& mods);

@@ -31,6 +31,7 @@ std::string_view family_name(Family f) {
         case Family::CDNA4: return "cdna4";
         case Family::RDNA3: return "rdna3";
         case Family::RDNA4: return "rdna4";
+        case Family::CDNA5: return "cdna5";
         case Family::Ampere: return "ampere";
         case Family::Ada: return "ada";
         case Family::Hopper: return "hopper";
@@ -46,6 +47,7 @@ std::string_view family_title(Family f) {
         case Family::CDNA4: return "CDNA4";
         case Family::RDNA3: return "RDNA3";
         case Family::RDNA4: return "RDNA4";
+        case Family::CDNA5: return "CDNA5";
         case Family::Ampere: return "Ampere";
         case Family::Ada: return "Ada";
         case Family::Hopper: return "Hopper";
@@ -59,7 +61,7 @@ bool is_cdna(Family f) {
 
 const std::vector<Family>& all_families() {
     static const std::vector<Family> kAll = {Family::CDNA1, Family::CDNA2, Family::CDNA3,  Family::CDNA4, Family::RDNA3,
-                                             Family::RDNA4, Family::Ampere, Family::Ada, Family::Hopper};
+                                             Family::RDNA4, Family::CDNA5, Family::Ampere, Family::Ada, Family::Hopper};
     return kAll;
 }
 
@@ -124,7 +126,7 @@ constexpr ElemInfo kElems[] = {
     {ElemType::IDX, "idx", 4},  {ElemType::F8F6F4, "f8f6f4", 8},
     {ElemType::TF32, "tf32", 32}, {ElemType::S32, "s32", 32},  {ElemType::S8, "s8", 8},
     {ElemType::U8, "u8", 8},      {ElemType::S4, "s4", 4},     {ElemType::E4M3, "e4m3", 8},
-    {ElemType::E5M2, "e5m2", 8},  {ElemType::B16, "b16", 16},
+    {ElemType::E5M2, "e5m2", 8},  {ElemType::B16, "b16", 16},  {ElemType::E5M3, "e5m3", 8},
 };
 }  // namespace
 
@@ -153,6 +155,9 @@ std::string_view layout_kind_name(LayoutKind k) {
         case LayoutKind::WmmaRdna3: return "wmma_rdna3";
         case LayoutKind::WmmaRdna4: return "wmma_rdna4";
         case LayoutKind::SwmmacRdna4: return "swmmac_rdna4";
+        case LayoutKind::WmmaGfx1250: return "wmma_gfx1250";
+        case LayoutKind::WmmaScaleGfx1250: return "wmma_scale_gfx1250";
+        case LayoutKind::SwmmacGfx1250: return "swmmac_gfx1250";
         case LayoutKind::MmaSync: return "mma_sync";
         case LayoutKind::MmaSparse: return "mma_sp";
         case LayoutKind::LdStMatrix: return "ldstmatrix";
@@ -165,7 +170,7 @@ std::string_view layout_kind_name(LayoutKind k) {
 
 bool Instruction::sparse() const {
     return kind == LayoutKind::SmfmacCdna3 || kind == LayoutKind::SmfmacCdna4 || kind == LayoutKind::SwmmacRdna4 ||
-           kind == LayoutKind::MmaSparse;
+           kind == LayoutKind::SwmmacGfx1250 || kind == LayoutKind::MmaSparse;
 }
 bool Instruction::on(Family f) const { return std::find(families.begin(), families.end(), f) != families.end(); }
 
@@ -238,6 +243,41 @@ std::string Instruction::signature(int wave) const {
             else
                 args = in[0] + " a, " + in[1] + " b, " + in[2] + " c, int idx";
             break;
+        case LayoutKind::WmmaGfx1250:
+            // The builtin's constant arguments, as clang-22's BuiltinsAMDGPU.td orders them.
+            if (integer)
+                args = "bool a_signed, " + in[0] + " a, bool b_signed, " + in[1] + " b, " + in[2] +
+                       " c, bool reuse_a, bool reuse_b, bool clamp";
+            else if (a == ElemType::F8F6F4)  // clang-22: 6 arguments, no reuse hints
+                args = "int fmt_a, " + in[0] + " a, int fmt_b, " + in[1] + " b, short c_mod, " + in[2] + " c";
+            else if (a == ElemType::FP4)  // 32x16x128_f4, clang-22: 4 arguments
+                args = in[0] + " a, " + in[1] + " b, short c_mod, " + in[2] + " c";
+            else if (elem_bits(a) == 8)
+                args = in[0] + " a, " + in[1] + " b, short c_mod, " + in[2] + " c, bool reuse_a, bool reuse_b";
+            else
+                args = "bool neg_a, " + in[0] + " a, bool neg_b, " + in[1] + " b, short c_mod, " + in[2] +
+                       " c, bool reuse_a, bool reuse_b";
+            break;
+        case LayoutKind::WmmaScaleGfx1250: {
+            const std::string scale = builtin_pattern.find("scale16") != std::string::npos ? "long" : "int";
+            args = (a == ElemType::F8F6F4 ? "int fmt_a, " + in[0] + " a, int fmt_b, " + in[1] + " b, "
+                                          : in[0] + " a, " + in[1] + " b, ") +
+                   "short c_mod, " + in[2] + " c, int a_scale_sel, int a_scale_fmt, " + scale +
+                   " scale_a, int b_scale_sel, int b_scale_fmt, " + scale + " scale_b, bool reuse_a, bool reuse_b";
+            break;
+        }
+        case LayoutKind::SwmmacGfx1250:
+            // The 8-bit forms' index is 64 bits in the instruction; the builtin takes an int
+            // and leaves the upper VGPR unwritten (clang-22).
+            if (integer)
+                args = "bool a_signed, " + in[0] + " a, bool b_signed, " + in[1] + " b, " + in[2] +
+                       " c, int idx, bool reuse_a, bool reuse_b, bool clamp";
+            else if (elem_bits(a) == 8)
+                args = in[0] + " a, " + in[1] + " b, " + in[2] + " c, int idx, bool reuse_a, bool reuse_b";
+            else
+                args = "bool neg_a, " + in[0] + " a, bool neg_b, " + in[1] + " b, " + in[2] +
+                       " c, int idx, bool reuse_a, bool reuse_b";
+            break;
         default: break;  // NVIDIA families return above
     }
     return d + " " + builtin(wave) + "(" + args + ")";
@@ -278,6 +318,11 @@ std::vector<Target> make_targets() {
         "clang-22");
     add("gfx1201", Family::RDNA4, "RDNA4 (gfx1201, Radeon RX 9070 / AI PRO R9700)",
         {"rx9070xt", "rx9070", "r9700", "navi48"}, {32, 64}, 32, "clang-22");
+    // CDNA5: AMD's FlyDSL documentation (ROCm/FlyDSL) names gfx1250 CDNA5 and the
+    // MI450; LLVM's AMDGPUUsage lists gfx1250 with product names "TBA" and no
+    // product for gfx1251. Wave32 only (clang-22 refuses -mwavefrontsize64).
+    add("gfx1250", Family::CDNA5, "CDNA5 (gfx1250, MI400 series: MI450)", {"mi400", "mi450"}, {32}, 32, "clang-22");
+    add("gfx1251", Family::CDNA5, "CDNA5 (gfx1251)", {}, {32}, 32, "clang-22");
     // NVIDIA: lanes are the 32 threads of a warp (wgmma: the 128 of a warpgroup,
     // which the instruction's legal lane count says). sm_90a is the same chip as
     // sm_90 with the architecture-specific instructions (wgmma) enabled.
@@ -296,7 +341,7 @@ const char* family_default_gfx(std::string_view name) {
     static const std::pair<const char*, const char*> kMap[] = {
         {"cdna", "gfx908"},  {"cdna1", "gfx908"},  {"cdna2", "gfx90a"},  {"cdna3", "gfx942"},
         {"cdna4", "gfx950"}, {"rdna3", "gfx1100"}, {"rdna3.5", "gfx1150"}, {"rdna35", "gfx1150"},
-        {"rdna4", "gfx1201"}, {"ampere", "sm_80"}, {"ada", "sm_89"}, {"hopper", "sm_90"},
+        {"rdna4", "gfx1201"}, {"cdna5", "gfx1250"}, {"gfx12.5", "gfx1250"}, {"gfx125x", "gfx1250"}, {"ampere", "sm_80"}, {"ada", "sm_89"}, {"hopper", "sm_90"},
     };
     for (auto& [k, v] : kMap)
         if (name == k) return v;
@@ -321,7 +366,7 @@ const Target& Catalog::find_target(std::string_view raw) const {
         for (const auto& p : t.products)
             if (p == squashed) return t;
     }
-    std::vector<std::string> names = {"cdna1", "cdna2", "cdna3", "cdna4", "rdna3", "rdna3.5", "rdna4",
+    std::vector<std::string> names = {"cdna1", "cdna2", "cdna3", "cdna4", "rdna3", "rdna3.5", "rdna4", "cdna5",
                                       "ampere", "ada", "hopper"};
     for (const Target& t : targets()) {
         names.push_back(t.gfx);
@@ -330,9 +375,9 @@ const Target& Catalog::find_target(std::string_view raw) const {
     std::string msg = "unknown architecture '" + std::string(raw) + "'";
     auto near = closest(name, names);
     if (!near.empty()) msg += "; did you mean " + text::join_quoted(near, " or ") + "?";
-    msg += "\nlegal: family names (cdna1 cdna2 cdna3 cdna4 rdna3 rdna3.5 rdna4 ampere ada hopper), gfx and sm ids (";
+    msg += "\nlegal: family names (cdna1 cdna2 cdna3 cdna4 rdna3 rdna3.5 rdna4 cdna5 ampere ada hopper), gfx and sm ids (";
     for (size_t i = 0; i < targets().size(); ++i) msg += (i ? " " : "") + targets()[i].gfx;
-    msg += ") or products (mi100 mi250x mi300x mi355x rx7900xtx rx9070xt a100 l40s rtx4090 h100 h200 ...)";
+    msg += ") or products (mi100 mi250x mi300x mi355x mi450 rx7900xtx rx9070xt a100 l40s rtx4090 h100 h200 ...)";
     throw Error(msg);
 }
 
@@ -488,7 +533,7 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
     int line_no = 0;
     static const std::map<std::string, Family> kFamilies = {
         {"cdna1", Family::CDNA1}, {"cdna2", Family::CDNA2}, {"cdna3", Family::CDNA3},
-        {"cdna4", Family::CDNA4}, {"rdna3", Family::RDNA3}, {"rdna4", Family::RDNA4}};
+        {"cdna4", Family::CDNA4}, {"rdna3", Family::RDNA3}, {"rdna4", Family::RDNA4}, {"cdna5", Family::CDNA5}};
     static const std::map<std::string, LayoutKind> kKinds = {
         {"mfma", LayoutKind::Mfma},
         {"mfma_scaled", LayoutKind::MfmaScaled},
@@ -497,7 +542,10 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
         {"smfmac_cdna4", LayoutKind::SmfmacCdna4},
         {"wmma_rdna3", LayoutKind::WmmaRdna3},
         {"wmma_rdna4", LayoutKind::WmmaRdna4},
-        {"swmmac_rdna4", LayoutKind::SwmmacRdna4}};
+        {"swmmac_rdna4", LayoutKind::SwmmacRdna4},
+        {"wmma_gfx1250", LayoutKind::WmmaGfx1250},
+        {"wmma_scale_gfx1250", LayoutKind::WmmaScaleGfx1250},
+        {"swmmac_gfx1250", LayoutKind::SwmmacGfx1250}};
     while (std::getline(in, raw)) {
         ++line_no;
         std::string line = text::trim(raw);
@@ -519,7 +567,7 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
             auto it = kFamilies.find(text::trim(fam));
             if (it == kFamilies.end())
                 fail(origin, line_no,
-                     "unknown family '" + text::trim(fam) + "'; legal: cdna1 cdna2 cdna3 cdna4 rdna3 rdna4 (NVIDIA rows: "
+                     "unknown family '" + text::trim(fam) + "'; legal: cdna1 cdna2 cdna3 cdna4 rdna3 rdna4 cdna5 (NVIDIA rows: "
                      "ampere ada hopper, in core/catalog/nvidia.txt's format)");
             if (r.on(it->second)) fail(origin, line_no, "family '" + text::trim(fam) + "' given twice");
             r.families.push_back(it->second);
@@ -546,7 +594,8 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
         if (kind == kKinds.end())
             fail(origin, line_no,
                  "unknown layout '" + f[4] +
-                     "'; legal: mfma mfma_scaled mfma_f8f6f4 smfmac_cdna3 smfmac_cdna4 wmma_rdna3 wmma_rdna4 swmmac_rdna4");
+                     "'; legal: mfma mfma_scaled mfma_f8f6f4 smfmac_cdna3 smfmac_cdna4 wmma_rdna3 wmma_rdna4 swmmac_rdna4 "
+                     "wmma_gfx1250 wmma_scale_gfx1250 swmmac_gfx1250");
         r.kind = kind->second;
         r.scales = f[4] == "mfma_scaled";
         auto dims = text::split(f[5], 'x');
@@ -558,19 +607,49 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
         if (!is_pow2(r.m) || !is_pow2(r.n) || !is_pow2(r.k) || !is_pow2(r.blocks))
             fail(origin, line_no, "shape and blocks must be powers of two");
         auto types = text::split(f[7], ',');
-        if (types.size() != 3) fail(origin, line_no, "types '" + f[7] + "' must be A,B,C");
-        ElemType* slots[3] = {&r.a, &r.b, &r.c};
-        for (int i = 0; i < 3; ++i) {
+        if (types.size() != 3 && types.size() != 4)
+            fail(origin, line_no, "types '" + f[7] + "' must be A,B,C (or A,B,C,D where D's type differs from C's)");
+        ElemType d_type = ElemType::F32;
+        ElemType* slots[4] = {&r.a, &r.b, &r.c, &d_type};
+        for (size_t i = 0; i < types.size(); ++i) {
             auto t = parse_elem(text::trim(types[i]));
             if (!t) fail(origin, line_no, "unknown element type '" + types[i] + "'");
             *slots[i] = *t;
         }
-        r.opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", f[8], 16));
-        auto cyc = text::split(f[9], '/');
-        r.cycles = parse_int(origin, line_no, "cycles", cyc[0]);
-        r.cycles_fp8 = cyc.size() > 1 ? parse_int(origin, line_no, "cycles", cyc[1]) : r.cycles;
-        if (cyc.size() > 2 || r.cycles < 1 || r.cycles_fp8 < 1)
-            fail(origin, line_no, "cycles '" + f[9] + "' is not N or N/M with N, M >= 1, legal: e.g. 64 or 64/32");
+        if (types.size() == 4) {
+            if (d_type == r.c) fail(origin, line_no, "types '" + f[7] + "' repeat C's type as D's, legal: A,B,C");
+            r.d = d_type;
+        }
+        {
+            // "35+33": a prefix instruction's opcode, then the matrix instruction's own.
+            auto ops = text::split(f[8], '+');
+            if (ops.size() > 2) fail(origin, line_no, "opcode '" + f[8] + "' is not HEX or PREFIX+HEX, legal: e.g. 5d or 35+33");
+            r.opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", text::trim(ops.back()), 16));
+            if (ops.size() == 2) {
+                r.prefix_opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", text::trim(ops[0]), 16));
+                // The prefixes LLVM 22 knows, per family (llvm-objdump-22 on gfx950's
+                // v_mfma_scale_*: D3AC.... first; llvm-mc-22 -mcpu=gfx1250 for the rest).
+                const bool cdna4 = r.on(Family::CDNA4), cdna5 = r.on(Family::CDNA5);
+                if (cdna4 && !cdna5 && r.prefix_opcode == 0x2c) r.prefix_mnemonic = "v_mfma_ld_scale_b32";
+                else if (cdna5 && !cdna4 && r.prefix_opcode == 0x35) r.prefix_mnemonic = "v_wmma_ld_scale_paired_b32";
+                else if (cdna5 && !cdna4 && r.prefix_opcode == 0x3a) r.prefix_mnemonic = "v_wmma_ld_scale16_paired_b64";
+                else
+                    fail(origin, line_no, "prefix opcode '" + text::trim(ops[0]) +
+                                              "' is unknown on these families, legal: 2c (v_mfma_ld_scale_b32, cdna4), "
+                                              "35 (v_wmma_ld_scale_paired_b32, cdna5), 3a (v_wmma_ld_scale16_paired_b64, cdna5)");
+            }
+        }
+        if (f[9] == "-") {
+            r.cycles = r.cycles_fp8 = 0;  // not published
+        } else {
+            auto cyc = text::split(f[9], '/');
+            r.cycles = parse_int(origin, line_no, "cycles", cyc[0]);
+            r.cycles_fp8 = cyc.size() > 1 ? parse_int(origin, line_no, "cycles", cyc[1]) : r.cycles;
+            if (cyc.size() > 2 || r.cycles < 1 || r.cycles_fp8 < 1)
+                fail(origin, line_no,
+                     "cycles '" + f[9] + "' is not N or N/M with N, M >= 1 (or - where none is published), legal: e.g. "
+                     "64 or 64/32");
+        }
         r.vec_w32 = f[10];
         r.vec_w64 = f[11] == "-" ? "" : f[11];
         for (const std::string* v : {&r.vec_w32, &r.vec_w64}) {

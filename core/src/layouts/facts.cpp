@@ -44,6 +44,23 @@ ExecFacts exec_facts(const Instruction& ins, const Target& t, const ResolvedModi
         else if (ins.kind == LayoutKind::MfmaScaled)
             f.value_modifiers = ins.scales ? "neg/abs on C only (ISA level); scales multiply by 2^(e-127)"
                                            : "neg/abs on C only (ISA level); no scales (as if both were 2^0)";
+    } else if (fam == Family::CDNA5) {
+        // gfx1250: one VGPR file; llvm-mc-22 accepts any VGPR start for these operands.
+        f.coexec = false;
+        f.gpr_alignment_bytes = 4;
+        for (Operand op : operands_of(ins))
+            f.register_files.emplace_back(op, op == Operand::K && ins.k == 128 && elem_bits(ins.a) == 8
+                                                  ? "VGPR pair (64-bit index; the clang-22 builtin writes only the lower VGPR)"
+                                                  : "VGPR");
+        if (ins.a == ElemType::IU8)
+            f.value_modifiers = "neg_lo:[a_signed,b_signed,0] selects signed inputs; clamp saturates";
+        else if (elem_bits(ins.a) == 8 || ins.a == ElemType::F8F6F4 || ins.a == ElemType::FP4)
+            f.value_modifiers = "no A/B negation; c_mod -C (neg_lo:[0,0,1]) or |C| (neg_hi:[0,0,1])";
+        else
+            f.value_modifiers = "neg_a/neg_b negate A/B (neg_lo/neg_hi); c_mod -C or |C|";
+        f.value_modifiers += "; matrix_a_reuse/matrix_b_reuse are register-reuse hints";
+        if (ins.kind == LayoutKind::WmmaScaleGfx1250)
+            f.value_modifiers += "; scale_fmt (E8M0/E5M3/E4M3) reinterprets the scale bytes";
     } else {
         f.coexec = false;
         f.gpr_alignment_bytes = 4;
@@ -152,9 +169,11 @@ std::vector<FormulaSymbol> formula_symbols(const Instruction& ins, std::string_v
     if (has("g")) add("g", "the lane's group of " + m + " lanes: floor(lane/" + m + ")");
     if (has("q")) add("q", "a 4:2 group's number within its lane: the pair of stored values (and, in K, the 4-bit field) it uses");
     if (has("r")) add("r", "copy number: the same element is held by each of these lanes (replication)");
-    if (has("kb")) add("kb", "block of 32 k sharing one scale: floor(k/32)");
-    if (has("scale_a")) add("scale_a[i][kb]", "the E8M0 scale of A's row i for k block kb (operand SA)");
-    if (has("scale_b")) add("scale_b[kb][j]", "the E8M0 scale of B's column j for k block kb (operand SB)");
+    const bool s16 = ins.builtin_pattern.find("scale16") != std::string::npos;
+    const std::string scale_word = ins.kind == LayoutKind::WmmaScaleGfx1250 ? "8-bit (E8M0, E5M3 or E4M3)" : "E8M0";
+    if (has("kb")) add("kb", s16 ? "block of 16 k sharing one scale: floor(k/16)" : "block of 32 k sharing one scale: floor(k/32)");
+    if (has("scale_a")) add("scale_a[i][kb]", "the " + scale_word + " scale of A's row i for k block kb (operand SA)");
+    if (has("scale_b")) add("scale_b[kb][j]", "the " + scale_word + " scale of B's column j for k block kb (operand SB)");
     if (has("set")) add("set", "which index set of the K VGPR the instruction reads (chosen by abid)");
     if (has("index_key")) add("index_key", "which index set of the K VGPR the instruction reads (opsel / index_key)");
     if (contains("p(l)")) {
@@ -195,40 +214,30 @@ EncodingFormat encoding_format(Family f) {
     if (is_cdna(f))
         return {"VOP3P-MAI", 0xD3800000u, 16, 7, 2,
                 "GFX9 VOP3P-MAI: dword 0 bits 31:23 = 0x1A7, OP bits 22:16 (CDNA3/CDNA4 ISA guides; LLVM VOP3P_MAI)"};
+    // gfx1250 widened the VOP3P opcode to 8 bits: llvm-mc-22 -mcpu=gfx1250 encodes
+    // v_wmma_f16_16x16x128_fp8_fp8 as dword 0 0xCC840000 (opcode 0x84; with bit 23
+    // cleared the word disassembles as v_pk_lshlrev_b16).
+    if (f == Family::CDNA5)
+        return {"VOP3P (GFX12.5)", 0xCC000000u, 16, 8, 2,
+                "gfx1250 VOP3P: dword 0 bits 31:24 = 0xCC, OP bits 23:16 (llvm-mc-22 -mcpu=gfx1250 -show-encoding)"};
     if (vendor_of(f) == Vendor::AMD)
         return {"VOP3P", 0xCC000000u, 16, 7, 2,
                 "GFX11/GFX12 VOP3P: dword 0 bits 31:23 = 0x198, OP bits 22:16 (RDNA3/RDNA4 ISA guides; LLVM VOP3P)"};
     return {"PTX", 0, 0, 0, 0, "PTX instructions have no fixed binary encoding at this level"};
 }
 
-namespace {
-// The prefix instruction of a multi-word matrix instruction, per family: the
-// scale load that v_mfma_scale_* issues before its MFMA word (CDNA4 ISA guide
-// §7.2.1; llvm-objdump-22 shows D3AC.... then D3AD.... / D3AE....).
-struct Prefix {
-    const char* mnemonic;
-    unsigned opcode;
-};
-std::vector<Prefix> prefixes_of(const Instruction& ins) {
-    if (ins.kind == LayoutKind::MfmaScaled && ins.scales && ins.on(Family::CDNA4))
-        return {{"v_mfma_ld_scale_b32", 0x2c}};
-    // gfx1250's scaled WMMA (llvm-mc-22 -mcpu=gfx1250 -show-encoding): a
-    // v_wmma_ld_scale_paired_b32 (VOP3P 0x35) or v_wmma_ld_scale16_paired_b64
-    // (0x3A) dword pair, then the WMMA dword pair.
-    auto starts = [&](const char* p) { return ins.mnemonic.rfind(p, 0) == 0; };
-    if (starts("v_wmma_scale16_")) return {{"v_wmma_ld_scale16_paired_b64", 0x3a}};
-    if (starts("v_wmma_scale_")) return {{"v_wmma_ld_scale_paired_b32", 0x35}};
-    return {};
-}
-}  // namespace
-
 std::vector<EncodingWord> encoding_words(const Instruction& ins) {
     std::vector<EncodingWord> out;
     if (ins.vendor() != Vendor::AMD) return out;
     const EncodingFormat fmt = encoding_format(ins.families.front());
+    // The prefix instruction of a multi-word row (the catalog's "PREFIX+OPCODE"):
+    // gfx950's v_mfma_scale_* load their scales with v_mfma_ld_scale_b32 (0x2c)
+    // before the MFMA word; gfx1250's wmma_scale* with v_wmma_ld_scale_paired_b32
+    // (0x35) or v_wmma_ld_scale16_paired_b64 (0x3A) before the WMMA word.
     int dword = 0;
-    for (const Prefix& p : prefixes_of(ins)) {
-        out.push_back({dword, fmt.word0_fixed | (p.opcode << fmt.opcode_lo), p.opcode, p.mnemonic, "prefix"});
+    if (ins.prefix_opcode) {
+        out.push_back({dword, fmt.word0_fixed | (ins.prefix_opcode << fmt.opcode_lo), ins.prefix_opcode,
+                       ins.prefix_mnemonic, "prefix"});
         dword += fmt.dwords;
     }
     out.push_back({dword, fmt.word0_fixed | (ins.opcode << fmt.opcode_lo), ins.opcode, ins.mnemonic, "matrix"});

@@ -45,4 +45,13 @@ std::string nvidia_rule_violation(const Instruction& ins);
 void parse_nvidia_row(const std::vector<std::string>& fields, std::string_view origin, int line,
                       std::vector<Instruction>& out);
 
+// gfx1250/gfx1251 families (layouts_gfx1250.cpp).
+OperandSpec gfx1250_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+std::vector<Operand> gfx1250_operands(const Instruction& ins);
+// Empty when the gfx1250 formulas can lay out this row's shape, else what is wrong.
+std::string gfx1250_geometry(const Instruction& ins);
+const char* gfx1250_geometry_legal();
+std::string gfx1250_family_source(LayoutKind k);
+Evidence gfx1250_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+
 }  // namespace lanescope::detail

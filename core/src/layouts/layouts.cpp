@@ -21,6 +21,8 @@
 //                  MFMA and its on-GPU layout test), rocjitsu (reference §4.4).
 //  * wmma_rdna3:   CALC, seed S1 tables and store_c example.
 //  * wmma_rdna4, swmmac_rdna4: CALC v1.3.x (checked position by position).
+//  * wmma_gfx1250, wmma_scale_gfx1250, swmmac_gfx1250: layouts_gfx1250.cpp
+//                  (Triton 3.6 WMMA v3, rocjitsu; evidence per operand).
 #include "lanescope/lanescope.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
@@ -43,6 +45,23 @@ using detail::OperandSpec;
 using detail::Slot;
 
 bool is16(ElemType t) { return elem_bits(t) == 16; }
+bool is_gfx1250(const Instruction& ins) {
+    return ins.kind == LayoutKind::WmmaGfx1250 || ins.kind == LayoutKind::WmmaScaleGfx1250 ||
+           ins.kind == LayoutKind::SwmmacGfx1250;
+}
+// Modifiers that change values but never placement (clang-22 builtins -> llvm-mc-22 fields).
+std::string gfx1250_value_modifiers(const Instruction& ins) {
+    std::string s;
+    if (ins.a == ElemType::IU8)
+        s = "neg_lo:[a_signed,b_signed,0]: the builtin's a_signed/b_signed (signedness; values only); clamp saturates";
+    else if (elem_bits(ins.a) == 8 || ins.a == ElemType::F8F6F4 || ins.a == ElemType::FP4)
+        s = "neg_lo/neg_hi: no A/B negation (the assembler refuses it); c_mod 1 = neg_lo:[0,0,1] (-C), 2 = "
+            "neg_hi:[0,0,1] (|C|) (values only)";
+    else
+        s = "neg_lo/neg_hi: neg_a/neg_b negate A/B" + std::string(ins.a == ElemType::F32 ? " (f32: neg_lo only)" : "") +
+            "; c_mod 1 = neg_lo:[0,0,1] (-C), 2 = neg_hi:[0,0,1] (|C|) (values only)";
+    return s + "\nmatrix_a_reuse / matrix_b_reuse: register-reuse hints (dword0 bits 13/14; no data moves)\n";
+}
 bool is8(ElemType t) { return elem_bits(t) == 8; }
 
 // RDNA4 A/B placement from a k-bit spec, LSB first: 'i' = next item bit,
@@ -569,6 +588,12 @@ const std::vector<FamilyRule>& family_rules() {
          {E::F16, E::BF16, E::F32, E::I32}, "16x16x16 (iu4 also 16x16x32), 1 block", kspec_geometry},
         {LayoutKind::SwmmacRdna4, {Family::RDNA4}, {E::F16, E::BF16, E::IU8, E::IU4, E::FP8, E::BF8},
          {E::F16, E::BF16, E::F32, E::I32}, "16x16x32 (iu4 also 16x16x64), 1 block", kspec_geometry},
+        {LayoutKind::WmmaGfx1250, {Family::CDNA5}, {E::F32, E::F16, E::BF16, E::FP8, E::BF8, E::IU8, E::F8F6F4, E::FP4},
+         {E::F32, E::F16, E::BF16, E::I32}, detail::gfx1250_geometry_legal(), detail::gfx1250_geometry},
+        {LayoutKind::WmmaScaleGfx1250, {Family::CDNA5}, {E::F8F6F4, E::FP4}, {E::F32}, detail::gfx1250_geometry_legal(),
+         detail::gfx1250_geometry},
+        {LayoutKind::SwmmacGfx1250, {Family::CDNA5}, {E::F16, E::BF16, E::FP8, E::BF8, E::IU8},
+         {E::F32, E::F16, E::BF16, E::I32}, detail::gfx1250_geometry_legal(), detail::gfx1250_geometry},
     };
     return kRules;
 }
@@ -652,6 +677,10 @@ OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers
             if (acc == Operand::C) return wmma4_c(ins, mods);
             if (acc == Operand::K) return swmmac4_index(ins, mods);
             return rdna4_ab(ins, acc, mods);
+        case LayoutKind::WmmaGfx1250:
+        case LayoutKind::WmmaScaleGfx1250:
+        case LayoutKind::SwmmacGfx1250:
+            return detail::gfx1250_spec(ins, op, mods);  // D differs from C on bf16f32
         case LayoutKind::MmaSync:
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
@@ -712,6 +741,24 @@ void validate_instruction(const Instruction& ins) {
                             " VGPR(s) per lane but the " + std::string(layout_kind_name(ins.kind)) + " formulas place " +
                             std::to_string(regs) + " (wave" + std::to_string(wave) + "), legal: a vector of " +
                             std::to_string(regs) + " VGPR(s)");
+        }
+        if (is_gfx1250(ins)) {
+            // D's vector (bf16f32: C f32, D bf16) and, for f8f6f4, every format's
+            // A/B registers inside the builtin's (always full-size) vectors.
+            const int dbits = vector_bits(text::trim(vec.substr(vec.find('>') + 1)));
+            const int dregs = spec_for(ins, Operand::D, mods).regs;
+            if ((dbits + 31) / 32 != dregs)
+                throw Error("operand D type " + vec.substr(vec.find('>') + 1) + " holds " + std::to_string((dbits + 31) / 32) +
+                            " VGPR(s) per lane but the " + std::string(layout_kind_name(ins.kind)) + " formulas place " +
+                            std::to_string(dregs) + ", legal: a vector of " + std::to_string(dregs) + " VGPR(s)");
+            for (int fmt = 0; ins.a == ElemType::F8F6F4 && fmt <= 4; ++fmt) {
+                ResolvedModifiers f = mods;
+                f.matrix_a_fmt = f.matrix_b_fmt = fmt;
+                for (int n = 0; n < 2; ++n)
+                    if (spec_for(ins, ops[n], f).regs * 32 > vector_bits(text::trim(parts[static_cast<size_t>(n)])))
+                        throw Error("format " + std::to_string(fmt) + " of operand " + std::string(operand_name(ops[n])) +
+                                    " needs more VGPRs than the builtin's " + parts[static_cast<size_t>(n)]);
+            }
         }
     }
 }
@@ -845,17 +892,24 @@ std::vector<int> range(int lo, int hi) {
 
 bool cdna4_new(const Instruction& ins) { return ins.features.find("gfx950-insts") != std::string::npos; }
 
+const char* kGfx1250NoField = "gfx1250 WMMA/SWMMAC have no such field (their controls: --matrix-a-fmt, --matrix-b-fmt, "
+                              "--matrix-a-scale, --matrix-b-scale, --matrix-a-scale-fmt, --matrix-b-scale-fmt, --index-key)";
+
 Legal legal_wave(const Instruction& ins, const Target& t) {
     if (ins.vendor() == Vendor::NVIDIA) {
         if (ins.kind == LayoutKind::Wgmma) return {{128}, "a warpgroup: 4 warps, threads T = 0..127"};
         return {{32}, "a warp: 32 lanes"};
     }
     if (is_cdna(t.family)) return {{64}, "CDNA runs matrix instructions in wave64 only"};
+    if (t.family == Family::CDNA5)
+        return {{32}, "gfx1250/gfx1251 run WMMA and SWMMAC in wave32 only (clang-22 refuses -mwavefrontsize64 there; "
+                      "there are no _w64 builtins)"};
     return {{32, 64}, "RDNA: wave32 or wave64 (the _w32 / _w64 builtins)"};
 }
 
 Legal legal_cbsz(const Instruction& ins) {
     if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no CBSZ field"};
+    if (is_gfx1250(ins)) return {{}, kGfx1250NoField};
     switch (ins.kind) {
         case LayoutKind::Mfma:
             if (ins.a == ElemType::F64) return {{}, "f64 MFMA ignores CBSZ/ABID"};
@@ -872,6 +926,7 @@ Legal legal_cbsz(const Instruction& ins) {
 
 Legal legal_abid(const Instruction& ins, int cbsz) {
     if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no ABID field"};
+    if (is_gfx1250(ins)) return {{}, kGfx1250NoField};
     switch (ins.kind) {
         case LayoutKind::Mfma: {
             Legal c = legal_cbsz(ins);
@@ -893,6 +948,7 @@ Legal legal_abid(const Instruction& ins, int cbsz) {
 
 Legal legal_blgp(const Instruction& ins, const Target& t) {
     if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no BLGP field"};
+    if (is_gfx1250(ins)) return {{}, kGfx1250NoField};
     switch (ins.kind) {
         case LayoutKind::Mfma:
             if (ins.a == ElemType::F64) {
@@ -913,6 +969,7 @@ Legal legal_blgp(const Instruction& ins, const Target& t) {
 
 Legal legal_opsel(const Instruction& ins, int wave) {
     if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no OPSEL field"};
+    if (is_gfx1250(ins)) return {{}, kGfx1250NoField};
     switch (ins.kind) {
         case LayoutKind::WmmaRdna3:
             if (is16(ins.c)) return {{0, 4}, "op_sel:[0,0,1] (4) puts C/D in bits [31:16]; 0 in [15:0]"};
@@ -933,6 +990,31 @@ Legal legal_selector(const Instruction& ins) {
         return {{}, ins.vendor() == Vendor::NVIDIA ? "only mma.sp has a sparsity selector"
                                                    : "only NVIDIA mma.sp has a sparsity selector"};
     return {v, "sparsity selector: which lane(s) of each quad give the metadata"};
+}
+
+// gfx1250 controls (the assembler's fields; llvm-mc-22 -mcpu=gfx1250).
+Legal legal_matrix_fmt(const Instruction& ins, bool a) {
+    if (is_gfx1250(ins) && (a ? ins.a : ins.b) == ElemType::F8F6F4)
+        return {range(0, 4), std::string("matrix_") + (a ? "a" : "b") +
+                                 "_fmt: 0 FP8 E4M3, 1 BF8 E5M2, 2 FP6 E2M3, 3 BF6 E3M2, 4 FP4 E2M1 (16, 16, 12, 12, 8 VGPRs)"};
+    return {{}, "only the gfx1250 f8f6f4 WMMA have matrix_a_fmt / matrix_b_fmt"};
+}
+Legal legal_matrix_scale(const Instruction& ins, bool a) {
+    if (ins.kind != LayoutKind::WmmaScaleGfx1250) return {{}, "only gfx1250 wmma_scale*/wmma_scale16* have scale operands"};
+    if (a && ins.m == 32)
+        return {{0}, "matrix_a_scale ROW1 on the 32-row f4 WMMA: A's 32 rows of scales fill the wave, and no source "
+                     "says what ROW1 selects there"};
+    return {range(0, 1), std::string("matrix_") + (a ? "a" : "b") +
+                             "_scale: 0 ROW0 (lanes 0-15 give the scales), 1 ROW1 (lanes 16-31)"};
+}
+Legal legal_matrix_scale_fmt(const Instruction& ins) {
+    if (ins.kind != LayoutKind::WmmaScaleGfx1250) return {{}, "only gfx1250 wmma_scale*/wmma_scale16* have scale formats"};
+    return {range(0, 2), "scale format: 0 E8M0, 1 E5M3, 2 E4M3 (reinterprets the scale bytes; moves none)", false};
+}
+Legal legal_index_key(const Instruction& ins) {
+    if (ins.kind != LayoutKind::SwmmacGfx1250) return {{}, "only gfx1250 SWMMAC have index_key (RDNA4 SWMMAC: --opsel)"};
+    return {{0}, "the assembler accepts index_key 0-1 (dword0 bit 11), but no public source says which index bits 1 "
+                 "selects when the index fills its VGPRs; lanescope lays out index_key 0 only"};
 }
 
 Legal legal_opsel_ab(const Instruction& ins) {
@@ -982,6 +1064,13 @@ std::string ResolvedModifiers::describe() const {
     add("opsel_a", opsel_a);
     add("opsel_b", opsel_b);
     add("selector", selector);
+    add("matrix_a_fmt", matrix_a_fmt);
+    add("matrix_b_fmt", matrix_b_fmt);
+    add("matrix_a_scale", matrix_a_scale);
+    add("matrix_b_scale", matrix_b_scale);
+    add("matrix_a_scale_fmt", matrix_a_scale_fmt);
+    add("matrix_b_scale_fmt", matrix_b_scale_fmt);
+    add("index_key", index_key);
     return s;
 }
 
@@ -998,6 +1087,13 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
     r.opsel_a = check("opsel-a", m.opsel_a, r.opsel, legal_opsel_ab(ins), ins, t);
     r.opsel_b = check("opsel-b", m.opsel_b, r.opsel, legal_opsel_ab(ins), ins, t);
     r.selector = check("selector", m.selector, 0, legal_selector(ins), ins, t);
+    r.matrix_a_fmt = check("matrix-a-fmt", m.matrix_a_fmt, 0, legal_matrix_fmt(ins, true), ins, t);
+    r.matrix_b_fmt = check("matrix-b-fmt", m.matrix_b_fmt, 0, legal_matrix_fmt(ins, false), ins, t);
+    r.matrix_a_scale = check("matrix-a-scale", m.matrix_a_scale, 0, legal_matrix_scale(ins, true), ins, t);
+    r.matrix_b_scale = check("matrix-b-scale", m.matrix_b_scale, 0, legal_matrix_scale(ins, false), ins, t);
+    r.matrix_a_scale_fmt = check("matrix-a-scale-fmt", m.matrix_a_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
+    r.matrix_b_scale_fmt = check("matrix-b-scale-fmt", m.matrix_b_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
+    r.index_key = check("index-key", m.index_key, 0, legal_index_key(ins), ins, t);
     return r;
 }
 
@@ -1018,6 +1114,13 @@ std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target&
         add("opsel_b", legal_opsel_ab(ins));
     }
     add("selector", legal_selector(ins));
+    add("matrix_a_fmt", legal_matrix_fmt(ins, true));
+    add("matrix_b_fmt", legal_matrix_fmt(ins, false));
+    add("matrix_a_scale", legal_matrix_scale(ins, true));
+    add("matrix_b_scale", legal_matrix_scale(ins, false));
+    add("matrix_a_scale_fmt", legal_matrix_scale_fmt(ins));
+    add("matrix_b_scale_fmt", legal_matrix_scale_fmt(ins));
+    add("index_key", legal_index_key(ins));
     return out;
 }
 
@@ -1044,6 +1147,13 @@ auto modifier_field(Mods& m, std::string_view name) -> decltype(&m.cbsz) {
     if (name == "opsel_a") return &m.opsel_a;
     if (name == "opsel_b") return &m.opsel_b;
     if (name == "selector") return &m.selector;
+    if (name == "matrix_a_fmt") return &m.matrix_a_fmt;
+    if (name == "matrix_b_fmt") return &m.matrix_b_fmt;
+    if (name == "matrix_a_scale") return &m.matrix_a_scale;
+    if (name == "matrix_b_scale") return &m.matrix_b_scale;
+    if (name == "matrix_a_scale_fmt") return &m.matrix_a_scale_fmt;
+    if (name == "matrix_b_scale_fmt") return &m.matrix_b_scale_fmt;
+    if (name == "index_key") return &m.index_key;
     return nullptr;
 }
 }  // namespace
@@ -1057,10 +1167,53 @@ void set_modifier(Modifiers& m, std::string_view name, int value) {
     if (int* field = modifier_field(m, name)) *field = value;
 }
 
+namespace {
+const std::vector<std::string>* value_names(std::string_view modifier) {
+    static const std::vector<std::string> kFmt = {"fp8", "bf8", "fp6", "bf6", "fp4"};
+    static const std::vector<std::string> kRow = {"row0", "row1"};
+    static const std::vector<std::string> kScaleFmt = {"e8m0", "e5m3", "e4m3"};
+    if (modifier == "matrix_a_fmt" || modifier == "matrix_b_fmt") return &kFmt;
+    if (modifier == "matrix_a_scale" || modifier == "matrix_b_scale") return &kRow;
+    if (modifier == "matrix_a_scale_fmt" || modifier == "matrix_b_scale_fmt") return &kScaleFmt;
+    return nullptr;
+}
+}  // namespace
+
+std::string modifier_value_name(std::string_view modifier, int value) {
+    const auto* names = value_names(modifier);
+    if (!names || value < 0 || value >= static_cast<int>(names->size())) return "";
+    return text::upper((*names)[static_cast<size_t>(value)]);
+}
+
+std::optional<int> parse_modifier_value(std::string_view modifier, std::string_view raw) {
+    std::string t = text::lower(text::trim(raw));
+    if (t.empty() || t.size() > 32) return std::nullopt;
+    if (std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::stoi(t);
+    const auto* names = value_names(modifier);
+    if (!names) return std::nullopt;
+    for (const char* prefix : {"matrix_scale_fmt_", "matrix_scale_", "matrix_fmt_"})
+        if (t.rfind(prefix, 0) == 0) {
+            t = t.substr(std::string_view(prefix).size());
+            break;
+        }
+    for (size_t n = 0; n < names->size(); ++n)
+        if ((*names)[n] == t) return static_cast<int>(n);
+    return std::nullopt;
+}
+
+std::string modifier_value_names(std::string_view modifier) {
+    const auto* names = value_names(modifier);
+    if (!names) return "a number";
+    std::string s;
+    for (const auto& n : *names) s += (s.empty() ? "" : " ") + n;
+    return s + " (or 0.." + std::to_string(names->size() - 1) + ")";
+}
+
 // --------------------------------------------------------------- queries ---
 
 std::vector<Operand> operands_of(const Instruction& ins) {
     if (ins.vendor() == Vendor::NVIDIA) return detail::nvidia_operands(ins);
+    if (is_gfx1250(ins)) return detail::gfx1250_operands(ins);
     std::vector<Operand> ops = {Operand::A, Operand::B, Operand::C, Operand::D};
     if (ins.sparse()) ops.push_back(Operand::K);
     if (ins.kind == LayoutKind::MfmaScaled && ins.scales) {
@@ -1098,6 +1251,39 @@ ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifier
     return spec_for(ins, op, mods).type;
 }
 
+Evidence layout_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    if (!is_gfx1250(ins)) return {};
+    require_layable(ins);
+    return detail::gfx1250_evidence(ins, op, mods);
+}
+
+Evidence instruction_evidence(const Instruction& ins, const ResolvedModifiers& mods) {
+    if (!is_gfx1250(ins)) return {};
+    // The weakest operand's confidence; every operand's alternatives (named by operand).
+    auto rank = [](const std::string& c) { return c == "high" ? 3 : c == "disputed" ? 2 : c == "low" ? 1 : 0; };
+    Evidence out;
+    out.confidence = "high";
+    int worst = 3;
+    for (Operand op : operands_of(ins)) {
+        Evidence e = layout_evidence(ins, op, mods);
+        if (rank(e.confidence) < worst) {
+            worst = rank(e.confidence);
+            out.confidence = e.confidence;
+            out.sources = e.sources;
+            out.why = std::string(operand_name(op)) + ": " + e.why;
+        }
+        for (Alternative a : e.alternatives) {
+            a.reading = std::string(operand_name(op)) + ": " + a.reading;
+            out.alternatives.push_back(std::move(a));
+        }
+    }
+    if (worst == 3) {
+        out.sources = layout_evidence(ins, Operand::A, mods).sources;
+        out.why = "every operand: two independent sources agree";
+    }
+    return out;
+}
+
 int effective_cycles(const Instruction& ins, const ResolvedModifiers& mods) {
     if (ins.kind == LayoutKind::MfmaScaled && (mods.cbsz <= 1 || mods.blgp <= 1)) return ins.cycles_fp8;
     return ins.cycles;
@@ -1122,6 +1308,10 @@ std::string family_source(LayoutKind k) {
         case LayoutKind::WmmaRdna4:
         case LayoutKind::SwmmacRdna4:
             return "AMD Matrix Instruction Calculator v1.3 (RDNA4), checked position by position";
+        case LayoutKind::WmmaGfx1250:
+        case LayoutKind::WmmaScaleGfx1250:
+        case LayoutKind::SwmmacGfx1250:
+            return detail::gfx1250_family_source(k);
         case LayoutKind::MmaSync:
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
@@ -1160,6 +1350,26 @@ std::string modifier_notes(const Instruction& ins, const Target& t) {
         return s;
     }
     note("wave", legal_wave(ins, t));
+    if (is_gfx1250(ins)) {
+        // Only the controls this instruction has; the CDNA/RDNA4 fields in one line.
+        auto control = [&](const char* name, const Legal& l) {
+            if (!l.values.empty()) note(name, l);
+        };
+        control("matrix_a_fmt", legal_matrix_fmt(ins, true));
+        control("matrix_b_fmt", legal_matrix_fmt(ins, false));
+        control("matrix_a_scale", legal_matrix_scale(ins, true));
+        control("matrix_b_scale", legal_matrix_scale(ins, false));
+        control("matrix_a_scale_fmt", legal_matrix_scale_fmt(ins));
+        control("matrix_b_scale_fmt", legal_matrix_scale_fmt(ins));
+        control("index_key", legal_index_key(ins));
+        if (ins.kind == LayoutKind::SwmmacGfx1250)
+            s += std::string("index width: ") + (elem_bits(ins.a) == 8
+                     ? "64 bits (a VGPR pair; the clang-22 builtin takes a 32-bit int and leaves the upper VGPR unwritten)"
+                     : "32 bits (one VGPR)") + "\n";
+        s += "cbsz, abid, blgp, opsel: not on gfx1250 (those are CDNA and RDNA4 fields)\n";
+        s += gfx1250_value_modifiers(ins);
+        return s;
+    }
     note("cbsz", legal_cbsz(ins));
     note("abid", legal_abid(ins, 0));
     note("blgp", legal_blgp(ins, t));
@@ -1212,6 +1422,15 @@ Trace trace(const Instruction& ins, const Target& t, const ResolvedModifiers& mo
         for (int kb = 0; kb < ins.k / 32; ++kb) tr.terms.push_back({Operand::SA, {0, d.row, kb}, SA.where({0, d.row, kb})});
         for (int kb = 0; kb < ins.k / 32; ++kb) tr.terms.push_back({Operand::SB, {0, kb, d.col}, SB.where({0, kb, d.col})});
         tr.note = "each product A[i][k]*B[k][j] is scaled by 2^(SA[i][k/32]-127) * 2^(SB[k/32][j]-127).";
+    }
+    if (ins.kind == LayoutKind::WmmaScaleGfx1250) {
+        OperandLayout SA = layout_of(ins, t, Operand::SA, mods), SB = layout_of(ins, t, Operand::SB, mods);
+        const int block = ins.k / SA.cols();
+        for (int kb = 0; kb < SA.cols(); ++kb) tr.terms.push_back({Operand::SA, {0, d.row, kb}, SA.where({0, d.row, kb})});
+        for (int kb = 0; kb < SB.rows(); ++kb) tr.terms.push_back({Operand::SB, {0, kb, d.col}, SB.where({0, kb, d.col})});
+        tr.note = "each product A[i][k]*B[k][j] is scaled by SA[i][k/" + std::to_string(block) + "] * SB[k/" +
+                  std::to_string(block) + "][j] (scale formats " + modifier_value_name("matrix_a_scale_fmt", mods.matrix_a_scale_fmt) +
+                  " / " + modifier_value_name("matrix_b_scale_fmt", mods.matrix_b_scale_fmt) + ").";
     }
     if (ins.kind == LayoutKind::Mfma && mods.cbsz > 0)
         tr.note = "cbsz/abid: block " + std::to_string(b) + " reads A from block " +

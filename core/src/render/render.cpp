@@ -48,11 +48,43 @@ std::string encoding_words_json(const Instruction& ins) {
     return s + "]";
 }
 
-std::string modifiers_json(const ResolvedModifiers& m, Vendor v) {
+bool gfx1250_kind(const Instruction& ins) {
+    return ins.kind == LayoutKind::WmmaGfx1250 || ins.kind == LayoutKind::WmmaScaleGfx1250 ||
+           ins.kind == LayoutKind::SwmmacGfx1250;
+}
+
+std::string modifiers_json(const ResolvedModifiers& m, const Instruction& ins) {
+    const Vendor v = ins.vendor();
+    // gfx1250 rows add their controls (other families' JSON is unchanged).
+    const std::string g = !gfx1250_kind(ins) ? std::string()
+                          : ", \"matrix_a_fmt\": " + num(m.matrix_a_fmt) + ", \"matrix_b_fmt\": " + num(m.matrix_b_fmt) +
+                                ", \"matrix_a_scale\": " + num(m.matrix_a_scale) + ", \"matrix_b_scale\": " +
+                                num(m.matrix_b_scale) + ", \"matrix_a_scale_fmt\": " + num(m.matrix_a_scale_fmt) +
+                                ", \"matrix_b_scale_fmt\": " + num(m.matrix_b_scale_fmt) + ", \"index_key\": " +
+                                num(m.index_key);
     return "{\"cbsz\": " + num(m.cbsz) + ", \"abid\": " + num(m.abid) + ", \"blgp\": " + num(m.blgp) +
            ", \"opsel\": " + num(m.opsel) + ", \"opsel_a\": " + num(m.opsel_a) + ", \"opsel_b\": " + num(m.opsel_b) +
-           (v == Vendor::NVIDIA ? ", \"selector\": " + num(m.selector) : std::string()) + ", \"wave\": " + num(m.wave) +
+           (v == Vendor::NVIDIA ? ", \"selector\": " + num(m.selector) : std::string()) + g + ", \"wave\": " + num(m.wave) +
            "}";
+}
+
+// "confidence": "...", "confidence_why": ..., "confidence_sources": ..., "alternatives": [...] (gfx1250).
+std::string evidence_json(const Evidence& e) {
+    std::string s = "\"confidence\": " + json_string(e.confidence) + ", \"confidence_why\": " + json_string(e.why) +
+                    ", \"confidence_sources\": " + json_string(e.sources) + ", \"alternatives\": [";
+    for (size_t n = 0; n < e.alternatives.size(); ++n)
+        s += (n ? ", " : "") + std::string("{\"reading\": ") + json_string(e.alternatives[n].reading) + ", \"source\": " +
+             json_string(e.alternatives[n].source) + ", \"differs\": " + json_string(e.alternatives[n].differs) + "}";
+    return s + "]";
+}
+
+// Lines for text output: "Confidence: high (why; sources)" and one line per alternative.
+std::string evidence_text(const Evidence& e) {
+    if (e.confidence.empty()) return "";
+    std::string s = "Confidence: " + e.confidence + " — " + e.why + ". Sources: " + e.sources + ".\n";
+    for (const Alternative& a : e.alternatives)
+        s += "Second reading (not shown): " + a.reading + " — per " + a.source + "; " + a.differs + ".\n";
+    return s;
 }
 
 std::string header_json(const Query& q) {
@@ -62,7 +94,7 @@ std::string header_json(const Query& q) {
     s += "\"instruction\": " + json_string(q.ins->mnemonic) + ", ";
     s += "\"builtin\": " + json_string(q.ins->builtin(q.mods.wave)) + ", ";
     s += "\"wave\": " + num(q.mods.wave) + ", ";
-    s += "\"modifiers\": " + modifiers_json(q.mods, q.ins->vendor());
+    s += "\"modifiers\": " + modifiers_json(q.mods, *q.ins);
     return s;
 }
 
@@ -205,6 +237,8 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
         s += "\"element_bits\": " + num(L.element_bits()) + ", ";
         s += "\"blocks\": " + num(L.blocks()) + ", \"rows\": " + num(L.rows()) + ", \"cols\": " + num(L.cols()) +
              ", \"regs\": " + num(L.regs()) + ", \"lanes\": " + num(L.lanes()) + ",\n";
+        if (const Evidence ev = layout_evidence(*q.ins, op, q.mods); !ev.confidence.empty())
+            s += evidence_json(ev) + ",\n";
         s += "\"entries\": [\n";
         const auto entries = L.entries();
         s.reserve(s.size() + entries.size() * 96);
@@ -259,6 +293,7 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
     const bool md = f == Format::Markdown;
     out += (md ? "### " : "") + std::string(operand_title(op)) + " of " + title(q) + "\n";
     if (!md) out += std::string(operand_name(op)) + ": " + L.formula() + "\n";
+    out += evidence_text(layout_evidence(*q.ins, op, q.mods));
     out += "\n";
     if (view == View::Matrix) {
         for (int b = 0; b < L.blocks(); ++b) {
@@ -305,14 +340,18 @@ std::string render_where(const Query& q, const OperandLayout& L, const Element& 
                         ", \"block\": " + num(e.block) + ", \"row\": " + num(e.row) + ", \"col\": " + num(e.col) +
                         ", \"locations\": [";
         for (size_t n = 0; n < locs.size(); ++n) s += (n ? ", " : "") + location_json(locs[n]);
-        return s + "]}\n";
+        s += "]";
+        if (const Evidence ev = layout_evidence(*q.ins, L.operand(), q.mods); !ev.confidence.empty())
+            s += ", " + evidence_json(ev);
+        return s + "}\n";
     }
+    const std::string ev_text = evidence_text(layout_evidence(*q.ins, L.operand(), q.mods));
     std::vector<std::vector<std::string>> rows = {{"element", "reg", "lane", "bits", "label"}};
     for (const auto& l : locs)
         rows.push_back({element_label(L.operand(), e, L.blocks()), "v" + num(l.reg), num(l.lane),
                         "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", location_label(l, L.element_bits())});
-    if (locs.empty()) return element_label(L.operand(), e, L.blocks()) + " is held by no lane under these modifiers\n";
-    return grid(rows, f);
+    if (locs.empty()) return element_label(L.operand(), e, L.blocks()) + " is held by no lane under these modifiers\n" + ev_text;
+    return grid(rows, f) + ev_text;
 }
 
 std::string render_where_many(const Query& q, const OperandLayout& L, const std::vector<Element>& elements, Format f) {
@@ -347,11 +386,15 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
                  ", \"block\": " + num(p.element.block) + ", \"row\": " + num(p.element.row) + ", \"col\": " +
                  num(p.element.col) + ", \"elem_bit_lo\": " + num(p.elem_bit_lo) + "}";
         }
-        return s + "]}\n";
+        s += "]";
+        if (const Evidence ev = layout_evidence(*q.ins, L.operand(), q.mods); !ev.confidence.empty())
+            s += ", " + evidence_json(ev);
+        return s + "}\n";
     }
+    const std::string ev_text = evidence_text(layout_evidence(*q.ins, L.operand(), q.mods));
     if (parts.empty())
         return "v" + num(reg) + " of lane " + num(lane) + " holds no element of " +
-               std::string(operand_name(L.operand())) + " under these modifiers\n";
+               std::string(operand_name(L.operand())) + " under these modifiers\n" + ev_text;
     std::vector<std::vector<std::string>> rows = {{"bits", "element", "block", "row", "col"}};
     for (const auto& p : parts) {
         std::string bits = "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
@@ -359,7 +402,7 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
         rows.push_back({bits, element_label(L.operand(), p.element, L.blocks()), num(p.element.block),
                         num(p.element.row), num(p.element.col)});
     }
-    return grid(rows, f);
+    return grid(rows, f) + ev_text;
 }
 
 std::string render_trace(const Query& q, const Trace& t, Format f) {
@@ -462,11 +505,15 @@ std::vector<std::pair<std::string, std::string>> amd_facts(const Query& q) {
     rows.push_back({"types", types});
     rows.push_back({"VGPRs per lane", regs});
     rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K*blocks)"});
+    if (ins.cycles == 0)
+        rows.push_back({"cycles", "not published (no public source gives them)"});
+    else
     rows.push_back({"cycles", num(effective_cycles(ins, q.mods)) +
                                   (ins.kind == LayoutKind::MfmaScaled
                                        ? " (" + num(ins.cycles) + " FP4/FP6 only, " + num(ins.cycles_fp8) + " with FP8/BF8)"
                                        : "")});
-    rows.push_back({"opcode", hex(ins.opcode, 2) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8)});
+    rows.push_back({"opcode", hex(ins.opcode, 2) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8) +
+                                  (gfx1250_kind(ins) ? " (8-bit VOP3P opcode field, dword0 bits 23:16)" : "")});
     if (encoding_words(ins).size() > 1) rows.push_back({"encoding", encoding_text(ins)});
     if (const std::string sel = compiler_selection(ins); !sel.empty()) rows.push_back({"selected by", sel});
     rows.push_back({"compiler witness", q.target->compiler.empty() ? "none" : q.target->compiler});
@@ -478,13 +525,21 @@ std::vector<std::pair<std::string, std::string>> amd_facts(const Query& q) {
     rows.push_back({"register files", files});
     rows.push_back({"register alignment", num(ef.gpr_alignment_bytes) + " bytes"});
     if (!ef.value_modifiers.empty()) rows.push_back({"value-only modifiers", ef.value_modifiers});
-    rows.push_back({"target features", ins.features + (is_cdna(q.target->family) ? "" : ", wavefrontsize" + num(wave))});
+    rows.push_back({"target features", ins.features + (is_cdna(q.target->family) ||
+                                                               ins.features.find("wavefrontsize") != std::string::npos
+                                                           ? ""
+                                                           : ", wavefrontsize" + num(wave))});
     rows.push_back({"families", [&] {
                         std::vector<std::string> v;
                         for (Family fam : ins.families) v.emplace_back(family_name(fam));
                         return text::join(v, ", ");
                     }()});
     rows.push_back({"facts from", ins.source + " (catalog line " + num(ins.catalog_line) + ")"});
+    if (const Evidence ev = instruction_evidence(ins, q.mods); !ev.confidence.empty()) {
+        rows.push_back({"layout confidence", ev.confidence + " (weakest operand; " + ev.why + ")"});
+        for (const Alternative& a : ev.alternatives)
+            rows.push_back({"second reading", a.reading + " — per " + a.source + "; " + a.differs});
+    }
     std::vector<std::pair<std::string, std::string>> out;
     for (auto& r : rows) out.emplace_back(r[0], r[1]);
     return out;
@@ -615,8 +670,9 @@ std::string render_info(const Query& q, Format f) {
              (ins.sparse() ? "true" : "false") + ",\n";
         s += "\"types\": " + operand_types_json(q, ops) + ",\n\"registers\": " + operand_regs_json(q, ops) +
              ",\n\"ops\": " + num(ins.ops()) + ", \"flops\": " + num(ins.ops()) + ", \"cycles\": " +
-             num(effective_cycles(ins, q.mods)) + ", \"ops_per_cycle_per_cu\": " +
-             num(ins.ops() / std::max(1, effective_cycles(ins, q.mods)) * 4) + ",\n";
+             (ins.cycles == 0 ? std::string("null") : num(effective_cycles(ins, q.mods))) + ", \"ops_per_cycle_per_cu\": " +
+             (ins.cycles == 0 ? std::string("null") : num(ins.ops() / std::max(1, effective_cycles(ins, q.mods)) * 4)) +
+             ",\n";
         s += "\"opcode\": " + num(ins.opcode) + ", \"opcode_hex\": " + json_string(hex(ins.opcode, 2)) +
              ", \"encoding\": " + json_string(hex(encoding_word0(ins), 8)) + ",\n";
         {
@@ -626,6 +682,17 @@ std::string render_info(const Query& q, Format f) {
             s += "\"scale_operands\": " + std::string(std::find(ops.begin(), ops.end(), Operand::SA) != ops.end() ? "true" : "false") +
                  ", \"selected_by\": " + json_string(compiler_selection(ins)) + ", \"compiler\": " +
                  json_string(q.target->compiler) + ",\n";
+        }
+        if (ins.prefix_opcode)
+            s += "\"prefix\": {\"mnemonic\": " + json_string(ins.prefix_mnemonic) + ", \"opcode\": " +
+                 num(ins.prefix_opcode) + ", \"encoding\": " + json_string(hex(encoding_words(ins).front().word, 8)) +
+                 "},\n";
+        if (const Evidence ev = instruction_evidence(ins, q.mods); !ev.confidence.empty()) {
+            s += evidence_json(ev) + ",\n\"operand_evidence\": {";
+            for (size_t n = 0; n < ops.size(); ++n)
+                s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": {" +
+                     evidence_json(layout_evidence(ins, ops[n], q.mods)) + "}";
+            s += "},\n";
         }
         const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
         s += "\"coexec\": " + std::string(ef.coexec ? "true" : "false") + ", \"coexec_cycles\": " +
@@ -651,6 +718,15 @@ std::string render_info(const Query& q, Format f) {
     out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
     out += "\nLayout (" + std::string(layout_kind_name(ins.kind)) + "; k, i, j as in A[i][k], B[k][j], D[i][j]):\n" +
            family_formulas(ins, q.mods);
+    if (gfx1250_kind(ins)) {
+        out += "Evidence per operand:\n";
+        for (Operand op : ops) {
+            const Evidence ev = layout_evidence(ins, op, q.mods);
+            out += "  " + std::string(operand_name(op)) + ": " + ev.confidence + " — " + ev.why + "\n";
+            for (const Alternative& a : ev.alternatives)
+                out += "     second reading: " + a.reading + " (per " + a.source + "; " + a.differs + ")\n";
+        }
+    }
     out += "Symbols:\n" + formula_symbols_text(ins, family_formulas(ins, q.mods));
     out += "Source: " + family_source(ins.kind) + "\n";
     return out;

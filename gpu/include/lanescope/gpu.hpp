@@ -224,7 +224,7 @@ std::string probe_source(const Instruction& ins, const Target& t, const Resolved
 // ----------------------------------------------------------- conformance ---
 
 struct ConformanceOptions {
-    std::vector<std::string> targets;  // empty: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200; "all": every AMD target
+    std::vector<std::string> targets;  // empty: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200 gfx1250; "all": every AMD target
     // Empty: each target's compiler witness (Target::compiler: clang-22, or
     // clang-19 for gfx940/gfx941) with its llvm-objdump; where clang-22 is not
     // installed, clang-19 if it knows the target. A given --clang is used for
