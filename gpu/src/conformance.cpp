@@ -54,8 +54,13 @@ struct Case {
     std::string detail;
 };
 
+// Compiled with -mwavefrontsize64: wave64 builtins on targets that run wave64
+// (gfx1250 is wave32 only: clang-22 refuses the flag there, and its _w64
+// builtins must fail without it).
 bool wave64_flag(const Case& c) {
-    return c.mods.wave == 64 && c.builtin.find("_w64") != std::string::npos;
+    const auto& w = c.target->wave_sizes;
+    return c.mods.wave == 64 && c.builtin.find("_w64") != std::string::npos &&
+           std::find(w.begin(), w.end(), 64) != w.end();
 }
 
 // The compiler and disassembler that judge one target.
