@@ -14,6 +14,8 @@ foreach(gfx gfx1100 gfx1101 gfx1102 gfx1103 gfx1150 gfx1151 gfx1152 gfx1153)
   list(APPEND specs ${gfx}:v_wmma_f32_16x16x16_f16:23)
 endforeach()
 list(APPEND specs gfx1200:v_wmma_f32_16x16x16_f16:7 gfx1201:v_wmma_f32_16x16x16_f16:7)
+# gfx1250/gfx1251 (wave32): C[5][7] in lane j + 16*floor(i/8), as on RDNA4.
+list(APPEND specs gfx1250:v_wmma_f32_16x16x32_f16:7 gfx1251:v_wmma_f32_16x16x32_f16:7)
 set(compiled "")
 set(absent "")
 foreach(entry ${specs})
