@@ -319,3 +319,27 @@ TEST_CASE("encoding formats: the opcode width is the format's, and a 7-bit mask 
     REQUIRE(s16.size() == 2);
     CHECK(s16[0].word == 0xCC3A0000u);
 }
+
+TEST_CASE("catalog prefixes are the family's: 2c on cdna4, 35/3a on cdna5; the unscaled form shares its builtin once") {
+    const std::string scaled =
+        "cdna4 | mfma_scale_f32_16x16x128_f8f6f4 | v_mfma_scale_f32_16x16x128_f8f6f4 | - | mfma_scaled | 16x16x128 | 1 | "
+        "f8f6f4,f8f6f4,f32 | 2c+2d | 16/32 | v8i32,v8i32,v4f32>v4f32 | - | gfx950-insts | test\n";
+    const std::string plain =
+        "cdna4 | mfma_scale_f32_16x16x128_f8f6f4 | v_mfma_f32_16x16x128_f8f6f4 | - | mfma_f8f6f4 | 16x16x128 | 1 | "
+        "f8f6f4,f8f6f4,f32 | 2d | 16/32 | v8i32,v8i32,v4f32>v4f32 | - | gfx950-insts | test\n";
+    const ls::Catalog c = ls::Catalog::parse(scaled + plain, "t.txt");
+    REQUIRE(c.instructions().size() == 2);
+    CHECK(c.instructions()[0].prefix_mnemonic == "v_mfma_ld_scale_b32");
+    CHECK(c.instructions()[0].scales);
+    CHECK_FALSE(c.instructions()[1].scales);
+    CHECK(c.instructions()[1].prefix_opcode == 0u);
+    // gfx1250's prefix on a CDNA4 row is refused with the legal prefixes.
+    std::string wrong = scaled;
+    wrong.replace(wrong.find("2c+2d"), 5, "35+2d");
+    const std::string e = error_of([&] { ls::Catalog::parse(wrong, "t.txt"); });
+    CHECK(e.find("t.txt:1:") != std::string::npos);
+    CHECK(e.find("2c (v_mfma_ld_scale_b32, cdna4)") != std::string::npos);
+    // A second unscaled row for the same builtin is a duplicate.
+    CHECK(error_of([&] { ls::Catalog::parse(scaled + plain + plain, "t.txt"); }).find("already defined") !=
+          std::string::npos);
+}
