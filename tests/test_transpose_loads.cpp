@@ -761,6 +761,38 @@ TEST_CASE("transpose loads: the RDNA4 builtin prototypes compile with clang-19 f
 }
 #endif
 
+#ifdef LANESCOPE_CLANG22
+// LLVM 22 knows gfx950: every CDNA4 transpose-load builtin, with the prototype
+// lanescope writes for it, compiles with clang-22 (HIP device, LDS pointers)
+// into the row's mnemonic.
+TEST_CASE("transpose loads: every gfx950 builtin prototype compiles with clang-22 into its mnemonic") {
+    namespace fs = std::filesystem;
+    std::string src = "#define __global__ __attribute__((global))\n";
+    std::set<std::string> typedefs, mnemonics;
+    int n = 0;
+    for (const ls::TransposeLoad* r : ls::TransposeCatalog::builtin().on(ls::Family::CDNA4)) {
+        mnemonics.insert(r->mnemonic);
+        for (const auto& b : r->builtins) {
+            const auto p = ls::transpose_builtin_prototype(*r, b);
+            if (!p.vector_typedef.empty() && typedefs.insert(p.vector_typedef).second) src += p.vector_typedef + "\n";
+            const std::string ptr = p.vector_type + " __attribute__((address_space(3)))*";
+            src += "__global__ void k" + std::to_string(n++) + "(" + ptr + " in, " + p.vector_type +
+                   "* out) { *out = __builtin_amdgcn_" + b + "(in); }\n";
+        }
+    }
+    REQUIRE(mnemonics.size() == 4);  // tr16, tr8, tr4, tr6
+    const fs::path file = lstest::temp_path("lanescope_tr_gfx950.hip");
+    std::ofstream(file) << src;
+    const auto r = lstest::run_command(std::string(LANESCOPE_CLANG22) +
+                                       " -x hip --offload-arch=gfx950 -nogpulib -nogpuinc --offload-device-only -O2 -S -o - " +
+                                       file.string());
+    INFO(src << r.err);
+    CHECK(r.status == 0);
+    for (const std::string& m : mnemonics) CHECK(r.out.find(m) != std::string::npos);
+    fs::remove(file);
+}
+#endif
+
 // ------------------------------------------------------------------ info ----
 
 TEST_CASE("transpose loads: info prints the facts, confidence and sources (text and JSON)") {
