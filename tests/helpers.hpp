@@ -16,7 +16,7 @@ inline std::vector<const ls::Target*> family_targets() {
     std::vector<const ls::Target*> out;
     const auto& cat = ls::Catalog::builtin();
     for (ls::Family f : {ls::Family::CDNA1, ls::Family::CDNA2, ls::Family::CDNA3, ls::Family::CDNA4,
-                         ls::Family::RDNA3, ls::Family::RDNA4})
+                         ls::Family::RDNA3, ls::Family::RDNA4, ls::Family::CDNA5})
         for (const auto& t : cat.targets())
             if (t.family == f) {
                 out.push_back(&t);

@@ -79,6 +79,17 @@ struct Sandbox {
         std::ofstream(dir / "dup.txt") << row("32x32x2", "1", "f32,f32,f32", "64", v16) << row("32x32x2", "1", "f32,f32,f32", "64", v16);
         std::ofstream(dir / "inject.txt") << replace_all(row("32x32x2", "1", "f32,f32,f32", "64", v16), "mfma_x |", "mfma_x\"); system(\"x |");
         std::ofstream(dir / "binary.txt") << std::string("cdna3 | \0\1\2 | x\n", 17);
+        // gfx1250 rows checked as every other: registers per operand (and per format), prefix words, D's type.
+        const std::string g = "cdna5 | wmma_x | v_wmma_x | - | KIND | 16x16x128 | 1 | TYPES | OP | - | VEC | - | gfx1250-insts | x\n";
+        auto grow = [&](const char* kind, const char* types, const char* op, const char* vec) {
+            return replace_all(replace_all(replace_all(replace_all(g, "KIND", kind), "TYPES", types), "OP", op), "VEC", vec);
+        };
+        std::ofstream(dir / "g_regs.txt") << grow("wmma_gfx1250", "fp8,fp8,f32", "80", "v8i32,v8i32,v8f32>v8f32");
+        std::ofstream(dir / "g_prefix.txt") << grow("wmma_gfx1250", "fp8,fp8,f32", "35+80", "v16i32,v16i32,v8f32>v8f32");
+        std::ofstream(dir / "g_noprefix.txt") << grow("wmma_scale_gfx1250", "f8f6f4,f8f6f4,f32", "33", "v16i32,v16i32,v8f32>v8f32");
+        std::ofstream(dir / "g_badprefix.txt") << grow("wmma_scale_gfx1250", "f8f6f4,f8f6f4,f32", "36+33", "v16i32,v16i32,v8f32>v8f32");
+        std::ofstream(dir / "g_dtype.txt") << grow("wmma_gfx1250", "fp8,fp8,f32,f16", "80", "v16i32,v16i32,v8f32>v8f16");
+        std::ofstream(dir / "g_dvec.txt") << grow("wmma_gfx1250", "fp8,fp8,f32", "80", "v16i32,v16i32,v8f32>v4f32");
     }
     ~Sandbox() { fs::remove_all(dir); }
 };
@@ -92,6 +103,30 @@ std::vector<BadCase> cli_cases() {
     for (const char* v : {"16", "''", "-64", "w32"}) c.push_back({"layout" + kOk + " --wave " + v, 2, {"--wave", "legal"}});
     c.push_back({"layout --arch gfx1100 -i wmma_f32_16x16x16_f16_w32 --wave 48", 1, {"--wave 48", "legal"}});
     c.push_back({"layout" + kOk + " --cbsz 1", 1, {"--cbsz", "legal"}});
+    // gfx1250 controls: names as the assembler spells them or numbers; each instruction's legal values.
+    {
+        const std::string f = " --arch gfx1250 -i v_wmma_f32_16x16x128_f8f6f4";
+        const std::string sc = " --arch gfx1250 -i v_wmma_scale_f32_16x16x128_f8f6f4";
+        for (const char* flag : {"--matrix-a-fmt", "--matrix-b-fmt", "--matrix-a-scale", "--matrix-b-scale",
+                                 "--matrix-a-scale-fmt", "--matrix-b-scale-fmt"})
+            for (const char* v : {"-1", "''", "fp5", "1x", "99999999999999999999"})
+                c.push_back({std::string("layout") + sc + " " + flag + " " + v, 2, {flag, "legal"}});
+        for (const char* v : {"-1", "''", "x"}) c.push_back({"layout" + sc + " --index-key " + std::string(v), 2, {"--index-key", "legal"}});
+        c.push_back({"layout" + f + " --matrix-a-fmt 5", 1, {"--matrix-a-fmt 5", "legal: 0..4", "FP4"}});
+        c.push_back({"layout" + f + " --matrix-a-scale row1", 1, {"--matrix-a-scale", "wmma_scale"}});
+        c.push_back({"layout" + f + " --cbsz 2", 1, {"--cbsz", "--matrix-a-fmt"}});
+        c.push_back({"layout" + f + " --wave 64", 1, {"--wave 64", "wave32 only"}});
+        c.push_back({"layout" + sc + " --matrix-b-scale-fmt 3", 1, {"--matrix-b-scale-fmt 3", "legal: 0..2", "E4M3"}});
+        c.push_back({"layout --arch gfx1250 -i v_wmma_scale_f32_32x16x128_f4 --matrix-a-scale row1", 1,
+                     {"--matrix-a-scale 1", "no source says"}});
+        c.push_back({"layout --arch gfx1250 -i v_swmmac_f32_16x16x128_fp8_fp8 --index-key 1", 1,
+                     {"--index-key 1", "index_key 0 only"}});
+        c.push_back({"layout" + kOk + " --matrix-a-fmt fp6", 1, {"--matrix-a-fmt", "only the gfx1250 f8f6f4"}});
+        c.push_back({"layout --arch gfx1250 -i v_mfma_f32_32x32x8_f16", 1, {"v_mfma_f32_32x32x8_f16", "exists on cdna"}});
+        // gfx1250 transpose loads whose lane rule no source gives: a plain refusal naming what is unknown.
+        c.push_back({"load --arch gfx1250 -i v_wmma_f32_16x16x32_f16 --operand B --transpose", 1,
+                     {"global_load_tr16_b128", "unknown", "legal: plain loads"}});
+    }
     for (const char* v : {"-1", "''", "x", "4294967296"}) {
         c.push_back({"where" + kOk + " --row " + v + " --col 0", 2, {"--row", "legal"}});
         c.push_back({"where" + kOk + " --row 0 --col " + v, 2, {"--col", "legal"}});
@@ -156,6 +191,9 @@ std::vector<BadCase> cli_cases() {
         c.push_back({std::string("--catalog {dir}/") + f + ".txt info --arch gfx942 -i v_mfma_x", 1,
                      {std::string(f) + ".txt:1:", "legal"}});
     c.push_back({"--catalog {dir}/dup.txt list", 1, {"dup.txt:2:", "already defined", "legal"}});
+    for (const char* f : {"g_regs", "g_prefix", "g_noprefix", "g_badprefix", "g_dtype", "g_dvec"})
+        c.push_back({std::string("--catalog {dir}/") + f + ".txt info --arch gfx1250 -i v_wmma_x", 1,
+                     {std::string(f) + ".txt:1:", "legal"}});
     // load (issue 13): memory flags, strict numbers, what the plan cannot do; nothing written.
     const std::string load = "load" + kOk;
     c.push_back({load + " --memory shared -o {dir}/l.txt", 1, {"shared", "legal: lds, global"}});

@@ -102,7 +102,7 @@ std::string name_of(const Case& c) {
 
 TEST_CASE("transpose-load catalog: the rows carry the reference sheet's §2 facts") {
     const auto& cat = ls::TransposeCatalog::builtin();
-    REQUIRE(cat.rows().size() == 8);
+    REQUIRE(cat.rows().size() == 16);  // 8 gfx950/RDNA4 rows, 8 gfx1250 rows (12 builtins)
     // OPL §2 table and encodings table, written out by hand: mnemonic, wave, builtins, features, opcode, VGPRs.
     struct Want {
         const char* mnemonic;
@@ -121,6 +121,15 @@ TEST_CASE("transpose-load catalog: the rows carry the reference sheet's §2 fact
         {"global_load_tr_b64", 32, {"global_load_tr_b64_v2i32"}, "gfx12-insts,wavefrontsize32", 88, 2, 8, 8, "gfx1200"},
         {"global_load_tr_b128", 64, {"global_load_tr_b128_v4i16", "global_load_tr_b128_v4f16", "global_load_tr_b128_v4bf16"}, "gfx12-insts,wavefrontsize64", 87, 2, 8, 16, "gfx1200"},
         {"global_load_tr_b64", 64, {"global_load_tr_b64_i32"}, "gfx12-insts,wavefrontsize64", 88, 1, 8, 8, "gfx1200"},
+        // gfx1250 (clang-22 / llvm-mc-22; reference sheet §4).
+        {"global_load_tr16_b128", 32, {"global_load_tr16_b128_v8i16", "global_load_tr16_b128_v8f16", "global_load_tr16_b128_v8bf16"}, "gfx1250-insts,wavefrontsize32", 87, 4, 16, 16, "gfx1250"},
+        {"global_load_tr8_b64", 32, {"global_load_tr8_b64_v2i32"}, "gfx1250-insts,wavefrontsize32", 88, 2, 16, 8, "gfx1250"},
+        {"global_load_tr4_b64", 32, {"global_load_tr4_b64_v2i32"}, "transpose-load-f4f6-insts,wavefrontsize32", 115, 2, 16, 8, "gfx1250"},
+        {"global_load_tr6_b96", 32, {"global_load_tr6_b96_v3i32"}, "transpose-load-f4f6-insts,wavefrontsize32", 116, 3, 16, 16, "gfx1250"},
+        {"ds_load_tr16_b128", 32, {"ds_load_tr16_b128_v8i16", "ds_load_tr16_b128_v8f16", "ds_load_tr16_b128_v8bf16"}, "gfx1250-insts,wavefrontsize32", 252, 4, 16, 16, "gfx1251"},
+        {"ds_load_tr8_b64", 32, {"ds_load_tr8_b64_v2i32"}, "gfx1250-insts,wavefrontsize32", 253, 2, 16, 8, "gfx1251"},
+        {"ds_load_tr4_b64", 32, {"ds_load_tr4_b64_v2i32"}, "transpose-load-f4f6-insts,wavefrontsize32", 250, 2, 16, 8, "gfx1250"},
+        {"ds_load_tr6_b96", 32, {"ds_load_tr6_b96_v3i32"}, "transpose-load-f4f6-insts,wavefrontsize32", 251, 3, 16, 16, "gfx1250"},
     };
     for (const auto& w : want) {
         INFO(w.mnemonic << " wave" << w.wave);
@@ -158,6 +167,14 @@ TEST_CASE("transpose-load catalog: each rule carries the sheet's §10 confidence
     CHECK(conf("gfx1200", "global_load_tr_b128", 32) == "high-medium");
     CHECK(conf("gfx1200", "global_load_tr_b64", 32) == "medium");
     CHECK(conf("gfx1200", "global_load_tr_b128", 64) == "unknown");
+    // gfx1250: ds_load_tr8_b64 as gfx950's kind per rocjitsu alone; no source gives the others' rules.
+    CHECK(conf("gfx1250", "ds_load_tr8_b64", 32) == "medium");
+    CHECK(cat.find(target("gfx1250"), "ds_load_tr8_b64")->rule == ls::TransposeRule::Group16);
+    for (const char* m : {"ds_load_tr16_b128", "ds_load_tr4_b64", "ds_load_tr6_b96", "global_load_tr16_b128",
+                          "global_load_tr8_b64", "global_load_tr4_b64", "global_load_tr6_b96"}) {
+        CHECK(conf("gfx1250", m, 32) == "unknown");
+        CHECK(cat.find(target("gfx1250"), m)->rule == ls::TransposeRule::Unknown);
+    }
     CHECK(conf("gfx1200", "global_load_tr_b64", 64) == "unknown");
     for (const auto& r : cat.rows()) {
         CHECK((r.rule == ls::TransposeRule::Unknown) == (r.confidence == "unknown"));

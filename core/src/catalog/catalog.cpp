@@ -248,9 +248,9 @@ std::string Instruction::signature(int wave) const {
             if (integer)
                 args = "bool a_signed, " + in[0] + " a, bool b_signed, " + in[1] + " b, " + in[2] +
                        " c, bool reuse_a, bool reuse_b, bool clamp";
-            else if (a == ElemType::F8F6F4)  // clang-22: 6 arguments, no reuse hints
+            else if (a == ElemType::F8F6F4)  // no reuse arguments (clang-22)
                 args = "int fmt_a, " + in[0] + " a, int fmt_b, " + in[1] + " b, short c_mod, " + in[2] + " c";
-            else if (a == ElemType::FP4)  // 32x16x128_f4, clang-22: 4 arguments
+            else if (a == ElemType::FP4)
                 args = in[0] + " a, " + in[1] + " b, short c_mod, " + in[2] + " c";
             else if (elem_bits(a) == 8)
                 args = in[0] + " a, " + in[1] + " b, short c_mod, " + in[2] + " c, bool reuse_a, bool reuse_b";

@@ -1188,7 +1188,10 @@ std::string modifier_value_name(std::string_view modifier, int value) {
 std::optional<int> parse_modifier_value(std::string_view modifier, std::string_view raw) {
     std::string t = text::lower(text::trim(raw));
     if (t.empty() || t.size() > 32) return std::nullopt;
-    if (std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) return std::stoi(t);
+    if (std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+        if (t.size() > 6) return std::nullopt;  // no legal value is that large; stoi would overflow
+        return std::stoi(t);
+    }
     const auto* names = value_names(modifier);
     if (!names) return std::nullopt;
     for (const char* prefix : {"matrix_scale_fmt_", "matrix_scale_", "matrix_fmt_"})

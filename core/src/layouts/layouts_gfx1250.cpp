@@ -138,7 +138,7 @@ OperandSpec sparse_a(const Instruction& ins) {
     s.width = s.stride = 2 * b;
     s.regs = ins.k / 8 * 2 * b / 32;
     const std::string H = to_string(hw), W = to_string(w);
-    s.formula = "stored values at K/2 in the dense rule with w = " + W + "; for the 4:2 group of k: lane = i + 16*(floor(k/" +
+    s.formula = "stored values at K/2 in the dense rule (blocks of " + W + "); for the 4:2 group of k: lane = i + 16*(floor(k/" +
                 to_string(4 * hw) + ")%2), pair q = " + H + "*floor(k/" + to_string(4 * w) + ") + floor(k/4)%" + H +
                 " holds the group's two stored values (lower k first).  Inverse: i = lane%16, k in 4*(" +
                 to_string(2 * hw) + "*floor(q/" + H + ") + " + H + "*floor(lane/16) + q%" + H + ") + {0..3}.";

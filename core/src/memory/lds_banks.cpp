@@ -86,6 +86,11 @@ BankModel bank_model(const Target& t) {
         case Family::CDNA2:
             return {32, 4, "the GCN/CDNA LDS of 32 dword banks (CDNA3 ISA guide and rocprofiler-compute; assumed unchanged "
                            "from CDNA1/CDNA2)", "inferred"};
+        case Family::CDNA5:
+            return {32, 4, "no hardware document gives gfx1250's LDS banks; LLVM models gfx1250 with FeatureLDSBankCount32 "
+                           "(llvm-project PR 144965, a scheduling feature): 32 dword banks, bank = dword address mod 32 "
+                           "[inferred]",
+                    "inferred (compiler model only)"};
         default:
             return {32, 4, std::string(t.family == Family::RDNA4 ? "RDNA4" : "RDNA3") +
                                " ISA guide §12.1: 64 dword banks in two sets of 32, each set serving one pair of SIMD32s; "
@@ -157,6 +162,12 @@ std::vector<PassGrouping> pass_groupings(const Target& t, std::string_view mnemo
                                    "GCN half-wave rule (AMD APP OpenCL guide §6.2), not re-measured on CDNA [inferred], " +
                                        std::string(kRefSheet),
                                    "inferred"));
+    } else if (t.family == Family::CDNA5) {
+        const int lanes = a.bytes <= 4 ? 32 : a.bytes == 8 ? 16 : 8;
+        out.push_back(grouping(std::to_string(lanes) + " consecutive lanes", consecutive(lanes, w),
+                               "no source gives gfx1250's per-instruction grouping: 32 banks x 4 bytes per pass "
+                               "[inferred], " + std::string(kRefSheet) + tr_note,
+                               "inferred"));
     } else if (rdna(t.family)) {
         // No per-instruction source: 32 lanes against one 32-bank set, wider accesses split by bandwidth
         // (128 bytes per pass); wave64 runs as two wave32 halves.

@@ -70,14 +70,17 @@ void check_memory_tile(const MemoryTile& t, int rows, int cols) {
 
 namespace {
 
-bool rdna(Family f) { return f == Family::RDNA3 || f == Family::RDNA4; }
+// The GFX11+ spellings (ds_load_*, global_load_b*): RDNA3/4 and gfx1250 (llvm-mc-22).
+bool rdna(Family f) { return f == Family::RDNA3 || f == Family::RDNA4 || f == Family::CDNA5; }
 // gfx90a and later CDNA parts need VGPR tuples (64 bits and wider) to start at an even register
 // (llvm-mc-19 -mcpu=gfx942: "vgpr tuples must be 64 bit aligned"; gfx908 accepts v[1:2]).
-bool even_tuples(Family f) { return f == Family::CDNA2 || f == Family::CDNA3 || f == Family::CDNA4; }
+bool even_tuples(Family f) {
+    return f == Family::CDNA2 || f == Family::CDNA3 || f == Family::CDNA4 || f == Family::CDNA5;
+}
 
 void require_amd(const Target& t, const char* what) {
     if (t.vendor() != Vendor::AMD)
-        throw Error(std::string(what) + " are modelled for AMD targets (CDNA1-4, RDNA3/4); " + t.gfx +
+        throw Error(std::string(what) + " are modelled for AMD targets (CDNA1-5, RDNA3/4); " + t.gfx +
                     " is NVIDIA, whose fragments are loaded with ldmatrix (see the catalog's ldmatrix rows)");
 }
 
@@ -412,8 +415,11 @@ int plain_access_alignment(const Target& t, MemorySpace s, int bytes) {
 
 std::string alignment_rule(const Target& t, MemorySpace s) {
     std::string regs = even_tuples(t.family)
-                           ? " 64-bit and wider accesses start at an even VGPR (gfx90a and later: llvm-mc-19 rejects odd "
-                             "tuples, \"vgpr tuples must be 64 bit aligned\")."
+                           ? std::string(t.family == Family::CDNA5
+                                             ? " 64-bit and wider accesses start at an even VGPR (llvm-mc-22 rejects "
+                                               "ds_load_b64 v[1:2] and global_load_b64 v[1:2] for gfx1250)."
+                                             : " 64-bit and wider accesses start at an even VGPR (gfx90a and later: "
+                                               "llvm-mc-19 rejects odd tuples, \"vgpr tuples must be 64 bit aligned\").")
                            : " Any VGPR may start a tuple.";
     if (s == MemorySpace::Global)
         return "global: u8 any address, u16 2-byte, dword and wider 4-byte aligned (GCN/CDNA ISA vector memory "

@@ -171,7 +171,7 @@ int builtin_bits(const std::string& b) {
 }  // namespace
 
 TransposeCatalog TransposeCatalog::parse(std::string_view text, std::string_view origin) {
-    static const std::map<std::string, Family> kFamilies = {{"cdna4", Family::CDNA4}, {"rdna4", Family::RDNA4}};
+    static const std::map<std::string, Family> kFamilies = {{"cdna4", Family::CDNA4}, {"rdna4", Family::RDNA4}, {"cdna5", Family::CDNA5}};
     static const std::map<std::string, LayoutKind> kKinds = {
         {"mfma", LayoutKind::Mfma},           {"mfma_scaled", LayoutKind::MfmaScaled},
         {"smfmac_cdna3", LayoutKind::SmfmacCdna3}, {"smfmac_cdna4", LayoutKind::SmfmacCdna4},
@@ -199,7 +199,7 @@ TransposeCatalog TransposeCatalog::parse(std::string_view text, std::string_view
         r.catalog_line = line;
         for (const auto& fam : text::split(f[0], ',')) {
             auto it = kFamilies.find(text::lower(text::trim(fam)));
-            if (it == kFamilies.end()) fail(origin, line, "family '" + text::trim(fam) + "' has no transpose load; legal: cdna4, rdna4");
+            if (it == kFamilies.end()) fail(origin, line, "family '" + text::trim(fam) + "' has no transpose load; legal: cdna4, rdna4, cdna5");
             r.families.push_back(it->second);
         }
         r.mnemonic = f[1];
@@ -457,7 +457,8 @@ Choice choose(const Instruction& ins, const Target& t, Operand op, const Resolve
     const auto rows = TransposeCatalog::builtin().on(t.family);
     if (rows.empty()) {
         c.why = "no transpose load on " + t.gfx + " (" + std::string(family_title(t.family)) +
-                "): they exist on gfx950 (CDNA4, ds_read_*_tr_*) and gfx1200/gfx1201 (RDNA4, global_load_tr_*); "
+                "): they exist on gfx950 (CDNA4, ds_read_*_tr_*), gfx1200/gfx1201 (RDNA4, global_load_tr_*) and "
+                "gfx1250/gfx1251 (CDNA5, ds_load_tr*/global_load_tr*); "
                 "read " + std::string(operand_name(op)) + " with plain loads here";
         return c;
     }
@@ -466,7 +467,9 @@ Choice choose(const Instruction& ins, const Target& t, Operand op, const Resolve
     for (const TransposeLoad* r : rows)
         if (r->wave == mods.wave && r->element_bits == bits && r->rule == TransposeRule::Unknown) {
             c.why = "no transpose load for " + what + " at wave" + num(mods.wave) + ": the lane rule of " + r->mnemonic +
-                    " wave" + num(r->wave) + " is unknown: " + r->rule_unknown_why + "; legal: wave32, whose rule is known";
+                    " wave" + num(r->wave) + " is unknown: " + r->rule_unknown_why +
+                    (t.family == Family::CDNA5 ? std::string("; legal: plain loads (`load` without --transpose)")
+                                               : std::string("; legal: wave32, whose rule is known"));
             return c;
         }
     std::string why;
