@@ -12,7 +12,8 @@ namespace lscli {
 namespace {
 
 struct LoadArgs : MemoryArgs {
-    std::string name;  // --namespace for --format hip
+    std::string name;     // --namespace for --format hip
+    bool tables = false;  // --tables: --format hip with the address table instead of closed forms
 };
 
 int run_load(const Options& o, const LoadArgs& a) {
@@ -35,7 +36,7 @@ int run_load(const Options& o, const LoadArgs& a) {
                 for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
                 if (!ok) throw ls::Error("--namespace '" + name + "' is not a C++ identifier; legal: letters, digits, _");
             }
-            return emit(o, ls::render_memory_hip(r.query, req, name));
+            return emit(o, ls::render_memory_hip(r.query, req, ls::plan_memory(r.query, req), name, a.tables));
         }
         return emit(o, ls::render_memory(r.query, req, parse_format(o.format)));
     } catch (const ls::Error& e) {
@@ -56,6 +57,7 @@ void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out
     sub->get_option("--format")->description("output: table, csv, markdown, json (the contract of docs/memory.md), hip");
     add_memory_options(sub, a);
     sub->add_option("--namespace", a.name, "--format hip: namespace of the generated code");
+    sub->add_flag("--tables", a.tables, "--format hip: a constexpr address table instead of closed-form addresses (host-side checks)");
     add_tile_options(sub, o);
     sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");
     out.push_back({sub, [&o] { return run_load(o, a); }});

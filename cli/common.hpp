@@ -42,6 +42,7 @@ struct Options {
     std::string linear_file;  // layout --linear FILE
     std::string layout_file;  // check --layout FILE
     std::string header_namespace;  // header --namespace
+    bool header_tables = false;    // header --tables
     int wave_index = -1;  // which: the wave of a tile (--wave in tile mode)
     int wave_size = -1;   // which: --wave-size, the wave size when --wave names a wave
     int catalog_rows = 100000;  // bench: the synthetic catalog's size

@@ -243,7 +243,9 @@ int cmd_header(const Options& o) {
         for (char& c : name)
             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
     }
-    return emit(o, ls::render_header(r.query, tile_params(o), name));
+    ls::HeaderOptions ho;
+    ho.tables = o.header_tables;
+    return emit(o, ls::render_header(r.query, tile_params(o), name, ho));
 }
 
 // Exit status of `check` when the layouts differ (0: equal; 1: bad input).
@@ -494,7 +496,7 @@ int lanescope_cli_main(int argc, char** argv) {
         {"which", "what one register of one lane holds: --reg G --lane L", cmd_which},
         {"trace", "every A, B, C (K, SA, SB) location that feeds one D element: --row I --col J [--block B]",
          cmd_trace},
-        {"header", "write a C++17 header (HIP device and host) with the layout tables and load/store helpers: -o FILE",
+        {"header", "write a C++17 header (HIP/CUDA device and host): closed-form index math, vector load/store, mma helpers: -o FILE",
          cmd_header},
         {"check", "compare a layout (JSON contract, CSV or linear, --layout FILE) with lanescope's: exit 0 equal, 5 differ",
          cmd_check},
@@ -552,6 +554,8 @@ int lanescope_cli_main(int argc, char** argv) {
         if (name == "header") {
             add_tile_options(c.sub, o);
             c.sub->add_option("--namespace", o.header_namespace, "namespace of the generated code (default ls_<gfx>_<builtin>)");
+            c.sub->add_flag("--tables", o.header_tables,
+                            "constexpr tables instead of closed-form index math (the earlier form, for host-side checks)");
         }
         if (name == "check")
             c.sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV or a linear layout")

@@ -5,8 +5,159 @@
 # (LLVM 22) for every target it knows, clang-19 for gfx940/gfx941 (LLVM 22
 # removed them; "no compiler here" when clang-19 is missing).
 # -DCLI=<lanescope-cli> -DCLANG22=<clang++-22> -DCLANG19=<clang++-19 or empty> -DWORK=<scratch directory>
+#
+# With -DGEMM=<tests/gemm_tile.hip> (and CLANG a clang that knows gfx950 and
+# gfx1200, e.g. clang-22) instead: the same GEMM tile kernel, built only on the
+# header's load_a / load_b / pack / mma / unpack / store_c, compiles for gfx942,
+# gfx950 (MFMA, 256x256x64 over 2x2 waves) and gfx1200 (WMMA, 64x64x32) with no
+# scratch and no table in memory (no s_getpc_b64, no data object), and on
+# gfx942 its LDS reads are, in 8-byte units, the ds_read_b64 that
+# `lanescope-cli load` plans for A (row-major) and B (column-major) per wave.
+# With -DFRAGMENTS=<tests/gemm_fragments.cu> also the CUDA GEMM's kernel source,
+# device-only for each of those AMD targets on the same header.
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
+# With -DNVCC=<nvcc> -DFRAGMENTS=<tests/gemm_fragments.cu>: the CUDA GEMM of scripts/verify-gemm-cuda.sh
+# (mma.sync tile and wgmma headers) compiles for sm_90a with no stack frame (nothing spilled, no tables).
+if(NVCC)
+  execute_process(COMMAND ${CLI} header -a sm_90 -i mma_m16n8k16_f32_f16 --waves 2x2 --shape 64x32x16 --namespace tile
+                          -o ${WORK}/tile.hpp RESULT_VARIABLE rc1)
+  execute_process(COMMAND ${CLI} header -a sm_90a -i wgmma_m64n64k16_f32_f16 --namespace wg -o ${WORK}/wg.hpp
+                  RESULT_VARIABLE rc2)
+  if(NOT rc1 EQUAL 0 OR NOT rc2 EQUAL 0)
+    message(FATAL_ERROR "lanescope-cli header for the CUDA GEMM failed")
+  endif()
+  execute_process(COMMAND ${NVCC} -std=c++17 -O3 -gencode arch=compute_90a,code=sm_90a -DLS_WGMMA -I${WORK} -Xptxas -v
+                          ${FRAGMENTS} -o ${WORK}/gemm RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nvcc failed:\n${out}\n${err}")
+  endif()
+  string(REGEX MATCHALL "[0-9]+ bytes stack frame" frames "${out}${err}")
+  foreach(f IN LISTS frames)
+    if(NOT f STREQUAL "0 bytes stack frame")
+      message(FATAL_ERROR "a kernel has a stack frame (${f}):\n${err}")
+    endif()
+  endforeach()
+  message("nvcc sm_90a: gemm_fragments and gemm_wgmma compile, no stack frame")
+  # Every mma() (mma.sync) and wgmma() helper the headers generate assembles: one kernel each.
+  execute_process(COMMAND ${CLI} list -a sm_90a OUTPUT_VARIABLE listing RESULT_VARIABLE rc)
+  string(REPLACE "\n" ";" lines "${listing}")
+  set(source "")
+  set(count 0)
+  foreach(line IN LISTS lines)
+    if(NOT line MATCHES "^[^ ]+ +((mma|wgmma)_[a-z0-9_]+) +[0-9]+x[0-9]+x[0-9]+ ")
+      continue()
+    endif()
+    set(ins ${CMAKE_MATCH_1})
+    if(ins MATCHES "^wgmma_m64n([0-9]+)" AND NOT CMAKE_MATCH_1 MATCHES "^(8|24|64|256)$")
+      continue()  # every type at a few N (8, 24, 64, 256)
+    endif()
+    execute_process(COMMAND ${CLI} header -a sm_90a -i ${ins} --namespace n${count} -o ${WORK}/n${count}.hpp RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      continue()  # multi-block instructions have no header
+    endif()
+    file(READ ${WORK}/n${count}.hpp text)
+    if(text MATCHES "inline void mma\\(")
+      string(APPEND source "#include \"n${count}.hpp\"\n__global__ void k${count}(const unsigned* a, unsigned* d) {\n"
+             "    unsigned x[n${count}::D::step_regs];\n    n${count}::mma(a, a, d, x);\n"
+             "    for (int r = 0; r < n${count}::D::step_regs; ++r) d[r] = x[r];\n}\n")
+    elseif(text MATCHES "inline void wgmma\\(")
+      string(APPEND source "#include \"n${count}.hpp\"\n__global__ void k${count}(const unsigned* a, unsigned long long b, unsigned* d) {\n"
+             "    n${count}::wgmma_fence();\n    n${count}::wgmma(a, b, d);\n    n${count}::wgmma_commit_and_wait();\n}\n")
+    else()
+      continue()
+    endif()
+    math(EXPR count "${count} + 1")
+  endforeach()
+  if(count LESS 50)
+    message(FATAL_ERROR "only ${count} mma/wgmma helpers found")
+  endif()
+  file(WRITE ${WORK}/helpers.cu "${source}")
+  execute_process(COMMAND ${NVCC} -std=c++17 -O1 -gencode arch=compute_90a,code=sm_90a -I${WORK} -c ${WORK}/helpers.cu
+                          -o ${WORK}/helpers.o RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nvcc of the mma/wgmma helpers failed:\n${out}\n${err}")
+  endif()
+  message("nvcc sm_90a: ${count} mma.sync and wgmma helpers assemble")
+  file(REMOVE_RECURSE ${WORK})
+  return()
+endif()
+if(GEMM)
+  foreach(spec "gfx942;v_mfma_f32_32x32x8_f16;256x256x64" "gfx950;v_mfma_f32_32x32x8_f16;256x256x64"
+               "gfx1200;v_wmma_f32_16x16x16_f16;64x64x32")
+    list(GET spec 0 gfx)
+    list(GET spec 1 ins)
+    list(GET spec 2 shape)
+    execute_process(COMMAND ${CLI} header --arch ${gfx} -i ${ins} --waves 2x2 --shape ${shape} --namespace tile
+                            -o ${WORK}/tile.hpp RESULT_VARIABLE rc ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "lanescope-cli header for ${gfx} ${ins} failed: ${err}")
+    endif()
+    execute_process(COMMAND ${CLANG} -x hip --offload-arch=${gfx} --offload-device-only -nogpulib -nogpuinc -std=c++17
+                            -O3 -Wall -Werror -S -I${WORK} ${GEMM} -o ${WORK}/${gfx}.s
+                    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "clang -x hip for ${gfx} failed:\n${out}\n${err}")
+    endif()
+    file(READ ${WORK}/${gfx}.s asm)
+    if(NOT asm MATCHES "\\.private_segment_fixed_size: 0\n")
+      string(REGEX MATCH "\\.private_segment_fixed_size: [0-9]+" got "${asm}")
+      message(FATAL_ERROR "${gfx}: the GEMM tile kernel uses scratch (${got})")
+    endif()
+    string(REGEX MATCHALL "s_getpc_b64" getpc "${asm}")
+    string(REGEX MATCHALL "@object" objects "${asm}")
+    list(LENGTH getpc n_getpc)
+    list(LENGTH objects n_objects)
+    if(n_getpc GREATER 0 OR n_objects GREATER 1)  # one object: clang's __hip_cuid
+      message(FATAL_ERROR "${gfx}: the kernel addresses data in memory (${n_getpc} s_getpc_b64, ${n_objects} objects)")
+    endif()
+    # The CUDA GEMM's source (tests/gemm_fragments.cu) on the same header: the same kernel for AMD.
+    if(FRAGMENTS)
+      execute_process(COMMAND ${CLANG} -x hip --offload-arch=${gfx} --offload-device-only -nogpulib -nogpuinc -std=c++17
+                              -O3 -Wall -Werror -DLS_DEVICE_ONLY -S -I${WORK} ${FRAGMENTS} -o ${WORK}/${gfx}_fragments.s
+                      RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+      if(NOT rc EQUAL 0)
+        message(FATAL_ERROR "clang -x hip of gemm_fragments.cu for ${gfx} failed:\n${out}\n${err}")
+      endif()
+      file(READ ${WORK}/${gfx}_fragments.s fasm)
+      if(NOT fasm MATCHES "\\.private_segment_fixed_size: 0\n" OR fasm MATCHES "s_getpc_b64")
+        message(FATAL_ERROR "${gfx}: gemm_fragments uses scratch or addresses a table")
+      endif()
+      message("${gfx}: gemm_fragments.cu compiles (no scratch, no tables)")
+    endif()
+    if(gfx STREQUAL "gfx942")
+      string(REGEX MATCHALL "[ \t]ds_read_b64[ \t]" one "${asm}")
+      string(REGEX MATCHALL "[ \t]ds_read2(st64)?_b64[ \t]" two "${asm}")
+      string(REGEX MATCHALL "[ \t]ds_read(_u16|_b32|_b96|_b128|_u8|2_b32)[ \t]" other "${asm}")
+      list(LENGTH one n1)
+      list(LENGTH two n2)
+      list(LENGTH other n_other)
+      math(EXPR reads "${n1} + 2 * ${n2}")
+      set(planned 0)
+      foreach(op "A;row" "B;col")
+        list(GET op 0 operand)
+        list(GET op 1 order)
+        execute_process(COMMAND ${CLI} load --arch ${gfx} -i ${ins} --waves 2x2 --shape ${shape} --operand ${operand}
+                                --order ${order} OUTPUT_VARIABLE plan RESULT_VARIABLE rc)
+        if(NOT rc EQUAL 0 OR NOT plan MATCHES "plain loads: ([0-9]+) instructions per wave")
+          message(FATAL_ERROR "lanescope-cli load for ${operand} failed")
+        endif()
+        math(EXPR planned "${planned} + ${CMAKE_MATCH_1}")
+        if(NOT plan MATCHES "ds_read_b64" OR plan MATCHES "ds_read_(u16|b32|b128)")
+          message(FATAL_ERROR "load plans other than ds_read_b64 for ${operand}: update this test")
+        endif()
+      endforeach()
+      if(NOT reads EQUAL planned OR n_other GREATER 0)
+        message(FATAL_ERROR "gfx942: ${reads} 8-byte LDS reads (${n1} ds_read_b64, ${n2} pairs) and ${n_other} others; load plans ${planned} ds_read_b64")
+      endif()
+      message("gfx942: ${reads} 8-byte LDS reads (${n2} ds_read2_b64 pairs), as load plans; no scratch, no tables")
+    else()
+      message("${gfx}: no scratch, no tables")
+    endif()
+  endforeach()
+  file(REMOVE_RECURSE ${WORK})
+  return()
+endif()
 # gfx:instruction:lane of C[5][7] (32x32 MFMA: j + 32*((i/4)%2); RDNA3 wave32: j + 16*(i%2); RDNA4 wave32: j + 16*(i/8))
 set(specs gfx908:v_mfma_f32_32x32x8f16:39 gfx90a:v_mfma_f32_32x32x8f16:39 gfx940:v_mfma_f32_32x32x8_f16:39
           gfx941:v_mfma_f32_32x32x8_f16:39 gfx942:v_mfma_f32_32x32x8_f16:39 gfx950:v_mfma_f32_32x32x16_f16:39)

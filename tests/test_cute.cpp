@@ -92,9 +92,13 @@ TEST_CASE("cute format: evaluates back to the engine over every (thread, value)"
         REQUIRE(size_of(shape.items[0]) == t.waves() * t.lanes());
         for (const auto& [thread, list] : per_thread) {
             REQUIRE(size_of(shape.items[1]) == static_cast<long long>(list.size()));
-            for (size_t v = 0; v < list.size(); ++v)
-                REQUIRE(eval(shape.items[0], stride.items[0], thread) + eval(shape.items[1], stride.items[1], v) ==
-                        list[v].row + static_cast<long long>(list[v].col) * t.rows());
+            // CuTe's MMA_Traits coordinates: A (M, K), C/D (M, N) column-major; B (N, K), i.e. lanescope's
+            // K x N transposed.
+            for (size_t v = 0; v < list.size(); ++v) {
+                const long long want = op == ls::Operand::B ? list[v].col + static_cast<long long>(list[v].row) * t.cols()
+                                                            : list[v].row + static_cast<long long>(list[v].col) * t.rows();
+                REQUIRE(eval(shape.items[0], stride.items[0], thread) + eval(shape.items[1], stride.items[1], v) == want);
+            }
         }
     };
     lstest::for_each_default([&](const lstest::Case& c) {
@@ -123,4 +127,84 @@ TEST_CASE("cute format: known layouts and a refusal") {
     CHECK(r.status == 1);
     CHECK(r.err.find("not expressible as a CuTe layout") != std::string::npos);
     CHECK(r.out.empty());
+}
+
+// CUTLASS's published MMA atoms (include/cute/atom/mma_traits_sm80.hpp, mma_traits_sm89.hpp,
+// mma_traits_sm90.hpp, mma_traits_sm90_gmma.hpp): ALayout (T, V) -> (M, K), BLayout -> (N, K),
+// CLayout -> (M, N), each written out here as CuTe prints a layout without its static underscores.
+// The strings are CUTLASS's shape:stride facts, typed from those files; lanescope's text must equal
+// them character for character.
+TEST_CASE("cute format: every SM80/SM89/SM90 atom lanescope covers equals CUTLASS's ALayout/BLayout/CLayout") {
+    const auto& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("sm_90");
+    // SM80_16x8_Row, SM80_8x8_Row, SM80_8x16_Row, SM80_8x4 (mma_traits_sm80.hpp).
+    const std::string c16x8 = "((4,8),(2,2)):((32,1),(16,8))", c8x8 = "((4,8),2):((16,1),8)";
+    const std::string r8x16 = "((4,8),4):((32,1),8)", r8x8 = "((4,8),2):((16,1),8)", x8x4 = "((4,8),1):((8,1),0)";
+    struct Atom {
+        std::string ins, a, b, c;  // b empty: B lives in shared memory (wgmma)
+    };
+    std::vector<Atom> atoms = {
+        // SM80_16x8x16_F16F16F16F16_TN and its F32F16F16F32 / F32BF16BF16F32 children.
+        {"mma_m16n8k16_f16_f16", "((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))", c16x8},
+        {"mma_m16n8k16_f32_f16", "((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))", c16x8},
+        {"mma_m16n8k16_f32_bf16", "((4,8),(2,2,2)):((32,1),(16,8,128))", "((4,8),(2,2)):((16,1),(8,64))", c16x8},
+        // SM80_16x8x8_F16F16F16F16_TN: A SM80_16x8_Row, B SM80_8x8_Row.
+        {"mma_m16n8k8_f16_f16", c16x8, r8x8, c16x8},
+        {"mma_m16n8k8_f32_f16", c16x8, r8x8, c16x8},
+        {"mma_m16n8k8_f32_bf16", c16x8, r8x8, c16x8},
+        // SM80_16x8x8_F32TF32TF32F32_TN, SM80_16x8x4_F32TF32TF32F32_TN.
+        {"mma_m16n8k8_f32_tf32", "((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)", c16x8},
+        {"mma_m16n8k4_f32_tf32", "((4,8),2):((16,1),8)", x8x4, c16x8},
+        // SM80_16x8x32_S32S8S8S32_TN (and U8), SM89_16x8x32_F32E4M3E4M3F32_TN (and E5M2, F16 accumulators).
+        {"mma_m16n8k32_s32_s8", "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", c16x8},
+        {"mma_m16n8k32_s32_u8", "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", c16x8},
+        {"mma_m16n8k32_f32_e4m3", "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", c16x8},
+        {"mma_m16n8k32_f32_e5m2", "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", c16x8},
+        {"mma_m16n8k32_f16_e4m3", "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", c16x8},
+        {"mma_m16n8k32_f16_e5m2", "((4,8),(4,2,2)):((64,1),(16,8,256))", "((4,8),(4,2)):((32,1),(8,128))", c16x8},
+        // SM80_16x8x16_S32S8S8S32_TN (and U8): A ((4,8),(4,2)), B SM80_8x16_Row.
+        {"mma_m16n8k16_s32_s8", "((4,8),(4,2)):((64,1),(16,8))", r8x16, c16x8},
+        {"mma_m16n8k16_s32_u8", "((4,8),(4,2)):((64,1),(16,8))", r8x16, c16x8},
+        // SM80_8x8x16_S32S8S8S32_TN: A and B SM80_8x16_Row, C SM80_8x8_Row.
+        {"mma_m8n8k16_s32_s8", r8x16, r8x16, c8x8},
+        // SM80_16x8x64_S32S4S4S32_TN.
+        {"mma_m16n8k64_s32_s4", "((4,8),(8,2,2)):((128,1),(16,8,512))", "((4,8),(8,2)):((64,1),(8,256))", c16x8},
+        // SM80_8x8x4_F64F64F64F64_TN: A and B SM80_8x4, C SM80_8x8_Row.
+        {"mma_m8n8k4_f64", x8x4, x8x4, c8x8},
+        // SM90_16x8x4/8/16_F64F64F64F64_TN (mma_traits_sm90.hpp).
+        {"mma_m16n8k4_f64", "((4,8),2):((16,1),8)", x8x4, c16x8},
+        {"mma_m16n8k8_f64", "((4,8),(2,2)):((16,1),(8,64))", "((4,8),2):((8,1),32)", c16x8},
+        {"mma_m16n8k16_f64", "((4,8),(2,4)):((16,1),(8,64))", "((4,8),4):((8,1),32)", c16x8},
+    };
+    // SM90 GMMA RS atoms: ALayout_64x16 (16-bit A), ALayout_64x8 (tf32), ALayout_64x32 (8-bit), and
+    // CLayout_64xN = ((4,8,4),(2,2,N/8)):((128,1,16),(64,8,512)) for every N the catalog holds.
+    int wgmma_rows = 0;
+    for (const auto& r : cat.instructions()) {
+        if (r.kind != ls::LayoutKind::Wgmma) continue;
+        ++wgmma_rows;
+        const int bits = ls::elem_bits(r.a);
+        const std::string a = bits == 16   ? "((4,8,4),(2,2,2)):((128,1,16),(64,8,512))"
+                              : bits == 32 ? "((4,8,4),(2,2)):((64,1,16),(8,256))"
+                                           : "((4,8,4),(4,2,2)):((256,1,16),(64,8,1024))";
+        atoms.push_back({r.short_name, a, "", "((4,8,4),(2,2," + std::to_string(r.n / 8) + ")):((128,1,16),(64,8,512))"});
+    }
+    CHECK(wgmma_rows == 8 * 32 + 18);
+    int checked = 0;
+    for (const Atom& atom : atoms) {
+        const ls::Instruction& ins = cat.find_instruction(t, atom.ins);
+        const ls::ResolvedModifiers mods = ls::resolve_modifiers(ins, t, {});
+        for (ls::Operand op : ls::operands_of(ins)) {
+            const std::string& want = op == ls::Operand::A ? atom.a : op == ls::Operand::B ? atom.b : atom.c;
+            INFO(atom.ins << " " << ls::operand_name(op));
+            REQUIRE_FALSE(want.empty());
+            ls::TileLayout tile(ins, t, op, mods, {});
+            ls::CuteResult r = ls::to_cute(tile);
+            REQUIRE(r.layout);
+            CHECK(r.layout->text() == want);
+            ++checked;
+        }
+    }
+    // 22 mma.sync atoms x 4 operands, 274 wgmma atoms x 3 (A, C, D).
+    CHECK(checked == 22 * 4 + (8 * 32 + 18) * 3);
+    WARN("CUTLASS atom layouts compared: " << checked << " (" << atoms.size() << " atoms)");
 }

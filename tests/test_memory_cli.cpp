@@ -283,12 +283,12 @@ TEST_CASE("HIP code of transpose loads calls the builtin with its vector type an
     const std::string g = plan_for("gfx1200", "v_wmma_f32_16x16x16_f16", 32, "__builtin_amdgcn_global_load_tr_b128_v8f16",
                                    "global_load_tr_b128", 16, ls::MemorySpace::Global);
     CHECK(g.find("typedef __fp16 ls_v8f16 __attribute__((ext_vector_type(8)));") != std::string::npos);
-    CHECK(g.find("__builtin_amdgcn_global_load_tr_b128_v8f16((LS_GLOBAL ls_v8f16*)(base + Plan::address[at]))") !=
+    CHECK(g.find("__builtin_amdgcn_global_load_tr_b128_v8f16((LS_GLOBAL ls_v8f16*)(base + addr))") !=
           std::string::npos);
     // gfx950: AS3 pointer to a 4 x __fp16 vector (compiled with clang-22 below).
     const std::string d = plan_for("gfx950", "v_mfma_f32_16x16x32_f16", 64, "__builtin_amdgcn_ds_read_tr16_b64_v4f16",
                                    "ds_read_b64_tr_b16", 8, ls::MemorySpace::Lds);
-    CHECK(d.find("__builtin_amdgcn_ds_read_tr16_b64_v4f16((LS_LDS ls_v4f16*)(base + Plan::address[at]))") !=
+    CHECK(d.find("__builtin_amdgcn_ds_read_tr16_b64_v4f16((LS_LDS ls_v4f16*)(base + addr))") !=
           std::string::npos);
     if (!have_clang22()) return;
     const auto dir = lstest::temp_path("lanescope_load_tr_hip");

@@ -1,6 +1,6 @@
 # Installs the build tree into a temporary prefix, builds tests/consumer against
 # it with the documented example from lanescope.hpp's top comment (and one call
-# into each of tile.hpp, linear.hpp and check.hpp), and runs it.
+# into each of tile.hpp, linear.hpp, check.hpp, cute.hpp and header.hpp), and runs it.
 # -DBUILD=<build tree> -DSRC=<source root> -DWORK=<scratch directory> [-DSANITIZE=ON]
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
@@ -32,6 +32,8 @@ endif()
 
 file(WRITE ${WORK}/build/consumer.cpp "#include <lanescope/lanescope.hpp>
 #include <lanescope/check.hpp>
+#include <lanescope/cute.hpp>
+#include <lanescope/header.hpp>
 #include <lanescope/linear.hpp>
 #include <lanescope/tile.hpp>
 #include <cstdio>
@@ -48,7 +50,12 @@ ${example}
     lanescope::GivenLayout given = lanescope::parse_layout_text(lanescope::render_linear(*lin.layout), \"linear\");
     lanescope::CheckResult r = lanescope::check_layout(t, given);
     std::printf(\"tile check: %s (%zu elements)\\n\", r.equal ? \"equal\" : \"differ\", r.elements);
-    return r.equal && r.elements == 64u * 64u ? 0 : 1;
+    // The tile as a CuTe layout and as a generated header (closed forms, no tables).
+    lanescope::CuteResult cute = lanescope::to_cute(t);
+    const std::string header = lanescope::render_header(lanescope::Query{&ins, &gfx, lanescope::resolve_modifiers(ins, gfx, {})}, p, \"tile\");
+    std::printf(\"cute: %s, header: %zu bytes\\n\", cute.layout ? cute.layout->text().c_str() : cute.why_not.c_str(), header.size());
+    const bool closed = header.find(\"closed_form = false\") == std::string::npos;
+    return r.equal && r.elements == 64u * 64u && cute.layout && closed ? 0 : 1;
 }
 ")
 # A sanitizer build installs an instrumented library: the consumer links the runtime too.

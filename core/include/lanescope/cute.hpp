@@ -3,7 +3,9 @@
 //   ((32,2),(4,4)):((32,4),(1,8))
 // The thread mode counts wave * lanes + lane; the value mode numbers the
 // elements one lane holds in register-and-bit order (as linear.hpp does); the
-// codomain is row + col * rows, column-major, as CuTe's TV layouts index a tile.
+// codomain follows CuTe's MMA_Traits: A as (M, K), B as (N, K) (lanescope's
+// K x N transposed), C and D as (M, N), each column-major (m + k * M, n + k * N,
+// m + n * M), so an SM80/SM90 atom prints as CUTLASS's ALayout/BLayout/CLayout.
 #pragma once
 
 #include "lanescope/tile.hpp"
@@ -21,7 +23,7 @@ struct CuteMode {
 };
 struct CuteLayout {
     CuteMode thread, value;
-    int rows = 0, cols = 0;
+    int rows = 0, cols = 0;  // CuTe's shape: (M, K), (N, K) or (M, N)
     long long apply(int thread_index, int value_index) const { return thread.apply(thread_index) + value.apply(value_index); }
     std::string text() const;  // "((32,2),(4,4)):((32,4),(1,8))"
 };

@@ -1,8 +1,14 @@
-// A generated C++17 header for one instruction (or tile): constexpr element ->
-// (wave, lane, register, bits) and (wave, lane, item) -> element per operand,
-// plus load/store helpers over a row- or column-major pointer, usable from HIP
-// device code and from host code. The tables are the engine's answers; nothing
-// in the header is hand-written per instruction.
+// A generated C++17 header for one instruction (or tile), usable from HIP and
+// CUDA device code and from host code. Per operand: element <-> (wave, lane,
+// item) as closed-form index math (every layout here that is linear over GF(2)
+// becomes shifts, masks and XORs of the wave, lane and item; no tables in
+// device memory), vector loads/stores of the width `lanescope-cli load` plans,
+// the register order of tiles as `step(...)`, packing into the instruction's
+// 32-bit registers and, where lanescope knows the builtin or PTX, `mma(...)`.
+// Operands that are not linear (broadcast modifiers, sparse A's index) keep
+// constexpr tables; `HeaderOptions::tables` asks for tables everywhere (the
+// earlier form, for host-side checks). Nothing in the header is hand-written
+// per instruction.
 #pragma once
 
 #include "lanescope/render.hpp"
@@ -12,10 +18,14 @@
 
 namespace lanescope {
 
+struct HeaderOptions {
+    bool tables = false;  // constexpr tables instead of closed forms (host-side checks)
+};
+
 // `name` becomes the namespace (a C++ identifier). Items number one lane's
 // (element, bits) parts in register-and-bit order; where several elements name
 // the same bits (broadcast modifiers, sparse A's dense k), each is an item, by
 // row then col. Tiles need single-block instructions (TileLayout throws).
-std::string render_header(const Query& q, const TileParams& tile, const std::string& name);
+std::string render_header(const Query& q, const TileParams& tile, const std::string& name, const HeaderOptions& opts = {});
 
 }  // namespace lanescope

@@ -209,7 +209,9 @@ std::string render_memory(const Query& q, const MemoryRequest& r, Format format)
 std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std::string& namespace_name);
 // The same for a plan at hand (the app's, or a test's).
 std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, Format format);
+// Addresses are closed forms of (wave, lane) where one fits (docs/memory.md); `tables` keeps the
+// per-(wave, issue, lane) constexpr table instead, for host-side checks.
 std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan,
-                              const std::string& namespace_name);
+                              const std::string& namespace_name, bool tables = false);
 
 }  // namespace lanescope

@@ -1,7 +1,9 @@
 // CuTe layouts (cute.hpp): a mode of size N is split greedily into sub-modes
 // (s0, s1, ...) where index k * P (P = s0 * ... * s(i-1)) moves by k * d_i for
 // k < s_i; the whole layout is then evaluated back, so a layout that is not of
-// this form is refused, never printed wrong.
+// this form is refused, never printed wrong. Coordinates follow CuTe's
+// MMA_Traits (include/cute/atom/mma_traits.hpp and the per-architecture
+// traits): A as (M, K), B as (N, K), C and D as (M, N), column-major.
 #include "lanescope/cute.hpp"
 #include "lanescope/linear.hpp"
 
@@ -73,10 +75,12 @@ CuteResult to_cute(const TileLayout& t) {
     if (!res.why_not.empty()) return res;
     const size_t n = held[0].size();
     const int threads = static_cast<int>(held.size()), values = static_cast<int>(n);
-    const long long rows = t.rows();
+    // B is K x N in lanescope and (N, K) in CuTe: its codomain is transposed.
+    const bool nk = t.operand() == Operand::B;
+    const long long rows = nk ? t.cols() : t.rows();
     auto idx = [&](int th, int v) {
         const Element& e = held[static_cast<size_t>(th)][static_cast<size_t>(v)];
-        return e.row + e.col * rows;
+        return nk ? e.col + e.row * rows : e.row + e.col * rows;
     };
     if (idx(0, 0) != 0) {
         res.why_not = "value 0 of thread 0 holds element (" + num(held[0][0].row) + ", " + num(held[0][0].col) +
@@ -84,10 +88,19 @@ CuteResult to_cute(const TileLayout& t) {
         return res;
     }
     CuteLayout L;
-    L.rows = t.rows();
-    L.cols = t.cols();
+    L.rows = nk ? t.cols() : t.rows();
+    L.cols = nk ? t.rows() : t.cols();
     L.thread = split_mode(threads, [&](int x) { return idx(x, 0); });
     L.value = split_mode(values, [&](int x) { return idx(0, x); });
+    // CuTe's wgmma accumulator (CLayout_64xN in mma_traits_sm90_gmma.hpp) keeps its N/8 mode even at
+    // N = 8: values (2,2,N/8):(64,8,512). A one-instruction accumulator of 64 x 8 (128 threads: a
+    // warpgroup, which only wgmma has) gets that size-1 mode too.
+    const Operand op = t.operand();
+    if (t.lanes() * t.waves() == 128 && t.rows() == 64 && (op == Operand::C || op == Operand::D) && t.steps() == 1 &&
+        L.value.shape.size() == 2 && L.value.shape[0] == 2 && L.value.shape[1] == 2 && L.cols == 8) {
+        L.value.shape.push_back(1);
+        L.value.stride.push_back(512);
+    }
     for (int th = 0; th < threads; ++th)
         for (int v = 0; v < values; ++v)
             if (L.apply(th, v) != idx(th, v)) {

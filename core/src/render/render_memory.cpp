@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -312,13 +313,143 @@ std::string plain_type(int bytes) {
     }
 }
 
+// Closed-form address of one issue over x = wave * lanes + lane (lanes a power of two): the
+// lanes taking part as a constant mask of the lane (the same in every wave), and the address as
+// c + sum of bit_b(x) * m_b (integer-affine: strides, padding) or c ^ XOR of bit_b(x) * m_b
+// (swizzles), checked over every (wave, lane) that takes part. Empty when neither fits: the
+// caller keeps a table.
+struct AddressForm {
+    std::string expr, active;  // active empty: every lane
+};
+std::optional<AddressForm> address_form(const std::vector<long long>& a, int waves, int lanes) {
+    if ((lanes & (lanes - 1)) || lanes > 64 || (waves & (waves - 1))) return std::nullopt;
+    const long long none = 0xFFFFFFFFLL;
+    unsigned long long mask = 0;
+    for (int l = 0; l < lanes; ++l)
+        if (a[static_cast<size_t>(l)] != none) mask |= 1ULL << l;
+    for (int w = 0; w < waves; ++w)
+        for (int l = 0; l < lanes; ++l)
+            if ((a[static_cast<size_t>(w) * lanes + l] != none) != ((mask >> l & 1) != 0)) return std::nullopt;
+    if (mask == 0) return AddressForm{"0u", "false"};
+    int lane_bits = 0, wave_bits = 0;
+    while ((1 << lane_bits) < lanes) ++lane_bits;
+    while ((1 << wave_bits) < waves) ++wave_bits;
+    const int bits = lane_bits + wave_bits;
+    int x0 = 0;
+    while (!(mask >> x0 & 1)) ++x0;
+    const long long a0 = a[static_cast<size_t>(x0)];
+    for (bool additive : {true, false}) {
+        std::vector<long long> m(static_cast<size_t>(bits), 0);
+        std::vector<bool> known(static_cast<size_t>(bits), false);
+        long long c = a0;
+        for (int b = 0; b < bits; ++b) {
+            const long long other = a[static_cast<size_t>(x0 ^ (1 << b))];
+            if (other == none) continue;
+            known[static_cast<size_t>(b)] = true;
+            const bool set = x0 >> b & 1;
+            m[static_cast<size_t>(b)] = additive ? (set ? a0 - other : other - a0) : (a0 ^ other);
+            if (set) c = additive ? c - m[static_cast<size_t>(b)] : c ^ m[static_cast<size_t>(b)];
+        }
+        bool ok = true;
+        for (int x = 0; x < waves * lanes && ok; ++x) {
+            if (a[static_cast<size_t>(x)] == none) continue;
+            long long v = c;
+            for (int b = 0; b < bits; ++b)
+                if (x >> b & 1) {
+                    if (!known[static_cast<size_t>(b)]) ok = false;
+                    v = additive ? v + m[static_cast<size_t>(b)] : v ^ m[static_cast<size_t>(b)];
+                }
+            ok = ok && v == a[static_cast<size_t>(x)];
+        }
+        if (!ok || c < 0 || (!additive && c > 0xFFFFFFFFLL)) continue;
+        // Terms: bits of one variable with one multiplier per unit grouped as (v & mask) * k (additive) or
+        // (v & mask) << s (XOR of single bits); the rest bit by bit.
+        std::map<std::pair<std::string, long long>, unsigned> groups;
+        std::vector<std::string> terms;
+        for (int b = 0; b < bits; ++b) {
+            const long long mb = m[static_cast<size_t>(b)];
+            if (!known[static_cast<size_t>(b)] || mb == 0) continue;
+            const std::string v = b < lane_bits ? "lane" : "wave";
+            const int bit = b < lane_bits ? b : b - lane_bits;
+            if (additive && mb > 0 && mb % (1LL << bit) == 0)
+                groups[{v, mb >> bit}] |= 1u << bit;
+            else if (!additive && mb > 0 && (mb & (mb - 1)) == 0 && mb >= (1LL << bit))
+                groups[{v, mb >> bit}] |= 1u << bit;
+            else
+                terms.push_back((additive && mb < 0 ? "0u - " : "") + std::string("(((unsigned)") + v + " >> " + num(bit) +
+                                " & 1u) * " + num(mb < 0 ? -mb : mb) + "u)");
+        }
+        for (const auto& [key, msk] : groups) {
+            std::string t = "((unsigned)" + key.first + " & " + num(msk) + "u)";
+            if (key.second != 1) {
+                if (additive) {
+                    t = "(" + t + " * " + num(key.second) + "u)";
+                } else {
+                    int shift = 0;
+                    while ((1LL << shift) < key.second) ++shift;
+                    t = "(" + t + " << " + num(shift) + ")";
+                }
+            }
+            terms.push_back(t);
+        }
+        AddressForm f;
+        f.expr = num(c) + "u";
+        for (const auto& t : terms) {
+            if (additive && t.rfind("0u - ", 0) == 0) f.expr += " - " + t.substr(5);
+            else f.expr += (additive ? " + " : " ^ ") + t;
+        }
+        const unsigned long long all = lanes == 64 ? ~0ULL : (1ULL << lanes) - 1;
+        if (mask != all) f.active = "(" + num(static_cast<long long>(mask >> 1)) + "ull << 1 | " + num(static_cast<long long>(mask & 1)) + "ull) >> lane & 1u";
+        return f;
+    }
+    return std::nullopt;
+}
+
+// Where the address is neither affine nor an XOR form (padding with a swizzle): the (row, col) whose
+// byte the lane's access starts at, each a closed form of (wave, lane), and the tile's address
+// formula (memory.hpp) written out. Plain accesses of whole bytes only; checked for every lane.
+std::optional<AddressForm> element_form(const MemoryPlan& plan, const MemoryTile& tile, int issue, int waves, int lanes) {
+    if (tile.element_bits % 8) return std::nullopt;
+    const long long none = 0xFFFFFFFFLL;
+    std::vector<long long> rows(static_cast<size_t>(waves) * lanes, none), cols(rows.size(), none);
+    for (const MemoryOp& op : plan.ops) {
+        if (op.issue != issue) continue;
+        if (!op.builtin.empty() || op.via_temp) return std::nullopt;
+        bool found = false;
+        for (const Delivery& d : op.delivers) {
+            const Element& e = d.element;
+            if (element_address(tile, e.row, e.col) == op.address) {
+                rows[static_cast<size_t>(op.wave) * lanes + op.lane] = e.row;
+                cols[static_cast<size_t>(op.wave) * lanes + op.lane] = e.col;
+                found = true;
+                break;
+            }
+        }
+        if (!found) return std::nullopt;
+    }
+    const std::optional<AddressForm> fr = address_form(rows, waves, lanes), fc = address_form(cols, waves, lanes);
+    if (!fr || !fc) return std::nullopt;
+    const bool row_major = tile.order == MemoryOrder::RowMajor;
+    const std::string line = row_major ? "row" : "col", pos = row_major ? "col" : "row";
+    std::string p = pos;
+    if (tile.swizzle.active())
+        p = "(" + pos + " ^ " + num(tile.swizzle.vec) + "u * ((" + line + " / " + num(tile.swizzle.per_phase) + "u) % " +
+            num(tile.swizzle.max_phase) + "u))";
+    AddressForm f;
+    f.expr = "[&] { const unsigned row = " + fr->expr + ", col = " + fc->expr + "; return (" + line + " * " +
+             num(static_cast<long long>(tile.ld) + tile.pad) + "u + " + p + ") * " + num(tile.element_bits / 8) + "u; }()";
+    f.active = fr->active;
+    return f;
+}
+
 }  // namespace
 
 std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std::string& name) {
     return render_memory_hip(q, r, plan_memory(q, r), name);
 }
 
-std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, const std::string& name) {
+std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, const std::string& name,
+                              bool tables) {
     const Layout L = layout_for(q, r);
     const int waves = L.waves, lanes = L.lanes;
     std::vector<const MemoryOp*> issues = issues_of(plan.ops);
@@ -362,18 +493,43 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const Memo
                                  " __attribute__((ext_vector_type(" + num(count) + ")));\n");
         }
     for (const auto& v : vec_types) s += v;
+    // Per issue: the address as a closed form of (wave, lane) where one fits, else a row of the table;
+    // the unit bit inline where every lane shares it.
+    std::vector<std::optional<AddressForm>> forms(static_cast<size_t>(n_issues));
+    std::vector<int> shared_unit(static_cast<size_t>(n_issues), -1);
+    bool need_address = false, need_unit = false;
+    for (int n = 0; n < n_issues; ++n) {
+        std::vector<long long> a(static_cast<size_t>(waves) * lanes);
+        int u = -2;
+        for (int w = 0; w < waves; ++w)
+            for (int l = 0; l < lanes; ++l) {
+                const size_t at = (static_cast<size_t>(w) * n_issues + n) * lanes + l;
+                a[static_cast<size_t>(w) * lanes + l] = addr[at];
+                if (addr[at] == 0xFFFFFFFFLL) continue;
+                u = u == -2 || u == unit[at] ? unit[at] : -1;
+            }
+        if (!tables) forms[static_cast<size_t>(n)] = address_form(a, waves, lanes);
+        if (!tables && !forms[static_cast<size_t>(n)]) forms[static_cast<size_t>(n)] = element_form(plan, r.tile, issues[n]->issue, waves, lanes);
+        shared_unit[static_cast<size_t>(n)] = u;  // -1: lanes differ, -2: no lane takes part
+        need_address |= !forms[static_cast<size_t>(n)];
+        need_unit |= u == -1;
+    }
     s += "\nstruct Plan {\n    static constexpr int waves = " + num(waves) + ", lanes = " + num(lanes) + ", issues = " +
          num(n_issues) + ", regs = " + num(L.regs) + ";\n";
-    s += "    // Byte offset per (wave, issue, lane) from the tile's start; 0xFFFFFFFF: lane not active.\n";
-    s += "    static constexpr unsigned address[" + num(static_cast<long long>(std::max<size_t>(1, addr.size()))) + "] = {";
-    for (size_t n = 0; n < addr.size(); ++n) s += (n % 16 ? " " : "\n        ") + hexaddr(addr[n]) + "u,";
-    s += "\n    };\n    static constexpr unsigned char unit_bit[" + num(static_cast<long long>(std::max<size_t>(1, unit.size()))) +
-         "] = {";
-    for (size_t n = 0; n < unit.size(); ++n) s += (n % 32 ? " " : "\n        ") + num(unit[n]) + ",";
-    s += "\n    };\n";
+    if (need_address) {
+        s += "    // Byte offset per (wave, issue, lane) from the tile's start; 0xFFFFFFFF: lane not active.\n";
+        s += "    static constexpr unsigned address[" + num(static_cast<long long>(std::max<size_t>(1, addr.size()))) + "] = {";
+        for (size_t n = 0; n < addr.size(); ++n) s += (n % 16 ? " " : "\n        ") + hexaddr(addr[n]) + "u,";
+        s += "\n    };\n";
+    }
     // Through a scratch register each lane may move its own bits: where they go and how many.
     bool temp = false;
     for (const auto& op : plan.ops) temp |= op.via_temp;
+    if (temp || need_unit) {
+        s += "    static constexpr unsigned char unit_bit[" + num(static_cast<long long>(std::max<size_t>(1, unit.size()))) + "] = {";
+        for (size_t n = 0; n < unit.size(); ++n) s += (n % 32 ? " " : "\n        ") + num(unit[n]) + ",";
+        s += "\n    };\n";
+    }
     if (temp) {
         s += "    static constexpr unsigned dst_bit[" + num(static_cast<long long>(std::max<size_t>(1, dst.size()))) + "] = {";
         for (size_t n = 0; n < dst.size(); ++n) s += (n % 32 ? " " : "\n        ") + num(dst[n]) + ",";
@@ -404,16 +560,26 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const Memo
              ").\n" + (builtins ? "__attribute__((device)) inline" : "LS_HD inline") + " void fill(const " + space +
              " unsigned char* base, " + wave_param + "int lane, unsigned (&regs)[" + num(std::max(1, L.regs)) + "]) {\n";
     }
+    s += std::string("    (void)lane;\n") + (tiled ? "    (void)wave;\n" : "");
     for (int n = 0; n < n_issues; ++n) {
         const MemoryOp& op = *issues[n];
+        const std::optional<AddressForm>& form = forms[static_cast<size_t>(n)];
+        const int su = shared_unit[static_cast<size_t>(n)];
+        const std::string unit_bit = su == -1 || op.via_temp ? "Plan::unit_bit[at]" : num(std::max(0, su));
         s += "    {  // #" + num(op.issue) + " " + op.mnemonic + " -> " + reg_range(op) + "\n";
-        s += "        const int at = " + at0 + num(n) + ") * Plan::lanes + lane;\n";
-        s += "        if (Plan::address[at] != 0xFFFFFFFFu) {\n";
+        if (!form || op.via_temp || su == -1) s += "        const int at = " + at0 + num(n) + ") * Plan::lanes + lane;\n";
+        if (form) {
+            s += "        const unsigned addr = " + form->expr + ";  // closed form of (wave, lane)\n";
+            s += "        if (" + (form->active.empty() ? std::string("true") : form->active) + ") {\n";
+        } else {
+            s += "        const unsigned addr = Plan::address[at];\n";
+            s += "        if (addr != 0xFFFFFFFFu) {\n";
+        }
         if (!op.builtin.empty()) {
             auto [type, count] = builtin_vector(op.builtin);
             const std::string vt = count > 1 ? "ls_" + op.builtin.substr(op.builtin.rfind('_') + 1) : type;
             const std::string as = op.builtin.find("global_") != std::string::npos ? "LS_GLOBAL" : "LS_LDS";
-            s += "            " + vt + " v = " + op.builtin + "((" + as + " " + vt + "*)(base + Plan::address[at]));\n";
+            s += "            " + vt + " v = " + op.builtin + "((" + as + " " + vt + "*)(base + addr));\n";
             s += "            ls_copy_bits((unsigned char*)regs, " + num(op.reg * 32 + op.bit) +
                  ", (const unsigned char*)&v, 0, (int)(8 * sizeof v));\n";
         } else if (r.store) {
@@ -423,10 +589,10 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const Memo
                                "Plan::dst_bit[at], Plan::width[at]);\n"
                              : "            ls_copy_bits((unsigned char*)&v, 0, (const unsigned char*)regs, " +
                                    num(op.reg * 32 + op.bit) + ", " + num(op.width_bits) + ");\n";
-            s += "            *(" + space + " " + ty + "*)(base + Plan::address[at]) = v;\n";
+            s += "            *(" + space + " " + ty + "*)(base + addr) = v;\n";
         } else {
             const std::string ty = plain_type(op.bytes);
-            s += "            const " + ty + " v = *(const " + space + " " + ty + "*)(base + Plan::address[at]);\n";
+            s += "            const " + ty + " v = *(const " + space + " " + ty + "*)(base + addr);\n";
             if (op.via_temp) {
                 s += "            ls_copy_bits((unsigned char*)regs, Plan::dst_bit[at], (const unsigned char*)&v, "
                      "Plan::unit_bit[at], Plan::width[at]);\n";
@@ -438,7 +604,7 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const Memo
                         s += "            regs[" + num(op.reg + d) + "] = v." + comp[d] + ";\n";
             } else {
                 s += "            ls_copy_bits((unsigned char*)regs, " + num(op.reg * 32 + op.bit) +
-                     ", (const unsigned char*)&v, Plan::unit_bit[at], " + num(op.width_bits) + ");\n";
+                     ", (const unsigned char*)&v, " + unit_bit + ", " + num(op.width_bits) + ");\n";
             }
         }
         s += "        }\n    }\n";
