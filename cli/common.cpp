@@ -26,8 +26,8 @@ ls::Format parse_format(const std::string& s) {
     if (s == "csv") return ls::Format::Csv;
     if (s == "markdown" || s == "md") return ls::Format::Markdown;
     if (s == "json") return ls::Format::Json;
-    if (s == "linear" || s == "cute") throw ls::Error("--format " + s + " is for `layout` only");
-    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json (layout also: linear, cute)");
+    if (s == "linear" || s == "cute" || s == "gluon") throw ls::Error("--format " + s + " is for `layout` only");
+    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json (layout also: linear, cute, gluon)");
 }
 
 ls::View parse_view(const std::string& s) {
@@ -61,9 +61,10 @@ Resolved resolve(const Options& o) {
     ls::Modifiers m = o.mods;
     if (implied_wave) {
         if (m.wave >= 0 && m.wave != implied_wave)
-            throw ls::Error("--wave " + std::to_string(m.wave) + " contradicts the builtin name " + o.instruction +
-                            " (wave" + std::to_string(implied_wave) + "); legal: --wave " + std::to_string(implied_wave) +
-                            " or no --wave (or the _w" + std::to_string(m.wave) + " builtin)");
+            throw ls::Error(o.wave_flag + " " + std::to_string(m.wave) + " contradicts the builtin name " + o.instruction +
+                            " (wave" + std::to_string(implied_wave) + "); legal: " + o.wave_flag + " " +
+                            std::to_string(implied_wave) + " or no " + o.wave_flag + " (or the _w" +
+                            std::to_string(m.wave) + " builtin)");
         m.wave = implied_wave;
     }
     Resolved r{&t, &ins, {}};
@@ -73,15 +74,7 @@ Resolved resolve(const Options& o) {
     return r;
 }
 
-std::string read_text_file(const std::string& path) {
-    std::error_code ec;
-    if (!fs::is_regular_file(path, ec)) throw ls::Error("cannot read '" + path + "': no such file");
-    if (fs::file_size(path, ec) > (64u << 20)) throw ls::Error("cannot read '" + path + "': larger than 64 MB");
-    std::ifstream f(path, std::ios::binary);
-    std::string text((std::istreambuf_iterator<char>(f)), {});
-    if (!f && !f.eof()) throw ls::Error("cannot read '" + path + "'");
-    return text;
-}
+std::string read_text_file(const std::string& path) { return ls::files::read_file(path); }
 
 int emit(const Options& o, const std::string& text) {
     ls::files::write_output(o.out, text);
@@ -89,15 +82,41 @@ int emit(const Options& o, const std::string& text) {
 }
 
 void add_tile_options(CLI::App* sub, Options& o) {
-    sub->add_option("--waves", o.waves, "tile: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2");
-    sub->add_option("--tiles-per-wave", o.tiles_per_wave, "tile: instruction tiles per wave RMxRN (tilesPerWarp), e.g. 2x1");
+    const std::string limits = " (" + ls::tile_limits_help() + ")";
+    sub->add_option("--waves", o.waves, "tile: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2; WM x WN at most " +
+                                            std::to_string(ls::TileLimits::waves) + limits);
+    sub->add_option("--tiles-per-wave", o.tiles_per_wave,
+                    "tile: instruction tiles per wave RMxRN (tilesPerWarp), e.g. 2x1; RM x RN at most " +
+                        std::to_string(ls::TileLimits::tiles_per_wave));
     sub->add_option("--shape", o.shape,
-                    "tile: tensor shape TMxTN or TMxTNxTK (C/D is TMxTN, A TMxTK, B TKxTN); default one wave-grid tile");
+                    "tile: tensor shape TMxTN or TMxTNxTK (C/D is TMxTN, A TMxTK, B TKxTN); default one wave-grid tile; "
+                    "at most " + std::to_string(ls::TileLimits::cells) + " elements per operand");
+    sub->add_option_function<std::string>(
+           "--k-width",
+           [&o](const std::string& text) {
+               try {
+                   o.k_width = ls::parse_k_width(text);
+               } catch (const ls::Error& e) {
+                   throw CLI::ValidationError(e.what());
+               }
+           },
+           "tile: Triton's kWidth of A and B (DotOperandLayout k_width): consecutive K elements per lane and register "
+           "group; default the instruction's own; WMMA: 8|16 (RDNA3), 4|8|16 (RDNA4), 2|8|16 (gfx1250)")
+        ->type_name("N");
+    sub->add_flag("--transposed", o.transposed,
+                  "tile: Triton's isTransposed (AMDMFMALayout) / transposed (AMDWMMALayout): C and D with lanes along M");
 }
 
-bool tile_mode(const Options& o) { return !o.waves.empty() || !o.tiles_per_wave.empty() || !o.shape.empty(); }
+bool tile_mode(const Options& o) {
+    return !o.waves.empty() || !o.tiles_per_wave.empty() || !o.shape.empty() || o.k_width != 0 || o.transposed;
+}
 
-ls::TileParams tile_params(const Options& o) { return ls::parse_tile_params(o.waves, o.tiles_per_wave, o.shape); }
+ls::TileParams tile_params(const Options& o) {
+    ls::TileParams p = ls::parse_tile_params(o.waves, o.tiles_per_wave, o.shape);
+    p.k_width = o.k_width;
+    p.transposed = o.transposed;
+    return p;
+}
 
 namespace {
 // One flag whose text `parse(text, flag)` turns into its value, or refuses with
@@ -156,7 +175,9 @@ void add_modifier_options(CLI::App* sub, Options& o) {
                    "scale byte (mfma_scale)");
     add_int_option(sub, "--opsel-a", o.mods.opsel_a, 0, 255, "mfma_scale: byte of the A-scale VGPR (0-3)");
     add_int_option(sub, "--opsel-b", o.mods.opsel_b, 0, 255, "mfma_scale: byte of the B-scale VGPR (0-3)");
-    add_int_option(sub, "-w,--wave", o.mods.wave, 32, 64, "wave size on RDNA: 32 (default) or 64");
+    add_int_option(sub, "-w,--wave", o.mods.wave, 32, 128,
+                   "wave size: 32 (RDNA default) or 64 on RDNA; 128 names an NVIDIA warpgroup (wgmma); each instruction's "
+                   "legal sizes are checked after");
     add_int_option(sub, "--selector", o.mods.selector, 0, 255, "NVIDIA mma.sp: sparsity selector (k16: 0-3, k32: 0-1)");
     // gfx1250 controls, spelled as LLVM's assembler writes the fields: a name or a number.
     auto named = [sub](const std::string& flag, const char* field, int& into, const std::string& help) {
@@ -192,7 +213,7 @@ void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
         sub->add_option("--operand", o.operand, "operand: A, B, C, D, K (sparse index), SA, SB (scales); layout: all")
             ->capture_default_str();
     add_modifier_options(sub, o);
-    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases), cute (CuTe shape:stride)")->capture_default_str();
+    sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases), cute (CuTe shape:stride), gluon (Gluon constructors)")->capture_default_str();
     sub->add_option("-o,--out", o.out, "write to this file (atomically; - for stdout) instead of stdout");
 }
 

@@ -39,12 +39,15 @@ struct Options {
     int runs = 200;
     // Tiles (docs/tiles.md): empty = a single instruction.
     std::string waves, tiles_per_wave, shape;
+    int k_width = 0;          // --k-width (Triton's kWidth of A/B); 0 = the instruction's own
+    bool transposed = false;  // --transposed (Triton's isTransposed / transposed of C/D)
     std::string linear_file;  // layout --linear FILE
     std::string layout_file;  // check --layout FILE
     std::string header_namespace;  // header --namespace
     bool header_tables = false;    // header --tables
-    int wave_index = -1;  // which: the wave of a tile (--wave in tile mode)
-    int wave_size = -1;   // which: --wave-size, the wave size when --wave names a wave
+    int wave_index = -1;  // which: the wave of a tile (--of-wave W)
+    int wave_size = -1;   // which: --wave-size, another spelling of --wave (the wave size)
+    std::string wave_flag = "--wave";  // the flag that gave the wave size, for messages
     int catalog_rows = 100000;  // bench: the synthetic catalog's size
 };
 

@@ -4,14 +4,18 @@
 // the parsed options and returns an exit status. Errors from the engine are
 // lanescope::Error: printed to stderr, exit status 1. Usage errors: status 2.
 #include "common.hpp"
+#include "lanescope/numbers.hpp"
 
 #include "lanescope/cute.hpp"
+#include "lanescope/gluon.hpp"
 #include "lanescope/header.hpp"
 #include "lanescope/files.hpp"
 #include "lanescope/transpose.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <charconv>
+#include <cstdint>
 #include <array>
 #include <chrono>
 #include <cstdio>
@@ -21,6 +25,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <fcntl.h>
@@ -68,55 +73,91 @@ int cmd_info(const Options& o) {
     return emit(o, ls::render_info(r.query, parse_format(o.format)));
 }
 
-// A linear layout handed to us (--linear FILE), shown element by element.
-std::string render_given_linear(const ls::LinearLayout& L, const std::string& format) {
+// A linear layout handed to us (--linear FILE), shown element by element. Work
+// and memory are linear in its places (at most 2^24, linear.hpp): one sorted
+// list of packed (cell, wave, lane, index), then the text.
+constexpr long long kMaxTableCells = 1 << 20;
+// `flush(s)` may take what is written so far (JSON and CSV go to standard output in chunks).
+std::string render_given_linear(const ls::LinearLayout& L, const std::string& format,
+                                const std::function<void(std::string&)>& flush = {}) {
     if (format == "linear") return ls::render_linear(L);
+    if (format == "gluon") return "from triton.experimental.gluon import language as gl\nlinear = gl." +
+                                  ls::render_distributed_linear(L, L.lane_count()) + "\n";
     const ls::Format f = parse_format(format);
-    // (row, col) -> every (warp, lane, register index) that maps there.
-    std::vector<std::vector<std::array<int, 3>>> at(static_cast<size_t>(L.rows) * L.cols);
+    const long long cells = static_cast<long long>(L.rows) * L.cols;
+    if ((f == ls::Format::Table || f == ls::Format::Markdown) && cells > kMaxTableCells)
+        throw ls::Error("a " + std::string(f == ls::Format::Table ? "table" : "markdown table") + " of " +
+                        std::to_string(L.rows) + " x " + std::to_string(L.cols) + " cells is too large to read; legal: at most " +
+                        std::to_string(kMaxTableCells) + " cells (1024 x 1024) as a table, any shape with --format json, csv or linear");
+    // cell = row * cols + col < 2^24, wave < 1024, lane < 128, index < 2^24 (linear.hpp's limits).
+    struct Place {
+        uint32_t cell;
+        uint16_t wave;
+        uint8_t lane;
+        uint32_t index;
+    };
+    std::vector<Place> at;
+    at.reserve(static_cast<size_t>(L.places()));
     for (int w = 0; w < L.warp_count(); ++w)
         for (int l = 0; l < L.lane_count(); ++l)
             for (int r = 0; r < L.reg_count(); ++r) {
                 auto rc = L.apply(r, l, w);
-                at[static_cast<size_t>(rc.first) * L.cols + rc.second].push_back({w, l, r});
+                at.push_back({static_cast<uint32_t>(static_cast<long long>(rc.first) * L.cols + rc.second),
+                              static_cast<uint16_t>(w), static_cast<uint8_t>(l), static_cast<uint32_t>(r)});
             }
+    std::stable_sort(at.begin(), at.end(), [](const Place& a, const Place& b) { return a.cell < b.cell; });
     std::string s;
-    if (f == ls::Format::Json) {
-        s = "{\"rows\": " + std::to_string(L.rows) + ", \"cols\": " + std::to_string(L.cols) + ", \"entries\": [\n";
-        bool first = true;
-        for (int row = 0; row < L.rows; ++row)
-            for (int col = 0; col < L.cols; ++col)
-                for (const auto& x : at[static_cast<size_t>(row) * L.cols + col]) {
-                    s += first ? "" : ",\n";
-                    first = false;
-                    s += "{\"row\": " + std::to_string(row) + ", \"col\": " + std::to_string(col) + ", \"wave\": " +
-                         std::to_string(x[0]) + ", \"lane\": " + std::to_string(x[1]) + ", \"index\": " + std::to_string(x[2]) + "}";
-                }
-        return s + "\n]}\n";
+    auto put = [&](long long v) {
+        char buf[24];
+        auto r = std::to_chars(buf, buf + sizeof buf, v);
+        s.append(buf, r.ptr);
+    };
+    if (f == ls::Format::Json || f == ls::Format::Csv) {
+        const bool json = f == ls::Format::Json;
+        s.reserve(flush ? (size_t(17) << 20) : at.size() * (json ? 72 : 24) + 64);
+        if (json) {
+            s += "{\"rows\": ";
+            put(L.rows);
+            s += ", \"cols\": ";
+            put(L.cols);
+            s += ", \"entries\": [\n";
+        } else {
+            s += "row,col,wave,lane,index\n";
+        }
+        for (size_t n = 0; n < at.size(); ++n) {
+            const Place& x = at[n];
+            if (json) s += n ? ",\n{\"row\": " : "{\"row\": ";
+            put(x.cell / static_cast<uint32_t>(L.cols));
+            s += json ? ", \"col\": " : ",";
+            put(x.cell % static_cast<uint32_t>(L.cols));
+            s += json ? ", \"wave\": " : ",";
+            put(x.wave);
+            s += json ? ", \"lane\": " : ",";
+            put(x.lane);
+            s += json ? ", \"index\": " : ",";
+            put(x.index);
+            s += json ? "}" : "\n";
+            if (flush && s.size() >= (size_t(16) << 20)) flush(s);
+        }
+        if (json) s += "\n]}\n";
+        return s;
     }
     std::vector<std::vector<std::string>> rows;
-    if (f == ls::Format::Csv) {
-        rows.push_back({"row", "col", "wave", "lane", "index"});
-        for (int row = 0; row < L.rows; ++row)
-            for (int col = 0; col < L.cols; ++col)
-                for (const auto& x : at[static_cast<size_t>(row) * L.cols + col])
-                    rows.push_back({std::to_string(row), std::to_string(col), std::to_string(x[0]), std::to_string(x[1]),
-                                    std::to_string(x[2])});
-        return ls::render_grid(rows, f);
-    }
     std::vector<std::string> head = {"row\\col"};
     for (int c = 0; c < L.cols; ++c) head.push_back(std::to_string(c));
     rows.push_back(head);
+    size_t n = 0;
     for (int row = 0; row < L.rows; ++row) {
         std::vector<std::string> line = {std::to_string(row)};
         for (int col = 0; col < L.cols; ++col) {
             std::string cell;
-            for (const auto& x : at[static_cast<size_t>(row) * L.cols + col])
-                cell += (cell.empty() ? "" : " ") + std::string("w") + std::to_string(x[0]) + ":L" + std::to_string(x[1]) +
-                        ":i" + std::to_string(x[2]);
+            const uint32_t id = static_cast<uint32_t>(static_cast<long long>(row) * L.cols + col);
+            for (; n < at.size() && at[n].cell == id; ++n)
+                cell += (cell.empty() ? "" : " ") + std::string("w") + std::to_string(at[n].wave) + ":L" +
+                        std::to_string(at[n].lane) + ":i" + std::to_string(at[n].index);
             line.push_back(cell.empty() ? "-" : cell);
         }
-        rows.push_back(line);
+        rows.push_back(std::move(line));
     }
     return "Linear layout: " + std::to_string(L.reg_count()) + " register indices x " + std::to_string(L.lane_count()) +
            " lanes x " + std::to_string(L.warp_count()) + " waves over " + std::to_string(L.rows) + " x " +
@@ -144,6 +185,15 @@ std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp)
 int cmd_layout(const Options& o) {
     if (!o.linear_file.empty()) {
         ls::LinearLayout L = ls::parse_linear(read_text_file(o.linear_file), o.linear_file);
+        if (o.out.empty() || o.out == "-") {  // large JSON/CSV streams out in chunks
+            auto flush = [](std::string& s) {
+                ls::files::write_stdout(s);
+                s.clear();
+            };
+            std::string rest = render_given_linear(L, o.format, flush);
+            ls::files::write_stdout(rest);
+            return 0;
+        }
         return emit(o, render_given_linear(L, o.format));
     }
     Resolved r = resolve(o);
@@ -155,6 +205,27 @@ int cmd_layout(const Options& o) {
             return emit(o, text);
         }
         return emit(o, cute_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
+    }
+    if (o.format == "gluon") {
+        const ls::TileParams tp = tile_params(o);
+        auto one = [&](ls::Operand op) {
+            ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp);
+            std::string title = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx +
+                                " (wave" + std::to_string(t.lanes()) + "), " + t.params().describe() +
+                                "; lanescope-cli layout --format gluon";
+            ls::GluonForm g = ls::gluon_of(t, *r.ins, *r.target);
+            if (g.named.empty() && g.linear.empty())
+                throw ls::Error("the layout of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
+                                " has no Gluon form: " + g.named_note + "; and it is not linear over GF(2): " +
+                                g.why_not_linear);
+            return ls::render_gluon(g, title);
+        };
+        if (o.operand == "all" || o.operand == "ALL") {
+            std::string text;
+            for (ls::Operand op : ls::operands_of(*r.ins)) text += one(op);
+            return emit(o, text);
+        }
+        return emit(o, one(parse_operand_or_throw(o.operand, *r.ins)));
     }
     if (o.format == "linear") {
         const ls::TileParams tp = tile_params(o);
@@ -212,20 +283,27 @@ int cmd_where(const Options& o) {
 }
 
 int cmd_which(const Options& o_in) {
-    // In tile mode --wave names a wave of the tile and --wave-size the wave size.
+    // --wave (and its other spelling --wave-size) is the wave size; --of-wave W names a wave of a tile.
     Options o = o_in;
-    if (tile_mode(o)) {
-        o.wave_index = o.mods.wave < 0 ? 0 : o.mods.wave;
-        o.mods.wave = o.wave_size;
-    } else if (o.wave_size >= 0) {
+    if (o.wave_size >= 0) {
         if (o.mods.wave >= 0 && o.mods.wave != o.wave_size)
-            throw ls::Error("--wave " + std::to_string(o.mods.wave) + " contradicts --wave-size " + std::to_string(o.wave_size));
+            throw ls::Error("--wave " + std::to_string(o.mods.wave) + " contradicts --wave-size " +
+                            std::to_string(o.wave_size) + " (both name the wave size; give one)");
         o.mods.wave = o.wave_size;
+        o.wave_flag = "--wave-size";
     }
+    if (o.wave_index >= 0 && !tile_mode(o))
+        throw UsageError("--of-wave " + std::to_string(o.wave_index) +
+                         " names a wave of a tile; give the tile options (--waves WMxWN, --tiles-per-wave, --shape, "
+                         "--k-width, --transposed) too");
+    if (o.reg < 0 && !tile_mode(o))
+        throw UsageError("which needs --reg G (with tile options, --lane alone lists everything the lane holds)");
     Resolved r = resolve(o);
     if (tile_mode(o)) {
         ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
-        return emit(o, ls::render_tile_which(r.query, t, o.wave_index, o.reg, o.lane, parse_format(o.format)));
+        const int wave = o.wave_index < 0 ? 0 : o.wave_index;
+        if (o.reg < 0) return emit(o, ls::render_tile_lane(r.query, t, wave, o.lane, parse_format(o.format)));
+        return emit(o, ls::render_tile_which(r.query, t, wave, o.reg, o.lane, parse_format(o.format)));
     }
     ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
     return emit(o, ls::render_which(r.query, L, o.reg, o.lane, parse_format(o.format)));
@@ -253,7 +331,9 @@ constexpr int kCheckDiffers = 5;
 
 std::string placements_text(const std::vector<ls::Placement>& ps) {
     std::string s;
-    for (const auto& p : ps) s += (s.empty() ? "" : " ") + p.label();
+    const size_t shown = std::min<size_t>(ps.size(), 16);
+    for (size_t n = 0; n < shown; ++n) s += (s.empty() ? "" : " ") + ps[n].label();
+    if (shown < ps.size()) s += " ... (" + std::to_string(ps.size()) + " places)";
     return s.empty() ? "(nowhere)" : s;
 }
 
@@ -265,13 +345,50 @@ int cmd_check(const Options& o) {
     if (!given.operand.empty() && given.operand != ls::operand_name(op))
         throw ls::Error(o.layout_file + " describes operand " + given.operand + ", not " + std::string(ls::operand_name(op)) +
                         " (--operand)");
-    ls::CheckResult res = tile_mode(o) ? ls::check_layout(ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tile_params(o)), given)
-                                       : ls::check_layout(ls::layout_of(*r.ins, *r.target, op, r.query.mods), given);
+    ls::CheckResult res;
+    {
+        // Triton's other parameters are the explanations tried first: "equals lanescope's with kWidth 8".
+        const ls::TileParams tp = tile_params(o);
+        std::unique_ptr<ls::TileLayout> tile;
+        try {
+            tile = std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, r.query.mods, tp);
+        } catch (const ls::Error&) {
+            if (tile_mode(o)) throw;  // without tile options: multi-block layouts are checked as they are
+        }
+        std::vector<std::unique_ptr<ls::TileLayout>> others;
+        std::vector<ls::CheckAlternative> alternatives;
+        auto try_params = [&](ls::TileParams p, std::string label) {
+            try {
+                others.push_back(std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, r.query.mods, p));
+                alternatives.push_back({std::move(label), others.back().get()});
+            } catch (const ls::Error&) {
+            }
+        };
+        if (tile && tile->triton() != ls::TritonLayout::None) {
+            const ls::TileLayout& t = *tile;
+            if (op == ls::Operand::A || op == ls::Operand::B) {
+                for (int kw : ls::triton_k_widths(t.triton()))
+                    if (kw != t.k_width()) {
+                        ls::TileParams p = tp;
+                        p.k_width = kw;
+                        try_params(p, "kWidth " + std::to_string(kw) + " (--k-width " + std::to_string(kw) + ")");
+                    }
+            } else {
+                ls::TileParams p = tp;
+                p.transposed = !tp.transposed;
+                try_params(p, p.transposed ? "transposed (--transposed)" : "not transposed (without --transposed)");
+            }
+        }
+        res = tile && (tile_mode(o) || !alternatives.empty())
+                  ? ls::check_layout(*tile, given, alternatives)
+                  : ls::check_layout(ls::layout_of(*r.ins, *r.target, op, r.query.mods), given);
+    }
     const std::string what = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx;
     std::string text;
     if (o.format == "json") {
         text = "{\"equal\": " + std::string(res.equal ? "true" : "false") + ", \"elements\": " + std::to_string(res.elements) +
-               ", \"note\": " + ls::json_string(res.note) + ", \"differences\": [";
+               ", \"differing\": " + std::to_string(res.differing) + ", \"note\": " + ls::json_string(res.note) +
+               ", \"explanation\": " + ls::json_string(res.explanation) + ", \"differences\": [";
         for (size_t n = 0; n < res.differences.size(); ++n) {
             const auto& d = res.differences[n];
             auto list = [](const std::vector<ls::Placement>& ps) {
@@ -288,8 +405,9 @@ int cmd_check(const Options& o) {
         text = "equal: " + o.layout_file + " places all " + std::to_string(res.elements) + " elements of " + what +
                " as lanescope does\n";
     } else {
-        text = "differ: " + o.layout_file + " places " + std::to_string(res.differences.size()) + " of " +
+        text = "differ: " + o.layout_file + " places " + std::to_string(res.differing) + " of " +
                std::to_string(res.elements) + " elements of " + what + " differently from lanescope\n";
+        if (!res.explanation.empty()) text += "explanation: " + res.explanation + "\n";
         if (!res.note.empty()) text += "note: " + res.note + "\n";
         const size_t shown = std::min<size_t>(res.differences.size(), 200);
         std::vector<std::vector<std::string>> rows = {{"element", "lanescope", "given"}};
@@ -299,8 +417,10 @@ int cmd_check(const Options& o) {
                             placements_text(d.given)});
         }
         text += ls::render_grid(rows, ls::Format::Table);
-        if (shown < res.differences.size())
-            text += "... and " + std::to_string(res.differences.size() - shown) + " more (--format json lists all)\n";
+        if (shown < res.differing)
+            text += "... and " + std::to_string(res.differing - shown) + " more (--format json lists " +
+                    (res.differing > res.differences.size() ? "the first " + std::to_string(res.differences.size()) : "all") +
+                    ")\n";
     }
     emit(o, text);
     return res.equal ? 0 : kCheckDiffers;
@@ -308,6 +428,14 @@ int cmd_check(const Options& o) {
 
 int cmd_trace(const Options& o) {
     Resolved r = resolve(o);
+    if (tile_mode(o)) {
+        const ls::TileParams tp = tile_params(o);
+        if (o.block != 0) throw ls::Error("--block " + std::to_string(o.block) + ": tiles are of single-block instructions; legal: 0");
+        const ls::TileLayout A(*r.ins, *r.target, ls::Operand::A, r.query.mods, tp),
+            B(*r.ins, *r.target, ls::Operand::B, r.query.mods, tp), C(*r.ins, *r.target, ls::Operand::C, r.query.mods, tp),
+            D(*r.ins, *r.target, ls::Operand::D, r.query.mods, tp);
+        return emit(o, ls::render_tile_trace(r.query, A, B, C, D, {0, o.row, o.col}, parse_format(o.format)));
+    }
     ls::OperandLayout D = ls::layout_of(*r.ins, *r.target, ls::Operand::D, r.query.mods);
     D.where({o.block, o.row, o.col});  // range check with a clear message
     ls::Trace t = ls::trace(*r.ins, *r.target, r.query.mods, {o.block, o.row, o.col});
@@ -493,7 +621,7 @@ int lanescope_cli_main(int argc, char** argv) {
         {"layout", "a whole operand: each element's slots (--view matrix) or each slot's elements (--view registers)",
          cmd_layout},
         {"where", "where one element lives: --row R --col C [--block B]", cmd_where},
-        {"which", "what one register of one lane holds: --reg G --lane L", cmd_which},
+        {"which", "what one register of one lane holds: --reg G --lane L (tiles: --of-wave W; without --reg the whole lane)", cmd_which},
         {"trace", "every A, B, C (K, SA, SB) location that feeds one D element: --row I --col J [--block B]",
          cmd_trace},
         {"header", "write a C++17 header (HIP/CUDA device and host): closed-form index math, vector load/store, mma helpers: -o FILE",
@@ -529,8 +657,10 @@ int lanescope_cli_main(int argc, char** argv) {
             c.sub->add_option("--view", o.view, "matrix (element -> slots) or registers (slot -> elements)")
                 ->capture_default_str();
             c.sub->add_option("--linear", o.linear_file,
-                              "show a linear layout read from FILE ({\"register\": [[r, c], ...], \"lane\": ..., "
-                              "\"warp\": ..., \"shape\": [R, C]}); --format table, csv, json or linear");
+                              "show a linear layout read from FILE: lanescope's JSON ({\"register\": [[r, c], ...], \"lane\": ..., "
+                              "\"warp\": ..., \"shape\": [R, C]}), Triton's (reg_bases, lane_bases, ...), Gluon's "
+                              "DistributedLinearLayout(...) or LinearLayout::toString() text; --format table, csv, json, "
+                              "linear or gluon");
         }
         if (name == "where" || name == "trace") {
             auto* row = add_int_option(c.sub, "--row", o.row, 0, 1 << 20,
@@ -541,16 +671,36 @@ int lanescope_cli_main(int argc, char** argv) {
             add_int_option(c.sub, "--block", o.block, 0, 1 << 20, "block index (multi-block instructions; default 0)");
         }
         if (name == "which") {
-            add_int_option(c.sub, "--reg", o.reg, 0, 1 << 20, "register, counted from the operand's first VGPR")->required();
+            add_int_option(c.sub, "--reg", o.reg, 0, 1 << 20,
+                           "register, counted from the operand's first VGPR (required without tile options; with them, "
+                           "left out, every register of the lane)");
             add_int_option(c.sub, "--lane", o.lane, 0, 1 << 20, "lane")->required();
-            add_int_option(c.sub, "--wave-size", o.wave_size, 32, 64, "wave size on RDNA; with tile options --wave is the wave index");
-            // With tile options --wave names a wave of the tile, so it takes any index here; without them
-            // the wave size is checked against the instruction as before.
+            add_int_option(c.sub, "--wave-size", o.wave_size, 32, 128, "the wave size, as --wave");
+            // --wave is the wave size here too; a small number is most likely a wave index (the old spelling).
             c.sub->remove_option(c.sub->get_option("--wave"));
-            add_int_option(c.sub, "-w,--wave", o.mods.wave, 0, 65535,
-                           "wave size on RDNA (32 or 64); with tile options, the wave of the tile (0..waves-1)");
+            c.sub
+                ->add_option_function<std::string>(
+                    "-w,--wave",
+                    [&o](const std::string& text) {
+                        int v = 0;
+                        try {
+                            v = static_cast<int>(ls::parse_integer(text, 0, 65535, "--wave"));
+                        } catch (const ls::Error& e) {
+                            throw CLI::ValidationError(e.what());
+                        }
+                        if (v != 32 && v != 64 && v != 128)
+                            throw CLI::ValidationError("--wave " + text +
+                                                       " is not a wave size: --wave is the wave size (32 or 64 on RDNA, "
+                                                       "64 on CDNA, 128 for wgmma); the wave of a tile is --of-wave " + text);
+                        o.mods.wave = v;
+                    },
+                    "wave size (32 or 64 on RDNA; 128 names an NVIDIA warpgroup); a wave of a tile is --of-wave")
+                ->type_name("INT");
+            add_int_option(c.sub, "--of-wave", o.wave_index, 0, 65535,
+                           "with tile options: which wave of the tile (0..WM*WN-1, wave = wm * WN + wn; default 0)");
         }
-        if (name == "layout" || name == "where" || name == "which" || name == "check") add_tile_options(c.sub, o);
+        if (name == "layout" || name == "where" || name == "which" || name == "check" || name == "trace")
+            add_tile_options(c.sub, o);
         if (name == "header") {
             add_tile_options(c.sub, o);
             c.sub->add_option("--namespace", o.header_namespace, "namespace of the generated code (default ls_<gfx>_<builtin>)");
@@ -558,7 +708,8 @@ int lanescope_cli_main(int argc, char** argv) {
                             "constexpr tables instead of closed-form index math (the earlier form, for host-side checks)");
         }
         if (name == "check")
-            c.sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV or a linear layout")
+            c.sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV, or a linear layout (lanescope's or Triton's JSON, "
+                                "Gluon's DistributedLinearLayout(...), LinearLayout::toString() text)")
                 ->required();
     }
 

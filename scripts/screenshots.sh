@@ -49,6 +49,11 @@ shot_at() {  # shot_at NAME WxH ARGS...
 tile256=(-a gfx942 -i v_mfma_f32_32x32x8_f16 --waves 2x2 --tiles-per-wave 2x2 --shape 256x256x64)
 shot_at tile-256x256-mfma-32x32x8-gfx942          1400x900 "${tile256[@]}" --pin lane,17,1
 shot_at tile-256x256-mfma-32x32x8-gfx942-1100x720 1100x720 "${tile256[@]}" --pin A,70,9
+shot_at tile-256x256-mfma-32x32x8-gfx942-corner   1100x720 "${tile256[@]}" --pin D,0,0 --zoom 100%
+# Readable at fit (issue 20): lane numbers and shades in a 32x32 MFMA, NVIDIA in PTX's terms, a scaled MFMA's formats.
+shot_at mfma-32x32x8-f16-gfx942-1100x720           1100x720 -a gfx942 -i v_mfma_f32_32x32x8_f16
+shot_at wgmma-m64n256k16-f16-sm90a-1100x720        1100x720 -a sm_90a -i wgmma_m64n256k16_f32_f16
+shot_at mfma-scale-16x16x128-fp4-fp6-gfx950-1100x720 1100x720 -a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 4 --blgp 2
 shot_at tile-2x2-waves-mfma-16x16x16-gfx942       1400x900 -a gfx942 -i v_mfma_f32_16x16x16_f16 --waves 2x2 --pin A,5,3
 shot_at tile-2x2-waves-mfma-16x16x16-gfx942-zoom  1400x900 -a gfx942 -i v_mfma_f32_16x16x16_f16 --waves 2x2 --zoom 3 --pin lane,5,0
 shot_at tile-2x2-waves-wmma-16x16x16-gfx1100      1400x900 -a gfx1100 -i v_wmma_f32_16x16x16_f16 --waves 2x2 --tiles-per-wave 2x1 --pin D,20,5

@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <limits>
 #include <map>
 #include <set>
 #include <tuple>
@@ -157,17 +159,18 @@ Linear triton_layout(const ls::Instruction& ins, const ls::Target& t, ls::Operan
             }
             L.extent[M] = 16;
             L.extent[N] = 16;
-            // chooseWmmaCTALinearLayout: N then M, each tilesPerWarp then warps; then N and M repeats.
+            // Triton 3.6 (as MFMA): N as tilesPerWarp, warps, the rest of N; then M likewise.
             L.identity(c.rn, 'r', N);
             L.identity(c.wn, 'w', N);
+            L.identity(tn / L.extent[N], 'r', N);
             L.identity(c.rm, 'r', M);
             L.identity(c.wm, 'w', M);
-            L.identity(tn / L.extent[N], 'r', N);
             L.identity(tm / L.extent[M], 'r', M);
         } else {
-            // wmmaDotOperandToLinearLayout: kWidth registers along K, 16 lanes nonK, 2 lanes K (v1: zeros),
-            // then the CTA layout with the K direction projected away, then K and nonK repeats.
-            // RDNA4 (version 2): kWidth is 64 bits of elements; it repeats kDim / (kWidth * kDepth) times within the instruction.
+            // wmmaDotOperandToLinearLayout (Triton 3.6): kWidth registers along K, 16 lanes nonK, 2 lanes K
+            // (version 1: zeros, the upper lanes repeat), kSize / (2 kWidth) registers more along K; then the
+            // CTA layout with the K direction projected away, then the rest of K and the nonK repeats. kWidth
+            // here is the instruction's own: all of K on RDNA3, 64 bits of elements on RDNA4.
             int k_width = v1 ? ins.k : std::min(ins.k / 2, 64 / ls::elem_bits(is_a ? ins.a : ins.b));
             L.identity(k_width, 'r', k_dim);
             L.identity(16, 'l', nonk_dim);
@@ -175,7 +178,7 @@ Linear triton_layout(const ls::Instruction& ins, const ls::Target& t, ls::Operan
                 L.zeros(2, 'l');
             else
                 L.identity(2, 'l', k_dim);
-            if (!v1) L.identity(ins.k / (k_width * 2), 'r', k_dim);
+            L.identity(std::max(1, tk / (k_width * 2)), 'r', k_dim);
             if (is_a) {
                 L.zeros(c.wn, 'w');
                 L.identity(c.rm, 'r', M);
@@ -363,4 +366,37 @@ TEST_CASE("ldmatrix/stmatrix .x1 (no K) lay out as one instruction and refuse ti
         ++seen;
     }
     REQUIRE(seen == 4);
+}
+
+TEST_CASE("tile arithmetic is checked in 64 bits: legal counts whose products pass int are refused, naming the limit") {
+    // Each value alone passes the option parser (1..65536) or the C++ API (any int); their products did not fit
+    // in int (SIGFPE, negative shapes, bad_alloc; UBSan: signed overflow in the tile code).
+    const auto& cat = ls::Catalog::builtin();
+    const ls::Target& tg = cat.find_target("gfx942");
+    const ls::Instruction& ins = cat.find_instruction(tg, "v_mfma_f32_32x32x8_f16");
+    auto mods = ls::resolve_modifiers(ins, tg, {});
+    const int big = std::numeric_limits<int>::max();
+    struct Case {
+        ls::TileParams p;
+        const char* says;
+    };
+    for (const Case& c : {Case{{65536, 65536, 65536, 65536, 0, 0, 0}, "at most 1024 waves"},
+                          Case{{big, big, 1, 1, 0, 0, 0}, "at most 1024 waves"},
+                          Case{{1024, 1, 65536, 65536, 0, 0, 0}, "RM x RN at most 4096"},
+                          Case{{1, 1, big, 2, 0, 0, 0}, "RM x RN at most 4096"},
+                          Case{{1024, 1, 4096, 1, 0, 0, 0}, "elements per operand"},
+                          Case{{1, 1, 1, 1, 1 << 30, 1 << 30, 0}, "elements per operand"},
+                          Case{{1, 1, 1, 1, 32, 32, 1 << 30}, "elements per operand"},
+                          Case{{1, 1024, 1, 1, 512, 32768, 512}, "placements"},
+                          Case{{1, 1, 1, 1, 4096, 4096, 0}, "registers per lane"}})
+        for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::C}) {
+            INFO(c.p.describe() << " " << ls::operand_name(op));
+            if (op != ls::Operand::C && std::string(c.says) == "registers per lane") continue;  // C's limit
+            if (op != ls::Operand::A && std::string(c.says) == "placements") continue;  // A: 1024 copies
+            REQUIRE_THROWS_WITH(ls::TileLayout(ins, tg, op, mods, c.p), Catch::Contains(c.says));
+        }
+    // At the limits themselves: accepted.
+    ls::TileLayout at(ins, tg, ls::Operand::C, mods, {1024, 1, 1, 1, 0, 0, 0});
+    CHECK(at.waves() == 1024);
+    CHECK(at.rows() == 32 * 1024);
 }

@@ -68,7 +68,7 @@ TEST_CASE("where and which answer per wave") {
     // B 32x32x8: lane = j + 32 * (k / 4); the second K step is the next register pair.
     CHECK(j["locations"][0]["lane"] == 8 + 32 * 0);
     CHECK(j["locations"][0]["reg"] == 2 + 0);
-    Run h = cli("which " + kIns + "--operand B --waves 2x2 --shape 64x64x16 --wave 3 --reg 2 --lane 8 --format json");
+    Run h = cli("which " + kIns + "--operand B --waves 2x2 --shape 64x64x16 --of-wave 3 --reg 2 --lane 8 --format json");
     REQUIRE(h.status == 0);
     auto k = nlohmann::json::parse(h.out);
     CHECK(k["wave_index"] == 3);
@@ -102,7 +102,7 @@ TEST_CASE("bad tile options: clear message, exit 1, nothing written") {
         std::string s((std::istreambuf_iterator<char>(f)), {});
         CHECK(s == "keep");
     }
-    Run r = cli("which " + kIns + "--operand C --waves 2x2 --wave 4 --reg 0 --lane 0");
+    Run r = cli("which " + kIns + "--operand C --waves 2x2 --of-wave 4 --reg 0 --lane 0");
     CHECK(r.status == 1);
     CHECK(r.err.find("wave 4 is out of range: 0..3") != std::string::npos);
     std::filesystem::remove(out);
@@ -125,5 +125,106 @@ TEST_CASE("ldmatrix/stmatrix .x1: every tile path answers; tile options are refu
         CHECK(tiled.status == 1);
         CHECK(tiled.err.find("no K") != std::string::npos);
         CHECK(tiled.out.empty());
+    }
+}
+
+TEST_CASE("tile arithmetic: counts that are each legal but multiply past int are refused, naming the limit") {
+    // Each of these multiplied past 32 bits (SIGFPE, a negative shape, bad_alloc); UBSan saw signed overflow.
+    struct Case {
+        const char* args;
+        const char* says;
+    };
+    for (const Case& c : {Case{"--waves 65536x65536 --tiles-per-wave 65536x65536", "at most 1024 waves"},
+                          Case{"--waves 1024x1 --tiles-per-wave 65536x65536", "RM x RN at most 4096"},
+                          Case{"--tiles-per-wave 4097x1", "RM x RN at most 4096"},
+                          Case{"--waves 1024x1 --tiles-per-wave 4096x1", "at most 16777216 elements per operand"},
+                          Case{"--waves 32x32 --tiles-per-wave 64x64", "at most 16777216 elements per operand"},
+                          Case{"--shape 65536x65536x65536", "at most 16777216 elements per operand"},
+                          Case{"--waves 1x1024 --shape 512x32768x512", "placements"},
+                          Case{"--shape 4096x4096 --operand C", "registers per lane"}}) {
+        for (const char* cmd : {"layout", "where --row 0 --col 0", "which --reg 0 --lane 0", "header -o -"}) {
+            Run r = cli(std::string(cmd) + " " + kIns + c.args);
+            INFO(cmd << " " << c.args << ": " << r.err);
+            CHECK(r.status == 1);
+            CHECK(r.err.find(c.says) != std::string::npos);
+            CHECK(r.out.empty());
+        }
+    }
+    // The limits are in the options' help.
+    Run h = cli("layout --help");
+    CHECK(h.out.find("at most 4096") != std::string::npos);
+    CHECK(h.out.find("16777216 elements per operand") != std::string::npos);
+}
+
+TEST_CASE("--k-width and --transposed: JSON fields, Triton's legal values, refusals where not modelled") {
+    Run a = cli("layout " + kIns + "--operand A --waves 2x2 --shape 64x64x32 --k-width 8 --format json");
+    REQUIRE(a.status == 0);
+    auto j = nlohmann::json::parse(a.out);
+    CHECK(j["k_width"] == 8);
+    CHECK(j["transposed"] == false);
+    // Triton (mfmaDotToLinearLayout): lane 0 holds A[0][0..7] in its first four registers at kWidth 8.
+    for (const auto& e : j["entries"])
+        if (e["wave"] == 0 && e["lane"] == 0 && e["reg"].get<int>() < 4) {
+            CHECK(e["row"] == 0);
+            CHECK(e["col"] < 8);
+        }
+    Run d = cli("layout " + kIns + "--operand A --format json");
+    CHECK(nlohmann::json::parse(d.out).contains("k_width") == false);  // one instruction: no tile fields
+    Run dt = cli("layout " + kIns + "--operand A --waves 1x1 --format json");
+    CHECK(nlohmann::json::parse(dt.out)["k_width"] == 4);  // the instruction's own
+    // Transposed C: lanes along M (Triton's isTransposed: lane bases (1,0)..(16,0)), so lane 1 holds
+    // C[1][0] in its first register; not transposed, lanes run along N and lane 0 holds it in register 1.
+    Run t = cli("where " + kIns + "--operand C --transposed --row 1 --col 0 --format json");
+    REQUIRE(t.status == 0);
+    CHECK(nlohmann::json::parse(t.out)["locations"][0]["lane"] == 1);
+    CHECK(nlohmann::json::parse(t.out)["locations"][0]["reg"] == 0);
+    Run n = cli("where " + kIns + "--operand C --row 1 --col 0 --format json");
+    CHECK(nlohmann::json::parse(n.out)["locations"][0]["lane"] == 0);
+    CHECK(nlohmann::json::parse(n.out)["locations"][0]["reg"] == 1);
+    // WMMA: only the kWidth values Triton accepts; NVIDIA: no Triton parameters.
+    Run w = cli("layout -a gfx1100 -i v_wmma_f32_16x16x16_f16 --operand A --k-width 4");
+    CHECK(w.status == 1);
+    CHECK(w.err.find("legal: 8, 16") != std::string::npos);
+    Run nv = cli("layout -a sm_80 -i mma_m16n8k16_f32_f16 --operand A --k-width 8");
+    CHECK(nv.status == 1);
+    Run bad = cli("layout " + kIns + "--operand A --k-width 3");
+    CHECK(bad.status == 2);
+    CHECK(bad.err.find("power of two") != std::string::npos);
+}
+
+TEST_CASE("which --lane with tile options lists the whole lane; --of-wave names the wave; --wave is the size") {
+    Run r = cli("which " + kIns + "--operand A --waves 2x2 --shape 64x64x32 --of-wave 3 --lane 33 --format json");
+    REQUIRE(r.status == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["wave_index"] == 3);
+    REQUIRE(j["regs"].size() == 8);
+    for (const auto& reg : j["regs"])
+        for (const auto& p : reg["parts"]) CHECK(p["row"] == 33);  // lane 33 of wave 3 (wm 1): row 32 + 1
+    Run old = cli("which " + kIns + "--operand A --waves 2x2 --wave 3 --reg 0 --lane 0");
+    CHECK(old.status == 2);
+    CHECK(old.err.find("--of-wave 3") != std::string::npos);
+    Run size = cli("which -a gfx1100 -i __builtin_amdgcn_wmma_f32_16x16x16_f16_w64 --wave-size 32 --reg 0 --lane 0");
+    CHECK(size.status == 1);
+    CHECK(size.err.find("--wave-size 32 contradicts") != std::string::npos);
+    Run noreg = cli("which " + kIns + "--operand A --lane 0");
+    CHECK(noreg.status == 2);
+    // wgmma runs in a warpgroup: --wave 128 is its legal size, in every subcommand.
+    for (const char* cmd : {"layout", "which --reg 0 --lane 0"}) {
+        Run wg = cli(std::string(cmd) + " -a sm_90 -i wgmma_m64n8k16_f32_f16 --operand D --wave 128");
+        INFO(cmd << ": " << wg.err);
+        CHECK(wg.status == 0);
+    }
+}
+
+TEST_CASE("trace with tile options: every A, B and C placement of one D element of the tile") {
+    Run r = cli("trace -a gfx1200 -i v_wmma_f32_16x16x16_f16 --waves 2x2 --shape 32x32x32 --row 17 --col 20 --format json");
+    REQUIRE(r.status == 0);
+    auto j = nlohmann::json::parse(r.out);
+    CHECK(j["d"]["locations"].size() == 1);
+    CHECK(j["d"]["locations"][0]["wave"] == 3);
+    CHECK(j["terms"].size() == 2 * 32 + 1);
+    for (const auto& t : j["terms"]) {
+        if (t["operand"] == "A") CHECK(t["locations"].size() == 2);  // waves 2 and 3 hold row 17
+        if (t["operand"] == "B") CHECK(t["locations"].size() == 2);  // waves 1 and 3 hold col 20
     }
 }

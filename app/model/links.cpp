@@ -150,12 +150,33 @@ std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Ele
     const auto locs = l->where(e);
     s << (locs.size() == 1 ? "held in " : "held in " + std::to_string(locs.size()) + " places: ");
     for (size_t i = 0; i < locs.size() && i < 8; ++i)
-        s << (i ? ", " : "") << ls::tile_label(locs[i], l->element_bits(), true);
+        s << (i ? ", " : "") << (set.ins ? ls::cell_label_text(*set.ins, op, locs[i], l->element_bits())
+                                         : ls::tile_label(locs[i], l->element_bits(), true));
     if (locs.size() > 8) s << ", ...";
     s << "\n";
-    if (!locs.empty())
-        s << "lane " << locs.front().lane << ", register v" << locs.front().reg << ", bits " << locs.front().bit_lo
-          << ".." << locs.front().bit_hi << "\n";
+    if (!locs.empty()) {
+        const bool nv = set.ins && set.ins->vendor() == ls::Vendor::NVIDIA;
+        s << (nv ? "thread " : "lane ") << locs.front().lane << ", register " << (nv ? "" : "v") << locs.front().reg
+          << ", bits " << locs.front().bit_lo << ".." << locs.front().bit_hi;
+        if (nv && set.ins->kind != ls::LayoutKind::LdStMatrix) {
+            // PTX's own words for the thread: groupID and threadID_in_group (wgmma: the warp too).
+            const int lane = locs.front().lane;
+            if (set.ins->kind == ls::LayoutKind::Wgmma) s << "\nwarp " << lane / 32 << " of the warpgroup,";
+            s << "\ngroupID " << (lane % 32) / 4 << ", threadID_in_group " << lane % 4;
+        }
+        s << "\n";
+    }
+    if (set.ins) {
+        // How sure the layout is, where core says (gfx1250): a guess is shown as one.
+        const ls::Evidence ev = ls::layout_evidence(*set.ins, op, set.mods);
+        if (!ev.confidence.empty()) {
+            s << "confidence: " << ev.confidence;
+            if (!ev.alternatives.empty())
+                s << " (" << ev.alternatives.size() << " alternative reading" << (ev.alternatives.size() == 1 ? "" : "s")
+                  << " in Details)";
+            s << "\n";
+        }
+    }
     s << l->formula();
     if (set.ins) s << "\nwhere\n" << ls::formula_symbols_text(*set.ins, l->formula());
     return s.str();

@@ -235,11 +235,12 @@ TileGrid memory_tiles(const ls::Instruction& ins, const MemoryGrid& g, const std
     t.height = g.lines * style.cell_h;
     const ls::ThemeColors colors = ls::theme_colors(style.theme);
     // Labels (the reading lane) only when every one of them fits.
-    bool labels = style.labels && style.line_h + 2 <= style.cell_h;
-    if (labels && style.text_width) {
+    // Lane numbers are the Number form: the small font (label_fits).
+    bool labels = style.labels;
+    if (labels) {
         int widest = 0;
         for (const ls::MemoryOp& o : ops) widest = std::max(widest, o.lane);
-        labels = style.text_width(std::to_string(widest)) + 4 <= style.cell_w;
+        labels = label_fits(LabelForm::Number, std::to_string(widest), "", style.cell_w, style.cell_h, style);
     }
     t.form = labels ? LabelForm::Number : LabelForm::None;
     t.tiles.reserve(g.cells.size());
@@ -257,7 +258,7 @@ TileGrid memory_tiles(const ls::Instruction& ins, const MemoryGrid& g, const std
             else {
                 const ls::MemoryOp& o = ops[static_cast<size_t>(m.op)];
                 tile.loc = ls::Location{o.reg, o.lane, 0, 0};
-                tile.fill = ls::tile_color(ins, style.color_by, m.element, tile.loc, style.theme);
+                tile.fill = ls::tile_shade(ins, style.color_by, m.element, tile.loc, style.theme);
                 tile.key = colour_key(ins, style.color_by, m.element, tile.loc);
                 if (labels) tile.label = std::to_string(o.lane);
             }

@@ -74,4 +74,57 @@ std::pair<const ls::Target*, const ls::Instruction*> largest_layout(const ls::Ca
     return best;
 }
 
+namespace {
+bool tied_builtin(const ls::Instruction& ins) {
+    return ins.vendor() == ls::Vendor::AMD && ins.builtin_pattern.find("_tied") != std::string::npos;
+}
+}  // namespace
+
+std::string display_name(const ls::Instruction& ins) {
+    if (ins.vendor() == ls::Vendor::NVIDIA && !ins.short_name.empty()) return ins.short_name;
+    return tied_builtin(ins) ? ins.mnemonic + " (tied)" : ins.mnemonic;
+}
+
+std::string name_note(const ls::Instruction& ins) {
+    if (!tied_builtin(ins)) return {};
+    return "the _tied builtin: D is the same registers as C, so the 16-bit halves that opsel does not write keep C's "
+           "values (the untied builtin leaves them undefined)";
+}
+
+std::string modifier_role(const ls::Instruction& ins, const std::string& name) {
+    const bool scaled = ins.kind == ls::LayoutKind::MfmaScaled;
+    if (name == "cbsz") return scaled ? "A format" : "A broadcast size";
+    if (name == "abid") return "A block broadcast";
+    if (name == "blgp") return scaled ? "B format" : "B lane pattern";
+    if (name == "opsel_a") return "SA byte";
+    if (name == "opsel_b") return "SB byte";
+    if (name == "opsel") {
+        if (scaled) return "scale bytes";
+        if (ins.kind == ls::LayoutKind::WmmaRdna3) return "D half";
+        if (ins.kind == ls::LayoutKind::SwmmacRdna4) return "index set";
+        return "";
+    }
+    if (name == "selector") return "metadata threads";
+    if (name == "wave") return ins.vendor() == ls::Vendor::NVIDIA ? "threads" : "wave size";
+    return "";
+}
+
+std::string modifier_value_name(const ls::Instruction& ins, const std::string& name, int value) {
+    static const char* const kFormats[] = {"FP8 E4M3", "BF8 E5M2", "FP6 E2M3", "BF6 E3M2", "FP4 E2M1"};
+    const bool scaled = ins.kind == ls::LayoutKind::MfmaScaled;
+    if (scaled && (name == "cbsz" || name == "blgp") && value >= 0 && value < 5) return kFormats[value];
+    if (scaled && (name == "opsel" || name == "opsel_a" || name == "opsel_b") && value >= 0 && value < 4)
+        return "[" + std::to_string(8 * value + 7) + ":" + std::to_string(8 * value) + "]";
+    if (name == "opsel" && ins.kind == ls::LayoutKind::WmmaRdna3) return value ? "[31:16]" : "[15:0]";
+    return std::to_string(value);
+}
+
+std::string selection_name(const ls::Instruction& ins) {
+    if (!tied_builtin(ins)) return ins.mnemonic;
+    std::string b = ins.builtin_pattern;
+    const size_t w = b.find("_{w}");
+    if (w != std::string::npos) b.erase(w, 4);
+    return b;
+}
+
 }  // namespace lsapp

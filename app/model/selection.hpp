@@ -46,6 +46,23 @@ using ls::set_modifier;
 // builtin name, then mnemonic), else the target's first instruction.
 std::string carry_instruction(const ls::Catalog& cat, const ls::Instruction& current, const ls::Target& to);
 
+// How an instruction is named in the list, titles and the status bar: PTX's
+// short form on NVIDIA ("wgmma_m64n256k16_f32_f16"; the PTX spelling goes in
+// tooltips and Details), the mnemonic on AMD, with " (tied)" for a _tied builtin
+// whose mnemonic an untied row shares (RDNA3 f16/bf16 WMMA).
+std::string display_name(const ls::Instruction& ins);
+// What tells a row apart from one that reads alike ("" when nothing does): the
+// _tied builtins' "D is C's registers: the halves opsel does not write keep C".
+std::string name_note(const ls::Instruction& ins);
+// The name that selects exactly this row (a tied row's builtin, else the mnemonic).
+std::string selection_name(const ls::Instruction& ins);
+
+// What a modifier does and what each of its values means, in words for the
+// modifier rows: ("cbsz", 4) of a scaled MFMA is "FP4 E2M1" (A's format),
+// ("opsel_a", 1) "[15:8]" (SA's byte); plain numbers elsewhere.
+std::string modifier_role(const ls::Instruction& ins, const std::string& name);       // "A format", "SA byte", "" if none
+std::string modifier_value_name(const ls::Instruction& ins, const std::string& name, int value);  // "FP4 E2M1", "2"
+
 // The instruction whose operands together have the most tiles (the frame
 // benchmark's worst case), with its target.
 std::pair<const ls::Target*, const ls::Instruction*> largest_layout(const ls::Catalog& cat);

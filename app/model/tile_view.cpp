@@ -51,6 +51,7 @@ TileSet resolve_tile(const LayoutSet& set, const ls::TileParams& p) {
                             " cells per operand (e.g. 1024x1024; lanescope-cli prints larger tiles)");
     }
     ts.lane_group_size = std::max(1, ls::lane_group_size(*set.ins));
+    ts.ins = set.ins;
     ts.lane_groups = std::max(1, ls::lane_groups(*set.ins, set.wave()));
     return ts;
 }
@@ -101,8 +102,9 @@ bool tile_legend_matches(int code, int key, int lane_groups) {
     return (key / lane_groups) % kWaveHues == code;
 }
 
-std::pair<std::string, std::string> tile_label_lines(int wave, const ls::Location& loc, int element_bits, LabelForm form) {
-    auto lines = label_lines(loc, element_bits, form);
+std::pair<std::string, std::string> tile_label_lines(const ls::Instruction& ins, ls::Operand op, int wave, const ls::Location& loc,
+                                                     int element_bits, LabelForm form) {
+    auto lines = label_lines(ins, op, loc, element_bits, form);
     if (form == LabelForm::WaveLane) lines.first = "w" + std::to_string(wave);
     else if (form != LabelForm::Number && form != LabelForm::None) lines.first = "w" + std::to_string(wave) + " " + lines.first;
     return lines;
@@ -120,27 +122,25 @@ std::vector<std::pair<int, ls::Location>> label_probes(const ls::TileLayout& t) 
 }
 }  // namespace
 
-LabelForm choose_tile_label_form(const ls::TileLayout& t, float cell_w, float cell_h, const GridStyle& style) {
+LabelForm choose_tile_label_form(const ls::Instruction& ins, const ls::TileLayout& t, float cell_w, float cell_h, const GridStyle& style) {
     if (!style.labels) return LabelForm::None;
     const auto probes = label_probes(t);
     for (LabelForm f : {LabelForm::Full, LabelForm::TwoLines, LabelForm::Short, LabelForm::OneLine, LabelForm::Lane,
                         LabelForm::WaveLane, LabelForm::Number}) {
-        const bool two = f == LabelForm::TwoLines || f == LabelForm::Short || f == LabelForm::WaveLane;
-        if ((two ? 2 : 1) * style.line_h + 2 > cell_h) continue;
-        float widest = 0;
+        bool fits = true;
         for (const auto& [wave, loc] : probes) {
-            const auto [l1, l2] = tile_label_lines(wave, loc, t.instruction().element_bits(), f);
-            widest = std::max({widest, width_of(style, l1), width_of(style, l2)});
+            const auto [l1, l2] = tile_label_lines(ins, t.operand(), wave, loc, t.instruction().element_bits(), f);
+            fits = fits && label_fits(f, l1, l2, cell_w, cell_h, style);
         }
-        if (widest + kLabelPad <= cell_w) return f;
+        if (fits) return f;
     }
     return LabelForm::None;
 }
 
-float natural_tile_cell_width(const ls::TileLayout& t, const GridStyle& style) {
+float natural_tile_cell_width(const ls::Instruction& ins, const ls::TileLayout& t, const GridStyle& style) {
     float widest = 0;
     for (const auto& [wave, loc] : label_probes(t))
-        widest = std::max(widest, width_of(style, tile_label_lines(wave, loc, t.instruction().element_bits(), LabelForm::Full).first));
+        widest = std::max(widest, width_of(style, tile_label_lines(ins, t.operand(), wave, loc, t.instruction().element_bits(), LabelForm::Full).first));
     return std::ceil(widest + kLabelPad + 2);
 }
 
@@ -161,7 +161,7 @@ TileGrid build_tile_matrix_grid(const ls::TileLayout& t, const TileSet& ts, cons
     g.blocks_per_row = 1;
     g.width = g.cols * g.cell_w;
     g.height = g.rows * g.cell_h;
-    g.form = choose_tile_label_form(t, g.cell_w, g.cell_h, style);
+    g.form = choose_tile_label_form(*ts.ins, t, g.cell_w, g.cell_h, style);
     const int bits = t.instruction().element_bits();
     // One pass over the entries (sorted by element, then wave): cheaper than where() per element.
     const std::vector<ls::TileEntry> entries = t.entries();
@@ -187,17 +187,17 @@ TileGrid build_tile_matrix_grid(const ls::TileLayout& t, const TileSet& ts, cons
         tile.wave = copies[k]->at.wave;
         tile.loc = copies[k]->at.loc;
         const int group = lane_group_of(ts, tile.loc.lane);
-        tile.fill = ls::wave_color(tile.wave, group, ts.lane_groups, style.theme);
+        tile.fill = ls::wave_lane_color(*ts.ins, tile.wave, tile.loc.lane, ts.lane_groups, style.theme);
         tile.key = tile_colour_key(tile.wave, group, ts.lane_groups);
         tile.text = ls::text_on(tile.fill);
         if (style.copy < 0 && copies.size() > 1)
             for (const ls::TileEntry* c : copies) {
                 const int cg = lane_group_of(ts, c->at.loc.lane);
-                tile.copy_fills.push_back(ls::wave_color(c->at.wave, cg, ts.lane_groups, style.theme));
+                tile.copy_fills.push_back(ls::wave_lane_color(*ts.ins, c->at.wave, c->at.loc.lane, ts.lane_groups, style.theme));
                 tile.copy_keys.push_back(tile_colour_key(c->at.wave, cg, ts.lane_groups));
             }
         if (g.form != LabelForm::None) {
-            auto lines = tile_label_lines(tile.wave, tile.loc, bits, g.form);
+            auto lines = tile_label_lines(*ts.ins, t.operand(), tile.wave, tile.loc, bits, g.form);
             tile.label = std::move(lines.first);
             tile.label2 = std::move(lines.second);
         }

@@ -20,6 +20,7 @@ struct TileSet {
     ls::TileParams params;                // as given; each layout's params() has the shape filled in
     std::vector<ls::TileLayout> layouts;  // in operands_of order, without C
     int lane_group_size = 1, lane_groups = 1;
+    const ls::Instruction* ins = nullptr;  // the instruction tiled (labels name registers in its vendor's terms)
     const ls::TileLayout* find(ls::Operand op) const;  // C finds D
     bool empty() const { return layouts.empty(); }
     int waves() const { return params.waves_m * params.waves_n; }
@@ -49,9 +50,10 @@ bool tile_legend_matches(int code, int key, int lane_groups);
 
 // Labels: the single-instruction forms (tiles.hpp) with the wave first,
 // "w1 v12[15:0] · L17", "w1 v12" over "L17", ..., "w1 L17"; Number stays "17".
-std::pair<std::string, std::string> tile_label_lines(int wave, const ls::Location& loc, int element_bits, LabelForm form);
-LabelForm choose_tile_label_form(const ls::TileLayout& t, float cell_w, float cell_h, const GridStyle& style);
-float natural_tile_cell_width(const ls::TileLayout& t, const GridStyle& style);
+std::pair<std::string, std::string> tile_label_lines(const ls::Instruction& ins, ls::Operand op, int wave, const ls::Location& loc,
+                                                     int element_bits, LabelForm form);
+LabelForm choose_tile_label_form(const ls::Instruction& ins, const ls::TileLayout& t, float cell_w, float cell_h, const GridStyle& style);
+float natural_tile_cell_width(const ls::Instruction& ins, const ls::TileLayout& t, const GridStyle& style);
 
 // The matrix view of one operand's tile (Tile::wave set; copies: the waves,
 // and lanes, holding the element; `style.copy` picks one as for instructions).

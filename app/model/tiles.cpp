@@ -27,35 +27,19 @@ const char* label_form_name(LabelForm f) {
     return "?";
 }
 
-std::pair<std::string, std::string> label_lines(const ls::Location& loc, int element_bits, LabelForm form) {
-    const std::string lane = "L" + std::to_string(loc.lane);
-    auto reg_part = [&](bool bits) {
-        std::string full = ls::tile_label(loc, element_bits, bits);
-        const size_t dot = full.find(" \u00B7 ");
-        return dot == std::string::npos ? full : full.substr(0, dot);
-    };
-    switch (form) {
-        case LabelForm::Full: return {ls::tile_label(loc, element_bits, true), ""};
-        case LabelForm::TwoLines: return {reg_part(true), lane};
-        case LabelForm::Short: {
-            // Sub-register elements keep a compact part name: v0.lo / v0.hi (16-bit),
-            // v0.b2 (byte), v0.n5 (4-bit field); other widths drop the bits.
-            std::string reg = reg_part(false);
-            const int width = loc.bit_hi - loc.bit_lo + 1;
-            if (loc.bit_hi <= 31 && width < 32 && loc.bit_lo % width == 0) {
-                if (width == 16) reg += loc.bit_lo ? ".hi" : ".lo";
-                else if (width == 8) reg += ".b" + std::to_string(loc.bit_lo / 8);
-                else if (width == 4) reg += ".n" + std::to_string(loc.bit_lo / 4);
-            }
-            return {reg, lane};
-        }
-        case LabelForm::OneLine: return {reg_part(false) + " " + lane, ""};
-        case LabelForm::Lane: return {lane, ""};
-        case LabelForm::WaveLane: return {"", lane};  // the wave goes first (tile_label_lines)
-        case LabelForm::Number: return {std::to_string(loc.lane), ""};
-        case LabelForm::None: break;
+std::pair<std::string, std::string> label_lines(const ls::Instruction& ins, ls::Operand op, const ls::Location& loc,
+                                                int element_bits, LabelForm form) {
+    return ls::cell_label_lines(ins, op, loc, element_bits, form);
+}
+
+bool label_fits(LabelForm f, const std::string& l1, const std::string& l2, float cell_w, float cell_h, const GridStyle& style) {
+    const bool two = f == LabelForm::TwoLines || f == LabelForm::Short || f == LabelForm::WaveLane;
+    if (f == LabelForm::Number) {
+        const float w = style.small_text_width ? style.small_text_width(l1) : 0.75f * width_of(style, l1);
+        return style.small_line_h <= cell_h && w + 2 <= cell_w;
     }
-    return {"", ""};
+    if ((two ? 2 : 1) * style.line_h + 2 > cell_h) return false;
+    return std::max(width_of(style, l1), l2.empty() ? 0.0f : width_of(style, l2)) + kLabelPad <= cell_w;
 }
 
 namespace {
@@ -67,7 +51,8 @@ ls::Location shown_location(const std::vector<ls::Location>& locs, int copy) {
 }
 }  // namespace
 
-LabelForm choose_label_form(const ls::OperandLayout& layout, float cell_w, float cell_h, const GridStyle& style) {
+LabelForm choose_label_form(const ls::Instruction& ins, const ls::OperandLayout& layout, float cell_w, float cell_h,
+                            const GridStyle& style) {
     if (!style.labels) return LabelForm::None;
     // Distinct locations shown (labels depend only on the location).
     std::vector<ls::Location> shown;
@@ -81,18 +66,19 @@ LabelForm choose_label_form(const ls::OperandLayout& layout, float cell_w, float
     }
     for (LabelForm f : {LabelForm::Full, LabelForm::TwoLines, LabelForm::Short, LabelForm::OneLine, LabelForm::Lane,
                         LabelForm::Number}) {
-        const bool two = f == LabelForm::TwoLines || f == LabelForm::Short;
-        if ((two ? 2 : 1) * style.line_h + 2 > cell_h) continue;
-        // Widest label of this form: every location is measured (bits and numbers vary).
-        float widest = 0;
-        std::string last1, last2;
+        // Every location is measured (bits and numbers vary).
+        bool fits = true;
+        std::string last1 = "\x01", last2;
         for (const ls::Location& loc : shown) {
-            const auto [l1, l2] = label_lines(loc, layout.element_bits(), f);
-            if (l1 != last1) widest = std::max(widest, width_of(style, l1)), last1 = l1;
-            if (l2 != last2) widest = std::max(widest, width_of(style, l2)), last2 = l2;
-            if (widest + kLabelPad > cell_w) break;
+            auto [l1, l2] = label_lines(ins, layout.operand(), loc, layout.element_bits(), f);
+            if (l1 == last1 && l2 == last2) continue;
+            if (!label_fits(f, l1, l2, cell_w, cell_h, style)) {
+                fits = false;
+                break;
+            }
+            last1 = std::move(l1), last2 = std::move(l2);
         }
-        if (widest + kLabelPad <= cell_w) return f;
+        if (fits) return f;
     }
     return LabelForm::None;
 }
@@ -111,11 +97,11 @@ std::string element_label(const ls::Element& e, int blocks) {
     return blocks > 1 ? "b" + std::to_string(e.block) + ":" + s : s;
 }
 
-float natural_cell_width(const ls::OperandLayout& layout, const GridStyle& style) {
+float natural_cell_width(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style) {
     // The widest label appears at the highest register and lane.
     ls::Location probe{std::max(0, layout.regs() - 1), layout.lanes() - 1, 0, layout.element_bits() - 1};
     if (layout.element_bits() < 32) probe.bit_lo = 32 - layout.element_bits(), probe.bit_hi = 31;
-    return std::ceil(width_of(style, ls::tile_label(probe, layout.element_bits(), true)) + kLabelPad + 2);
+    return std::ceil(width_of(style, ls::cell_label_text(ins, layout.operand(), probe, layout.element_bits())) + kLabelPad + 2);
 }
 
 float natural_cell_height(const GridStyle& style) { return std::ceil(2 * style.line_h + 4); }
@@ -141,7 +127,7 @@ TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& 
     g.width = g.blocks_per_row * stride - g.block_gap;
     g.height = block_rows * stride_y - g.block_gap;
     g.tiles.reserve(static_cast<size_t>(g.blocks_shown) * g.rows * g.cols);
-    g.form = choose_label_form(layout, g.cell_w, g.cell_h, style);
+    g.form = choose_label_form(ins, layout, g.cell_w, g.cell_h, style);
     for (int bi = 0; bi < g.blocks_shown; ++bi) {
         const int b = g.first_block + bi;
         for (int r = 0; r < g.rows; ++r) {
@@ -157,17 +143,17 @@ TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& 
                 t.x1 = t.x0 + g.cell_w;
                 t.y1 = t.y0 + g.cell_h;
                 t.fill = locs.empty() ? ls::theme_colors(style.theme).muted
-                                      : ls::tile_color(ins, style.color_by, t.element, t.loc, style.theme);
+                                      : ls::tile_shade(ins, style.color_by, t.element, t.loc, style.theme);
                 t.key = colour_key(ins, style.color_by, t.element, t.loc);
                 t.text = ls::text_on(t.fill);
                 if (style.copy < 0 && t.copies > 1) {
                     for (const ls::Location& l : locs) {
-                        t.copy_fills.push_back(ls::tile_color(ins, style.color_by, t.element, l, style.theme));
+                        t.copy_fills.push_back(ls::tile_shade(ins, style.color_by, t.element, l, style.theme));
                         t.copy_keys.push_back(colour_key(ins, style.color_by, t.element, l));
                     }
                 }
                 if (!locs.empty() && g.form != LabelForm::None) {
-                    auto lines = label_lines(t.loc, layout.element_bits(), g.form);
+                    auto lines = label_lines(ins, layout.operand(), t.loc, layout.element_bits(), g.form);
                     t.label = std::move(lines.first);
                     t.label2 = std::move(lines.second);
                 }
@@ -206,7 +192,7 @@ TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout
                 t.x1 = x + g.slot_w * static_cast<float>(std::min(p.bit_hi, 31) + 1) / 32.0f;
                 t.y0 = y;
                 t.y1 = y + g.cell_h;
-                t.fill = ls::tile_color(ins, style.color_by, p.element, t.loc, style.theme);
+                t.fill = ls::tile_shade(ins, style.color_by, p.element, t.loc, style.theme);
                 t.text = ls::text_on(t.fill);
                 t.key = colour_key(ins, style.color_by, p.element, t.loc);
                 if (style.labels) t.label = element_label(p.element, layout.blocks());

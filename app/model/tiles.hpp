@@ -17,18 +17,11 @@ namespace ls = lanescope;
 
 enum class ViewKind { Matrix, Registers };
 
-// How a matrix tile is labelled. Every tile of one operand view uses the same
-// form: the richest one that fits all of them (docs/app.md shows them).
-enum class LabelForm {
-    Full,      // "v0[15:0] · L17" (bits only where the element is part of a register; "v[1:0]" for 64-bit)
-    TwoLines,  // "v0[15:0]" over "L17"
-    Short,     // "v0.hi" over "L17" (v0.lo/.hi 16-bit halves, .b0-.b3 bytes, .n0-.n7 4-bit fields)
-    OneLine,   // "v0 L17"
-    Lane,      // "L17"
-    WaveLane,  // tile mode only: "w1" over "L17" (the wave, then the lane)
-    Number,    // "17": the lane number alone, when nothing longer fits
-    None,      // colours only
-};
+// How a matrix tile is labelled: core's forms (palette.hpp: cell_label_lines
+// composes every form). Every tile of one operand view uses the same form: the
+// richest one that fits all of them (docs/app.md shows them); Number is drawn in
+// the small cell font (GridStyle::small_line_h).
+using LabelForm = ls::LabelForm;
 const char* label_form_name(LabelForm f);
 
 struct Tile {
@@ -54,8 +47,10 @@ struct GridStyle {
     int blocks_per_row = 0;  // blocks wrap after this many (0: all side by side)
     int copy = -1;           // replicated elements: -1 shows every copy (stripes), k the k-th location
     float line_h = 14;       // height of one line of cell text
+    float small_line_h = 10; // height of the small font's line (the Number form: lane numbers at fit)
     // Width in pixels of a label in the UI font; tests pass a fixed-width guess.
     std::function<float(const std::string&)> text_width;
+    std::function<float(const std::string&)> small_text_width;  // the same in the small font (unset: 0.75 x text_width)
 };
 
 struct TileGrid {
@@ -79,18 +74,22 @@ struct TileGrid {
 TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style);
 TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style);
 
-// The two lines of a tile's label in a form ("" when the form has no second line).
-std::pair<std::string, std::string> label_lines(const ls::Location& loc, int element_bits, LabelForm form);
+// The two lines of a tile's label in a form ("" when the form has no second line): core's cell_label_lines.
+std::pair<std::string, std::string> label_lines(const ls::Instruction& ins, ls::Operand op, const ls::Location& loc,
+                                                int element_bits, LabelForm form);
 
 // The richest form in which every tile of this operand fits a cell_w x cell_h
 // cell (labels off: None). `copy` as in GridStyle.
-LabelForm choose_label_form(const ls::OperandLayout& layout, float cell_w, float cell_h, const GridStyle& style);
+LabelForm choose_label_form(const ls::Instruction& ins, const ls::OperandLayout& layout, float cell_w, float cell_h,
+                            const GridStyle& style);
+// Whether a form's text fits: its line count x line height (Number: the small font) and width.
+bool label_fits(LabelForm f, const std::string& l1, const std::string& l2, float cell_w, float cell_h, const GridStyle& style);
 
 // Label of an element in the register view, e.g. "3,5" or "b2:3,5".
 std::string element_label(const ls::Element& e, int blocks);
 
 // The "100 %" cell: the operand's richest label fits (one line wide, two lines tall).
-float natural_cell_width(const ls::OperandLayout& layout, const GridStyle& style);
+float natural_cell_width(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style);
 float natural_cell_height(const GridStyle& style);
 
 // The colour key of a location: lane group, register or block index.

@@ -63,6 +63,19 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
         cell_font = io.Fonts->AddFontFromFileTTF("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", cell_font_size, &cfg, ranges);
     }
     if (!cell_font) cell_font = font, cell_font_size = font_size;
+    small_font_size = std::round(9.0f * scale);
+    small_font = nullptr;
+    if (FILE* f = std::fopen("/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf", "rb")) {
+        std::fclose(f);
+        small_font = io.Fonts->AddFontFromFileTTF("/usr/share/fonts/truetype/dejavu/DejaVuSansCondensed.ttf", small_font_size, &cfg, ranges);
+    }
+    if (!small_font) small_font = cell_font, small_font_size = cell_font_size;
+    mono_font = nullptr;
+    if (FILE* f = std::fopen("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "rb")) {
+        std::fclose(f);
+        mono_font = io.Fonts->AddFontFromFileTTF("/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", std::round(14.0f * scale), &cfg, ranges);
+    }
+    if (!mono_font) mono_font = font;
     apply_theme(settings.view.theme);
     ImGui::GetStyle().ScaleAllSizes(scale);
     regs_canvas.prefer_width = true;
@@ -90,6 +103,10 @@ GridStyle App::grid_style() const {
     const float fs = cell_font_size;
     st.text_width = [f, fs](const std::string& text) { return f->CalcTextSizeA(fs, FLT_MAX, 0.0f, text.c_str()).x; };
     st.line_h = std::ceil(cell_font_size + 1);
+    ImFont* sf = small_font;
+    const float ss = small_font_size;
+    st.small_text_width = [sf, ss](const std::string& text) { return sf->CalcTextSizeA(ss, FLT_MAX, 0.0f, text.c_str()).x; };
+    st.small_line_h = std::ceil(small_font_size * 0.85f);  // digits only: no descenders
     st.cell_h = natural_cell_height(st);
     return st;
 }
@@ -156,11 +173,13 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
     p.panel_h = c.size.y > 0 ? c.size.y : ImGui::GetIO().DisplaySize.y - 6 * ImGui::GetFrameHeightWithSpacing();
     p.margin = 10 * scale;
     p.gap = 16 * scale;
-    p.heading_h = std::ceil(ImGui::GetTextLineHeight() + 4 * scale);
+    // Two lines: a narrow operand's title wraps (name and shape over type and registers) instead of losing them.
+    p.heading_h = std::ceil(2 * ImGui::GetTextLineHeight() + 4 * scale);
     p.axis_w = std::ceil(st.text_width(registers ? "L63" : "127") + 6 * scale);
     p.axis_h = std::ceil(cell_font_size + 3 * scale);
     p.block_gap = st.block_gap;
-    p.min_column_w = std::ceil(ImGui::CalcTextSize("SB").x + 4 * scale);
+    // A column is at least as wide as a short two-line title ("A  32x1" over "f32 1v").
+    p.min_column_w = std::ceil(ImGui::CalcTextSize(registers ? "SB" : "e8m0 [15:8] 1v").x + 4 * scale);
     p.gemm = registers ? false : only_operands.empty();
     if (registers) {
         p.natural_w = std::ceil(st.text_width(set.ins->blocks > 1 ? "b15:00,00" : "00,00") + 8 * scale);
@@ -168,9 +187,9 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
     } else {
         float natural = 0;
         if (tile.active())
-            for (const auto& t : tile.tiles.layouts) natural = std::max(natural, natural_tile_cell_width(t, st));
+            for (const auto& t : tile.tiles.layouts) natural = std::max(natural, natural_tile_cell_width(*set.ins, t, st));
         else
-            for (const auto& l : set.layouts) natural = std::max(natural, natural_cell_width(l, st));
+            for (const auto& l : set.layouts) natural = std::max(natural, natural_cell_width(*set.ins, l, st));
         p.natural_w = natural;
         p.natural_h = natural_cell_height(st);
     }
@@ -188,7 +207,7 @@ void App::select(const Selection& s) {
         LayoutSet next = resolve_selection(catalog, s);
         set = std::move(next);
         settings.selection = s;
-        settings.selection.instruction = set.ins->mnemonic;
+        settings.selection.instruction = selection_name(*set.ins);
         settings.selection.arch = set.target->gfx;
         settings.selection.mods = set.chosen;
         selection_error.clear();
@@ -294,9 +313,9 @@ void App::rebuild_grids() {
     // Render after the vector stops moving (textures are GL objects).
     for (auto& v : views) {
         if (v.operand == ls::Operand::C) continue;  // C is drawn as D
-        v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
-        v.registers_tex.render(v.registers, colors, cell_font, cell_font_size);
-        if (settings.view.show_registers && !tile.active()) v.side_tex.render(v.side, colors, cell_font, cell_font_size);
+        v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size, small_font, small_font_size);
+        v.registers_tex.render(v.registers, colors, cell_font, cell_font_size, small_font, small_font_size);
+        if (settings.view.show_registers && !tile.active()) v.side_tex.render(v.side, colors, cell_font, cell_font_size, small_font, small_font_size);
         else v.side_tex.release();
     }
     layout_canvas.built_w = layout_canvas.arr.cell_w, layout_canvas.built_h = layout_canvas.arr.cell_h;
@@ -306,6 +325,8 @@ void App::rebuild_grids() {
     last_rebuild_ms = ms_since(t0);
     ++rebuilds;
 }
+
+float compare_header_h(const App& app) { return ImGui::GetTextLineHeightWithSpacing() * 1.0f + 0 * app.scale; }
 
 void App::rebuild_compare() {
     compare_dirty = false;
@@ -324,17 +345,31 @@ void App::rebuild_compare() {
     }
     GridStyle st = grid_style();
     float cell_w = 0;
-    for (const auto& l : set.layouts) cell_w = std::max(cell_w, natural_cell_width(l, st));
-    for (const auto& l : compare.set.layouts) cell_w = std::max(cell_w, natural_cell_width(l, st));
+    for (const auto& l : set.layouts) cell_w = std::max(cell_w, natural_cell_width(*set.ins, l, st));
+    for (const auto& l : compare.set.layouts) cell_w = std::max(cell_w, natural_cell_width(*compare.set.ins, l, st));
     {
-        // Both pictures side by side in the panel, one operand under the other.
-        int cols = 0;
-        for (const auto& l : set.layouts) cols = std::max(cols, l.cols() * l.blocks());
-        for (const auto& l : compare.set.layouts) cols = std::max(cols, l.cols() * l.blocks());
-        const float panel = layout_canvas.size.x > 0 ? layout_canvas.size.x : ImGui::GetIO().DisplaySize.x - 350 * scale;
-        const float avail = panel - 60 * scale;
-        st.cell_w = std::floor(std::clamp(avail / std::max(1, 2 * cols), std::ceil(st.text_width("00") + 4 * scale), cell_w));
-        st.cell_h = std::ceil(st.line_h + 6 * scale);
+        // Both pictures whole, side by side in the panel, one operand under the other: per operand a
+        // heading line and a line of column numbers, row numbers on the left of each side.
+        int cols = 0, rows = 0, n = 0;
+        for (const LayoutSet* s : {&set, &compare.set}) {
+            int total = 0, count = 0;
+            for (const auto& l : s->layouts) {
+                if (l.operand() == ls::Operand::C) continue;
+                cols = std::max(cols, l.cols() * l.blocks());
+                total += l.rows(), ++count;
+            }
+            rows = std::max(rows, total), n = std::max(n, count);
+        }
+        const float panel_w = layout_canvas.size.x > 0 ? layout_canvas.size.x : ImGui::GetIO().DisplaySize.x - 350 * scale;
+        const float panel_h = (layout_canvas.size.y > 0 ? layout_canvas.size.y : ImGui::GetIO().DisplaySize.y - 200 * scale) -
+                              2 * ImGui::GetFrameHeightWithSpacing();
+        const float axis_w = std::ceil(st.text_width("127") + 6 * scale);
+        const float per_operand = 1.5f * ImGui::GetTextLineHeightWithSpacing() + cell_font_size + 6 * scale;
+        const float avail_w = panel_w - 2 * axis_w - 40 * scale;
+        const float avail_h = panel_h - compare_header_h(*this) - n * per_operand;
+        st.cell_w = std::floor(std::clamp(avail_w / std::max(1, 2 * cols), 1.0f, cell_w) * 16) / 16;
+        st.cell_h = std::floor(std::clamp(avail_h / std::max(1, rows), 1.0f, natural_cell_height(st)) * 16) / 16;
+        st.block_gap = std::min(st.block_gap, std::max(2.0f, st.cell_w));
     }
     for (const auto& l : compare.set.layouts) {
         if (l.operand() == ls::Operand::C) continue;
@@ -352,8 +387,8 @@ void App::rebuild_compare() {
         compare.left.push_back(std::move(v));
     }
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
-    for (auto& v : compare.views) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
-    for (auto& v : compare.left) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size);
+    for (auto& v : compare.views) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size, small_font, small_font_size);
+    for (auto& v : compare.left) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size, small_font, small_font_size);
 }
 
 void App::handle_shortcuts() {
@@ -422,7 +457,7 @@ void App::draw_menu() {
 void App::draw_status_bar() {
     const ls::Instruction& ins = *set.ins;
     std::string text = set.target->gfx + " (" + std::string(ls::family_title(set.target->family)) + ")  |  " +
-                       ins.mnemonic + "  |  " + ls::lane_group_name(ins, set.mods.wave);
+                       display_name(ins) + "  |  " + ls::lane_group_name(ins, set.mods.wave);
     const std::string mods = set.mods.describe();
     if (!mods.empty()) text += "  " + mods;
     const Hover& h = active_hover();
@@ -531,6 +566,11 @@ void App::after_frame() {
     if (want_pin) {
         pinned = (*want_pin == pinned) ? Hover{} : *want_pin;
         want_pin.reset();
+        // The tile's "lane _ of wave _" fields show the lane pinned (click, Shift+click or --pin lane,L,W).
+        if (pinned.kind == Hover::Kind::Lane && tile.active()) {
+            tile.pick_lane = std::max(0, pinned.lane);
+            if (pinned.wave >= 0) tile.pick_wave = pinned.wave;
+        }
         request_redraw();
     }
     if (frame_legend_key != legend_key) {

@@ -218,6 +218,11 @@ public:
     ArrangeParams canvas_params(const Canvas& c, bool registers) const;
     ImFont* cell_font = nullptr;
     float cell_font_size = 12.0f;
+    // Lane numbers in cells too small for the cell font (LabelForm::Number): DejaVu Sans Condensed, 9 px.
+    ImFont* small_font = nullptr;
+    float small_font_size = 9.0f;
+    // Code and formulas (Details): DejaVu Sans Mono at the UI size.
+    ImFont* mono_font = nullptr;
     // Runs the verification of the current selection now (the intent's work; a few ms).
     void run_verify();
     std::string selection_key() const;
@@ -257,6 +262,8 @@ void draw_memory_panel(App& app);     // panel_memory.cpp: the operand in memory
 
 // Draws one cached grid (texture + highlights) at the cursor and reports hover.
 // `other`: the grid belongs to the compared instruction (no linking, its own tooltip).
+// The Compare tab's line above its operands (which side is which).
+float compare_header_h(const App& app);
 void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, const char* id,
                const std::vector<std::uint8_t>* diff = nullptr, const LayoutSet* other = nullptr,
                const OperandVerify* verified = nullptr);

@@ -30,11 +30,14 @@ struct Args {
     int compare_wave = -1;
     std::string arch, instruction, operands, screenshot, size, theme, color_by, tab;
     std::string waves, tiles_per_wave, shape;  // tile mode (as lanescope-cli's tile options)
+    int k_width = 0;                            // --k-width (0: the instruction's own)
+    bool transposed = false;                    // --transposed
     ls::Modifiers mods;
     int bench_frames = 0;
     int quit_after = 0;
     int block = -2;
     float zoom = 0;
+    float zoom_percent = 0;  // --zoom N%: cells at N % of their natural size (100 %: every label in full)
     bool panel = false;
     bool headless = false, no_labels = false, registers = false, no_settings = false, verbose = false;
     // The Memory tab (any of these opens it).
@@ -70,6 +73,25 @@ std::string default_export_path(const App& app, bool whole) {
 }
 
 // Cuts the frame down to the layout panel (export of one panel).
+// --zoom N%: the Layout tab's cells at N % of their natural size, the pinned
+// element (if any) at the centre of the panel (the view clamps at the edges).
+void focus_view(App& app, float percent, const std::optional<Hover>& pin) {
+    Canvas& c = app.layout_canvas;
+    ArrangeParams p = actual_size(c.shapes, app.canvas_params(c, false));
+    p.zoom_x = std::max(1.0f, p.zoom_x * percent / 100.0f), p.zoom_y = std::max(1.0f, p.zoom_y * percent / 100.0f);
+    p.pan_x = p.pan_y = 0;
+    c.view = p;
+    if (!pin || pin->kind != Hover::Kind::Element) return;
+    const Arrangement arr = arrange(c.shapes, p);
+    const PlacedGrid* g = arr.find(pin->operand == ls::Operand::C ? ls::Operand::D : pin->operand);
+    if (!g) return;
+    const int bi = std::max(0, pin->element.block - std::max(0, app.settings.view.block));
+    const int bpr = std::max(1, g->blocks_per_row);
+    const float x = g->grid.x0 + (bi % bpr) * (g->shape.cols * arr.cell_w + p.block_gap) + (pin->element.col + 0.5f) * arr.cell_w;
+    const float y = g->grid.y0 + (bi / bpr) * (g->shape.rows * arr.cell_h + p.block_gap) + (pin->element.row + 0.5f) * arr.cell_h;
+    c.view.pan_x = p.panel_w * 0.5f - x, c.view.pan_y = p.panel_h * 0.5f - y;
+}
+
 void crop_to_layout_panel(const App& app, const Platform& platform, std::vector<unsigned char>& px, int& w, int& h) {
     int fw = 0, fh = 0;
     platform.framebuffer_size(&fw, &fh);
@@ -162,7 +184,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     add_int("--abid", a.mods.abid, 0, 255, "broadcast block id");
     add_int("--blgp", a.mods.blgp, 0, 255, "B lane group pattern");
     add_int("--opsel", a.mods.opsel, 0, 255, "operand select");
-    add_int("-w,--wave", a.mods.wave, 32, 64, "wave size (32 or 64 on RDNA)");
+    add_int("-w,--wave", a.mods.wave, 32, 128, "wave size (32 or 64 on RDNA; 128 names an NVIDIA warpgroup)");
     add_int("--opsel-a", a.mods.opsel_a, 0, 255, "scale byte select of A (mfma_scale)");
     add_int("--opsel-b", a.mods.opsel_b, 0, 255, "scale byte select of B (mfma_scale)");
     add_int("--selector", a.mods.selector, 0, 255, "sparsity selector (NVIDIA mma.sp)");
@@ -189,16 +211,20 @@ int run(int argc, char** argv, Clock::time_point t_start) {
            "--zoom",
            [&a](const std::string& text) {
                try {
-                   a.zoom = static_cast<float>(ls::parse_decimal(text, 0.3, 3.0, "--zoom"));
+                   if (!text.empty() && text.back() == '%')
+                       a.zoom_percent = static_cast<float>(ls::parse_decimal(text.substr(0, text.size() - 1), 1, 400, "--zoom (percent)"));
+                   else
+                       a.zoom = static_cast<float>(ls::parse_decimal(text, 0.3, 3.0, "--zoom"));
                } catch (const ls::Error& e) {
                    throw CLI::ValidationError(e.what());
                }
            },
-           "zoom factor relative to fit (1: the whole picture; 0.3 .. 3)")
+           "zoom factor relative to fit (1: the whole picture; 0.3 .. 3), or N% of the natural cell size (100%: every label "
+           "in full; 1% .. 400%), centred on the --pin element when one is given")
         ->type_name("NUMBER");
     cli.add_option("--compare-arch", a.compare_arch, "compare with this architecture (opens the Compare tab)");
     cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
-    add_int("--compare-wave", a.compare_wave, 32, 64, "wave size of the compared instruction");
+    add_int("--compare-wave", a.compare_wave, 32, 128, "wave size of the compared instruction");
     cli.add_option("--pin", a.pin, "pin the highlight of an element, OP,ROW,COL[,BLOCK] (e.g. D,3,5), or a lane, LANE,N");
     cli.add_option("--verify", a.verify,
                    "screenshot: run \"Verify on GPU\" first with this device: auto (the instruction vendor's GPU: HIP on AMD, CUDA on NVIDIA) or software");
@@ -208,6 +234,18 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     cli.add_option("--waves", a.waves, "tile mode: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2");
     cli.add_option("--tiles-per-wave", a.tiles_per_wave, "tile mode: instruction tiles per wave RMxRN (tilesPerWarp), e.g. 2x1");
     cli.add_option("--shape", a.shape, "tile mode: tensor shape TMxTN or TMxTNxTK (C/D is TMxTN, A TMxTK, B TKxTN)");
+    cli.add_option_function<std::string>(
+           "--k-width",
+           [&a](const std::string& text) {
+               try {
+                   a.k_width = ls::parse_k_width(text);
+               } catch (const ls::Error& e) {
+                   throw CLI::ValidationError(e.what());
+               }
+           },
+           "tile mode: Triton's kWidth of A and B (default the instruction's own)")
+        ->type_name("N");
+    cli.add_flag("--transposed", a.transposed, "tile mode: Triton's transposed C/D (lanes along M)");
     cli.add_flag("--panel", a.panel, "screenshot only the layout panel, not the whole window");
     cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
     cli.add_flag("--no-labels", a.no_labels, "hide tile labels");
@@ -458,12 +496,15 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         }
     }
     // Tile mode: the options as lanescope-cli's; core checks the tile (and says what is legal).
-    const bool tile_mode = !a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty();
+    const bool tile_mode =
+        !a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty() || a.k_width != 0 || a.transposed;
     ls::TileParams tile_params;
     TileSet tile;
     if (tile_mode) {
         try {
             tile_params = ls::parse_tile_params(a.waves, a.tiles_per_wave, a.shape);
+            tile_params.k_width = a.k_width;
+            tile_params.transposed = a.transposed;
             tile = resolve_tile(checked, tile_params);
         } catch (const ls::Error& e) {
             std::cerr << "lanescope: tile: " << e.what() << "\n";
@@ -595,6 +636,29 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             app.compare.selection = other;
             app.compare_dirty = true;
             app.set_tab(Tab::Compare);
+        } else if (a.tab == "compare" && !tile_mode) {
+            // --view compare alone: compare with the nearest relative, so the tab shows a comparison:
+            // the other wave size, else the same instruction on another architecture, else itself.
+            Selection other{app.set.target->gfx, selection_name(*app.set.ins), {}};
+            const ls::Target& here = *app.set.target;
+            if (here.wave_sizes.size() > 1) {
+                other.mods.wave = app.set.mods.wave == here.wave_sizes.front() ? here.wave_sizes.back() : here.wave_sizes.front();
+            } else {
+                for (const ls::Target& t : cat.targets()) {
+                    if (&t == &here || t.vendor() != here.vendor()) continue;
+                    try {
+                        const std::string name = carry_instruction(cat, *app.set.ins, t);
+                        if (cat.find_instruction(t, name).mnemonic == app.set.ins->mnemonic) {
+                            other.arch = t.gfx, other.instruction = name;
+                            break;
+                        }
+                    } catch (const ls::Error&) {
+                    }
+                }
+            }
+            app.compare.enabled = true;
+            app.compare.selection = other;
+            app.compare_dirty = true;
         }
         if (pin) app.want_pin = *pin;
         if (memory) {
@@ -627,6 +691,11 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         if (rc != 0) {
         } else if (!a.screenshot.empty()) {
             // Two frames: the first sizes the windows and builds the caches.
+            if (a.zoom_percent > 0) {
+                // --zoom N%: one frame to size the canvas, then N % of the natural cell, centred on the pinned element.
+                run_frame(app, platform, nullptr);
+                focus_view(app, a.zoom_percent, pin);
+            }
             for (int i = 0; i < 2; ++i) {
                 run_frame(app, platform, nullptr);
                 if (a.verbose) std::cout << "frame " << i << " done: " << ms(t_start, Clock::now()) << " ms (cache " << app.last_rebuild_ms << " ms)\n";

@@ -1,6 +1,7 @@
 // Details: the instruction's facts, builtin signature, formulas and a HIP
 // snippet of the lane -> element index math.
 #include "ui/app.hpp"
+#include "model/selection.hpp"
 #include "model/snippet.hpp"
 
 #include "lanescope/render.hpp"
@@ -12,13 +13,23 @@ void draw_details_panel(App& app) {
     const ls::Target& t = *app.set.target;
     const ls::ResolvedModifiers& m = app.set.mods;
     ImGui::BeginChild("details###details", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    ImGui::Text("%s  on  %s", ins.mnemonic.c_str(), t.title.c_str());
+    ImGui::Text("%s  on  %s", display_name(ins).c_str(), t.title.c_str());
+    if (!name_note(ins).empty()) {
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s", name_note(ins).c_str());
+        ImGui::PopTextWrapPos();
+    }
+    if (ins.kind == ls::LayoutKind::Wgmma)
+        ImGui::TextWrapped("B (%dx%d %s) is read from shared memory through a matrix descriptor: no thread's registers hold it, "
+                           "so it has no register layout to draw.", ins.k, ins.n, std::string(ls::elem_name(ins.b)).c_str());
     auto row = [](const char* k, const std::string& v) {
         ImGui::TableNextRow();
         ImGui::TableSetColumnIndex(0);
         ImGui::TextUnformatted(k);
         ImGui::TableSetColumnIndex(1);
+        ImGui::PushTextWrapPos(0.0f);  // long values (signatures, sources) wrap inside the panel
         ImGui::TextUnformatted(v.c_str());
+        ImGui::PopTextWrapPos();
     };
     if (ins.vendor() == ls::Vendor::NVIDIA && ImGui::BeginTable("facts###facts", 2, ImGuiTableFlags_BordersInnerH)) {
         // The vendor's own facts from core (PTX spelling, target, registers, source, confidence).
@@ -52,6 +63,29 @@ void draw_details_panel(App& app) {
         row("source", ins.source + " (catalog line " + std::to_string(ins.catalog_line) + ")");
         ImGui::EndTable();
     }
+    if (!ls::instruction_evidence(ins, m).confidence.empty() &&
+        ImGui::CollapsingHeader("Confidence and alternatives", ImGuiTreeNodeFlags_DefaultOpen)) {
+        // Core's evidence per operand: how sure the layout is, why, and the other readings a source gives.
+        ImGui::PushTextWrapPos(0.0f);
+        for (ls::Operand op : ls::operands_of(ins)) {
+            const ls::Evidence ev = ls::layout_evidence(ins, op, m);
+            if (ev.confidence.empty()) continue;
+            ImGui::Text("%s: confidence %s", std::string(ls::operand_name(op)).c_str(), ev.confidence.c_str());
+            ImGui::Indent();
+            if (!ev.why.empty()) ImGui::TextUnformatted(ev.why.c_str());
+            if (!ev.sources.empty()) ImGui::TextDisabled("sources: %s", ev.sources.c_str());
+            for (size_t i = 0; i < ev.alternatives.size(); ++i) {
+                const ls::Alternative& a = ev.alternatives[i];
+                ImGui::Text("alternative %zu: %s", i + 1, a.reading.c_str());
+                ImGui::Indent();
+                if (!a.source.empty()) ImGui::TextDisabled("from %s", a.source.c_str());
+                if (!a.differs.empty()) ImGui::TextDisabled("%s", a.differs.c_str());
+                ImGui::Unindent();
+            }
+            ImGui::Unindent();
+        }
+        ImGui::PopTextWrapPos();
+    }
     if (app.tile.active() && ImGui::CollapsingHeader("Tile", ImGuiTreeNodeFlags_DefaultOpen)) {
         // Tile mode (Layout tab): parameters, each operand's registers per lane and register order.
         ImGui::PushTextWrapPos(0.0f);
@@ -62,14 +96,19 @@ void draw_details_panel(App& app) {
     }
     if (ImGui::CollapsingHeader("Formulas", ImGuiTreeNodeFlags_DefaultOpen)) {
         ImGui::PushTextWrapPos(0.0f);  // long formulas and sources wrap at the panel's edge
-        ImGui::TextUnformatted(ls::family_formulas(ins, m).c_str());
-        ImGui::TextDisabled("%s", ls::family_source(ins.kind).c_str());
+        // Formulas once, in a monospace font: the family's text, then only the operand formulas it does not already hold.
+        const std::string family = ls::family_formulas(ins, m);
+        if (app.mono_font) ImGui::PushFont(app.mono_font);
+        ImGui::TextUnformatted(family.c_str());
         for (const auto& l : app.set.layouts) {
+            if (l.formula().empty() || family.find(l.formula()) != std::string::npos) continue;
             ImGui::Text("%s:", std::string(ls::operand_name(l.operand())).c_str());
             ImGui::Indent();
             ImGui::TextUnformatted(l.formula().c_str());
             ImGui::Unindent();
         }
+        if (app.mono_font) ImGui::PopFont();
+        ImGui::TextDisabled("%s", ls::family_source(ins.kind).c_str());
         const std::string notes = ls::modifier_notes(ins, t);
         if (!notes.empty()) ImGui::TextUnformatted(notes.c_str());
         // Every symbol the formulas above use, defined for this instruction.
@@ -90,7 +129,9 @@ void draw_details_panel(App& app) {
             ImGui::SetClipboardText(code.c_str());
             app.status = std::string(lang) + " snippet copied";
         }
+        if (app.mono_font) ImGui::PushFont(app.mono_font);
         ImGui::TextUnformatted(code.c_str());
+        if (app.mono_font) ImGui::PopFont();
     }
     ImGui::EndChild();
 }

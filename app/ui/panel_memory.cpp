@@ -155,9 +155,9 @@ void App::rebuild_memory_tiles() {
     if (m.show_second) m.second_tiles = memory_tiles(*set.ins, m.second, m.transposed.ops, st);
     m.fragment = build_matrix_grid(*set.ins, *l, st);
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
-    m.tex.render(m.tiles, colors, cell_font, cell_font_size);
-    if (m.show_second) m.second_tex.render(m.second_tiles, colors, cell_font, cell_font_size);
-    m.fragment_tex.render(m.fragment, colors, cell_font, cell_font_size);
+    m.tex.render(m.tiles, colors, cell_font, cell_font_size, small_font, small_font_size);
+    if (m.show_second) m.second_tex.render(m.second_tiles, colors, cell_font, cell_font_size, small_font, small_font_size);
+    m.fragment_tex.render(m.fragment, colors, cell_font, cell_font_size, small_font, small_font_size);
     m.canvas.built_w = m.canvas.arr.cell_w, m.canvas.built_h = m.canvas.arr.cell_h;
     m.rebuild_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -593,9 +593,12 @@ void draw_banks(App& app) {
                        static_cast<int>(rep.passes.size()), rep.cycles, rep.minimum_cycles);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("lanes served together:");
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(std::max(120.0f * app.scale, ImGui::GetContentRegionAvail().x));
     const std::string current = rep.grouping.name + " (" + rep.grouping.confidence + ")";
+    // The menu goes beside the words when its text fits there, else on a line of its own (never clipped).
+    const float need = ImGui::CalcTextSize(current.c_str()).x + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x;
+    ImGui::SameLine();
+    if (ImGui::GetContentRegionAvail().x < need) ImGui::NewLine();
+    ImGui::SetNextItemWidth(std::max(120.0f * app.scale, ImGui::GetContentRegionAvail().x));
     if (ImGui::BeginCombo("##grouping", current.c_str())) {
         for (const ls::PassGrouping& g : offered) {
             const std::string label = g.name + " (" + g.confidence + ")" + (g.confidence == "documented" ? "" : "  \u2190 not documented");
@@ -684,6 +687,14 @@ void draw_memory_panel(App& app) {
     // Both plans' counts, always: the switch is a click away.
     const bool lds = m.settings.tile.space == ls::MemorySpace::Lds;
     ImGui::PushTextWrapPos(0);
+    if (app.tile.active()) {
+        // The tile options are not silently dropped: this tab plans one instruction's operand, and says so.
+        const ls::TileParams& tp = app.tile.tiles.params;
+        ImGui::TextColored(ImVec4(0.75f, 0.35f, 0.0f, 1),
+                           "Tile mode (%s): this tab shows ONE instruction of the tile, its %s %dx%d; the loads of the "
+                           "tile's other waves and steps are not drawn here.",
+                           tp.describe().c_str(), op_name(m.settings.operand).c_str(), l->rows(), l->cols());
+    }
     if (m.settings.store) {
         ImGui::TextUnformatted(plan_summary(m.store, lds).c_str());
     } else {

@@ -1,6 +1,7 @@
 // Left column: architecture, family filter, search box with keyboard
 // navigation, the result list, and the modifiers the instruction accepts.
 #include "ui/app.hpp"
+#include "model/selection.hpp"
 
 namespace lsapp {
 
@@ -21,29 +22,46 @@ void draw_modifiers(App& app) {
         any = true;
         const int current = modifier_value(app.set.mods, r.name);
         ImGui::PushID(r.name.c_str());
+        // The field's name and what it does ("cbsz  A format"), then its values in words where they have them.
+        const std::string role = modifier_role(*app.set.ins, r.name);
         ImGui::TextUnformatted(r.name.c_str());
-        ImGui::SameLine(90 * app.scale);
-        if (r.values.size() <= 4) {
+        if (!role.empty()) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s", role.c_str());
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.meaning.c_str());
+        bool named = false;
+        for (int v : r.values) named |= modifier_value_name(*app.set.ins, r.name, v) != std::to_string(v);
+        ImGui::SameLine();
+        ImGui::SetCursorPosX(std::max(ImGui::GetCursorPosX(), (named || !role.empty() ? 150 : 90) * app.scale));
+        auto choose = [&](int v) {
+            Selection s = app.settings.selection;
+            set_modifier(s.mods, r.name, v);
+            app.want_selection = s;
+        };
+        if (r.values.size() <= 4 && !named) {
+            // Radio buttons beside the words when they fit, else on the next line (nothing clipped).
+            float need = 0;
+            for (int v : r.values)
+                need += ImGui::GetFrameHeight() + ImGui::CalcTextSize(std::to_string(v).c_str()).x + 2 * ImGui::GetStyle().ItemSpacing.x;
+            if (ImGui::GetContentRegionAvail().x < need) {
+                ImGui::NewLine();
+                ImGui::SetCursorPosX(ImGui::GetCursorPosX() + 16 * app.scale);
+            }
             for (size_t i = 0; i < r.values.size(); ++i) {
                 if (i) ImGui::SameLine();
                 const std::string label = std::to_string(r.values[i]);
-                if (ImGui::RadioButton(label.c_str(), current == r.values[i]) && current != r.values[i]) {
-                    Selection s = app.settings.selection;
-                    set_modifier(s.mods, r.name, r.values[i]);
-                    app.want_selection = s;
-                }
+                if (ImGui::RadioButton(label.c_str(), current == r.values[i]) && current != r.values[i]) choose(r.values[i]);
             }
         } else {
-            ImGui::SetNextItemWidth(120 * app.scale);
-            const std::string preview = std::to_string(current);
-            if (ImGui::BeginCombo("##value", preview.c_str())) {
-                for (int v : r.values) {
-                    if (ImGui::Selectable(std::to_string(v).c_str(), v == current) && v != current) {
-                        Selection s = app.settings.selection;
-                        set_modifier(s.mods, r.name, v);
-                        app.want_selection = s;
-                    }
-                }
+            ImGui::SetNextItemWidth(-1);
+            auto text = [&](int v) {
+                const std::string n = modifier_value_name(*app.set.ins, r.name, v);
+                return n == std::to_string(v) ? n : std::to_string(v) + "  " + n;
+            };
+            if (ImGui::BeginCombo("##value", text(current).c_str())) {
+                for (int v : r.values)
+                    if (ImGui::Selectable(text(v).c_str(), v == current) && v != current) choose(v);
                 ImGui::EndCombo();
             }
         }
@@ -105,7 +123,7 @@ void draw_search_panel(App& app) {
     }
     if (enter && !app.hits.empty()) {
         Selection s = app.settings.selection;
-        s.instruction = app.hits[static_cast<size_t>(app.cursor)].ins->mnemonic;
+        s.instruction = selection_name(*app.hits[static_cast<size_t>(app.cursor)].ins);
         app.want_selection = s;
         app.focus_search = true;  // keep typing after Enter
     }
@@ -130,16 +148,21 @@ void draw_search_panel(App& app) {
             ImGui::PushID(i);
             const bool current = ins == app.set.ins;
             const bool under_cursor = i == app.cursor && app.query[0] != 0;
-            if (ImGui::Selectable(ins->mnemonic.c_str(), current || under_cursor)) {
+            const std::string name = display_name(*ins);
+            if (ImGui::Selectable(name.c_str(), current || under_cursor)) {
                 Selection s = app.settings.selection;
-                s.instruction = ins->mnemonic;
+                s.instruction = selection_name(*ins);
                 app.want_selection = s;
                 app.cursor = i;
             }
-            if (ImGui::IsItemHovered())
-                ImGui::SetTooltip("%s\n%s\n%s, %d block(s), %s x %s -> %s", ins->mnemonic.c_str(), ins->builtin(app.set.wave()).c_str(),
-                                  ins->shape().c_str(), ins->blocks, std::string(ls::elem_name(ins->a)).c_str(),
-                                  std::string(ls::elem_name(ins->b)).c_str(), std::string(ls::elem_name(ins->c)).c_str());
+            if (ImGui::IsItemHovered()) {
+                // The full spelling (PTX on NVIDIA), the builtin and what tells alike rows apart.
+                const std::string second = ins->vendor() == ls::Vendor::NVIDIA ? "PTX: " + ins->mnemonic : ins->builtin(app.set.wave());
+                const std::string note = name_note(*ins);
+                ImGui::SetTooltip("%s\n%s\n%s, %d block(s), %s x %s -> %s%s%s", ins->mnemonic.c_str(), second.c_str(), ins->shape().c_str(),
+                                  ins->blocks, std::string(ls::elem_name(ins->a)).c_str(), std::string(ls::elem_name(ins->b)).c_str(),
+                                  std::string(ls::elem_name(ins->c)).c_str(), note.empty() ? "" : "\n", note.c_str());
+            }
             ImGui::PopID();
         }
     }
@@ -178,7 +201,9 @@ void draw_search_panel(App& app) {
         int shown = v.block;
         if (ImGui::SliderInt("block (-1 all)", &shown, -1, app.set.ins->blocks - 1)) v.block = shown, changed = true;
     }
+    ImGui::PushTextWrapPos(0.0f);  // wraps beside the column's scroll bar instead of clipping
     ImGui::TextDisabled("Layout: wheel zooms, drag pans, Ctrl+0 fits");
+    ImGui::PopTextWrapPos();
     if (changed) app.grids_dirty = app.compare_dirty = true, app.layout_canvas.fit();
 }
 

@@ -2,13 +2,15 @@
 // instruction's types, per element and per lane register (value and hex).
 #include "ui/app.hpp"
 
+#include <algorithm>
 #include <cinttypes>
+#include <cmath>
 
 namespace lsapp {
 
 namespace {
 
-bool draw_matrix(App& app, const char* name, Matrix& m, bool editable) {
+bool draw_matrix(App& app, const char* name, Matrix& m, bool editable, float height = 0) {
     bool changed = false;
     ImGui::PushID(name);
     ImGui::Text("%s  (%dx%d%s, %s)", name, m.rows, m.cols, m.blocks > 1 ? (" x" + std::to_string(m.blocks)).c_str() : "",
@@ -18,6 +20,9 @@ bool draw_matrix(App& app, const char* name, Matrix& m, bool editable) {
                                          Generator::OneHot};
         for (Generator g : gens) {
             ImGui::SameLine();
+            // A button that would pass the column's edge goes to the next line (nothing clipped).
+            if (ImGui::GetContentRegionAvail().x < ImGui::CalcTextSize(generator_name(g)).x + 2 * ImGui::GetStyle().FramePadding.x)
+                ImGui::NewLine();
             if (ImGui::SmallButton(generator_name(g))) {
                 generate(m, g, static_cast<unsigned>(app.generator_seed++), 0, app.inputs.flavor);
                 changed = true;
@@ -35,7 +40,7 @@ bool draw_matrix(App& app, const char* name, Matrix& m, bool editable) {
         if (ImGui::BeginTable("cells", cols + 1,
                               ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInner |
                                   ImGuiTableFlags_SizingFixedFit,
-                              ImVec2(0, std::min(260.0f * app.scale, (rows + 2) * ImGui::GetFrameHeight())))) {
+                              ImVec2(0, height > 0 ? height : std::min(260.0f * app.scale, (rows + 2) * ImGui::GetFrameHeight())))) {
             ImGui::TableSetupScrollFreeze(1, 0);
             ImGui::TableSetupColumn("row", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("000").x);
             for (int c = 0; c < cols; ++c) ImGui::TableSetupColumn("", ImGuiTableColumnFlags_WidthFixed, cell_w);
@@ -83,6 +88,10 @@ void draw_values_panel(App& app) {
     if (app.set.ins->sparse() && app.inputs.k.empty())
         ImGui::TextDisabled("4:2 sparse A: only the first two non-zeros of each group of four k are stored and count "
                             "(the index follows from their positions).");
+    // Two columns: the inputs on the left (scrolling), D on the right, always in view.
+    const float total_w = ImGui::GetContentRegionAvail().x;
+    const float d_w = std::floor(total_w * 0.45f);
+    ImGui::BeginChild("inputs###inputs", ImVec2(total_w - d_w - 8 * app.scale, 0), false);
     changed |= draw_matrix(app, "A", app.inputs.a, true);
     changed |= draw_matrix(app, "B", app.inputs.b, true);
     changed |= draw_matrix(app, "C", app.inputs.c, true);
@@ -90,7 +99,13 @@ void draw_values_panel(App& app) {
     if (!app.inputs.sa.empty()) changed |= draw_matrix(app, "SA (E8M0, 127 = 1.0)", app.inputs.sa, true);
     if (!app.inputs.sb.empty()) changed |= draw_matrix(app, "SB (E8M0, 127 = 1.0)", app.inputs.sb, true);
     if (changed) app.values_dirty = true;
-    draw_matrix(app, "D = A*B + C", app.outputs.d, false);
+    ImGui::EndChild();
+    ImGui::SameLine(0, 8 * app.scale);
+    ImGui::BeginChild("result###result", ImVec2(0, 0), false);
+    const float d_rows = static_cast<float>(app.outputs.d.blocks * app.outputs.d.rows + 2) * ImGui::GetFrameHeight();
+    const int chunks = (app.outputs.d.cols + 31) / 32;
+    const float room = ImGui::GetContentRegionAvail().y - (ImGui::GetTextLineHeightWithSpacing() * (1 + chunks) + ImGui::GetFrameHeightWithSpacing() + 8 * app.scale);
+    draw_matrix(app, "D = A*B + C", app.outputs.d, false, std::max(80.0f * app.scale, std::min(d_rows, room / std::max(1, chunks))));
 
     const ls::OperandLayout* D = app.set.find(ls::Operand::D);
     if (D && ImGui::CollapsingHeader("D registers per lane (hex)")) {
@@ -119,6 +134,7 @@ void draw_values_panel(App& app) {
             ImGui::EndTable();
         }
     }
+    ImGui::EndChild();
     ImGui::EndChild();
 }
 

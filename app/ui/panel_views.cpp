@@ -1,7 +1,9 @@
 // The operand views: the GEMM picture (A left, B above, D at the crossing),
 // the register views (lanes x VGPRs), and compare mode. All of them draw a
 // cached texture and only the highlights per frame.
+#include <algorithm>
 #include "ui/app.hpp"
+#include "model/selection.hpp"
 
 #include <cmath>
 #include <string>
@@ -205,7 +207,32 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
 
 namespace {
 
-// Titles from the richest to the shortest; the longest that fits its column is drawn.
+// What a learner must know about an operand that its picture alone does not say.
+std::string operand_note_of(const ls::Instruction& ins, ls::Operand op) {
+    const bool nv = ins.vendor() == ls::Vendor::NVIDIA;
+    if (ins.sparse() && op == ls::Operand::A)
+        return nv ? "2:4 sparse: dense k, 2 of each 4 held" : "4:2 compressed: dense k, 2 of each 4 held";
+    if (ins.sparse() && op == ls::Operand::K)
+        return nv ? "metadata e: 2-bit index per kept value" : "index: a nibble per 4 k (two 2-bit indices)";
+    if (ins.blocks > 1 && (op == ls::Operand::A || op == ls::Operand::B || op == ls::Operand::D))
+        return std::to_string(ins.blocks) + " blocks (b0\u2013b" + std::to_string(ins.blocks - 1) + ")";
+    if (op == ls::Operand::SA || op == ls::Operand::SB)
+        return "an E8M0 scale per 32 k, in the byte opsel_" + std::string(op == ls::Operand::SA ? "a" : "b") + " selects";
+    return {};
+}
+
+// The note, and a layout that core is not sure of says so (gfx1250's evidence).
+std::string operand_note(const LayoutSet& set, ls::Operand op) {
+    std::string note = operand_note_of(*set.ins, op);
+    const ls::Evidence ev = ls::layout_evidence(*set.ins, op == ls::Operand::C ? ls::Operand::D : op, set.mods);
+    if (!ev.confidence.empty() && ev.confidence != "high")
+        note += (note.empty() ? "" : "  ") + std::string("confidence ") + ev.confidence +
+                (ev.alternatives.empty() ? "" : " (alternatives in Details)");
+    return note;
+}
+
+// Titles from the richest to the shortest; the longest that fits its column is drawn
+// (a form with "\n" takes two lines).
 std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l, bool registers) {
     const std::string name = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
     const std::string shape = std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
@@ -215,6 +242,8 @@ std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l,
     std::vector<std::string> out;
     if (registers) {
         out.push_back(name + " registers  " + regs + " x " + std::to_string(l.lanes()) + " lanes");
+        out.push_back(name + " registers\n" + regs + " x " + std::to_string(l.lanes()) + " lanes");
+        out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + regs);
         out.push_back(name + " registers");
     } else {
         const int copies = l.elements() > 0 ? static_cast<int>(l.where({0, 0, 0}).size()) : 1;
@@ -222,7 +251,19 @@ std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l,
         if (copies > 1)
             rep = "  each element in " + std::to_string(copies) + " places" +
                   (app.copy < 0 ? " (all shown)" : " (copy " + std::to_string(std::min(app.copy, copies - 1) + 1) + ")");
-        out.push_back(name + "  " + shape + "  " + std::string(ls::elem_name(l.type())) + "  " + regs + rep);
+        std::string type = std::string(ls::elem_name(l.type()));
+        // Scales: the byte of the scale VGPR that opsel_a / opsel_b select.
+        if (l.operand() == ls::Operand::SA || l.operand() == ls::Operand::SB) {
+            const int byte = l.operand() == ls::Operand::SA ? app.set.mods.opsel_a : app.set.mods.opsel_b;
+            type += " [" + std::to_string(8 * byte + 7) + ":" + std::to_string(8 * byte) + "]";
+        }
+        const std::string note = operand_note(app.set, l.operand());
+        if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
+        out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep);
+        if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + "\n" + note);
+        out.push_back(name + "  " + shape + "  " + type + "\n" + regs + rep);
+        out.push_back(name + "  " + shape + "\n" + type + "  " + regs);
+        out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + (ls::register_noun(app.set.ins->vendor()) == "VGPR" ? "v" : "r"));
         if (copies > 1) out.push_back(name + "  " + shape + "  x" + std::to_string(copies) + " copies");
         out.push_back(name + "  " + shape + "  " + std::string(ls::elem_name(l.type())));
         out.push_back(name + "  " + shape);
@@ -244,7 +285,13 @@ std::vector<std::string> tile_title_forms(const App& app, const ls::TileLayout& 
     std::vector<std::string> out;
     out.push_back(name + "  " + shape + " tile  " + std::string(ls::elem_name(t.instruction().type())) + "  " + regs + "  " +
                   std::to_string(t.waves()) + (t.waves() == 1 ? " wave" : " waves") + share);
-    out.push_back(name + "  " + shape + " tile  " + regs);
+    const std::string type = std::string(ls::elem_name(t.instruction().type()));
+    const std::string waves = std::to_string(t.waves()) + (t.waves() == 1 ? " wave" : " waves");
+    out.push_back(name + "  " + shape + " tile  " + type + "\n" + regs + "  " + waves + share);
+    out.push_back(name + "  " + shape + " tile  " + type + "\n" + regs + "  " + waves);
+    out.push_back(name + "  " + shape + " tile\n" + type + "  " + std::to_string(t.regs()) + " " +
+                  std::string(ls::register_noun(app.set.ins->vendor())) + "s");
+    out.push_back(name + "  " + shape + "\n" + type + "  " + std::to_string(t.regs()) + (app.set.ins->vendor() == ls::Vendor::AMD ? "v" : "r"));
     out.push_back(name + "  " + shape + " tile");
     out.push_back(name + "  " + shape);
     out.push_back(name);
@@ -276,7 +323,12 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
     for (int br = 0; br < brs; ++br) {
         const float y0 = br * (rows * g.cell_h + g.block_gap);
         for (int r = 0; r < rows; r += rstep) {
-            const std::string t = regs ? "L" + std::to_string(r) : std::to_string(r);
+            // Blocks stacked in rows: each block's first row number names the block ("b1").
+            const bool block_tick = !regs && brs > 1 && r == 0;
+            const int block = g.first_block + br * std::max(1, g.blocks_per_row);
+            const bool nv = app.set.ins->vendor() == ls::Vendor::NVIDIA;
+            std::string t = regs ? (nv ? "T" : "L") + std::to_string(r) : block_tick ? "b" + std::to_string(block) : std::to_string(r);
+            if (block_tick && g.blocks_per_row > 1) t += "\u2013" + std::to_string(std::min(g.blocks_shown - 1, block + g.blocks_per_row - 1));
             const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
             dl->AddText(f, fs, add(origin, pg.grid.x0 - sz.x - 3, pg.grid.y0 + y0 + r * g.cell_h + (g.cell_h - sz.y) * 0.5f),
                         col, t.c_str());
@@ -287,17 +339,25 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
         const int parts = g.regs > 0 ? std::max(1, static_cast<int>(std::lround(g.slot_w / std::max(1.0f, g.cell_w)))) : 1;
         const float part_w = g.slot_w / parts;
         const int bits = 32 / parts;
+        // AMD: "v0 [15:0]"; NVIDIA: PTX's fragment names of the register's parts ("a0", "a1"; "d0" for a whole register).
+        const bool nv = app.set.ins->vendor() == ls::Vendor::NVIDIA && app.set.ins->kind != ls::LayoutKind::LdStMatrix;
+        auto header = [&](int reg, int p, bool part) {
+            if (nv) {
+                // A register's header without parts names its first element ("a2" for the second .f16x2 register).
+                const int q = part ? p : 0;
+                return ls::cell_label(*app.set.ins, g.operand, ls::Location{reg, 0, bits * q, bits * q + bits - 1}, bits).reg_bare;
+            }
+            std::string t = "v" + std::to_string(reg);
+            if (part) t += " [" + std::to_string(bits * p + bits - 1) + ":" + std::to_string(bits * p) + "]";
+            return t;
+        };
         bool per_part = parts > 1;
-        for (int p = 0; per_part && p < parts; ++p) {
-            const std::string t = "v" + std::to_string(g.regs - 1) + " [" + std::to_string(bits * p + bits - 1) + ":" +
-                                  std::to_string(bits * p) + "]";
-            per_part = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str()).x + 4 <= part_w;
-        }
-        const int step = per_part ? 1 : tick_step(g.slot_w, f->CalcTextSizeA(fs, FLT_MAX, 0, ("v" + std::to_string(g.regs)).c_str()).x + 4);
+        for (int p = 0; per_part && p < parts; ++p)
+            per_part = f->CalcTextSizeA(fs, FLT_MAX, 0, header(g.regs - 1, p, true).c_str()).x + 4 <= part_w;
+        const int step = per_part ? 1 : tick_step(g.slot_w, f->CalcTextSizeA(fs, FLT_MAX, 0, header(g.regs, 0, false).c_str()).x + 4);
         for (int reg = 0; reg < g.regs; reg += step) {
             for (int p = 0; p < (per_part ? parts : 1); ++p) {
-                std::string t = "v" + std::to_string(reg);
-                if (per_part) t += " [" + std::to_string(bits * p + bits - 1) + ":" + std::to_string(bits * p) + "]";
+                const std::string t = header(reg, p, per_part);
                 const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
                 const float x = pg.grid.x0 + reg * g.slot_w + (per_part ? p * part_w + (part_w - sz.x) * 0.5f : 1);
                 dl->AddText(f, fs, add(origin, x, pg.axis_top.y0 + 1), col, t.c_str());
@@ -309,7 +369,8 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
     for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc) {
         const float x0 = bc * (g.cols * g.cell_w + g.block_gap);
         for (int c = 0; c < g.cols; c += cstep) {
-            const std::string t = std::to_string(c);
+            // Blocks side by side: each block's first column number names the block.
+            const std::string t = g.blocks_per_row > 1 && c == 0 ? "b" + std::to_string(g.first_block + bc) : std::to_string(c);
             const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
             dl->AddText(f, fs, add(origin, pg.grid.x0 + x0 + c * g.cell_w + (g.cell_w - sz.x) * 0.5f, pg.axis_top.y0 + 1), col,
                         t.c_str());
@@ -387,6 +448,16 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
         draw_grid_at(app, g, tex, tile ? app.tile.links.find(pg.shape.op) : app.links.find(pg.shape.op),
                      add(origin, pg.grid.x0, pg.grid.y0), over, over && clicked, nullptr, nullptr,
                      tile ? nullptr : app.verify_for(pg.shape.op));
+        if (!regs && !registers_tab && app.set.ins->sparse() && (pg.shape.op == ls::Operand::A || pg.shape.op == ls::Operand::K) &&
+            4 * g.cell_w >= 6) {
+            // Sparse A and its index in dense k: a line after every group of 4 k (2 of each 4 are held).
+            const ImU32 line = to_imgui(ls::theme_colors(app.settings.view.theme).text);
+            for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc)
+                for (int k = 4; k < g.cols; k += 4) {
+                    const float x = pg.grid.x0 + bc * (g.cols * g.cell_w + g.block_gap) + k * g.cell_w;
+                    dl->AddLine(add(origin, x, pg.grid.y0), add(origin, x, pg.grid.y0 + g.height), line, 1.5f * app.scale);
+                }
+        }
         if (registers_tab && hovered && !c.dragging && pg.axis_left.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y)) {
             // A lane number: everything that lane holds, in every operand.
             const int lane = static_cast<int>((io.MousePos.y - origin.y - pg.grid.y0) / std::max(1.0f, g.cell_h));
@@ -399,6 +470,20 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
             }
         }
     }
+    if (!registers_tab && app.set.ins->kind == ls::LayoutKind::Wgmma && !app.set.find(ls::Operand::B)) {
+        // wgmma's B is in shared memory: say so where B would be (above C/D), not leave a silent gap.
+        if (const PlacedGrid* d = c.arr.find(ls::Operand::D)) {
+            const ls::Instruction& ins = *app.set.ins;
+            const std::string text = "B  " + std::to_string(ins.k) + "x" + std::to_string(ins.n) + "  " +
+                                     std::string(ls::elem_name(ins.b)) + "  in shared memory\nread through a matrix descriptor: "
+                                     "no thread's registers hold it";
+            const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+            const float x = d->grid.x0, y = std::max(2.0f, d->heading.y0 - sz.y - 12 * app.scale);
+            const ImVec2 a = add(origin, x, y), b = add(origin, x + sz.x + 12 * app.scale, y + sz.y + 8 * app.scale);
+            dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 3 * app.scale, 0, 1.5f * app.scale);
+            dl->AddText(add(a, 6 * app.scale, 4 * app.scale), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+        }
+    }
     dl->PopClipRect();
     ImGui::EndChild();
 }
@@ -407,15 +492,20 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
 
 void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin) {
     const std::string* pick = &forms.back();
-    for (const std::string& f : forms)
-        if (ImGui::CalcTextSize(f.c_str()).x <= r.w()) {
+    const float lh = ImGui::GetTextLineHeight();
+    for (const std::string& f : forms) {
+        const ImVec2 sz = ImGui::CalcTextSize(f.c_str());
+        if (sz.x <= r.w() && sz.y <= r.h() + 0.5f) {
             pick = &f;
             break;
         }
+    }
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 a = add(origin, r.x0, r.y0), b = add(origin, r.x1, r.y1);
     dl->PushClipRect(a, b, true);
-    dl->AddText(a, ImGui::GetColorU32(ImGuiCol_Text), pick->c_str());
+    // One line sits at the bottom, next to the grid's column numbers.
+    const float lines = static_cast<float>(std::count(pick->begin(), pick->end(), '\n') + 1);
+    dl->AddText(add(a, 0, std::max(0.0f, r.h() - lines * lh - 2)), ImGui::GetColorU32(ImGuiCol_Text), pick->c_str());
     dl->PopClipRect();
     if (ImGui::IsMouseHoveringRect(a, b) && pick != &forms.front()) ImGui::SetTooltip("%s", forms.front().c_str());
 }
@@ -427,19 +517,18 @@ void draw_legend(App& app) {
     std::vector<Entry> entries;
     switch (app.settings.view.color_by) {
         case ls::ColorBy::Lane: {
-            const int size = ls::lane_group_size(ins);
-            for (int gi = 0; gi < ls::lane_groups(ins, app.set.wave()); ++gi)
-                entries.push_back({gi, "lanes " + std::to_string(gi * size) + "\u2013" + std::to_string(gi * size + size - 1)});
+            for (int gi = 0; gi < ls::lane_groups(ins, app.set.wave()); ++gi) entries.push_back({gi, ls::lane_group_text(ins, gi)});
             break;
         }
         case ls::ColorBy::Register: {
             int regs = 0;
             for (const auto& l : app.set.layouts) regs = std::max(regs, l.regs());
             // Colours repeat after 16 registers: one entry per colour, naming every register that has it.
+            const std::string v = ins.vendor() == ls::Vendor::NVIDIA ? "r" : "v";
             for (int r = 0; r < std::min(regs, ls::categorical_count()); ++r) {
-                std::string text = "v" + std::to_string(r);
+                std::string text = v + std::to_string(r);
                 for (int more = r + ls::categorical_count(); more < regs; more += ls::categorical_count())
-                    text += ", v" + std::to_string(more);
+                    text += ", " + v + std::to_string(more);
                 entries.push_back({r, text});
             }
             break;
@@ -448,9 +537,15 @@ void draw_legend(App& app) {
             for (int b = 0; b < ins.blocks; ++b) entries.push_back({b, "block " + std::to_string(b)});
             break;
     }
-    const char* what = app.settings.view.color_by == ls::ColorBy::Lane       ? "colour = lane group:"
-                       : app.settings.view.color_by == ls::ColorBy::Register ? "colour = register:"
-                                                                             : "colour = block:";
+    const bool nv = ins.vendor() == ls::Vendor::NVIDIA;
+    // Lanes: a hue per group, a shade per lane within it (lighter = later), so lane order reads without text.
+    const std::string lane_what = nv ? (ins.kind == ls::LayoutKind::Wgmma ? "colour = warp, shade = groupID 0\u21927:"
+                                                                          : "colour = groupID, shade = threadID_in_group 0\u21923:")
+                                     : "colour = lane group, shade = lane (lighter = higher):";
+    std::string what_s = app.settings.view.color_by == ls::ColorBy::Lane       ? lane_what
+                         : app.settings.view.color_by == ls::ColorBy::Register ? "colour = register:"
+                                                                               : "colour = block:";
+    const char* what = what_s.c_str();
     std::vector<ls::Rgb> swatches;
     if (app.tile.active() && app.tab == Tab::Layout) {
         // Tile mode: a hue per wave, a shade per lane group within the wave.
@@ -459,7 +554,7 @@ void draw_legend(App& app) {
             entries.push_back({e.code, e.text});
             swatches.push_back(e.colour);
         }
-        what = app.tile.tiles.lane_groups > 1 ? "colour = wave, shade = lane group:" : "colour = wave:";
+        what = app.tile.tiles.lane_groups > 1 ? "colour = wave, shade = lane group, then lane (lighter = higher):" : "colour = wave, shade = lane (lighter = higher):";
     }
     ImGui::TextUnformatted(what);
     const float sw = ImGui::GetTextLineHeight();
@@ -487,6 +582,7 @@ void draw_legend(App& app) {
         // What the text in the cells is (one form per operand; it depends on the cell size).
         const bool tile_text = app.tile.active();
         auto example = [tile_text](LabelForm f) -> std::string {
+        if (tile_text && f == LabelForm::None) return "colours only (zoom in or hover)";
             if (tile_text && f != LabelForm::Number && f != LabelForm::None) {
                 // Tile labels put the wave first ("w1 v12 L17").
                 switch (f) {
@@ -506,7 +602,7 @@ void draw_legend(App& app) {
                 case LabelForm::Lane: return "lane";
                 case LabelForm::WaveLane: return "wave / lane";
                 case LabelForm::Number: return "lane number";
-                case LabelForm::None: return "none (zoom in)";
+                case LabelForm::None: return "colours only (shade = lane; zoom in or hover)";
             }
             return "";
         };
@@ -593,6 +689,14 @@ void draw_tile_controls(App& app) {
     ImGui::TextUnformatted("shape");
     number("##tm", p.m, 0), x(), number("##tn", p.n, 0), x(), number("##tk", p.k, 0);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("TM x TN x TK (C/D is TM x TN, A TM x TK, B TK x TN); 0: one wave-grid tile, one instruction K");
+    ImGui::SameLine(0, 12 * app.scale);
+    ImGui::TextUnformatted("kWidth");
+    number("##kw", p.k_width, 0);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Triton's kWidth of A and B (DotOperandLayout k_width); 0: the instruction's own");
+    ImGui::SameLine(0, 8 * app.scale);
+    ImGui::Checkbox("transposed", &p.transposed);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Triton's transposed MFMA/WMMA layout: C and D with lanes along M");
     if (!(p == tm.want)) app.set_tile(true, p);
     if (!tm.error.empty()) {
         ImGui::PushTextWrapPos(0.0f);
@@ -645,9 +749,13 @@ void draw_layout_panel(App& app) {
 }
 
 void draw_registers_panel(App& app) {
-    if (app.tile.active())
+    if (app.tile.active()) {
+        // Wrapped: never clipped at the panel's edge.
+        ImGui::PushTextWrapPos(0.0f);
         ImGui::TextDisabled("Tile mode is on (Layout tab): these are the instruction's registers, one wave's lanes; "
                             "a lane hovered here is highlighted in every wave of the tile.");
+        ImGui::PopTextWrapPos();
+    }
     draw_legend(app);
     draw_canvas(app, app.regs_canvas, true);
 }
@@ -688,11 +796,12 @@ void draw_compare_panel(App& app) {
         ImGui::EndCombo();
     }
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(320 * app.scale);
-    if (ImGui::BeginCombo("instruction##cmp", c.selection.instruction.c_str())) {
+    ImGui::SetNextItemWidth(std::min(320 * app.scale, ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize("instruction").x - 12 * app.scale));
+    const std::string shown = c.set.ins ? display_name(*c.set.ins) : c.selection.instruction;
+    if (ImGui::BeginCombo("instruction##cmp", shown.c_str())) {
         for (const ls::Instruction* ins : app.catalog.on(ct->family))
-            if (ImGui::Selectable(ins->mnemonic.c_str(), ins->mnemonic == c.selection.instruction)) {
-                c.selection.instruction = ins->mnemonic;
+            if (ImGui::Selectable(display_name(*ins).c_str(), selection_name(*ins) == c.selection.instruction)) {
+                c.selection.instruction = selection_name(*ins);
                 c.selection.mods = ls::Modifiers{};
                 app.compare_dirty = true;
             }
@@ -732,12 +841,50 @@ void draw_compare_panel(App& app) {
     }
     const std::string left_lanes = ls::lane_group_name(*app.set.ins, app.set.mods.wave);
     const std::string right_lanes = c.set.ins ? ls::lane_group_name(*c.set.ins, c.set.mods.wave) : "?";
-    ImGui::TextDisabled("Left: %s on %s (%s).  Right: %s on %s (%s).  Marked cells are placed differently.",
-                        app.set.ins->mnemonic.c_str(), app.set.target->gfx.c_str(), left_lanes.c_str(),
-                        c.set.ins ? c.set.ins->mnemonic.c_str() : "?", c.set.target ? c.set.target->gfx.c_str() : "?",
-                        right_lanes.c_str());
     ImGui::BeginChild("cmp_canvas###cmp_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    // Every operand whole: both sides titled, row and column numbers beside each, differences counted above.
     const float gap = 24 * app.scale;
+    ImFont* f = app.cell_font;
+    const float fs = app.cell_font_size;
+    const ImU32 tick = ImGui::GetColorU32(ImGuiCol_TextDisabled);
+    float axis_w = 0;
+    {
+        const GridStyle st = app.grid_style();
+        axis_w = std::ceil(st.text_width("127") + 6 * app.scale);
+    }
+    float left_w = 0;
+    for (const auto& v : c.left) left_w = std::max(left_w, v.matrix.width);
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float right_x = axis_w + left_w + gap + axis_w;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    {
+        const std::string lt = display_name(*app.set.ins) + "  " + app.set.target->gfx + " " + left_lanes;
+        const std::string rt = c.set.ins ? display_name(*c.set.ins) + "  " + c.set.target->gfx + " " + right_lanes : "?";
+        dl->PushClipRect(origin, add(origin, right_x - gap * 0.5f, ImGui::GetTextLineHeight() + 2), true);
+        dl->AddText(add(origin, axis_w, 0), ImGui::GetColorU32(ImGuiCol_Text), ("left: " + lt).c_str());
+        dl->PopClipRect();
+        dl->AddText(add(origin, right_x, 0), ImGui::GetColorU32(ImGuiCol_Text), ("right: " + rt).c_str());
+    }
+    float y = compare_header_h(app);
+    auto axes = [&](const TileGrid& g, float x0, float y0) {
+        const int rstep = tick_step(g.cell_h, fs + 1);
+        const int brs = (g.blocks_shown + g.blocks_per_row - 1) / std::max(1, g.blocks_per_row);
+        for (int br = 0; br < brs; ++br)
+            for (int r = 0; r < g.rows; r += rstep) {
+                const std::string t = std::to_string(r);
+                const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
+                dl->AddText(f, fs, add(origin, x0 - sz.x - 3, y0 + br * (g.rows * g.cell_h + g.block_gap) + r * g.cell_h + (g.cell_h - sz.y) * 0.5f),
+                            tick, t.c_str());
+            }
+        const int cstep = tick_step(g.cell_w, f->CalcTextSizeA(fs, FLT_MAX, 0, "000").x + 3);
+        for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc)
+            for (int col = 0; col < g.cols; col += cstep) {
+                const std::string t = std::to_string(col);
+                const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
+                dl->AddText(f, fs, add(origin, x0 + bc * (g.cols * g.cell_w + g.block_gap) + col * g.cell_w + (g.cell_w - sz.x) * 0.5f,
+                                       y0 - fs - 3), tick, t.c_str());
+            }
+    };
     for (auto& cv : c.views) {
         OperandView* mine = nullptr;
         for (auto& v : c.left)
@@ -745,41 +892,53 @@ void draw_compare_panel(App& app) {
         const LayoutDiff* d = nullptr;
         for (const auto& x : c.diffs)
             if (x.operand == cv.operand) d = &x;
-        ImGui::Text("%s:", std::string(ls::operand_name(cv.operand)).c_str());
-        ImGui::SameLine();
+        ImGui::SetCursorScreenPos(add(origin, 0, y));
+        const ls::OperandLayout* rl = c.set.find(cv.operand);
+        std::string title = std::string(cv.operand == ls::Operand::D ? "C / D" : ls::operand_name(cv.operand));
+        if (rl) title += "  " + std::to_string(rl->rows()) + "x" + std::to_string(rl->cols()) + "  " + std::string(ls::elem_name(rl->type()));
+        ImGui::TextUnformatted(title.c_str());
+        ImGui::SameLine(0, 12 * app.scale);
         if (!d || !d->comparable || d->count == 0) {
             ImGui::TextUnformatted(d ? d->note.c_str() : "only in the second instruction");
         } else {
             // Counts per kind of change, each in its mark's colour.
             ImGui::Text("%d of %d elements placed differently:", d->count, d->count + d->per_change[0]);
+            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
             for (int k = 1; k < kChangeKinds; ++k) {
                 if (!d->per_change[k]) continue;
+                const std::string text = std::string(change_name(static_cast<Change>(k))) + " " + std::to_string(d->per_change[k]);
                 ImGui::SameLine(0, 12 * app.scale);
+                // A count that would pass the panel's edge starts a new line.
+                if (ImGui::GetCursorScreenPos().x + ImGui::GetTextLineHeight() + ImGui::CalcTextSize(text.c_str()).x > right) ImGui::NewLine();
                 const ImVec2 p = ImGui::GetCursorScreenPos();
                 const float sw = ImGui::GetTextLineHeight();
-                ImGui::GetWindowDrawList()->AddRect(add(p, 1, 1), add(p, sw - 1, sw - 1),
-                                                    change_colour(static_cast<Change>(k), app.settings.view.theme), 0, 0, 3 * app.scale);
+                dl->AddRect(add(p, 1, 1), add(p, sw - 1, sw - 1), change_colour(static_cast<Change>(k), app.settings.view.theme), 0, 0,
+                            3 * app.scale);
                 ImGui::Dummy(ImVec2(sw, sw));
                 ImGui::SameLine(0, 4 * app.scale);
                 ImGui::Text("%s %d", change_name(static_cast<Change>(k)), d->per_change[k]);
             }
         }
+        y = ImGui::GetCursorScreenPos().y - origin.y + fs + 4 * app.scale;
         const std::vector<std::uint8_t>* mask = d && d->comparable ? &d->differs : nullptr;
-        const float y = ImGui::GetCursorPosY();
         float h = cv.matrix.height;
         if (mine) {
+            axes(mine->matrix, axis_w, y);
+            ImGui::SetCursorScreenPos(add(origin, axis_w, y));
             ImGui::PushID("mine");
             draw_grid(app, mine->matrix, mine->matrix_tex, app.links.find(cv.operand),
                       (std::string("cmp_l_") + std::string(ls::operand_name(cv.operand))).c_str(), mask);
             ImGui::PopID();
-            ImGui::SameLine(0, gap);
             h = std::max(h, mine->matrix.height);
         }
-        ImGui::SetCursorPosY(y);
+        axes(cv.matrix, right_x, y);
+        ImGui::SetCursorScreenPos(add(origin, right_x, y));
         draw_grid(app, cv.matrix, cv.matrix_tex, nullptr,
                   (std::string("cmp_r_") + std::string(ls::operand_name(cv.operand))).c_str(), mask, &c.set);
-        ImGui::SetCursorPosY(y + h + gap * 0.5f);
+        y += h + ImGui::GetTextLineHeightWithSpacing() * 0.5f;
     }
+    ImGui::SetCursorScreenPos(add(origin, 0, y));
+    ImGui::Dummy(ImVec2(1, 1));
     ImGui::EndChild();
 }
 

@@ -152,7 +152,9 @@ void fill_cells(const TileGrid& grid, GLuint texture, int w, int h, const ls::Rg
 
 }  // namespace
 
-void TileTexture::render(const TileGrid& grid, const ls::ThemeColors& colors, ImFont* font, float font_size) {
+void TileTexture::render(const TileGrid& grid, const ls::ThemeColors& colors, ImFont* font, float font_size, ImFont* small_font,
+                         float small_size) {
+    if (grid.form == LabelForm::Number && small_font && small_size > 0) font = small_font, font_size = small_size;
     GLint max_size = 4096;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
     const int w = std::clamp(static_cast<int>(std::ceil(grid.width)) + 1, 1, static_cast<int>(max_size));

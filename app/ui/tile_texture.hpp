@@ -14,7 +14,9 @@ class TileTexture {
 public:
     // Renders `grid` (background, tiles, labels). Call inside a frame, after
     // the backend's NewFrame (the font texture must exist).
-    void render(const TileGrid& grid, const ls::ThemeColors& colors, ImFont* font, float font_size);
+    // Labels in `font`; a grid whose form is LabelForm::Number (lane numbers at fit) in `small_font` when given.
+    void render(const TileGrid& grid, const ls::ThemeColors& colors, ImFont* font, float font_size, ImFont* small_font = nullptr,
+                float small_size = 0);
     void release();
     bool ready() const { return target_.fbo != 0; }
     ImTextureID id() const { return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target_.color)); }

@@ -1,4 +1,5 @@
 // The app's model with NVIDIA targets: search words, selection, values, snippet.
+#include "lanescope/palette.hpp"
 #include "model/search.hpp"
 #include "model/selection.hpp"
 #include "model/snippet.hpp"
@@ -79,4 +80,65 @@ TEST_CASE("values and snippet on NVIDIA instructions") {
     CHECK(lsapp::encode(1.0, ls::ElemType::TF32, lsapp::Fp8Flavor::Ocp) == 0x3F800000u);
     CHECK(lsapp::quantize(300, ls::ElemType::U8, lsapp::Fp8Flavor::Ocp) == 255);
     CHECK(lsapp::quantize(1000, ls::ElemType::E4M3, lsapp::Fp8Flavor::Ocp) == 448);
+}
+
+// PTX ISA, "Matrix Fragments for mma.m16n8k16 with floating point type": a thread's
+// A fragment is a0..a7 (two .f16 per .f16x2 register), row groupID (a0,a1,a4,a5) or
+// groupID + 8 (a2,a3,a6,a7), column threadID_in_group * 2 + (i & 1), + 8 for a4..a7;
+// C/D is c0..c3 (f32), row groupID (c0,c1) or groupID + 8 (c2,c3).
+TEST_CASE("NVIDIA labels: PTX fragment names and threads, groupID colours") {
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    lsapp::Selection sel{"sm_80", "mma_m16n8k16_f32_f16", {}};
+    const lsapp::LayoutSet set = lsapp::resolve_selection(cat, sel);
+    const ls::Instruction& ins = *set.ins;
+    CHECK(lsapp::display_name(ins) == "mma_m16n8k16_f32_f16");
+    const ls::OperandLayout& A = *set.find(ls::Operand::A);
+    auto label = [&](const ls::OperandLayout& l, ls::Element e) {
+        const auto locs = l.where(e);
+        REQUIRE(locs.size() == 1u);
+        return ls::cell_label_text(ins, l.operand(), locs.front(), l.element_bits());
+    };
+    CHECK(label(A, {0, 0, 1}) == "a1 \u00B7 T0");
+    CHECK(label(A, {0, 8, 9}) == "a7 \u00B7 T0");
+    CHECK(label(A, {0, 8, 2}) == "a2 \u00B7 T1");
+    CHECK(label(A, {0, 5, 15}) == "a5 \u00B7 T23");  // groupID 5, threadID_in_group 3, column 8 + 6 + 1
+    const ls::OperandLayout& D = *set.find(ls::Operand::D);
+    CHECK(label(D, {0, 8, 1}) == "d3 \u00B7 T0");
+    CHECK(label(D, {0, 0, 6}) == "d0 \u00B7 T3");
+    // Colours by groupID (8 per warp), shades by threadID_in_group.
+    CHECK(ls::lane_groups(ins, 32) == 8);
+    CHECK(ls::lane_group(ins, 23) == 5);
+    CHECK(ls::lane_shade(ins, 23) == 3);
+    CHECK(ls::lane_group_text(ins, 5) == "groupID 5 (T20\u201323)");
+    // wgmma: a hue per warp of the warpgroup.
+    lsapp::Selection wg{"sm_90a", "wgmma_m64n256k16_f32_f16", {}};
+    const lsapp::LayoutSet wset = lsapp::resolve_selection(cat, wg);
+    CHECK(lsapp::display_name(*wset.ins) == "wgmma_m64n256k16_f32_f16");
+    CHECK(ls::lane_groups(*wset.ins, 128) == 4);
+    CHECK(ls::lane_group_text(*wset.ins, 1) == "warp 1 (T32\u201363)");
+}
+
+TEST_CASE("AMD list names: the _tied rows say so, and select themselves") {
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("gfx1100");
+    int tied = 0;
+    for (const ls::Instruction* ins : cat.on(t.family)) {
+        if (ins->builtin_pattern.find("_tied") == std::string::npos) continue;
+        ++tied;
+        CHECK(lsapp::display_name(*ins) == ins->mnemonic + " (tied)");
+        CHECK(&cat.find_instruction(t, lsapp::selection_name(*ins)) == ins);
+        CHECK(!lsapp::name_note(*ins).empty());
+    }
+    CHECK(tied >= 2);
+}
+
+TEST_CASE("modifier rows: scaled MFMA formats and scale bytes in words") {
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Instruction& ins = cat.find_instruction(cat.find_target("gfx950"), "v_mfma_scale_f32_16x16x128_f8f6f4");
+    CHECK(lsapp::modifier_value_name(ins, "cbsz", 0) == "FP8 E4M3");
+    CHECK(lsapp::modifier_value_name(ins, "cbsz", 4) == "FP4 E2M1");
+    CHECK(lsapp::modifier_value_name(ins, "blgp", 2) == "FP6 E2M3");
+    CHECK(lsapp::modifier_value_name(ins, "opsel_a", 1) == "[15:8]");
+    CHECK(lsapp::modifier_role(ins, "cbsz") == "A format");
+    CHECK(lsapp::modifier_role(ins, "opsel_b") == "SB byte");
 }

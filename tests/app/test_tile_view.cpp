@@ -135,7 +135,9 @@ TEST_CASE("tile view: the grid colours each cell by the wave and lane group that
             // A: shared by the 2 waves along N; B: by the 2 along M; D: one wave.
             CHECK(tile.copies == (t.operand() == ls::Operand::D ? 1 : 2));
             CHECK(std::find(locs.begin(), locs.end(), ls::TileLocation{tile.wave, tile.loc}) != locs.end());
-            CHECK(tile.fill == ls::wave_color(tile.wave, tile.loc.lane / 32, 2, ls::Theme::Light));
+            // The wave's hue and lane group's shade (the group's first lane exactly), lighter with the lane.
+            if (tile.loc.lane % 32 == 0) CHECK(tile.fill == ls::wave_color(tile.wave, tile.loc.lane / 32, 2, ls::Theme::Light));
+            CHECK(tile.fill == ls::wave_lane_color(*set.ins, tile.wave, tile.loc.lane, 2, ls::Theme::Light));
             CHECK(tile.copy_fills.size() == static_cast<size_t>(tile.copies > 1 ? tile.copies : 0));
             keys.insert(tile.key);
         }
@@ -149,16 +151,16 @@ TEST_CASE("tile view: labels name the wave first and shrink with the cell") {
     const TileSet ts = resolve_tile(set, big());
     const ls::TileLayout& D = *ts.find(ls::Operand::D);
     GridStyle st;  // 7 px per character, 14 px lines
-    const float natural = natural_tile_cell_width(D, st);
-    CHECK(choose_tile_label_form(D, natural, 40, st) == LabelForm::Full);
-    CHECK(choose_tile_label_form(D, 3, 3, st) == LabelForm::None);
-    CHECK(choose_tile_label_form(D, 7 * 3 + 4, 16, st) == LabelForm::Number);  // "63" fits, "w3 L63" does not
-    CHECK(choose_tile_label_form(D, 7 * 3 + 4, 30, st) == LabelForm::WaveLane);  // "w3" over "L63"
-    CHECK(tile_label_lines(3, ls::Location{2, 63, 0, 31}, 32, LabelForm::WaveLane) == std::make_pair(std::string("w3"), std::string("L63")));
-    const auto full = tile_label_lines(3, ls::Location{255, 63, 0, 31}, 32, LabelForm::Full);
+    const float natural = natural_tile_cell_width(*set.ins, D, st);
+    CHECK(choose_tile_label_form(*set.ins, D, natural, 40, st) == LabelForm::Full);
+    CHECK(choose_tile_label_form(*set.ins, D, 3, 3, st) == LabelForm::None);
+    CHECK(choose_tile_label_form(*set.ins, D, 7 * 3 + 4, 16, st) == LabelForm::Number);  // "63" fits, "w3 L63" does not
+    CHECK(choose_tile_label_form(*set.ins, D, 7 * 3 + 4, 30, st) == LabelForm::WaveLane);  // "w3" over "L63"
+    CHECK(tile_label_lines(*set.ins, ls::Operand::D, 3, ls::Location{2, 63, 0, 31}, 32, LabelForm::WaveLane) == std::make_pair(std::string("w3"), std::string("L63")));
+    const auto full = tile_label_lines(*set.ins, ls::Operand::D, 3, ls::Location{255, 63, 0, 31}, 32, LabelForm::Full);
     CHECK(full.first == "w3 v255 \u00B7 L63");
-    CHECK(tile_label_lines(1, ls::Location{2, 5, 0, 31}, 32, LabelForm::Lane).first == "w1 L5");
-    CHECK(tile_label_lines(1, ls::Location{2, 5, 0, 31}, 32, LabelForm::Number).first == "5");
+    CHECK(tile_label_lines(*set.ins, ls::Operand::D, 1, ls::Location{2, 5, 0, 31}, 32, LabelForm::Lane).first == "w1 L5");
+    CHECK(tile_label_lines(*set.ins, ls::Operand::D, 1, ls::Location{2, 5, 0, 31}, 32, LabelForm::Number).first == "5");
 }
 
 TEST_CASE("tile view: hovering an A element highlights its 2 waves' copies, its A cell and the D row it feeds") {

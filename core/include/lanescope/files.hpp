@@ -31,6 +31,19 @@ void write_stdout(std::string_view bytes);
 // "-" or "" means standard output, anything else write_file.
 void write_output(const std::string& path, std::string_view bytes);
 
+// ---------------------------------------------------------------- reading ----
+// Input files (layouts, catalogs given by path) are read whole, at most
+// kMaxInputBytes. Whatever `path` is, the answer is its bytes or an Error
+// saying what it is and why not: "no such file", "a directory", a regular
+// file or special file (/dev/zero, /dev/urandom, /proc files) larger than the
+// limit (read no further than the limit + 1 byte), a read error (e.g.
+// /proc/self/mem: "Input/output error"), a terminal (refused: it would wait
+// for typing), a socket. A FIFO is opened without waiting for a writer: with
+// none, it reads as no bytes (an Error says so); with one, its bytes up to the
+// limit are read until the writer closes it.
+inline constexpr size_t kMaxInputBytes = size_t(64) << 20;  // 64 MiB
+std::string read_file(const std::string& path, size_t limit = kMaxInputBytes);
+
 class DirectoryWriter {
 public:
     // `target` may be absent, an empty directory, or a directory holding

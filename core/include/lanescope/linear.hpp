@@ -17,6 +17,16 @@
 
 namespace lanescope {
 
+// What a linear layout read from text may be: its legal size. A layout maps
+// 2^(register + lane + warp bases) places, and every reader and consumer
+// (layout --linear, check) visits each once, so the bases are bounded by the
+// largest tile lanescope lays out: 16M (2^24) elements per operand (tile.hpp),
+// lanes by the largest wave (a 128-lane warpgroup), warps by 1024 waves.
+inline constexpr int kLinearMaxBasesLog2 = 24;        // register + lane + warp bases, in all
+inline constexpr int kLinearMaxLaneBases = 7;         // 128 lanes
+inline constexpr int kLinearMaxWarpBases = 10;        // 1024 waves
+inline constexpr long long kLinearMaxCells = 1 << 24; // rows * cols
+
 struct LinearLayout {
     std::vector<std::pair<int, int>> reg, lane, warp;  // (row, col) each index bit moves to
     int rows = 0, cols = 0;                            // the "shape"
@@ -24,6 +34,10 @@ struct LinearLayout {
     int reg_count() const { return 1 << reg.size(); }
     int lane_count() const { return 1 << lane.size(); }
     int warp_count() const { return 1 << warp.size(); }
+    long long places() const { return 1LL << (reg.size() + lane.size() + warp.size()); }
+    bool operator==(const LinearLayout& o) const {
+        return reg == o.reg && lane == o.lane && warp == o.warp && rows == o.rows && cols == o.cols;
+    }
 };
 
 // The elements each (wave, lane) of a tile holds, in register-and-bit order;
@@ -45,8 +59,32 @@ LinearResult to_linear(const TileLayout& t);
 
 // {"register": [[r, c], ...], "lane": [...], "warp": [...], "block": [], "shape": [R, C]}
 std::string render_linear(const LinearLayout& l);
-// Reads that form (Triton's dump of a LinearLayout's bases, dims in row, col
-// order); throws Error naming `origin` and what is wrong.
+// Gluon's constructor for it: "DistributedLinearLayout(reg_bases=[...], lane_bases=[...],
+// warp_bases=[...], block_bases=[], shape=[R, C])", with lanes beyond `warp_lanes`
+// (32 on NVIDIA, where a 128-lane warpgroup is four warps) moved to warp bases.
+std::string render_distributed_linear(const LinearLayout& l, int warp_lanes);
+
+// Reads a linear layout in any of the forms below; throws Error naming
+// `origin`, what is wrong and what is legal (limits above):
+//  * lanescope's: {"register", "lane", "warp", "block", "shape"} (render_linear);
+//  * Triton's JSON (Gluon's DistributedLinearLayout fields, scripts/triton-layouts.py
+//    records): {"reg_bases", "lane_bases", "warp_bases", "block_bases", "shape"}
+//    (plus "layout" and "params", which are ignored);
+//  * Gluon's constructor: DistributedLinearLayout(reg_bases=..., ...) (the first
+//    such call in the text; the rest of the text is not read);
+//  * the text of Triton's LinearLayout::toString():
+//      " - register=1 -> (0, 1)\n   register=2 -> ... - lane=1 -> ...
+//       where out dims are: [dim0 (size 32), dim1 (size 32)]"
+//    (in-dims register, lane, warp, block; "is a size 1 dimension" lines and
+//    "(empty layout with out-dims [...])" included; out dims dim0 = rows,
+//    dim1 = cols in either order; lines may start with "//" or "#").
+// A UTF-8 byte-order mark is skipped. Bases are [dim0, dim1] = [row, col];
+// "register" counts elements (Triton's convention), as render_linear does.
 LinearLayout parse_linear(std::string_view text, std::string_view origin);
+// Which form `text` is in, for messages: "lanescope JSON", "Triton JSON",
+// "Gluon DistributedLinearLayout", "Triton LinearLayout text", or "" when none.
+std::string_view linear_form_of(std::string_view text);
+// Text after a UTF-8 byte-order mark, if it has one.
+std::string_view without_bom(std::string_view text);
 
 }  // namespace lanescope

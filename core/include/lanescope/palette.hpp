@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 
 namespace lanescope {
 
@@ -34,17 +35,41 @@ int categorical_count();
 // of lanes that covers the rows (or columns) once, i.e. M lanes on CDNA
 // (4, 16 or 32) and 16 lanes on RDNA. Colouring "by lane" colours by lane group,
 // so a 4x4 16-block MFMA shows 16 colours and a 32x32 one shows 2.
+// NVIDIA groups as PTX does: groupID = lane / 4 (threadID_in_group = lane % 4)
+// for mma, mma.sp and ldmatrix/stmatrix (8 groups per warp); the warp of the
+// warpgroup (lane / 32) for wgmma.
 int lane_group_size(const Instruction& ins);
 int lane_group(const Instruction& ins, int lane);
 int lane_groups(const Instruction& ins, int wave);
 
 // The colour of one tile (an element at one location).
 Rgb tile_color(const Instruction& ins, ColorBy by, const Element& e, const Location& loc, Theme t);
+
+// A shade per lane within its lane group's hue, so lane order reads without
+// labels: the group's first lane has the group's colour (categorical(group)),
+// later ones are lighter (light theme) or darker (dark theme), up to 50 %.
+// The shade steps by lane on AMD (lane % lane_group_size), by PTX's
+// threadID_in_group (lane % 4) for mma/ldmatrix and by groupID within the
+// warp ((lane % 32) / 4) for wgmma. lane_shade_steps: how many shades a group has.
+int lane_shade_steps(const Instruction& ins);
+int lane_shade(const Instruction& ins, int lane);  // 0 .. lane_shade_steps - 1
+Rgb lane_color(const Instruction& ins, int lane, Theme t);
+// tile_color, but ColorBy::Lane gives lane_color (the app's cells; figures may use either).
+Rgb tile_shade(const Instruction& ins, ColorBy by, const Element& e, const Location& loc, Theme t);
+// What the lane colours mean, for legends: "lanes 0–31" (AMD), "groupID 3 (T12–15)"
+// (mma), "warp 1 (T32–63)" (wgmma); and what the shade within a group steps by:
+// "lane", "threadID_in_group", "groupID".
+std::string lane_group_text(const Instruction& ins, int group);
+std::string lane_shade_text(const Instruction& ins);
 // The colour of a cell of a tile of many waves (tile.hpp): a hue per wave
 // (waves 8..15 a deeper set of the same 8 hues; repeating after 16), lighter
 // (light theme) or darker (dark theme) shades, up to 55 %, for the later lane
 // groups within the wave. The app's tile mode and the tile figures share it.
 Rgb wave_color(int wave, int lane_group, int lane_groups, Theme t);
+// wave_color shaded by the lane within its lane group (lane_shade), up to 30 %
+// further towards white (light theme) or black (dark theme): the group's first
+// lane has wave_color itself. The app's tile mode: lane order reads at fit.
+Rgb wave_lane_color(const Instruction& ins, int wave, int lane, int lane_groups, Theme t);
 // Text drawn on dark or light tiles: whichever contrasts more.
 Rgb text_on(const Rgb& fill);
 
@@ -52,5 +77,45 @@ Rgb text_on(const Rgb& fill);
 // "v[1:0] · L5" for a 64-bit pair. The short form drops the bit range
 // ("v0 · L17") for small tiles.
 std::string tile_label(const Location& loc, int element_bits, bool with_bits = true);
+
+// ---- The one composition of a cell's label -------------------------------
+// Every front end (the app's cells and tooltips, the CLI's layout/where/which
+// text, the figures) names a location through cell_label, in the vendor's terms:
+//   AMD:    register "v0[15:0]" (bits where the element is part of a register,
+//           "v[1:0]" for a 64-bit pair, "v0[31:30]+v1[3:0]" across two), lane "L17".
+//   NVIDIA: PTX's fragment element names, per thread: "a0".."a7" for the f16 A of
+//           m16n8k16 (two per .f16x2 register: a0 = first register's low half),
+//           "b0".., "c0".."c3" / "d0".. for the accumulators, "e" for mma.sp's
+//           metadata (with its bits: "e[3:0]"), ldmatrix/stmatrix's destination
+//           registers "r0[15:0]"; thread "T17".
+struct CellLabel {
+    std::string reg;         // "v0[15:0]", "v[1:0]", "a5", "r1[31:16]"
+    std::string reg_bare;    // without bits: "v0", "v[1:0]", "a5", "r1"
+    std::string reg_short;   // compact part: "v0.hi", "v1.b2", "v0.n5" (else reg_bare)
+    std::string lane;        // "L17" (AMD) or "T17" (NVIDIA)
+    std::string number;      // "17"
+};
+CellLabel cell_label(const Instruction& ins, Operand op, const Location& loc, int element_bits);
+
+// The forms a cell's text takes, richest first (a picture uses the richest
+// that fits all of its cells).
+enum class LabelForm {
+    Full,      // "v0[15:0] · L17"
+    TwoLines,  // "v0[15:0]" over "L17"
+    Short,     // "v0.hi" over "L17"
+    OneLine,   // "v0 L17"
+    Lane,      // "L17"
+    WaveLane,  // tiles of many waves: "w1" over "L17"
+    Number,    // "17": the lane number alone (the app draws it in a smaller font)
+    None,      // colours only
+};
+// The one or two lines of a cell in a form ("" when the form has no second line;
+// WaveLane: {"", lane}, the caller puts the wave first).
+std::pair<std::string, std::string> cell_label_lines(const Instruction& ins, Operand op, const Location& loc, int element_bits,
+                                                     LabelForm form);
+// One line with a separator: cell_label_text(..., " \u00B7 ") = "v0[15:0] · L17",
+// (..., ":") = "v0[15:0]:L17" (the CLI's form), "a5:T17" on NVIDIA.
+std::string cell_label_text(const Instruction& ins, Operand op, const Location& loc, int element_bits,
+                            const std::string& separator = " \u00B7 ");
 
 }  // namespace lanescope

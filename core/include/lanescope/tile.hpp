@@ -28,20 +28,55 @@ struct TileParams {
     int waves_m = 1, waves_n = 1;  // warpsPerCTA
     int tiles_m = 1, tiles_n = 1;  // tilesPerWarp
     int m = 0, n = 0, k = 0;       // tensor shape; 0 = one wave-grid tile (M, N) or one instruction K
+    // Triton's DotOperandLayout kWidth for A and B: the consecutive K elements
+    // a lane holds per register group; 0 = the instruction's own (see
+    // TileLayout::native_k_width()). C and D do not depend on it.
+    int k_width = 0;
+    // Triton's isTransposed (AMDMfmaEncodingAttr) / transposed
+    // (AMDWmmaEncodingAttr): C and D laid out as the instruction's C/D
+    // transposed (lanes along M). A and B do not depend on it (Triton 3.6).
+    bool transposed = false;
     bool operator==(const TileParams& o) const {
         return waves_m == o.waves_m && waves_n == o.waves_n && tiles_m == o.tiles_m && tiles_n == o.tiles_n &&
-               m == o.m && n == o.n && k == o.k;
+               m == o.m && n == o.n && k == o.k && k_width == o.k_width && transposed == o.transposed;
     }
-    // True when nothing differs from a single instruction (one wave, one sub-tile, instruction shape).
+    // True when nothing differs from a single instruction (one wave, one
+    // sub-tile, instruction shape, the instruction's own kWidth, not transposed).
     bool single() const;
-    std::string describe() const;  // "waves 2x2, tiles per wave 2x1, shape 128x128x32"
+    std::string describe() const;  // "waves 2x2, tiles per wave 2x1, shape 128x128x32[, kWidth 8][, transposed]"
 };
+
+// The limits every tile obeys (checked in 64-bit before anything is built;
+// each refusal names the one it passes).
+struct TileLimits {
+    static constexpr long long waves = 1024;             // WM x WN
+    static constexpr long long tiles_per_wave = 4096;    // RM x RN
+    static constexpr long long cells = 1LL << 24;        // elements per operand (rows x cols)
+    static constexpr long long registers = 65536;        // 32-bit registers per lane
+    static constexpr long long placements = 1LL << 24;   // (wave, lane, element) placements of one operand
+};
+// One line for the options' --help: "limits: WM x WN <= 1024 waves, ...".
+std::string tile_limits_help();
 
 // The tile options as users type them (CLI and app): waves "WMxWN", tiles per
 // wave "RMxRN", shape "TMxTN" or "TMxTNxTK"; an empty text keeps the default.
 // Throws Error naming the option (--waves, --tiles-per-wave, --shape) and its
 // legal form.
 TileParams parse_tile_params(std::string_view waves, std::string_view tiles_per_wave, std::string_view shape);
+// "--k-width N": a power of two 1..64 (which ones an instruction takes is
+// checked by TileLayout); throws Error naming the option.
+int parse_k_width(std::string_view text);
+
+// Which of Triton's AMD layouts a family's matrix instructions follow
+// (triton-lang/triton LinearLayoutConversions.cpp): MFMA (CDNA, any version),
+// WMMA version 1 (RDNA3), 2 (RDNA4), 3 (gfx1250 family), or none (NVIDIA:
+// Triton's NVIDIA layouts are not modelled).
+enum class TritonLayout { None, Mfma, Wmma1, Wmma2, Wmma3 };
+TritonLayout triton_layout_of(Family f);
+// The kWidth values Triton accepts for a dot operand of this layout
+// (TritonGPU DotOperandEncodingAttr::verify): WMMA v1 8/16, v2 4/8/16,
+// v3 2/8/16; MFMA any (lanescope takes powers of two 1..64).
+std::vector<int> triton_k_widths(TritonLayout l);
 
 // One digit of the register step: which repetition it counts, and how many.
 enum class TileDigit { KStep, TileM, TileN, RepeatM, RepeatN };
@@ -61,13 +96,14 @@ struct TileEntry {
 class TileLayout {
 public:
     // Throws Error for illegal parameters (non-positive counts, shapes that are
-    // not multiples of the wave-grid tile or of the instruction K, multi-block
-    // instructions), naming what is legal.
+    // not multiples of the wave grid's tile or of the instruction K, limits of
+    // TileLimits, kWidth values Triton refuses, multi-block instructions),
+    // naming what is legal.
     TileLayout(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods, const TileParams& p);
 
     Operand operand() const { return instr_.operand(); }
     const OperandLayout& instruction() const { return instr_; }
-    const TileParams& params() const { return params_; }  // with m, n, k filled in
+    const TileParams& params() const { return params_; }  // with m, n and k filled in (k_width as given)
     int rows() const { return rows_; }
     int cols() const { return cols_; }
     int waves() const { return params_.waves_m * params_.waves_n; }
@@ -75,7 +111,19 @@ public:
     int steps() const { return steps_; }                   // instruction copies per wave
     int regs() const { return steps_ * instr_.regs(); }    // 32-bit registers per lane
     int elements() const { return rows_ * cols_; }
-    // Digits of the register step, fastest first, as (digit, count); counts of 1 included.
+    // Which of Triton's layouts this operand follows element for element
+    // (None: lanescope's own composition, e.g. NVIDIA, wave64 WMMA, sparse or
+    // scale operands, broadcast modifiers).
+    TritonLayout triton() const { return triton_; }
+    // The kWidth the instruction itself has (the consecutive K elements one
+    // lane holds from its first register); 0 where not modelled (C/D, None).
+    int native_k_width() const { return native_k_width_; }
+    // The kWidth in effect: the one given, else the instruction's own (0 for C/D and None).
+    int k_width() const { return k_width_; }
+    // Digits of the register step, fastest first, as (digit, count); counts of
+    // 1 included. A digit may appear twice (RDNA3 with many K steps: Triton
+    // takes some K steps before the sub-tiles and the rest after); the later
+    // one is more significant.
     const std::vector<std::pair<TileDigit, int>>& register_order() const { return order_; }
 
     // Every (wave, lane, reg, bits) that holds this element; throws Error if out of range.
@@ -86,6 +134,8 @@ public:
     std::vector<TileEntry> entries() const;
 
     // The wave grid's position of a step: its digits. For tests and renderers.
+    // Each step is one instruction copy at an offset only when kWidth is the
+    // instruction's own; otherwise step_digits throws Error saying so.
     struct Step {
         int k_step = 0, tile_m = 0, tile_n = 0, repeat_m = 0, repeat_n = 0;
     };
@@ -95,11 +145,30 @@ public:
 private:
     bool a_like() const;  // rows are M and the wave grid's N direction shares it
     bool b_like() const;  // cols are N and the M direction shares it
+    Element instr_element(const Element& e) const;  // C/D transposed: the instruction's (j, i)
+    // Triton's dot-operand layout (A/B): the element register index `t` of
+    // `lane` in wave `wave` holds.
+    Element dot_element(int wave, int lane, int t) const;
     OperandLayout instr_;
     TileParams params_;
+    TritonLayout triton_ = TritonLayout::None;
+    int native_k_width_ = 0, k_width_ = 0;
     int rows_ = 0, cols_ = 0, steps_ = 1;
     int k_steps_ = 1, rep_m_ = 1, rep_n_ = 1;
     std::vector<std::pair<TileDigit, int>> order_;
+    // Triton's dot operands (A/B with triton_ != None).
+    struct Dot {
+        int nonk = 16;    // the instruction's M (A) or N (B): lanes along it
+        int groups = 2;   // lane groups along K (64 / nonk for MFMA, 2 for WMMA)
+        int slots = 1;    // elements a lane holds per instruction
+        int ke1 = 1;      // K elements per lane before the sub-tiles
+        int ke2 = 1;      // K elements per lane after them (RDNA3 only)
+        bool lanes_share = false;  // RDNA3: the upper lanes hold a copy
+        std::vector<Element> slot_element;             // [lane * slots + e]: the instruction's element
+        std::vector<std::vector<Location>> slot_locs;  // [lane * slots + e]: its bits in that lane
+        std::vector<int> slot_of;                      // [lane * rows * cols + instruction element]: e or -1
+    } dot_;
+    bool use_dot_ = false;
 };
 
 }  // namespace lanescope
@@ -116,5 +185,10 @@ std::string tile_json_fields(const TileLayout& t);
 std::string render_tile_layout(const Query& q, const TileLayout& t, View view, Format format);
 std::string render_tile_where(const Query& q, const TileLayout& t, const Element& e, Format format);
 std::string render_tile_which(const Query& q, const TileLayout& t, int wave, int reg, int lane, Format format);
+// Everything one lane of one wave holds, register by register.
+std::string render_tile_lane(const Query& q, const TileLayout& t, int wave, int lane, Format format);
+// D[row][col] of a tile and every A, B and C placement that feeds it (sum over the tile's K).
+std::string render_tile_trace(const Query& q, const TileLayout& a, const TileLayout& b, const TileLayout& c,
+                              const TileLayout& d, const Element& e, Format format);
 
 }  // namespace lanescope

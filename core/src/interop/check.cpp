@@ -1,57 +1,91 @@
 // check_layout (check.hpp): compares, element by element, every placement
-// lanescope gives with every placement the other layout gives.
+// lanescope gives with every placement the other layout gives. Both sides are
+// flat sorted lists of packed (element, placement) pairs, 16 bytes each, so a
+// comparison of the largest legal layouts (2^24 places) stays within memory.
 #include "lanescope/check.hpp"
 
 #include "util/json_read.hpp"
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <map>
 #include <tuple>
+#include <unordered_map>
 
 namespace lanescope {
 
 namespace {
 
-using json_read::Json;
-using json_read::member;
+using json_read::Pull;
 
 std::string num(long long v) { return std::to_string(v); }
 
 auto key(const Placement& p) { return std::make_tuple(p.wave, p.lane, p.reg, p.bit_lo, p.bit_hi, p.index); }
 
-int as_int(const Json* v, const std::string& what, const std::string& origin) {
-    if (!v || v->kind != Json::Int || v->i < 0 || v->i > (1 << 30))
-        throw Error(origin + ": " + what + " must be a whole number from 0");
-    return static_cast<int>(v->i);
-}
+// The bounds of what a placement may say (and what packs into 64 bits below).
+struct Bound {
+    const char* name;
+    int max;
+};
+constexpr Bound kBlock{"block", 255}, kRow{"row", (1 << 24) - 1}, kCol{"col", (1 << 24) - 1}, kWave{"wave", 4095},
+    kLane{"lane", 255}, kReg{"reg", (1 << 24) - 1}, kBitLo{"bit_lo", 63}, kBitHi{"bit_hi", 63};
 
-GivenLayout from_contract(const Json& doc, const std::string& origin) {
+std::string bound_text(const Bound& b) { return "a whole number from 0 to " + num(b.max); }
+
+// ------------------------------------------------------------------ readers ----
+
+GivenLayout from_contract(std::string_view text, const std::string& origin) {
     GivenLayout g;
     g.origin = origin;
-    if (const Json* op = member(doc, "operand"))
-        if (op->kind == Json::String) g.operand = op->s;
-    const Json* entries = member(doc, "entries");
-    if (!entries || entries->kind != Json::Array) throw Error(origin + ": \"entries\" must be a list");
-    g.entries.reserve(entries->items.size());
-    for (size_t n = 0; n < entries->items.size(); ++n) {
-        const Json& e = entries->items[n];
-        const std::string at = "entries[" + num(n) + "].";
-        if (e.kind != Json::Object) throw Error(origin + ": entries[" + num(n) + "] must be an object");
-        Element el{member(e, "block") ? as_int(member(e, "block"), at + "block", origin) : 0,
-                   as_int(member(e, "row"), at + "row", origin), as_int(member(e, "col"), at + "col", origin)};
-        Placement p;
-        p.wave = member(e, "wave") ? as_int(member(e, "wave"), at + "wave", origin) : 0;
-        p.lane = as_int(member(e, "lane"), at + "lane", origin);
-        p.reg = as_int(member(e, "reg"), at + "reg", origin);
-        p.bit_lo = as_int(member(e, "bit_lo"), at + "bit_lo", origin);
-        p.bit_hi = as_int(member(e, "bit_hi"), at + "bit_hi", origin);
-        g.entries.push_back({el, p});
-    }
+    Pull p(text, origin);
+    bool have_entries = false;
+    p.object([&](const std::string& k) {
+        if (k == "operand") {
+            if (p.peek() != Pull::String) p.fail("\"operand\" must be a string naming the operand (A, B, C, D, K, SA, SB)");
+            g.operand = p.string();
+            if (!parse_operand(g.operand))
+                p.fail("\"operand\" \"" + g.operand.substr(0, 16) + "\" is not one of A, B, C, D, K, SA, SB");
+            return;
+        }
+        if (k != "entries") return p.skip();
+        if (have_entries) p.fail("\"entries\" appears twice");
+        have_entries = true;
+        if (p.peek() != Pull::Array) p.fail("\"entries\" must be a list");
+        p.array([&](size_t n) {
+            const std::string at = "entries[" + num(static_cast<long long>(n)) + "]";
+            if (p.peek() != Pull::Object) p.fail(at + " must be an object {\"row\", \"col\", \"lane\", \"reg\", \"bit_lo\", \"bit_hi\"}");
+            int v[8] = {0, -1, -1, 0, -1, -1, -1, -1};  // block row col wave lane reg bit_lo bit_hi
+            static const Bound* const bounds[8] = {&kBlock, &kRow, &kCol, &kWave, &kLane, &kReg, &kBitLo, &kBitHi};
+            p.object([&](const std::string& field) {
+                for (int i = 0; i < 8; ++i)
+                    if (field == bounds[i]->name) {
+                        const std::string what = at + "." + field;
+                        const long long x = p.integer(what);
+                        if (x < 0 || x > bounds[i]->max) p.fail(what + " = " + num(x) + ": must be " + bound_text(*bounds[i]));
+                        v[i] = static_cast<int>(x);
+                        return;
+                    }
+                p.skip();  // other fields of the contract (none today) are not compared
+            });
+            for (int i : {1, 2, 4, 5, 6, 7})
+                if (v[i] < 0) p.fail(at + " has no \"" + bounds[i]->name + "\" (" + bound_text(*bounds[i]) + ")");
+            Placement pl;
+            pl.wave = v[3];
+            pl.lane = v[4];
+            pl.reg = v[5];
+            pl.bit_lo = v[6];
+            pl.bit_hi = v[7];
+            g.entries.push_back({Element{v[0], v[1], v[2]}, pl});
+        });
+    });
+    p.finish();
+    if (!have_entries) throw Error(origin + ": \"entries\" is missing (the JSON contract lists them)");
     return g;
 }
 
-std::vector<std::string> split_csv_line(std::string_view line) {
+// Splits one CSV line (quotes as RFC 4180); at most `max_cells` cells kept.
+std::vector<std::string> split_csv_line(std::string_view line, size_t max_cells) {
     std::vector<std::string> out(1);
     bool quoted = false;
     for (size_t i = 0; i < line.size(); ++i) {
@@ -63,6 +97,7 @@ std::vector<std::string> split_csv_line(std::string_view line) {
         } else if (c == '"') {
             quoted = true;
         } else if (c == ',') {
+            if (out.size() > max_cells) return out;  // the caller reports the count
             out.emplace_back();
         } else if (c != '\r') {
             out.back() += c;
@@ -77,44 +112,335 @@ GivenLayout from_csv(std::string_view text, const std::string& origin) {
     std::vector<std::string> head;
     std::map<std::string, size_t> col;
     size_t line_no = 0, start = 0;
+    constexpr size_t kMaxColumns = 64;
     while (start < text.size()) {
         size_t end = text.find('\n', start);
         std::string_view line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
         start = end == std::string_view::npos ? text.size() : end + 1;
         ++line_no;
         if (line.empty() || line == "\r") continue;
-        auto cells = split_csv_line(line);
+        auto cells = split_csv_line(line, kMaxColumns);
         if (head.empty()) {
+            if (cells.size() > kMaxColumns)
+                throw Error(origin + ": line " + num(static_cast<long long>(line_no)) + ": the CSV header has more than " +
+                            num(kMaxColumns) + " columns; legal: row, col, lane, reg, bit_lo, bit_hi (and optionally "
+                            "block, wave), as `layout --format csv` writes");
             head = cells;
             for (size_t i = 0; i < head.size(); ++i) col[head[i]] = i;
             for (const char* need : {"row", "col", "lane", "reg", "bit_lo", "bit_hi"})
                 if (!col.count(need))
-                    throw Error(origin + ": the CSV header needs columns row, col, lane, reg, bit_lo, bit_hi (and "
-                                "optionally block, wave), as `layout --format csv` writes; missing '" + need + "'");
+                    throw Error(origin + ": not a layout lanescope reads: as CSV, the header needs columns row, col, "
+                                "lane, reg, bit_lo, bit_hi (and optionally block, wave), as `layout --format csv` "
+                                "writes; missing '" + need + "' (other forms: the JSON contract, a linear layout as "
+                                "JSON, Gluon's DistributedLinearLayout(...) or Triton's LinearLayout text)");
             continue;
         }
         if (cells.size() != head.size())
-            throw Error(origin + ": line " + num(line_no) + ": " + num(cells.size()) + " cells, the header has " + num(head.size()));
-        auto get = [&](const char* name, int fallback) {
-            auto it = col.find(name);
-            if (it == col.end()) return fallback;
+            throw Error(origin + ": line " + num(static_cast<long long>(line_no)) + ": " +
+                        (cells.size() > head.size() ? "more than " + num(static_cast<long long>(head.size()))
+                                                    : num(static_cast<long long>(cells.size()))) +
+                        " cells, the header has " + num(static_cast<long long>(head.size())));
+        auto get = [&](const Bound& b) {
+            auto it = col.find(b.name);
+            if (it == col.end()) return 0;
             const std::string& s = cells[it->second];
-            int v = 0;
+            long long v = 0;
             auto r = std::from_chars(s.data(), s.data() + s.size(), v);
-            if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 0)
-                throw Error(origin + ": line " + num(line_no) + ": " + name + " '" + s + "' is not a whole number from 0");
-            return v;
+            if (s.empty() || r.ec != std::errc() || r.ptr != s.data() + s.size() || v < 0 || v > b.max)
+                throw Error(origin + ": line " + num(static_cast<long long>(line_no)) + ": " + b.name + " '" +
+                            s.substr(0, 24) + "' is not " + bound_text(b));
+            return static_cast<int>(v);
         };
         Placement p;
-        p.wave = get("wave", 0);
-        p.lane = get("lane", 0);
-        p.reg = get("reg", 0);
-        p.bit_lo = get("bit_lo", 0);
-        p.bit_hi = get("bit_hi", 0);
-        g.entries.push_back({Element{get("block", 0), get("row", 0), get("col", 0)}, p});
+        p.wave = get(kWave);
+        p.lane = get(kLane);
+        p.reg = get(kReg);
+        p.bit_lo = get(kBitLo);
+        p.bit_hi = get(kBitHi);
+        g.entries.push_back({Element{get(kBlock), get(kRow), get(kCol)}, p});
     }
     if (head.empty()) throw Error(origin + ": empty; expected the JSON contract, CSV or a linear layout");
     return g;
+}
+
+// The top-level keys of a JSON object, for telling its form (values skipped).
+struct TopKeys {
+    bool entries = false, linear = false;
+};
+TopKeys top_keys(std::string_view text, const std::string& origin) {
+    TopKeys k;
+    Pull p(text, origin);
+    p.object([&](const std::string& key) {
+        if (key == "entries") k.entries = true;
+        for (const char* l : {"register", "lane", "reg_bases", "lane_bases"})
+            if (key == l) k.linear = true;
+        p.skip();
+    });
+    p.finish();
+    return k;
+}
+
+// ------------------------------------------------------------ comparison ----
+
+// (element, placement) packed: element block 8 | row 24 | col 24 bits;
+// placement wave 12 | lane 8 | reg 32 | bit_lo 6 | bit_hi 6, or for a linear
+// form wave 12 | lane 8 | index 32 (the readers' bounds keep every field inside).
+struct Rec {
+    uint64_t el, pl;
+    bool operator<(const Rec& o) const { return el != o.el ? el < o.el : pl < o.pl; }
+    bool operator==(const Rec& o) const { return el == o.el && pl == o.pl; }
+};
+uint64_t pack_el(const Element& e) {
+    return static_cast<uint64_t>(e.block) << 48 | static_cast<uint64_t>(e.row) << 24 | static_cast<uint64_t>(e.col);
+}
+Element unpack_el(uint64_t v) {
+    return {static_cast<int>(v >> 48), static_cast<int>(v >> 24 & 0xffffff), static_cast<int>(v & 0xffffff)};
+}
+uint64_t pack_pl(const Placement& p) {
+    const uint64_t head = static_cast<uint64_t>(p.wave) << 52 | static_cast<uint64_t>(p.lane) << 44;
+    if (p.index >= 0) return head | static_cast<uint64_t>(p.index);
+    return head | static_cast<uint64_t>(p.reg) << 12 | static_cast<uint64_t>(p.bit_lo) << 6 | static_cast<uint64_t>(p.bit_hi);
+}
+Placement unpack_pl(uint64_t v, bool linear) {
+    Placement p;
+    p.wave = static_cast<int>(v >> 52);
+    p.lane = static_cast<int>(v >> 44 & 0xff);
+    if (linear) {
+        p.index = static_cast<int>(v & 0xffffffffu);
+    } else {
+        p.reg = static_cast<int>(v >> 12 & 0xffffffffu);
+        p.bit_lo = static_cast<int>(v >> 6 & 63);
+        p.bit_hi = static_cast<int>(v & 63);
+    }
+    return p;
+}
+
+// One side as a function of (wave, lane, slot): `at[(w * lanes + l) * slots + s]`,
+// slot labels "i3" (linear) or "v1[15:0]"; empty when it is no such function.
+struct Grid {
+    int waves = 0, lanes = 0, slots = 0;
+    std::vector<Element> at;
+    std::vector<std::string> labels;
+    const Element& operator()(int w, int l, int s) const {
+        return at[(static_cast<size_t>(w) * lanes + l) * slots + s];
+    }
+    bool empty() const { return at.empty(); }
+};
+
+Grid grid_from_held(const std::vector<std::vector<Element>>& held, int lanes) {
+    Grid g;
+    if (held.empty() || lanes <= 0) return g;
+    const size_t n = held[0].size();
+    for (const auto& list : held)
+        if (list.size() != n) return g;
+    g.waves = static_cast<int>(held.size()) / lanes;
+    g.lanes = lanes;
+    g.slots = static_cast<int>(n);
+    g.at.reserve(held.size() * n);
+    for (const auto& list : held) g.at.insert(g.at.end(), list.begin(), list.end());
+    for (size_t i = 0; i < n; ++i) g.labels.push_back("i" + num(static_cast<long long>(i)));
+    return g;
+}
+
+Grid grid_from_linear(const LinearLayout& L) {
+    Grid g;
+    g.waves = L.warp_count();
+    g.lanes = L.lane_count();
+    g.slots = L.reg_count();
+    g.at.reserve(static_cast<size_t>(L.places()));
+    for (int w = 0; w < g.waves; ++w)
+        for (int l = 0; l < g.lanes; ++l)
+            for (int i = 0; i < g.slots; ++i) {
+                auto rc = L.apply(i, l, w);
+                g.at.push_back({0, rc.first, rc.second});
+            }
+    for (int i = 0; i < g.slots; ++i) g.labels.push_back("i" + num(i));
+    return g;
+}
+
+// From placements with (reg, bits): every (wave, lane) must hold the same slots, one element each.
+Grid grid_from_slots(std::vector<Rec> recs /* el, pl */, int waves, int lanes) {
+    Grid g;
+    std::sort(recs.begin(), recs.end(), [](const Rec& a, const Rec& b) { return a.pl != b.pl ? a.pl < b.pl : a.el < b.el; });
+    for (size_t i = 1; i < recs.size(); ++i)
+        if (recs[i].pl == recs[i - 1].pl) return g;  // a slot holds two elements
+    if (waves <= 0 || lanes <= 0 || recs.empty() || recs.size() % (static_cast<size_t>(waves) * lanes) != 0) return g;
+    const size_t slots = recs.size() / (static_cast<size_t>(waves) * lanes);
+    const uint64_t slot_mask = (uint64_t(1) << 44) - 1;
+    for (size_t i = 0; i < recs.size(); ++i) {
+        const Placement p = unpack_pl(recs[i].pl, false);
+        const size_t wl = i / slots;
+        if (p.wave != static_cast<int>(wl) / lanes || p.lane != static_cast<int>(wl) % lanes) return g;
+        if ((recs[i].pl & slot_mask) != (recs[i % slots].pl & slot_mask)) return g;  // other slots than lane 0's
+    }
+    g.waves = waves;
+    g.lanes = lanes;
+    g.slots = static_cast<int>(slots);
+    for (const Rec& r : recs) g.at.push_back(unpack_el(r.el));
+    for (size_t s = 0; s < slots; ++s) {
+        const Placement p = unpack_pl(recs[s].pl, false);
+        g.labels.push_back("v" + num(p.reg) + "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]");
+    }
+    return g;
+}
+
+struct ElementHash {
+    size_t operator()(const Element& e) const { return std::hash<uint64_t>()(pack_el(e)); }
+};
+
+std::string mapping_text(const std::vector<int>& p, const std::vector<std::string>& from, const std::vector<std::string>& to,
+                         const char* noun) {
+    std::string s;
+    int shown = 0, moved = 0;
+    for (size_t i = 0; i < p.size(); ++i) {
+        if (static_cast<int>(i) == p[i] && from[i] == to[p[i]]) continue;
+        ++moved;
+        if (shown < 16) s += (shown++ ? ", " : "") + from[i] + " -> " + to[static_cast<size_t>(p[i])];
+    }
+    if (moved > shown) s += ", ... (" + num(moved) + " " + noun + " moved)";
+    return s;
+}
+
+// Tries the explanations that are cheap and exact; "" when none fits.
+std::string explain(const Grid& E, const Grid& G, Operand op) {
+    if (E.empty() || G.empty() || E.waves != G.waves || E.lanes != G.lanes || E.slots != G.slots) return "";
+    const size_t n = E.at.size();
+    // Transposed: your (r, c) is lanescope's (c, r).
+    {
+        bool ok = true;
+        for (size_t i = 0; i < n && ok; ++i) ok = G.at[i].row == E.at[i].col && G.at[i].col == E.at[i].row;
+        if (ok) return "your layout is lanescope's transposed (rows <-> cols): your element (r, c) is lanescope's (c, r)";
+    }
+    // Registers permuted: your slot s is lanescope's slot p(s), in every lane of every wave.
+    {
+        std::unordered_map<Element, int, ElementHash> where;
+        for (int s = 0; s < E.slots; ++s) where.emplace(E(0, 0, s), s);
+        std::vector<int> p(static_cast<size_t>(G.slots), -1);
+        std::vector<char> used(static_cast<size_t>(E.slots), 0);
+        bool ok = static_cast<int>(where.size()) == E.slots;
+        for (int s = 0; s < G.slots && ok; ++s) {
+            auto it = where.find(G(0, 0, s));
+            ok = it != where.end() && !used[static_cast<size_t>(it->second)];
+            if (ok) p[static_cast<size_t>(s)] = it->second, used[static_cast<size_t>(it->second)] = 1;
+        }
+        for (int w = 0; w < E.waves && ok; ++w)
+            for (int l = 0; l < E.lanes && ok; ++l)
+                for (int s = 0; s < E.slots && ok; ++s) ok = G(w, l, s) == E(w, l, p[static_cast<size_t>(s)]);
+        if (ok)
+            return "registers permuted (the same in every lane and wave; your register -> lanescope's): " +
+                   mapping_text(p, G.labels, E.labels, "registers");
+    }
+    // Lanes (then waves) permuted: your lane l holds what lanescope's lane q(l) holds, in every wave.
+    for (int pass = 0; pass < 2; ++pass) {
+        const bool lanes = pass == 0;
+        const int count = lanes ? E.lanes : E.waves;
+        const size_t span = lanes ? static_cast<size_t>(E.slots) : static_cast<size_t>(E.lanes) * E.slots;
+        auto row = [&](const Grid& g, int x) { return g.at.begin() + static_cast<long>(x * span); };
+        std::map<std::vector<Element>, std::vector<int>> by_list;
+        for (int x = count - 1; x >= 0; --x) by_list[std::vector<Element>(row(E, x), row(E, x) + static_cast<long>(span))].push_back(x);
+        std::vector<int> q(static_cast<size_t>(count), -1);
+        bool ok = true;
+        for (int x = 0; x < count && ok; ++x) {
+            auto it = by_list.find(std::vector<Element>(row(G, x), row(G, x) + static_cast<long>(span)));
+            ok = it != by_list.end() && !it->second.empty();
+            if (ok) q[static_cast<size_t>(x)] = it->second.back(), it->second.pop_back();
+        }
+        if (ok && lanes)  // the same lane permutation in every wave
+            for (int w = 1; w < E.waves && ok; ++w)
+                for (int l = 0; l < E.lanes && ok; ++l)
+                    for (int s = 0; s < E.slots && ok; ++s) ok = G(w, l, s) == E(w, q[static_cast<size_t>(l)], s);
+        if (ok) {
+            std::vector<std::string> names;
+            for (int x = 0; x < count; ++x) names.push_back((lanes ? "L" : "w") + num(x));
+            return std::string(lanes ? "lanes permuted (the same in every wave; " : "waves permuted (") + "your " +
+                   (lanes ? "lane" : "wave") + " -> lanescope's that holds the same elements): " +
+                   mapping_text(q, names, names, lanes ? "lanes" : "waves");
+        }
+    }
+    // K permuted (A: columns, B: rows), the other coordinate unchanged.
+    if (op == Operand::A || op == Operand::B) {
+        const bool k_cols = op == Operand::A;
+        int extent = 0;
+        for (const Element& e : E.at) extent = std::max(extent, (k_cols ? e.col : e.row) + 1);
+        for (const Element& e : G.at) extent = std::max(extent, (k_cols ? e.col : e.row) + 1);
+        std::vector<int> pi(static_cast<size_t>(extent), -1);
+        bool ok = true;
+        for (size_t i = 0; i < n && ok; ++i) {
+            const int ek = k_cols ? E.at[i].col : E.at[i].row, gk = k_cols ? G.at[i].col : G.at[i].row;
+            ok = (k_cols ? E.at[i].row == G.at[i].row : E.at[i].col == G.at[i].col) && E.at[i].block == G.at[i].block &&
+                 (pi[static_cast<size_t>(gk)] < 0 || pi[static_cast<size_t>(gk)] == ek);
+            if (ok) pi[static_cast<size_t>(gk)] = ek;
+        }
+        std::vector<char> hit(static_cast<size_t>(extent), 0);
+        for (size_t k = 0; k < pi.size() && ok; ++k)
+            if (pi[k] >= 0) ok = !hit[static_cast<size_t>(pi[k])], hit[static_cast<size_t>(pi[k])] = 1;
+        if (ok) {
+            std::vector<std::string> names;
+            for (int k = 0; k < extent; ++k) names.push_back("k" + num(k));
+            for (size_t k = 0; k < pi.size(); ++k)
+                if (pi[k] < 0) pi[k] = static_cast<int>(k);
+            return std::string("your layout equals lanescope's with K permuted (your k is lanescope's: ") +
+                   mapping_text(pi, names, names, "k") + "); when " + (k_cols ? "B" : "A") +
+                   "'s K is permuted the same way, D = A x B is unchanged";
+        }
+    }
+    return "";
+}
+
+std::vector<Rec> given_recs(const GivenLayout& given, const LinearLayout* L) {
+    std::vector<Rec> out;
+    if (L) {
+        out.reserve(static_cast<size_t>(L->places()));
+        for (int w = 0; w < L->warp_count(); ++w)
+            for (int l = 0; l < L->lane_count(); ++l)
+                for (int i = 0; i < L->reg_count(); ++i) {
+                    auto rc = L->apply(i, l, w);
+                    out.push_back({pack_el({0, rc.first, rc.second}), pack_pl({w, l, -1, -1, -1, i})});
+                }
+    } else {
+        out.reserve(given.entries.size());
+        for (const auto& [el, p] : given.entries) out.push_back({pack_el(el), pack_pl(p)});
+    }
+    return out;
+}
+
+// Element by element over two sorted lists.
+void compare(std::vector<Rec>& mine, std::vector<Rec>& theirs, bool linear, CheckResult& res) {
+    std::sort(mine.begin(), mine.end());
+    std::sort(theirs.begin(), theirs.end());
+    size_t i = 0, j = 0;
+    while (i < mine.size() || j < theirs.size()) {
+        uint64_t el = i < mine.size() ? mine[i].el : theirs[j].el;
+        if (j < theirs.size() && theirs[j].el < el) el = theirs[j].el;
+        size_t i2 = i, j2 = j;
+        while (i2 < mine.size() && mine[i2].el == el) ++i2;
+        while (j2 < theirs.size() && theirs[j2].el == el) ++j2;
+        ++res.elements;
+        if (i2 - i != j2 - j || !std::equal(mine.begin() + static_cast<long>(i), mine.begin() + static_cast<long>(i2),
+                                            theirs.begin() + static_cast<long>(j))) {
+            ++res.differing;
+            if (res.differences.size() < kMaxListedDifferences) {
+                LayoutDifference d;
+                d.element = unpack_el(el);
+                for (size_t x = i; x < i2; ++x) d.expected.push_back(unpack_pl(mine[x].pl, linear));
+                for (size_t x = j; x < j2; ++x) d.given.push_back(unpack_pl(theirs[x].pl, linear));
+                res.differences.push_back(std::move(d));
+            }
+        }
+        i = i2;
+        j = j2;
+    }
+}
+
+// A layout of 32-lane warps checked against a wave of more lanes (NVIDIA's
+// 128-lane warpgroup, as Triton's warps 0-3): its low warp bases are lanes.
+LinearLayout fold_warps(LinearLayout L, int lanes) {
+    if (lanes != 128 || L.lane_count() != 32) return L;
+    while (L.lane_count() < lanes && !L.warp.empty()) {
+        L.lane.push_back(L.warp.front());
+        L.warp.erase(L.warp.begin());
+    }
+    return L;
 }
 
 }  // namespace
@@ -128,108 +454,132 @@ std::string Placement::label() const {
     return w + "v" + num(reg) + "[" + num(bit_hi) + ":" + num(bit_lo) + "]:L" + num(lane);
 }
 
-GivenLayout parse_layout_text(std::string_view text, std::string_view origin_view) {
+GivenLayout parse_layout_text(std::string_view text_in, std::string_view origin_view) {
     const std::string origin(origin_view);
+    const std::string_view text = without_bom(text_in);
     size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) throw Error(origin + ": empty; expected the JSON contract, CSV or a linear layout");
     if (text[first] == '[')
         throw Error(origin + ": a list of layouts; give one operand's layout (layout --operand X, not all)");
-    if (text[first] != '{') return from_csv(text, origin);
-    Json doc = json_read::Reader(text, origin).document();
-    if (member(doc, "entries")) return from_contract(doc, origin);
-    if (member(doc, "register") || member(doc, "lane")) {
-        GivenLayout g;
-        g.origin = origin;
-        g.linear = true;
-        g.linear_layout = parse_linear(text, origin);
-        return g;
+    const std::string_view form = linear_form_of(text);
+    if (form.empty()) return from_csv(text, origin);
+    if (form == "JSON") {
+        const TopKeys k = top_keys(text, origin);
+        if (k.entries && k.linear)
+            throw Error(origin + ": both \"entries\" (the JSON contract) and linear-layout bases; give one form");
+        if (k.entries) return from_contract(text, origin);
+        if (!k.linear)
+            throw Error(origin + ": a JSON object with neither \"entries\" (the JSON contract) nor \"register\"/\"lane\" "
+                                 "or \"reg_bases\"/\"lane_bases\" (a linear layout)");
     }
-    throw Error(origin + ": a JSON object with neither \"entries\" (the JSON contract) nor \"register\"/\"lane\" (a linear layout)");
+    GivenLayout g;
+    g.origin = origin;
+    g.linear = true;
+    g.linear_layout = parse_linear(text, origin);
+    return g;
 }
 
-namespace {
-
-// The expected side: placements per element, and the per-(wave, lane) lists a
-// linear form is compared with (empty, with the reason, when there are none).
-CheckResult compare(std::map<Element, std::pair<std::vector<Placement>, std::vector<Placement>>> by_element,
-                    const std::vector<std::vector<Element>>& held, const std::string& held_error, int lanes, int rows,
-                    int cols, const GivenLayout& given) {
+CheckResult check_layout(const TileLayout& t, const GivenLayout& given, const std::vector<CheckAlternative>& alternatives) {
     CheckResult res;
-    if (given.linear) {
-        const LinearLayout& L = given.linear_layout;
-        if (!held_error.empty()) res.note = "lanescope's layout has no linear form: " + held_error;
-        for (size_t wl = 0; wl < held.size(); ++wl)
-            for (size_t i = 0; i < held[wl].size(); ++i)
-                by_element[held[wl][i]].first.push_back(
-                    {static_cast<int>(wl) / lanes, static_cast<int>(wl) % lanes, -1, -1, -1, static_cast<int>(i)});
-        for (int w = 0; w < L.warp_count(); ++w)
-            for (int l = 0; l < L.lane_count(); ++l)
-                for (int i = 0; i < L.reg_count(); ++i) {
-                    auto rc = L.apply(i, l, w);
-                    by_element[Element{0, rc.first, rc.second}].second.push_back({w, l, -1, -1, -1, i});
-                }
-        if (L.rows != rows || L.cols != cols)
-            res.note = "the shapes differ: lanescope " + num(rows) + " x " + num(cols) + ", given " + num(L.rows) + " x " +
-                       num(L.cols);
-    } else {
-        for (const auto& [el, p] : given.entries) by_element[el].second.push_back(p);
-    }
-    for (auto& [el, pair] : by_element) {
-        auto& [mine, theirs] = pair;
-        std::sort(mine.begin(), mine.end());
-        std::sort(theirs.begin(), theirs.end());
-        ++res.elements;
-        if (mine != theirs) res.differences.push_back({el, mine, theirs});
-    }
-    res.equal = res.differences.empty() && res.note.empty();
-    return res;
-}
-
-}  // namespace
-
-CheckResult check_layout(const TileLayout& t, const GivenLayout& given) {
-    std::map<Element, std::pair<std::vector<Placement>, std::vector<Placement>>> by_element;
+    std::vector<Rec> mine;
     std::vector<std::vector<Element>> held;
-    std::string held_error;
+    Grid expected_grid, given_grid;
     if (given.linear) {
         try {
             held = held_elements(t);
         } catch (const Error& e) {
-            held_error = e.what();
+            res.note = std::string("lanescope's layout has no linear form: ") + e.what();
+        }
+        for (size_t wl = 0; wl < held.size(); ++wl)
+            for (size_t i = 0; i < held[wl].size(); ++i)
+                mine.push_back({pack_el(held[wl][i]), pack_pl({static_cast<int>(wl) / t.lanes(), static_cast<int>(wl) % t.lanes(),
+                                                               -1, -1, -1, static_cast<int>(i)})});
+        const LinearLayout L = fold_warps(given.linear_layout, t.lanes());
+        if (L.rows != t.rows() || L.cols != t.cols())
+            res.note = "the shapes differ: lanescope " + num(t.rows()) + " x " + num(t.cols()) + ", given " + num(L.rows) +
+                       " x " + num(L.cols);
+        std::vector<Rec> theirs = given_recs(given, &L);
+        compare(mine, theirs, true, res);
+        std::vector<Rec>().swap(mine);
+        std::vector<Rec>().swap(theirs);
+        if (res.differing) {
+            expected_grid = grid_from_held(held, t.lanes());
+            given_grid = grid_from_linear(L);
         }
     } else {
         for (const TileEntry& e : t.entries())
-            by_element[e.element].first.push_back({e.at.wave, e.at.loc.lane, e.at.loc.reg, e.at.loc.bit_lo, e.at.loc.bit_hi, -1});
+            mine.push_back({pack_el(e.element), pack_pl({e.at.wave, e.at.loc.lane, e.at.loc.reg, e.at.loc.bit_lo,
+                                                         e.at.loc.bit_hi, -1})});
+        std::vector<Rec> theirs = given_recs(given, nullptr);
+        compare(mine, theirs, false, res);
+        if (res.differing) {
+            expected_grid = grid_from_slots(std::move(mine), t.waves(), t.lanes());
+            given_grid = grid_from_slots(std::move(theirs), t.waves(), t.lanes());
+        }
     }
-    return compare(std::move(by_element), held, held_error, t.lanes(), t.rows(), t.cols(), given);
+    res.equal = res.differing == 0 && res.note.empty();
+    if (!res.equal) {
+        for (const CheckAlternative& alt : alternatives) {
+            if (!alt.layout) continue;
+            CheckResult other = check_layout(*alt.layout, given);
+            if (other.equal) {
+                res.explanation = "your layout equals lanescope's with " + alt.label;
+                break;
+            }
+        }
+        if (res.explanation.empty()) res.explanation = explain(expected_grid, given_grid, t.operand());
+    }
+    return res;
 }
 
 CheckResult check_layout(const OperandLayout& L, const GivenLayout& given) {
+    CheckResult res;
     if (L.blocks() != 1 && given.linear) {
-        CheckResult res;
         res.note = "a multi-block layout has no two-dimensional linear form";
         return res;
     }
-    std::map<Element, std::pair<std::vector<Placement>, std::vector<Placement>>> by_element;
-    std::vector<std::vector<Element>> held;
-    std::string held_error;
+    std::vector<Rec> mine;
     if (given.linear) {
-        held.assign(L.lanes(), {});
+        std::vector<std::vector<Element>> held(static_cast<size_t>(L.lanes()));
+        std::string held_error;
         for (int lane = 0; lane < L.lanes() && held_error.empty(); ++lane)
             for (int reg = 0; reg < L.regs(); ++reg) {
                 auto parts = L.which(reg, lane);
                 std::sort(parts.begin(), parts.end(), [](const SlotPart& a, const SlotPart& b) { return a.bit_lo < b.bit_lo; });
                 for (size_t n = 0; n < parts.size(); ++n) {
                     if (n && parts[n].bit_lo <= parts[n - 1].bit_hi) held_error = "a slot holds several elements";
-                    if (parts[n].elem_bit_lo == 0) held[lane].push_back(parts[n].element);
+                    if (parts[n].elem_bit_lo == 0) held[static_cast<size_t>(lane)].push_back(parts[n].element);
                 }
             }
-        if (!held_error.empty()) held.clear();
+        if (!held_error.empty()) {
+            held.clear();
+            res.note = "lanescope's layout has no linear form: " + held_error;
+        }
+        for (size_t l = 0; l < held.size(); ++l)
+            for (size_t i = 0; i < held[l].size(); ++i)
+                mine.push_back({pack_el(held[l][i]), pack_pl({0, static_cast<int>(l), -1, -1, -1, static_cast<int>(i)})});
+        const LinearLayout G = fold_warps(given.linear_layout, L.lanes());
+        if (G.rows != L.rows() || G.cols != L.cols())
+            res.note = "the shapes differ: lanescope " + num(L.rows()) + " x " + num(L.cols()) + ", given " + num(G.rows) +
+                       " x " + num(G.cols);
+        std::vector<Rec> theirs = given_recs(given, &G);
+        compare(mine, theirs, true, res);
+        if (res.differing) res.explanation = explain(grid_from_held(held, L.lanes()), grid_from_linear(G), L.operand());
     } else {
         for (const Entry& e : L.entries())
-            by_element[e.element].first.push_back({0, e.loc.lane, e.loc.reg, e.loc.bit_lo, e.loc.bit_hi, -1});
+            mine.push_back({pack_el(e.element), pack_pl({0, e.loc.lane, e.loc.reg, e.loc.bit_lo, e.loc.bit_hi, -1})});
+        std::vector<Rec> theirs = given_recs(given, nullptr);
+        if (L.blocks() == 1 && std::all_of(given.entries.begin(), given.entries.end(), [](const auto& e) { return e.first.block == 0; })) {
+            compare(mine, theirs, false, res);
+            if (res.differing)
+                res.explanation = explain(grid_from_slots(std::move(mine), 1, L.lanes()),
+                                          grid_from_slots(std::move(theirs), 1, L.lanes()), L.operand());
+        } else {
+            compare(mine, theirs, false, res);
+        }
     }
-    return compare(std::move(by_element), held, held_error, L.lanes(), L.rows(), L.cols(), given);
+    res.equal = res.differing == 0 && res.note.empty();
+    return res;
 }
 
 }  // namespace lanescope

@@ -13,10 +13,6 @@ namespace lanescope {
 
 namespace {
 
-using json_read::Json;
-using json_read::Reader;
-using json_read::member;
-
 std::string num(long long v) { return std::to_string(v); }
 
 bool power_of_two(long long v) { return v > 0 && (v & (v - 1)) == 0; }
@@ -128,47 +124,426 @@ std::string render_linear(const LinearLayout& l) {
            ",\n \"block\": [],\n \"shape\": [" + num(l.rows) + ", " + num(l.cols) + "]}\n";
 }
 
-LinearLayout parse_linear(std::string_view text, std::string_view origin) {
-    Json doc = Reader(text, origin).document();
-    const std::string where(origin);
-    if (doc.kind != Json::Object)
-        throw Error(where + ": expected an object {\"register\": ..., \"lane\": ..., \"warp\": ..., \"shape\": [R, C]}");
+std::string render_distributed_linear(const LinearLayout& l, int warp_lanes) {
+    auto bases = [](const std::vector<std::pair<int, int>>& b) {
+        std::string s = "[";
+        for (size_t i = 0; i < b.size(); ++i)
+            s += (i ? ", " : "") + std::string("[") + num(b[i].first) + ", " + num(b[i].second) + "]";
+        return s + "]";
+    };
+    // Lanes past a warp's (a warpgroup's lanes 32..127 on NVIDIA) are Triton's low warp bits.
+    std::vector<std::pair<int, int>> lane = l.lane, warp;
+    size_t keep = 0;
+    while ((1 << keep) < warp_lanes && keep < lane.size()) ++keep;
+    warp.assign(lane.begin() + static_cast<long>(keep), lane.end());
+    lane.resize(keep);
+    warp.insert(warp.end(), l.warp.begin(), l.warp.end());
+    return "DistributedLinearLayout(reg_bases=" + bases(l.reg) + ", lane_bases=" + bases(lane) +
+           ", warp_bases=" + bases(warp) + ", block_bases=[], shape=[" + num(l.rows) + ", " + num(l.cols) + "])";
+}
+
+std::string_view without_bom(std::string_view text) {
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+    return text;
+}
+
+namespace {
+
+using json_read::Pull;
+using Basis = std::pair<long long, long long>;
+
+// Bases as read, before their limits are checked against the shape.
+struct RawLinear {
+    std::vector<Basis> reg, lane, warp;
+    size_t counted[4] = {0, 0, 0, 0};  // bases listed per in-dim (register, lane, warp, block)
+    bool seen[5] = {false, false, false, false, false};  // register, lane, warp, block, shape
+    long long rows = 0, cols = 0;
+};
+
+const char* const kInDims[4] = {"register", "lane", "warp", "block"};
+constexpr size_t kMaxDim[3] = {kLinearMaxBasesLog2, kLinearMaxLaneBases, kLinearMaxWarpBases};
+
+std::string limits_text() {
+    return "legal: register + lane + warp bases at most " + num(kLinearMaxBasesLog2) + " in all (2^" +
+           num(kLinearMaxBasesLog2) + " = 16M places: the largest tile lanescope lays out), lane at most " +
+           num(kLinearMaxLaneBases) + " (128 lanes), warp at most " + num(kLinearMaxWarpBases) + " (1024 waves)";
+}
+
+// Stores basis `i` of in-dim `d` while within its limit; past it only counts (for the message).
+void keep_basis(RawLinear& raw, int d, Basis b) {
+    raw.counted[d]++;
+    if (d == 3) return;
+    auto& v = d == 0 ? raw.reg : d == 1 ? raw.lane : raw.warp;
+    if (v.size() < kMaxDim[d]) v.push_back(b);
+}
+
+// Checks the limits and the shape; the names (`key`) as the form spells them.
+LinearLayout finish_linear(const RawLinear& raw, const std::string& where, const char* const key[5]) {
+    if (!raw.seen[4]) throw Error(where + ": missing \"" + key[4] + "\" ([rows, cols], powers of two)");
+    for (int d = 0; d < 2; ++d)
+        if (!raw.seen[d]) throw Error(where + ": missing \"" + key[d] + "\" (a list of [row, col] bases)");
+    const long long R = raw.rows, C = raw.cols;
+    if (!power_of_two(R) || !power_of_two(C) || R > kLinearMaxCells || C > kLinearMaxCells || R * C > kLinearMaxCells)
+        throw Error(where + ": \"" + key[4] + "\" [" + num(R) + ", " + num(C) +
+                    "] is not legal: powers of two with rows x cols at most 16777216 (2^24, the largest tile lanescope "
+                    "lays out)");
+    if (raw.counted[3])
+        throw Error(where + ": \"" + key[3] + "\" has " + num(static_cast<long long>(raw.counted[3])) +
+                    " bases; legal: none (lanescope lays out one workgroup; block bases place CTAs of a cluster)");
+    size_t total = 0;
+    for (int d = 0; d < 3; ++d) {
+        if (raw.counted[d] > kMaxDim[d])
+            throw Error(where + ": too many bases in \"" + key[d] + "\" (" + num(static_cast<long long>(raw.counted[d])) +
+                        "); at most " + num(static_cast<long long>(kMaxDim[d])) + "; " + limits_text());
+        total += raw.counted[d];
+    }
+    if (total > static_cast<size_t>(kLinearMaxBasesLog2))
+        throw Error(where + ": too many bases (" + num(static_cast<long long>(total)) + " register + lane + warp: " +
+                    num(static_cast<long long>(raw.counted[0])) + " + " + num(static_cast<long long>(raw.counted[1])) +
+                    " + " + num(static_cast<long long>(raw.counted[2])) + "); at most " + num(kLinearMaxBasesLog2) +
+                    " in all; " + limits_text());
     LinearLayout L;
-    const Json* shape = member(doc, "shape");
-    if (!shape || shape->kind != Json::Array || shape->items.size() != 2 || shape->items[0].kind != Json::Int ||
-        shape->items[1].kind != Json::Int)
-        throw Error(where + ": \"shape\" must be [rows, cols]");
-    const long long R = shape->items[0].i, C = shape->items[1].i;
-    if (!power_of_two(R) || !power_of_two(C) || R > (1 << 16) || C > (1 << 16))
-        throw Error(where + ": \"shape\" [" + num(R) + ", " + num(C) + "] must be powers of two up to 65536");
     L.rows = static_cast<int>(R);
     L.cols = static_cast<int>(C);
-    auto read = [&](const char* key, std::vector<std::pair<int, int>>& out, bool required, size_t max_bits) {
-        const Json* b = member(doc, key);
-        if (!b) {
-            if (required) throw Error(where + ": missing \"" + key + "\" (a list of [row, col] bases)");
-            return;
-        }
-        if (b->kind != Json::Array) throw Error(where + ": \"" + key + "\" must be a list of [row, col] bases");
-        if (b->items.size() > max_bits) throw Error(where + ": \"" + key + "\" has too many bases (" + num(b->items.size()) + ")");
-        for (size_t i = 0; i < b->items.size(); ++i) {
-            const Json& v = b->items[i];
-            if (v.kind != Json::Array || v.items.size() != 2 || v.items[0].kind != Json::Int || v.items[1].kind != Json::Int)
-                throw Error(where + ": \"" + key + "\"[" + num(i) + "] must be [row, col]");
-            long long r = v.items[0].i, c = v.items[1].i;
+    for (int d = 0; d < 3; ++d) {
+        const auto& in = d == 0 ? raw.reg : d == 1 ? raw.lane : raw.warp;
+        auto& out = d == 0 ? L.reg : d == 1 ? L.lane : L.warp;
+        for (size_t i = 0; i < in.size(); ++i) {
+            const auto [r, c] = in[i];
             if (r < 0 || r >= R || c < 0 || c >= C)
-                throw Error(where + ": \"" + key + "\"[" + num(i) + "] = [" + num(r) + ", " + num(c) +
-                            "] is outside the shape " + num(R) + " x " + num(C));
+                throw Error(where + ": \"" + key[d] + "\"[" + num(static_cast<long long>(i)) + "] = [" + num(r) + ", " +
+                            num(c) + "] is outside the shape " + num(R) + " x " + num(C) + " (legal: 0.." +
+                            num(R - 1) + ", 0.." + num(C - 1) + ")");
             out.push_back({static_cast<int>(r), static_cast<int>(c)});
         }
-    };
-    read("register", L.reg, true, 20);
-    read("lane", L.lane, true, 10);
-    read("warp", L.warp, false, 10);
-    if (const Json* block = member(doc, "block"))
-        if (block->kind != Json::Array || !block->items.empty())
-            throw Error(where + ": \"block\" must be empty: layouts of one workgroup only");
+    }
     return L;
+}
+
+// [dim0, dim1] at the reader's position.
+Basis read_basis(Pull& p, const std::string& what) {
+    if (p.peek() != Pull::Array) p.fail(what + " must be [row, col] (a list of two whole numbers)");
+    long long v[2] = {0, 0};
+    size_t n = 0;
+    p.array([&](size_t i) {
+        const long long x = p.integer(what + "[" + num(static_cast<long long>(i)) + "]");
+        if (i < 2) v[i] = x;
+        n = i + 1;
+    });
+    if (n != 2)
+        p.fail(what + " has " + num(static_cast<long long>(n)) +
+               " numbers; legal: [row, col] (two: lanescope compares two-dimensional layouts)");
+    return {v[0], v[1]};
+}
+
+void read_bases(Pull& p, RawLinear& raw, int d, const std::string& key) {
+    if (p.peek() != Pull::Array) p.fail("\"" + key + "\" must be a list of [row, col] bases");
+    p.array([&](size_t i) { keep_basis(raw, d, read_basis(p, "\"" + key + "\"[" + num(static_cast<long long>(i)) + "]")); });
+}
+
+void read_shape(Pull& p, RawLinear& raw, const std::string& key) {
+    if (p.peek() != Pull::Array) p.fail("\"" + key + "\" must be [rows, cols]");
+    const Basis b = read_basis(p, "\"" + key + "\"");
+    raw.rows = b.first;
+    raw.cols = b.second;
+}
+
+const char* const kLanescopeKeys[5] = {"register", "lane", "warp", "block", "shape"};
+const char* const kTritonKeys[5] = {"reg_bases", "lane_bases", "warp_bases", "block_bases", "shape"};
+
+LinearLayout parse_linear_json(std::string_view text, const std::string& where) {
+    Pull p(text, where);
+    if (p.peek() != Pull::Object)
+        throw Error(where + ": expected an object {\"register\": ..., \"lane\": ..., \"warp\": ..., \"shape\": [R, C]} "
+                            "or Triton's {\"reg_bases\": ..., \"lane_bases\": ..., \"warp_bases\": ..., \"shape\": [R, C]}");
+    RawLinear raw;
+    int form = 0;  // 1 lanescope's keys, 2 Triton's
+    p.object([&](const std::string& key) {
+        for (int f = 1; f <= 2; ++f) {
+            const char* const* keys = f == 1 ? kLanescopeKeys : kTritonKeys;
+            for (int k = 0; k < 5; ++k) {
+                if (key != keys[k] || (k == 4 && f == 2)) continue;
+                if (form && form != f && k != 4)
+                    p.fail("\"" + key + "\" mixes Triton's key names (reg_bases, lane_bases, warp_bases, block_bases) "
+                           "with lanescope's (register, lane, warp, block); use one set");
+                if (k != 4) form = f;
+                if (raw.seen[k]) p.fail("\"" + key + "\" appears twice");
+                raw.seen[k] = true;
+                if (k == 4) read_shape(p, raw, key);
+                else read_bases(p, raw, k, key);
+                return;
+            }
+        }
+        if (key == "layout" || key == "params") return p.skip();  // scripts/triton-layouts.py records
+        if (key == "error") {
+            const std::string why = p.peek() == Pull::String ? p.string() : "";
+            p.fail("this record is Triton's refusal of the layout, not a layout: " + why);
+        }
+        p.fail("unknown key \"" + key +
+               "\"; legal: register, lane, warp, block, shape (lanescope) or reg_bases, lane_bases, warp_bases, "
+               "block_bases, shape (Triton, Gluon's DistributedLinearLayout)");
+    });
+    p.finish();
+    return finish_linear(raw, where, form == 2 ? kTritonKeys : kLanescopeKeys);
+}
+
+// Gluon: DistributedLinearLayout(reg_bases=[...], lane_bases=[...], warp_bases=[...], block_bases=[...], shape=[...])
+LinearLayout parse_linear_gluon(std::string_view text, const std::string& where) {
+    // The first call: "DistributedLinearLayout" followed by '(' (comments may name it too).
+    const std::string_view name = "DistributedLinearLayout";
+    size_t pos = 0;
+    auto space = [&] {
+        while (pos < text.size() && std::isspace(static_cast<unsigned char>(text[pos]))) ++pos;
+    };
+    for (size_t at = text.find(name);; at = text.find(name, at + 1)) {
+        if (at == std::string_view::npos)
+            throw Error(where + ": no call DistributedLinearLayout(reg_bases=..., lane_bases=..., warp_bases=..., "
+                                "block_bases=..., shape=...) in the text");
+        pos = at + name.size();
+        space();
+        if (pos < text.size() && text[pos] == '(') break;
+    }
+    ++pos;
+    RawLinear raw;
+    for (int arg = 0;; ++arg) {
+        space();
+        if (pos < text.size() && text[pos] == ')') break;
+        size_t name_end = pos;
+        while (name_end < text.size() && (std::isalnum(static_cast<unsigned char>(text[name_end])) || text[name_end] == '_'))
+            ++name_end;
+        int k = arg;
+        size_t after = name_end;
+        while (after < text.size() && std::isspace(static_cast<unsigned char>(text[after]))) ++after;
+        if (name_end > pos && after < text.size() && text[after] == '=') {
+            const std::string_view name = text.substr(pos, name_end - pos);
+            k = -1;
+            for (int i = 0; i < 5; ++i)
+                if (name == kTritonKeys[i]) k = i;
+            if (k < 0)
+                Pull(text, where, pos).fail("unknown argument " + std::string(name) +
+                                            "; legal: reg_bases, lane_bases, warp_bases, block_bases, shape");
+            pos = after + 1;
+        } else if (k > 4) {
+            Pull(text, where, pos).fail("DistributedLinearLayout takes five arguments "
+                                        "(reg_bases, lane_bases, warp_bases, block_bases, shape)");
+        }
+        if (raw.seen[k]) Pull(text, where, pos).fail(std::string(kTritonKeys[k]) + " is given twice");
+        raw.seen[k] = true;
+        Pull p(text, where, pos);
+        if (k == 4) read_shape(p, raw, kTritonKeys[k]);
+        else read_bases(p, raw, k, kTritonKeys[k]);
+        pos = p.position();
+        space();
+        if (pos < text.size() && text[pos] == ',') {
+            ++pos;
+            continue;
+        }
+        if (pos < text.size() && text[pos] == ')') break;
+        Pull(text, where, pos).fail("expected ',' or ')' in DistributedLinearLayout(...)");
+    }
+    return finish_linear(raw, where, kTritonKeys);
+}
+
+// Triton's LinearLayout::toString() (lib/Tools/LinearLayout.cpp):
+//    - register=1 -> (0, 1)
+//      register=2 -> (8, 0)
+//    - lane=1 -> (1, 0)
+//    - warp is a size 1 dimension
+//   where out dims are: [dim0 (size 16), dim1 (size 16)]
+// or "(empty layout with out-dims [dim0 (size 1), dim1 (size 1)])".
+LinearLayout parse_linear_text(std::string_view text, const std::string& where) {
+    struct RawBasis {
+        long long v[2] = {0, 0};
+        size_t n = 0;
+        int dim = 0;
+    };
+    std::vector<RawBasis> bases;  // bounded: each in-dim keeps at most its limit
+    RawLinear raw;
+    raw.seen[0] = raw.seen[1] = true;  // absent in-dims are size 1
+    int current = -1;                  // in-dim of the lines being read
+    bool in_dim_seen[4] = {false, false, false, false};
+    bool done = false, started = false;
+    std::vector<std::pair<std::string, long long>> out_dims;
+    size_t line_no = 0, start = 0;
+    auto fail = [&](const std::string& what) -> void {
+        throw Error(where + ": line " + num(static_cast<long long>(line_no)) + ": " + what);
+    };
+    auto parse_out_dims = [&](std::string_view s) {
+        // "[dim0 (size 32), dim1 (size 32)]"
+        if (s.empty() || s.front() != '[' || s.back() != ']')
+            fail("expected the out dims as [dim0 (size R), dim1 (size C)]");
+        s = s.substr(1, s.size() - 2);
+        while (!s.empty()) {
+            const size_t open = s.find(" (size ");
+            const size_t close = s.find(')');
+            if (open == std::string_view::npos || close == std::string_view::npos || close < open)
+                fail("expected an out dim as NAME (size N)");
+            long long size = 0;
+            const auto r = std::from_chars(s.data() + open + 7, s.data() + close, size);
+            if (r.ec != std::errc() || r.ptr != s.data() + close) fail("an out dim's size must be a whole number");
+            out_dims.push_back({std::string(s.substr(0, open)), size});
+            if (out_dims.size() > 4) fail("more than two out dims; lanescope compares two-dimensional layouts (dim0, dim1)");
+            s.remove_prefix(close + 1);
+            if (s.substr(0, 2) == ", ") s.remove_prefix(2);
+            else if (!s.empty()) fail("expected ', ' between out dims");
+        }
+    };
+    while (start < text.size()) {
+        size_t end = text.find('\n', start);
+        std::string_view line = text.substr(start, end == std::string_view::npos ? std::string_view::npos : end - start);
+        start = end == std::string_view::npos ? text.size() : end + 1;
+        ++line_no;
+        auto trim = [&] {
+            while (!line.empty() && std::isspace(static_cast<unsigned char>(line.front()))) line.remove_prefix(1);
+            while (!line.empty() && std::isspace(static_cast<unsigned char>(line.back()))) line.remove_suffix(1);
+        };
+        trim();
+        if (line.substr(0, 2) == "//") line.remove_prefix(2);
+        else if (line.substr(0, 1) == "#") line.remove_prefix(1);
+        trim();
+        if (line.empty()) continue;
+        if (done) fail("text after \"where out dims are\": one layout per file");
+        if (line.substr(0, 13) == "(empty layout") {
+            const std::string_view prefix = "(empty layout with out-dims ";
+            if (line == "(empty layout)")
+                fail("an empty layout has no out dims, so no shape; legal: one over dim0 and dim1");
+            if (line.substr(0, prefix.size()) != prefix || line.back() != ')')
+                fail("expected (empty layout with out-dims [dim0 (size R), dim1 (size C)])");
+            parse_out_dims(line.substr(prefix.size(), line.size() - prefix.size() - 1));
+            done = true;
+            continue;
+        }
+        const std::string_view where_prefix = "where out dims are:";
+        if (line.substr(0, where_prefix.size()) == where_prefix) {
+            line.remove_prefix(where_prefix.size());
+            trim();
+            parse_out_dims(line);
+            done = true;
+            continue;
+        }
+        bool new_dim = false;
+        if (line.substr(0, 2) == "- ") {
+            line.remove_prefix(2);
+            trim();
+            new_dim = true;
+        }
+        // The in-dim's name: up to '=' or ' is a size 1 dimension'.
+        size_t name_end = 0;
+        while (name_end < line.size() && (std::isalnum(static_cast<unsigned char>(line[name_end])) || line[name_end] == '_'))
+            ++name_end;
+        const std::string_view name = line.substr(0, name_end);
+        if (!new_dim && !started) {
+            if (!line.empty() && line.back() == ':') continue;  // a label before the layout ("tileLayout:")
+            fail("expected \" - register=1 -> (row, col)\" (Triton's LinearLayout::toString())");
+        }
+        int d = -1;
+        for (int i = 0; i < 4; ++i)
+            if (name == kInDims[i]) d = i;
+        if (d < 0)
+            fail("in-dim '" + std::string(name) +
+                 "' is not one of register, lane, warp, block (a distributed layout; other layouts are not read)");
+        if (new_dim) {
+            if (in_dim_seen[d]) fail("in-dim " + std::string(name) + " appears twice");
+            in_dim_seen[d] = true;
+            current = d;
+            started = true;
+            if (line.substr(name_end) == " is a size 1 dimension") {
+                current = -1;
+                continue;
+            }
+        } else if (d != current) {
+            fail("expected \"" + std::string(current >= 0 ? kInDims[current] : "register") + "=...\" or \" - IN_DIM=1 -> ...\"");
+        }
+        // "=V -> (a, b)"
+        std::string_view rest = line.substr(name_end);
+        if (rest.empty() || rest.front() != '=') fail("expected " + std::string(name) + "=N -> (row, col)");
+        rest.remove_prefix(1);
+        long long v = 0;
+        auto r = std::from_chars(rest.data(), rest.data() + rest.size(), v);
+        const size_t index = raw.counted[d];
+        if (r.ec != std::errc() || index >= 62 || v != (1LL << index))
+            fail(std::string(name) + "=" + std::string(rest.substr(0, static_cast<size_t>(r.ptr - rest.data()))) +
+                 ": expected " + std::string(name) + "=" + (index < 62 ? num(1LL << index) : std::string("2^i")) +
+                 " (bases are listed for 1, 2, 4, ...)");
+        rest.remove_prefix(static_cast<size_t>(r.ptr - rest.data()));
+        if (rest.substr(0, 5) != " -> (" || rest.back() != ')') fail("expected " + std::string(name) + "=N -> (row, col)");
+        rest = rest.substr(5, rest.size() - 6);
+        RawBasis b;
+        b.dim = d;
+        while (true) {
+            while (!rest.empty() && rest.front() == ' ') rest.remove_prefix(1);
+            long long x = 0;
+            auto rx = std::from_chars(rest.data(), rest.data() + rest.size(), x);
+            if (rx.ec != std::errc()) fail("expected whole numbers in (row, col)");
+            if (b.n < 2) b.v[b.n] = x;
+            if (++b.n > 4) fail("more than two numbers in a basis; lanescope compares two-dimensional layouts");
+            rest.remove_prefix(static_cast<size_t>(rx.ptr - rest.data()));
+            if (rest.empty()) break;
+            if (rest.front() != ',') fail("expected ', ' between a basis' numbers");
+            rest.remove_prefix(1);
+        }
+        raw.counted[d]++;
+        if (d < 3 && raw.counted[d] <= kMaxDim[d]) bases.push_back(b);
+    }
+    if (!done)
+        throw Error(where + ": no \"where out dims are: [dim0 (size R), dim1 (size C)]\" line: the text of Triton's "
+                            "LinearLayout::toString() ends with one");
+    // Out dims: dim0 (rows) and dim1 (cols), in the order the bases list them.
+    int row_at = -1, col_at = -1;
+    for (size_t i = 0; i < out_dims.size(); ++i) {
+        if (out_dims[i].first == "dim0" && row_at < 0) row_at = static_cast<int>(i), raw.rows = out_dims[i].second;
+        else if (out_dims[i].first == "dim1" && col_at < 0) col_at = static_cast<int>(i), raw.cols = out_dims[i].second;
+        else
+            throw Error(where + ": out dim '" + out_dims[i].first +
+                        "': legal out dims are dim0 (rows) and dim1 (cols), once each (a two-dimensional tensor)");
+    }
+    if (row_at < 0 || col_at < 0)
+        throw Error(where + ": the out dims must be dim0 (rows) and dim1 (cols); lanescope compares two-dimensional layouts");
+    raw.seen[4] = true;
+    for (const RawBasis& b : bases) {
+        if (b.n != out_dims.size())
+            throw Error(where + ": a " + kInDims[b.dim] + " basis has " + num(static_cast<long long>(b.n)) +
+                        " numbers, but there are " + num(static_cast<long long>(out_dims.size())) + " out dims");
+        auto& v = b.dim == 0 ? raw.reg : b.dim == 1 ? raw.lane : raw.warp;
+        v.push_back({b.v[row_at], b.v[col_at]});
+    }
+    static const char* const keys[5] = {"register", "lane", "warp", "block", "where out dims are"};
+    return finish_linear(raw, where, keys);
+}
+
+size_t first_text(std::string_view text) {
+    size_t first = text.find_first_not_of(" \t\r\n");
+    return first == std::string_view::npos ? text.size() : first;
+}
+
+}  // namespace
+
+std::string_view linear_form_of(std::string_view text) {
+    text = without_bom(text);
+    const size_t first = first_text(text);
+    if (first >= text.size()) return "";
+    if (text[first] == '{') return "JSON";
+    if (text.find("DistributedLinearLayout") != std::string_view::npos) return "Gluon DistributedLinearLayout";
+    const std::string_view head = text.substr(first, 64);
+    if (head.substr(0, 2) == "- " || head.substr(0, 13) == "(empty layout" || head.substr(0, 4) == "// -" ||
+        text.find("where out dims are:") != std::string_view::npos)
+        return "Triton LinearLayout text";
+    return "";
+}
+
+LinearLayout parse_linear(std::string_view text_in, std::string_view origin) {
+    const std::string where(origin);
+    const std::string_view text = without_bom(text_in);
+    const std::string_view form = linear_form_of(text);
+    if (form == "JSON") return parse_linear_json(text, where);
+    if (form == "Gluon DistributedLinearLayout") return parse_linear_gluon(text, where);
+    if (form == "Triton LinearLayout text") return parse_linear_text(text, where);
+    if (first_text(text) >= text.size())
+        throw Error(where + ": empty; expected a linear layout (lanescope's or Triton's JSON, Gluon's "
+                            "DistributedLinearLayout(...) or the text of Triton's LinearLayout::toString())");
+    throw Error(where + ": not a linear layout: expected lanescope's or Triton's JSON object, Gluon's "
+                        "DistributedLinearLayout(...) or the text of Triton's LinearLayout::toString() "
+                        "(\" - register=1 -> (0, 1)\" ... \"where out dims are: [dim0 (size R), dim1 (size C)]\")");
 }
 
 }  // namespace lanescope

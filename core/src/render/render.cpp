@@ -1,6 +1,7 @@
 // Text renderers: one place that turns layouts and facts into tables, CSV,
 // Markdown and the JSON contract (docs/json.md).
 #include "lanescope/render.hpp"
+#include "lanescope/palette.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -178,9 +179,9 @@ std::string location_json(const Location& l) {
            ", \"bit_hi\": " + num(l.bit_hi) + "}";
 }
 
-std::string locations_text(const std::vector<Location>& locs, int bits) {
+std::string locations_text(const Instruction& ins, Operand op, const std::vector<Location>& locs, int bits) {
     std::string s;
-    for (size_t n = 0; n < locs.size(); ++n) s += (n ? " " : "") + location_label(locs[n], bits);
+    for (size_t n = 0; n < locs.size(); ++n) s += (n ? " " : "") + cell_label_text(ins, op, locs[n], bits, ":");
     return s.empty() ? "-" : s;
 }
 
@@ -212,13 +213,10 @@ std::string json_string(std::string_view s) {
 }
 
 std::string location_label(const Location& loc, int bits) {
-    const std::string lane = ":L" + num(loc.lane);
-    if (bits == 32 && loc.bit_lo == 0) return "v" + num(loc.reg) + lane;
-    if (bits == 64 && loc.bit_lo == 0) return "v[" + num(loc.reg + 1) + ":" + num(loc.reg) + "]" + lane;
-    if (loc.bit_hi <= 31) return "v" + num(loc.reg) + "[" + num(loc.bit_hi) + ":" + num(loc.bit_lo) + "]" + lane;
-    // Straddles a register boundary (FP6): name both parts.
-    return "v" + num(loc.reg) + "[31:" + num(loc.bit_lo) + "]+v" + num(loc.reg + loc.bit_hi / 32) + "[" +
-           num(loc.bit_hi % 32) + ":0]" + lane;
+    // The app's and figures' label (palette.hpp) with the CLI's ":" between register and lane.
+    std::string s = tile_label(loc, bits, true);
+    const size_t dot = s.find(" \u00B7 ");
+    return dot == std::string::npos ? s : s.replace(dot, std::string(" \u00B7 ").size(), ":");
 }
 
 std::string element_label(Operand op, const Element& e, int blocks) {
@@ -304,7 +302,7 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
             rows.push_back(head);
             for (int r = 0; r < L.rows(); ++r) {
                 std::vector<std::string> row = {num(r)};
-                for (int c = 0; c < L.cols(); ++c) row.push_back(locations_text(L.where({b, r, c}), L.element_bits()));
+                for (int c = 0; c < L.cols(); ++c) row.push_back(locations_text(*q.ins, L.operand(), L.where({b, r, c}), L.element_bits()));
                 rows.push_back(row);
             }
             out += grid(rows, f) + "\n";
@@ -349,7 +347,7 @@ std::string render_where(const Query& q, const OperandLayout& L, const Element& 
     std::vector<std::vector<std::string>> rows = {{"element", "reg", "lane", "bits", "label"}};
     for (const auto& l : locs)
         rows.push_back({element_label(L.operand(), e, L.blocks()), "v" + num(l.reg), num(l.lane),
-                        "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", location_label(l, L.element_bits())});
+                        "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":")});
     if (locs.empty()) return element_label(L.operand(), e, L.blocks()) + " is held by no lane under these modifiers\n" + ev_text;
     return grid(rows, f) + ev_text;
 }
@@ -370,7 +368,7 @@ std::string render_where_many(const Query& q, const OperandLayout& L, const std:
         if (locs.empty()) rows.push_back({element_label(L.operand(), e, L.blocks()), "-", "-", "-", "held by no lane"});
         for (const auto& l : locs)
             rows.push_back({element_label(L.operand(), e, L.blocks()), "v" + num(l.reg), num(l.lane),
-                            "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", location_label(l, L.element_bits())});
+                            "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":")});
     }
     return grid(rows, f);
 }
@@ -429,13 +427,13 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
     }
     std::string out = "D" + std::string(blocks > 1 ? "[b" + num(t.d.block) + "]" : "") + "[" + num(t.d.row) + "][" +
                       num(t.d.col) + "] of " + title(q) + " is at " +
-                      locations_text(t.d_locations, elem_bits(q.ins->c) == 64 ? 64 : elem_bits(q.ins->c)) + "\n";
+                      locations_text(*q.ins, Operand::D, t.d_locations, elem_bits(q.ins->c) == 64 ? 64 : elem_bits(q.ins->c)) + "\n";
     out += "D = sum over k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
     std::vector<std::vector<std::string>> rows = {{"operand", "element", "locations"}};
     for (const auto& term : t.terms) {
         int ob = (term.operand == Operand::A || term.operand == Operand::B || term.operand == Operand::C) ? blocks : 1;
         rows.push_back({std::string(operand_name(term.operand)), element_label(term.operand, term.element, ob),
-                        locations_text(term.locations, bits_of(term.operand))});
+                        locations_text(*q.ins, term.operand, term.locations, bits_of(term.operand))});
     }
     out += grid(rows, f);
     if (!t.note.empty()) out += "\nnote: " + t.note + "\n";

@@ -39,7 +39,9 @@ std::string tile_json_fields(const TileLayout& t) {
     std::string s = "\"waves\": [" + num(p.waves_m) + ", " + num(p.waves_n) + "], \"tiles_per_wave\": [" +
                     num(p.tiles_m) + ", " + num(p.tiles_n) + "], \"shape\": [" + num(p.m) + ", " + num(p.n) + ", " +
                     num(p.k) + "], \"wave_count\": " + num(t.waves()) + ", \"steps\": " + num(t.steps()) +
-                    ", \"instruction_regs\": " + num(t.instruction().regs()) + ", \"register_order\": [";
+                    ", \"instruction_regs\": " + num(t.instruction().regs()) +
+                    ", \"k_width\": " + (t.k_width() ? num(t.k_width()) : std::string("null")) +
+                    ", \"transposed\": " + (p.transposed ? "true" : "false") + ", \"register_order\": [";
     bool first = true;
     for (const auto& [digit, count] : t.register_order()) {
         s += (first ? "" : ", ") + std::string("{\"digit\": ") + json_string(tile_digit_name(digit)) +
@@ -187,6 +189,84 @@ std::string render_tile_which(const Query& q, const TileLayout& t, int wave, int
         rows.push_back({bits, element_label(t.operand(), p.element, 1), "0", num(p.element.row), num(p.element.col)});
     }
     return render_grid(rows, f);
+}
+
+std::string render_tile_lane(const Query& q, const TileLayout& t, int wave, int lane, Format f) {
+    if (wave < 0 || wave >= t.waves()) throw Error("wave " + num(wave) + " is out of range: 0.." + num(t.waves() - 1));
+    if (lane < 0 || lane >= t.lanes()) throw Error("lane " + num(lane) + " is out of range: 0.." + num(t.lanes() - 1));
+    if (f == Format::Json) {
+        std::string s = "{" + query_header_json(q) + ", " + tile_json_fields(t) + ", \"operand\": " +
+                        json_string(operand_name(t.operand())) + ", \"wave_index\": " + num(wave) + ", \"lane\": " +
+                        num(lane) + ", \"regs\": [\n";
+        for (int reg = 0; reg < t.regs(); ++reg) {
+            const auto parts = t.which(wave, reg, lane);
+            s += "{\"reg\": " + num(reg) + ", \"parts\": [";
+            for (size_t n = 0; n < parts.size(); ++n) s += (n ? ", " : "") + part_json(parts[n]);
+            s += reg + 1 < t.regs() ? "]},\n" : "]}\n";
+        }
+        return s + "]}\n";
+    }
+    std::string out;
+    if (f == Format::Table)
+        out = "lane " + num(lane) + " of wave " + num(wave) + " in the " + tile_title(q, t);
+    std::vector<std::vector<std::string>> rows = {{"reg", "bits", "element", "row", "col"}};
+    for (int reg = 0; reg < t.regs(); ++reg)
+        for (const auto& p : t.which(wave, reg, lane)) {
+            std::string bits = "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
+            if (p.elem_bit_lo) bits += " (element bits from " + num(p.elem_bit_lo) + ")";
+            rows.push_back({"v" + num(reg), bits, element_label(t.operand(), p.element, 1), num(p.element.row),
+                            num(p.element.col)});
+        }
+    return out + render_grid(rows, f);
+}
+
+std::string render_tile_trace(const Query& q, const TileLayout& a, const TileLayout& b, const TileLayout& c,
+                              const TileLayout& d, const Element& e, Format f) {
+    const auto d_at = d.where(e);  // range check with the tile's message
+    const int waves = d.waves();
+    auto labels = [&](const std::vector<TileLocation>& ls, int bits) {
+        std::string s;
+        for (const auto& at : ls) s += (s.empty() ? "" : " ") + tile_label(at, bits, waves);
+        return s;
+    };
+    auto json_locs = [](const std::vector<TileLocation>& ls) {
+        std::string s = "[";
+        for (size_t n = 0; n < ls.size(); ++n)
+            s += (n ? ", " : "") + std::string("{\"wave\": ") + num(ls[n].wave) + ", \"lane\": " + num(ls[n].loc.lane) +
+                 ", \"reg\": " + num(ls[n].loc.reg) + ", \"bit_lo\": " + num(ls[n].loc.bit_lo) + ", \"bit_hi\": " +
+                 num(ls[n].loc.bit_hi) + "}";
+        return s + "]";
+    };
+    struct Term {
+        Operand op;
+        Element el;
+        std::vector<TileLocation> at;
+        int bits;
+    };
+    std::vector<Term> terms;
+    for (int k = 0; k < a.cols(); ++k) {
+        terms.push_back({Operand::A, {0, e.row, k}, a.where({0, e.row, k}), a.instruction().element_bits()});
+        terms.push_back({Operand::B, {0, k, e.col}, b.where({0, k, e.col}), b.instruction().element_bits()});
+    }
+    terms.push_back({Operand::C, e, c.where(e), c.instruction().element_bits()});
+    if (f == Format::Json) {
+        std::string s = "{" + query_header_json(q) + ", " + tile_json_fields(d) + ", \"d\": {\"block\": 0, \"row\": " +
+                        num(e.row) + ", \"col\": " + num(e.col) + ", \"locations\": " + json_locs(d_at) +
+                        "}, \"terms\": [\n";
+        for (size_t n = 0; n < terms.size(); ++n)
+            s += "{\"operand\": " + json_string(operand_name(terms[n].op)) + ", \"block\": 0, \"row\": " +
+                 num(terms[n].el.row) + ", \"col\": " + num(terms[n].el.col) + ", \"locations\": " +
+                 json_locs(terms[n].at) + (n + 1 < terms.size() ? "},\n" : "}\n");
+        return s + "]}\n";
+    }
+    std::string title = tile_title(q, d);
+    title.pop_back();  // its newline
+    std::string out = "D[" + num(e.row) + "][" + num(e.col) + "] of the " + title + "\nis at " +
+                      labels(d_at, d.instruction().element_bits()) + "\nD = sum over the tile's k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
+    std::vector<std::vector<std::string>> rows = {{"operand", "element", "locations"}};
+    for (const Term& t : terms)
+        rows.push_back({std::string(operand_name(t.op)), element_label(t.op, t.el, 1), labels(t.at, t.bits)});
+    return out + render_grid(rows, f);
 }
 
 }  // namespace lanescope

@@ -1,6 +1,8 @@
-// Atomic files and directories, special files written through, checked stdout.
+// Atomic files and directories, special files written through, checked stdout;
+// and the bounded reading of input files (read_file).
 #include "lanescope/files.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -183,6 +185,68 @@ void DirectoryWriter::commit() {
         throw Error("cannot move the finished directory into '" + target_ + "': " + why(err));
     }
     committed_ = true;
+}
+
+// ---------------------------------------------------------------- reading ----
+
+namespace {
+
+std::string kind_of(mode_t m) {
+    if (S_ISDIR(m)) return "a directory";
+    if (S_ISFIFO(m)) return "a FIFO";
+    if (S_ISCHR(m)) return "a character device";
+    if (S_ISBLK(m)) return "a block device";
+    if (S_ISSOCK(m)) return "a socket";
+    return "a file";
+}
+
+std::string mib(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
+
+}  // namespace
+
+std::string read_file(const std::string& path, size_t limit) {
+    const std::string cannot = "cannot read '" + path + "': ";
+    if (path.empty()) throw Error("no input file given; legal: a file name");
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0)
+        throw Error(cannot + (errno == ENOENT || errno == ENOTDIR ? std::string("no such file") : why(errno)));
+    if (S_ISDIR(st.st_mode)) throw Error(cannot + "it is a directory; legal: a file");
+    if (S_ISSOCK(st.st_mode)) throw Error(cannot + "it is a socket; legal: a file, a FIFO or a device");
+    if (S_ISREG(st.st_mode) && static_cast<unsigned long long>(st.st_size) > limit)
+        throw Error(cannot + "it has " + std::to_string(st.st_size) + " bytes, more than the input limit of " + mib(limit));
+    // O_NONBLOCK: a FIFO with no writer does not hold the open; cleared before reading.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0) throw Error(cannot + why(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    if (::isatty(fd)) throw Error(cannot + "it is a terminal; legal: a file, a FIFO or a device that ends");
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    std::string text;
+    const size_t want = limit + 1;  // one byte past the limit tells "too large"
+    while (text.size() < want) {
+        const size_t chunk = std::min<size_t>(want - text.size(), size_t(1) << 20);
+        const size_t old = text.size();
+        text.resize(old + chunk);
+        const ssize_t n = ::read(fd, text.data() + old, chunk);
+        if (n < 0) {
+            text.resize(old);
+            if (errno == EINTR) continue;
+            throw Error(cannot + why(errno) + (S_ISREG(st.st_mode) ? "" : " (it is " + kind_of(st.st_mode) + ")"));
+        }
+        text.resize(old + static_cast<size_t>(n));
+        if (n == 0) break;
+    }
+    if (text.size() > limit)
+        throw Error(cannot + (S_ISREG(st.st_mode) ? std::string("it grew past") : "it is " + kind_of(st.st_mode) +
+                                                                                     " with more bytes than") +
+                    " the input limit of " + mib(limit) + "; legal: a layout file of at most " + mib(limit));
+    if (text.empty() && S_ISFIFO(st.st_mode))
+        throw Error(cannot + "it is a FIFO and gave no bytes (no writer had it open); legal: a file, or a FIFO a "
+                             "program writes the layout into");
+    return text;
 }
 
 }  // namespace lanescope::files
