@@ -1,7 +1,8 @@
 // Subcommands that check layouts against a device and the real compiler (issues #6, #14):
 //   verify       run the probe on a GPU (--device auto: AMD through HIP, else NVIDIA
 //                through CUDA; or --device hip / cuda) or the software device
-//   conformance  compile every builtin with clang-19 and compare with the catalog
+//   conformance  compile every builtin with each target's compiler witness (clang-22,
+//                clang-19 for gfx940/gfx941) and compare with the catalog
 // Exit status: 0 all passed, 4 no device ("no AMD GPU found: ...", "no NVIDIA GPU
 // found: ..."), 5 a check
 // failed, 1 bad input, 2 usage.
@@ -241,7 +242,7 @@ int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
     gpu::ConformanceOptions opts = a.opts;
     const ls::Catalog& cat = catalog(o);
     std::vector<std::string> gfx;
-    for (const std::string& t : opts.targets) gfx.push_back(cat.find_target(t).gfx);
+    for (const std::string& t : opts.targets) gfx.push_back(t == "all" ? t : cat.find_target(t).gfx);
     opts.targets = gfx;
     if (opts.jobs < 1) throw ls::Error("--jobs must be at least 1");
     gpu::ConformanceResult r = gpu::run_conformance(cat, opts, std::cout);
@@ -272,11 +273,15 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
 
     static ConformanceArgs c;
     CLI::App* conf = app.add_subcommand(
-        "conformance", "compile every catalog builtin with clang-19 for each target and compare the disassembly "
-                       "(mnemonic, opcode, modifiers, registers) with the catalog; exit 5 on any failure");
-    conf->add_option("-t,--target", c.opts.targets, "only these targets (default: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200)");
-    conf->add_option("--clang", c.opts.clang, "the AMD-capable C compiler")->capture_default_str();
-    conf->add_option("--objdump", c.opts.objdump, "the disassembler")->capture_default_str();
+        "conformance", "compile every catalog builtin for each target with its compiler witness (clang-22; clang-19 for "
+                       "gfx940/gfx941) and compare the disassembly (mnemonic, opcode, modifiers, registers) with the "
+                       "catalog; exit 5 on any failure");
+    conf->add_option("-t,--target", c.opts.targets,
+                     "only these targets, or all (every AMD target; default: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200 gfx1250)");
+    conf->add_option("--clang", c.opts.clang,
+                     "the AMD-capable C compiler for every target (default: each target's witness, clang-22 or clang-19)");
+    conf->add_option("--objdump", c.opts.objdump,
+                     "the disassembler (default: the llvm-objdump of the compiler's version, e.g. llvm-objdump-22)");
     add_int_option(conf, "-j,--jobs", c.opts.jobs, 1, 256, "parallel compiles");
     conf->add_flag("--keep", c.opts.keep, "keep the generated sources and disassembly");
     conf->add_flag("-v,--verbose", c.opts.verbose, "print every check, not only failures");

@@ -3,6 +3,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <set>
+#include <tuple>
+
 using namespace lstest;
 
 namespace {
@@ -21,10 +24,12 @@ std::string error_of(const std::function<void()>& fn) {
 TEST_CASE("builtin counts per family match the reference sheet (§2.1)") {
     // The reference's counts: CDNA1 20, CDNA2 27, CDNA3 46, CDNA4 66 builtins,
     // RDNA3 16 (8 x w32/w64), RDNA4 44 (22 x w32/w64).
+    // Distinct builtin names: the unscaled f8f6f4 rows share the scaled rows' builtins.
     auto builtins = [](ls::Family f) {
-        size_t n = 0;
-        for (const auto* r : cat().on(f)) n += r->builtin_pattern.find("{w}") != std::string::npos ? 2 : 1;
-        return n;
+        std::set<std::string> names;
+        for (const auto* r : cat().on(f))
+            for (int w : {32, 64}) names.insert(r->builtin(w));
+        return names.size();
     };
     CHECK(builtins(ls::Family::CDNA1) == 20);
     CHECK(builtins(ls::Family::CDNA2) == 27);
@@ -203,4 +208,138 @@ TEST_CASE("family rules accept only rows the formulas lay out, and refuse with w
             }
     }
     CHECK(refused > accepted);
+}
+
+TEST_CASE("compiler witness per target: clang-22 (LLVM 22) everywhere but gfx940/gfx941 (clang-19)") {
+    // LLVM 22 removed gfx940/gfx941 ("invalid target ID"); it compiles gfx950 and
+    // gfx1153, which clang-19 did not know; PTX targets have no builtins.
+    for (const ls::Target& t : cat().targets()) {
+        INFO(t.gfx);
+        if (t.vendor() == ls::Vendor::NVIDIA) {
+            CHECK(t.compiler.empty());
+            CHECK_FALSE(t.has_compiler());
+        } else if (t.gfx == "gfx940" || t.gfx == "gfx941") {
+            CHECK(t.compiler == "clang-19");
+        } else {
+            CHECK(t.compiler == "clang-22");
+        }
+    }
+    CHECK(cat().find_target("gfx950").compiler == "clang-22");
+    CHECK(cat().find_target("gfx1153").compiler == "clang-22");
+}
+
+TEST_CASE("the unscaled f8f6f4 MFMA is its own row: own mnemonic, no SA/SB, same A/B/C/D layouts") {
+    // clang-22 emits v_mfma_f32_16x16x128_f8f6f4 (D3AD0000 alone) for
+    // mfma_scale_f32_16x16x128_f8f6f4 with both scales a literal 0, and the
+    // ld_scale prefix (D3AC....) plus the same MFMA word otherwise.
+    const auto& g950 = cat().find_target("gfx950");
+    for (const auto& [scaled_name, plain_name, opcode] :
+         std::vector<std::tuple<std::string, std::string, unsigned>>{
+             {"v_mfma_scale_f32_16x16x128_f8f6f4", "v_mfma_f32_16x16x128_f8f6f4", 0x2d},
+             {"v_mfma_scale_f32_32x32x64_f8f6f4", "v_mfma_f32_32x32x64_f8f6f4", 0x2e}}) {
+        INFO(plain_name);
+        const auto& scaled = cat().find_instruction(g950, scaled_name);
+        const auto& plain = cat().find_instruction(g950, plain_name);
+        CHECK(&scaled != &plain);
+        CHECK(plain.mnemonic == plain_name);
+        CHECK(plain.opcode == opcode);
+        CHECK(scaled.opcode == opcode);
+        CHECK(plain.builtin(64) == scaled.builtin(64));  // the same builtin selects either
+        CHECK(plain.key(64) != scaled.key(64));          // file names and ids stay unique
+        CHECK(std::find(scaled.aliases.begin(), scaled.aliases.end(), plain_name) == scaled.aliases.end());
+        // The builtin's name finds the scaled (general) form.
+        CHECK(&cat().find_instruction(g950, scaled.builtin(64)) == &scaled);
+        const auto ops = ls::operands_of(plain);
+        CHECK(ops == std::vector<ls::Operand>{ls::Operand::A, ls::Operand::B, ls::Operand::C, ls::Operand::D});
+        CHECK(ls::operands_of(scaled).size() == 6);
+        CHECK_THROWS_AS(ls::layout_of(plain, g950, ls::Operand::SA, ls::Modifiers{}), ls::Error);
+        ls::Modifiers sel;
+        sel.opsel_a = 1;
+        CHECK_THROWS_AS(ls::resolve_modifiers(plain, g950, sel), ls::Error);
+        for (int fmt : {0, 2, 4})
+            for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::C, ls::Operand::D}) {
+                ls::Modifiers m;
+                m.cbsz = fmt;
+                m.blgp = fmt;
+                const auto x = ls::layout_of(plain, g950, op, m).entries(), y = ls::layout_of(scaled, g950, op, m).entries();
+                REQUIRE(x.size() == y.size());
+                bool same = true;
+                for (size_t n = 0; n < x.size(); ++n) same = same && x[n].element == y[n].element && x[n].loc == y[n].loc;
+                CHECK(same);
+            }
+        CHECK_FALSE(ls::compiler_selection(plain).empty());
+        CHECK(ls::compiler_selection(plain).find("literal 0") != std::string::npos);
+    }
+}
+
+TEST_CASE("encoding words: gfx950's scaled MFMA is an ld_scale prefix then the MFMA word") {
+    const auto& g950 = cat().find_target("gfx950");
+    // llvm-objdump-22: "D3AC0000 00021B0C D3AD0804 04122D0E" (fixed bits D3AC0000, D3AD0000).
+    const auto words = ls::encoding_words(cat().find_instruction(g950, "v_mfma_scale_f32_16x16x128_f8f6f4"));
+    REQUIRE(words.size() == 2);
+    CHECK(words[0].role == "prefix");
+    CHECK(words[0].mnemonic == "v_mfma_ld_scale_b32");
+    CHECK(words[0].opcode == 0x2c);
+    CHECK(words[0].word == 0xD3AC0000u);
+    CHECK(words[1].role == "matrix");
+    CHECK(words[1].dword == 2);
+    CHECK(words[1].word == 0xD3AD0000u);
+    const auto plain = ls::encoding_words(cat().find_instruction(g950, "v_mfma_f32_32x32x64_f8f6f4"));
+    REQUIRE(plain.size() == 1);
+    CHECK(plain[0].word == 0xD3AE0000u);
+    // RDNA4 VOP3P: llvm-mc-22 -mcpu=gfx1200 "v_wmma_f32_16x16x16_f16 ..." encodes as CC404000 (op 0x40).
+    const auto& g1200 = cat().find_target("gfx1200");
+    const auto rdna = ls::encoding_words(cat().find_instruction(g1200, "v_wmma_f32_16x16x16_f16"));
+    REQUIRE(rdna.size() == 1);
+    CHECK(rdna[0].word == 0xCC400000u);
+}
+
+TEST_CASE("encoding formats: the opcode width is the format's, and a 7-bit mask misreads an 8-bit field") {
+    CHECK(ls::encoding_format(ls::Family::CDNA4).opcode_bits == 7);
+    CHECK(ls::encoding_format(ls::Family::CDNA4).opcode_of(0xD3AD0804u) == 0x2d);
+    CHECK(ls::encoding_format(ls::Family::RDNA4).opcode_of(0xCC400000u) == 0x40);
+    // llvm-mc-22 -mcpu=gfx1250: v_wmma_f16_16x16x128_fp8_fp8 is [0x00,0x00,0x84,0xcc,...]
+    // (dword 0 0xCC840000, opcode 0x84). gfx1250's 8-bit field reads 0x84; a 7-bit mask 0x04.
+    const ls::EncodingFormat gfx1250 = ls::encoding_format(ls::Family::CDNA5);
+    CHECK(gfx1250.opcode_bits == 8);
+    CHECK(gfx1250.opcode_of(0xCC840000u) == 0x84);
+    CHECK(ls::encoding_format(ls::Family::RDNA4).opcode_of(0xCC840000u) == 0x04);
+    const auto& g1250 = cat().find_target("gfx1250");
+    CHECK(cat().find_instruction(g1250, "v_wmma_f16_16x16x128_fp8_fp8").opcode == 0x84);
+    CHECK(ls::encoding_words(cat().find_instruction(g1250, "v_wmma_f16_16x16x128_fp8_fp8")).back().word == 0xCC840000u);
+    // llvm-mc-22: v_wmma_scale_f32_16x16x128_f8f6f4 = CC350000 04025328 CC330000 04023108;
+    // v_wmma_scale16_... starts with CC3A0000.
+    const auto scaled = ls::encoding_words(cat().find_instruction(g1250, "v_wmma_scale_f32_16x16x128_f8f6f4"));
+    REQUIRE(scaled.size() == 2);
+    CHECK(scaled[0].word == 0xCC350000u);
+    CHECK(scaled[0].mnemonic == "v_wmma_ld_scale_paired_b32");
+    CHECK(scaled[1].word == 0xCC330000u);
+    CHECK(scaled[1].dword == 2);
+    const auto s16 = ls::encoding_words(cat().find_instruction(g1250, "v_wmma_scale16_f32_16x16x128_f8f6f4"));
+    REQUIRE(s16.size() == 2);
+    CHECK(s16[0].word == 0xCC3A0000u);
+}
+
+TEST_CASE("catalog prefixes are the family's: 2c on cdna4, 35/3a on cdna5; the unscaled form shares its builtin once") {
+    const std::string scaled =
+        "cdna4 | mfma_scale_f32_16x16x128_f8f6f4 | v_mfma_scale_f32_16x16x128_f8f6f4 | - | mfma_scaled | 16x16x128 | 1 | "
+        "f8f6f4,f8f6f4,f32 | 2c+2d | 16/32 | v8i32,v8i32,v4f32>v4f32 | - | gfx950-insts | test\n";
+    const std::string plain =
+        "cdna4 | mfma_scale_f32_16x16x128_f8f6f4 | v_mfma_f32_16x16x128_f8f6f4 | - | mfma_f8f6f4 | 16x16x128 | 1 | "
+        "f8f6f4,f8f6f4,f32 | 2d | 16/32 | v8i32,v8i32,v4f32>v4f32 | - | gfx950-insts | test\n";
+    const ls::Catalog c = ls::Catalog::parse(scaled + plain, "t.txt");
+    REQUIRE(c.instructions().size() == 2);
+    CHECK(c.instructions()[0].prefix_mnemonic == "v_mfma_ld_scale_b32");
+    CHECK(c.instructions()[0].scales);
+    CHECK_FALSE(c.instructions()[1].scales);
+    CHECK(c.instructions()[1].prefix_opcode == 0u);
+    // gfx1250's prefix on a CDNA4 row is refused with the legal prefixes.
+    std::string wrong = scaled;
+    wrong.replace(wrong.find("2c+2d"), 5, "35+2d");
+    const std::string e = error_of([&] { ls::Catalog::parse(wrong, "t.txt"); });
+    CHECK(e.find("t.txt:1:") != std::string::npos);
+    CHECK(e.find("2c (v_mfma_ld_scale_b32, cdna4)") != std::string::npos);
+    // A second unscaled row for the same builtin is a duplicate.
+    CHECK(error_of([&] { ls::Catalog::parse(scaled + plain + plain, "t.txt"); }).find("already defined") !=
+          std::string::npos);
 }

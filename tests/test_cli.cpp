@@ -170,3 +170,47 @@ TEST_CASE("every subcommand takes -o as its output, and --color and --color-by a
     CHECK(a.out == b.out);
     fs::remove_all(dir);
 }
+
+TEST_CASE("info and list name the compiler witness and the whole encoding of multi-word instructions") {
+    // gfx950's v_mfma_scale_*: llvm-objdump-22 shows D3AC.... (v_mfma_ld_scale_b32) then D3AE....
+    Run r = cli("info -a gfx950 -i v_mfma_scale_f32_32x32x64_f8f6f4 --format json");
+    REQUIRE(r.status == 0);
+    const auto j = nlohmann::json::parse(r.out);
+    CHECK(j["compiler"] == "clang-22");
+    CHECK(j["encoding"] == "0xD3AE0000");  // the MFMA word, as before
+    REQUIRE(j["encoding_words"].size() == 2);
+    CHECK(j["encoding_words"][0]["role"] == "prefix");
+    CHECK(j["encoding_words"][0]["word"] == "0xD3AC0000");
+    CHECK(j["encoding_words"][0]["mnemonic"] == "v_mfma_ld_scale_b32");
+    CHECK(j["encoding_words"][1]["role"] == "matrix");
+    CHECK(j["encoding_words"][1]["dword"] == 2);
+    CHECK(j["scale_operands"] == true);
+    CHECK(j["opcode_bits"] == 7);
+    // The unscaled form: its own row, one word, no scales; says how the compiler picks it.
+    Run u = cli("info -a gfx950 -i v_mfma_f32_32x32x64_f8f6f4 --format json");
+    REQUIRE(u.status == 0);
+    const auto ju = nlohmann::json::parse(u.out);
+    CHECK(ju["instruction"] == "v_mfma_f32_32x32x64_f8f6f4");
+    CHECK(ju["encoding_words"].size() == 1);
+    CHECK(ju["scale_operands"] == false);
+    CHECK(ju["registers"].count("SA") == 0);
+    CHECK(ju["selected_by"].get<std::string>().find("literal 0") != std::string::npos);
+    Run text = cli("info -a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4");
+    CHECK(text.out.find("dwords 0-1: v_mfma_ld_scale_b32 0xD3AC0000") != std::string::npos);
+    auto witness = [](const std::string& out) {  // the value of the "compiler witness" row
+        const size_t at = out.find("compiler witness");
+        if (at == std::string::npos) return std::string();
+        const std::string line = out.substr(at, out.find('\n', at) - at);
+        return line.substr(line.find_last_of(' ') + 1);
+    };
+    CHECK(witness(text.out) == "clang-22");
+    // gfx1250: 8-bit opcode field; gfx940: clang-19 (LLVM 22 removed it).
+    CHECK(nlohmann::json::parse(cli("info -a gfx1250 -i v_wmma_f16_16x16x128_fp8_fp8 --format json").out)["opcode_bits"] == 8);
+    CHECK(witness(cli("info -a gfx940 -i v_mfma_f32_32x32x8_f16").out) == "clang-19");
+    const auto list = nlohmann::json::parse(cli("list --format json").out);
+    for (const auto& t : list["targets"]) {
+        INFO(t["target"]);
+        CHECK(t["compiler"] == (t["arch"].get<std::string>().rfind("sm_", 0) == 0 ? "" : "clang-22"));
+    }
+    CHECK(cli("list --arch gfx941").out.find("compiler witness: clang-19") != std::string::npos);
+}

@@ -29,6 +29,8 @@ long long address(bool row_major, int ld, int pad, int bits, int row, int col) {
 }
 
 bool have_clang() { return lstest::run_command("command -v clang++-19 >/dev/null").status == 0; }
+// LLVM 22: the HIP compile witness for every AMD target it knows (gfx950 included).
+bool have_clang22() { return lstest::run_command("command -v clang++-22 >/dev/null").status == 0; }
 }  // namespace
 
 TEST_CASE("load --format json: layout's fields, memory, entries with their address, loads, banks") {
@@ -110,9 +112,9 @@ TEST_CASE("load: table names the accesses and the bank summary; --transpose says
     CHECK(!std::filesystem::exists(out));
 }
 
-TEST_CASE("load --format hip compiles with clang-19 -x hip for gfx942 and gfx1200 with the planned accesses") {
-    if (!have_clang()) {
-        WARN("clang++-19 not found: HIP compile check skipped");
+TEST_CASE("load --format hip compiles with clang-22 -x hip for gfx942, gfx950 and gfx1200 with the planned accesses") {
+    if (!have_clang22()) {
+        WARN("clang++-22 not found: HIP compile check skipped");
         return;
     }
     const auto dir = lstest::temp_path("lanescope_load_hip");
@@ -124,6 +126,7 @@ TEST_CASE("load --format hip compiles with clang-19 -x hip for gfx942 and gfx120
     const std::vector<Case> cases = {
         {"-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --order row", "gfx942", "a942", "ds_read_b64", 2, 64},
         {"-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand D --store --memory global", "gfx942", "d942", "global_store_dword", 16, 64},
+        {"-a gfx950 -i v_mfma_f32_32x32x16_f16 --operand A --order row", "gfx950", "a950", "ds_read_b128", 4, 64},
         {"-a gfx1200 -i v_wmma_f32_16x16x16_f16 --operand B --order col --memory global", "gfx1200", "b1200",
          "global_load_b64", 4, 32},
         {"-a gfx1200 -i v_wmma_f32_16x16x16_f16 --operand C --order col", "gfx1200", "c1200", "ds_load_b128", 8, 32},
@@ -155,7 +158,7 @@ TEST_CASE("load --format hip compiles with clang-19 -x hip for gfx942 and gfx120
         const auto src = dir / (c.ns + ".hip");
         std::ofstream(src) << k.str();
         const auto asm_file = dir / (c.ns + ".s");
-        Run cc = lstest::run_command("clang++-19 -x hip --offload-arch=" + c.gfx +
+        Run cc = lstest::run_command("clang++-22 -x hip --offload-arch=" + c.gfx +
                                      " -nogpulib -nogpuinc --offload-device-only -std=c++17 -O2 -Wall -Werror -S " +
                                      src.string() + " -o " + asm_file.string());
         INFO(cc.err);
@@ -282,12 +285,12 @@ TEST_CASE("HIP code of transpose loads calls the builtin with its vector type an
     CHECK(g.find("typedef __fp16 ls_v8f16 __attribute__((ext_vector_type(8)));") != std::string::npos);
     CHECK(g.find("__builtin_amdgcn_global_load_tr_b128_v8f16((LS_GLOBAL ls_v8f16*)(base + addr))") !=
           std::string::npos);
-    // gfx950 is not in clang-19: the text only (reference §2: AS3 pointer to a 4 x __fp16 vector).
+    // gfx950: AS3 pointer to a 4 x __fp16 vector (compiled with clang-22 below).
     const std::string d = plan_for("gfx950", "v_mfma_f32_16x16x32_f16", 64, "__builtin_amdgcn_ds_read_tr16_b64_v4f16",
                                    "ds_read_b64_tr_b16", 8, ls::MemorySpace::Lds);
     CHECK(d.find("__builtin_amdgcn_ds_read_tr16_b64_v4f16((LS_LDS ls_v4f16*)(base + addr))") !=
           std::string::npos);
-    if (!have_clang()) return;
+    if (!have_clang22()) return;
     const auto dir = lstest::temp_path("lanescope_load_tr_hip");
     std::filesystem::create_directories(dir);
     std::ofstream(dir / "tr.hpp") << g;
@@ -298,7 +301,7 @@ TEST_CASE("HIP code of transpose loads calls the builtin with its vector type an
                                     "    tr::fill((const LS_GLOBAL unsigned char*)mem, lane, regs);\n"
                                     "    for (int i = 0; i < tr::Plan::regs; ++i) out[lane * tr::Plan::regs + i] = regs[i];\n"
                                     "}\n";
-    Run cc = lstest::run_command("clang++-19 -x hip --offload-arch=gfx1200 -nogpulib -nogpuinc --offload-device-only "
+    Run cc = lstest::run_command("clang++-22 -x hip --offload-arch=gfx1200 -nogpulib -nogpuinc --offload-device-only "
                                  "-std=c++17 -O2 -Wall -Werror -S " + (dir / "k.hip").string() + " -o " +
                                  (dir / "k.s").string());
     INFO(cc.err);
@@ -306,5 +309,24 @@ TEST_CASE("HIP code of transpose loads calls the builtin with its vector type an
     std::ifstream in(dir / "k.s");
     const std::string text((std::istreambuf_iterator<char>(in)), {});
     CHECK(text.find("global_load_tr_b128") != std::string::npos);
+    // gfx950's ds_read_tr16_b64, compiled (clang-19 did not know gfx950).
+    std::ofstream(dir / "tr950.hpp") << d;
+    std::ofstream(dir / "k950.hip") << "#include \"tr950.hpp\"\n"
+                                       "extern \"C\" __attribute__((global)) void k(unsigned char* mem, unsigned* out) {\n"
+                                       "    const int lane = __builtin_amdgcn_mbcnt_hi(~0u, __builtin_amdgcn_mbcnt_lo(~0u, 0u));\n"
+                                       "    static __attribute__((shared)) unsigned char tile[65536];\n"
+                                       "    for (int i = lane; i < 65536; i += 64) tile[i] = mem[i];\n"
+                                       "    unsigned regs[tr::Plan::regs];\n"
+                                       "    tr::fill((const LS_LDS unsigned char*)tile, lane, regs);\n"
+                                       "    for (int i = 0; i < tr::Plan::regs; ++i) out[lane * tr::Plan::regs + i] = regs[i];\n"
+                                       "}\n";
+    Run cc950 = lstest::run_command("clang++-22 -x hip --offload-arch=gfx950 -nogpulib -nogpuinc --offload-device-only "
+                                    "-std=c++17 -O2 -Wall -Werror -S " + (dir / "k950.hip").string() + " -o " +
+                                    (dir / "k950.s").string());
+    INFO(cc950.err);
+    REQUIRE(cc950.status == 0);
+    std::ifstream in950(dir / "k950.s");
+    const std::string text950((std::istreambuf_iterator<char>(in950)), {});
+    CHECK(text950.find("ds_read_b64_tr_b16") != std::string::npos);
     std::filesystem::remove_all(dir);
 }

@@ -335,17 +335,18 @@ TEST_CASE("transpose loads: every delivered element lands where layout_of says, 
     // Operands a transpose load feeds (OPL §3.3, §4 and the layouts they match), by instruction:
     // gfx950 16-bit MFMA A+B (f16/bf16 16x16x16, 32x32x8, 16x16x32, 32x32x16: 8 instructions),
     // 8-bit MFMA A+B (i8 16x16x32, 32x32x16, 16x16x64, 32x32x32; fp8/bf8 16x16x32, 32x32x16: 12),
-    // f8f6f4 A+B (2), SMFMAC B (CDNA3-style 14, CDNA4 14); RDNA4 WMMA 16-bit and 8-bit A+B (8), SWMMAC B (8).
+    // f8f6f4 A+B (2 instructions, each scaled and unscaled: 4 rows), SMFMAC B (CDNA3-style 14, CDNA4 14); RDNA4 WMMA 16-bit and 8-bit A+B (8), SWMMAC B (8).
     for (const char* must : {"v_mfma_f32_16x16x32_f16 A", "v_mfma_f32_16x16x32_f16 B", "v_mfma_f32_32x32x16_bf16 B",
                              "v_mfma_f32_16x16x16_f16 B", "v_mfma_i32_16x16x64_i8 B", "v_mfma_i32_32x32x32_i8 A",
                              "v_mfma_scale_f32_16x16x128_f8f6f4 B", "v_mfma_scale_f32_32x32x64_f8f6f4 A",
+                             "v_mfma_f32_16x16x128_f8f6f4 B", "v_mfma_f32_32x32x64_f8f6f4 A",
                              "v_wmma_f32_16x16x16_f16 A", "v_wmma_f32_16x16x16_f16 B", "v_wmma_i32_16x16x16_iu8 B",
                              "v_wmma_f32_16x16x16_fp8_bf8 A", "v_swmmac_f32_16x16x32_f16 B", "v_smfmac_f32_16x16x64_f16 B"})
         CHECK(fed_names.count(must) == 1);
     for (const char* never : {"v_mfma_f32_32x32x2_f32 A", "v_mfma_f32_32x32x4_2b_f16 B", "v_mfma_f64_16x16x4_f64 A",
                               "v_smfmac_f32_16x16x64_f16 A", "v_wmma_i32_16x16x16_iu4 A", "v_mfma_f32_4x4x4_16b_f16 A"})
         CHECK(fed_names.count(never) == 0);
-    CHECK(fed_names.size() == 99);
+    CHECK(fed_names.size() == 103);
     WARN("transpose loads: " << fed << " (instruction, operand, format) cases over " << fed_names.size()
                              << " instruction operands; " << checked << " delivered elements checked against layout_of");
     CHECK(checked > 100000);
@@ -774,6 +775,38 @@ TEST_CASE("transpose loads: the RDNA4 builtin prototypes compile with clang-19 f
         CHECK(bad.err.find(wave == 32 ? "wavefrontsize32" : "wavefrontsize64") != std::string::npos);
         fs::remove(file);
     }
+}
+#endif
+
+#ifdef LANESCOPE_CLANG22
+// LLVM 22 knows gfx950: every CDNA4 transpose-load builtin, with the prototype
+// lanescope writes for it, compiles with clang-22 (HIP device, LDS pointers)
+// into the row's mnemonic.
+TEST_CASE("transpose loads: every gfx950 builtin prototype compiles with clang-22 into its mnemonic") {
+    namespace fs = std::filesystem;
+    std::string src = "#define __global__ __attribute__((global))\n";
+    std::set<std::string> typedefs, mnemonics;
+    int n = 0;
+    for (const ls::TransposeLoad* r : ls::TransposeCatalog::builtin().on(ls::Family::CDNA4)) {
+        mnemonics.insert(r->mnemonic);
+        for (const auto& b : r->builtins) {
+            const auto p = ls::transpose_builtin_prototype(*r, b);
+            if (!p.vector_typedef.empty() && typedefs.insert(p.vector_typedef).second) src += p.vector_typedef + "\n";
+            const std::string ptr = p.vector_type + " __attribute__((address_space(3)))*";
+            src += "__global__ void k" + std::to_string(n++) + "(" + ptr + " in, " + p.vector_type +
+                   "* out) { *out = __builtin_amdgcn_" + b + "(in); }\n";
+        }
+    }
+    REQUIRE(mnemonics.size() == 4);  // tr16, tr8, tr4, tr6
+    const fs::path file = lstest::temp_path("lanescope_tr_gfx950.hip");
+    std::ofstream(file) << src;
+    const auto r = lstest::run_command(std::string(LANESCOPE_CLANG22) +
+                                       " -x hip --offload-arch=gfx950 -nogpulib -nogpuinc --offload-device-only -O2 -S -o - " +
+                                       file.string());
+    INFO(src << r.err);
+    CHECK(r.status == 0);
+    for (const std::string& m : mnemonics) CHECK(r.out.find(m) != std::string::npos);
+    fs::remove(file);
 }
 #endif
 

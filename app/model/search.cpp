@@ -99,7 +99,7 @@ std::vector<std::string> search_keywords(const ls::Instruction& ins) {
         kw.emplace_back("amd");
     }
     kw.push_back(ins.sparse() ? "sparse" : "dense");
-    if (ins.kind == ls::LayoutKind::MfmaScaled) kw.push_back("scaled");
+    if (ins.kind == ls::LayoutKind::MfmaScaled) kw.push_back(ins.scales ? "scaled" : "f8f6f4");
     if (ins.blocks > 1) kw.push_back(std::to_string(ins.blocks) + "b");
     for (ls::Family f : ins.families) kw.emplace_back(ls::family_name(f));
     const std::string m = lower(ins.mnemonic);

@@ -5,6 +5,13 @@
 //
 // Compiles are batched (one file per target and wave size); a batch that fails
 // is retried one builtin at a time so that the failing builtin is named.
+//
+// Each target is compiled by its compiler witness (Target::compiler: clang-22
+// for every target LLVM 22 knows, clang-19 for gfx940/gfx941); a witness that
+// is not installed is said once per target ("no compiler here"), not counted
+// as a failure. Multi-word instructions (gfx950's v_mfma_scale_*: an ld_scale
+// prefix, then the MFMA word) are judged by their matrix word, with the opcode
+// field as wide as the family's encoding format says.
 #include "lanescope/gpu.hpp"
 
 #include "process.hpp"
@@ -47,11 +54,21 @@ struct Case {
     std::string detail;
 };
 
+// Compiled with -mwavefrontsize64: wave64 builtins on targets that run wave64
+// (gfx1250 is wave32 only: clang-22 refuses the flag there, and its _w64
+// builtins must fail without it).
 bool wave64_flag(const Case& c) {
-    return c.mods.wave == 64 && c.builtin.find("_w64") != std::string::npos;
+    const auto& w = c.target->wave_sizes;
+    return c.mods.wave == 64 && c.builtin.find("_w64") != std::string::npos &&
+           std::find(w.begin(), w.end(), 64) != w.end();
 }
 
-std::vector<std::string> compile_argv(const ConformanceOptions& o, const std::string& gfx, bool w64,
+// The compiler and disassembler that judge one target.
+struct Toolchain {
+    std::string clang, objdump;
+};
+
+std::vector<std::string> compile_argv(const Toolchain& o, const std::string& gfx, bool w64,
                                       const std::string& src, const std::string& obj) {
     std::vector<std::string> a = {o.clang, "-x", "c", "--target=amdgcn-amd-amdhsa", "-mcpu=" + gfx, "-nogpulib",
                                   "-O2", "-fno-crash-diagnostics", "-ferror-limit=0", "-w"};
@@ -102,44 +119,75 @@ int regs_of_token(const std::string& tok) {
     return 0;
 }
 
-// Checks one disassembled line against the catalog.
-void judge(Case& c, const std::string& line) {
-    c.done = true;
-    const Instruction& ins = *c.ins;
+}  // namespace
+
+// Checks one disassembled line against the catalog: what disagrees (empty: conforms).
+std::vector<std::string> judge_disassembly(const Instruction& ins, const Target& target, const ResolvedModifiers& md,
+                                           const std::string& line) {
     std::istringstream s(line);
     std::string mnemonic;
     s >> mnemonic;
     std::vector<std::string> problems;
     if (mnemonic != ins.mnemonic) problems.push_back("emitted " + mnemonic + ", catalog says " + ins.mnemonic);
-    // Encoding: "// ADDR: DWORD0 DWORD1"; the VOP3P opcode is bits 22:16 of DWORD0.
-    static const std::regex enc(R"(//\s*[0-9A-Fa-f]+:\s*([0-9A-Fa-f]{8}))");
-    std::smatch m;
-    if (std::regex_search(line, m, enc)) {
-        const unsigned dw = unsigned(std::stoul(m[1], nullptr, 16));
-        const unsigned op = (dw >> 16) & 0x7F;
-        if (op != ins.opcode) {
-            std::ostringstream t;
-            t << "opcode 0x" << std::hex << op << ", catalog says 0x" << ins.opcode;
-            problems.push_back(t.str());
+    // Encoding: "// ADDR: DWORD0 DWORD1 [DWORD2 DWORD3]". The matrix word is the
+    // last instruction word; any words before it are prefixes (the ld_scale of
+    // v_mfma_scale_*), each checked against core's encoding_words.
+    const EncodingFormat fmt = encoding_format(target.family);
+    const std::vector<EncodingWord> expect_words = encoding_words(ins);
+    std::vector<unsigned> dwords;
+    if (const size_t at = line.find("//"); at != std::string::npos) {
+        static const std::regex enc(R"(^\s*[0-9A-Fa-f]+:((\s+[0-9A-Fa-f]{8})+)\s*$)");
+        std::smatch m;
+        const std::string tail = line.substr(at + 2);
+        if (std::regex_match(tail, m, enc)) {
+            std::istringstream w(m[1].str());
+            for (std::string hexword; w >> hexword;) dwords.push_back(unsigned(std::stoul(hexword, nullptr, 16)));
         }
-    } else {
+    }
+    const size_t want_dwords = size_t(expect_words.back().dword + fmt.dwords);
+    auto hex = [](unsigned v) {
+        std::ostringstream t;
+        t << "0x" << std::hex << v;
+        return t.str();
+    };
+    if (dwords.size() < size_t(fmt.dwords)) {
         problems.push_back("no encoding in the disassembly");
+    } else {
+        if (dwords.size() != want_dwords)
+            problems.push_back(std::to_string(dwords.size()) + " dwords, catalog says " + std::to_string(want_dwords) +
+                               " (" + std::to_string(expect_words.size()) + " instruction word" +
+                               (expect_words.size() > 1 ? "s" : "") + ")");
+        const unsigned op = fmt.opcode_of(dwords[dwords.size() - size_t(fmt.dwords)]);
+        if (op != ins.opcode) problems.push_back("opcode " + hex(op) + ", catalog says " + hex(ins.opcode));
+        if (dwords.size() == want_dwords)
+            for (const EncodingWord& w : expect_words) {
+                if (w.role != "prefix") continue;
+                const unsigned pop = fmt.opcode_of(dwords[size_t(w.dword)]);
+                if (pop != w.opcode)
+                    problems.push_back("prefix word " + std::to_string(w.dword) + " opcode " + hex(pop) + ", catalog says " +
+                                       hex(w.opcode) + " (" + w.mnemonic + ")");
+            }
     }
     // Operands: D, A, B, then C (dense) or the sparse index.
     std::string rest = line.substr(line.find(mnemonic) + mnemonic.size());
     rest = rest.substr(0, rest.find("//"));
     std::vector<std::string> toks;
     std::istringstream r(rest);
-    for (std::string piece; std::getline(r, piece, ',') && toks.size() < 4;) {
+    for (std::string piece; std::getline(r, piece, ',') && toks.size() < 6;) {
         std::istringstream w(piece);
         std::string word;
         w >> word;
         toks.push_back(word);
     }
     const Operand fourth = ins.sparse() ? Operand::K : Operand::C;
-    const std::pair<Operand, int> expect[] = {{Operand::D, 0}, {Operand::A, 1}, {Operand::B, 2}, {fourth, 3}};
+    std::vector<std::pair<Operand, int>> expect = {{Operand::D, 0}, {Operand::A, 1}, {Operand::B, 2}, {fourth, 3}};
+    const std::vector<Operand> ops = operands_of(ins);
+    if (std::find(ops.begin(), ops.end(), Operand::SA) != ops.end()) {
+        expect.push_back({Operand::SA, 4});
+        expect.push_back({Operand::SB, 5});
+    }
     for (const auto& e : expect) {
-        const int want = operand_regs(ins, e.first, c.mods);
+        const int want = operand_regs(ins, e.first, md);
         const int got = e.second < int(toks.size()) ? regs_of_token(toks[e.second]) : -1;
         if (got != want)
             problems.push_back("operand " + std::string(operand_name(e.first)) + " uses " + std::to_string(got) +
@@ -153,8 +201,7 @@ void judge(Case& c, const std::string& line) {
         if (want && !has) problems.push_back("expected " + name + ":" + value);
         if (!want && has_name) problems.push_back("unexpected " + name + ": field");
     };
-    const ResolvedModifiers& md = c.mods;
-    const bool f64_neg = ins.a == ElemType::F64 && (c.target->family == Family::CDNA3 || c.target->family == Family::CDNA4);
+    const bool f64_neg = ins.a == ElemType::F64 && (target.family == Family::CDNA3 || target.family == Family::CDNA4);
     switch (ins.kind) {
         case LayoutKind::Mfma:
             field("cbsz", std::to_string(md.cbsz), md.cbsz != 0);
@@ -180,11 +227,39 @@ void judge(Case& c, const std::string& line) {
             field("blgp", std::to_string(md.blgp), md.blgp != 0);
             break;
         case LayoutKind::WmmaRdna4: break;
+        case LayoutKind::WmmaGfx1250:
+        case LayoutKind::WmmaScaleGfx1250:
+        case LayoutKind::SwmmacGfx1250: {
+            // llvm-objdump-22 spells the gfx1250 controls by name, absent when 0.
+            auto named = [&](const char* name, const char* prefix, int v) {
+                field(name, prefix + modifier_value_name(name, v), v != 0);
+            };
+            if (ins.a == ElemType::F8F6F4) {
+                named("matrix_a_fmt", "MATRIX_FMT_", md.matrix_a_fmt);
+                named("matrix_b_fmt", "MATRIX_FMT_", md.matrix_b_fmt);
+            }
+            if (ins.kind == LayoutKind::WmmaScaleGfx1250) {
+                named("matrix_a_scale", "MATRIX_SCALE_", md.matrix_a_scale);
+                named("matrix_b_scale", "MATRIX_SCALE_", md.matrix_b_scale);
+                named("matrix_a_scale_fmt", "MATRIX_SCALE_FMT_", md.matrix_a_scale_fmt);
+                named("matrix_b_scale_fmt", "MATRIX_SCALE_FMT_", md.matrix_b_scale_fmt);
+            }
+            if (ins.kind == LayoutKind::SwmmacGfx1250) field("index_key", std::to_string(md.index_key), md.index_key != 0);
+            break;
+        }
         case LayoutKind::MmaSync:  // NVIDIA rows have no clang builtin to check
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
         case LayoutKind::Wgmma: break;
     }
+    return problems;
+}
+
+namespace {
+
+void judge(Case& c, const std::string& line) {
+    c.done = true;
+    const std::vector<std::string> problems = judge_disassembly(*c.ins, *c.target, c.mods, line);
     c.passed = problems.empty();
     if (c.passed) {
         c.detail = line;
@@ -219,8 +294,17 @@ std::map<std::string, std::string> matrix_lines(const std::string& dis) {
 ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& o, std::ostream& log) {
     const auto t0 = std::chrono::steady_clock::now();
     ConformanceResult result;
-    std::vector<std::string> gfxs = o.targets;
-    if (gfxs.empty()) gfxs = {"gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1200"};
+    std::vector<std::string> gfxs;
+    for (const std::string& g : o.targets) {
+        if (g != "all") {
+            gfxs.push_back(g);
+            continue;
+        }
+        for (const Target& t : cat.targets())
+            if (t.vendor() == Vendor::AMD && std::find(gfxs.begin(), gfxs.end(), t.gfx) == gfxs.end())
+                gfxs.push_back(t.gfx);
+    }
+    if (gfxs.empty()) gfxs = {"gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1200", "gfx1250"};
     const bool own_dir = o.workdir.empty();
     const std::string dir = own_dir ? detail::make_temp_dir("lanescope-conformance-") : o.workdir;
     // Our own work directory goes away on every exit, errors included.
@@ -231,20 +315,47 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         }
     } cleanup{own_dir && !o.keep ? dir : ""};
 
-    // Is the compiler there at all?
-    {
-        std::string err;
-        const int rc = run_process({o.clang, "--version"}, dir + "/version.txt", "", &err);
-        if (rc != 0) {
-            throw Error("the conformance check needs the AMD compiler '" + o.clang + "' (" +
-                        (err.empty() ? "exit status " + std::to_string(rc) : err) +
-                        "); install clang-19 llvm-19 lld-19 (scripts/packages/gpu.txt) or pass --clang");
-        }
-        std::string v = read_file(dir + "/version.txt");
-        log << "conformance: " << o.clang << " (" << v.substr(0, v.find('\n')) << "), " << o.objdump << "\n";
-    }
     if (!detail::write_file_atomic(dir + "/empty.c", "void lanescope_empty(void) {}\n"))
         throw Error("cannot write into " + dir);
+    // Which compilers are here (each asked once), and their first --version line.
+    std::map<std::string, std::string> version_of;  // "" = not installed
+    auto version = [&](const std::string& clang) -> const std::string& {
+        auto it = version_of.find(clang);
+        if (it != version_of.end()) return it->second;
+        const std::string file = dir + "/version" + std::to_string(version_of.size()) + ".txt";
+        std::string v;
+        if (run_process({clang, "--version"}, file, "", nullptr) == 0) {
+            v = read_file(file);
+            v = v.substr(0, v.find('\n'));
+            if (v.empty()) v = "unknown version";
+        }
+        return version_of.emplace(clang, v).first->second;
+    };
+    // "clang-22" -> "llvm-objdump-22"; "/opt/x/clang" -> "/opt/x/llvm-objdump".
+    auto objdump_for = [](const std::string& clang) {
+        const size_t slash = clang.rfind('/');
+        const std::string dirpart = slash == std::string::npos ? "" : clang.substr(0, slash + 1);
+        const std::string base = clang.substr(dirpart.size());
+        const size_t dash = base.rfind('-');
+        const std::string suffix = dash != std::string::npos && dash + 1 < base.size() &&
+                                           base.find_first_not_of("0123456789", dash + 1) == std::string::npos
+                                       ? base.substr(dash)
+                                       : "";
+        return dirpart + "llvm-objdump" + suffix;
+    };
+    if (!o.clang.empty() && version(o.clang).empty())
+        throw Error("the conformance check needs the AMD compiler '" + o.clang +
+                    "' (it does not run); install clang-22 llvm-22 lld-22 (scripts/packages/gpu.txt) or pass --clang");
+    bool any_compiler = !o.clang.empty();
+    for (const char* c : {"clang-22", "clang-19"}) any_compiler = any_compiler || !version(c).empty();
+    if (!any_compiler)
+        throw Error("the conformance check needs an AMD compiler: neither clang-22 nor clang-19 runs here; install "
+                    "clang-22 llvm-22 lld-22 (scripts/packages/gpu.txt) or pass --clang");
+    std::map<std::string, Toolchain> tools;  // gfx -> what judges it
+    auto knows = [&](const std::string& clang, const std::string& gfx) {
+        return run_process(compile_argv({clang, ""}, gfx, false, dir + "/empty.c", dir + "/empty_" + gfx + ".o"), "",
+                           dir + "/probe_" + gfx + ".log") == 0;
+    };
 
     // Which builtin names the catalog claims on which families.
     std::map<std::string, std::set<Family>> claimed;
@@ -261,16 +372,37 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
     std::vector<Case> cases;
     for (const std::string& gfx : gfxs) {
         const Target& t = cat.find_target(gfx);
+        if (t.vendor() != Vendor::AMD)
+            throw Error(t.gfx + " is an NVIDIA target: PTX has no compiler builtins to check; legal: AMD targets "
+                                "(gfx908 ... gfx1201) or all");
         TargetSummary sum;
         sum.target = t.gfx;
-        // Does this compiler know the target?
-        if (run_process(compile_argv(o, t.gfx, false, dir + "/empty.c", dir + "/empty.o"), "",
-                        dir + "/probe_" + t.gfx + ".log") != 0) {
-            sum.skipped = true;
-            sum.skip_reason = o.clang + " does not support -mcpu=" + t.gfx + " (pass --clang with a compiler that does)";
+        // Which compiler judges this target: --clang, else its witness, else clang-19.
+        Toolchain tc;
+        if (!o.clang.empty()) {
+            tc = {o.clang, o.objdump.empty() ? objdump_for(o.clang) : o.objdump};
+            if (!knows(tc.clang, t.gfx)) {
+                sum.skipped = true;
+                sum.skip_reason = o.clang + " does not support -mcpu=" + t.gfx + " (pass --clang with a compiler that does)";
+            }
+        } else if (!version(t.compiler).empty() && knows(t.compiler, t.gfx)) {
+            tc = {t.compiler, o.objdump.empty() ? objdump_for(t.compiler) : o.objdump};
+        } else if (t.compiler != "clang-19" && !version("clang-19").empty() && knows("clang-19", t.gfx)) {
+            tc = {"clang-19", o.objdump.empty() ? "llvm-objdump-19" : o.objdump};
+            sum.skip_reason = "its witness " + t.compiler + " is not here; judged by clang-19";
+        } else {
+            sum.skipped = sum.no_compiler = true;
+            sum.skip_reason = "no compiler here (its witness " + t.compiler +
+                              (version(t.compiler).empty() ? " is not installed" : " does not know it") +
+                              "; not counted as a failure)";
+        }
+        if (sum.skipped) {
             result.targets.push_back(sum);
             continue;
         }
+        sum.compiler = tc.clang;
+        sum.objdump = tc.objdump;
+        tools[t.gfx] = tc;
         result.targets.push_back(sum);
         // Positive cases: every row on this family, each wave size, default
         // modifiers and a few legal non-zero combinations.
@@ -282,15 +414,14 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                 ResolvedModifiers def = resolve_modifiers(*ins, t, base);
                 for (const ModifierRange& r : modifier_ranges(*ins, t, def)) {
                     if (r.name == "wave" || r.name == "abid" || r.values.size() < 2) continue;
+                    // gfx1250 SWMMAC: the clang-22 builtin has no index_key argument (and
+                    // does not fold a shifted index into it), so no builtin selects it.
+                    if (r.name == "index_key" && ins->kind == LayoutKind::SwmmacGfx1250) continue;
                     std::vector<int> picks = {r.values.back()};
                     if (r.values.size() > 2) picks.push_back(r.values[1]);
                     for (int v : picks) {
                         Modifiers m = base;
-                        if (r.name == "cbsz") m.cbsz = v;
-                        if (r.name == "blgp") m.blgp = v;
-                        if (r.name == "opsel") m.opsel = v;
-                        if (r.name == "opsel_a") m.opsel_a = v;
-                        if (r.name == "opsel_b") m.opsel_b = v;
+                        set_modifier(m, r.name, v);
                         combos.push_back(m);
                     }
                 }
@@ -333,6 +464,16 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         }
     }
     for (size_t n = 0; n < cases.size(); ++n) cases[n].fname = "lanescope_case_" + std::to_string(n);
+    {
+        std::map<std::string, std::vector<std::string>> by_tool;
+        for (const TargetSummary& s : result.targets)
+            if (!s.skipped) by_tool[s.compiler + " (" + version(s.compiler) + "), " + s.objdump].push_back(s.target);
+        for (const auto& [tool, targets] : by_tool) {
+            log << "conformance: " << tool << ":";
+            for (const std::string& g : targets) log << " " << g;
+            log << "\n";
+        }
+    }
 
     // Batches: (target, wave64 flag, negative).
     std::map<std::tuple<std::string, bool, bool>, std::vector<size_t>> batches;
@@ -356,12 +497,13 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         return src;
     };
     auto disassemble = [&](const std::string& gfx, bool w64, const std::string& obj, const std::string& base) {
-        std::vector<std::string> a = {o.objdump, "-d", "--mcpu=" + gfx};
+        const std::string& objdump = tools.at(gfx).objdump;
+        std::vector<std::string> a = {objdump, "-d", "--mcpu=" + gfx};
         if (w64) a.push_back("--mattr=+wavefrontsize64");
         a.push_back(obj);
         std::string err;
         if (run_process(a, base + ".dis", base + ".dis.log", &err) != 0)
-            throw Error("disassembling with " + o.objdump + " failed: " + (err.empty() ? read_file(base + ".dis.log") : err));
+            throw Error("disassembling with " + objdump + " failed: " + (err.empty() ? read_file(base + ".dis.log") : err));
         return matrix_lines(read_file(base + ".dis"));
     };
     // One case alone (after its batch failed).
@@ -370,8 +512,9 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         std::vector<size_t> one = {id};
         const std::string base = dir + "/" + c.fname;
         if (!detail::write_file_atomic(base + ".c", source_of(one, false))) throw Error("cannot write " + base + ".c");
-        const int rc = run_process(compile_argv(o, c.target->gfx, wave64_flag(c), base + ".c", base + ".o"), "",
-                                   base + ".log");
+        const int rc = run_process(compile_argv(tools.at(c.target->gfx), c.target->gfx, wave64_flag(c), base + ".c",
+                                                base + ".o"),
+                                   "", base + ".log");
         if (c.negative) {
             c.done = true;
             c.passed = rc != 0;
@@ -413,12 +556,13 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                     probe_src += "#if __has_builtin(" + cases[id].builtin + ")\nint lanescope_has_" +
                                  std::to_string(id) + ";\n#endif\n";
                 if (!detail::write_file_atomic(base + ".c", probe_src)) throw Error("cannot write " + base + ".c");
-                std::vector<std::string> a = {o.clang, "-x", "c", "--target=amdgcn-amd-amdhsa", "-mcpu=" + gfx,
+                const std::string& clang = tools.at(gfx).clang;
+                std::vector<std::string> a = {clang, "-x", "c", "--target=amdgcn-amd-amdhsa", "-mcpu=" + gfx,
                                               "-nogpulib", "-E", base + ".c", "-o", base + ".i"};
                 if (w64) a.push_back("-mwavefrontsize64");
                 std::string err;
                 if (run_process(a, "", base + ".log", &err) != 0)
-                    throw Error("running " + o.clang + " -E failed: " + (err.empty() ? read_file(base + ".log") : err));
+                    throw Error("running " + clang + " -E failed: " + (err.empty() ? read_file(base + ".log") : err));
                 const std::string offered = read_file(base + ".i");
                 std::lock_guard<std::mutex> lock(mu);
                 for (size_t id : *idsp) {
@@ -434,7 +578,7 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                 return;
             }
             if (!detail::write_file_atomic(base + ".c", source_of(*idsp, true))) throw Error("cannot write " + base + ".c");
-            const int rc = run_process(compile_argv(o, gfx, w64, base + ".c", base + ".o"), "", base + ".log");
+            const int rc = run_process(compile_argv(tools.at(gfx), gfx, w64, base + ".c", base + ".o"), "", base + ".log");
             if (rc != 0) {
                 std::lock_guard<std::mutex> lock(mu);
                 retry.insert(retry.end(), idsp->begin(), idsp->end());
@@ -487,7 +631,7 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         const Target& t = cat.find_target(s.target);
         log << "  " << s.target << " (" << family_title(t.family) << "): ";
         if (s.skipped) {
-            log << "SKIPPED -- " << s.skip_reason << "\n";
+            log << (s.no_compiler ? "" : "SKIPPED -- ") << s.skip_reason << "\n";
             continue;
         }
         int cases_n = 0, cases_ok = 0;
@@ -498,7 +642,8 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
             }
         log << s.builtins_passed << "/" << s.builtins << " builtins passed (" << cases_ok << "/" << cases_n
             << " with modifier combinations); " << s.negatives_passed << "/" << s.negatives
-            << " unclaimed builtins rejected\n";
+            << " unclaimed builtins rejected; " << s.compiler
+            << (s.skip_reason.empty() ? "" : " (" + s.skip_reason + ")") << "\n";
     }
     int shown = 0;
     for (const ConformanceCheck& k : result.checks) {

@@ -1,6 +1,7 @@
 // Which clang compiles the HIP probe kernels. A ROCm machine (where AMD GPUs
-// are) has ROCm's own clang under $ROCM_PATH/llvm/bin and often no Debian
-// clang-19; only ROCm's clang knows gfx950. The search order is documented in
+// are) has ROCm's own clang under $ROCM_PATH/llvm/bin; elsewhere Debian's
+// clang-22 (LLVM 22) knows every AMD target but gfx940/gfx941, which clang-19
+// still compiles for. The search order is documented in
 // gpu.hpp and docs/gpu.md; every candidate passed over is named with the reason.
 #include "lanescope/gpu.hpp"
 
@@ -132,6 +133,9 @@ HipCompilerChoice find_hip_compiler(const std::string& gfx, const HipCompilerSea
                  "ROCm's clang in its default place"))
         return out;
 
+    const std::string llvm22 = on_path("clang++-22", env("PATH"));
+    if (llvm22.empty()) out.skipped.push_back("clang++-22: not found");
+    else if (consider("clang++-22", llvm22, "Debian's clang-22")) return out;
     const std::string debian = on_path("clang++-19", env("PATH"));
     if (debian.empty()) out.skipped.push_back("clang++-19: not found");
     else if (consider("clang++-19", debian, "Debian's clang-19")) return out;

@@ -143,7 +143,7 @@ RegisterFile HipDevice::run(const ProbeLaunch& p) {
         const std::string base = a.workdir + "/probe" + std::to_string(a.kernels.size());
         if (!detail::write_file_atomic(base + ".hip", src)) throw Error("cannot write " + base + ".hip");
         if (a.compiler.path.empty())
-            throw Error(a.compiler.line() + "; install ROCm (its clang is $ROCM_PATH/llvm/bin/clang++) or clang-19, or "
+            throw Error(a.compiler.line() + "; install ROCm (its clang is $ROCM_PATH/llvm/bin/clang++) or clang-22 (clang-19 for gfx940/gfx941), or "
                                             "set LANESCOPE_HIP_CLANG");
         std::vector<std::string> argv = {a.compiler.path, "-x", "hip", "--offload-arch=" + gfx_,
                                          "--offload-device-only", "--no-gpu-bundle-output", "-nogpulib", "-nogpuinc",

@@ -766,7 +766,7 @@ Report verify(const Instruction& ins, const Target& t, const ResolvedModifiers& 
         series.push_back([&] { p.probe_b(1); });
         series.push_back([&] { p.probe_k(); });
     }
-    if (ins.kind == LayoutKind::MfmaScaled) {
+    if (ins.kind == LayoutKind::MfmaScaled && ins.scales) {
         series.push_back([&] { p.probe_scale(Operand::SA); });
         series.push_back([&] { p.probe_scale(Operand::SB); });
     }

@@ -95,29 +95,53 @@ TEST_CASE("verify --format json is an array of reports") {
     CHECK(r.out.front() == '[');
 }
 
-#ifdef LANESCOPE_HAVE_CLANG19
-TEST_CASE("the probe kernel compiles as HIP into a loadable code object for each family") {
+#ifdef LANESCOPE_HAVE_CLANG22
+TEST_CASE("the probe kernel compiles as HIP with clang-22 into a loadable code object for each family") {
     const char* targets[][2] = {{"gfx90a", "v_mfma_f32_32x32x8f16"},
                                 {"gfx942", "v_smfmac_f32_32x32x16_bf16"},
+                                {"gfx950", "v_mfma_scale_f32_16x16x128_f8f6f4"},
+                                {"gfx950", "v_mfma_f32_16x16x128_f8f6f4"},
                                 {"gfx1100", "v_wmma_f16_16x16x16_f16"},
-                                {"gfx1200", "v_swmmac_i32_16x16x32_iu8"}};
+                                {"gfx1153", "v_wmma_f32_16x16x16_bf16"},
+                                {"gfx1200", "v_swmmac_i32_16x16x32_iu8"},
+                                {"gfx1250", "v_wmma_scale16_f32_16x16x128_f8f6f4"},
+                                {"gfx1250", "v_swmmac_i32_16x16x128_iu8"},
+                                {"gfx1251", "v_wmma_f32_32x16x128_f4"}};
     const fs::path dir = fs::temp_directory_path() / ("lanescope_hip_" + std::to_string(::getpid()));
     fs::create_directories(dir);
     for (auto& tc : targets) {
         const Target& t = Catalog::builtin().find_target(tc[0]);
         const Instruction& ins = Catalog::builtin().find_instruction(t, tc[1]);
         const std::string src = gpu::probe_source(ins, t, resolve_modifiers(ins, t, Modifiers{}));
-        const fs::path hip = dir / (std::string(tc[0]) + ".hip"), co = dir / (std::string(tc[0]) + ".co");
+        const fs::path hip = dir / (ins.mnemonic + ".hip"), co = dir / (ins.mnemonic + ".co");
         std::ofstream(hip) << src;
-        Run r = sh("clang++-19 -x hip --offload-arch=" + t.gfx +
+        Run r = sh("clang++-22 -x hip --offload-arch=" + t.gfx +
                    " --offload-device-only --no-gpu-bundle-output -nogpulib -nogpuinc -O2 -c " + hip.string() + " -o " +
-                   co.string() + " && llvm-objdump-19 -d --mcpu=" + t.gfx + " " + co.string());
+                   co.string() + " && llvm-objdump-22 -d --mcpu=" + t.gfx + " " + co.string());
         INFO(t.gfx << " " << ins.mnemonic << "\n" << r.err);
         CHECK(r.status == 0);
         CHECK(r.out.find("<lanescope_probe>:") != std::string::npos);
         CHECK(r.out.find(ins.mnemonic + " ") != std::string::npos);
     }
     fs::remove_all(dir);
+}
+#endif
+
+#ifdef LANESCOPE_HAVE_CLANG19
+TEST_CASE("the probe kernel compiles as HIP with clang-19 for gfx940, which LLVM 22 removed") {
+    const Target& t = Catalog::builtin().find_target("gfx940");
+    CHECK(t.compiler == "clang-19");
+    const Instruction& ins = Catalog::builtin().find_instruction(t, "v_mfma_f32_32x32x4_xf32");
+    const fs::path dir = fs::temp_directory_path() / ("lanescope_hip19_" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    std::ofstream(dir / "p.hip") << gpu::probe_source(ins, t, resolve_modifiers(ins, t, Modifiers{}));
+    Run r = sh("clang++-19 -x hip --offload-arch=gfx940 --offload-device-only --no-gpu-bundle-output -nogpulib "
+               "-nogpuinc -O2 -c " + (dir / "p.hip").string() + " -o " + (dir / "p.co").string() +
+               " && llvm-objdump-19 -d --mcpu=gfx940 " + (dir / "p.co").string());
+    fs::remove_all(dir);
+    INFO(r.err);
+    CHECK(r.status == 0);
+    CHECK(r.out.find(ins.mnemonic + " ") != std::string::npos);
 }
 
 TEST_CASE("conformance fails, naming the builtin, when the catalog is wrong") {
@@ -150,3 +174,60 @@ TEST_CASE("conformance fails, naming the builtin, when the catalog is wrong") {
     CHECK(r.out.find("gfx90a (CDNA2): 0/1 builtins passed") != std::string::npos);
 }
 #endif
+
+TEST_CASE("conformance judges multi-word encodings by their MFMA word and f8f6f4 registers per format") {
+    const Target& g950 = Catalog::builtin().find_target("gfx950");
+    const Instruction& scaled = Catalog::builtin().find_instruction(g950, "v_mfma_scale_f32_16x16x128_f8f6f4");
+    const Instruction& plain = Catalog::builtin().find_instruction(g950, "v_mfma_f32_16x16x128_f8f6f4");
+    // Lines as llvm-objdump-22 printed them for clang-22's code (gfx950).
+    const std::string scaled_line = "v_mfma_scale_f32_16x16x128_f8f6f4 v[4:7], v[14:21], v[22:29], v[4:7], v12, v13 "
+                                    "op_sel_hi:[0,0,0]// 0000000000AC: D3AC0000 00021B0C D3AD0804 04122D0E";
+    const std::string fp6_fp4_line = "v_mfma_f32_16x16x128_f8f6f4 v[0:3], v[0:5], v[8:11], v[16:19] cbsz:2 blgp:4// "
+                                     "000000000014: D3AD0200 84421100";
+    auto judge = [&](const Instruction& ins, int cbsz, int blgp, const std::string& line) {
+        Modifiers m;
+        m.cbsz = cbsz;
+        m.blgp = blgp;
+        std::string all;
+        for (const std::string& p : gpu::judge_disassembly(ins, g950, resolve_modifiers(ins, g950, m), line))
+            all += p + "; ";
+        return all;
+    };
+    CHECK(judge(scaled, 0, 0, scaled_line).empty());     // opcode 0x2d from the MFMA word, not 0x2c from ld_scale
+    CHECK(judge(plain, 2, 4, fp6_fp4_line).empty());     // FP6 A: 6 registers, FP4 B: 4
+    CHECK(judge(plain, 0, 0, fp6_fp4_line).find("operand A uses 6 registers") != std::string::npos);
+    const std::string wrong = judge(plain, 0, 0, scaled_line);
+    CHECK(wrong.find("emitted v_mfma_scale_f32_16x16x128_f8f6f4") != std::string::npos);
+    CHECK(wrong.find("4 dwords, catalog says 2") != std::string::npos);
+    // A prefix that is not the ld_scale is named.
+    std::string bad_prefix = scaled_line;
+    bad_prefix.replace(bad_prefix.find("D3AC0000"), 8, "D3AB0000");
+    CHECK(judge(scaled, 0, 0, bad_prefix).find("prefix word 0 opcode 0x2b, catalog says 0x2c") != std::string::npos);
+}
+
+TEST_CASE("conformance reads gfx1250's 8-bit opcode from the WMMA word after the scale prefix") {
+    const Target& g = Catalog::builtin().find_target("gfx1250");
+    const Instruction& scaled = Catalog::builtin().find_instruction(g, "v_wmma_scale_f32_16x16x128_f8f6f4");
+    const Instruction& f16 = Catalog::builtin().find_instruction(g, "v_wmma_f16_16x16x128_fp8_fp8");
+    // Lines as llvm-objdump-22 printed them for clang-22's code (gfx1250).
+    const std::string scaled_line =
+        "v_wmma_scale_f32_16x16x128_f8f6f4 v[24:31], v[0:11], v[16:23], v[24:31], v13, v12 "
+        "matrix_a_fmt:MATRIX_FMT_FP6 matrix_b_fmt:MATRIX_FMT_FP4 matrix_a_scale:MATRIX_SCALE_ROW1 "
+        "matrix_a_scale_fmt:MATRIX_SCALE_FMT_E5M3 matrix_b_scale_fmt:MATRIX_SCALE_FMT_E4M3// 00000000026C: CC350A00 "
+        "2402190D CC335018 04622100";
+    Modifiers m;
+    m.matrix_a_fmt = 2;
+    m.matrix_b_fmt = 4;
+    m.matrix_a_scale = 1;
+    m.matrix_a_scale_fmt = 1;
+    m.matrix_b_scale_fmt = 2;
+    auto problems = gpu::judge_disassembly(scaled, g, resolve_modifiers(scaled, g, m), scaled_line);
+    std::string all;
+    for (const std::string& p : problems) all += p + "; ";
+    CHECK(all.empty());
+    // An 8-bit opcode (0x84) that a 7-bit mask would read as 0x04 (the words are llvm-mc-22's
+    // -mcpu=gfx1250 encoding of this line: [0x00,0x00,0x84,0xcc,0x04,0x29,0x02,0x1c]).
+    const std::string f16_line = "v_wmma_f16_16x16x128_fp8_fp8 v[0:3], v[4:19], v[20:35], v[0:3]// 000000000000: CC840000 "
+                                 "1C022904";
+    CHECK(gpu::judge_disassembly(f16, g, resolve_modifiers(f16, g, Modifiers{}), f16_line).empty());
+}

@@ -73,6 +73,18 @@ TEST_CASE("HIP compiler: without ROCm, Debian's clang++-19 for a target it knows
     CHECK(mentions(c.skipped, "opt-rocm/llvm/bin/clang++: not found"));
 }
 
+TEST_CASE("HIP compiler: Debian's clang++-22 before clang++-19; clang++-19 for gfx940, which LLVM 22 removed") {
+    FakeMachine m;
+    fake_compiler(m.root / "bin/clang++-22", "gfx94[01]");
+    fake_compiler(m.root / "bin/clang++-19", "gfx950");
+    auto c = gpu::find_hip_compiler("gfx950", m.search({}));
+    CHECK(c.path == (m.root / "bin/clang++-22").string());
+    CHECK(c.origin == "Debian's clang-22");
+    auto old = gpu::find_hip_compiler("gfx940", m.search({}));
+    CHECK(old.path == (m.root / "bin/clang++-19").string());
+    CHECK(mentions(old.skipped, "clang++-22: does not know gfx940"));
+}
+
 TEST_CASE("HIP compiler: gfx950 with only clang++-19 finds none and says why") {
     FakeMachine m;
     fake_compiler(m.root / "bin/clang++-19", "gfx950");

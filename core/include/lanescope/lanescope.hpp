@@ -74,7 +74,11 @@ struct Target {
     std::vector<std::string> products; // lower-case, e.g. "mi300x"
     std::vector<int> wave_sizes;       // {64} or {32, 64}
     int default_wave;
-    bool has_compiler;                 // clang-19 knows this -mcpu (AMD); false on NVIDIA
+    // The compiler that witnesses this target's builtins (conformance, probe
+    // kernels): "clang-22" (LLVM 22) for every AMD target it knows, "clang-19"
+    // for gfx940/gfx941, which LLVM 22 removed; "" on NVIDIA (PTX has no builtins).
+    std::string compiler;
+    bool has_compiler() const { return !compiler.empty(); }
     Vendor vendor() const { return vendor_of(family); }
     // The name `arch` has in JSON: the family on AMD ("cdna3"), the sm id on
     // NVIDIA ("sm_90"), as each vendor's users name architectures.
@@ -138,6 +142,11 @@ struct Instruction {
     std::string vec_w64;              // RDNA wave64 vector types, else empty
     std::string features;             // clang target features the builtin needs
     bool tied = false;                // D is tied to C (_tied builtins, smfmac)
+    // mfma_scaled rows: true for v_mfma_scale_* (scale operands SA/SB, an
+    // ld_scale prefix word); false for the unscaled f8f6f4 form that the
+    // compiler selects for the same builtin when both scales are literal 0
+    // (catalog layout "mfma_f8f6f4": the same A/B/C/D formulas, no SA/SB).
+    bool scales = false;
     std::string source;               // where the facts come from
     int catalog_line = 0;
     // NVIDIA rows (empty on AMD rows). `mnemonic` holds the full PTX spelling,
@@ -348,6 +357,32 @@ struct ExecFacts {
 };
 ExecFacts exec_facts(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
 
+// How an AMD matrix instruction is encoded: its dwords in order, each with its
+// fixed bits (registers and modifiers zero). Multi-word instructions (gfx950's
+// v_mfma_scale_*) start with a prefix instruction (v_mfma_ld_scale_b32) and end
+// with the MFMA/WMMA instruction whose opcode the catalog gives.
+struct EncodingWord {
+    int dword = 0;              // index of the word's first dword in the instruction
+    unsigned word = 0;          // dword 0 of that instruction word: fixed bits | opcode
+    unsigned opcode = 0;
+    std::string mnemonic;       // "v_mfma_ld_scale_b32", or the row's mnemonic
+    std::string role;           // "prefix" or "matrix"
+};
+// The encoding format of a family's matrix instructions (a per-family fact).
+struct EncodingFormat {
+    std::string name;           // "VOP3P-MAI" (GFX9/CDNA), "VOP3P" (GFX11/GFX12)
+    unsigned word0_fixed = 0;   // the format's fixed bits of dword 0
+    int opcode_lo = 16;         // the opcode field: bits opcode_lo .. opcode_lo + opcode_bits - 1 of dword 0
+    int opcode_bits = 7;
+    int dwords = 2;             // dwords per instruction word (no literal)
+    std::string source;
+    unsigned opcode_of(unsigned dword0) const { return (dword0 >> opcode_lo) & ((1u << opcode_bits) - 1u); }
+};
+EncodingFormat encoding_format(Family f);
+std::vector<EncodingWord> encoding_words(const Instruction& ins);
+// How the compiler chooses this instruction from its builtin ("" when the
+// builtin always gives it): the scaled / unscaled f8f6f4 pair.
+std::string compiler_selection(const Instruction& ins);
 // How sure a layout is, and the other readings of it (gfx1250 layouts carry
 // this; other families return an empty `confidence` and state theirs in
 // family_source / Instruction::confidence). An alternative is a whole

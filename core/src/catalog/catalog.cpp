@@ -184,6 +184,8 @@ std::string Instruction::builtin(int wave) const {
 
 std::string Instruction::key(int wave) const {
     if (vendor() == Vendor::NVIDIA) return short_name;
+    // The unscaled f8f6f4 form shares the scaled row's builtin: its mnemonic names it.
+    if (kind == LayoutKind::MfmaScaled && !scales) return mnemonic.substr(2);
     return builtin(wave).substr(std::string_view("__builtin_amdgcn_").size());
 }
 
@@ -286,48 +288,51 @@ std::string Instruction::signature(int wave) const {
 namespace {
 std::vector<Target> make_targets() {
     std::vector<Target> t;
+    // The last argument names the compiler witness: clang-22 (LLVM 22) knows
+    // every AMD target here but gfx940/gfx941, which LLVM 22 removed (clang-19
+    // still knows them); NVIDIA targets have none ("").
     auto add = [&](std::string gfx, Family f, std::string title, std::vector<std::string> products,
-                   std::vector<int> waves, int def, bool compiler) {
+                   std::vector<int> waves, int def, const char* compiler) {
         t.push_back(Target{std::move(gfx), f, std::move(title), std::move(products), std::move(waves), def, compiler});
     };
-    add("gfx908", Family::CDNA1, "CDNA1 (gfx908, MI100)", {"mi100", "arcturus"}, {64}, 64, true);
+    add("gfx908", Family::CDNA1, "CDNA1 (gfx908, MI100)", {"mi100", "arcturus"}, {64}, 64, "clang-22");
     add("gfx90a", Family::CDNA2, "CDNA2 (gfx90a, MI200 series)", {"mi200", "mi210", "mi250", "mi250x", "aldebaran"},
-        {64}, 64, true);
+        {64}, 64, "clang-22");
     add("gfx942", Family::CDNA3, "CDNA3 (gfx942, MI300 series)", {"mi300", "mi300x", "mi300a", "mi325x", "aqua_vanjaram"},
-        {64}, 64, true);
-    add("gfx940", Family::CDNA3, "CDNA3 (gfx940, early MI300A)", {}, {64}, 64, true);
-    add("gfx941", Family::CDNA3, "CDNA3 (gfx941, early MI300X)", {}, {64}, 64, true);
-    add("gfx950", Family::CDNA4, "CDNA4 (gfx950, MI350 series)", {"mi350", "mi350x", "mi355x"}, {64}, 64, false);
+        {64}, 64, "clang-22");
+    add("gfx940", Family::CDNA3, "CDNA3 (gfx940, early MI300A)", {}, {64}, 64, "clang-19");
+    add("gfx941", Family::CDNA3, "CDNA3 (gfx941, early MI300X)", {}, {64}, 64, "clang-19");
+    add("gfx950", Family::CDNA4, "CDNA4 (gfx950, MI350 series)", {"mi350", "mi350x", "mi355x"}, {64}, 64, "clang-22");
     add("gfx1100", Family::RDNA3, "RDNA3 (gfx1100, Radeon RX 7900 / PRO W7900)",
-        {"rx7900xtx", "rx7900xt", "rx7900gre", "w7900", "w7800", "navi31"}, {32, 64}, 32, true);
+        {"rx7900xtx", "rx7900xt", "rx7900gre", "w7900", "w7800", "navi31"}, {32, 64}, 32, "clang-22");
     add("gfx1101", Family::RDNA3, "RDNA3 (gfx1101, Radeon RX 7800 / 7700)", {"rx7800xt", "rx7700xt", "navi32"},
-        {32, 64}, 32, true);
-    add("gfx1102", Family::RDNA3, "RDNA3 (gfx1102, Radeon RX 7600)", {"rx7600", "rx7600xt", "navi33"}, {32, 64}, 32, true);
+        {32, 64}, 32, "clang-22");
+    add("gfx1102", Family::RDNA3, "RDNA3 (gfx1102, Radeon RX 7600)", {"rx7600", "rx7600xt", "navi33"}, {32, 64}, 32, "clang-22");
     add("gfx1103", Family::RDNA3, "RDNA3 (gfx1103, Radeon 780M/760M iGPU)", {"780m", "760m", "phoenix"}, {32, 64}, 32,
-        true);
-    add("gfx1150", Family::RDNA3, "RDNA3.5 (gfx1150, Radeon 890M iGPU)", {"890m", "strix"}, {32, 64}, 32, true);
-    add("gfx1151", Family::RDNA3, "RDNA3.5 (gfx1151, Radeon 8060S iGPU)", {"8060s", "strix_halo"}, {32, 64}, 32, true);
-    add("gfx1152", Family::RDNA3, "RDNA3.5 (gfx1152, Krackan iGPU)", {"krackan"}, {32, 64}, 32, true);
-    add("gfx1153", Family::RDNA3, "RDNA3.5 (gfx1153)", {}, {32, 64}, 32, false);
+        "clang-22");
+    add("gfx1150", Family::RDNA3, "RDNA3.5 (gfx1150, Radeon 890M iGPU)", {"890m", "strix"}, {32, 64}, 32, "clang-22");
+    add("gfx1151", Family::RDNA3, "RDNA3.5 (gfx1151, Radeon 8060S iGPU)", {"8060s", "strix_halo"}, {32, 64}, 32, "clang-22");
+    add("gfx1152", Family::RDNA3, "RDNA3.5 (gfx1152, Krackan iGPU)", {"krackan"}, {32, 64}, 32, "clang-22");
+    add("gfx1153", Family::RDNA3, "RDNA3.5 (gfx1153)", {}, {32, 64}, 32, "clang-22");
     add("gfx1200", Family::RDNA4, "RDNA4 (gfx1200, Radeon RX 9060)", {"rx9060xt", "rx9060", "navi44"}, {32, 64}, 32,
-        true);
+        "clang-22");
     add("gfx1201", Family::RDNA4, "RDNA4 (gfx1201, Radeon RX 9070 / AI PRO R9700)",
-        {"rx9070xt", "rx9070", "r9700", "navi48"}, {32, 64}, 32, true);
+        {"rx9070xt", "rx9070", "r9700", "navi48"}, {32, 64}, 32, "clang-22");
     // CDNA5: AMD's FlyDSL documentation (ROCm/FlyDSL) names gfx1250 CDNA5 and the
     // MI450; LLVM's AMDGPUUsage lists gfx1250 with product names "TBA" and no
     // product for gfx1251. Wave32 only (clang-22 refuses -mwavefrontsize64).
-    add("gfx1250", Family::CDNA5, "CDNA5 (gfx1250, MI400 series: MI450)", {"mi400", "mi450"}, {32}, 32, false);
-    add("gfx1251", Family::CDNA5, "CDNA5 (gfx1251)", {}, {32}, 32, false);
+    add("gfx1250", Family::CDNA5, "CDNA5 (gfx1250, MI400 series: MI450)", {"mi400", "mi450"}, {32}, 32, "clang-22");
+    add("gfx1251", Family::CDNA5, "CDNA5 (gfx1251)", {}, {32}, 32, "clang-22");
     // NVIDIA: lanes are the 32 threads of a warp (wgmma: the 128 of a warpgroup,
     // which the instruction's legal lane count says). sm_90a is the same chip as
     // sm_90 with the architecture-specific instructions (wgmma) enabled.
-    add("sm_80", Family::Ampere, "Ampere (sm_80, A100 / A30)", {"a100", "a30", "ga100"}, {32}, 32, false);
+    add("sm_80", Family::Ampere, "Ampere (sm_80, A100 / A30)", {"a100", "a30", "ga100"}, {32}, 32, "");
     add("sm_86", Family::Ampere, "Ampere (sm_86, RTX 30 series / A10 / A40)",
-        {"rtx3090", "rtx3080", "rtx3070", "a10", "a40", "ga102"}, {32}, 32, false);
+        {"rtx3090", "rtx3080", "rtx3070", "a10", "a40", "ga102"}, {32}, 32, "");
     add("sm_89", Family::Ada, "Ada (sm_89, L40S / L4 / RTX 40 series)", {"l40s", "l40", "l4", "rtx4090", "rtx4080", "ad102"},
-        {32}, 32, false);
-    add("sm_90", Family::Hopper, "Hopper (sm_90, H100 / H200)", {"h100", "h200", "gh100", "gh200"}, {32}, 32, false);
-    add("sm_90a", Family::Hopper, "Hopper (sm_90a, H100 / H200 with wgmma, setmaxnreg)", {}, {32}, 32, false);
+        {32}, 32, "");
+    add("sm_90", Family::Hopper, "Hopper (sm_90, H100 / H200)", {"h100", "h200", "gh100", "gh200"}, {32}, 32, "");
+    add("sm_90a", Family::Hopper, "Hopper (sm_90a, H100 / H200 with wgmma, setmaxnreg)", {}, {32}, 32, "");
     return t;
 }
 
@@ -532,6 +537,7 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
     static const std::map<std::string, LayoutKind> kKinds = {
         {"mfma", LayoutKind::Mfma},
         {"mfma_scaled", LayoutKind::MfmaScaled},
+        {"mfma_f8f6f4", LayoutKind::MfmaScaled},  // mfma_scaled's formulas without the scales
         {"smfmac_cdna3", LayoutKind::SmfmacCdna3},
         {"smfmac_cdna4", LayoutKind::SmfmacCdna4},
         {"wmma_rdna3", LayoutKind::WmmaRdna3},
@@ -588,9 +594,10 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
         if (kind == kKinds.end())
             fail(origin, line_no,
                  "unknown layout '" + f[4] +
-                     "'; legal: mfma mfma_scaled smfmac_cdna3 smfmac_cdna4 wmma_rdna3 wmma_rdna4 swmmac_rdna4 wmma_gfx1250 "
-                     "wmma_scale_gfx1250 swmmac_gfx1250");
+                     "'; legal: mfma mfma_scaled mfma_f8f6f4 smfmac_cdna3 smfmac_cdna4 wmma_rdna3 wmma_rdna4 swmmac_rdna4 "
+                     "wmma_gfx1250 wmma_scale_gfx1250 swmmac_gfx1250");
         r.kind = kind->second;
+        r.scales = f[4] == "mfma_scaled";
         auto dims = text::split(f[5], 'x');
         if (dims.size() != 3) fail(origin, line_no, "shape '" + f[5] + "' is not MxNxK");
         r.m = parse_int(origin, line_no, "shape", dims[0]);
@@ -620,13 +627,16 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
             r.opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", text::trim(ops.back()), 16));
             if (ops.size() == 2) {
                 r.prefix_opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", text::trim(ops[0]), 16));
-                // The prefixes LLVM 22 knows (llvm-mc-22 -mcpu=gfx1250).
-                if (r.prefix_opcode == 0x35) r.prefix_mnemonic = "v_wmma_ld_scale_paired_b32";
-                else if (r.prefix_opcode == 0x3a) r.prefix_mnemonic = "v_wmma_ld_scale16_paired_b64";
+                // The prefixes LLVM 22 knows, per family (llvm-objdump-22 on gfx950's
+                // v_mfma_scale_*: D3AC.... first; llvm-mc-22 -mcpu=gfx1250 for the rest).
+                const bool cdna4 = r.on(Family::CDNA4), cdna5 = r.on(Family::CDNA5);
+                if (cdna4 && !cdna5 && r.prefix_opcode == 0x2c) r.prefix_mnemonic = "v_mfma_ld_scale_b32";
+                else if (cdna5 && !cdna4 && r.prefix_opcode == 0x35) r.prefix_mnemonic = "v_wmma_ld_scale_paired_b32";
+                else if (cdna5 && !cdna4 && r.prefix_opcode == 0x3a) r.prefix_mnemonic = "v_wmma_ld_scale16_paired_b64";
                 else
                     fail(origin, line_no, "prefix opcode '" + text::trim(ops[0]) +
-                                              "' is unknown, legal: 35 (v_wmma_ld_scale_paired_b32), "
-                                              "3a (v_wmma_ld_scale16_paired_b64)");
+                                              "' is unknown on these families, legal: 2c (v_mfma_ld_scale_b32, cdna4), "
+                                              "35 (v_wmma_ld_scale_paired_b32, cdna5), 3a (v_wmma_ld_scale16_paired_b64, cdna5)");
             }
         }
         if (f[9] == "-") {
@@ -674,7 +684,9 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
         if (!seen->second.empty()) fail(origin, line_no, seen->second);
         // A builtin may appear once per family (a hash lookup per row: loading stays linear).
         for (Family fam : r.families) {
-            auto [at, fresh] = defined.emplace(std::string(family_name(fam)) + "/" + r.builtin_pattern, line_no);
+            // The unscaled f8f6f4 form shares its builtin with the scaled row.
+            const std::string form = r.kind == LayoutKind::MfmaScaled && !r.scales ? "/unscaled" : "";
+            auto [at, fresh] = defined.emplace(std::string(family_name(fam)) + "/" + r.builtin_pattern + form, line_no);
             if (!fresh)
                 fail(origin, line_no,
                      "builtin '" + r.builtin_pattern + "' already defined for " + std::string(family_name(fam)) +

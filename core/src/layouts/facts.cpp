@@ -42,7 +42,8 @@ ExecFacts exec_facts(const Instruction& ins, const Target& t, const ResolvedModi
         if (ins.a == ElemType::F64 && fam != Family::CDNA2)
             f.value_modifiers = "blgp is neg:[A,B,C] on f64 (bit 0 negates A, bit 1 B, bit 2 C)";
         else if (ins.kind == LayoutKind::MfmaScaled)
-            f.value_modifiers = "neg/abs on C only (ISA level); scales multiply by 2^(e-127)";
+            f.value_modifiers = ins.scales ? "neg/abs on C only (ISA level); scales multiply by 2^(e-127)"
+                                           : "neg/abs on C only (ISA level); no scales (as if both were 2^0)";
     } else if (fam == Family::CDNA5) {
         // gfx1250: one VGPR file; llvm-mc-22 accepts any VGPR start for these operands.
         f.coexec = false;
@@ -197,6 +198,61 @@ std::string formula_symbols_text(const Instruction& ins, std::string_view formul
     for (const FormulaSymbol& f : formula_symbols(ins, formulas))
         s += std::string(indent) + f.symbol + ": " + f.meaning + "\n";
     return s;
+}
+
+}  // namespace lanescope
+
+namespace lanescope {
+
+// Encoding formats. GFX9/CDNA VOP3P-MAI: dword 0 bits 31:23 = 0x1A7, opcode in
+// bits 22:16 (LLVM VOP3PInstructions.td, VOP3P_MAI encoding; CDNA3/CDNA4 ISA
+// guides, "VOP3P-MAI"). GFX11/GFX12 VOP3P: bits 31:23 = 0x198, opcode in bits
+// 22:16 (LLVM VOP3P real encodings for GFX11/GFX12; RDNA3/RDNA4 ISA guides).
+// The opcode width is a fact of each format: a family whose opcode field is
+// wider says so here, never in a caller's mask.
+EncodingFormat encoding_format(Family f) {
+    if (is_cdna(f))
+        return {"VOP3P-MAI", 0xD3800000u, 16, 7, 2,
+                "GFX9 VOP3P-MAI: dword 0 bits 31:23 = 0x1A7, OP bits 22:16 (CDNA3/CDNA4 ISA guides; LLVM VOP3P_MAI)"};
+    // gfx1250 widened the VOP3P opcode to 8 bits: llvm-mc-22 -mcpu=gfx1250 encodes
+    // v_wmma_f16_16x16x128_fp8_fp8 as dword 0 0xCC840000 (opcode 0x84; with bit 23
+    // cleared the word disassembles as v_pk_lshlrev_b16).
+    if (f == Family::CDNA5)
+        return {"VOP3P (GFX12.5)", 0xCC000000u, 16, 8, 2,
+                "gfx1250 VOP3P: dword 0 bits 31:24 = 0xCC, OP bits 23:16 (llvm-mc-22 -mcpu=gfx1250 -show-encoding)"};
+    if (vendor_of(f) == Vendor::AMD)
+        return {"VOP3P", 0xCC000000u, 16, 7, 2,
+                "GFX11/GFX12 VOP3P: dword 0 bits 31:23 = 0x198, OP bits 22:16 (RDNA3/RDNA4 ISA guides; LLVM VOP3P)"};
+    return {"PTX", 0, 0, 0, 0, "PTX instructions have no fixed binary encoding at this level"};
+}
+
+std::vector<EncodingWord> encoding_words(const Instruction& ins) {
+    std::vector<EncodingWord> out;
+    if (ins.vendor() != Vendor::AMD) return out;
+    const EncodingFormat fmt = encoding_format(ins.families.front());
+    // The prefix instruction of a multi-word row (the catalog's "PREFIX+OPCODE"):
+    // gfx950's v_mfma_scale_* load their scales with v_mfma_ld_scale_b32 (0x2c)
+    // before the MFMA word; gfx1250's wmma_scale* with v_wmma_ld_scale_paired_b32
+    // (0x35) or v_wmma_ld_scale16_paired_b64 (0x3A) before the WMMA word.
+    int dword = 0;
+    if (ins.prefix_opcode) {
+        out.push_back({dword, fmt.word0_fixed | (ins.prefix_opcode << fmt.opcode_lo), ins.prefix_opcode,
+                       ins.prefix_mnemonic, "prefix"});
+        dword += fmt.dwords;
+    }
+    out.push_back({dword, fmt.word0_fixed | (ins.opcode << fmt.opcode_lo), ins.opcode, ins.mnemonic, "matrix"});
+    return out;
+}
+
+std::string compiler_selection(const Instruction& ins) {
+    if (ins.kind != LayoutKind::MfmaScaled || ins.vendor() != Vendor::AMD) return "";
+    const std::string b = ins.builtin(64);
+    if (ins.scales)
+        return b + " with a scale argument that is not a literal 0 (either one); with both scales a literal 0 "
+                   "clang-22 emits the unscaled f8f6f4 form instead (no ld_scale prefix, no SA/SB)";
+    return b + " with both scale arguments a literal 0 (clang-22; the op_sel arguments are then dropped): "
+               "the unscaled instruction, one MFMA word without the v_mfma_ld_scale_b32 prefix and without "
+               "scale operands SA/SB; A, B, C and D as in the scaled form";
 }
 
 }  // namespace lanescope

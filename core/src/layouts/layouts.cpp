@@ -934,6 +934,7 @@ Legal legal_abid(const Instruction& ins, int cbsz) {
             return {range(0, (1 << cbsz) - 1), "the block (within each group of 2^cbsz) whose A is broadcast"};
         }
         case LayoutKind::MfmaScaled:
+            if (!ins.scales) return {{}, "the unscaled f8f6f4 form has no ABID"};
             return {{}, "the scaled instruction sets ABID[0] = 1 itself (it enables the scales)"};
         case LayoutKind::SmfmacCdna3:
         case LayoutKind::SmfmacCdna4: {
@@ -976,6 +977,7 @@ Legal legal_opsel(const Instruction& ins, int wave) {
         case LayoutKind::SwmmacRdna4:
             return {range(0, sparse_sets(ins, wave) - 1), "index_key: which set of the sparse index VGPR"};
         case LayoutKind::MfmaScaled:
+            if (!ins.scales) return {{}, "the unscaled f8f6f4 form has no scale operands (no op_sel)"};
             return {range(0, 3), "scale byte for SA and SB (see --opsel-a / --opsel-b)"};
         default: return {{}, std::string(is_cdna(ins.families.front()) ? "CDNA MFMA/SMFMAC" : "RDNA4 WMMA") +
                                  " have no OPSEL that moves data"};
@@ -1016,7 +1018,8 @@ Legal legal_index_key(const Instruction& ins) {
 }
 
 Legal legal_opsel_ab(const Instruction& ins) {
-    if (ins.kind == LayoutKind::MfmaScaled) return {range(0, 3), "scale byte: bits [8n+7:8n] of the scale VGPR"};
+    if (ins.kind == LayoutKind::MfmaScaled && ins.scales)
+        return {range(0, 3), "scale byte: bits [8n+7:8n] of the scale VGPR"};
     return {{}, "only mfma_scale_* have scale operands"};
 }
 
@@ -1106,7 +1109,7 @@ std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target&
     add("abid", legal_abid(ins, cur.cbsz));
     add("blgp", legal_blgp(ins, t));
     add("opsel", legal_opsel(ins, cur.wave));
-    if (ins.kind == LayoutKind::MfmaScaled) {
+    if (ins.kind == LayoutKind::MfmaScaled && ins.scales) {
         add("opsel_a", legal_opsel_ab(ins));
         add("opsel_b", legal_opsel_ab(ins));
     }
@@ -1216,7 +1219,7 @@ std::vector<Operand> operands_of(const Instruction& ins) {
     if (is_gfx1250(ins)) return detail::gfx1250_operands(ins);
     std::vector<Operand> ops = {Operand::A, Operand::B, Operand::C, Operand::D};
     if (ins.sparse()) ops.push_back(Operand::K);
-    if (ins.kind == LayoutKind::MfmaScaled) {
+    if (ins.kind == LayoutKind::MfmaScaled && ins.scales) {
         ops.push_back(Operand::SA);
         ops.push_back(Operand::SB);
     }
@@ -1417,7 +1420,7 @@ Trace trace(const Instruction& ins, const Target& t, const ResolvedModifiers& mo
         tr.note = "4:2 sparsity: in each group of four k, the index field says which two A values are stored; only "
                   "those two B rows are multiplied.";
     }
-    if (ins.kind == LayoutKind::MfmaScaled) {
+    if (ins.kind == LayoutKind::MfmaScaled && ins.scales) {
         OperandLayout SA = layout_of(ins, t, Operand::SA, mods), SB = layout_of(ins, t, Operand::SB, mods);
         for (int kb = 0; kb < ins.k / 32; ++kb) tr.terms.push_back({Operand::SA, {0, d.row, kb}, SA.where({0, d.row, kb})});
         for (int kb = 0; kb < ins.k / 32; ++kb) tr.terms.push_back({Operand::SB, {0, kb, d.col}, SB.where({0, kb, d.col})});

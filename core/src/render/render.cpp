@@ -23,10 +23,30 @@ std::string hex(unsigned v, int digits) {
 
 std::string num(long long v) { return std::to_string(v); }
 
-// GFX9 VOP3P-MAI dword 0 is 0xD3800000 | op << 16; GFX11/12 VOP3P is 0xCC000000 | op << 16.
-unsigned encoding_word0(const Instruction& ins) {
-    const bool cdna = is_cdna(ins.families.front());
-    return (cdna ? 0xD3800000u : 0xCC000000u) | (ins.opcode << 16);
+// Dword 0 of the MFMA/WMMA word (the family's encoding format | opcode).
+unsigned encoding_word0(const Instruction& ins) { return encoding_words(ins).back().word; }
+
+// "dwords 0-1: v_mfma_ld_scale_b32 0xD3AC0000 (opcode 0x2C), prefix; dwords 2-3: ..."
+std::string encoding_text(const Instruction& ins) {
+    const EncodingFormat fmt = encoding_format(ins.families.front());
+    std::string s;
+    for (const EncodingWord& w : encoding_words(ins))
+        s += (s.empty() ? "" : "; ") + std::string("dwords ") + num(w.dword) + "-" + num(w.dword + fmt.dwords - 1) +
+             ": " + w.mnemonic + " " + hex(w.word, 8) + " (opcode " + hex(w.opcode, 2) + "), " +
+             (w.role == "prefix" ? "prefix" : "the matrix word");
+    return s + " (" + fmt.name + ", opcode in dword 0 bits " + num(fmt.opcode_lo + fmt.opcode_bits - 1) + ":" +
+           num(fmt.opcode_lo) + ")";
+}
+
+// [{"dword": 0, "word": "0xD3AC0000", "opcode": 44, "mnemonic": ..., "role": "prefix"}, ...]
+std::string encoding_words_json(const Instruction& ins) {
+    std::string s = "[";
+    const auto words = encoding_words(ins);
+    for (size_t n = 0; n < words.size(); ++n)
+        s += (n ? ", " : "") + std::string("{\"dword\": ") + num(words[n].dword) + ", \"word\": " +
+             json_string(hex(words[n].word, 8)) + ", \"opcode\": " + num(words[n].opcode) + ", \"mnemonic\": " +
+             json_string(words[n].mnemonic) + ", \"role\": " + json_string(words[n].role) + "}";
+    return s + "]";
 }
 
 bool gfx1250_kind(const Instruction& ins) {
@@ -540,15 +560,11 @@ std::vector<std::pair<std::string, std::string>> amd_facts(const Query& q) {
                                   (ins.kind == LayoutKind::MfmaScaled
                                        ? " (" + num(ins.cycles) + " FP4/FP6 only, " + num(ins.cycles_fp8) + " with FP8/BF8)"
                                        : "")});
-    if (ins.prefix_opcode) {
-        const unsigned prefix_word0 = 0xCC000000u | (ins.prefix_opcode << 16);
-        rows.push_back({"encoding", "two instructions in one: " + ins.prefix_mnemonic + " (VOP3P " +
-                                        hex(ins.prefix_opcode, 2) + ", dword0 " + hex(prefix_word0, 8) +
-                                        ", the scales) then the WMMA (VOP3P " + hex(ins.opcode, 2) + ", dword0 " +
-                                        hex(encoding_word0(ins), 8) + "); 4 dwords"});
-    }
     rows.push_back({"opcode", hex(ins.opcode, 2) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8) +
                                   (gfx1250_kind(ins) ? " (8-bit VOP3P opcode field, dword0 bits 23:16)" : "")});
+    if (encoding_words(ins).size() > 1) rows.push_back({"encoding", encoding_text(ins)});
+    if (const std::string sel = compiler_selection(ins); !sel.empty()) rows.push_back({"selected by", sel});
+    rows.push_back({"compiler witness", q.target->compiler.empty() ? "none" : q.target->compiler});
     const ExecFacts ef = exec_facts(ins, *q.target, q.mods);
     rows.push_back({"VALU co-execution", ef.coexec ? "yes, " + num(ef.coexec_cycles) + " cycles" : "no"});
     std::string files;
@@ -707,9 +723,17 @@ std::string render_info(const Query& q, Format f) {
              ",\n";
         s += "\"opcode\": " + num(ins.opcode) + ", \"opcode_hex\": " + json_string(hex(ins.opcode, 2)) +
              ", \"encoding\": " + json_string(hex(encoding_word0(ins), 8)) + ",\n";
+        {
+            const EncodingFormat fmt = encoding_format(ins.families.front());
+            s += "\"encoding_format\": " + json_string(fmt.name) + ", \"opcode_bits\": " + num(fmt.opcode_bits) +
+                 ", \"encoding_words\": " + encoding_words_json(ins) + ",\n";
+            s += "\"scale_operands\": " + std::string(std::find(ops.begin(), ops.end(), Operand::SA) != ops.end() ? "true" : "false") +
+                 ", \"selected_by\": " + json_string(compiler_selection(ins)) + ", \"compiler\": " +
+                 json_string(q.target->compiler) + ",\n";
+        }
         if (ins.prefix_opcode)
             s += "\"prefix\": {\"mnemonic\": " + json_string(ins.prefix_mnemonic) + ", \"opcode\": " +
-                 num(ins.prefix_opcode) + ", \"encoding\": " + json_string(hex(0xCC000000u | (ins.prefix_opcode << 16), 8)) +
+                 num(ins.prefix_opcode) + ", \"encoding\": " + json_string(hex(encoding_words(ins).front().word, 8)) +
                  "},\n";
         if (const Evidence ev = instruction_evidence(ins, q.mods); !ev.confidence.empty()) {
             s += evidence_json(ev) + ",\n\"operand_evidence\": {";
@@ -762,7 +786,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
         for (size_t t = 0; t < targets.size(); ++t) {
             auto rows = cat.on(targets[t]->family);
             s += "{\"arch\": " + json_string(targets[t]->arch_name()) + ", \"target\": " +
-                 json_string(targets[t]->gfx) + ", \"count\": " + num(static_cast<long long>(rows.size())) +
+                 json_string(targets[t]->gfx) + ", \"compiler\": " + json_string(targets[t]->compiler) + ", \"count\": " + num(static_cast<long long>(rows.size())) +
                  ", \"instructions\": [";
             for (size_t n = 0; n < rows.size(); ++n) {
                 const Instruction& r = *rows[n];
@@ -789,6 +813,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
     }
     for (const Target* t : targets) {
         out += (f == Format::Markdown ? "### " : "") + t->title + "\n\n";
+        if (!t->compiler.empty()) out += "compiler witness: " + t->compiler + "\n\n";
         const bool nvidia = t->vendor() == Vendor::NVIDIA;
         std::vector<std::vector<std::string>> rows = {
             {nvidia ? "ptx" : "mnemonic", nvidia ? "short" : "builtin", "MxNxK", "blocks", "A,B,C", "layout"}};

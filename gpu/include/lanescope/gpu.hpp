@@ -100,7 +100,8 @@ private:
 //   3. $ROCM_PATH/llvm/bin/clang++
 //   4. `hipconfig --hipclangpath`/clang++ (hipconfig on PATH or in $ROCM_PATH/bin)
 //   5. /opt/rocm/llvm/bin/clang++
-//   6. clang++-19 on PATH (Debian's; it does not know gfx950)
+//   6. clang++-22 on PATH (Debian's LLVM 22: every AMD target but gfx940/gfx941)
+//   7. clang++-19 on PATH (Debian's; gfx940/gfx941, not gfx950)
 struct HipCompilerChoice {
     std::string path;                   // empty when none was found
     std::string origin;                 // "ROCm's clang from ROCM_PATH"
@@ -223,8 +224,12 @@ std::string probe_source(const Instruction& ins, const Target& t, const Resolved
 // ----------------------------------------------------------- conformance ---
 
 struct ConformanceOptions {
-    std::vector<std::string> targets;  // empty: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200
-    std::string clang = "clang-19", objdump = "llvm-objdump-19";
+    std::vector<std::string> targets;  // empty: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200 gfx1250; "all": every AMD target
+    // Empty: each target's compiler witness (Target::compiler: clang-22, or
+    // clang-19 for gfx940/gfx941) with its llvm-objdump; where clang-22 is not
+    // installed, clang-19 if it knows the target. A given --clang is used for
+    // every target (and --objdump, when empty, follows its version suffix).
+    std::string clang, objdump;
     int jobs = 2;
     bool keep = false;                  // keep the work directory
     std::string workdir;                // empty: a fresh temp dir
@@ -240,7 +245,9 @@ struct ConformanceCheck {
 
 struct TargetSummary {
     std::string target;
+    std::string compiler, objdump;           // what judged this target ("" when skipped)
     bool skipped = false;
+    bool no_compiler = false;                // skipped because its witness is not installed here (not a failure)
     std::string skip_reason;
     int builtins = 0, builtins_passed = 0;   // positive cases (builtin x wave x modifiers)
     int negatives = 0, negatives_passed = 0; // must-not-compile cases
@@ -252,6 +259,13 @@ struct ConformanceResult {
     bool passed() const;
     int failures() const;
 };
+
+// One line of llvm-objdump output (mnemonic, operands, "// ADDR: DWORDS") judged
+// against the catalog row: what disagrees, in words (empty: it conforms). The
+// opcode is read from the matrix word (the last instruction word; earlier ones
+// are prefixes such as v_mfma_scale_*'s ld_scale), with the family's opcode width.
+std::vector<std::string> judge_disassembly(const Instruction& ins, const Target& t, const ResolvedModifiers& mods,
+                                           const std::string& line);
 
 // Compiles every catalog builtin for each target with the real compiler,
 // disassembles, and compares mnemonic, opcode, modifier fields and register
