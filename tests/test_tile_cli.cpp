@@ -162,7 +162,7 @@ TEST_CASE("tile arithmetic: counts that are each legal but multiply past int are
     CHECK(h.out.find("16777216 elements per operand") != std::string::npos);
 }
 
-TEST_CASE("--k-width and --transposed: JSON fields, Triton's legal values, refusals where not modelled") {
+TEST_CASE("tile options --k-width and --transposed: JSON fields, Triton's legal values, refusals where not modelled") {
     Run a = cli("layout " + kIns + "--operand A --waves 2x2 --shape 64x64x32 --k-width 8 --format json");
     REQUIRE(a.status == 0);
     auto j = nlohmann::json::parse(a.out);
