@@ -8,6 +8,7 @@
 #include "lanescope/header.hpp"
 #include "lanescope/limits.hpp"
 #include "lanescope/linear.hpp"
+#include "util/text_util.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -385,16 +386,7 @@ std::string vector_typedef(const std::string& v) {
     return {};
 }
 
-std::vector<std::string> split(const std::string& s, char sep) {
-    std::vector<std::string> out;
-    size_t at = 0;
-    for (;;) {
-        size_t next = s.find(sep, at);
-        out.push_back(s.substr(at, next - at));
-        if (next == std::string::npos) return out;
-        at = next + 1;
-    }
-}
+using text::split;
 
 // mma(a, b, c, d): one instruction on 32-bit registers (step-sized slices of the operands' regs).
 std::string mma_helper(const Query& q) {

@@ -107,25 +107,29 @@ std::string title(const Query& q) {
     return s;
 }
 
+// One CSV row: cells with a comma, quote or space quoted, quotes doubled.
+void append_csv_row(std::string& out, const std::vector<std::string>& cells) {
+    for (size_t c = 0; c < cells.size(); ++c) {
+        const std::string& cell = cells[c];
+        if (c) out += ',';
+        if (cell.find_first_of(",\" ") != std::string::npos) {
+            out += '"';
+            for (char ch : cell) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+            out += '"';
+        } else {
+            out += cell;
+        }
+    }
+    out += '\n';
+}
+
 // A grid of strings rendered as an aligned table, CSV or Markdown.
 std::string grid(const std::vector<std::vector<std::string>>& rows, Format f) {
     std::string out;
     if (rows.empty()) return out;
     if (f == Format::Csv) {
         for (const auto& r : rows) {
-            for (size_t c = 0; c < r.size(); ++c) {
-                const std::string& cell = r[c];
-                bool quote = cell.find_first_of(",\" ") != std::string::npos;
-                if (c) out += ',';
-                if (quote) {
-                    out += '"';
-                    for (char ch : cell) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-                    out += '"';
-                } else {
-                    out += cell;
-                }
-            }
-            out += '\n';
+            append_csv_row(out, r);
         }
         return out;
     }
@@ -208,18 +212,7 @@ void stream_grid(int count, const std::function<void(int, std::vector<std::strin
         row(i, cells);
         std::string& s = out.text();
         if (f == Format::Csv) {
-            for (size_t c = 0; c < cells.size(); ++c) {
-                const std::string& cell = cells[c];
-                if (c) s += ',';
-                if (cell.find_first_of(",\" ") != std::string::npos) {
-                    s += '"';
-                    for (char ch : cell) s += ch == '"' ? std::string("\"\"") : std::string(1, ch);
-                    s += '"';
-                } else {
-                    s += cell;
-                }
-            }
-            s += '\n';
+            append_csv_row(s, cells);
         } else {
             const bool md = f == Format::Markdown;
             if (md) s += "| ";
