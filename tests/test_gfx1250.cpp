@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <unistd.h>
 #include <map>
 #include <set>
 #include <string>
@@ -455,7 +456,9 @@ TEST_CASE("gfx1250: every signature compiles with clang-22 to its mnemonic", "[g
         }
         body += m[1].str() + " f" + std::to_string(n++) + "(" + params + ") { return " + m[2].str() + "(" + call + "); }\n";
     }
-    const std::string dir = "gfx1250_signatures";
+    // A scratch folder of this process's own (never the working directory: ctest's, or a checkout's).
+    const std::string dir = (std::filesystem::temp_directory_path() /
+                             ("lanescope-gfx1250-signatures-" + std::to_string(::getpid()))).string();
     std::filesystem::create_directories(dir);
     {
         std::ofstream c(dir + "/all.c");
@@ -472,6 +475,7 @@ TEST_CASE("gfx1250: every signature compiles with clang-22 to its mnemonic", "[g
     REQUIRE(rc == 0);
     std::ifstream dis(dir + "/all.s");
     const std::string text((std::istreambuf_iterator<char>(dis)), {});
+    std::filesystem::remove_all(dir);
     for (const ls::Instruction* r : rows()) {
         INFO(r->mnemonic);
         CHECK(text.find(r->mnemonic + " ") != std::string::npos);
