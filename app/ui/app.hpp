@@ -65,6 +65,15 @@ struct CompareState {
     std::vector<OperandView> views;  // the second instruction
     std::vector<OperandView> left;   // the first, at the same cell size
     std::vector<LayoutDiff> diffs;  // per operand present in both
+    // Both sides as GEMM pictures (app/model/arrange) in halves of the panel, at one cell size.
+    // Side by side, or one above the other (stacked) when that gives larger cells.
+    Arrangement left_arr, right_arr;
+    bool stacked = false;
+    Rect left_box, right_box;       // each side's room in the canvas: a name line, then its picture
+    float name_h = 0;
+    ImVec2 canvas{0, 0};            // the size they were arranged for
+    float built_w = -1, built_h = -1;
+    int built_bpr_left = -1, built_bpr_right = -1;
 };
 
 struct ExportRequest {
@@ -212,6 +221,10 @@ public:
     const Hover& active_hover() const { return hover.kind != Hover::Kind::None ? hover : pinned; }
 
     void rebuild_grids();
+    // Arranges the Compare tab's two sides in a canvas of this size (each side a GEMM picture in
+    // half of it, one cell size for both) and rebuilds their grids when the cells change.
+    void arrange_compare(ImVec2 size, float gap);
+    std::vector<GridShape> compare_shapes(const LayoutSet& s) const;
     // The shapes and per-frame parameters of the two canvases.
     std::vector<GridShape> layout_shapes() const;
     std::vector<GridShape> register_shapes() const;

@@ -233,17 +233,20 @@ std::string operand_note(const LayoutSet& set, ls::Operand op) {
 
 // Titles from the richest to the shortest; the longest that fits its column is drawn
 // (a form with "\n" takes two lines).
-std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l, bool registers) {
+std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const ls::OperandLayout& l, bool registers) {
     const std::string name = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
     const std::string shape = std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
                               (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) : "");
-    const std::string regs = std::to_string(l.regs()) + " " + std::string(ls::register_noun(app.set.ins->vendor())) +
+    const std::string regs = std::to_string(l.regs()) + " " + std::string(ls::register_noun(set.ins->vendor())) +
                              (l.regs() == 1 ? "" : "s");
     std::vector<std::string> out;
     if (registers) {
         out.push_back(name + " registers  " + regs + " x " + std::to_string(l.lanes()) + " lanes");
         out.push_back(name + " registers\n" + regs + " x " + std::to_string(l.lanes()) + " lanes");
         out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + regs);
+        // A narrow register view (wgmma's A beside its 128-register D) keeps its type and count.
+        out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + std::to_string(l.regs()) +
+                      (set.ins->vendor() == ls::Vendor::AMD ? "v" : "r"));
         out.push_back(name + " registers");
     } else {
         const int copies = l.elements() > 0 ? static_cast<int>(l.where({0, 0, 0}).size()) : 1;
@@ -254,16 +257,19 @@ std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l,
         std::string type = std::string(ls::elem_name(l.type()));
         // Scales: the byte of the scale VGPR that opsel_a / opsel_b select.
         if (l.operand() == ls::Operand::SA || l.operand() == ls::Operand::SB) {
-            const int byte = l.operand() == ls::Operand::SA ? app.set.mods.opsel_a : app.set.mods.opsel_b;
+            const int byte = l.operand() == ls::Operand::SA ? set.mods.opsel_a : set.mods.opsel_b;
             type += " [" + std::to_string(8 * byte + 7) + ":" + std::to_string(8 * byte) + "]";
         }
-        const std::string note = operand_note(app.set, l.operand());
+        const std::string note = operand_note(set, l.operand());
         if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
         out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep);
         if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + "\n" + note);
         out.push_back(name + "  " + shape + "  " + type + "\n" + regs + rep);
         out.push_back(name + "  " + shape + "\n" + type + "  " + regs);
-        out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + (ls::register_noun(app.set.ins->vendor()) == "VGPR" ? "v" : "r"));
+        out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + (ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r"));
+        // Scales in a narrow column: the type and count without the byte (the wider forms name it).
+        out.push_back(name + "  " + shape + "\n" + std::string(ls::elem_name(l.type())) + " " + std::to_string(l.regs()) +
+                      (ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r"));
         if (copies > 1) out.push_back(name + "  " + shape + "  x" + std::to_string(copies) + " copies");
         out.push_back(name + "  " + shape + "  " + std::string(ls::elem_name(l.type())));
         out.push_back(name + "  " + shape);
@@ -300,7 +306,7 @@ std::vector<std::string> tile_title_forms(const App& app, const ls::TileLayout& 
 
 void draw_title(const App& app, const ls::OperandLayout& l, bool registers, const Rect& r, ImVec2 origin) {
     const ls::TileLayout* t = !registers && app.tile.active() && app.tab == Tab::Layout ? app.tile.tiles.find(l.operand()) : nullptr;
-    draw_heading(t ? tile_title_forms(app, *t) : title_forms(app, l, registers), r, origin);
+    draw_heading(t ? tile_title_forms(app, *t) : title_forms(app, app.set, l, registers), r, origin);
 }
 
 // Tick numbers: every `step` rows (columns), where step is the smallest of
@@ -378,6 +384,40 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
     }
 }
 
+// Sparse A and its index in dense k: a line after every group of 4 k (2 of each 4 are held).
+void draw_sparse_groups(const App& app, const ls::Instruction& ins, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin) {
+    if (!ins.sparse() || (pg.shape.op != ls::Operand::A && pg.shape.op != ls::Operand::K) || 4 * g.cell_w < 6) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 line = to_imgui(ls::theme_colors(app.settings.view.theme).text);
+    for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc)
+        for (int k = 4; k < g.cols; k += 4) {
+            const float x = pg.grid.x0 + bc * (g.cols * g.cell_w + g.block_gap) + k * g.cell_w;
+            dl->AddLine(add(origin, x, pg.grid.y0), add(origin, x, pg.grid.y0 + g.height), line, 1.5f * app.scale);
+        }
+}
+
+// wgmma's B is in shared memory: say so where B would be (above C/D), not leave a silent gap.
+void draw_shared_memory_b(const App& app, const LayoutSet& set, const Arrangement& arr, ImVec2 origin) {
+    if (set.ins->kind != ls::LayoutKind::Wgmma || set.find(ls::Operand::B)) return;
+    const PlacedGrid* d = arr.find(ls::Operand::D);
+    if (!d) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ls::Instruction& ins = *set.ins;
+    const std::string full = "B  " + std::to_string(ins.k) + "x" + std::to_string(ins.n) + "  " + std::string(ls::elem_name(ins.b)) +
+                             "  in shared memory\nread through a matrix descriptor: no thread's registers hold it";
+    const std::string narrow = "B  " + std::to_string(ins.k) + "x" + std::to_string(ins.n) + "  " + std::string(ls::elem_name(ins.b)) +
+                               "\nin shared memory\n(matrix descriptor;\nno registers hold it)";
+    // The box fits over C/D's column (the narrow form in a narrow column, e.g. a compared side).
+    const std::string& text = ImGui::CalcTextSize(full.c_str()).x + 12 * app.scale <= std::max(d->heading.w(), arr.panel.x1 - d->grid.x0) ? full : narrow;
+    const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+    // Where B would be: the room the arrangement keeps for it (an empty grid above C/D), else above C/D's title.
+    const PlacedGrid* room = arr.find(ls::Operand::B);
+    const float x = d->grid.x0, y = room ? room->heading.y0 : std::max(2.0f, d->heading.y0 - sz.y - 12 * app.scale);
+    const ImVec2 a = add(origin, x, y), b = add(origin, x + sz.x + 12 * app.scale, y + sz.y + 8 * app.scale);
+    dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 3 * app.scale, 0, 1.5f * app.scale);
+    dl->AddText(add(a, 6 * app.scale, 4 * app.scale), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+}
+
 // One canvas: the user pans (drag) and zooms (wheel about the pointer); the
 // arrangement is recomputed each frame, the textures only when cells change size.
 void draw_canvas(App& app, Canvas& c, bool registers_tab) {
@@ -448,16 +488,7 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
         draw_grid_at(app, g, tex, tile ? app.tile.links.find(pg.shape.op) : app.links.find(pg.shape.op),
                      add(origin, pg.grid.x0, pg.grid.y0), over, over && clicked, nullptr, nullptr,
                      tile ? nullptr : app.verify_for(pg.shape.op));
-        if (!regs && !registers_tab && app.set.ins->sparse() && (pg.shape.op == ls::Operand::A || pg.shape.op == ls::Operand::K) &&
-            4 * g.cell_w >= 6) {
-            // Sparse A and its index in dense k: a line after every group of 4 k (2 of each 4 are held).
-            const ImU32 line = to_imgui(ls::theme_colors(app.settings.view.theme).text);
-            for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc)
-                for (int k = 4; k < g.cols; k += 4) {
-                    const float x = pg.grid.x0 + bc * (g.cols * g.cell_w + g.block_gap) + k * g.cell_w;
-                    dl->AddLine(add(origin, x, pg.grid.y0), add(origin, x, pg.grid.y0 + g.height), line, 1.5f * app.scale);
-                }
-        }
+        if (!regs && !registers_tab) draw_sparse_groups(app, *app.set.ins, pg, g, origin);
         if (registers_tab && hovered && !c.dragging && pg.axis_left.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y)) {
             // A lane number: everything that lane holds, in every operand.
             const int lane = static_cast<int>((io.MousePos.y - origin.y - pg.grid.y0) / std::max(1.0f, g.cell_h));
@@ -470,20 +501,7 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
             }
         }
     }
-    if (!registers_tab && app.set.ins->kind == ls::LayoutKind::Wgmma && !app.set.find(ls::Operand::B)) {
-        // wgmma's B is in shared memory: say so where B would be (above C/D), not leave a silent gap.
-        if (const PlacedGrid* d = c.arr.find(ls::Operand::D)) {
-            const ls::Instruction& ins = *app.set.ins;
-            const std::string text = "B  " + std::to_string(ins.k) + "x" + std::to_string(ins.n) + "  " +
-                                     std::string(ls::elem_name(ins.b)) + "  in shared memory\nread through a matrix descriptor: "
-                                     "no thread's registers hold it";
-            const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
-            const float x = d->grid.x0, y = std::max(2.0f, d->heading.y0 - sz.y - 12 * app.scale);
-            const ImVec2 a = add(origin, x, y), b = add(origin, x + sz.x + 12 * app.scale, y + sz.y + 8 * app.scale);
-            dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 3 * app.scale, 0, 1.5f * app.scale);
-            dl->AddText(add(a, 6 * app.scale, 4 * app.scale), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
-        }
-    }
+    if (!registers_tab) draw_shared_memory_b(app, app.set, c.arr, origin);
     dl->PopClipRect();
     ImGui::EndChild();
 }
@@ -823,6 +841,9 @@ void draw_compare_panel(App& app) {
         for (const ls::ModifierRange& r : ls::modifier_ranges(*c.set.ins, *c.set.target, c.set.mods)) {
             if (r.values.size() < 2 || r.name == "wave") continue;
             int v = modifier_value(c.set.mods, r.name);
+            // A slider that would pass the panel's right edge starts a new line.
+            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+            if (ImGui::GetCursorScreenPos().x + 130 * app.scale + ImGui::CalcTextSize(r.name.c_str()).x > right) ImGui::NewLine();
             ImGui::SetNextItemWidth(120 * app.scale);
             const std::string label = r.name + "##cmp";
             if (ImGui::SliderInt(label.c_str(), &v, r.values.front(), r.values.back())) {
@@ -841,104 +862,98 @@ void draw_compare_panel(App& app) {
     }
     const std::string left_lanes = ls::lane_group_name(*app.set.ins, app.set.mods.wave);
     const std::string right_lanes = c.set.ins ? ls::lane_group_name(*c.set.ins, c.set.mods.wave) : "?";
-    ImGui::BeginChild("cmp_canvas###cmp_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    // Every operand whole: both sides titled, row and column numbers beside each, differences counted above.
-    const float gap = 24 * app.scale;
-    ImFont* f = app.cell_font;
-    const float fs = app.cell_font_size;
-    const ImU32 tick = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-    float axis_w = 0;
-    {
-        const GridStyle st = app.grid_style();
-        axis_w = std::ceil(st.text_width("127") + 6 * app.scale);
-    }
-    float left_w = 0;
-    for (const auto& v : c.left) left_w = std::max(left_w, v.matrix.width);
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float right_x = axis_w + left_w + gap + axis_w;
+    const float gap = 28 * app.scale;
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    // Differences, counted: one line per operand (how many of its elements moved; shapes that differ say so),
+    // then one line of the kinds of change, each with its mark's colour and its count over all operands.
     {
-        const std::string lt = display_name(*app.set.ins) + "  " + app.set.target->gfx + " " + left_lanes;
-        const std::string rt = c.set.ins ? display_name(*c.set.ins) + "  " + c.set.target->gfx + " " + right_lanes : "?";
-        dl->PushClipRect(origin, add(origin, right_x - gap * 0.5f, ImGui::GetTextLineHeight() + 2), true);
-        dl->AddText(add(origin, axis_w, 0), ImGui::GetColorU32(ImGuiCol_Text), ("left: " + lt).c_str());
-        dl->PopClipRect();
-        dl->AddText(add(origin, right_x, 0), ImGui::GetColorU32(ImGuiCol_Text), ("right: " + rt).c_str());
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        std::string line, same;
+        int per_change[kChangeKinds] = {};
+        for (const LayoutDiff& d : c.diffs) {
+            const std::string name = d.operand == ls::Operand::D ? "C / D" : std::string(ls::operand_name(d.operand));
+            if (d.comparable && d.count == 0) same += (same.empty() ? "" : ", ") + name;
+            else if (!d.comparable) line += (line.empty() ? "" : "   ") + name + ": " + d.note;
+            else line += (line.empty() ? "" : "   ") + name + ": " + std::to_string(d.count) + " of " + std::to_string(d.count + d.per_change[0]) + " differ";
+            if (d.comparable)
+                for (int k = 1; k < kChangeKinds; ++k) per_change[k] += d.per_change[k];
+        }
+        for (const auto& v : c.views)
+            if (!app.set.find(v.operand)) line += (line.empty() ? "" : "   ") + std::string(ls::operand_name(v.operand)) + ": only on the right";
+        for (const auto& v : c.left)
+            if (!c.set.find(v.operand)) line += (line.empty() ? "" : "   ") + std::string(ls::operand_name(v.operand)) + ": only on the left";
+        if (!same.empty()) line += (line.empty() ? "" : "   ") + std::string("placed identically: ") + same;
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(line.c_str());
+        ImGui::PopTextWrapPos();
+        bool first = true;
+        for (int k = 1; k < kChangeKinds; ++k) {
+            if (!per_change[k]) continue;
+            const std::string text = std::string(change_name(static_cast<Change>(k))) + " " + std::to_string(per_change[k]);
+            if (!first) ImGui::SameLine(0, 12 * app.scale);
+            first = false;
+            if (ImGui::GetCursorScreenPos().x + ImGui::GetTextLineHeight() + ImGui::CalcTextSize(text.c_str()).x > right) ImGui::NewLine();
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float sw = ImGui::GetTextLineHeight();
+            dl->AddRect(add(p, 1, 1), add(p, sw - 1, sw - 1), change_colour(static_cast<Change>(k), app.settings.view.theme), 0, 0,
+                        3 * app.scale);
+            ImGui::Dummy(ImVec2(sw, sw));
+            ImGui::SameLine(0, 4 * app.scale);
+            ImGui::TextUnformatted(text.c_str());
+        }
     }
-    float y = compare_header_h(app);
-    auto axes = [&](const TileGrid& g, float x0, float y0) {
-        const int rstep = tick_step(g.cell_h, fs + 1);
-        const int brs = (g.blocks_shown + g.blocks_per_row - 1) / std::max(1, g.blocks_per_row);
-        for (int br = 0; br < brs; ++br)
-            for (int r = 0; r < g.rows; r += rstep) {
-                const std::string t = std::to_string(r);
-                const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
-                dl->AddText(f, fs, add(origin, x0 - sz.x - 3, y0 + br * (g.rows * g.cell_h + g.block_gap) + r * g.cell_h + (g.cell_h - sz.y) * 0.5f),
-                            tick, t.c_str());
-            }
-        const int cstep = tick_step(g.cell_w, f->CalcTextSizeA(fs, FLT_MAX, 0, "000").x + 3);
-        for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc)
-            for (int col = 0; col < g.cols; col += cstep) {
-                const std::string t = std::to_string(col);
-                const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
-                dl->AddText(f, fs, add(origin, x0 + bc * (g.cols * g.cell_w + g.block_gap) + col * g.cell_w + (g.cell_w - sz.x) * 0.5f,
-                                       y0 - fs - 3), tick, t.c_str());
-            }
+    ImGui::BeginChild("cmp_canvas###cmp_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    const ImVec2 size = ImGui::GetContentRegionAvail();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    app.arrange_compare(size, gap);
+    ImGui::InvisibleButton("cmp_canvas", ImVec2(std::max(1.0f, size.x), std::max(1.0f, size.y)));
+    const bool hovered = ImGui::IsItemHovered();
+    const bool clicked = hovered && ImGui::IsItemClicked();
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(origin, add(origin, size.x, size.y), true);
+    // Every operand of both sides whole, as the Layout tab draws it: titled (shape, type, registers and what
+    // the picture alone does not say), row and column numbers beside each grid, blocks named.
+    auto draw_side = [&](const LayoutSet& s, std::vector<OperandView>& views, const Arrangement& arr, const Rect& box, bool mine) {
+        // Which side is which: its name on the side's first line (shorter forms when narrow; the full one on hover).
+        const std::string lanes = ls::lane_group_name(*s.ins, s.mods.wave), name = display_name(*s.ins), mods = s.mods.describe();
+        const std::string side = mine ? (c.stacked ? "top" : "left") : (c.stacked ? "bottom" : "right");
+        draw_heading({side + ": " + name + "  " + s.target->gfx + "  " + lanes + (mods.empty() ? "" : "  " + mods),
+                      side + ": " + name + "  " + s.target->gfx + "  " + lanes, side + ": " + name + "  " + s.target->gfx,
+                      side + ": " + name, name},
+                     Rect{box.x0, box.y0, box.x1, box.y0 + c.name_h}, origin);
+        const ImVec2 o = add(origin, box.x0, box.y0 + c.name_h);
+        for (const PlacedGrid& pg : arr.grids) {
+            OperandView* v = nullptr;
+            for (auto& x : views)
+                if (x.operand == pg.shape.op) v = &x;
+            const ls::OperandLayout* l = s.find(pg.shape.op);
+            if (!v || !l || v->matrix.tiles.empty()) continue;
+            const LayoutDiff* d = nullptr;
+            for (const auto& x : c.diffs)
+                if (x.operand == pg.shape.op) d = &x;
+            draw_heading(title_forms(app, s, *l, false), pg.heading, o);
+            draw_axes(app, pg, v->matrix, o);
+            const std::vector<std::uint8_t>* mask = d && d->comparable ? &d->differs : nullptr;
+            const bool over = hovered && pg.grid.contains(mouse.x - o.x, mouse.y - o.y);
+            draw_grid_at(app, v->matrix, v->matrix_tex, mine ? app.links.find(pg.shape.op) : nullptr, add(o, pg.grid.x0, pg.grid.y0), over,
+                         over && clicked, mask, mine ? nullptr : &c.set);
+            draw_sparse_groups(app, *s.ins, pg, v->matrix, o);
+        }
+        draw_shared_memory_b(app, s, arr, o);
     };
-    for (auto& cv : c.views) {
-        OperandView* mine = nullptr;
-        for (auto& v : c.left)
-            if (v.operand == cv.operand) mine = &v;
-        const LayoutDiff* d = nullptr;
-        for (const auto& x : c.diffs)
-            if (x.operand == cv.operand) d = &x;
-        ImGui::SetCursorScreenPos(add(origin, 0, y));
-        const ls::OperandLayout* rl = c.set.find(cv.operand);
-        std::string title = std::string(cv.operand == ls::Operand::D ? "C / D" : ls::operand_name(cv.operand));
-        if (rl) title += "  " + std::to_string(rl->rows()) + "x" + std::to_string(rl->cols()) + "  " + std::string(ls::elem_name(rl->type()));
-        ImGui::TextUnformatted(title.c_str());
-        ImGui::SameLine(0, 12 * app.scale);
-        if (!d || !d->comparable || d->count == 0) {
-            ImGui::TextUnformatted(d ? d->note.c_str() : "only in the second instruction");
-        } else {
-            // Counts per kind of change, each in its mark's colour.
-            ImGui::Text("%d of %d elements placed differently:", d->count, d->count + d->per_change[0]);
-            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-            for (int k = 1; k < kChangeKinds; ++k) {
-                if (!d->per_change[k]) continue;
-                const std::string text = std::string(change_name(static_cast<Change>(k))) + " " + std::to_string(d->per_change[k]);
-                ImGui::SameLine(0, 12 * app.scale);
-                // A count that would pass the panel's edge starts a new line.
-                if (ImGui::GetCursorScreenPos().x + ImGui::GetTextLineHeight() + ImGui::CalcTextSize(text.c_str()).x > right) ImGui::NewLine();
-                const ImVec2 p = ImGui::GetCursorScreenPos();
-                const float sw = ImGui::GetTextLineHeight();
-                dl->AddRect(add(p, 1, 1), add(p, sw - 1, sw - 1), change_colour(static_cast<Change>(k), app.settings.view.theme), 0, 0,
-                            3 * app.scale);
-                ImGui::Dummy(ImVec2(sw, sw));
-                ImGui::SameLine(0, 4 * app.scale);
-                ImGui::Text("%s %d", change_name(static_cast<Change>(k)), d->per_change[k]);
-            }
-        }
-        y = ImGui::GetCursorScreenPos().y - origin.y + fs + 4 * app.scale;
-        const std::vector<std::uint8_t>* mask = d && d->comparable ? &d->differs : nullptr;
-        float h = cv.matrix.height;
-        if (mine) {
-            axes(mine->matrix, axis_w, y);
-            ImGui::SetCursorScreenPos(add(origin, axis_w, y));
-            ImGui::PushID("mine");
-            draw_grid(app, mine->matrix, mine->matrix_tex, app.links.find(cv.operand),
-                      (std::string("cmp_l_") + std::string(ls::operand_name(cv.operand))).c_str(), mask);
-            ImGui::PopID();
-            h = std::max(h, mine->matrix.height);
-        }
-        axes(cv.matrix, right_x, y);
-        ImGui::SetCursorScreenPos(add(origin, right_x, y));
-        draw_grid(app, cv.matrix, cv.matrix_tex, nullptr,
-                  (std::string("cmp_r_") + std::string(ls::operand_name(cv.operand))).c_str(), mask, &c.set);
-        y += h + ImGui::GetTextLineHeightWithSpacing() * 0.5f;
+    draw_side(app.set, c.left, c.left_arr, c.left_box, true);
+    if (c.set.ins) draw_side(c.set, c.views, c.right_arr, c.right_box, false);
+    // The two sides apart: a thin rule between them.
+    const ImU32 rule = ImGui::GetColorU32(ImGuiCol_Separator);
+    if (c.stacked) {
+        const float y = std::floor((c.left_box.y1 + c.right_box.y0) * 0.5f);
+        dl->AddLine(add(origin, 0, y), add(origin, size.x, y), rule, 1.0f);
+    } else {
+        const float x = std::floor((c.left_box.x1 + c.right_box.x0) * 0.5f);
+        dl->AddLine(add(origin, x, 0), add(origin, x, size.y), rule, 1.0f);
     }
-    ImGui::SetCursorScreenPos(add(origin, 0, y));
-    ImGui::Dummy(ImVec2(1, 1));
+    dl->PopClipRect();
     ImGui::EndChild();
 }
 
