@@ -418,6 +418,77 @@ void draw_shared_memory_b(const App& app, const LayoutSet& set, const Arrangemen
     dl->AddText(add(a, 6 * app.scale, 4 * app.scale), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
 }
 
+// A scaled MFMA's scale operands: which lane holds SA[i][kb] / SB[kb][j] (read from core's layout) and
+// which byte of the lane's scale VGPR opsel_a / opsel_b select, drawn as the register's four bytes at a
+// legible size in the free corner above A and left of B (the scale grids themselves share the small
+// cells of A's rows and B's columns).
+void draw_scale_bytes(const App& app, const LayoutSet& set, const Arrangement& arr, ImVec2 origin) {
+    const PlacedGrid* b = arr.find(ls::Operand::B);
+    if (const PlacedGrid* sb = arr.find(ls::Operand::SB); sb && (!b || sb->heading.x0 < b->heading.x0)) b = sb;
+    if (!b) return;
+    float bottom = arr.panel.y1;
+    for (ls::Operand op : {ls::Operand::A, ls::Operand::SA, ls::Operand::K})
+        if (const PlacedGrid* g = arr.find(op)) bottom = std::min(bottom, g->heading.y0);
+    const float pad = 6 * app.scale;
+    const Rect room{pad, pad, b->heading.x0 - 2 * pad, bottom - pad};
+    struct Row { ls::Operand op; std::string text; int byte; const char* field; };
+    std::vector<Row> rows;
+    for (ls::Operand op : {ls::Operand::SA, ls::Operand::SB}) {
+        const ls::OperandLayout* l = set.find(op);
+        if (!l || l->rows() < 1 || l->cols() < 1 || !arr.find(op)) continue;
+        // Lane of element (r, c) = base + r * dr + c * dc, read from where() (checked at the far corner).
+        auto lane = [&](int r, int c) {
+            const auto w = l->where({0, r, c});
+            return w.empty() ? -1 : w.front().lane;
+        };
+        const int base = lane(0, 0), dr = l->rows() > 1 ? lane(1, 0) - base : 0, dc = l->cols() > 1 ? lane(0, 1) - base : 0;
+        const bool sa = op == ls::Operand::SA;
+        const char* ri = sa ? "i" : "kb";
+        const char* ci = sa ? "kb" : "j";
+        std::string where;
+        if (lane(l->rows() - 1, l->cols() - 1) == base + (l->rows() - 1) * dr + (l->cols() - 1) * dc) {
+            auto term = [](int k, const char* v) { return k == 0 ? std::string() : (k == 1 ? std::string(v) : std::to_string(k) + "\u00B7" + v); };
+            std::string e = base ? std::to_string(base) : "";
+            for (const std::string& t : {term(dr, ri), term(dc, ci)})
+                if (!t.empty()) e += (e.empty() ? "" : " + ") + t;
+            where = "  in lane " + (e.empty() ? std::string("0") : e);
+        }
+        const int byte = sa ? set.mods.opsel_a : set.mods.opsel_b;
+        rows.push_back({op, std::string(sa ? "SA[i][kb]" : "SB[kb][j]") + where + ", e8m0, byte " + std::to_string(byte) + " of its scale VGPR:",
+                        byte, sa ? "opsel_a" : "opsel_b"});
+    }
+    if (rows.empty()) return;
+    const float lh = ImGui::GetTextLineHeight(), box_h = lh + 6 * app.scale;
+    const char* fields[4] = {"[31:24]", "[23:16]", "[15:8]", "[7:0]"};
+    float box_w = 0;
+    for (const char* f : fields) box_w = std::max(box_w, ImGui::CalcTextSize(f).x + 10 * app.scale);
+    float need_w = 4 * box_w + ImGui::CalcTextSize("  \u2190 opsel_a = 0").x, need_h = 0;
+    for (const Row& r : rows) need_w = std::max(need_w, ImGui::CalcTextSize(r.text.c_str()).x), need_h += lh + box_h + 10 * app.scale;
+    if (need_w > room.w() || need_h > room.h()) return;  // no room: the titles still name the byte
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ls::ThemeColors colors = ls::theme_colors(app.settings.view.theme);
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled), border = ImGui::GetColorU32(ImGuiCol_Border);
+    // Bottom-aligned in the corner, next to the grids they explain.
+    float y = room.y1 - need_h;
+    const float x = std::max(room.x0, room.x1 - need_w);
+    for (const Row& r : rows) {
+        dl->AddText(add(origin, x, y), text, r.text.c_str());
+        y += lh + 2 * app.scale;
+        for (int i = 0; i < 4; ++i) {
+            const int byte = 3 - i;
+            const ImVec2 a = add(origin, x + i * box_w, y), c = add(origin, x + (i + 1) * box_w, y + box_h);
+            const bool chosen = byte == r.byte;
+            if (chosen) dl->AddRectFilled(a, c, to_imgui(ls::lane_color(*set.ins, 0, app.settings.view.theme)));
+            dl->AddRect(a, c, chosen ? to_imgui(colors.text) : border, 0, 0, chosen ? 2 * app.scale : 1);
+            const ImVec2 sz = ImGui::CalcTextSize(fields[i]);
+            dl->AddText(ImVec2((a.x + c.x - sz.x) * 0.5f, (a.y + c.y - sz.y) * 0.5f), chosen ? to_imgui(colors.text) : dim, fields[i]);
+        }
+        const std::string note = "  \u2190 " + std::string(r.field) + " = " + std::to_string(r.byte);
+        dl->AddText(add(origin, x + 4 * box_w, y + (box_h - lh) * 0.5f), text, note.c_str());
+        y += box_h + 8 * app.scale;
+    }
+}
+
 // One canvas: the user pans (drag) and zooms (wheel about the pointer); the
 // arrangement is recomputed each frame, the textures only when cells change size.
 void draw_canvas(App& app, Canvas& c, bool registers_tab) {
@@ -502,6 +573,7 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
         }
     }
     if (!registers_tab) draw_shared_memory_b(app, app.set, c.arr, origin);
+    if (!registers_tab && !app.tile.active()) draw_scale_bytes(app, app.set, c.arr, origin);
     dl->PopClipRect();
     ImGui::EndChild();
 }
