@@ -93,7 +93,7 @@ void draw_values_panel(App& app) {
     const float d_w = std::floor(total_w * 0.45f);
     ImGui::BeginChild("inputs###inputs", ImVec2(total_w - d_w - 8 * app.scale, 0), false);
     changed |= draw_matrix(app, "A", app.inputs.a, true);
-    changed |= draw_matrix(app, "B", app.inputs.b, true);
+    changed |= draw_matrix(app, app.set.find(ls::Operand::B) ? "B" : "B in shared memory", app.inputs.b, true);
     changed |= draw_matrix(app, "C", app.inputs.c, true);
     if (!app.inputs.k.empty()) changed |= draw_matrix(app, "K (sparse index, 0..3)", app.inputs.k, true);
     if (!app.inputs.sa.empty()) changed |= draw_matrix(app, "SA (E8M0, 127 = 1.0)", app.inputs.sa, true);
