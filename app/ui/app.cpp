@@ -86,7 +86,7 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
 }
 
 App::~App() {
-    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release();
+    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release(), v.inset_tex.release();
     for (auto& v : compare.views) v.matrix_tex.release(), v.registers_tex.release();
     for (auto& v : compare.left) v.matrix_tex.release();
     memory.tex.release(), memory.second_tex.release(), memory.fragment_tex.release();
@@ -310,7 +310,8 @@ void App::rebuild_grids() {
                 v.matrix_tex = o.matrix_tex, v.registers_tex = o.registers_tex, v.side_tex = o.side_tex;
                 o.matrix_tex = o.registers_tex = o.side_tex = TileTexture{};
             }
-    for (auto& o : old) o.matrix_tex.release(), o.registers_tex.release(), o.side_tex.release();
+    for (auto& o : old) o.matrix_tex.release(), o.registers_tex.release(), o.side_tex.release(), o.inset_tex.release();
+    inset_built_w = inset_built_h = -1;  // the enlarged scale grids follow in the next Layout frame
     // Render after the vector stops moving (textures are GL objects).
     for (auto& v : views) {
         if (v.operand == ls::Operand::C) continue;  // C is drawn as D

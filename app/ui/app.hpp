@@ -29,6 +29,9 @@ struct OperandView {
     ls::Operand operand = ls::Operand::A;
     TileGrid matrix, registers, side;  // side: the register view beside the matrices (Layout tab)
     TileTexture matrix_tex, registers_tex, side_tex;
+    // A scaled MFMA's SA / SB enlarged in the Layout tab's free corner (their labels legible).
+    TileGrid inset;
+    TileTexture inset_tex;
 };
 
 // One cached grid copied to the frame by a draw callback (see draw_grid_at).
@@ -193,6 +196,7 @@ public:
     ImVec2 layout_panel_min, layout_panel_max;  // for exporting one panel
     Canvas layout_canvas, regs_canvas;
     std::deque<GridBlit> blits;                 // this frame's grid copies (stable addresses for the callbacks)
+    float inset_built_w = -1, inset_built_h = -1; // cell size of the scale operands' enlarged grids
     int copy = -1;                              // replicated elements: -1 every copy, else the k-th
     int max_copies = 1;                         // most copies of any element shown
     int legend_key = -1, frame_legend_key = -1; // legend entry hovered (highlights its cells)

@@ -422,15 +422,20 @@ void draw_shared_memory_b(const App& app, const LayoutSet& set, const Arrangemen
 // which byte of the lane's scale VGPR opsel_a / opsel_b select, drawn as the register's four bytes at a
 // legible size in the free corner above A and left of B (the scale grids themselves share the small
 // cells of A's rows and B's columns).
-void draw_scale_bytes(const App& app, const LayoutSet& set, const Arrangement& arr, ImVec2 origin) {
+// The free corner of the GEMM picture: above A (and SA, K), left of B (and SB); empty when there is none.
+Rect free_corner(const App& app, const Arrangement& arr) {
     const PlacedGrid* b = arr.find(ls::Operand::B);
     if (const PlacedGrid* sb = arr.find(ls::Operand::SB); sb && (!b || sb->heading.x0 < b->heading.x0)) b = sb;
-    if (!b) return;
+    if (!b) return {};
     float bottom = arr.panel.y1;
     for (ls::Operand op : {ls::Operand::A, ls::Operand::SA, ls::Operand::K})
         if (const PlacedGrid* g = arr.find(op)) bottom = std::min(bottom, g->heading.y0);
     const float pad = 6 * app.scale;
-    const Rect room{pad, pad, b->heading.x0 - 2 * pad, bottom - pad};
+    return Rect{pad, pad, std::max(pad, b->heading.x0 - 2 * pad), std::max(pad, bottom - pad)};
+}
+
+// Returns the height it used at the bottom of `room` (0: nothing drawn).
+float draw_scale_bytes(const App& app, const LayoutSet& set, const Arrangement& arr, const Rect& room, ImVec2 origin) {
     struct Row { ls::Operand op; std::string text; int byte; const char* field; };
     std::vector<Row> rows;
     for (ls::Operand op : {ls::Operand::SA, ls::Operand::SB}) {
@@ -457,14 +462,14 @@ void draw_scale_bytes(const App& app, const LayoutSet& set, const Arrangement& a
         rows.push_back({op, std::string(sa ? "SA[i][kb]" : "SB[kb][j]") + where + ", e8m0, byte " + std::to_string(byte) + " of its scale VGPR:",
                         byte, sa ? "opsel_a" : "opsel_b"});
     }
-    if (rows.empty()) return;
+    if (rows.empty()) return 0;
     const float lh = ImGui::GetTextLineHeight(), box_h = lh + 6 * app.scale;
     const char* fields[4] = {"[31:24]", "[23:16]", "[15:8]", "[7:0]"};
     float box_w = 0;
     for (const char* f : fields) box_w = std::max(box_w, ImGui::CalcTextSize(f).x + 10 * app.scale);
     float need_w = 4 * box_w + ImGui::CalcTextSize("  \u2190 opsel_a = 0").x, need_h = 0;
     for (const Row& r : rows) need_w = std::max(need_w, ImGui::CalcTextSize(r.text.c_str()).x), need_h += lh + box_h + 10 * app.scale;
-    if (need_w > room.w() || need_h > room.h()) return;  // no room: the titles still name the byte
+    if (need_w > room.w() || need_h > room.h()) return 0;  // no room: the titles still name the byte
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ls::ThemeColors colors = ls::theme_colors(app.settings.view.theme);
     const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled), border = ImGui::GetColorU32(ImGuiCol_Border);
@@ -486,6 +491,62 @@ void draw_scale_bytes(const App& app, const LayoutSet& set, const Arrangement& a
         const std::string note = "  \u2190 " + std::string(r.field) + " = " + std::to_string(r.byte);
         dl->AddText(add(origin, x + 4 * box_w, y + (box_h - lh) * 0.5f), text, note.c_str());
         y += box_h + 8 * app.scale;
+    }
+    return need_h;
+}
+
+// SA and SB enlarged in the rest of the free corner (their cells in A's rows and B's columns are as
+// small as A's and B's): titled, ticked, labelled as the cell size allows, hover-linked like the
+// originals. Drawn only where it gives cells half as large again, at least 7 px tall.
+void draw_scale_inset(App& app, const Canvas& c, const Rect& room, ImVec2 origin, bool hovered, bool clicked) {
+    std::vector<GridShape> shapes;
+    for (ls::Operand op : {ls::Operand::SA, ls::Operand::SB})
+        if (const PlacedGrid* g = c.arr.find(op)) shapes.push_back(g->shape);
+    if (shapes.empty() || room.w() < 40 || room.h() < 40) return;
+    ArrangeParams p = app.canvas_params(c, false);
+    p.zoom_x = p.zoom_y = 1, p.pan_x = p.pan_y = 0, p.gemm = false;
+    p.panel_w = room.w(), p.panel_h = room.h(), p.margin = 0;
+    auto good = [&](const Arrangement& a) {
+        return a.cell_w >= 1.5f * c.arr.cell_w && a.cell_h >= std::max(1.5f * c.arr.cell_h, 7.0f * app.scale);
+    };
+    Arrangement inset = arrange(shapes, p);
+    if (!good(inset)) {
+        // Cells only as wide as a lane number: the arrangement that gives them the most height wins.
+        p.natural_w = std::ceil(app.small_font->CalcTextSizeA(app.small_font_size, FLT_MAX, 0, "00").x + 6 * app.scale);
+        inset = arrange(shapes, p);
+    }
+    if (!good(inset)) return;
+    if (inset.cell_w != app.inset_built_w || inset.cell_h != app.inset_built_h) {
+        GridStyle st = app.grid_style();
+        st.cell_w = inset.cell_w, st.cell_h = inset.cell_h, st.blocks_per_row = inset.blocks_per_row;
+        const ls::ThemeColors colors = ls::theme_colors(app.settings.view.theme);
+        for (auto& v : app.views) {
+            if (v.operand != ls::Operand::SA && v.operand != ls::Operand::SB) continue;
+            const ls::OperandLayout* l = app.set.find(v.operand);
+            if (!l) continue;
+            v.inset = build_matrix_grid(*app.set.ins, *l, st);
+            v.inset_tex.render(v.inset, colors, app.cell_font, app.cell_font_size, app.small_font, app.small_font_size);
+        }
+        app.inset_built_w = inset.cell_w, app.inset_built_h = inset.cell_h;
+    }
+    const ImVec2 o = add(origin, room.x0, room.y0);
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    for (const PlacedGrid& pg : inset.grids) {
+        OperandView* v = nullptr;
+        for (auto& x : app.views)
+            if (x.operand == pg.shape.op) v = &x;
+        const ls::OperandLayout* l = app.set.find(pg.shape.op);
+        if (!v || !l || v->inset.tiles.empty()) continue;
+        std::vector<std::string> forms;
+        for (const std::string& f : title_forms(app, app.set, *l, false)) {
+            const size_t nl = f.find('\n');
+            forms.push_back(nl == std::string::npos ? f + "  (enlarged)" : f.substr(0, nl) + "  (enlarged)" + f.substr(nl));
+            forms.push_back(f);  // a narrow column keeps the type and count rather than the word
+        }
+        draw_heading(forms, pg.heading, o);
+        draw_axes(app, pg, v->inset, o);
+        const bool over = hovered && pg.grid.contains(m.x - o.x, m.y - o.y);
+        draw_grid_at(app, v->inset, v->inset_tex, app.links.find(pg.shape.op), add(o, pg.grid.x0, pg.grid.y0), over, over && clicked);
     }
 }
 
@@ -573,7 +634,13 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
         }
     }
     if (!registers_tab) draw_shared_memory_b(app, app.set, c.arr, origin);
-    if (!registers_tab && !app.tile.active()) draw_scale_bytes(app, app.set, c.arr, origin);
+    if (!registers_tab && !app.tile.active() && (app.set.find(ls::Operand::SA) || app.set.find(ls::Operand::SB))) {
+        // A scaled MFMA: which byte of the scale VGPR (bottom of the free corner), SA and SB enlarged above it.
+        Rect room = free_corner(app, c.arr);
+        const float used = room.w() > 0 ? draw_scale_bytes(app, app.set, c.arr, room, origin) : 0;
+        room.y1 -= used + (used > 0 ? 8 * app.scale : 0);
+        draw_scale_inset(app, c, room, origin, hovered && !c.dragging, clicked);
+    }
     dl->PopClipRect();
     ImGui::EndChild();
 }

@@ -8,8 +8,9 @@
 // tile lies wholly inside the panel with a margin (no palette pixel near its
 // edges), that every lane group's colour is there, and that tiles cover a
 // good part of the panel.
-// Mode "tabs" (EGL) checks the Compare tab (both sides whole, every lane group, titled) and the
-// "Inputs and D" tab (D's table in view) of the judged instructions at 1100x720 and 1400x900.
+// Mode "tabs" (EGL) checks the Compare tab (both sides whole, every lane group, titled), the
+// "Inputs and D" tab (D's table in view) of the judged instructions and a scaled MFMA's enlarged
+// SA / SB at 1100x720 and 1400x900.
 // Mode "errors" checks that bad input gives a message and a non-zero exit;
 // mode "window" opens the interactive window under Xvfb and checks the saved settings.
 // Mode "verify" (EGL, no display) runs "Verify on GPU" with the software device
@@ -380,6 +381,32 @@ int main(int argc, char** argv) {
                 const long t2 = stacked ? text_in(xs, w, second_y0 - 60, second_y0) : text_in(mid_x, w, y0 - 60, y0);
                 check(t1 >= 40 && t2 >= 40, what + ": a title above each side (" + std::to_string(t1) + ", " + std::to_string(t2) + " text pixels)");
                 stbi_image_free(px);
+            }
+            {
+                // A scaled MFMA's SA and SB, whose own cells are as small as A's rows and B's columns, are drawn
+                // enlarged in the free corner above A and left of B: many cells of their lanes' colours there
+                // (SA 16x4 and SB 4x16 of at least 8x8 px), where the GEMM picture alone leaves it empty.
+                const std::string out = dir + "/tabs-scale-" + size + ".png";
+                std::remove(out.c_str());
+                check(run(prefix + app + " --no-settings -a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 4 --blgp 4 --size " + size +
+                          " --panel --screenshot " + out) == 0,
+                      std::string("scaled MFMA layout panel at ") + size);
+                int w = 0, h = 0, ch = 0;
+                if (unsigned char* px = stbi_load(out.c_str(), &w, &h, &ch, 4)) {
+                    const ls::Instruction& ins = cat.find_instruction(cat.find_target("gfx950"), "v_mfma_scale_f32_16x16x128_f8f6f4");
+                    const std::map<std::string, int> colours = tile_palette(&ins, 64, ls::Theme::Light);
+                    long corner = 0;
+                    for (int y = 0; y < h / 2; ++y)
+                        for (int x = 0; x < w * 3 / 5; ++x) {
+                            const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+                            corner += colours.count(ls::Rgb{p[0], p[1], p[2]}.hex());
+                        }
+                    check(corner >= 2 * 64 * 8 * 8, std::string(size) + ": SA and SB enlarged in the corner above A (" + std::to_string(corner) +
+                                                        " pixels of lane colours in the panel's top-left)");
+                    stbi_image_free(px);
+                } else {
+                    check(false, "PNG readable");
+                }
             }
             // Inputs and D: A, B, C on the left and D on the right of the tab, D's table in view.
             for (const Cmp& c : cmps) {
