@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <cstdio>
 
 namespace lsapp {
 
@@ -30,7 +31,19 @@ bool draw_matrix(App& app, const char* name, Matrix& m, bool editable, float hei
         }
     }
     const int rows = m.blocks * m.rows;
-    const float cell_w = 58 * app.scale;
+    float cell_w = 58 * app.scale;
+    if (!editable) {
+        // Read-only (D): columns as wide as the widest value, so that more of them are in view.
+        float widest = ImGui::CalcTextSize("-0.00").x;
+        char buf[32];
+        for (double v : m.v) {
+            std::snprintf(buf, sizeof buf, "%.6g", v);
+            widest = std::max(widest, ImGui::CalcTextSize(buf).x);
+        }
+        cell_w = std::min(cell_w * 1.5f, std::ceil(widest + 4 * app.scale));
+    }
+    if (m.cols * (cell_w + ImGui::GetStyle().CellPadding.x * 2) + ImGui::CalcTextSize("000").x > ImGui::GetContentRegionAvail().x)
+        ImGui::TextDisabled("%d columns: scroll sideways in the table for the rest", m.cols);
     // ImGui tables hold at most 64 columns: wide matrices come in chunks of 32 columns.
     constexpr int kChunk = 32;
     for (int c0 = 0; c0 < m.cols; c0 += kChunk) {
