@@ -401,7 +401,9 @@ void App::arrange_compare(ImVec2 size, float gap) {
             if (a.cell_w == b.cell_w && a.cell_h == b.cell_h) break;
             p.natural_w = std::min(a.cell_w, b.cell_w), p.natural_h = std::min(a.cell_h, b.cell_h);
         }
-        const float score = std::min(std::min(a.cell_w, b.cell_w) / base.natural_w, std::min(a.cell_h, b.cell_h) / base.natural_h);
+        // Larger cells win, squarer ones when the areas are close (flat 28x5 px cells read worse than 14x17).
+        const float cw = std::min({a.cell_w, b.cell_w, base.natural_w}), ch = std::min({a.cell_h, b.cell_h, base.natural_h});
+        const float score = cw * ch * std::sqrt(std::min(cw, ch) / std::max({cw, ch, 0.01f}));
         if (score > best * 1.05f) {
             best = score;
             compare.left_arr = a, compare.right_arr = b, compare.stacked = stacked;
