@@ -220,6 +220,17 @@ TEST_CASE("layout --format gluon: the DistributedLinearLayout printed reads back
         CHECK(c.out.rfind("equal:", 0) == 0);
         std::filesystem::remove(file);
     }
+    // Measured in Triton 3.6 (docs/verification/2026-12-01-h200-gluon.md): NVMMADistributedLayout(version=[3, 0],
+    // warps_per_cta=[8, 2], instr_shape=[16, 8, 16]) at 128x16 has warp bases [16,0] [32,0] [64,0] [0,8] (warpgroups
+    // along M first); lanescope numbers waves wm * WN + wn: [16,0] [32,0] [0,8] [64,0]. No named form may be printed.
+    Run wg = cli("layout -a sm_90 -i wgmma_m64n8k16_f32_f16 --operand C --waves 2x2 --shape 128x16x16 -f gluon");
+    REQUIRE(wg.status == 0);
+    CHECK(wg.out.find("\nlayout = ") == std::string::npos);
+    CHECK(wg.out.find("warp_bases=[[16, 0], [32, 0], [0, 8], [64, 0]]") != std::string::npos);
+    CHECK(wg.out.find("along M first") != std::string::npos);
+    // With warpgroups along M only, Triton 3.6 gives the same bases: the named form is printed.
+    Run wg_m = cli("layout -a sm_90 -i wgmma_m64n8k16_f32_f16 --operand C --waves 2x1 --shape 128x8x16 -f gluon");
+    CHECK(wg_m.out.find("layout = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[8, 1]") != std::string::npos);
     // A layout with no named form still gets its DistributedLinearLayout; a non-linear one says why.
     Run k = cli("layout -a gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand C -f gluon");
     CHECK(k.status != 0);
