@@ -3,6 +3,7 @@
 // from Triton 3.6.0), bounded work on hostile input with the limit named, and
 // check's explanations of a difference.
 #include "shell_run.hpp"
+#include "triton_dump.hpp"
 
 #include "lanescope/check.hpp"
 #include "lanescope/files.hpp"
@@ -21,23 +22,10 @@
 namespace {
 namespace ls = lanescope;
 using lstest::Run;
-Run cli(const std::string& args) { return lstest::run_command(std::string(LANESCOPE_CLI) + " " + args); }
-std::string write(const std::string& name, const std::string& text) {
-    auto p = lstest::temp_path(name).string();
-    std::ofstream f(p, std::ios::binary);
-    f << text;
-    return p;
-}
+using lstest::cli;
+std::string write(const std::string& name, const std::string& text) { return lstest::write_temp(name, text); }
 
-std::vector<nlohmann::json> triton_records() {
-    Run r = lstest::run_command(std::string("gzip -dc ") + LANESCOPE_TRITON_DATA);
-    REQUIRE(r.status == 0);
-    std::vector<nlohmann::json> out;
-    std::istringstream in(r.out);
-    for (std::string line; std::getline(in, line);)
-        if (!line.empty()) out.push_back(nlohmann::json::parse(line));
-    return out;
-}
+using lstest::triton_records;
 
 // Triton's LinearLayout::toString() (lib/Tools/LinearLayout.cpp), written here from its format:
 // " - in=1 -> (a, b)\n   in=2 -> ...\n", " - in is a size 1 dimension\n", then the out dims.
@@ -83,7 +71,7 @@ nlohmann::json python_kwargs(const std::string& text) {
 }  // namespace
 
 TEST_CASE("Triton's forms: every record of Triton 3.6's dump reads back with its own bases, as JSON and as toString() text") {
-    auto recs = triton_records();
+    const auto& recs = triton_records();
     REQUIRE(recs.size() > 10000);
     size_t read = 0;
     for (const auto& rec : recs) {
@@ -134,7 +122,7 @@ TEST_CASE("Triton's forms: toString() text with labels, comments, size-1 dims an
 
 TEST_CASE("Triton's forms: lanescope's tiles equal Triton's own layouts, and --format gluon names Triton's parameters") {
     const auto& cat = ls::Catalog::builtin();
-    auto recs = triton_records();
+    const auto& recs = triton_records();
     size_t compared = 0, named = 0;
     for (const auto& rec : recs) {
         if (rec.contains("error")) continue;
