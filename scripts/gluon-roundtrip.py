@@ -21,6 +21,8 @@ import json
 import subprocess
 import sys
 
+from restarting_worker import run_restarting
+
 
 def cases():
     """(label, lanescope-cli arguments) for every case."""
@@ -33,41 +35,26 @@ def cases():
             ("gfx950", "v_mfma_f32_32x32x16_f16", 32, 32, 16, [8, 16]),
             ("gfx950", "v_mfma_f32_16x16x32_bf16", 16, 16, 32, [8, 16]),
             ("gfx942", "v_mfma_f32_32x32x16_fp8_fp8", 32, 32, 16, [8, 16])]
-    for arch, ins, m, n, k, kwidths in mfma:
-        for grid, tpw in itertools.product(grids, tpws):
+    # WMMA: RDNA3 (version 1), RDNA4 (2), gfx1250 (3); 16x16, kWidth does not change Triton's K.
+    wmma = [("gfx1100", "v_wmma_f32_16x16x16_f16", 16, 16, 16, [16, 8]),
+            ("gfx1200", "v_wmma_f32_16x16x16_f16", 16, 16, 16, [8, 4, 16]),
+            ("gfx1250", "v_wmma_f32_16x16x32_f16", 16, 16, 32, [8, 16, 2])]
+    for family, rows in (("mfma", mfma), ("wmma", wmma)):
+        for (arch, ins, m, n, k, kwidths), grid, tpw in itertools.product(rows, grids, tpws):
             wm, wn = map(int, grid.split("x"))
             rm, rn = map(int, tpw.split("x"))
+            tile = ["-a", arch, "-i", ins, "--waves", grid, "--tiles-per-wave", tpw]
             for transposed in (False, True):
                 shape = f"{m * wm * rm}x{n * wn * rn}x{k}"
-                args = ["-a", arch, "-i", ins, "--operand", "C", "--waves", grid, "--tiles-per-wave", tpw,
-                        "--shape", shape] + (["--transposed"] if transposed else [])
-                yield f"{arch} {ins} C {grid} {tpw} {shape}{' transposed' if transposed else ''}", args
+                yield (f"{arch} {ins} C {grid} {tpw} {shape}{' transposed' if transposed else ''}",
+                       tile + ["--operand", "C", "--shape", shape] + (["--transposed"] if transposed else []))
             for op, kw, ksteps in itertools.product("AB", kwidths, [1, 2]):
-                # Triton's instruction K grows with kWidth: K * kWidth / (the instruction's own
+                # MFMA: Triton's instruction K grows with kWidth, K * kWidth / (the instruction's own
                 # elements per lane, M * K / 64); the shape holds one or two of those K steps.
-                kt = max(k, k * kw // (m * k // 64))
+                kt = max(k, k * kw // (m * k // 64)) if family == "mfma" else k
                 shape = f"{m * wm * rm}x{n * wn * rn}x{kt * ksteps}"
-                args = ["-a", arch, "-i", ins, "--operand", op, "--waves", grid, "--tiles-per-wave", tpw,
-                        "--shape", shape, "--k-width", str(kw)]
-                yield f"{arch} {ins} {op} {grid} {tpw} {shape} kWidth {kw}", args
-    # WMMA: RDNA3 (version 1), RDNA4 (2), gfx1250 (3).
-    wmma = [("gfx1100", "v_wmma_f32_16x16x16_f16", 16, [16, 8]),
-            ("gfx1200", "v_wmma_f32_16x16x16_f16", 16, [8, 4, 16]),
-            ("gfx1250", "v_wmma_f32_16x16x32_f16", 32, [8, 16, 2])]
-    for arch, ins, k, kwidths in wmma:
-        for grid, tpw in itertools.product(grids, tpws):
-            wm, wn = map(int, grid.split("x"))
-            rm, rn = map(int, tpw.split("x"))
-            for transposed in (False, True):
-                shape = f"{16 * wm * rm}x{16 * wn * rn}x{k}"
-                args = ["-a", arch, "-i", ins, "--operand", "C", "--waves", grid, "--tiles-per-wave", tpw,
-                        "--shape", shape] + (["--transposed"] if transposed else [])
-                yield f"{arch} {ins} C {grid} {tpw} {shape}{' transposed' if transposed else ''}", args
-            for op, kw, ksteps in itertools.product("AB", kwidths, [1, 2]):
-                shape = f"{16 * wm * rm}x{16 * wn * rn}x{k * ksteps}"
-                args = ["-a", arch, "-i", ins, "--operand", op, "--waves", grid, "--tiles-per-wave", tpw,
-                        "--shape", shape, "--k-width", str(kw)]
-                yield f"{arch} {ins} {op} {grid} {tpw} {shape} kWidth {kw}", args
+                yield (f"{arch} {ins} {op} {grid} {tpw} {shape} kWidth {kw}",
+                       tile + ["--operand", op, "--shape", shape, "--k-width", str(kw)])
     # NVIDIA: mma.sync m16n8k16 (Triton's mma v2) and wgmma (v3): C, and A/B of mma.sync.
     for grid, tpw, reps in itertools.product(["1x1", "2x2", "4x1", "2x4"], ["1x1", "2x2"], [(1, 1, 1), (2, 2, 2), (1, 4, 2)]):
         wm, wn = map(int, grid.split("x"))
@@ -214,16 +201,8 @@ def main():
     total = sum(1 for _ in cases())
     import triton
     sys.stderr.write(f"triton {triton.__version__}: {total} cases\n")
-    while True:
-        done = sum(1 for _ in open(out_path))
-        if done >= total:
-            break
-        rc = subprocess.call([sys.executable, __file__, "--worker", cli, str(done), out_path])
-        done_after = sum(1 for _ in open(out_path))
-        if done_after < total:  # the worker died on case `done_after`
-            label, args = list(itertools.islice(cases(), done_after, done_after + 1))[0]
-            with open(out_path, "a") as out:
-                out.write(json.dumps({"case": label, "args": args, "error": f"Triton aborted (exit status {rc})"}) + "\n")
+    run_restarting(out_path, total, [sys.executable, __file__, "--worker", cli],
+                   lambda i: dict(zip(("case", "args"), list(itertools.islice(cases(), i, i + 1))[0])))
     text = f"triton {triton.__version__}\n\n" + summary(out_path)
     sys.stdout.write(text)
     if len(sys.argv) == 5:
