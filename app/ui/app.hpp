@@ -293,6 +293,8 @@ void draw_legend(App& app);
 // The richest of `forms` (richest first) that fits the width of `r` (canvas coordinates from
 // `origin`), clipped to `r`; the richest in a tooltip when a shorter one is shown.
 void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin);
+// Row and column numbers beside an operand's matrix grid, as the Layout tab draws them (blocks named b0, b1, ...).
+void draw_operand_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin);
 
 // bench.cpp: the frame-time benchmark (--bench-frames). Returns the exit status:
 // non-zero, with a message, when what it drew was not the whole picture.

@@ -455,7 +455,7 @@ void draw_memory_canvas(App& app, float height) {
             draw_heading({name + " fragment: which lane and register hold each element (as in the Layout tab)", name + " fragment",
                           name},
                          pg.heading, origin);
-            draw_ticks(app, pg, m.fragment.rows, m.fragment.cols, m.fragment.cell_w, m.fragment.cell_h, origin);
+            draw_operand_axes(app, pg, m.fragment, origin);  // a multi-block fragment's blocks named b0, b1, ...
             draw_grid_at(app, m.fragment, m.fragment_tex, app.links.find(l->operand()), p0, over, over && clicked);
             continue;
         }

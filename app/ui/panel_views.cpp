@@ -647,6 +647,8 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
 
 }  // namespace
 
+void draw_operand_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin) { draw_axes(app, pg, g, origin); }
+
 void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin) {
     const std::string* pick = &forms.back();
     const float lh = ImGui::GetTextLineHeight();
