@@ -261,9 +261,22 @@ std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const
             type += " [" + std::to_string(8 * byte + 7) + ":" + std::to_string(8 * byte) + "]";
         }
         const std::string note = operand_note(set, l.operand());
-        if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
+        // What the picture alone does not say (sparse A compressed, the index's nibbles, blocks) outranks
+        // a one-line title: a narrow column keeps it on the second line, shortened if need be.
+        const bool nv = set.ins->vendor() == ls::Vendor::NVIDIA;
+        std::string short_note = note;
+        if (set.ins->sparse() && l.operand() == ls::Operand::A) short_note = nv ? "2:4 sparse" : "4:2 compressed";
+        if (set.ins->sparse() && l.operand() == ls::Operand::K) short_note = nv ? "metadata e" : "nibble per 4 k";
+        const std::string v = ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r";
+        if (!note.empty()) {
+            out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
+            out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "\n" + note);
+            out.push_back(name + "  " + shape + "  " + type + "  " + regs + "\n" + note);
+            out.push_back(name + "  " + shape + "  " + type + "  " + regs + "\n" + short_note);
+            out.push_back(name + "  " + shape + "  " + type + "\n" + regs + "  " + short_note);
+            out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + v + "  " + short_note);
+        }
         out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep);
-        if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + "\n" + note);
         out.push_back(name + "  " + shape + "  " + type + "\n" + regs + rep);
         out.push_back(name + "  " + shape + "\n" + type + "  " + regs);
         out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + (ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r"));
