@@ -293,6 +293,9 @@ void draw_legend(App& app);
 // The richest of `forms` (richest first) that fits the width of `r` (canvas coordinates from
 // `origin`), clipped to `r`; the richest in a tooltip when a shorter one is shown.
 void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin);
+// A target's name for a combo box of this width: its title ("Hopper (sm_90a, H100 / H200 with wgmma, ...)"),
+// else the title up to its first comma ("Hopper (sm_90a)"), else the gfx / sm id: never cut mid-word.
+std::string target_label(const ls::Target& t, float width);
 // Row and column numbers beside an operand's matrix grid, as the Layout tab draws them (blocks named b0, b1, ...).
 void draw_operand_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin);
 

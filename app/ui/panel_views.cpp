@@ -952,7 +952,7 @@ void draw_compare_panel(App& app) {
         ct = app.set.target;
     }
     ImGui::SetNextItemWidth(280 * app.scale);
-    if (ImGui::BeginCombo("architecture##cmp", ct->title.c_str())) {
+    if (ImGui::BeginCombo("architecture##cmp", target_label(*ct, 280 * app.scale).c_str())) {
         for (const ls::Target& t : app.catalog.targets())
             if (ImGui::Selectable(t.title.c_str(), &t == ct) && &t != ct) {
                 try {
@@ -981,6 +981,10 @@ void draw_compare_panel(App& app) {
     }
     if (ct->wave_sizes.size() > 1) {
         ImGui::SameLine();
+        // The wave choice on a new line when the panel is too narrow for it (never past the edge).
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetCursorScreenPos().x + 2 * (ImGui::CalcTextSize("wave64").x + ImGui::GetFrameHeight() + 16 * app.scale) > right)
+            ImGui::NewLine();
         for (int w : ct->wave_sizes) {
             const std::string label = "wave" + std::to_string(w) + "##cmpw";
             if (ImGui::RadioButton(label.c_str(), c.set.ins && c.set.mods.wave == w)) {
@@ -992,8 +996,10 @@ void draw_compare_panel(App& app) {
         ImGui::NewLine();
     }
     if (c.set.ins) {
+        bool sliders = false;
         for (const ls::ModifierRange& r : ls::modifier_ranges(*c.set.ins, *c.set.target, c.set.mods)) {
             if (r.values.size() < 2 || r.name == "wave") continue;
+            sliders = true;
             int v = modifier_value(c.set.mods, r.name);
             // A slider that would pass the panel's right edge starts a new line.
             const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
@@ -1008,7 +1014,7 @@ void draw_compare_panel(App& app) {
             }
             ImGui::SameLine();
         }
-        ImGui::NewLine();
+        if (sliders) ImGui::NewLine();
     }
     if (!c.error.empty()) {
         ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.1f, 1), "%s", c.error.c_str());
