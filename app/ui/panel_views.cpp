@@ -1000,19 +1000,30 @@ void draw_compare_panel(App& app) {
         for (const ls::ModifierRange& r : ls::modifier_ranges(*c.set.ins, *c.set.target, c.set.mods)) {
             if (r.values.size() < 2 || r.name == "wave") continue;
             sliders = true;
-            int v = modifier_value(c.set.mods, r.name);
-            // A slider that would pass the panel's right edge starts a new line.
+            const int v = modifier_value(c.set.mods, r.name);
+            // Values in words where they have them ("4  FP4 E2M1", "0  [7:0]"), as in the side panel.
+            auto text = [&](int x) {
+                const std::string n = modifier_value_name(*c.set.ins, r.name, x);
+                return n == std::to_string(x) ? n : std::to_string(x) + "  " + n;
+            };
+            float box = 0;
+            for (int x : r.values) box = std::max(box, ImGui::CalcTextSize(text(x).c_str()).x);
+            box = std::min(box + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x, 200 * app.scale);
+            // A choice that would pass the panel's right edge starts a new line.
             const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-            if (ImGui::GetCursorScreenPos().x + 130 * app.scale + ImGui::CalcTextSize(r.name.c_str()).x > right) ImGui::NewLine();
-            ImGui::SetNextItemWidth(120 * app.scale);
+            if (ImGui::GetCursorScreenPos().x + box + 12 * app.scale + ImGui::CalcTextSize(r.name.c_str()).x > right) ImGui::NewLine();
+            ImGui::SetNextItemWidth(box);
             const std::string label = r.name + "##cmp";
-            if (ImGui::SliderInt(label.c_str(), &v, r.values.front(), r.values.back())) {
-                if (std::find(r.values.begin(), r.values.end(), v) != r.values.end()) {
-                    set_modifier(c.selection.mods, r.name, v);
-                    app.compare_dirty = true;
-                }
+            if (ImGui::BeginCombo(label.c_str(), text(v).c_str())) {
+                for (int x : r.values)
+                    if (ImGui::Selectable(text(x).c_str(), x == v) && x != v) {
+                        set_modifier(c.selection.mods, r.name, x);
+                        app.compare_dirty = true;
+                    }
+                ImGui::EndCombo();
             }
-            ImGui::SameLine();
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.meaning.c_str());
+            ImGui::SameLine(0, 12 * app.scale);
         }
         if (sliders) ImGui::NewLine();
     }
