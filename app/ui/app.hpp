@@ -298,6 +298,8 @@ void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 o
 std::string target_label(const ls::Target& t, float width);
 // Row and column numbers beside an operand's matrix grid, as the Layout tab draws them (blocks named b0, b1, ...).
 void draw_operand_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin);
+// An operand's titles as the Layout tab draws them, richest first ("A  32x16  f16  2 VGPRs  4:2 compressed: ...").
+std::vector<std::string> operand_title_forms(const App& app, const LayoutSet& set, const ls::OperandLayout& l);
 
 // bench.cpp: the frame-time benchmark (--bench-frames). Returns the exit status:
 // non-zero, with a message, when what it drew was not the whole picture.

@@ -662,6 +662,10 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
 
 void draw_operand_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin) { draw_axes(app, pg, g, origin); }
 
+std::vector<std::string> operand_title_forms(const App& app, const LayoutSet& set, const ls::OperandLayout& l) {
+    return title_forms(app, set, l, false);
+}
+
 void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin) {
     const std::string* pick = &forms.back();
     const float lh = ImGui::GetTextLineHeight();
