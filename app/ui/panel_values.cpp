@@ -98,9 +98,14 @@ void draw_values_panel(App& app) {
                        app.inputs.flavor == Fp8Flavor::Fnuz ? "FNUZ" : "OCP",
                        app.set.ins->kind == ls::LayoutKind::Mfma && app.set.mods.cbsz > 0 ? "; cbsz/abid broadcast A" : "");
     bool changed = false;
-    if (app.set.ins->sparse() && app.inputs.k.empty())
-        ImGui::TextDisabled("4:2 sparse A: only the first two non-zeros of each group of four k are stored and count "
-                            "(the index follows from their positions).");
+    if (app.set.ins->sparse() && app.inputs.k.empty()) {
+        // Wrapped at the panel's edge (never clipped); NVIDIA's PTX calls it 2:4 sparsity.
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s sparse A: only the first two non-zeros of each group of four k are stored and count "
+                            "(the index follows from their positions).",
+                            app.set.ins->vendor() == ls::Vendor::NVIDIA ? "2:4" : "4:2");
+        ImGui::PopTextWrapPos();
+    }
     // Two columns: the inputs on the left (scrolling), D on the right, always in view.
     const float total_w = ImGui::GetContentRegionAvail().x;
     const float d_w = std::floor(total_w * 0.45f);
