@@ -180,7 +180,8 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
     p.axis_h = std::ceil(cell_font_size + 3 * scale);
     p.block_gap = st.block_gap;
     // A column is at least as wide as a short two-line title ("A  32x1" over "f32 1v").
-    p.min_column_w = std::ceil(ImGui::CalcTextSize(registers ? "SB" : "e8m0 [15:8] 1v").x + 4 * scale);
+    // (registers: "SA  e8m0" over "1v", so that a narrow register view keeps its type and count)
+    p.min_column_w = std::ceil(ImGui::CalcTextSize(registers ? "SA  e8m0" : "e8m0 [15:8] 1v").x + 4 * scale);
     p.gemm = registers ? false : only_operands.empty();
     if (registers) {
         p.natural_w = std::ceil(st.text_width(set.ins->blocks > 1 ? "b15:00,00" : "00,00") + 8 * scale);
