@@ -81,8 +81,6 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     base.tile.swizzle = XorSwizzle{};
     base.transpose = false;
     const auto [rows, cols] = memory_extent(q, base);  // refuses a tile over the planning limit
-    // The plain plan first: a request the engine cannot plan at all is refused in its own words.
-    const MemoryPlan plain = plan_memory(q, base);
 
     SweepReport s;
     const bool lds = base.tile.space == MemorySpace::Lds;
@@ -101,21 +99,6 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     }
     s.bytes_per_wave = (elements_per_wave(q, base) * bits + 7) / 8;
     s.minimum = (s.bytes_per_wave + s.bytes_per_cycle - 1) / s.bytes_per_cycle;
-
-    // Transpose loads: candidates only where the engine plans them for this tile.
-    bool transpose = false;
-    if (base.store) {
-        s.transpose_note = "stores have no transpose form";
-    } else {
-        MemoryRequest t = base;
-        t.transpose = true;
-        try {
-            plan_memory(q, t);
-            transpose = true;
-        } catch (const Error& e) {
-            s.transpose_note = e.what();
-        }
-    }
 
     // Paddings: whole dwords (the bank width) from 0 to two rows of banks (or two cache lines).
     const int pad_step = std::lcm(bits, 32) / bits;
@@ -143,6 +126,37 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     s.pad_step = pad_step;
     s.pad_max = pad_max / pad_step * pad_step;
     s.swizzles = static_cast<int>(plain_candidates.size()) - (s.pad_max / pad_step + 1);
+    // Bounded work: candidates x the tile's placements, checked before any planning (and again with the
+    // transpose copies).
+    const long long per_plan = placements(q, base);
+    auto check_work = [&](size_t candidates) {
+        const size_t n = std::min(candidates, static_cast<size_t>(kMaxSweepCandidates));
+        const long long work = per_plan * static_cast<long long>(n);
+        if (work > kMaxSweepPlacements)
+            throw Error("--sweep plans " + std::to_string(n) + " candidates of " + std::to_string(per_plan) +
+                        " placements each (" + std::to_string(work) + " in all); a sweep plans at most " +
+                        std::to_string(kMaxSweepPlacements) +
+                        " placements; legal: a smaller --shape, fewer --waves or --tiles-per-wave, or one instruction "
+                        "(no tile options)");
+    };
+    check_work(plain_candidates.size());
+    // The plain plan first: a request the engine cannot plan at all is refused in its own words.
+    const MemoryPlan plain = plan_memory(q, base);
+    // Transpose loads: candidates only where the engine plans them for this tile.
+    bool transpose = false;
+    if (base.store) {
+        s.transpose_note = "stores have no transpose form";
+    } else {
+        MemoryRequest t = base;
+        t.transpose = true;
+        try {
+            plan_memory(q, t);
+            transpose = true;
+        } catch (const Error& e) {
+            s.transpose_note = e.what();
+        }
+    }
+
     std::vector<SweepCandidate> all = plain_candidates;
     if (transpose)
         for (SweepCandidate c : plain_candidates) {
@@ -152,13 +166,7 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     s.candidates = static_cast<int>(all.size());
     if (all.size() > static_cast<size_t>(kMaxSweepCandidates)) all.resize(kMaxSweepCandidates);
     s.planned = static_cast<int>(all.size());
-    const long long work = placements(q, base) * static_cast<long long>(all.size());
-    if (work > kMaxSweepPlacements)
-        throw Error("--sweep plans " + std::to_string(all.size()) + " candidates of " +
-                    std::to_string(placements(q, base)) + " placements each (" + std::to_string(work) +
-                    "); a sweep plans at most " + std::to_string(kMaxSweepPlacements) +
-                    " placements in all; legal: a smaller --shape, fewer --waves or --tiles-per-wave, or one instruction "
-                    "(no tile options)");
+    check_work(all.size());
 
     for (const SweepCandidate& c : all) {
         MemoryRequest req = base;
