@@ -254,10 +254,9 @@ struct SweepReport {
     std::string transpose_note;       // why no transpose candidate, when none is planned
     std::vector<SweepRow> rows;       // ranked, best first
 };
-// The most candidates one sweep plans; and the most placements (candidates x the tile's
-// placements) it plans in all: a larger sweep is refused up front, naming both.
+// The most candidates one sweep plans (the rest are counted, not planned). The most placements it
+// plans in all is kMaxSweepPlacements (limits.hpp).
 inline constexpr int kMaxSweepCandidates = 1024;
-inline constexpr long long kMaxSweepPlacements = 1LL << 23;
 // Enumerates, plans and ranks the candidates for `r` (its pad, swizzle and transpose are ignored).
 // Throws Error (what is legal) where the request cannot be planned at all.
 SweepReport sweep_memory(const Query& q, const MemoryRequest& r);

@@ -142,19 +142,26 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     check_work(plain_candidates.size());
     // The plain plan first: a request the engine cannot plan at all is refused in its own words.
     const MemoryPlan plain = plan_memory(q, base);
-    // Transpose loads: candidates only where the engine plans them for this tile.
+    // Transpose loads: candidates where the engine plans them for this tile at some padding (their
+    // alignment may need one: FP6 lines of a multiple of 16 bytes); the unpadded tile's refusal otherwise.
     bool transpose = false;
     if (base.store) {
         s.transpose_note = "stores have no transpose form";
     } else {
-        MemoryRequest t = base;
-        t.transpose = true;
-        try {
-            plan_memory(q, t);
-            transpose = true;
-        } catch (const Error& e) {
-            s.transpose_note = e.what();
+        for (const SweepCandidate& c : plain_candidates) {
+            if (c.swizzle.active()) break;  // the paddings come first
+            MemoryRequest t = base;
+            t.transpose = true;
+            t.tile.pad = c.pad;
+            try {
+                plan_memory(q, t);
+                transpose = true;
+                break;
+            } catch (const Error& e) {
+                if (c.pad == 0) s.transpose_note = e.what();
+            }
         }
+        if (transpose) s.transpose_note.clear();
     }
 
     std::vector<SweepCandidate> all = plain_candidates;
