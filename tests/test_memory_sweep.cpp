@@ -212,3 +212,35 @@ TEST_CASE("load --sweep: table, csv and --top; refusals exit 2 (usage) or 1 (bad
     CHECK(r.status == 1);
     CHECK(r.err.find("placements") != std::string::npos);
 }
+
+TEST_CASE("load --sweep: transpose rows where a padding aligns them; a fixed --grouping holds in every row", "[sweep]") {
+    // FP6 A (cbsz 2) of the gfx950 f8f6f4 MFMA, column-major with ld 16: ds_read_b96_tr_b6 reads 12 bytes per
+    // lane and, as every b96 LDS access, needs 16-byte alignment (LLVM DSInstructions.td, docs/memory.md). A
+    // line is (16 + pad) * 6 / 8 bytes; in the sweep's 16-element pad steps (96 bits, whole dwords) the first
+    // multiple of 16 bytes is pad 48 (64 * 6 / 8 = 48 bytes): 0, 16, 32 give 12, 24, 36 bytes.
+    const json s = sweep("-a gfx950 -i v_mfma_f32_16x16x128_f8f6f4 --operand A --order col --cbsz 2");
+    CHECK(s["sweep"]["transpose"] == true);
+    CHECK(s["sweep"]["pads"]["step"] == 16);
+    const json* tr48 = row_with(s, "--pad 48 --transpose");
+    REQUIRE(tr48);
+    CHECK((*tr48)["instructions"][0]["mnemonic"] == "ds_read_b96_tr_b6");
+    for (const char* o : {"--transpose", "--pad 16 --transpose", "--pad 32 --transpose"}) CHECK(!row_with(s, o));
+    bool listed = false;
+    for (const auto& k : s["sweep"]["skipped"]) listed = listed || k.get<std::string>().rfind("--pad 16 --transpose:", 0) == 0;
+    CHECK(listed);
+    check_ranking(s);
+
+    // --grouping is fixed: every ranked row uses it; candidates whose instructions do not offer it are refused.
+    const json g = sweep("-a gfx950 -i v_mfma_f32_16x16x32_f16 --operand B --order col --grouping 'gfx942 b128 groups'");
+    REQUIRE(!g["rows"].empty());
+    CHECK(!g["sweep"]["skipped"].empty());
+    for (const auto& r : g["rows"]) {
+        for (const auto& x : r["groupings"]) CHECK(x.get<std::string>().find(": gfx942 b128 groups (") != std::string::npos);
+        CHECK(r["command"].get<std::string>().find("--grouping 'gfx942 b128 groups'") != std::string::npos);
+    }
+    CHECK(worst_wave_cost(reproduce(g["rows"][0])) == g["rows"][0]["cost"]);
+    // Offered by none of the candidates' instructions: a bad query, nothing ranked.
+    Run r = cli("load -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --sweep --grouping 'gfx942 b128 groups'");
+    CHECK(r.status == 1);
+    CHECK(r.err.find("gfx942 b128 groups") != std::string::npos);
+}

@@ -140,8 +140,11 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
                         "(no tile options)");
     };
     check_work(plain_candidates.size());
-    // The plain plan first: a request the engine cannot plan at all is refused in its own words.
-    const MemoryPlan plain = plan_memory(q, base);
+    // The plain plan first: a request the engine cannot plan at all is refused in its own words. A
+    // --grouping applies to each candidate (refused where its instructions do not offer it), not here.
+    MemoryRequest ungrouped = base;
+    ungrouped.grouping.clear();
+    const MemoryPlan plain = plan_memory(q, ungrouped);
     // Transpose loads: candidates where the engine plans them for this tile at some padding (their
     // alignment may need one: FP6 lines of a multiple of 16 bytes); the unpadded tile's refusal otherwise.
     bool transpose = false;
@@ -150,7 +153,7 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     } else {
         for (const SweepCandidate& c : plain_candidates) {
             if (c.swizzle.active()) break;  // the paddings come first
-            MemoryRequest t = base;
+            MemoryRequest t = ungrouped;
             t.transpose = true;
             t.tile.pad = c.pad;
             try {
@@ -182,7 +185,7 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
         req.transpose = c.transpose;
         MemoryPlan p;
         try {
-            p = c.pad == 0 && !c.swizzle.active() && !c.transpose ? plain : plan_memory(q, req);
+            p = c.pad == 0 && !c.swizzle.active() && !c.transpose && base.grouping.empty() ? plain : plan_memory(q, req);
         } catch (const Error& e) {
             s.skipped.push_back((c.options().empty() ? std::string("(none)") : c.options()) + ": " + e.what());
             continue;
