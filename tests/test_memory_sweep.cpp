@@ -14,9 +14,9 @@
 #include <tuple>
 
 namespace {
+using lstest::cli;
 using lstest::Run;
 using nlohmann::json;
-Run cli(const std::string& args) { return lstest::run_command(std::string(LANESCOPE_CLI) + " " + args); }
 
 json sweep(const std::string& args) {
     Run r = cli("load " + args + " --sweep --top 0 --format json");
