@@ -107,7 +107,8 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
                                         "worst wave of a tile)"
                                       : " (distinct lines each instruction touches, as `load` counts them; the worst "
                                         "wave of a tile)") + "\n";
-    out += "minimum: " + num(s.minimum) + " " + unit + " = ceil(" + num(s.bytes_per_wave) + " bytes per wave / " +
+    out += "minimum: " + num(s.minimum) + " " + (s.minimum == 1 ? unit.substr(0, unit.size() - 1) : unit) + " = ceil(" +
+           num(s.bytes_per_wave) + " bytes per wave / " +
            num(s.bytes_per_cycle) + " " + per;
     if (lds) {
         const BankModel bm = bank_model(*q.target);
