@@ -244,3 +244,34 @@ TEST_CASE("load --sweep: transpose rows where a padding aligns them; a fixed --g
     CHECK(r.status == 1);
     CHECK(r.err.find("gfx942 b128 groups") != std::string::npos);
 }
+
+TEST_CASE("load --sweep: gfx950 A of v_mfma_f32_16x16x32_f16 with 256-byte rows, by hand arithmetic", "[sweep]") {
+    // A is 16 rows x 32 k of f16 (CDNA4 ISA: lane l holds row l%16, k 8*(l/16)..+7): one 16-byte ds_read_b128
+    // per lane at row*(ld+pad)*2 + 16*(l/16) bytes. gfx950: 64 banks x 4 bytes (256 bytes per cycle), passes
+    // {0-3,12-15,20-27} and {4-11,16-19,28-31} and the same +32 (measured). 64 lanes x 16 bytes = 1024 bytes:
+    // minimum 4 cycles.
+    //  - ld 128, no padding: a 256-byte pitch puts every row on banks 0-3 (k 0-7) or 4-7 (k 8-15); the first
+    //    pass has 8 lanes on banks 0-3 (rows 0-3, 12-15) and 8 on banks 4-7: 8 cycles; 4 passes = 32.
+    //  - --pad 8 (16 bytes, pitch 68 dwords): row r starts at bank 4r mod 64; in the first pass row 12 (k 0)
+    //    and row 11 (k 8, 4*11+4 = 48) both start at bank 48: 2-way, 4 passes = 8.
+    //  - --pad 16 (32 bytes, pitch 72 dwords): row r at bank 8r mod 64, k 8 at 8r+4: the first pass covers
+    //    {0,8,..,56} and {4,12,..,60} (+0..3) once each, so does the second: conflict-free, 4 = the minimum.
+    const json s = sweep("-a gfx950 -i v_mfma_f32_16x16x32_f16 --operand A --order row --ld 128");
+    CHECK(s["sweep"]["bytes_per_cycle"] == 256);
+    CHECK(s["sweep"]["minimum"] == 4);
+    const json* none = row_with(s, "");
+    const json* pad8 = row_with(s, "--pad 8");
+    const json* pad16 = row_with(s, "--pad 16");
+    REQUIRE(none);
+    REQUIRE(pad8);
+    REQUIRE(pad16);
+    for (const json* r : {none, pad8, pad16})
+        CHECK((*r)["instructions"] == json::parse(R"([{"mnemonic": "ds_read_b128", "count": 1}])"));
+    CHECK((*none)["cost"] == 32);
+    CHECK((*pad8)["cost"] == 8);
+    CHECK((*pad16)["cost"] == 4);
+    CHECK((*pad16)["pad_bytes"] == 16 * 16 * 2);
+    CHECK(s["rows"][0]["cost"] == 4);
+    CHECK(s["rows"][0]["pad_bytes"].get<long long>() <= (*pad16)["pad_bytes"].get<long long>());
+    check_ranking(s);
+}
