@@ -69,6 +69,20 @@ void check_ranking(const json& s) {
         CHECK(prev <= key);
         prev = key;
     }
+    // "best": the first row of each kind of choice (none, pad only, swizzle only, with --transpose).
+    auto kind = [](const json& r) -> std::string {
+        if (r["transpose"] == true) return "transpose";
+        if (r["swizzle"]["vec"].get<int>() > 0 && r["swizzle"]["max_phase"].get<int>() > 1) return "swizzle";
+        return r["pad"].get<int>() > 0 ? "pad" : "none";
+    };
+    for (const char* k : {"none", "pad", "swizzle", "transpose"}) {
+        INFO(k);
+        size_t first = 0;
+        for (size_t n = 0; n < s["rows"].size() && !first; ++n)
+            if (kind(s["rows"][n]) == k) first = n + 1;
+        if (first) CHECK(s["sweep"]["best"][k] == first);
+        else CHECK(s["sweep"]["best"][k].is_null());
+    }
 }
 }  // namespace
 

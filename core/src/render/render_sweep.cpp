@@ -4,6 +4,8 @@
 #include "lanescope/render.hpp"
 
 #include <cstdio>
+#include <string>
+#include <vector>
 
 namespace lanescope {
 
@@ -32,6 +34,23 @@ std::string joined(const std::vector<std::string>& v, const std::string& sep) {
 std::string row_command(const std::string& command, const SweepRow& r) {
     const std::string o = r.candidate.options();
     return o.empty() ? command : command + " " + o;
+}
+
+// The kind of choice a candidate makes, for the best row of each kind.
+const char* kind_of(const SweepCandidate& c) {
+    if (c.transpose) return "transpose";
+    if (c.swizzle.active()) return "swizzle";
+    return c.pad > 0 ? "pad" : "none";
+}
+const char* const kKinds[] = {"none", "pad", "swizzle", "transpose"};
+
+// Rank (1-based, in the whole ranking) of the best row of each kind; 0 where none was ranked.
+std::vector<size_t> best_of_kinds(const SweepReport& s) {
+    std::vector<size_t> best(4, 0);
+    for (size_t n = 0; n < s.rows.size(); ++n)
+        for (size_t k = 0; k < 4; ++k)
+            if (!best[k] && std::string(kind_of(s.rows[n].candidate)) == kKinds[k]) best[k] = n + 1;
+    return best;
 }
 
 }  // namespace
@@ -64,7 +83,11 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
              ", \"planned\": " + num(s.planned) + ", \"cap\": " + num(kMaxSweepCandidates) + ", \"skipped\": [";
         for (size_t n = 0; n < s.skipped.size(); ++n) j += (n ? ", " : "") + json_string(s.skipped[n]);
         j += "], \"ranked\": " + num(static_cast<long long>(s.rows.size())) + ", \"shown\": " +
-             num(static_cast<long long>(shown)) + "},\n\"command\": " + json_string(command) + ",\n\"rows\": [";
+             num(static_cast<long long>(shown)) + ", \"best\": {";
+        const auto best = best_of_kinds(s);
+        for (size_t k = 0; k < 4; ++k)
+            j += std::string(k ? ", " : "") + "\"" + kKinds[k] + "\": " + (best[k] ? num(static_cast<long long>(best[k])) : "null");
+        j += "}},\n\"command\": " + json_string(command) + ",\n\"rows\": [";
         for (size_t n = 0; n < shown; ++n) {
             const SweepRow& x = s.rows[n];
             const SweepCandidate& c = x.candidate;
@@ -124,7 +147,19 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
                                      : "") +
            ", " + num(static_cast<long long>(s.skipped.size())) + " refused by the engine, " +
            num(static_cast<long long>(s.rows.size())) + " ranked; showing " + num(static_cast<long long>(shown)) + "\n";
-    out += "ranked by " + unit + ", then instructions per wave, then padding bytes, then the simpler options\n\n";
+    out += "ranked by " + unit + ", then instructions per wave, then padding bytes, then the simpler options\n";
+    {
+        const auto best = best_of_kinds(s);
+        std::string line;
+        for (size_t k = 0; k < 4; ++k) {
+            if (!best[k]) continue;
+            const SweepRow& x = s.rows[best[k] - 1];
+            line += (line.empty() ? "" : "; ") + std::string(kKinds[k]) + ": rank " + num(static_cast<long long>(best[k])) +
+                    " (" + num(x.cost) + " " + unit + ", " + num(x.instructions_per_wave) + (x.instructions_per_wave == 1 ? " instruction, " : " instructions, ") +
+                    num(x.pad_bytes) + " bytes" + (x.candidate.options().empty() ? "" : ", " + x.candidate.options()) + ")";
+        }
+        out += "best of each kind: " + line + "\n\n";
+    }
     grid.push_back({"rank", unit, "x min", "instruction min", "instructions per wave", "pad bytes", "grouping confidence",
                     "options"});
     for (size_t n = 0; n < shown; ++n) {
