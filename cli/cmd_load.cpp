@@ -59,8 +59,10 @@ int run_sweep(const Options& o, const LoadArgs& a, const CLI::App* sub) {
                                   : "tries the paddings, swizzles and transpose loads itself") +
                              "; legal with --sweep: the target, instruction and operand, --memory, --order, --ld, "
                              "--store, --grouping, the tile options, --top N, --format table|csv|markdown|json, -o");
+    // hip conflicts with --sweep (exit 2); a word that is no format at all is a bad query, as for load (exit 1).
+    if (o.format == "hip") throw UsageError("--format hip does not go with --sweep; legal: table, csv, markdown, json");
     if (o.format != "table" && o.format != "csv" && o.format != "json" && o.format != "markdown" && o.format != "md")
-        throw UsageError("--format '" + o.format + "' is not legal for load --sweep; legal: table, csv, markdown, json");
+        throw ls::Error("--format '" + o.format + "' is not legal for load --sweep; legal: table, csv, markdown, json");
     Resolved r = resolve(o);
     const ls::MemoryRequest req = memory_request(o, a, r);
     const ls::SweepReport s = ls::sweep_memory(r.query, req);

@@ -221,7 +221,7 @@ std::vector<BadCase> cli_cases() {
     // load --sweep: the options it chooses itself, formats it cannot write, --top alone, work beyond its bound.
     c.push_back({load + " --sweep --pad 4 -o {dir}/l.txt", 2, {"--pad", "--sweep", "legal"}});
     c.push_back({load + " --sweep --swizzle 4,1,2 -o {dir}/l.txt", 2, {"--swizzle", "--sweep", "legal"}});
-    c.push_back({load + " --sweep --format hip -o {dir}/l.txt", 2, {"hip", "legal: table"}});
+    c.push_back({load + " --sweep --format hip -o {dir}/l.txt", 2, {"hip", "--sweep", "legal: table"}});
     c.push_back({load + " --top 3 -o {dir}/l.txt", 2, {"--top", "--sweep"}});
     c.push_back({load + " --sweep --top x", 2, {"--top", "legal"}});
     c.push_back({load + " --sweep --memory global --grouping '16 consecutive lanes' -o {dir}/l.txt", 1, {"--grouping", "LDS"}});

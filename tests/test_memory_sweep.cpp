@@ -203,6 +203,7 @@ TEST_CASE("load --sweep: table, csv and --top; refusals exit 2 (usage) or 1 (bad
              {" --swizzle 4,1,2", 2},
              {" --transpose", 2},
              {" --format hip", 2},
+             {" --format yaml", 1},  // no format at all, as plain load says
              {" --namespace x", 2},
              {" --top -1", 2},
              {" --top many", 2},
