@@ -4,6 +4,9 @@
 // properties any ranking must have (monotone, never below the bound).
 #include "shell_run.hpp"
 
+#include "lanescope/memory.hpp"
+#include "lanescope/render.hpp"
+
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -289,4 +292,43 @@ TEST_CASE("load --sweep: gfx950 A of v_mfma_f32_16x16x32_f16 with 256-byte rows,
     CHECK(s["rows"][0]["cost"] == 4);
     CHECK(s["rows"][0]["pad_bytes"].get<long long>() <= (*pad16)["pad_bytes"].get<long long>());
     check_ranking(s);
+}
+
+TEST_CASE("sweep_memory (library): the options of a candidate, and the request's own pad, swizzle and transpose ignored",
+          "[sweep]") {
+    namespace ls = lanescope;
+    CHECK(ls::SweepCandidate{}.options().empty());
+    CHECK(ls::SweepCandidate{4, {}, false}.options() == "--pad 4");
+    CHECK(ls::SweepCandidate{0, {4, 8, 2}, true}.options() == "--swizzle 4,8,2 --transpose");
+    CHECK(ls::SweepCandidate{0, {8, 1, 1}, false}.options().empty());  // MAX_PHASE 1: no swizzle
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("gfx942");
+    const ls::Instruction& ins = cat.find_instruction(t, "v_mfma_f32_32x32x8_f16");
+    const ls::Query q{&ins, &t, ls::resolve_modifiers(ins, t, ls::Modifiers{})};
+    ls::MemoryRequest r;
+    r.operand = ls::Operand::A;
+    r.tile.ld = 8;
+    r.tile.element_bits = 16;
+    const ls::SweepReport a = ls::sweep_memory(q, r);
+    r.tile.pad = 4;
+    r.tile.swizzle = {4, 1, 2};
+    const ls::SweepReport b = ls::sweep_memory(q, r);
+    REQUIRE(a.rows.size() == b.rows.size());
+    for (size_t n = 0; n < a.rows.size(); ++n) {
+        CHECK(a.rows[n].candidate.options() == b.rows[n].candidate.options());
+        CHECK(a.rows[n].cost == b.rows[n].cost);
+    }
+    CHECK(a.minimum == 4);
+    CHECK(a.lines == 32);
+    // Every row is one plan_memory of its candidate: the engine's own numbers.
+    for (size_t n = 0; n < a.rows.size(); n += 9) {
+        ls::MemoryRequest c = r;
+        c.tile.pad = a.rows[n].candidate.pad;
+        c.tile.swizzle = a.rows[n].candidate.swizzle;
+        const ls::MemoryPlan p = ls::plan_memory(q, c);
+        long long cycles = 0;
+        for (const auto& bank : p.banks) cycles += bank.cycles;
+        CHECK(cycles == a.rows[n].cost);
+        CHECK(p.instructions_per_wave == a.rows[n].instructions_per_wave);
+    }
 }
