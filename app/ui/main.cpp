@@ -509,12 +509,8 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     // Tile mode: the options as lanescope-cli's; core checks the tile (and says what is legal).
     const bool tile_mode =
         !a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty() || a.k_width != 0 || a.transposed;
-    if (tile_mode && memory) {  // refused as lanescope-cli figure --memory refuses it
-        std::cerr << "lanescope: the memory view draws one instruction's operand; tile options (--waves, --tiles-per-wave, "
-                     "--shape) are legal with `lanescope-cli load`, not with the memory view (--view memory or a memory "
-                     "option)\n";
-        return 2;
-    }
+    // Tile options with the memory view: the Memory tab draws one instruction's operand of the tile and says so
+    // in the view (as it does interactively), so nothing is silently dropped.
     ls::TileParams tile_params;
     TileSet tile;
     if (tile_mode) {
