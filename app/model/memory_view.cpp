@@ -305,6 +305,23 @@ TileGrid memory_tiles(const ls::Instruction& ins, const MemoryGrid& g, const std
         labels = label_fits(LabelForm::Number, std::to_string(widest), "", style.cell_w, style.cell_h, style);
     }
     t.form = labels ? LabelForm::Number : LabelForm::None;
+    t.tile = tiles != nullptr;
+    t.waves = tiles ? std::max(1, tiles->waves()) : 1;
+    // Tile mode: every (wave, lane) an element reaches (B is read by each wave of a grid column); the cell
+    // shows them all as the Layout tab shows an element's copies (stripes, or alternating columns at fit).
+    std::vector<std::vector<std::pair<int, int>>> readers;
+    if (tiles) {
+        readers.resize(g.cells.size());
+        for (const ls::MemoryOp& o : ops)
+            for (const ls::Delivery& d : o.delivers) {
+                const int cell = g.cell_of(d.element);
+                if (cell >= 0) readers[static_cast<size_t>(cell)].emplace_back(d.wave, d.at.lane);
+            }
+        for (auto& r : readers) {
+            std::sort(r.begin(), r.end());
+            r.erase(std::unique(r.begin(), r.end()), r.end());
+        }
+    }
     t.tiles.reserve(g.cells.size());
     for (int line = 0; line < g.lines; ++line) {
         for (int p = 0; p < g.positions; ++p) {
@@ -326,6 +343,14 @@ TileGrid memory_tiles(const ls::Instruction& ins, const MemoryGrid& g, const std
                     tile.wave = o.wave;
                     tile.fill = ls::wave_lane_color(ins, o.wave, o.lane, groups, style.theme);
                     tile.key = tile_colour_key(o.wave, group, groups);
+                    const auto& rd = readers[static_cast<size_t>(g.cell(line, p))];
+                    tile.copies = std::max(1, static_cast<int>(rd.size()));
+                    t.max_copies = std::max(t.max_copies, tile.copies);
+                    if (rd.size() > 1)
+                        for (const auto& [wave, lane] : rd) {
+                            tile.copy_fills.push_back(ls::wave_lane_color(ins, wave, lane, groups, style.theme));
+                            tile.copy_keys.push_back(tile_colour_key(wave, std::min(groups - 1, lane / std::max(1, tiles->lane_group_size)), groups));
+                        }
                 } else {
                     tile.fill = ls::tile_shade(ins, style.color_by, m.element, tile.loc, style.theme);
                     tile.key = colour_key(ins, style.color_by, m.element, tile.loc);
