@@ -435,7 +435,7 @@ TEST_CASE("bad input table: the app refuses clearly before opening anything and 
     for (const char* opt : {"--pin", "--waves", "--shape", "--tiles-per-wave", "--swizzle", "--grouping", "--operand", "--size"})
         cases.push_back({kOk + " " + opt + " ''", 2, {"''", "empty", "legal"}});
     cases.push_back({kOk + " --view memory --waves 2x2 --shape 100x64", 2, {"tile", "not a multiple"}});
-    cases.push_back({kOk + " --operand B --ld 8 --shape 64x64x16", 2, {"--ld 8", "legal: 32"}});
+    cases.push_back({kOk + " --operand B --ld 32 --shape 64x64x16", 2, {"--ld 32", "legal: 64"}});  // the tile's B: 16x64
     cases.push_back({kOk + " --view memory --waves 2x2 --grouping nope", 2, {"--grouping", "legal"}});
     cases.push_back({kOk + " --compare-wave 48", 2, {"compare"}});
     cases.push_back({kOk + " --compare-wave x", 2, {"--compare-wave", "legal"}});

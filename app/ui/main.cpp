@@ -353,7 +353,21 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         ms.tile.space = a.memory == "global" ? ls::MemorySpace::Global : ls::MemorySpace::Lds;
         ms.tile.order = a.order == "col" ? ls::MemoryOrder::ColMajor : ls::MemoryOrder::RowMajor;
         const ls::OperandLayout& l = *checked.find(ms.operand);
-        const int extent = memory_extent(l, ms.tile.order);
+        // The matrix in memory: the operand's, or with tile options the tile operand's (a tile core refuses is
+        // reported below, with the other tile checks).
+        MemoryMatrix mm;
+        mm.rows = l.blocks() * l.rows(), mm.cols = l.cols(), mm.block_rows = l.rows(), mm.element_bits = l.element_bits();
+        if (!a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty() || a.k_width != 0 || a.transposed) {
+            try {
+                MemorySettings probe = ms;
+                probe.tiles = ls::parse_tile_params(a.waves, a.tiles_per_wave, a.shape);
+                probe.tiles->k_width = a.k_width;
+                probe.tiles->transposed = a.transposed;
+                mm = memory_matrix(checked, probe);
+            } catch (const ls::Error&) {
+            }
+        }
+        const int extent = ls::contiguous_extent(ms.tile.order, mm.rows, mm.cols);
         if (a.ld >= 0 && a.ld < extent) {
             std::cerr << "lanescope: --ld " << a.ld << " is shorter than " << ls::operand_name(ms.operand) << "'s contiguous extent ("
                       << extent << " for --order " << (a.order.empty() ? "row" : a.order) << "); legal: " << extent << " or more\n";
@@ -382,7 +396,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         }
         try {
             // The rest of core's rules (a swizzle that moves an element beyond ld, a tile too large).
-            ls::check_memory_tile(effective_tile(l, ms), l.blocks() * l.rows(), l.cols());
+            ls::check_memory_tile(effective_tile(mm, ms), mm.rows, mm.cols);
         } catch (const ls::Error& e) {
             std::cerr << "lanescope: memory tile: " << e.what() << "\n";
             return 2;

@@ -231,8 +231,13 @@ void draw_controls(App& app) {
     ImGui::SameLine();
     if (ImGui::RadioButton("column-major", s.tile.order == ls::MemoryOrder::ColMajor))
         changed |= s.tile.order != ls::MemoryOrder::ColMajor, s.tile.order = ls::MemoryOrder::ColMajor, s.tile.ld = 0;
-    const ls::OperandLayout* l = app.set.find(s.operand);
-    const int extent = l ? memory_extent(*l, s.tile.order) : 1;
+    // The contiguous extent of the matrix in memory (in tile mode the tile operand's).
+    int extent = 1;
+    try {
+        const MemoryMatrix mm = memory_matrix(app.set, s);
+        extent = ls::contiguous_extent(s.tile.order, mm.rows, mm.cols);
+    } catch (const ls::Error&) {
+    }
     // Second line: ld, pad, swizzle, access.
     ImGui::AlignTextToFramePadding();
     int ld = s.tile.ld > 0 ? s.tile.ld : extent;
@@ -510,7 +515,8 @@ std::vector<std::pair<const char*, float>> issue_columns(const MemoryPlan& p, bo
     for (const IssueRow& r : p.issues) mnemonic_w = std::max(mnemonic_w, ImGui::CalcTextSize(r.mnemonic.c_str()).x);
     mnemonic_w += ImGui::CalcTextSize("00").x;  // ImGui 1.86 draws fixed columns a little narrower than asked
     auto w = [](const char* name, const char* widest) { return std::max(ImGui::CalcTextSize(name).x, ImGui::CalcTextSize(widest).x); };
-    std::vector<std::pair<const char*, float>> c{{"#", w("#", "000")}, {"instruction", mnemonic_w}, {"lanes", w("lanes", "64")},
+    const bool waves = !p.issues.empty() && p.issues.back().wave > 0;  // tile mode: "12 w3"
+    std::vector<std::pair<const char*, float>> c{{"#", w("#", waves ? "000 w00" : "000")}, {"instruction", mnemonic_w}, {"lanes", w("lanes", "64")},
                                                  {"bytes", w("bytes", "16")}};
     if (lds) c.insert(c.end(), {{"cycles", w("cycles", "64")}, {"min", w("min", "64")}});
     else c.insert(c.end(), {{"lines", w("lines", "64")}, {"64B", w("64B", "64")}, {"min", w("min", "64")}});
@@ -613,8 +619,9 @@ void draw_banks(App& app) {
     const ls::BankReport& rep = p.banks[static_cast<size_t>(row->report)];
     // The pass grouping of this mnemonic: the user may pick another one.
     const std::vector<ls::PassGrouping> offered = groupings_for(app.set, row->mnemonic);
-    ImGui::TextWrapped("instruction %d, %s: %d passes, %d cycles (conflict-free %d)", row->issue, row->mnemonic.c_str(),
-                       static_cast<int>(rep.passes.size()), rep.cycles, rep.minimum_cycles);
+    const std::string of_wave = m.settings.tiles ? " of wave " + std::to_string(row->wave) : "";
+    ImGui::TextWrapped("instruction %d%s, %s: %d passes, %d cycles (conflict-free %d)", row->issue, of_wave.c_str(),
+                       row->mnemonic.c_str(), static_cast<int>(rep.passes.size()), rep.cycles, rep.minimum_cycles);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("lanes served together:");
     const std::string current = rep.grouping.name + " (" + rep.grouping.confidence + ")";
