@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -368,11 +369,29 @@ void draw_memory_grid(App& app, const MemoryGrid& g, const TileGrid& tiles, Tile
             }
         }
     }
-    // Links: what is hovered (here, in the fragment, or in another tab's pin). Tile mode has no fragment
-    // here and its elements are the tile's: only the tooltip.
-    const MemoryHighlight hl = !app.memory.settings.tiles
-                                   ? memory_links(app.links, *l, g, plan.ops, app.active_hover())
-                                   : MemoryHighlight{};
+    // Links: what is hovered (here, in the fragment, or in another tab's pin). Tile mode (no fragment here,
+    // tile coordinates): a tile hover's element and the loads that bring it to its wave, or a wave's lane:
+    // its loads and every cell it reads.
+    MemoryHighlight hl;
+    const Hover& ah = app.active_hover();
+    if (!app.memory.settings.tiles) {
+        hl = memory_links(app.links, *l, g, plan.ops, ah);
+    } else if (ah.wave >= 0 && ah.kind != Hover::Kind::None) {
+        std::set<int> lit;
+        for (size_t i = 0; i < plan.ops.size(); ++i) {
+            const ls::MemoryOp& o = plan.ops[i];
+            for (const ls::Delivery& d : o.delivers) {
+                if (d.wave != ah.wave) continue;
+                const bool element = ah.kind == Hover::Kind::Element && ah.operand == g.operand && d.element == ah.element;
+                const bool lane = ah.kind == Hover::Kind::Lane && d.at.lane == ah.lane;
+                if (!element && !lane) continue;
+                const int cell = g.cell_of(d.element);
+                if (cell >= 0 && lit.insert(cell).second) hl.cells.emplace_back(cell, std::uint8_t(element ? 2 : 1));
+                if (hl.ops.empty() || hl.ops.back() != static_cast<int>(i)) hl.ops.push_back(static_cast<int>(i));
+                if (element) hl.op = static_cast<int>(i);
+            }
+        }
+    }
     const ImU32 strong = to_imgui(colors.highlight), weak = to_imgui(colors.highlight, 200), wash = to_imgui(colors.highlight, 70);
     for (const auto& [cell, level] : hl.cells) {
         const Tile& t = tiles.tiles[static_cast<size_t>(cell)];
@@ -390,7 +409,11 @@ void draw_memory_grid(App& app, const MemoryGrid& g, const TileGrid& tiles, Tile
     if (cell < 0) return;
     const MemoryCell& mc = g.cells[static_cast<size_t>(cell)];
     Hover h;
-    if (mc.kind == MemoryCell::Kind::Element && !app.memory.settings.tiles) {
+    // Tile mode: the element in tile coordinates with the reading wave, as the Layout tab's tile hovers are
+    // (its links, and a pinned lane sets the wave field); a cell nobody reads is not a tile hover.
+    const bool tile_mode = app.memory.settings.tiles.has_value();
+    if (mc.kind == MemoryCell::Kind::Element && (!tile_mode || mc.op >= 0)) {
+        if (tile_mode) h.wave = plan.ops[static_cast<size_t>(mc.op)].wave;
         if (ImGui::GetIO().KeyShift && mc.op >= 0) {
             h.kind = Hover::Kind::Lane;
             h.lane = plan.ops[static_cast<size_t>(mc.op)].lane;
@@ -406,8 +429,7 @@ void draw_memory_grid(App& app, const MemoryGrid& g, const TileGrid& tiles, Tile
     ImGui::PushTextWrapPos(520 * app.scale);
     ImGui::TextUnformatted(describe_memory_cell(app.set, g, plan, cell).c_str());
     ImGui::PopTextWrapPos();
-    if (mc.kind == MemoryCell::Kind::Element && !app.memory.settings.tiles)
-        ImGui::TextDisabled("Shift: the reading lane   Click: pin   Esc: unpin");
+    if (mc.kind == MemoryCell::Kind::Element) ImGui::TextDisabled("Shift: the reading lane   Click: pin   Esc: unpin");
     ImGui::EndTooltip();
 }
 

@@ -251,6 +251,8 @@ int main(int argc, char** argv) {
                   std::string(size) + ": the memory tile is whole (x " + std::to_string(x0) + ".." + std::to_string(x1) + ", y " +
                       std::to_string(y0) + ".." + std::to_string(y1) + " in " + std::to_string(w) + "x" + std::to_string(h) + ")");
         }
+        check(run(prefix + app + " --no-settings" + tile + " --view memory --size 1100x720 --bench-frames 4") == 0,
+              "--bench-frames on the Memory tab's tile: the pointer on the tile's cells");
         const std::string out = dir + "/never-tile.png";
         std::remove(out.c_str());
         for (const char* bad : {"--waves 0x2", "--waves 2", "--tiles-per-wave 2x2x2", "--shape 100x100", "--shape 128x128x12",
