@@ -698,6 +698,12 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             if (memory->issue > 0 && memory->issue >= static_cast<int>(app.memory.active().issues.size()))
                 std::cerr << "lanescope: --issue " << memory->issue << ": the " << plan_kind_name(app.memory.active().kind) << " have "
                           << app.memory.active().issues.size() << " instruction(s); showing the last\n";
+            // Tile mode: --issue counts every wave's instructions in order; the wave field shows its wave.
+            const auto& issues = app.memory.active().issues;
+            if (tile_mode && !issues.empty()) {
+                app.tile.pick_wave = issues[static_cast<size_t>(std::clamp(app.memory.settings.issue, 0, static_cast<int>(issues.size()) - 1))].wave;
+                app.memory.shown_wave = app.tile.pick_wave;
+            }
         }
         if (rc != 0) {
         } else if (!a.tab.empty())

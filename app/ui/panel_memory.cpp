@@ -757,15 +757,22 @@ void draw_tile_summary(App& app) {
         s += "; cache lines of the worst wave: " + std::to_string(wl->cache_lines) + " (wave " + std::to_string(wl->wave) +
              ", at least " + std::to_string(wl->minimum_lines) + ")";
     ImGui::TextUnformatted(s.c_str());
-    // The selected instruction belongs to the selected wave.
+    // The selected instruction belongs to the selected wave: a new wave (this field, the Layout tab's, a
+    // pinned lane) selects its first instruction; an instruction of another wave (--issue) selects its wave.
     const IssueRow* row = selected_issue(app);
-    if (row && row->wave != app.tile.pick_wave)
+    if (!row) return;
+    if (app.tile.pick_wave != m.shown_wave) {
         for (size_t i = 0; i < p.issues.size(); ++i)
             if (p.issues[i].wave == app.tile.pick_wave) {
-                m.settings.issue = static_cast<int>(i);
-                app.request_redraw();
+                if (row->wave != app.tile.pick_wave) m.settings.issue = static_cast<int>(i);
                 break;
             }
+        app.request_redraw();
+    } else if (row->wave != app.tile.pick_wave) {
+        app.tile.pick_wave = row->wave;
+        app.request_redraw();
+    }
+    m.shown_wave = app.tile.pick_wave;
 }
 
 }  // namespace
