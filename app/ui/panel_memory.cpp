@@ -727,7 +727,10 @@ void draw_tile_summary(App& app) {
     const bool lds = m.settings.tile.space == ls::MemorySpace::Lds;
     const MemoryPlan& p = m.active();
     const int waves = std::max(1, app.tile.tiles.waves());
-    ImGui::Text("Tile (%s): %s %dx%d, every wave's %s", app.tile.tiles.params.describe().c_str(),
+    // The shape in use (0 in the fields means one wave-grid tile, one instruction K), as the Layout tab says.
+    const ls::TileLayout* tl = app.tile.tiles.find(m.settings.operand);
+    const std::string params = (tl ? tl->params() : app.tile.tiles.params).describe();
+    ImGui::Text("Tile (%s): %s %dx%d, every wave's %s", params.c_str(),
                 op_name(m.settings.operand).c_str(), m.grid.block_rows, m.grid.cols, plan_kind_name(p.kind));
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("wave");
