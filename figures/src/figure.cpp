@@ -51,7 +51,10 @@ struct Panel {
     std::vector<std::vector<TileLocation>> cells;
     // The register of every column (or row) of each block when one register
     // holds the whole column (row) in every lane; empty when it does not.
+    // Each is named as its cells would name it (core's cell_label: "v3" on AMD;
+    // on NVIDIA the PTX element, "a1", which also fixes the register's half).
     std::vector<std::vector<int>> col_reg, row_reg;
+    std::vector<std::vector<std::string>> col_name, row_name;
     double panel_top(const Geometry& g) const { return top >= 0 ? top : g.panel_top; }
     double width(const Geometry& g) const {
         return g.panel_left + block_cols * cols * g.cw + (block_cols - 1) * g.block_gap + (row_reg.empty() ? 0 : g.reg_right);
@@ -82,21 +85,29 @@ std::string axis_words(Operand op, bool sparse, View view) {
     return "";
 }
 
-std::string color_words(ColorBy by) {
+std::string color_words(const Instruction& ins, ColorBy by) {
     switch (by) {
-        case ColorBy::Lane: return "lane group";
+        case ColorBy::Lane:
+            if (ins.vendor() == Vendor::NVIDIA) return ins.kind == LayoutKind::Wgmma ? "warp of the warpgroup" : "groupID";
+            return "lane group";
         case ColorBy::Register: return "register";
         case ColorBy::Block: return "block";
     }
     return "";
 }
 
-// Splits a palette label "v0[15:0] · L17" into its register and lane lines.
-std::vector<std::string> split_label(const std::string& label) {
-    static const std::string sep = " \u00B7 ";
-    const size_t at = label.find(sep);
-    if (at == std::string::npos) return {label};
-    return {label.substr(0, at), label.substr(at + sep.size())};
+// What the shade within a lane group's hue steps by (core's lane_shade_text).
+std::string shade_words(const Instruction& ins) {
+    if (ins.vendor() != Vendor::NVIDIA) return ", shade by lane within the group (lightest = last lane)";
+    return ", shade by " + lane_shade_text(ins) + (ins.kind == LayoutKind::Wgmma ? " within the warp (lightest = 7)" : " (lightest = 3)");
+}
+
+// The lines of a palette label (core's cell_label_lines), the empty second one dropped.
+std::vector<std::string> label_lines(const std::pair<std::string, std::string>& l) {
+    std::vector<std::string> out;
+    if (!l.first.empty()) out.push_back(l.first);
+    if (!l.second.empty()) out.push_back(l.second);
+    return out;
 }
 
 std::string bits_words(int lo, int hi) { return "[" + std::to_string(hi) + ":" + std::to_string(lo) + "]"; }
@@ -112,35 +123,42 @@ enum class TileForm { Full, Short, None };  // "w1 v3[15:0]" / "L17"; "w1 v3" / 
 // ("17") where register and lane do not fit, then colours only.
 enum class CellForm { Full, Short, Lane, None };
 
-// A shade per lane within its lane group's hue: lane 0 of the group is the
-// hue, later lanes up to 60 % lighter (darker on the dark theme), so lane order
-// shows without text.
-Rgb lane_shade(const Rgb& hue, const Instruction& ins, int lane, Theme t) {
-    const int gs = lane_group_size(ins);
-    if (gs <= 1) return hue;
-    const Rgb toward = t == Theme::Dark ? Rgb{0, 0, 0} : Rgb{255, 255, 255};
-    const double a = 0.6 * static_cast<double>(lane % gs) / (gs - 1);
-    auto ch = [a](int x, int y) { return static_cast<std::uint8_t>(std::lround(x + (y - x) * a)); };
-    return Rgb{ch(hue.r, toward.r), ch(hue.g, toward.g), ch(hue.b, toward.b)};
-}
-
-std::vector<std::string> cell_lines(const Location& loc, int element_bits, CellForm form) {
+// A cell's lines, composed by core (palette.hpp) in the vendor's terms: AMD
+// "v0[15:0]" over "L17", NVIDIA "a0" over "T13"; Short drops the bits
+// ("v0.hi" over "L17"); Lane is the lane number alone.
+std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Location& loc, int element_bits, CellForm form) {
     switch (form) {
-        case CellForm::Full: return split_label(tile_label(loc, element_bits));
-        case CellForm::Short: return split_label(tile_label(loc, element_bits, false));
-        case CellForm::Lane: return {std::to_string(loc.lane)};
+        case CellForm::Full: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::TwoLines));
+        case CellForm::Short: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::Short));
+        case CellForm::Lane: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::Number));
         case CellForm::None: break;
     }
     return {};
 }
 
 // The label lines of one (wave, location) of a tile: the instruction's label
-// with the wave first when the tile has several waves.
-std::vector<std::string> tile_cell_lines(int wave, int waves, const Location& loc, int element_bits, TileForm form) {
+// (core's cell_label; Short: the register without its bits) with the wave
+// first when the tile has several waves.
+std::vector<std::string> tile_cell_lines(const Instruction& ins, Operand op, int wave, int waves, const Location& loc,
+                                         int element_bits, TileForm form) {
     if (form == TileForm::None) return {};
-    std::vector<std::string> lines = split_label(tile_label(loc, element_bits, form == TileForm::Full));
+    const CellLabel l = cell_label(ins, op, loc, element_bits);
+    std::vector<std::string> lines{form == TileForm::Full ? l.reg : l.reg_bare, l.lane};
     if (waves > 1) lines.front() = "w" + std::to_string(wave) + " " + lines.front();
     return lines;
+}
+
+// The name of register `reg` of an operand for axes and headers: "v3" on AMD;
+// on NVIDIA PTX names elements, not registers, so the register's elements
+// ("a0/a1" for an .f16x2 register, "d2" for a 32-bit one, "r1" for ldmatrix).
+std::string register_name(const Instruction& ins, Operand op, int reg, int element_bits) {
+    if (ins.vendor() != Vendor::NVIDIA) return "v" + std::to_string(reg);
+    if (ins.kind == LayoutKind::LdStMatrix || op == Operand::K || element_bits >= 32)
+        return cell_label(ins, op, Location{reg, 0, 0, element_bits >= 32 ? 31 : element_bits - 1}, std::min(element_bits, 32)).reg_bare;
+    std::string s;
+    for (int lo = 0; lo + element_bits <= 32; lo += element_bits)
+        s += (s.empty() ? "" : "/") + cell_label(ins, op, Location{reg, 0, lo, lo + element_bits - 1}, element_bits).reg_bare;
+    return s;
 }
 
 // The axis words of a tile's operand: tile rows and columns are M, N and K.
@@ -213,10 +231,11 @@ bool cols_are_k(Operand op) { return op == Operand::A || op == Operand::K || op 
 std::string legend_label(const Instruction& ins, ColorBy by, int index) {
     switch (by) {
         case ColorBy::Lane: {
+            if (ins.vendor() == Vendor::NVIDIA) return lane_group_text(ins, index);  // "groupID 3 (T12–15)", "warp 1 (T32–63)"
             const int g = lane_group_size(ins);
             return "lanes " + std::to_string(index * g) + "-" + std::to_string(index * g + g - 1);
         }
-        case ColorBy::Register: return "v" + std::to_string(index);
+        case ColorBy::Register: return ins.vendor() == Vendor::NVIDIA ? "register " + std::to_string(index) : "v" + std::to_string(index);
         case ColorBy::Block: return "block " + std::to_string(index);
     }
     return "";
@@ -240,7 +259,7 @@ Figure build_figure(const FigureSpec& spec) {
     std::vector<Panel> panels;
     long long tile_count = 0;  // tile mode: (element, wave, location)s over all panels
     for (Operand op : spec.operands) {
-        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}, {}, {}};
+        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}, {}, {}, {}, {}};
         if (tiled) {
             p.tile = std::make_shared<const TileLayout>(ins, *spec.target, op, spec.mods, *spec.tile);
             // Every wave issues steps() copies of the instruction's entries.
@@ -291,7 +310,7 @@ Figure build_figure(const FigureSpec& spec) {
         for (const Panel& p : panels)
             for (const std::vector<TileLocation>& locs : p.cells) {
                 for (const TileLocation& l : locs)
-                    for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
+                    for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
                         cw = std::max(cw, std::ceil(text_width(s, font)) + 8);
                 max_locs = std::max(max_locs, locs.size());
             }
@@ -302,7 +321,7 @@ Figure build_figure(const FigureSpec& spec) {
             for (size_t i = 0; i < es.size();) {
                 size_t j = i;
                 while (j < es.size() && es[j].element == es[i].element) {
-                    for (const std::string& s : split_label(tile_label(es[j].loc, p.layout.element_bits())))
+                    for (const std::string& s : cell_lines(ins, p.op, es[j].loc, p.layout.element_bits(), CellForm::Full))
                         cw = std::max(cw, std::ceil(text_width(s, font)) + 8);
                     ++j;
                 }
@@ -337,18 +356,18 @@ Figure build_figure(const FigureSpec& spec) {
     for (const Panel& p : spec.fit_width > 0 && tiled && matrix ? panels : std::vector<Panel>{})
         for (const std::vector<TileLocation>& locs : p.cells)
             for (const TileLocation& l : locs) {
-                for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
+                for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
-                for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Short))
+                for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Short))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
                 lane_need = std::max(lane_need, text_width(std::to_string(l.loc.lane), font) + 0.6 * font);
             }
     for (const Panel& p : spec.fit_width > 0 && !(tiled && matrix) ? panels : std::vector<Panel>{}) {
         if (spec.view == View::Matrix) {
             for (const Entry& e : p.layout.entries()) {
-                for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits())))
+                for (const std::string& s : cell_lines(ins, p.op, e.loc, p.layout.element_bits(), CellForm::Full))
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
-                for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits(), false)))
+                for (const std::string& s : cell_lines(ins, p.op, e.loc, p.layout.element_bits(), CellForm::Short))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
                 lane_need = std::max(lane_need, text_width(std::to_string(e.loc.lane), font) + 0.6 * font);
             }
@@ -412,7 +431,7 @@ Figure build_figure(const FigureSpec& spec) {
                  (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " +
                  (tiled && spec.color == ColorBy::Lane && tile_waves > 1
                       ? (ins.vendor() == Vendor::NVIDIA ? "warp and lane group" : "wave and lane group")
-                      : color_words(spec.color));
+                      : color_words(ins, spec.color));
     // The special facts and the confidence: a line of their own under the subtitle.
     std::string facts;
     for (const std::string& fact : special_facts(ins, spec.mods, spec.operands)) facts += (facts.empty() ? "" : "  \u00B7  ") + fact;
@@ -466,17 +485,25 @@ Figure build_figure(const FigureSpec& spec) {
         // Cells too small for their register: a register axis (its room taken
         // from the cells), for panels whose columns or rows are one register each.
         if (as_instruction && matrix && font * cw_fit / short_need < m) {
-            int max_reg = 0;
+            double max_name = 0;
             bool rows_axis = false, cols_axis = false;
             for (Panel& p : panels) {
                 const int nb = p.layout.blocks();
                 std::vector<std::vector<int>> cr(nb, std::vector<int>(p.layout.cols(), -2)), rr(nb, std::vector<int>(p.layout.rows(), -2));
+                std::vector<std::vector<std::string>> cn(nb, std::vector<std::string>(p.layout.cols())),
+                    rn(nb, std::vector<std::string>(p.layout.rows()));
                 for (const Entry& e : p.layout.entries()) {
+                    // The register (and on NVIDIA the element name) must be one per column (row).
+                    const std::string name = cell_label(ins, p.op, e.loc, p.layout.element_bits()).reg_bare;
                     int& c = cr[e.element.block][e.element.col];
-                    c = c == -2 || c == e.loc.reg ? e.loc.reg : -1;
+                    std::string& cname = cn[e.element.block][e.element.col];
+                    c = (c == -2 || c == e.loc.reg) && (cname.empty() || cname == name) ? e.loc.reg : -1;
+                    cname = name;
                     int& r = rr[e.element.block][e.element.row];
-                    r = r == -2 || r == e.loc.reg ? e.loc.reg : -1;
-                    max_reg = std::max(max_reg, e.loc.reg);
+                    std::string& rname = rn[e.element.block][e.element.row];
+                    r = (r == -2 || r == e.loc.reg) && (rname.empty() || rname == name) ? e.loc.reg : -1;
+                    rname = name;
+                    max_name = std::max(max_name, text_width(name, m));
                 }
                 auto uniform = [](const std::vector<std::vector<int>>& v) {
                     for (const auto& b : v)
@@ -484,10 +511,10 @@ Figure build_figure(const FigureSpec& spec) {
                             if (x == -1) return false;
                     return true;
                 };
-                if (uniform(cr)) p.col_reg = cr, cols_axis = true;
-                else if (uniform(rr)) p.row_reg = rr, rows_axis = true;
+                if (uniform(cr)) p.col_reg = cr, p.col_name = cn, cols_axis = true;
+                else if (uniform(rr)) p.row_reg = rr, p.row_name = rn, rows_axis = true;
             }
-            if (rows_axis) g.reg_right = text_width("v" + std::to_string(max_reg), m) + 0.8 * m;
+            if (rows_axis) g.reg_right = max_name + 0.8 * m;
             if (cols_axis) g.reg_bottom = 1.5 * m;
             g.block_gap += std::max(g.reg_right, g.reg_bottom);
             double extra = 0;
@@ -505,7 +532,7 @@ Figure build_figure(const FigureSpec& spec) {
             } else {  // the axis would cost the cells too much (many blocks): none
                 g.block_gap -= std::max(g.reg_right, g.reg_bottom);
                 g.reg_right = g.reg_bottom = 0;
-                for (Panel& p : panels) p.col_reg.clear(), p.row_reg.clear();
+                for (Panel& p : panels) p.col_reg.clear(), p.row_reg.clear(), p.col_name.clear(), p.row_name.clear();
             }
         }
         // Tile mode: the labels without bits when the full ones do not fit (a tile
@@ -533,7 +560,12 @@ Figure build_figure(const FigureSpec& spec) {
         // Indices: every n-th, so neighbours do not touch.
         int max_cols = 1;
         for (const Panel& p : panels) max_cols = std::max(max_cols, p.cols);
-        const std::string widest = spec.view == View::Matrix ? std::to_string(max_cols - 1) : "v" + std::to_string(max_cols - 1);
+        std::string widest = std::to_string(max_cols - 1);
+        if (spec.view != View::Matrix)
+            for (const Panel& p : panels) {
+                const std::string n = register_name(ins, p.op, p.cols - 1, p.layout.element_bits());
+                if (text_width(n, m) > text_width(widest, m)) widest = n;
+            }
         g.col_step = index_step(g.cw, text_width(widest, m) + 0.4 * m);
         g.row_step = index_step(g.ch, 1.1 * m);
         int min_cols = max_cols;
@@ -590,14 +622,14 @@ Figure build_figure(const FigureSpec& spec) {
     // Fitted instruction figures likewise: a grid over cells under 4 units would hide their colour.
     if (fit && as_instruction && !g.labels) f.tile_grid = std::min(cw, ch / static_cast<double>(max_locs)) >= 4;
     const int groups = lane_groups(ins, wave);
-    // Where a cell cannot name its lane, a shade per lane tells them apart.
-    const bool shade_lanes = spec.color == ColorBy::Lane && as_instruction && matrix &&
-                             (cform == CellForm::Lane || cform == CellForm::None);
+    // One instruction coloured by lane: core's lane_color, the group's hue
+    // shaded per lane within it (AMD: by lane; NVIDIA mma: by threadID_in_group;
+    // wgmma: by groupID within the warp), as the app draws it.
+    const bool shade_lanes = spec.color == ColorBy::Lane && as_instruction;
     auto cell_color = [&](const Element& e, const TileLocation& at) {
         if (tiled && spec.color == ColorBy::Lane && tile_waves > 1)
             return wave_color(at.wave, lane_group(ins, at.loc.lane), groups, spec.theme);
-        const Rgb c = tile_color(ins, spec.color, e, at.loc, spec.theme);
-        return shade_lanes ? lane_shade(c, ins, at.loc.lane, spec.theme) : c;
+        return shade_lanes ? lane_color(ins, at.loc.lane, spec.theme) : tile_color(ins, spec.color, e, at.loc, spec.theme);
     };
 
     // Panel positions.
@@ -643,7 +675,7 @@ Figure build_figure(const FigureSpec& spec) {
             }
             for (int c = 0; c < p.cols; c += g.col_step)
                 f.texts.push_back({bx + (c + 0.5) * cw, by - g.index_dy,
-                                   spec.view == View::Matrix ? std::to_string(c) : "v" + std::to_string(c), g.index_font,
+                                   spec.view == View::Matrix ? std::to_string(c) : register_name(ins, p.op, c, L.element_bits()), g.index_font,
                                    Anchor::Middle, false, tc.muted});
             for (int r = 0; r < p.rows; r += g.row_step)
                 f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35, std::to_string(r),
@@ -671,8 +703,9 @@ Figure build_figure(const FigureSpec& spec) {
                             }
                             t.id = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
                                    std::to_string(n);
-                            if (as_instruction && g.labels) t.lines = cell_lines(locs[n].loc, L.element_bits(), cform);
-                            else if (tiled && g.labels) t.lines = tile_cell_lines(locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form);
+                            if (as_instruction && g.labels) t.lines = cell_lines(ins, p.op, locs[n].loc, L.element_bits(), cform);
+                            else if (tiled && g.labels)
+                                t.lines = tile_cell_lines(ins, p.op, locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form);
                             f.tiles.push_back(std::move(t));
                         }
                     }
@@ -713,13 +746,13 @@ Figure build_figure(const FigureSpec& spec) {
             }
             // The register axis: "v3" under each run of columns (beside each run of
             // rows) of one register, where the text fits beside the previous one.
-            auto reg_runs = [&](const std::vector<int>& regs, bool cols_run) {
+            auto reg_runs = [&](const std::vector<int>& regs, const std::vector<std::string>& names, bool cols_run) {
                 const double cell = cols_run ? cw : ch;
                 double free_from = -1e9;
                 for (size_t i = 0; i < regs.size();) {
                     size_t j = i;
-                    while (j < regs.size() && regs[j] == regs[i]) ++j;
-                    const std::string label = "v" + std::to_string(regs[i]);
+                    while (j < regs.size() && regs[j] == regs[i] && names[j] == names[i]) ++j;
+                    const std::string& label = names[i];
                     const double mid = (static_cast<double>(i + j) / 2) * cell;
                     const double need = cols_run ? text_width(label, g.index_font) + 0.4 * g.index_font : 1.1 * g.index_font;
                     if (mid - need / 2 >= free_from && regs[i] >= 0) {
@@ -740,8 +773,8 @@ Figure build_figure(const FigureSpec& spec) {
                     i = j;
                 }
             };
-            if (spec.view == View::Matrix && !p.col_reg.empty()) reg_runs(p.col_reg[b], true);
-            if (spec.view == View::Matrix && !p.row_reg.empty()) reg_runs(p.row_reg[b], false);
+            if (spec.view == View::Matrix && !p.col_reg.empty()) reg_runs(p.col_reg[b], p.col_name[b], true);
+            if (spec.view == View::Matrix && !p.row_reg.empty()) reg_runs(p.row_reg[b], p.row_name[b], false);
             // Sparse A and its index in dense coordinates: a line between the
             // 4-k groups whose two stored values share one slot.
             if (ins.sparse() && matrix && !p.tile && (p.op == Operand::A || p.op == Operand::K))
@@ -824,12 +857,13 @@ Figure build_figure(const FigureSpec& spec) {
                 label += (label.empty() ? "" : ", ") + legend_label(ins, spec.color, j);
             f.legend.push_back({categorical(i, spec.theme), label});
         }
-        f.legend_title = std::string(matrix && as_instruction && cform == CellForm::Lane ? "Cell text: lane. " : "") +
-                         (matrix && as_instruction && cform == CellForm::Short ? "Cell text: register, lane. " : "") +
-                         (g.reg_right > 0 || g.reg_bottom > 0 ? "v3 by a run of cells: the " + std::string(register_noun(ins.vendor())) + " holding it. "
+        f.legend_title = std::string(matrix && as_instruction && cform == CellForm::Lane ? (ins.vendor() == Vendor::NVIDIA ? "Cell text: thread. " : "Cell text: lane. ") : "") +
+                         (matrix && as_instruction && cform == CellForm::Short ? (ins.vendor() == Vendor::NVIDIA ? "Cell text: PTX element, thread. " : "Cell text: register, lane. ") : "") +
+                         (g.reg_right > 0 || g.reg_bottom > 0 ? (ins.vendor() == Vendor::NVIDIA ? std::string("a1 by a run of cells: PTX's name of the fragment element holding it. ")
+                                                                                                 : "v3 by a run of cells: the VGPR holding it. ")
                                                                 : std::string()) +
-                         "Colour by " + color_words(spec.color) +
-                         (shade_lanes ? ", shade by lane within the group (lightest = last lane)" : "") + ":";
+                         "Colour by " + color_words(ins, spec.color) +
+                         (shade_lanes ? shade_words(ins) : "") + ":";
     }
     const double lf = g.legend_font, sw = g.swatch;
     const double legend_w = (fit ? spec.fit_width : std::max(content_w, g.min_width)) - g.margin;
