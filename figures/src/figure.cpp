@@ -125,11 +125,14 @@ enum class CellForm { Full, Short, Lane, None };
 
 // A cell's lines, composed by core (palette.hpp) in the vendor's terms: AMD
 // "v0[15:0]" over "L17", NVIDIA "a0" over "T13"; Short drops the bits
-// ("v0.hi" over "L17"); Lane is the lane number alone.
+// ("v0" over "L17"); Lane is the lane number alone.
 std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Location& loc, int element_bits, CellForm form) {
     switch (form) {
         case CellForm::Full: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::TwoLines));
-        case CellForm::Short: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::Short));
+        case CellForm::Short: {
+            const CellLabel l = cell_label(ins, op, loc, element_bits);
+            return {l.reg_bare, l.lane};
+        }
         case CellForm::Lane: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::Number));
         case CellForm::None: break;
     }
@@ -624,8 +627,9 @@ Figure build_figure(const FigureSpec& spec) {
     const int groups = lane_groups(ins, wave);
     // One instruction coloured by lane: core's lane_color, the group's hue
     // shaded per lane within it (AMD: by lane; NVIDIA mma: by threadID_in_group;
-    // wgmma: by groupID within the warp), as the app draws it.
-    const bool shade_lanes = spec.color == ColorBy::Lane && as_instruction;
+    // wgmma: by groupID within the warp), as the app draws it. (The registers
+    // view has a row per lane: its lane groups keep their flat hue.)
+    const bool shade_lanes = spec.color == ColorBy::Lane && as_instruction && matrix;
     auto cell_color = [&](const Element& e, const TileLocation& at) {
         if (tiled && spec.color == ColorBy::Lane && tile_waves > 1)
             return wave_color(at.wave, lane_group(ins, at.loc.lane), groups, spec.theme);

@@ -151,7 +151,11 @@ TEST_CASE("SVG matrix view: one tile per element and location labelled and colou
             if (L.element_bits() < 32 && loc.bit_hi <= 31)
                 CHECK(t.lines[0] == reg + "[" + std::to_string(loc.bit_hi) + ":" + std::to_string(loc.bit_lo) + "]");
             CHECK(t.lines[0] + " \u00B7 " + t.lines[1] == ls::tile_label(loc, L.element_bits()));
-            CHECK(t.fill == ls::categorical(loc.lane / gs, ls::Theme::Light).hex());
+            // The group's hue, shaded per lane (core's lane_color, as the app): the
+            // group's first lane has the hue itself, no two lanes of a group alike.
+            CHECK(t.fill == ls::lane_color(*b.ins, loc.lane, ls::Theme::Light).hex());
+            if (loc.lane % gs == 0) CHECK(t.fill == ls::categorical(loc.lane / gs, ls::Theme::Light).hex());
+            if (loc.lane % gs != 0) CHECK(t.fill != ls::categorical(loc.lane / gs, ls::Theme::Light).hex());
         }
         // The legend lists every lane group of the wave.
         for (int g = 0; g < b.mods.wave / gs; ++g) {
@@ -487,4 +491,107 @@ TEST_CASE("figure --width: SVG fitted keeps one id per tile, bad widths are refu
         CHECK(r.status == 1);
         CHECK(r.err.find("legal") != std::string::npos);
     }
+}
+
+// PTX ISA §9.7.14.5.8 (mma.m16n8k16 with .f16 A/B, .f32 C/D), fragment figures:
+// groupID = laneid >> 2, threadID_in_group = laneid % 4;
+//   A: a_i at row groupID (+8 for i = 2, 3, 6, 7), col 2*threadID_in_group + (i & 1) (+8 for i >= 4);
+//   B: b_i at row 2*threadID_in_group + (i & 1) (+8 for i >= 2), col groupID;
+//   C/D: c_i at row groupID (+8 for i >= 2), col 2*threadID_in_group + (i & 1).
+// Inverted here: the PTX name and thread of element (row, col) of each operand.
+namespace {
+std::pair<std::string, int> ptx_m16n8k16(char op, int row, int col) {
+    int i = 0, group = 0, tig = 0;
+    if (op == 'a') {
+        group = row % 8, tig = (col % 8) / 2;
+        i = (col & 1) + (row >= 8 ? 2 : 0) + (col >= 8 ? 4 : 0);
+    } else if (op == 'b') {
+        group = col, tig = (row % 8) / 2;
+        i = (row & 1) + (row >= 8 ? 2 : 0);
+    } else {
+        group = row % 8, tig = col / 2;
+        i = (col & 1) + (row >= 8 ? 2 : 0);
+    }
+    return {std::string(1, op) + std::to_string(i), group * 4 + tig};
+}
+}  // namespace
+
+TEST_CASE("NVIDIA figures in PTX's terms: a0..a7, b0..b3, d0..d3 and T<lane> from the PTX fragment tables, legend by groupID") {
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("sm_80");
+    const ls::Instruction& ins = cat.find_instruction(t, "mma_m16n8k16_f32_f16");
+    fig::FigureSpec spec;
+    spec.ins = &ins, spec.target = &t, spec.mods = ls::resolve_modifiers(ins, t, {});
+    spec.operands = {ls::Operand::A, ls::Operand::B, ls::Operand::D};
+    for (double width : {0.0, 500 / 0.75}) {
+        INFO("fit width " << width);
+        spec.fit_width = width, spec.min_font = width > 0 ? 5 / 0.75 : 0;
+        const std::string svg = fig::to_svg(fig::build_figure(spec));
+        REQUIRE(xml_problem(svg).empty());
+        const std::vector<SvgTile> tiles = svg_tiles(svg);
+        CHECK(tiles.size() == 16 * 16 + 16 * 8 + 16 * 8);
+        for (const SvgTile& tile : tiles) {
+            INFO(tile.id);
+            const std::vector<int> v = split_ints(tile.id.substr(2), '.');
+            REQUIRE(v.size() == 4);
+            const char op = tile.id[0] == 'A' ? 'a' : tile.id[0] == 'B' ? 'b' : 'd';
+            const auto [name, thread] = ptx_m16n8k16(op, v[1], v[2]);
+            REQUIRE(tile.lines.size() == 2);
+            CHECK(tile.lines[0] == name);
+            CHECK(tile.lines[1] == "T" + std::to_string(thread));
+            // Colour: a hue per groupID, shaded by threadID_in_group (thread 4g has the hue).
+            if (thread % 4 == 0) CHECK(tile.fill == ls::categorical(thread / 4, ls::Theme::Light).hex());
+        }
+        // The brief's example: A (row 3, col 2) is a0 of thread 13 (groupID 3, threadID_in_group 1).
+        CHECK(svg.find("id=\"A.0.3.2.0\" x=") != std::string::npos);
+        CHECK(ptx_m16n8k16('a', 3, 2) == std::make_pair(std::string("a0"), 13));
+        for (int g = 0; g < 8; ++g) {
+            const std::string entry = ">groupID " + std::to_string(g) + " (T" + std::to_string(4 * g) + "\u2013" +
+                                      std::to_string(4 * g + 3) + ")<";
+            INFO(entry);
+            CHECK(svg.find(entry) != std::string::npos);
+        }
+        CHECK(svg.find("shade by threadID_in_group") != std::string::npos);
+        CHECK(svg.find(">v0<") == std::string::npos);  // no AMD register names
+        CHECK(svg.find(">L13<") == std::string::npos);
+    }
+    // TikZ: the same names in the nodes ("a0\\T13" over two lines).
+    Run r = cli("figure -a sm_80 -i mma_m16n8k16_f32_f16 --operand all --format tikz --width natural -o -");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("(A-0-3-2-0) at") != std::string::npos);
+    const size_t node = r.out.find("(A-0-3-2-0) at");
+    CHECK(r.out.substr(node, r.out.find('\n', node) - node).find("{a0\\\\T13}") != std::string::npos);
+    CHECK(r.out.find("{d3\\\\T31}") != std::string::npos);   // D (15, 7): d3 of groupID 7, threadID_in_group 3
+    CHECK(r.out.find("{b3\\\\T31}") != std::string::npos);   // B (15, 7)
+    CHECK(r.out.find("\\\\L") == std::string::npos);
+}
+
+TEST_CASE("wgmma figures: d names from PTX's wgmma D fragment, legend by warp of the warpgroup, B named as shared memory") {
+    // PTX ISA §9.7.15.5.1 (wgmma .m64nNk16 accumulator D): thread T of the warpgroup,
+    // warp = T / 32, groupID = (T % 32) / 4, threadID_in_group = T % 4; d_i at
+    // row 16*warp + groupID (+8 for i % 4 >= 2), col 8*(i / 4) + 2*threadID_in_group + (i & 1).
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("sm_90");
+    const ls::Instruction& ins = cat.find_instruction(t, "wgmma_m64n64k16_f32_f16");
+    fig::FigureSpec spec;
+    spec.ins = &ins, spec.target = &t, spec.mods = ls::resolve_modifiers(ins, t, {});
+    spec.operands = {ls::Operand::D};
+    const std::string svg = fig::to_svg(fig::build_figure(spec));
+    size_t checked = 0;
+    for (const SvgTile& tile : svg_tiles(svg)) {
+        const std::vector<int> v = split_ints(tile.id.substr(2), '.');
+        REQUIRE(v.size() == 4);
+        const int row = v[1], col = v[2];
+        const int warp = row / 16, group = row % 8, tig = (col % 8) / 2;
+        const int i = 4 * (col / 8) + (col & 1) + ((row % 16) >= 8 ? 2 : 0);
+        INFO(tile.id);
+        REQUIRE(tile.lines.size() == 2);
+        CHECK(tile.lines[0] == "d" + std::to_string(i));
+        CHECK(tile.lines[1] == "T" + std::to_string(32 * warp + 4 * group + tig));
+        ++checked;
+    }
+    CHECK(checked == 64 * 64);
+    for (int w = 0; w < 4; ++w)
+        CHECK(svg.find(">warp " + std::to_string(w) + " (T" + std::to_string(32 * w) + "\u2013" + std::to_string(32 * w + 31) + ")<") !=
+              std::string::npos);
 }
