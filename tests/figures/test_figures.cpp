@@ -567,7 +567,7 @@ TEST_CASE("NVIDIA figures in PTX's terms: a0..a7, b0..b3, d0..d3 and T<lane> fro
 }
 
 TEST_CASE("wgmma figures: d names from PTX's wgmma D fragment, legend by warp of the warpgroup, B named as shared memory") {
-    // PTX ISA §9.7.15.5.1 (wgmma .m64nNk16 accumulator D): thread T of the warpgroup,
+    // PTX ISA §9.7.15.5.1.1 (wgmma .m64nNk16 accumulator D): thread T of the warpgroup,
     // warp = T / 32, groupID = (T % 32) / 4, threadID_in_group = T % 4; d_i at
     // row 16*warp + groupID (+8 for i % 4 >= 2), col 8*(i / 4) + 2*threadID_in_group + (i & 1).
     const ls::Catalog& cat = ls::Catalog::builtin();
