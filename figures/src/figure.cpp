@@ -151,18 +151,6 @@ std::vector<std::string> tile_cell_lines(const Instruction& ins, Operand op, int
     return lines;
 }
 
-// The name of register `reg` of an operand for axes and headers: "v3" on AMD;
-// on NVIDIA PTX names elements, not registers, so the register's elements
-// ("a0/a1" for an .f16x2 register, "d2" for a 32-bit one, "r1" for ldmatrix).
-std::string register_name(const Instruction& ins, Operand op, int reg, int element_bits) {
-    if (ins.vendor() != Vendor::NVIDIA) return "v" + std::to_string(reg);
-    if (ins.kind == LayoutKind::LdStMatrix || op == Operand::K || element_bits >= 32)
-        return cell_label(ins, op, Location{reg, 0, 0, element_bits >= 32 ? 31 : element_bits - 1}, std::min(element_bits, 32)).reg_bare;
-    std::string s;
-    for (int lo = 0; lo + element_bits <= 32; lo += element_bits)
-        s += (s.empty() ? "" : "/") + cell_label(ins, op, Location{reg, 0, lo, lo + element_bits - 1}, element_bits).reg_bare;
-    return s;
-}
 
 // The axis words of a tile's operand: tile rows and columns are M, N and K.
 std::string tile_axis_words(Operand op) {
@@ -566,7 +554,7 @@ Figure build_figure(const FigureSpec& spec) {
         std::string widest = std::to_string(max_cols - 1);
         if (spec.view != View::Matrix)
             for (const Panel& p : panels) {
-                const std::string n = register_name(ins, p.op, p.cols - 1, p.layout.element_bits());
+                const std::string n = register_text(ins, p.op, p.cols - 1, p.layout.element_bits());
                 if (text_width(n, m) > text_width(widest, m)) widest = n;
             }
         g.col_step = index_step(g.cw, text_width(widest, m) + 0.4 * m);
@@ -679,7 +667,7 @@ Figure build_figure(const FigureSpec& spec) {
             }
             for (int c = 0; c < p.cols; c += g.col_step)
                 f.texts.push_back({bx + (c + 0.5) * cw, by - g.index_dy,
-                                   spec.view == View::Matrix ? std::to_string(c) : register_name(ins, p.op, c, L.element_bits()), g.index_font,
+                                   spec.view == View::Matrix ? std::to_string(c) : register_text(ins, p.op, c, L.element_bits()), g.index_font,
                                    Anchor::Middle, false, tc.muted});
             for (int r = 0; r < p.rows; r += g.row_step)
                 f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35, std::to_string(r),
