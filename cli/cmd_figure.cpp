@@ -83,6 +83,10 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
         const auto has = ls::operands_of(*r.ins);
         for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D})
             if (std::find(has.begin(), has.end(), op) != has.end()) spec.operands.push_back(op);
+        // A scaled instruction's SA and SB: a row of their own under the GEMM (one instruction only).
+        if (!tile && spec.operands.size() == 3 && spec.view == ls::View::Matrix)
+            for (ls::Operand op : {ls::Operand::SA, ls::Operand::SB})
+                if (std::find(has.begin(), has.end(), op) != has.end()) spec.operands.push_back(op);
     }
     else
         spec.operands = {parse_operand_or_throw(o.operand, *r.ins)};

@@ -178,6 +178,25 @@ std::string f8f6f4_words(int code) {
     return "format " + std::to_string(code);
 }
 
+// An operand's element type in a heading: the f8f6f4 formats by their full
+// names and the modifier that chose them ("FP4 E2M1 (cbsz=4)"), else the
+// type's short name ("f16"). `short_form`: without the modifier.
+std::string type_words(const Instruction& ins, Operand op, const ResolvedModifiers& m, ElemType t, bool short_form = false) {
+    std::string name;
+    switch (t) {
+        case ElemType::FP8: name = "FP8 E4M3"; break;
+        case ElemType::BF8: name = "BF8 E5M2"; break;
+        case ElemType::FP6: name = "FP6 E2M3"; break;
+        case ElemType::BF6: name = "BF6 E3M2"; break;
+        case ElemType::FP4: name = "FP4 E2M1"; break;
+        default: return std::string(elem_name(t));
+    }
+    if (ins.a != ElemType::F8F6F4 || short_form || (op != Operand::A && op != Operand::B)) return name;
+    // mfma_scale picks the formats with cbsz/blgp; gfx1250 with matrix_a_fmt/matrix_b_fmt.
+    if (ins.kind != LayoutKind::MfmaScaled) return name + (op == Operand::A ? " (matrix_a_fmt)" : " (matrix_b_fmt)");
+    return name + (op == Operand::A ? " (cbsz=" + std::to_string(m.cbsz) + ")" : " (blgp=" + std::to_string(m.blgp) + ")");
+}
+
 // What the caption says beyond shape and modifiers: the instruction's special
 // facts (formats, sparsity, blocks) and how sure its layout is.
 std::vector<std::string> special_facts(const Instruction& ins, const ResolvedModifiers& m, const std::vector<Operand>& ops) {
@@ -247,9 +266,19 @@ Figure build_figure(const FigureSpec& spec) {
     if (tiled && spec.color == ColorBy::Block)
         throw Error("a tile has one block, so colour by block says nothing; legal with tile options: lane (wave and lane "
                     "group), register");
+    // A GEMM picture (A, B, D) of a scaled instruction may add SA and SB: they
+    // take a row of their own under it, drawn at a legible size (below).
+    std::vector<Operand> gemm_ops = spec.operands, scale_ops;
+    if (!tiled && matrix && spec.operands.size() > 3 && spec.operands[0] == Operand::A && spec.operands[1] == Operand::B &&
+        spec.operands[2] == Operand::D) {
+        for (size_t n = 3; n < spec.operands.size(); ++n)
+            if (spec.operands[n] == Operand::SA || spec.operands[n] == Operand::SB) scale_ops.push_back(spec.operands[n]);
+        if (scale_ops.size() == spec.operands.size() - 3) gemm_ops.resize(3);
+        else scale_ops.clear();
+    }
     std::vector<Panel> panels;
     long long tile_count = 0;  // tile mode: (element, wave, location)s over all panels
-    for (Operand op : spec.operands) {
+    for (Operand op : gemm_ops) {
         Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}, {}, {}, {}, {}};
         if (tiled) {
             p.tile = std::make_shared<const TileLayout>(ins, *spec.target, op, spec.mods, *spec.tile);
@@ -398,7 +427,7 @@ Figure build_figure(const FigureSpec& spec) {
         const OperandLayout& L = p.layout;
         const int regs = p.tile ? p.tile->regs() : L.regs();
         const bool sparse_a = ins.sparse() && p.op == Operand::A;
-        p.heading = {std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) +
+        p.heading = {std::string(operand_title(p.op)) + "  " + type_words(ins, p.op, spec.mods, L.type()) +
                      (sparse_a ? std::string(ins.vendor() == Vendor::NVIDIA ? ", 2:4" : ", 4:2") + " sparse" : "") + ", " +
                      std::to_string(regs) + " " + std::string(register_noun(ins.vendor())) +
                      (regs == 1 ? "" : "s") + " per lane  (" +
@@ -414,10 +443,11 @@ Figure build_figure(const FigureSpec& spec) {
     if (tiled) f.title += "  \u00B7  " + panels.front().tile->params().describe();
     std::string ops;
     for (const Panel& p : panels) ops += (ops.empty() ? "" : ", ") + std::string(operand_name(p.op));
+    for (Operand op : scale_ops) ops += ", " + std::string(operand_name(op));
     const std::string mods = spec.mods.describe();
     f.subtitle = (nvidia_short ? "PTX " + ins.mnemonic + "  \u00B7  " : std::string()) + spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), " +
                  lane_group_name(ins, wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
-                 "  \u00B7  operand" + (panels.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
+                 "  \u00B7  operand" + (spec.operands.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
                  (mods.empty() ? "default modifiers" : mods) + "  \u00B7  " +
                  (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " +
                  (tiled && spec.color == ColorBy::Lane && tile_waves > 1
@@ -592,7 +622,7 @@ Figure build_figure(const FigureSpec& spec) {
             if (p.heading.size() > 2 && full.find("  (") != std::string::npos)
                 p.heading = wrap(full.substr(0, full.rfind("  (")), g.heading_font * 1.12, std::max(room, 4 * m), "  ");
             if (p.heading.size() > 2)  // a narrow panel: operand and type only
-                p.heading = wrap(std::string(operand_name(p.op)) + "  " + std::string(elem_name(p.layout.type())),
+                p.heading = wrap(std::string(operand_name(p.op)) + "  " + type_words(ins, p.op, spec.mods, p.layout.type(), true),
                                  g.heading_font * 1.12, std::max(room, 4 * m), "  ");
             any_blocks = any_blocks || p.block_at.size() > 1;
             // B heads its own row of the GEMM picture; A and D share theirs.
@@ -815,6 +845,101 @@ Figure build_figure(const FigureSpec& spec) {
                            subtitle_lines[n], g.subtitle_font, Anchor::Start, false, tc.muted});
     for (const std::string& s : title_lines) content_w = std::max(content_w, g.margin + text_width(s, g.title_font) * 1.12);
     for (const std::string& s : subtitle_lines) content_w = std::max(content_w, g.margin + text_width(s, g.subtitle_font));
+
+    // The scale operands of a scaled GEMM picture: one panel each, stacked under
+    // the GEMM, at the figure's tile font (never below the smallest legible
+    // one): register and byte field over the lane ("v0[7:0]" over "L17") where
+    // the row fits the width, else the lane alone with the byte field that every
+    // cell shares in the heading.
+    if (!scale_ops.empty()) {
+        const double min_font = fit ? (spec.min_font > 0 ? spec.min_font : 10) : 0;
+        const double tf = std::max(f.tile_font, min_font);
+        const double tl = f.tile_line * tf / f.tile_font;
+        const double pad = fit ? 0.6 * tf : 8 * tf / font;
+        const double avail = fit ? spec.fit_width - 2 * g.margin : 1e12;
+        const double im = g.index_font, hf = g.heading_font;
+        double y = content_h + (fit ? 1.2 * im : g.panel_gap);
+        for (Operand op : scale_ops) {
+            const OperandLayout L = layout_of(ins, *spec.target, op, spec.mods);
+            const std::string opn(operand_name(op));
+            const int bits = L.element_bits();
+            const std::vector<Entry> es = L.entries();
+            // The register and bits every cell shares, if one: "v0[7:0]".
+            std::string shared;
+            for (size_t n = 0; n < es.size(); ++n) {
+                const std::string r = cell_label(ins, op, es[n].loc, bits).reg;
+                if (n == 0) shared = r;
+                else if (r != shared) shared.clear();
+                if (shared.empty()) break;
+            }
+            const double left = text_width(std::to_string(L.rows() - 1), im) + 0.5 * im;
+            size_t max_locs_s = 1;
+            for (int r = 0; r < L.rows(); ++r)
+                for (int c = 0; c < L.cols(); ++c) max_locs_s = std::max(max_locs_s, L.where({0, r, c}).size());
+            // Forms, richest first: two lines (register with bits, lane), the lane alone, none.
+            auto lines_of = [&](const Location& loc, int form) -> std::vector<std::string> {
+                const CellLabel l = cell_label(ins, op, loc, bits);
+                if (form == 0) return {l.reg, l.lane};
+                if (form == 1) return {l.lane};
+                return {};
+            };
+            int form = 0;
+            double cw = 0;
+            for (; form < 2; ++form) {
+                cw = fit ? 1 : 44 * tf / font;
+                for (const Entry& e : es)
+                    for (const std::string& l : lines_of(e.loc, form)) cw = std::max(cw, text_width(l, tf) + pad);
+                if (left + L.cols() * cw <= avail) break;
+            }
+            if (form == 2) cw = std::max(0.5, (avail - left) / std::max(1, L.cols()));
+            const double ch = form == 2 ? cw : static_cast<double>(max_locs_s) * ((form == 0 ? 2 : 1) * tl + 5 * tf / font);
+            // Heading: what the operand is, the byte field every cell shares, the axes.
+            std::string head = std::string(operand_title(op)) + "  " + std::string(elem_name(L.type())) + ", " +
+                               std::to_string(L.regs()) + " VGPR" + (L.regs() == 1 ? "" : "s") + " per lane" +
+                               (shared.empty() ? std::string() : "; every scale in " + shared) + "  (" +
+                               axis_words(op, false, View::Matrix) + ": a scale per 32 k)" +
+                               (form == 1 ? "  cell text: lane" : "");
+            std::vector<std::string> heads = fit ? wrap(head, hf * 1.12, avail, "  ") : std::vector<std::string>{head};
+            for (size_t n = 0; n < heads.size(); ++n) {
+                f.texts.push_back({g.margin, y + hf + 1.25 * hf * static_cast<double>(n), heads[n], hf, Anchor::Start, true, tc.text});
+                content_w = std::max(content_w, g.margin + text_width(heads[n], hf) * 1.12);
+            }
+            const double bx = g.margin + left;
+            const double by = y + hf + 1.25 * hf * static_cast<double>(heads.size() - 1) + 0.5 * im + 1.2 * im;
+            const int cstep = index_step(cw, text_width(std::to_string(L.cols() - 1), im) + 0.4 * im);
+            const int rstep = index_step(ch, 1.1 * im);
+            for (int c = 0; c < L.cols(); c += cstep)
+                f.texts.push_back({bx + (c + 0.5) * cw, by - 0.35 * im, std::to_string(c), im, Anchor::Middle, false, tc.muted});
+            for (int r = 0; r < L.rows(); r += rstep)
+                f.texts.push_back({bx - 0.375 * im, by + (r + 0.5) * ch + 0.35 * im, std::to_string(r), im, Anchor::End, false, tc.muted});
+            for (int r = 0; r < L.rows(); ++r)
+                for (int c = 0; c < L.cols(); ++c) {
+                    const std::vector<Location> locs = L.where({0, r, c});
+                    if (locs.empty()) {
+                        f.boxes.push_back({bx + c * cw, by + r * ch, cw, ch, tc.background, true, tc.grid, 0.5});
+                        continue;
+                    }
+                    const double h = ch / static_cast<double>(locs.size());
+                    for (size_t n = 0; n < locs.size(); ++n) {
+                        Tile t;
+                        t.x = bx + c * cw, t.y = by + r * ch + n * h, t.w = cw, t.h = h;
+                        t.fill = cell_color(Element{0, r, c}, TileLocation{0, locs[n]});
+                        t.ink = text_on(t.fill);
+                        t.id = opn + ".0." + std::to_string(r) + "." + std::to_string(c) + "." + std::to_string(n);
+                        t.lines = lines_of(locs[n], form);
+                        f.tiles.push_back(std::move(t));
+                    }
+                }
+            const double x2 = bx + L.cols() * cw, y2 = by + L.rows() * ch, fw = fit ? 1.0 : 1.5;
+            f.lines.push_back({bx, by, x2, by, tc.text, fw});
+            f.lines.push_back({x2, by, x2, y2, tc.text, fw});
+            f.lines.push_back({x2, y2, bx, y2, tc.text, fw});
+            f.lines.push_back({bx, y2, bx, by, tc.text, fw});
+            content_w = std::max(content_w, x2);
+            content_h = y2;
+            y = y2 + (fit ? 1.2 * im : g.panel_gap);
+        }
+    }
 
     // Legend: one swatch per colour class shown.
     int classes = 0;
