@@ -848,9 +848,9 @@ Figure build_figure(const FigureSpec& spec) {
 
     // The scale operands of a scaled GEMM picture: one panel each, stacked under
     // the GEMM, at the figure's tile font (never below the smallest legible
-    // one): register and byte field over the lane ("v0[7:0]" over "L17") where
-    // the row fits the width, else the lane alone with the byte field that every
-    // cell shares in the heading.
+    // one): register and byte field over the lane ("v0[7:0]" over "L17") in
+    // every cell, the columns wrapped into chunks where they do not fit the
+    // width; the heading names the byte field every cell shares.
     if (!scale_ops.empty()) {
         const double min_font = fit ? (spec.min_font > 0 ? spec.min_font : 10) : 0;
         const double tf = std::max(f.tile_font, min_font);
@@ -876,66 +876,70 @@ Figure build_figure(const FigureSpec& spec) {
             size_t max_locs_s = 1;
             for (int r = 0; r < L.rows(); ++r)
                 for (int c = 0; c < L.cols(); ++c) max_locs_s = std::max(max_locs_s, L.where({0, r, c}).size());
-            // Forms, richest first: two lines (register with bits, lane), the lane alone, none.
-            auto lines_of = [&](const Location& loc, int form) -> std::vector<std::string> {
+            // Register with bits over the lane in every cell; where the columns do
+            // not fit the width they wrap into chunks, one under the other.
+            auto lines_of = [&](const Location& loc) -> std::vector<std::string> {
                 const CellLabel l = cell_label(ins, op, loc, bits);
-                if (form == 0) return {l.reg, l.lane};
-                if (form == 1) return {l.lane};
-                return {};
+                return {l.reg, l.lane};
             };
-            int form = 0;
-            double cw = 0;
-            for (; form < 2; ++form) {
-                cw = fit ? 1 : 44 * tf / font;
-                for (const Entry& e : es)
-                    for (const std::string& l : lines_of(e.loc, form)) cw = std::max(cw, text_width(l, tf) + pad);
-                if (left + L.cols() * cw <= avail) break;
-            }
-            if (form == 2) cw = std::max(0.5, (avail - left) / std::max(1, L.cols()));
-            const double ch = form == 2 ? cw : static_cast<double>(max_locs_s) * ((form == 0 ? 2 : 1) * tl + 5 * tf / font);
+            double cw = fit ? 1 : 44 * tf / font;
+            for (const Entry& e : es)
+                for (const std::string& l : lines_of(e.loc)) cw = std::max(cw, text_width(l, tf) + pad);
+            const bool labels = left + cw <= avail;  // one column fits (else colours only)
+            if (!labels) cw = std::max(0.5, avail - left);
+            const int per_chunk = std::max(1, std::min(L.cols(), static_cast<int>((avail - left) / cw)));
+            const int chunks = (L.cols() + per_chunk - 1) / per_chunk;
+            const double ch = static_cast<double>(max_locs_s) * (2 * tl + 5 * tf / font);
             // Heading: what the operand is, the byte field every cell shares, the axes.
             std::string head = std::string(operand_title(op)) + "  " + std::string(elem_name(L.type())) + ", " +
                                std::to_string(L.regs()) + " VGPR" + (L.regs() == 1 ? "" : "s") + " per lane" +
                                (shared.empty() ? std::string() : "; every scale in " + shared) + "  (" +
-                               axis_words(op, false, View::Matrix) + ": a scale per 32 k)" +
-                               (form == 1 ? "  cell text: lane" : "");
+                               axis_words(op, false, View::Matrix) + ": a scale per 32 k" +
+                               (chunks > 1 ? "; columns wrapped in " + std::to_string(chunks) + " rows" : std::string()) + ")";
             std::vector<std::string> heads = fit ? wrap(head, hf * 1.12, avail, "  ") : std::vector<std::string>{head};
             for (size_t n = 0; n < heads.size(); ++n) {
                 f.texts.push_back({g.margin, y + hf + 1.25 * hf * static_cast<double>(n), heads[n], hf, Anchor::Start, true, tc.text});
                 content_w = std::max(content_w, g.margin + text_width(heads[n], hf) * 1.12);
             }
             const double bx = g.margin + left;
-            const double by = y + hf + 1.25 * hf * static_cast<double>(heads.size() - 1) + 0.5 * im + 1.2 * im;
+            double by = y + hf + 1.25 * hf * static_cast<double>(heads.size() - 1) + 0.5 * im + 1.2 * im;
             const int cstep = index_step(cw, text_width(std::to_string(L.cols() - 1), im) + 0.4 * im);
             const int rstep = index_step(ch, 1.1 * im);
-            for (int c = 0; c < L.cols(); c += cstep)
-                f.texts.push_back({bx + (c + 0.5) * cw, by - 0.35 * im, std::to_string(c), im, Anchor::Middle, false, tc.muted});
-            for (int r = 0; r < L.rows(); r += rstep)
-                f.texts.push_back({bx - 0.375 * im, by + (r + 0.5) * ch + 0.35 * im, std::to_string(r), im, Anchor::End, false, tc.muted});
-            for (int r = 0; r < L.rows(); ++r)
-                for (int c = 0; c < L.cols(); ++c) {
-                    const std::vector<Location> locs = L.where({0, r, c});
-                    if (locs.empty()) {
-                        f.boxes.push_back({bx + c * cw, by + r * ch, cw, ch, tc.background, true, tc.grid, 0.5});
-                        continue;
+            double y2 = by;
+            for (int chunk = 0; chunk < chunks; ++chunk) {
+                const int c0 = chunk * per_chunk, c1 = std::min(L.cols(), c0 + per_chunk);
+                if (chunk > 0) by = y2 + 1.7 * im;  // room for the chunk's column indices
+                for (int c = c0; c < c1; c += cstep)
+                    f.texts.push_back({bx + (c - c0 + 0.5) * cw, by - 0.35 * im, std::to_string(c), im, Anchor::Middle, false, tc.muted});
+                for (int r = 0; r < L.rows(); r += rstep)
+                    f.texts.push_back({bx - 0.375 * im, by + (r + 0.5) * ch + 0.35 * im, std::to_string(r), im, Anchor::End, false, tc.muted});
+                for (int r = 0; r < L.rows(); ++r)
+                    for (int c = c0; c < c1; ++c) {
+                        const double x = bx + (c - c0) * cw;
+                        const std::vector<Location> locs = L.where({0, r, c});
+                        if (locs.empty()) {
+                            f.boxes.push_back({x, by + r * ch, cw, ch, tc.background, true, tc.grid, 0.5});
+                            continue;
+                        }
+                        const double h = ch / static_cast<double>(locs.size());
+                        for (size_t n = 0; n < locs.size(); ++n) {
+                            Tile t;
+                            t.x = x, t.y = by + r * ch + n * h, t.w = cw, t.h = h;
+                            t.fill = cell_color(Element{0, r, c}, TileLocation{0, locs[n]});
+                            t.ink = text_on(t.fill);
+                            t.id = opn + ".0." + std::to_string(r) + "." + std::to_string(c) + "." + std::to_string(n);
+                            if (labels) t.lines = lines_of(locs[n]);
+                            f.tiles.push_back(std::move(t));
+                        }
                     }
-                    const double h = ch / static_cast<double>(locs.size());
-                    for (size_t n = 0; n < locs.size(); ++n) {
-                        Tile t;
-                        t.x = bx + c * cw, t.y = by + r * ch + n * h, t.w = cw, t.h = h;
-                        t.fill = cell_color(Element{0, r, c}, TileLocation{0, locs[n]});
-                        t.ink = text_on(t.fill);
-                        t.id = opn + ".0." + std::to_string(r) + "." + std::to_string(c) + "." + std::to_string(n);
-                        t.lines = lines_of(locs[n], form);
-                        f.tiles.push_back(std::move(t));
-                    }
-                }
-            const double x2 = bx + L.cols() * cw, y2 = by + L.rows() * ch, fw = fit ? 1.0 : 1.5;
-            f.lines.push_back({bx, by, x2, by, tc.text, fw});
-            f.lines.push_back({x2, by, x2, y2, tc.text, fw});
-            f.lines.push_back({x2, y2, bx, y2, tc.text, fw});
-            f.lines.push_back({bx, y2, bx, by, tc.text, fw});
-            content_w = std::max(content_w, x2);
+                const double x2 = bx + (c1 - c0) * cw, fw = fit ? 1.0 : 1.5;
+                y2 = by + L.rows() * ch;
+                f.lines.push_back({bx, by, x2, by, tc.text, fw});
+                f.lines.push_back({x2, by, x2, y2, tc.text, fw});
+                f.lines.push_back({x2, y2, bx, y2, tc.text, fw});
+                f.lines.push_back({bx, y2, bx, by, tc.text, fw});
+                content_w = std::max(content_w, x2);
+            }
             content_h = y2;
             y = y2 + (fit ? 1.2 * im : g.panel_gap);
         }

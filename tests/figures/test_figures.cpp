@@ -595,3 +595,54 @@ TEST_CASE("wgmma figures: d names from PTX's wgmma D fragment, legend by warp of
         CHECK(svg.find(">warp " + std::to_string(w) + " (T" + std::to_string(32 * w) + "\u2013" + std::to_string(32 * w + 31) + ")<") !=
               std::string::npos);
 }
+
+// CDNA4 ISA guide §7.1.5–7.2.1 (scaled MFMA): one E8M0 scale per 32 k of each row of
+// A (SA, M x K/32) and of each column of B (SB, K/32 x N), lane = row (column) + M * (k/32),
+// in byte opsel_a (opsel_b) of the one scale VGPR: bits [8*opsel+7 : 8*opsel].
+TEST_CASE("scaled MFMA --operand all: SA and SB in rows of their own, every cell whole, byte field and lane legible") {
+    struct Case {
+        const char* args;
+        int m, n, kb, byte_a, byte_b;
+    };
+    const Case cases[] = {
+        {"-a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 4 --blgp 4", 16, 16, 4, 0, 0},
+        {"-a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 2 --opsel-a 1 --opsel-b 3", 16, 16, 4, 1, 3},
+        {"-a gfx950 -i v_mfma_scale_f32_32x32x64_f8f6f4 --cbsz 4 --blgp 2", 32, 32, 2, 0, 0},
+    };
+    for (const Case& c : cases)
+        for (const char* width : {"--width natural", "--width page", "--width column"}) {
+            INFO(c.args << " " << width);
+            Run r = cli(std::string("figure ") + c.args + " --operand all " + width + " -o -");
+            REQUIRE(r.status == 0);
+            REQUIRE(xml_problem(r.out).empty());
+            const auto bytes = [](int b) { return "[" + std::to_string(8 * b + 7) + ":" + std::to_string(8 * b) + "]"; };
+            size_t sa = 0, sb = 0, two_lines = 0;
+            for (const SvgTile& t : svg_tiles(r.out)) {
+                const bool is_a = t.id.rfind("SA.", 0) == 0, is_b = t.id.rfind("SB.", 0) == 0;
+                if (!is_a && !is_b) continue;
+                const std::vector<int> v = split_ints(t.id.substr(3), '.');
+                REQUIRE(v.size() == 4);
+                const int lane = is_a ? v[1] + c.m * v[2] : v[2] + c.n * v[1];
+                (is_a ? sa : sb) += 1;
+                REQUIRE_FALSE(t.lines.empty());  // every scale cell names its lane
+                CHECK(t.lines.back() == "L" + std::to_string(lane));
+                if (t.lines.size() == 2) {
+                    ++two_lines;
+                    CHECK(t.lines[0] == "v0" + bytes(is_a ? c.byte_a : c.byte_b));
+                }
+            }
+            CHECK(sa == static_cast<size_t>(c.m * c.kb));
+            CHECK(sb == static_cast<size_t>(c.n * c.kb));
+            // Register and byte field over the lane in every cell, at every width; the
+            // headings name the byte field all cells share.
+            CHECK(two_lines == sa + sb);
+            CHECK(r.out.find("every scale in v0" + bytes(c.byte_a)) != std::string::npos);
+            CHECK(r.out.find("every scale in v0" + bytes(c.byte_b)) != std::string::npos);
+            // The fonts: the tile font at least the 5 pt minimum (SVG: 0.75 pt per unit).
+            const size_t fs = r.out.find(".t text{font-size:");
+            REQUIRE(fs != std::string::npos);
+            if (std::string(width) != "--width natural") CHECK(std::atof(r.out.c_str() + fs + 18) * 0.75 >= 5 - 1e-6);
+            // The formats by name in the headings.
+            CHECK(r.out.find(c.byte_a == 1 ? "FP6 E2M3 (cbsz=2)" : "FP4 E2M1 (cbsz=4)") != std::string::npos);
+        }
+}
