@@ -74,7 +74,7 @@ int index_step(double cell, double need) {
 std::string axis_words(Operand op, bool sparse, View view) {
     if (view == View::Registers) return "rows: lanes, columns: VGPRs";
     switch (op) {
-        case Operand::A: return sparse ? "rows: i, columns: k (a 4:2 group shares one slot)" : "rows: i, columns: k";
+        case Operand::A: return sparse ? "rows: i, columns: dense k; a group of 4 k shares one slot" : "rows: i, columns: k";
         case Operand::B: return "rows: k, columns: j";
         case Operand::C:
         case Operand::D: return "rows: i, columns: j";
@@ -123,6 +123,14 @@ enum class TileForm { Full, Short, None };  // "w1 v3[15:0]" / "L17"; "w1 v3" / 
 // ("17") where register and lane do not fit, then colours only.
 enum class CellForm { Full, Short, Lane, None };
 
+// A register without its bits (core's reg_bare), but a sparse index operand
+// keeps which 4-bit field it is: "v0.n5" (AMD), "e.n5" (NVIDIA) = bits [23:20].
+std::string short_reg(const CellLabel& l, Operand op, const Location& loc) {
+    if (op == Operand::K && loc.bit_hi - loc.bit_lo == 3 && loc.bit_lo % 4 == 0 && loc.bit_hi <= 31)
+        return l.reg_bare + ".n" + std::to_string(loc.bit_lo / 4);
+    return l.reg_bare;
+}
+
 // A cell's lines, composed by core (palette.hpp) in the vendor's terms: AMD
 // "v0[15:0]" over "L17", NVIDIA "a0" over "T13"; Short drops the bits
 // ("v0" over "L17"); Lane is the lane number alone.
@@ -131,7 +139,7 @@ std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Lo
         case CellForm::Full: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::TwoLines));
         case CellForm::Short: {
             const CellLabel l = cell_label(ins, op, loc, element_bits);
-            return {l.reg_bare, l.lane};
+            return {short_reg(l, op, loc), l.lane};
         }
         case CellForm::Lane: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::Number));
         case CellForm::None: break;
@@ -146,7 +154,7 @@ std::vector<std::string> tile_cell_lines(const Instruction& ins, Operand op, int
                                          int element_bits, TileForm form) {
     if (form == TileForm::None) return {};
     const CellLabel l = cell_label(ins, op, loc, element_bits);
-    std::vector<std::string> lines{form == TileForm::Full ? l.reg : l.reg_bare, l.lane};
+    std::vector<std::string> lines{form == TileForm::Full ? l.reg : short_reg(l, op, loc), l.lane};
     if (waves > 1) lines.front() = "w" + std::to_string(wave) + " " + lines.front();
     return lines;
 }
@@ -212,8 +220,8 @@ std::vector<std::string> special_facts(const Instruction& ins, const ResolvedMod
     }
     if (ins.sparse() && (has(Operand::A) || has(Operand::K)))
         out.push_back(std::string(ins.vendor() == Vendor::NVIDIA ? "2:4" : "4:2") +
-                      " sparse A: 2 of every 4 k stored, drawn in dense coordinates (a group's 4 k share one slot)" +
-                      (has(Operand::K) ? "; K: the group's index field" : ""));
+                      " sparse A, compressed: 2 of every 4 k stored, drawn in dense coordinates (a group's 4 k share one slot)" +
+                      (has(Operand::K) ? "; K: each group's 4-bit index field (the k of its 2 stored values, 2 bits each), named by nibble" : ""));
     if (ins.blocks > 1) out.push_back(std::to_string(ins.blocks) + " independent blocks, each framed and labelled");
     // Per-operand evidence where the family states it (gfx1250), else the row's word.
     std::string conf, alternatives;
@@ -428,7 +436,7 @@ Figure build_figure(const FigureSpec& spec) {
         const int regs = p.tile ? p.tile->regs() : L.regs();
         const bool sparse_a = ins.sparse() && p.op == Operand::A;
         p.heading = {std::string(operand_title(p.op)) + "  " + type_words(ins, p.op, spec.mods, L.type()) +
-                     (sparse_a ? std::string(ins.vendor() == Vendor::NVIDIA ? ", 2:4" : ", 4:2") + " sparse" : "") + ", " +
+                     (sparse_a ? std::string(ins.vendor() == Vendor::NVIDIA ? ", 2:4" : ", 4:2") + " compressed in dense coordinates" : "") + ", " +
                      std::to_string(regs) + " " + std::string(register_noun(ins.vendor())) +
                      (regs == 1 ? "" : "s") + " per lane  (" +
                      (p.tile && matrix ? tile_axis_words(p.op) : axis_words(p.op, ins.sparse(), spec.view)) + ")"};
@@ -980,6 +988,10 @@ Figure build_figure(const FigureSpec& spec) {
         }
         f.legend_title = std::string(matrix && as_instruction && cform == CellForm::Lane ? (ins.vendor() == Vendor::NVIDIA ? "Cell text: thread. " : "Cell text: lane. ") : "") +
                          (matrix && as_instruction && cform == CellForm::Short ? (ins.vendor() == Vendor::NVIDIA ? "Cell text: PTX element, thread. " : "Cell text: register, lane. ") : "") +
+                         (matrix && as_instruction && cform == CellForm::Short &&
+                                  std::any_of(panels.begin(), panels.end(), [](const Panel& p) { return p.op == Operand::K; })
+                              ? std::string(ins.vendor() == Vendor::NVIDIA ? "e.n5" : "v0.n5") + ": the index field in bits [23:20] (nibble 5). "
+                              : std::string()) +
                          (g.reg_right > 0 || g.reg_bottom > 0 ? (ins.vendor() == Vendor::NVIDIA ? std::string("a1 by a run of cells: PTX's name of the fragment element holding it. ")
                                                                                                  : "v3 by a run of cells: the VGPR holding it. ")
                                                                 : std::string()) +
@@ -989,8 +1001,17 @@ Figure build_figure(const FigureSpec& spec) {
     const double lf = g.legend_font, sw = g.swatch;
     const double legend_w = (fit ? spec.fit_width : std::max(content_w, g.min_width)) - g.margin;
     double lx = g.margin, ly = content_h + g.legend_gap;
-    f.texts.push_back({lx, ly + sw - 0.2 * lf, f.legend_title, lf, Anchor::Start, true, tc.text});
-    lx += text_width(f.legend_title, lf) * 1.12 + 1.4 * lf;  // bold runs wider than the regular estimate
+    // A fitted figure wraps a legend title wider than itself (at its sentences, then words).
+    const std::vector<std::string> legend_lines =
+        fit && text_width(f.legend_title, lf) * 1.12 > legend_w - g.margin ? wrap(f.legend_title, lf * 1.12, legend_w - g.margin, ". ")
+                                                                         : std::vector<std::string>{f.legend_title};
+    for (size_t n = 0; n < legend_lines.size(); ++n) {
+        if (n > 0) ly += g.legend_row;
+        std::string line = legend_lines[n];
+        if (n + 1 < legend_lines.size() && !line.empty() && line.back() != '.') line += ".";  // the sentence's own stop
+        f.texts.push_back({lx, ly + sw - 0.2 * lf, line, lf, Anchor::Start, true, tc.text});
+    }
+    lx += text_width(legend_lines.back(), lf) * 1.12 + 1.4 * lf;  // bold runs wider than the regular estimate
     for (const LegendEntry& e : f.legend) {
         const double w = sw + 0.4 * lf + text_width(e.label, lf) + 1.4 * lf;
         if (lx + w > legend_w && lx > g.margin + g.legend_indent) lx = g.margin + g.legend_indent, ly += g.legend_row;
