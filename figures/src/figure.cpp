@@ -223,6 +223,10 @@ std::vector<std::string> special_facts(const Instruction& ins, const ResolvedMod
                       " sparse A, compressed: 2 of every 4 k stored, drawn in dense coordinates (a group's 4 k share one slot)" +
                       (has(Operand::K) ? "; K: each group's 4-bit index field (the k of its 2 stored values, 2 bits each), named by nibble" : ""));
     if (ins.blocks > 1) out.push_back(std::to_string(ins.blocks) + " independent blocks, each framed and labelled");
+    // wgmma reads B from shared memory (PTX: a matrix descriptor), so it has no register fragment to draw.
+    if (ins.kind == LayoutKind::Wgmma && !has(Operand::B))
+        out.push_back("B (" + std::to_string(ins.k) + "x" + std::to_string(ins.n) + " " + std::string(elem_name(ins.b)) +
+                      ") lives in shared memory, read through a matrix descriptor: no register fragment, not drawn");
     // Per-operand evidence where the family states it (gfx1250), else the row's word.
     std::string conf, alternatives;
     std::set<std::string> words;
@@ -452,6 +456,9 @@ Figure build_figure(const FigureSpec& spec) {
     std::string ops;
     for (const Panel& p : panels) ops += (ops.empty() ? "" : ", ") + std::string(operand_name(p.op));
     for (Operand op : scale_ops) ops += ", " + std::string(operand_name(op));
+    if (ins.kind == LayoutKind::Wgmma && matrix && std::find(spec.operands.begin(), spec.operands.end(), Operand::B) == spec.operands.end() &&
+        spec.operands.size() > 1)
+        ops += " (B in shared memory)";
     const std::string mods = spec.mods.describe();
     f.subtitle = (nvidia_short ? "PTX " + ins.mnemonic + "  \u00B7  " : std::string()) + spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), " +
                  lane_group_name(ins, wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
