@@ -709,6 +709,9 @@ Figure build_figure(const FigureSpec& spec) {
                 if (fit && text_width(label, g.index_font) * 1.12 > p.cols * cw) label = g.block_word.substr(0, 1) + std::to_string(b);
                 if (!fit || text_width(label, g.index_font) * 1.12 <= p.cols * cw)
                     f.texts.push_back({bx, by - g.block_label_dy, label, g.index_font, Anchor::Start, true, tc.muted});
+                else if (text_width(label, g.index_font) * 1.12 <= p.cols * cw + g.panel_left)
+                    // A narrow block (A of 32x32x1): the letter may use the row indices' room beside it.
+                    f.texts.push_back({bx + p.cols * cw, by - g.block_label_dy, label, g.index_font, Anchor::End, true, tc.muted});
             }
             for (int c = 0; c < p.cols; c += g.col_step)
                 f.texts.push_back({bx + (c + 0.5) * cw, by - g.index_dy,
