@@ -646,3 +646,50 @@ TEST_CASE("scaled MFMA --operand all: SA and SB in rows of their own, every cell
             CHECK(r.out.find(c.byte_a == 1 ? "FP6 E2M3 (cbsz=2)" : "FP4 E2M1 (cbsz=4)") != std::string::npos);
         }
 }
+
+TEST_CASE("sparse index cells keep their nibble where bits do not fit; wgmma names B's place; narrow blocks keep their letter") {
+    // K at a page's width: the bits do not fit 32 columns, so cells read "v0.n1" / "e.n1":
+    // the 4-bit field where() gives (bits [4n+3:4n]), and the legend says what n means.
+    for (const auto& [arch, name, reg] : {std::tuple<const char*, const char*, const char*>{"gfx942", "v_smfmac_f32_32x32x16_f16", "v"},
+                                          {"sm_80", "mma_sp_m16n8k32_f32_f16", "e"}}) {
+        INFO(arch << " " << name);
+        const Built b = build({arch, name, ls::Operand::K, mods()});
+        fig::FigureSpec spec;
+        spec.ins = b.ins, spec.target = b.target, spec.mods = b.mods, spec.operands = {ls::Operand::K};
+        spec.fit_width = 500 / 0.75, spec.min_font = 5 / 0.75;
+        const std::string svg = fig::to_svg(fig::build_figure(spec));
+        size_t checked = 0, nibbles = 0;
+        for (const SvgTile& t : svg_tiles(svg)) {
+            const std::vector<int> v = split_ints(t.id.substr(2), '.');
+            REQUIRE(v.size() == 4);
+            const ls::Location loc = b.layout.where({v[0], v[1], v[2]})[v[3]];
+            REQUIRE(loc.bit_hi - loc.bit_lo == 3);  // a 4-bit field
+            REQUIRE(t.lines.size() == 2);
+            const std::string base = std::string(reg) == "v" ? "v" + std::to_string(loc.reg) : std::string("e");
+            const std::string bits = "[" + std::to_string(loc.bit_hi) + ":" + std::to_string(loc.bit_lo) + "]";
+            CHECK((t.lines[0] == base + ".n" + std::to_string(loc.bit_lo / 4) || t.lines[0] == base + bits));
+            nibbles += t.lines[0].find(".n") != std::string::npos;
+            ++checked;
+        }
+        CHECK(checked == b.layout.entries().size());
+        // AMD 32x32x16: 16 columns at a page, the bits fit; mma.sp m16n8k32: 32 columns, the nibble does.
+        if (std::string(reg) == "v") CHECK(nibbles == 0);
+        if (std::string(reg) == "e") {
+            CHECK(nibbles == checked);
+            CHECK(svg.find("e.n5: the index field in bits [23:20]") != std::string::npos);
+        }
+        CHECK(svg.find("compressed") != std::string::npos);
+    }
+    // wgmma: B is not a register fragment; the figure says where it is.
+    Run r = cli("figure -a sm_90 -i wgmma_m64n256k16_f32_f16 --operand all --width page -o -");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("operands A, D (B in shared memory)") != std::string::npos);
+    CHECK(r.out.find("B (16x256 f16) lives in shared memory, read through a matrix descriptor") != std::string::npos);
+    // 32x32x1 with 2 blocks at a page: A's one-column blocks keep "b0" and "b1".
+    r = cli("figure -a cdna3 -i v_mfma_f32_32x32x1_2b_f32 --operand all --width page -o -");
+    REQUIRE(r.status == 0);
+    for (const char* label : {">b0</text>", ">b1</text>", ">block 0</text>", ">block 1</text>"}) {
+        INFO(label);
+        CHECK(r.out.find(label) != std::string::npos);
+    }
+}
