@@ -681,12 +681,39 @@ Figure build_figure(const FigureSpec& spec) {
         content_w = std::max(d.x + d.width(g), b.x + b.width(g));
         content_h = std::max(a.y + a.height(g), d.y + d.height(g));
     } else {
+        // wgmma's GEMM picture: B lives in shared memory, so where the GEMM
+        // arrangement puts B (above D) a frame of B's K x N says so.
+        const bool wgmma_b = ins.kind == LayoutKind::Wgmma && matrix && !tiled && panels.size() == 2 &&
+                             panels[0].op == Operand::A && panels[1].op == Operand::D;
+        std::vector<std::string> b_head;
+        double b_top = 0;
+        if (wgmma_b) {
+            const std::string text = "B (K x N)  " + std::string(elem_name(ins.b)) +
+                                     ": in shared memory, read through a matrix descriptor (no register fragment)";
+            const double room = panels[1].width(g) - g.panel_left;
+            b_head = fit ? wrap(text, g.heading_font * 1.12, std::max(room, 4 * g.index_font), "  ") : std::vector<std::string>{text};
+            b_top = g.heading_font * 1.25 * static_cast<double>(b_head.size()) + 0.6 * g.index_font;
+        }
+        const double b_h = wgmma_b ? b_top + ins.k * ch + g.panel_gap : 0;
         double x = g.margin;
         for (Panel& p : panels) {
-            p.x = x, p.y = header;
+            p.x = x, p.y = header + b_h;
             x += p.width(g) + g.panel_gap;
             content_w = std::max(content_w, p.x + p.width(g));
             content_h = std::max(content_h, p.y + p.height(g));
+        }
+        if (wgmma_b) {
+            const Panel& d = panels[1];
+            const double bx = d.x + g.panel_left, by = header + b_top, w = d.cols * cw, h = ins.k * ch;
+            for (size_t n = 0; n < b_head.size(); ++n) {
+                f.texts.push_back({d.x, header + g.heading_font * (1 + 1.25 * static_cast<double>(n)), b_head[n], g.heading_font,
+                                   Anchor::Start, true, tc.text});
+                content_w = std::max(content_w, d.x + text_width(b_head[n], g.heading_font) * 1.12);
+            }
+            f.boxes.push_back({bx, by, w, h, tc.background, true, tc.muted, 1.0});
+            const std::string note = std::to_string(ins.k) + " x " + std::to_string(ins.n) + " in shared memory";
+            if (text_width(note, g.index_font) < w && h > 1.5 * g.index_font)
+                f.texts.push_back({bx + w / 2, by + h / 2 + 0.35 * g.index_font, note, g.index_font, Anchor::Middle, false, tc.muted});
         }
     }
 
