@@ -57,6 +57,8 @@ void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out
     CLI::App* sub = app.add_subcommand(
         "load", "how each lane loads (or --store stores) an operand from a tile in LDS or global memory: per-lane "
                 "addresses, the vector accesses chosen, LDS bank conflicts, global coalescing");
+    out.push_back({sub, [&o] { return run_load(o, a); }});
+    if (!sets_up(o, "load")) return;
     add_target_options(sub, o, true);
     sub->get_option("--format")->description("output: table, csv, markdown, json (the contract of docs/memory.md), hip");
     add_memory_options(sub, a);
@@ -64,7 +66,6 @@ void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out
     sub->add_flag("--tables", a.tables, "--format hip: a constexpr address table instead of closed-form addresses (host-side checks)");
     add_tile_options(sub, o);
     sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");
-    out.push_back({sub, [&o] { return run_load(o, a); }});
 }
 
 }  // namespace lscli

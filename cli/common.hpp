@@ -51,7 +51,15 @@ struct Options {
     int catalog_rows = 100000;  // bench: the synthetic catalog's size
     bool bench_largest = false;  // bench --largest: the largest legal requests
     const CLI::App* sub = nullptr;  // the parsed subcommand (which options were given)
+    // The subcommand named on the command line ("" if none): only its options are
+    // set up (setting up every subcommand's options was most of a query's start-up).
+    std::string invoked;
 };
+
+// Whether subcommand `name` gets its options: only the invoked one does. Every
+// subcommand is still registered, so --help and the unknown-subcommand message
+// list them all with their descriptions.
+inline bool sets_up(const Options& o, const std::string& name) { return o.invoked == name; }
 
 // Empty values ("--waves ''") are usage errors everywhere, as "--reg ''" is:
 // throws UsageError naming the first empty option of `app` or its parsed subcommands.

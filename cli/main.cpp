@@ -63,7 +63,7 @@ int cmd_list(const Options& o) {
 int cmd_info(const Options& o) {
     // A transpose load (ds_read_*_tr_*, global_load_tr_*) is a memory instruction with facts of its own.
     if (!o.arch.empty() && !o.instruction.empty()) {
-        const ls::Target& t = catalog(o).find_target(o.arch);
+        const ls::Target& t = o.catalog.empty() ? ls::Catalog::target(o.arch) : catalog(o).find_target(o.arch);
         if (const ls::TransposeLoad* tl = ls::TransposeCatalog::builtin().find(t, o.instruction, std::max(0, o.mods.wave))) {
             if (o.mods.wave > 0 && tl->wave != o.mods.wave)
                 throw ls::Error(tl->mnemonic + " on " + t.gfx + " is a wave" + std::to_string(tl->wave) +
@@ -751,6 +751,18 @@ int lanescope_cli_main(int argc, char** argv) {
                  "lanescope-cli"};
     app.require_subcommand(1);
     app.add_option("--catalog", o.catalog, "use this catalog file instead of the built-in one");
+    // The first word that is not an option (nor --catalog's value) names the subcommand:
+    // only its options are set up (sets_up in common.hpp).
+    for (int n = 1; n < argc; ++n) {
+        const std::string word = argv[n];
+        if (word == "--catalog") {
+            ++n;
+            continue;
+        }
+        if (!word.empty() && word[0] == '-') continue;
+        o.invoked = word;
+        break;
+    }
     app.set_version_flag("--version", "lanescope-cli 0.1.0");
 
     struct CoreCommand {
@@ -781,6 +793,7 @@ int lanescope_cli_main(int argc, char** argv) {
         commands.push_back({c.sub, [&o, run = c.run] { return run(o); }});
         c.sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");
         const std::string name = c.name;
+        if (!sets_up(o, name)) continue;
         if (name == "list") {
             c.sub->add_option("-a,--arch", o.list_arch, "only this architecture (default: one target per family)");
             c.sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json")->capture_default_str();

@@ -16,6 +16,28 @@ inline std::string trim(std::string_view s) {
     return std::string(s.substr(b, e - b));
 }
 
+// Views into the caller's text (no copies): for parsing the catalogs at start-up.
+inline std::string_view trim_view(std::string_view s) {
+    size_t b = 0, e = s.size();
+    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    return s.substr(b, e - b);
+}
+
+// Splits at `sep`, trimming each piece when `trim` is set.
+inline std::vector<std::string_view> split_view(std::string_view s, char sep, bool trim = false) {
+    std::vector<std::string_view> out;
+    out.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), sep)) + 1);
+    size_t start = 0;
+    for (size_t i = 0; i <= s.size(); ++i)
+        if (i == s.size() || s[i] == sep) {
+            std::string_view piece = s.substr(start, i - start);
+            out.push_back(trim ? trim_view(piece) : piece);
+            start = i + 1;
+        }
+    return out;
+}
+
 inline std::vector<std::string> split(std::string_view s, char sep) {
     std::vector<std::string> out;
     size_t start = 0;
