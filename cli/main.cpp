@@ -652,6 +652,62 @@ int bench_largest(const Options& o) {
 
 // Speed goals: one `layout` query as a whole process under 5 ms; every layout
 // of the catalog as JSON under 1 s.
+// Start-up: single where/which queries as whole processes against an empty
+// process, all run in turns (one of each per round, so a busy moment hits them
+// alike). The empty process is lanescope-empty, int main() built beside
+// lanescope-cli with its compiler and flags (cli/CMakeLists.txt), else /bin/true.
+void bench_startup(const std::string& self, int runs) {
+    const fs::path here = fs::path(self).parent_path();
+    std::error_code ec;
+    const bool own_empty = fs::exists(here / "lanescope-empty", ec);
+    const std::string empty = own_empty ? (here / "lanescope-empty").string() : "/bin/true";
+    const std::vector<std::vector<std::string>> commands = {
+        {empty},
+        {self, "where", "-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "--operand", "A", "--row", "3", "--col", "2"},
+        {self, "which", "-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "--operand", "A", "--reg", "0", "--lane", "5"},
+        {self, "where", "-a", "sm_80", "-i", "mma_m16n8k16_f32_f16", "--operand", "A", "--row", "3", "--col", "2"},
+        {self, "which", "-a", "sm_90a", "-i", "wgmma_m64n128k16_f32_f16", "--operand", "D", "--reg", "0", "--lane", "5"},
+        {self, "where", "-a", "sm_90a", "-i", "wgmma_m64n128k16_f32_f16", "--operand", "D", "--row", "3", "--col", "2"},
+    };
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+    std::vector<std::vector<double>> times(commands.size());
+    for (int n = 0; n < runs; ++n)
+        for (size_t c = 0; c < commands.size(); ++c) {
+            std::vector<char*> argv;
+            for (const std::string& a : commands[c]) argv.push_back(const_cast<char*>(a.c_str()));
+            argv.push_back(nullptr);
+            const auto s = std::chrono::steady_clock::now();
+            pid_t pid;
+            if (posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0)
+                throw ls::Error("cannot start " + commands[c][0]);
+            int status = 0;
+            waitpid(pid, &status, 0);
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+                throw ls::Error("the timed start-up command '" + commands[c][0] + " " + (commands[c].size() > 1 ? commands[c][1] : "") +
+                                "' failed");
+            times[c].push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - s).count());
+        }
+    posix_spawn_file_actions_destroy(&actions);
+    for (auto& t : times) std::sort(t.begin(), t.end());
+    auto median = [](const std::vector<double>& t) { return t[t.size() / 2]; };
+    auto p90 = [](const std::vector<double>& t) { return t[t.size() * 9 / 10]; };
+    std::printf("start-up: single queries as whole processes, %d runs each, in turns (goal: where/which < 2x the empty "
+                "process)\n", runs);
+    std::printf("  empty process (%s): median %.2f ms, p90 %.2f ms\n",
+                own_empty ? "lanescope-empty: int main() { return 0; } built with lanescope-cli's compiler and flags"
+                          : "/bin/true: lanescope-empty is not beside lanescope-cli",
+                median(times[0]), p90(times[0]));
+    for (size_t c = 1; c < commands.size(); ++c) {
+        std::string line;
+        for (size_t w = 1; w < commands[c].size(); ++w) line += (w > 1 ? " " : "") + commands[c][w];
+        const double ratio = median(times[c]) / median(times[0]);
+        std::printf("  %s: median %.2f ms, p90 %.2f ms, %.2fx empty (%s)\n", line.c_str(), median(times[c]), p90(times[c]),
+                    ratio, ratio < 2 ? "goal met" : "goal missed");
+    }
+}
+
 int cmd_bench(const Options& o) {
     if (o.bench_largest) return bench_largest(o);
     const ls::Catalog& cat = catalog(o);
@@ -731,6 +787,7 @@ int cmd_bench(const Options& o) {
     std::printf("one `layout --format json` query (32x32x1 2-block C, 2048 entries) as a whole process, %d runs: "
                 "median %.2f ms, p90 %.2f ms, max %.2f ms (goal < 5 ms)\n",
                 o.runs, times[times.size() / 2], times[times.size() * 9 / 10], times.back());
+    bench_startup(self, o.runs);
     return 0;
 }
 

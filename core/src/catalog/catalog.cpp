@@ -368,6 +368,10 @@ const Target& Catalog::target(std::string_view raw) {
     for (char c : name)
         if (c != '-' && c != ' ') squashed += c;
     if (const char* gfx = family_default_gfx(squashed)) name = gfx;
+    // "sm80", "sm90a": the sm id without its underscore, as people type it (nvcc's
+    // -arch=sm_80 has it; the refusal's list below still names sm_80).
+    if (squashed.size() > 2 && squashed.compare(0, 2, "sm") == 0 && std::isdigit(static_cast<unsigned char>(squashed[2])))
+        squashed.insert(2, "_");
     for (const Target& t : targets) {
         if (t.gfx == name || t.gfx == squashed) return t;
         for (const auto& p : t.products)
