@@ -54,6 +54,7 @@ int run_load(const Options& o, const LoadArgs& a) {
 
 void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
     static LoadArgs a;
+    if (!registers(o, "load")) return;
     CLI::App* sub = app.add_subcommand(
         "load", "how each lane loads (or --store stores) an operand from a tile in LDS or global memory: per-lane "
                 "addresses, the vector accesses chosen, LDS bank conflicts, global coalescing");

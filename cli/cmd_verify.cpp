@@ -262,23 +262,26 @@ int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
 void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
 #ifdef LANESCOPE_HAVE_GPU
     static VerifyArgs v;
-    CLI::App* sub = app.add_subcommand(
-        "verify", "run probes that check every element's location on an AMD or NVIDIA GPU (or --device software); "
-                  "exit 4 when no GPU is found, 5 when a layout disagrees");
-    v.sub = sub;
-    if (sets_up(o, "verify")) {
-        add_target_options(sub, o, false);
-        sub->add_flag("--all", v.all, "every instruction (of --arch's family if given, else of every family)");
-        sub->add_flag("--every-modifier", v.every_modifier,
-                      "every legal combination of cbsz/abid/blgp/opsel (and the scale selects), not only the given ones");
-        sub->add_option("--device", v.device,
-                        "auto (an AMD GPU through HIP, else an NVIDIA GPU through CUDA), hip, cuda, software (catalog semantics)")
-            ->capture_default_str();
-        sub->add_option("--corrupt", v.corrupt,
-                        "check a deliberately wrong layout: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs");
-        add_size_option(sub, "--max-mismatches", v.max_mismatches, 0, 1000000, "mismatches to print per instruction (default 8)");
+    if (registers(o, "verify")) {
+        CLI::App* sub = app.add_subcommand(
+            "verify", "run probes that check every element's location on an AMD or NVIDIA GPU (or --device software); "
+                      "exit 4 when no GPU is found, 5 when a layout disagrees");
+        v.sub = sub;
+        if (sets_up(o, "verify")) {
+            add_target_options(sub, o, false);
+            sub->add_flag("--all", v.all, "every instruction (of --arch's family if given, else of every family)");
+            sub->add_flag("--every-modifier", v.every_modifier,
+                          "every legal combination of cbsz/abid/blgp/opsel (and the scale selects), not only the given ones");
+            sub->add_option("--device", v.device,
+                            "auto (an AMD GPU through HIP, else an NVIDIA GPU through CUDA), hip, cuda, software (catalog semantics)")
+                ->capture_default_str();
+            sub->add_option("--corrupt", v.corrupt,
+                            "check a deliberately wrong layout: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs");
+            add_size_option(sub, "--max-mismatches", v.max_mismatches, 0, 1000000, "mismatches to print per instruction (default 8)");
+        }
+        out.push_back({sub, [&o] { return run_verify(o, v); }});
     }
-    out.push_back({sub, [&o] { return run_verify(o, v); }});
+    if (!registers(o, "conformance")) return;
 
     static ConformanceArgs c;
     CLI::App* conf = app.add_subcommand(
@@ -300,6 +303,7 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
 #else
     (void)o;
     for (const char* name : {"verify", "conformance"}) {
+        if (!registers(o, name)) continue;
         CLI::App* sub = app.add_subcommand(name, "GPU backend: not built (configure with -DLANESCOPE_BUILD_GPU=ON)");
         sub->allow_extras();
         out.push_back({sub, [] {

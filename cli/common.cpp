@@ -15,6 +15,13 @@ namespace lscli {
 
 namespace fs = std::filesystem;
 
+const std::vector<std::string>& subcommand_names() {
+    static const std::vector<std::string> kNames = {"list",   "info",  "layout", "where",  "which",       "trace",
+                                                    "header", "check", "export", "bench",  "figure",      "gallery",
+                                                    "verify", "conformance", "load"};
+    return kNames;
+}
+
 const ls::Catalog& catalog(const Options& o) {
     static std::unique_ptr<ls::Catalog> loaded;
     if (o.catalog.empty()) return ls::Catalog::builtin();

@@ -820,6 +820,8 @@ int lanescope_cli_main(int argc, char** argv) {
         o.invoked = word;
         break;
     }
+    const auto& known = subcommand_names();
+    o.alone = std::find(known.begin(), known.end(), o.invoked) != known.end();
     app.set_version_flag("--version", "lanescope-cli 0.1.0");
 
     struct CoreCommand {
@@ -846,6 +848,7 @@ int lanescope_cli_main(int argc, char** argv) {
     };
     std::vector<Command> commands;
     for (CoreCommand& c : core_commands) {
+        if (!registers(o, c.name)) continue;
         c.sub = app.add_subcommand(c.name, c.help);
         commands.push_back({c.sub, [&o, run = c.run] { return run(o); }});
         c.sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");

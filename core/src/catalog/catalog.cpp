@@ -698,6 +698,7 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin, bool chec
     std::unordered_map<std::string, int> defined;         // "family/builtin" -> line
     int line_no = 0;
     std::vector<std::string_view> f;
+    f.reserve(16);
     for (size_t at = 0; at < text.size();) {
         size_t end = text.find('\n', at);
         if (end == std::string_view::npos) end = text.size();
@@ -705,13 +706,9 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin, bool chec
         at = end + 1;
         ++line_no;
         if (line.empty() || line[0] == '#') continue;
-        if (only) {  // the families field first, unsplit otherwise
-            bool on = false;
-            for (std::string_view fam : text::split_view(line.substr(0, line.find('|')), ',', true))
-                on = on || fam == family_name(*only);
-            if (!on) continue;
-        }
-        f = text::split_view(line, '|', true);
+        // The families field first: another family's row is left unsplit.
+        if (only && !text::list_has(line.substr(0, line.find('|')), family_name(*only))) continue;
+        text::split_view_into(f, line, '|', true);
         if (detail::is_nvidia_row(f)) {  // core/catalog/nvidia.txt's format
             detail::parse_nvidia_row(f, origin, line_no, check, cat.rows_);
             continue;
@@ -785,16 +782,18 @@ void Catalog::check_builtin() {
 }
 
 const Catalog& Catalog::builtin(Family f) {
+    // Read once and kept for the life of the process (never destroyed: a query's
+    // exit does not spend time freeing rows).
     constexpr size_t kFamilies = static_cast<size_t>(Family::Hopper) + 1;
     static std::once_flag once[kFamilies];
-    static std::unique_ptr<Catalog> by_family[kFamilies];
+    static const Catalog* by_family[kFamilies];
     const size_t i = static_cast<size_t>(f);
     std::call_once(once[i], [f, i] {
         const bool nvidia = vendor_of(f) == Vendor::NVIDIA;
-        by_family[i] = std::make_unique<Catalog>(parse(nvidia ? kNvidiaCatalogText : kBuiltinCatalogText,
-                                                       nvidia ? "core/catalog/nvidia.txt" : "core/catalog/instructions.txt",
-                                                       false, f));
-        by_family[i]->partial_ = true;
+        auto* cat = new Catalog(parse(nvidia ? kNvidiaCatalogText : kBuiltinCatalogText,
+                                      nvidia ? "core/catalog/nvidia.txt" : "core/catalog/instructions.txt", false, f));
+        cat->partial_ = true;
+        by_family[i] = cat;
     });
     return *by_family[i];
 }

@@ -17,17 +17,19 @@ inline std::string trim(std::string_view s) {
 }
 
 // Views into the caller's text (no copies): for parsing the catalogs at start-up.
+// Spaces are std::isspace's in the "C" locale, tested inline.
+inline bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
+
 inline std::string_view trim_view(std::string_view s) {
     size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+    while (b < e && is_space(s[b])) ++b;
+    while (e > b && is_space(s[e - 1])) --e;
     return s.substr(b, e - b);
 }
 
-// Splits at `sep`, trimming each piece when `trim` is set.
-inline std::vector<std::string_view> split_view(std::string_view s, char sep, bool trim = false) {
-    std::vector<std::string_view> out;
-    out.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), sep)) + 1);
+// Splits at `sep` into `out` (cleared first), trimming each piece when `trim` is set.
+inline void split_view_into(std::vector<std::string_view>& out, std::string_view s, char sep, bool trim = false) {
+    out.clear();
     size_t start = 0;
     for (size_t i = 0; i <= s.size(); ++i)
         if (i == s.size() || s[i] == sep) {
@@ -35,7 +37,23 @@ inline std::vector<std::string_view> split_view(std::string_view s, char sep, bo
             out.push_back(trim ? trim_view(piece) : piece);
             start = i + 1;
         }
+}
+
+inline std::vector<std::string_view> split_view(std::string_view s, char sep, bool trim = false) {
+    std::vector<std::string_view> out;
+    out.reserve(static_cast<size_t>(std::count(s.begin(), s.end(), sep)) + 1);
+    split_view_into(out, s, sep, trim);
     return out;
+}
+
+// Whether the comma-separated list `list` holds `word` (each item trimmed).
+inline bool list_has(std::string_view list, std::string_view word) {
+    while (true) {
+        const size_t comma = list.find(',');
+        if (trim_view(list.substr(0, comma)) == word) return true;
+        if (comma == std::string_view::npos) return false;
+        list.remove_prefix(comma + 1);
+    }
 }
 
 inline std::vector<std::string> split(std::string_view s, char sep) {
