@@ -227,15 +227,17 @@ void parse_nvidia_row(const std::vector<std::string_view>& f, std::string_view o
         ns.push_back(number(origin, line, "shape", dims[1]));
     }
     const bool hw_row = f[11].find("HW") != std::string_view::npos;
-    const StatedRegs regs(origin, line, f[9]);
+    const StatedRegs stated(origin, line, f[9]);
+    if (out.capacity() < out.size() + ns.size()) out.reserve(std::max(2 * out.capacity(), out.size() + ns.size()));
     for (int n : ns) {
-        Instruction r = base;
+        Instruction& r = out.emplace_back(base);  // built in place (a failed check throws the catalog away)
         r.n = n;
         r.mnemonic = replace_n(ptx, n);
         r.short_name = replace_n(short_name, n);
+        r.aliases.reserve(1 + aliases.size());
         r.aliases.push_back(r.short_name);
         for (const auto& a : aliases) r.aliases.push_back(replace_n(a, n));
-        r.stated_regs = regs.counts(origin, line, n);
+        r.stated_regs = stated.counts(origin, line, n);
         if (ranged) {
             const bool run = std::find(hw.begin(), hw.end(), n) != hw.end();
             r.confidence = run ? "high: this N was run on an H200 (lanescope's CUDA probe, docs/verification)"
@@ -245,10 +247,7 @@ void parse_nvidia_row(const std::vector<std::string_view>& f, std::string_view o
             r.confidence = hw_row ? "high: checked on an H200 (lanescope's CUDA probe, docs/verification)"
                                   : "high: the same formula as a form checked on an H200; this exact type was not run";
         }
-        if (!check) {
-            out.push_back(std::move(r));
-            continue;
-        }
+        if (!check) continue;
         check_family_rules(origin, line, r);
         // The stated register counts must be the formulas' (default modifiers).
         ResolvedModifiers mods;
@@ -269,7 +268,6 @@ void parse_nvidia_row(const std::vector<std::string_view>& f, std::string_view o
         for (Operand op : ops)
             if (std::none_of(r.stated_regs.begin(), r.stated_regs.end(), [&](const auto& s) { return s.first == op; }))
                 fail(origin, line, r.mnemonic + ": regs does not state operand " + std::string(operand_name(op)));
-        out.push_back(std::move(r));
     }
 }
 

@@ -67,9 +67,11 @@ inline std::vector<std::string> split(std::string_view s, char sep) {
     return out;
 }
 
+// ASCII case (std::tolower's in the "C" locale, inline).
 inline std::string lower(std::string_view s) {
     std::string r(s);
-    std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+    for (char& c : r)
+        if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
     return r;
 }
 
