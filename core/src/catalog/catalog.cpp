@@ -408,19 +408,28 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
     if (implied_wave) *implied_wave = 0;
     const std::string prefix = "__builtin_amdgcn_";
     if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
-    // Builtin names: exact match on either wave's spelling, or on the pattern without {w}.
+    // Builtin names: exact match on either wave's spelling, or on the pattern without {w}
+    // (compared in place: builtin(w) without its prefix is the pattern with {w} spelled out).
+    // name == pattern with its `len` characters at `at` replaced by `fill`:
+    auto spliced = [&name](std::string_view pattern, size_t at, size_t len, std::string_view fill) {
+        return name.size() == pattern.size() - len + fill.size() && name.compare(0, at, pattern.substr(0, at)) == 0 &&
+               name.compare(at, fill.size(), fill) == 0 &&
+               name.compare(at + fill.size(), std::string::npos, pattern.substr(at + len)) == 0;
+    };
     for (const Instruction& r : rows_) {
         if (!r.on(t.family) || r.vendor() != Vendor::AMD) continue;
-        for (int w : {32, 64}) {
-            if (r.builtin(w).substr(prefix.size()) == name) {
-                if (implied_wave && r.builtin_pattern.find("{w}") != std::string::npos) *implied_wave = w;
+        const std::string_view pattern = r.builtin_pattern;
+        const size_t at = pattern.find("{w}");
+        if (at == std::string_view::npos) {
+            if (pattern == name) return r;
+            continue;
+        }
+        for (int w : {32, 64})
+            if (spliced(pattern, at, 3, w == 64 ? "w64" : "w32")) {
+                if (implied_wave) *implied_wave = w;
                 return r;
             }
-        }
-        std::string bare = r.builtin_pattern;
-        auto at = bare.find("_{w}");
-        if (at != std::string::npos) bare.erase(at, 4);
-        if (bare == name) return r;
+        if (at > 0 && pattern[at - 1] == '_' && spliced(pattern, at - 1, 4, "")) return r;  // "_{w}" left out
     }
     // Mnemonics: the family's spelling first (untied rows come first in the
     // catalog), then the aliases LLVM accepts.
