@@ -3,7 +3,8 @@
 // --grouping, with the tile options) and the plan they request, rendered as a
 // table. Input: one option per line, in the order memory, order, ld, pad,
 // swizzle, grouping, operand, waves, tiles-per-wave, shape, flags (t: transpose,
-// s: store; the first byte also picks the instruction).
+// s: store, w: load --sweep of one instruction; the first byte also picks the
+// instruction).
 #include "../cli/common.hpp"
 
 #include "lanescope/memory.hpp"
@@ -54,7 +55,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         a.store = flags.find('s') != std::string::npos;
         const lscli::Resolved r = lscli::resolve(o);
         const ls::MemoryRequest req = lscli::memory_request(o, a, r);
-        (void)ls::render_memory(r.query, req, ls::Format::Table);
+        if (flags.find('w') != std::string::npos && !lscli::tile_mode(o))
+            (void)ls::render_sweep(r.query, req, ls::sweep_memory(r.query, req), ls::Format::Json, "lanescope-cli load", 3);
+        else
+            (void)ls::render_memory(r.query, req, ls::Format::Table);
     } catch (const ls::Error&) {
         // Refused with a message: the expected answer to an illegal combination.
     }

@@ -14,8 +14,9 @@ so the parent records that one as an error and starts a new worker after it.
 """
 import itertools
 import json
-import subprocess
 import sys
+
+from restarting_worker import run_restarting
 
 
 def configs():
@@ -88,17 +89,8 @@ def main():
     total = sum(1 for _ in configs())
     import triton
     sys.stderr.write(f"triton {triton.__version__}: {total} layouts\n")
-    while True:
-        done = sum(1 for _ in open(out_path))
-        if done >= total:
-            break
-        rc = subprocess.call([sys.executable, __file__, "--worker", str(done), out_path])
-        done_after = sum(1 for _ in open(out_path))
-        if done_after < total:  # the worker died on layout `done_after`
-            name, p, shape = list(itertools.islice(configs(), done_after, done_after + 1))[0]
-            with open(out_path, "a") as out:
-                out.write(json.dumps({"layout": name, "params": p, "shape": shape,
-                                      "error": f"Triton aborted (exit status {rc})"}) + "\n")
+    run_restarting(out_path, total, [sys.executable, __file__, "--worker"],
+                   lambda i: dict(zip(("layout", "params", "shape"), list(itertools.islice(configs(), i, i + 1))[0])))
 
 
 if __name__ == "__main__":

@@ -2,6 +2,9 @@
 #pragma once
 
 #include "lanescope/lanescope.hpp"
+#include "lanescope/tile.hpp"
+
+#include <algorithm>
 
 #include <functional>
 #include <string>
@@ -84,6 +87,18 @@ inline int vector_regs(const std::string& tok) {
     }
     int bits = std::stoi(tok.substr(p + (tok.compare(p, 2, "bf") == 0 ? 2 : 1)));
     return (count * bits + 31) / 32;
+}
+
+// The elements one (wave, lane) of a tile holds, in register-and-bit order, by which().
+inline std::vector<ls::Element> lane_elements(const ls::TileLayout& t, int wave, int lane) {
+    std::vector<ls::Element> out;
+    for (int reg = 0; reg < t.regs(); ++reg) {
+        auto parts = t.which(wave, reg, lane);
+        std::sort(parts.begin(), parts.end(), [](const ls::SlotPart& a, const ls::SlotPart& b) { return a.bit_lo < b.bit_lo; });
+        for (const auto& p : parts)
+            if (p.elem_bit_lo == 0) out.push_back(p.element);
+    }
+    return out;
 }
 
 }  // namespace lstest

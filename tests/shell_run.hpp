@@ -42,4 +42,17 @@ inline Run run_command(const std::string& cmd_line) {
     return r;
 }
 
+// A file under the temporary directory holding text (the caller removes it).
+inline std::string write_temp(const std::string& name, const std::string& text) {
+    const std::string p = temp_path(name).string();
+    std::ofstream f(p, std::ios::binary);
+    f << text;
+    return p;
+}
+
+#ifdef LANESCOPE_CLI
+// lanescope-cli with these arguments, as a shell would run it.
+inline Run cli(const std::string& args) { return run_command(std::string(LANESCOPE_CLI) + " " + args); }
+#endif
+
 }  // namespace lstest

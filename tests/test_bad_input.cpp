@@ -218,6 +218,14 @@ std::vector<BadCase> cli_cases() {
     c.push_back({load + " --memory global --grouping '16 consecutive lanes' -o {dir}/l.txt", 1, {"--grouping", "LDS"}});
     c.push_back({load + " --format hip --namespace 9x -o {dir}/l.hpp", 1, {"9x", "legal"}});
     c.push_back({"load --arch sm_80 -i mma_m16n8k16_f32_bf16 -o {dir}/l.txt", 1, {"AMD"}});
+    // load --sweep: the options it chooses itself, formats it cannot write, --top alone, work beyond its bound.
+    c.push_back({load + " --sweep --pad 4 -o {dir}/l.txt", 2, {"--pad", "--sweep", "legal"}});
+    c.push_back({load + " --sweep --swizzle 4,1,2 -o {dir}/l.txt", 2, {"--swizzle", "--sweep", "legal"}});
+    c.push_back({load + " --sweep --format hip -o {dir}/l.txt", 2, {"hip", "--sweep", "legal: table"}});
+    c.push_back({load + " --top 3 -o {dir}/l.txt", 2, {"--top", "--sweep"}});
+    c.push_back({load + " --sweep --top x", 2, {"--top", "legal"}});
+    c.push_back({load + " --sweep --memory global --grouping '16 consecutive lanes' -o {dir}/l.txt", 1, {"--grouping", "LDS"}});
+    c.push_back({load + " --sweep --waves 4x4 --shape 1024x1024x64 -o {dir}/l.txt", 1, {"placements", "legal"}});
     // File arguments: outputs.
     c.push_back({"layout" + kOk + " -o {dir}", 1, {"is a directory", "legal"}});
     c.push_back({"layout" + kOk + " --out {dir}/missing/x.txt", 1, {"missing", "does not exist"}});

@@ -13,13 +13,8 @@
 namespace {
 namespace ls = lanescope;
 using lstest::Run;
-Run cli(const std::string& args) { return lstest::run_command(std::string(LANESCOPE_CLI) + " " + args); }
-std::string write(const std::string& name, const std::string& text) {
-    auto p = lstest::temp_path(name).string();
-    std::ofstream f(p, std::ios::binary);
-    f << text;
-    return p;
-}
+using lstest::cli;
+std::string write(const std::string& name, const std::string& text) { return lstest::write_temp(name, text); }
 }  // namespace
 
 TEST_CASE("check: every printed form of a layout is equal to it (exit 0)") {

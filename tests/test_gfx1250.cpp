@@ -15,9 +15,7 @@
 #include <string>
 #include <vector>
 
-#ifdef LANESCOPE_TRITON_DUMP
-#include <zlib.h>
-#endif
+#include "triton_dump.hpp"
 
 namespace ls = lanescope;
 
@@ -309,23 +307,14 @@ TEST_CASE("gfx1250: the sheet's rules at chosen points", "[gfx1250]") {
     CHECK(f6.bit_hi == 35);
 }
 
-#ifdef LANESCOPE_TRITON_DUMP
 namespace {
 struct TritonLayout {
     nlohmann::json j;
 };
 
 std::vector<nlohmann::json> triton_gfx1250_single() {
-    gzFile gz = gzopen(LANESCOPE_TRITON_DUMP, "rb");
-    REQUIRE(gz != nullptr);
     std::vector<nlohmann::json> out;
-    std::string line;
-    char buf[1 << 14];
-    while (gzgets(gz, buf, sizeof buf)) {
-        line += buf;
-        if (line.empty() || line.back() != '\n') continue;
-        nlohmann::json j = nlohmann::json::parse(line);
-        line.clear();
+    for (nlohmann::json j : lstest::triton_records()) {
         const auto& p = j["params"];
         const std::string kind = j["layout"];
         if ((kind != "wmma" && kind != "wmma_dot") || p.value("version", 0) != 3) continue;
@@ -334,7 +323,6 @@ std::vector<nlohmann::json> triton_gfx1250_single() {
         if (j.contains("error")) continue;
         out.push_back(std::move(j));
     }
-    gzclose(gz);
     return out;
 }
 
@@ -414,7 +402,6 @@ TEST_CASE("gfx1250: single-instruction A/B/C/D equal Triton 3.6's gfx1250 layout
     WARN("gfx1250 vs Triton 3.6: " << layouts << " layouts, " << compared << " elements compared");
     CHECK(layouts >= 100);
 }
-#endif
 
 #ifdef LANESCOPE_CLANG22
 #include <cstdio>

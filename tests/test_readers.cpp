@@ -3,6 +3,7 @@
 // from Triton 3.6.0), bounded work on hostile input with the limit named, and
 // check's explanations of a difference.
 #include "shell_run.hpp"
+#include "triton_dump.hpp"
 
 #include "lanescope/check.hpp"
 #include "lanescope/files.hpp"
@@ -21,23 +22,10 @@
 namespace {
 namespace ls = lanescope;
 using lstest::Run;
-Run cli(const std::string& args) { return lstest::run_command(std::string(LANESCOPE_CLI) + " " + args); }
-std::string write(const std::string& name, const std::string& text) {
-    auto p = lstest::temp_path(name).string();
-    std::ofstream f(p, std::ios::binary);
-    f << text;
-    return p;
-}
+using lstest::cli;
+std::string write(const std::string& name, const std::string& text) { return lstest::write_temp(name, text); }
 
-std::vector<nlohmann::json> triton_records() {
-    Run r = lstest::run_command(std::string("gzip -dc ") + LANESCOPE_TRITON_DATA);
-    REQUIRE(r.status == 0);
-    std::vector<nlohmann::json> out;
-    std::istringstream in(r.out);
-    for (std::string line; std::getline(in, line);)
-        if (!line.empty()) out.push_back(nlohmann::json::parse(line));
-    return out;
-}
+using lstest::triton_records;
 
 // Triton's LinearLayout::toString() (lib/Tools/LinearLayout.cpp), written here from its format:
 // " - in=1 -> (a, b)\n   in=2 -> ...\n", " - in is a size 1 dimension\n", then the out dims.
@@ -83,7 +71,7 @@ nlohmann::json python_kwargs(const std::string& text) {
 }  // namespace
 
 TEST_CASE("Triton's forms: every record of Triton 3.6's dump reads back with its own bases, as JSON and as toString() text") {
-    auto recs = triton_records();
+    const auto& recs = triton_records();
     REQUIRE(recs.size() > 10000);
     size_t read = 0;
     for (const auto& rec : recs) {
@@ -134,7 +122,7 @@ TEST_CASE("Triton's forms: toString() text with labels, comments, size-1 dims an
 
 TEST_CASE("Triton's forms: lanescope's tiles equal Triton's own layouts, and --format gluon names Triton's parameters") {
     const auto& cat = ls::Catalog::builtin();
-    auto recs = triton_records();
+    const auto& recs = triton_records();
     size_t compared = 0, named = 0;
     for (const auto& rec : recs) {
         if (rec.contains("error")) continue;
@@ -220,6 +208,17 @@ TEST_CASE("layout --format gluon: the DistributedLinearLayout printed reads back
         CHECK(c.out.rfind("equal:", 0) == 0);
         std::filesystem::remove(file);
     }
+    // Measured in Triton 3.6 (docs/verification/2026-12-01-h200-gluon.md): NVMMADistributedLayout(version=[3, 0],
+    // warps_per_cta=[8, 2], instr_shape=[16, 8, 16]) at 128x16 has warp bases [16,0] [32,0] [64,0] [0,8] (warpgroups
+    // along M first); lanescope numbers waves wm * WN + wn: [16,0] [32,0] [0,8] [64,0]. No named form may be printed.
+    Run wg = cli("layout -a sm_90 -i wgmma_m64n8k16_f32_f16 --operand C --waves 2x2 --shape 128x16x16 -f gluon");
+    REQUIRE(wg.status == 0);
+    CHECK(wg.out.find("\nlayout = ") == std::string::npos);
+    CHECK(wg.out.find("warp_bases=[[16, 0], [32, 0], [0, 8], [64, 0]]") != std::string::npos);
+    CHECK(wg.out.find("along M first") != std::string::npos);
+    // With warpgroups along M only, Triton 3.6 gives the same bases: the named form is printed.
+    Run wg_m = cli("layout -a sm_90 -i wgmma_m64n8k16_f32_f16 --operand C --waves 2x1 --shape 128x8x16 -f gluon");
+    CHECK(wg_m.out.find("layout = gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=[8, 1]") != std::string::npos);
     // A layout with no named form still gets its DistributedLinearLayout; a non-linear one says why.
     Run k = cli("layout -a gfx942 -i v_mfma_f32_4x4x4_16b_f16 --operand C -f gluon");
     CHECK(k.status != 0);

@@ -50,16 +50,6 @@ const Named kInstructions[] = {
 };
 
 // The elements (wave, lane) holds in register-and-bit order, as the engine says.
-std::vector<ls::Element> lane_elements(const ls::TileLayout& t, int wave, int lane) {
-    std::vector<ls::Element> out;
-    for (int reg = 0; reg < t.regs(); ++reg) {
-        auto parts = t.which(wave, reg, lane);
-        std::sort(parts.begin(), parts.end(), [](const ls::SlotPart& a, const ls::SlotPart& b) { return a.bit_lo < b.bit_lo; });
-        for (const auto& p : parts)
-            if (p.elem_bit_lo == 0) out.push_back(p.element);
-    }
-    return out;
-}
 
 // ---------------------------------------------------------------------------
 // An independent model of Triton's LinearLayout products: each in-dimension
@@ -323,7 +313,7 @@ TEST_CASE("tiles equal an independent implementation of Triton's AMD composition
                 REQUIRE(static_cast<int>(L.warp.size()) == log2i(t.waves()));
                 for (int w = 0; w < t.waves(); ++w)
                     for (int lane = 0; lane < t.lanes(); ++lane) {
-                        auto elems = lane_elements(t, w, lane);
+                        auto elems = lstest::lane_elements(t, w, lane);
                         REQUIRE(elems.size() == (size_t{1} << L.reg.size()));
                         for (size_t i = 0; i < elems.size(); ++i) {
                             auto rc = L.apply(static_cast<int>(i), lane, w);

@@ -9,12 +9,14 @@
 // layout whose K divides the record's: the elements each (wave, lane) holds in
 // register-and-bit order (Triton's `register` index counts elements), both
 // through which() and where().
+#include "helpers.hpp"
+#include "triton_dump.hpp"
+
 #include "lanescope/lanescope.hpp"
 #include "lanescope/tile.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
-#include <zlib.h>
 
 #include <algorithm>
 #include <chrono>
@@ -25,27 +27,6 @@
 namespace {
 namespace ls = lanescope;
 using Basis = std::vector<std::array<int, 2>>;
-
-std::vector<std::string> read_gzip_lines(const char* path) {
-    std::vector<std::string> lines;
-    gzFile f = gzopen(path, "rb");
-    if (!f) return lines;
-    std::string cur;
-    char buf[1 << 16];
-    int n;
-    while ((n = gzread(f, buf, sizeof buf)) > 0)
-        for (int i = 0; i < n; ++i) {
-            if (buf[i] == '\n') {
-                lines.push_back(cur);
-                cur.clear();
-            } else {
-                cur += buf[i];
-            }
-        }
-    if (!cur.empty()) lines.push_back(cur);
-    gzclose(f);
-    return lines;
-}
 
 Basis bases(const nlohmann::json& j) {
     Basis b;
@@ -86,29 +67,17 @@ std::vector<Candidate> candidates(const std::string& layout, int version, int m)
             {"gfx1251", "v_wmma_i32_16x16x64_iu8"}};
 }
 
-// The elements one (wave, lane) holds, in register-and-bit order, by which().
-std::vector<ls::Element> lane_elements(const ls::TileLayout& t, int wave, int lane) {
-    std::vector<ls::Element> out;
-    for (int reg = 0; reg < t.regs(); ++reg) {
-        auto parts = t.which(wave, reg, lane);
-        std::sort(parts.begin(), parts.end(), [](const ls::SlotPart& a, const ls::SlotPart& b) { return a.bit_lo < b.bit_lo; });
-        for (const auto& p : parts)
-            if (p.elem_bit_lo == 0) out.push_back(p.element);
-    }
-    return out;
-}
 
 }  // namespace
 
 TEST_CASE("tiles equal Triton 3.6's AMD layouts element by element", "[tile][triton]") {
     const auto start = std::chrono::steady_clock::now();
-    const auto lines = read_gzip_lines(LANESCOPE_TRITON_DUMP);
+    const auto& lines = lstest::triton_records();
     REQUIRE(lines.size() == 10080);
     const auto& cat = ls::Catalog::builtin();
     long long records = 0, compared = 0, elements = 0, refused = 0, no_instruction = 0, k_too_small = 0;
     std::map<std::string, long long> per_layout;
-    for (const std::string& line : lines) {
-        const auto r = nlohmann::json::parse(line);
+    for (const nlohmann::json& r : lines) {
         const std::string layout = r["layout"];
         const auto& p = r["params"];
         if (r.contains("error")) {
@@ -173,7 +142,7 @@ TEST_CASE("tiles equal Triton 3.6's AMD layouts element by element", "[tile][tri
                 else tp.m = ins.m * tp.tiles_m * tp.waves_m;
             }
             const ls::TileLayout t(ins, tg, op, mods, tp);
-            INFO(line);
+            INFO(r.dump());
             INFO(c.gfx << " " << c.mnemonic << " " << ls::operand_name(op) << " " << t.params().describe());
             REQUIRE(t.triton() != ls::TritonLayout::None);
             REQUIRE(t.rows() == d0);
@@ -184,7 +153,7 @@ TEST_CASE("tiles equal Triton 3.6's AMD layouts element by element", "[tile][tri
             std::vector<int> count(static_cast<size_t>(d0) * d1, 0);  // Triton's places per element
             for (int w = 0; w < t.waves(); ++w)
                 for (int l = 0; l < t.lanes(); ++l) {
-                    const auto got = lane_elements(t, w, l);
+                    const auto got = lstest::lane_elements(t, w, l);
                     REQUIRE(static_cast<int>(got.size()) == per_lane);
                     const auto wl = apply(warp, w), ll = apply(lane, l);
                     for (int i = 0; i < per_lane; ++i) {

@@ -23,6 +23,9 @@ inline constexpr long long kMaxHeldPlacements = 1LL << 22;
 // Load/store planning of a tile (load, figure --memory, the app's memory view):
 // every access planned and its LDS banks analysed.
 inline constexpr long long kMaxMemoryPlacements = 1LL << 20;
+// `load --sweep`: candidates x the tile's placements (each candidate is one load plan), refused
+// up front above this.
+inline constexpr long long kMaxSweepPlacements = 1LL << 22;
 // Figures of a tile (SVG, TikZ, PNG), over the operands drawn: every cell is
 // built and held while drawn.
 inline constexpr long long kMaxFigurePlacements = 1LL << 21;

@@ -214,4 +214,55 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
 std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan,
                               const std::string& namespace_name, bool tables = false);
 
+// ---------------------------------------------------------------------------
+// `lanescope-cli load --sweep`: which padding or XOR swizzle (and, where legal,
+// the transpose loads) to give an operand's tile, ranked by the cost the engine
+// counts. Every candidate is one plan_memory of the request with its pad,
+// swizzle and transpose replaced; the rest of the request (order, ld, memory,
+// store, grouping, tiles) stays as given. docs/memory.md names the candidates.
+struct SweepCandidate {
+    int pad = 0;  // elements after each line
+    XorSwizzle swizzle;
+    bool transpose = false;
+    // The load options that select it: "" (none), "--pad 4", "--swizzle 4,1,2", "--transpose", ...
+    std::string options() const;
+};
+struct SweepRow {
+    SweepCandidate candidate;
+    // LDS: bank cycles per wave (the sum of analyse_banks' cycles over the wave's instructions, the
+    // worst wave of a tile); global: 128-byte cache lines per wave (analyse_coalescing, the worst wave).
+    long long cost = 0;
+    long long instruction_minimum = 0;  // the same sum of analyse_banks' minimum_cycles (or minimum_lines)
+    int instructions_per_wave = 0;
+    std::vector<std::pair<std::string, int>> instructions;  // wave 0's mnemonics with their counts, in issue order
+    long long pad_bytes = 0;  // LDS (or memory) bytes the padding adds to the tile: lines * pad * bits / 8
+    // LDS: the pass grouping of each instruction of wave 0 ("ds_read_b64: 16 consecutive lanes (measured)"),
+    // and the distinct confidence words among them (the cycles are as sure as the weakest).
+    std::vector<std::string> groupings, confidences;
+};
+struct SweepReport {
+    std::string metric;         // "LDS bank cycles per wave" or "128-byte cache lines per wave"
+    long long bytes_per_wave = 0;     // the operand's bytes one wave holds (its distinct elements x bits / 8)
+    int bytes_per_cycle = 0;          // banks x bank bytes (LDS), or 128 (cache line)
+    long long minimum = 0;            // ceil(bytes_per_wave / bytes_per_cycle): no candidate can cost less
+    int lines = 0;                    // lines of the tile in memory (rows of row-major, columns of col-major)
+    int candidates = 0;               // enumerated
+    int planned = 0;                  // planned (candidates up to kMaxSweepCandidates)
+    int pad_step = 0, pad_max = 0;    // paddings 0, pad_step, ... pad_max (elements)
+    int swizzles = 0;                 // XOR swizzles among the candidates (without the transpose copies)
+    std::vector<std::string> skipped; // candidates the engine refused, each with the reason
+    std::string transpose_note;       // why no transpose candidate, when none is planned
+    std::vector<SweepRow> rows;       // ranked, best first
+};
+// The most candidates one sweep plans (the rest are counted, not planned). The most placements it
+// plans in all is kMaxSweepPlacements (limits.hpp).
+inline constexpr int kMaxSweepCandidates = 1024;
+// Enumerates, plans and ranks the candidates for `r` (its pad, swizzle and transpose are ignored).
+// Throws Error (what is legal) where the request cannot be planned at all.
+SweepReport sweep_memory(const Query& q, const MemoryRequest& r);
+// Table, CSV, markdown or JSON (docs/memory.md). `command` is the load command the options of each
+// row complete ("lanescope-cli load -a gfx942 -i ... --operand A ..."); `top` rows (0: all).
+std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepReport& s, Format format,
+                         const std::string& command, int top);
+
 }  // namespace lanescope

@@ -6,8 +6,11 @@
 // tiles_per_warp), NVMMADistributedLayout(version, warps_per_cta,
 // instr_shape), DotOperandLayout(operand_index, parent, k_width). The AMD ones
 // are witnessed by tests/data/triton (Triton 3.6's own layouts: equal bases,
-// equal parameters); the NVIDIA ones are inferred from Triton's conventions
-// and say so.
+// equal parameters). Every form printed here was evaluated back in Triton
+// 3.6's Gluon on the host (scripts/gluon-roundtrip.py, 1,278 cases, the log in
+// docs/verification/2026-12-01-h200-gluon.md): the named forms, NVIDIA's too,
+// give lanescope's bases exactly, which is why a wgmma grid with warpgroups
+// along both M and N gets none (Triton numbers them along M first).
 #include "lanescope/gluon.hpp"
 
 #include <algorithm>
@@ -76,13 +79,20 @@ GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& ta
         parent = "gl.NVMMADistributedLayout(version=[2, 0], warps_per_cta=" + pair(p.waves_m, p.waves_n) +
                  ", instr_shape=[16, 8])";
         k_width = 32 / std::max(1, elem_bits(ins.a));
-        g.named_note = "named form: inferred from Triton's conventions (mma v2; kWidth = 32 bits / element); no Triton "
-                       "dump witnesses it here: the DistributedLinearLayout is the exact one";
+        g.named_note = "named form: Triton 3.6 evaluates it to these bases (mma v2; kWidth = 32 bits / element; "
+                       "measured: docs/verification/2026-12-01-h200-gluon.md)";
+    } else if (ins.kind == LayoutKind::Wgmma && acc && p.tiles_m == 1 && p.tiles_n == 1 && p.waves_m > 1 && p.waves_n > 1) {
+        // Triton 3.6 numbers the warps of warps_per_cta=[4*WM, WN] along M first, so its warpgroup g is
+        // lanescope's wave (g % WM) * WN + g / WM: the same elements per thread, other wave numbers.
+        g.named_note = "no named Gluon layout with this wave numbering: NVMMADistributedLayout(version=[3, 0], "
+                       "warps_per_cta=" + pair(4 * p.waves_m, p.waves_n) + ", ...) numbers warpgroups along M first "
+                       "(its warpgroup g is lanescope's wave (g % " + num(p.waves_m) + ") * " + num(p.waves_n) +
+                       " + g / " + num(p.waves_m) + "); the DistributedLinearLayout is the exact one";
     } else if (ins.kind == LayoutKind::Wgmma && acc && p.tiles_m == 1 && p.tiles_n == 1) {
         parent = "gl.NVMMADistributedLayout(version=[3, 0], warps_per_cta=" + pair(4 * p.waves_m, p.waves_n) +
                  ", instr_shape=[16, " + num(ins.n) + ", " + num(256 / std::max(1, elem_bits(ins.a))) + "])";
-        g.named_note = "named form: inferred from Triton's conventions (mma v3: a warpgroup is 4 warps along M); no "
-                       "Triton dump witnesses it here: the DistributedLinearLayout is the exact one";
+        g.named_note = "named form: Triton 3.6 evaluates it to these bases (mma v3: a warpgroup is 4 warps along M; "
+                       "measured: docs/verification/2026-12-01-h200-gluon.md)";
     } else {
         g.named_note = "no named Gluon layout for " + ins.mnemonic + " (" + std::string(layout_kind_name(ins.kind)) +
                        (p.tiles_m * p.tiles_n > 1 ? ", tiles per wave" : "") +
