@@ -559,6 +559,7 @@ Instruction parse_amd_row(const std::vector<std::string_view>& f, std::string_vi
                  std::to_string(f.size()));
     Instruction r;
     r.catalog_line = line_no;
+    r.families.reserve(static_cast<size_t>(std::count(f[0].begin(), f[0].end(), ',')) + 1);
     for (std::string_view fam : text::split_view(f[0], ',', true)) {
         const auto* it = std::find_if(std::begin(kAmdFamilies), std::end(kAmdFamilies),
                                       [&](const auto& e) { return e.first == fam; });
@@ -595,7 +596,7 @@ Instruction parse_amd_row(const std::vector<std::string_view>& f, std::string_vi
                  "wmma_gfx1250 wmma_scale_gfx1250 swmmac_gfx1250");
     r.kind = kind->second;
     r.scales = f[4] == "mfma_scaled";
-    const auto dims = text::split_view(f[5], 'x');
+    const auto dims = text::split_few(f[5], 'x');
     if (dims.size() != 3) fail(origin, line_no, "shape '" + std::string(f[5]) + "' is not MxNxK");
     r.m = parse_int(origin, line_no, "shape", dims[0]);
     r.n = parse_int(origin, line_no, "shape", dims[1]);
@@ -603,7 +604,7 @@ Instruction parse_amd_row(const std::vector<std::string_view>& f, std::string_vi
     r.blocks = parse_int(origin, line_no, "blocks", f[6]);
     if (!is_pow2(r.m) || !is_pow2(r.n) || !is_pow2(r.k) || !is_pow2(r.blocks))
         fail(origin, line_no, "shape and blocks must be powers of two");
-    const auto types = text::split_view(f[7], ',');
+    const auto types = text::split_few(f[7], ',');
     if (types.size() != 3 && types.size() != 4)
         fail(origin, line_no, "types '" + std::string(f[7]) + "' must be A,B,C (or A,B,C,D where D's type differs from C's)");
     ElemType d_type = ElemType::F32;
@@ -619,7 +620,7 @@ Instruction parse_amd_row(const std::vector<std::string_view>& f, std::string_vi
     }
     {
         // "35+33": a prefix instruction's opcode, then the matrix instruction's own.
-        const auto ops = text::split_view(f[8], '+', true);
+        const auto ops = text::split_few(f[8], '+', true);
         if (ops.size() > 2)
             fail(origin, line_no, "opcode '" + std::string(f[8]) + "' is not HEX or PREFIX+HEX, legal: e.g. 5d or 35+33");
         r.opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", ops.back(), 16));
@@ -640,7 +641,7 @@ Instruction parse_amd_row(const std::vector<std::string_view>& f, std::string_vi
     if (f[9] == "-") {
         r.cycles = r.cycles_fp8 = 0;  // not published
     } else {
-        const auto cyc = text::split_view(f[9], '/');
+        const auto cyc = text::split_few(f[9], '/');
         r.cycles = parse_int(origin, line_no, "cycles", cyc[0]);
         r.cycles_fp8 = cyc.size() > 1 ? parse_int(origin, line_no, "cycles", cyc[1]) : r.cycles;
         if (cyc.size() > 2 || r.cycles < 1 || r.cycles_fp8 < 1)
@@ -653,7 +654,7 @@ Instruction parse_amd_row(const std::vector<std::string_view>& f, std::string_vi
     for (const std::string* v : {&r.vec_w32, &r.vec_w64}) {
         if (v->empty()) continue;
         const auto gt = v->find('>');
-        if (gt == std::string::npos || text::split_view(std::string_view(*v).substr(0, gt), ',').size() != 3)
+        if (gt == std::string::npos || std::count(v->begin(), v->begin() + static_cast<long>(gt), ',') != 2)
             fail(origin, line_no, "vectors '" + *v + "' must be A,B,C>D");
     }
     const bool rdna = r.on(Family::RDNA3) || r.on(Family::RDNA4);

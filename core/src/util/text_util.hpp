@@ -46,6 +46,27 @@ inline std::vector<std::string_view> split_view(std::string_view s, char sep, bo
     return out;
 }
 
+// Up to 8 pieces of `s` split at `sep`, without allocating; `n` counts every piece
+// (more than 8 are counted, not kept), so a size check reads as split_view's.
+struct Pieces {
+    std::string_view piece[8];
+    size_t n = 0;
+    size_t size() const { return n; }
+    std::string_view operator[](size_t i) const { return piece[i]; }
+    std::string_view back() const { return piece[(n < 8 ? n : 8) - 1]; }
+};
+inline Pieces split_few(std::string_view s, char sep, bool trim = false) {
+    Pieces out;
+    size_t start = 0;
+    for (size_t i = 0; i <= s.size(); ++i)
+        if (i == s.size() || s[i] == sep) {
+            if (out.n < 8) out.piece[out.n] = trim ? trim_view(s.substr(start, i - start)) : s.substr(start, i - start);
+            ++out.n;
+            start = i + 1;
+        }
+    return out;
+}
+
 // Whether the comma-separated list `list` holds `word` (each item trimmed).
 inline bool list_has(std::string_view list, std::string_view word) {
     while (true) {
