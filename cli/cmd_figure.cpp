@@ -83,6 +83,10 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
         const auto has = ls::operands_of(*r.ins);
         for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D})
             if (std::find(has.begin(), has.end(), op) != has.end()) spec.operands.push_back(op);
+        // A scaled instruction's SA and SB: a row of their own under the GEMM (one instruction only).
+        if (!tile && spec.operands.size() == 3 && spec.view == ls::View::Matrix)
+            for (ls::Operand op : {ls::Operand::SA, ls::Operand::SB})
+                if (std::find(has.begin(), has.end(), op) != has.end()) spec.operands.push_back(op);
     }
     else
         spec.operands = {parse_operand_or_throw(o.operand, *r.ins)};
@@ -157,7 +161,7 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
                                "architecture (required): family (cdna3, hopper), gfx or sm id (gfx942, sm_90) or product (mi300x, h100)");
             figure->add_option("-i,--instruction", o.instruction,
                                "ISA mnemonic (either spelling) or builtin name; NVIDIA: PTX spelling or short name (required)");
-            figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB, or all (A, B and D as a GEMM)")
+            figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB, or all (A, B and D as a GEMM; a scaled MFMA adds SA and SB under it)")
                 ->capture_default_str();
             add_modifier_options(figure, o);
             add_tile_options(figure, o);

@@ -19,6 +19,11 @@ fig --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand all --width page -o "$out/
 # within its group's hue and a register axis; the scaled MFMA with FP4 A and FP6 B.
 fig --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand all --width page -o "$out/gfx942_mfma_f32_32x32x8_f16_ABD_page.png"
 fig --arch gfx950 -i v_mfma_scale_f32_32x32x64_f8f6f4 --cbsz 4 --blgp 2 --operand all --width page -o "$out/gfx950_mfma_scale_f32_32x32x64_f8f6f4_fp4_fp6_ABD_page.png"
+# NVIDIA in PTX's terms: fragment elements a0.., b0.., d0.. and threads T0..T31, coloured by groupID and
+# shaded by threadID_in_group; mma.sp's metadata by nibble (e.n5); wgmma with B's shared-memory frame.
+fig --arch sm_80 -i mma_m16n8k16_f32_f16 --operand all --width page -o "$out/sm80_mma_m16n8k16_f32_f16_ABD_page.png"
+fig --arch sm_80 -i mma_sp_m16n8k32_f32_f16 --operand K --width page -o "$out/sm80_mma_sp_m16n8k32_f32_f16_K_page.png"
+fig --arch sm_90 -i wgmma_m64n256k16_f32_f16 --operand all --width page -o "$out/sm90_wgmma_m64n256k16_f32_f16_AD_page.png"
 # The same fitting for SVG: what the column-wide TikZ above looks like.
 fig --arch gfx942 -i v_mfma_f32_16x16x16_f16 --operand D --width column -o "$out/gfx942_mfma_f32_16x16x16_f16_D_column.svg"
 fig --arch gfx942 -i v_smfmac_f32_16x16x32_f16 --operand A -o "$out/gfx942_smfmac_f32_16x16x32_f16_A.svg"

@@ -463,3 +463,42 @@ TEST_CASE("info on NVIDIA entries states PTX facts and no AMD-only ones") {
     CHECK(r.status == 1);
     CHECK(r.err.find("legal: 0..3") != std::string::npos);
 }
+
+// PTX ISA §9.7.14.5.8 (mma.m16n8k16, .f16 A): groupID = laneid >> 2, threadID_in_group = laneid % 4;
+// a_i lies at row groupID (+8 for i = 2, 3, 6, 7), col 2*threadID_in_group + (i & 1) (+8 for i >= 4).
+// A (3, 2): groupID 3, threadID_in_group 1, i = 0: a0 of thread 13. C/D: c_i at row groupID (+8 for
+// i >= 2), col 2*threadID_in_group + (i & 1): D (9, 5) is d3 of thread 4*1 + 2 = 6.
+TEST_CASE("CLI text names NVIDIA registers as PTX does (a0, d3) and keeps AMD's v0; JSON adds ptx, keeps reg") {
+    Run r = cli("where -a sm_80 -i mma_m16n8k16_f32_f16 --operand A --row 3 --col 2");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("A[3][2]  a0   13    [15:0]  a0:T13") != std::string::npos);
+    CHECK(r.out.find(" v0 ") == std::string::npos);
+    r = cli("where -a sm_80 -i mma_m16n8k16_f32_f16 --operand D --row 9 --col 5 --format csv");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("D[9][5],d3,6,") != std::string::npos);
+    // which: register 1 of thread 13 holds a2 (low half) and a3: rows groupID + 8 = 11, cols 2, 3.
+    r = cli("which -a sm_80 -i mma_m16n8k16_f32_f16 --operand A --reg 1 --lane 13");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("ptx") != std::string::npos);
+    CHECK(r.out.find("A[11][2]  0      11   2    a2") != std::string::npos);
+    CHECK(r.out.find("A[11][3]  0      11   3    a3") != std::string::npos);
+    // The registers view: a column per register, headed by its PTX elements.
+    r = cli("layout -a sm_80 -i mma_m16n8k16_f32_f16 --operand A --view registers --format markdown");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("| lane | a0/a1 ") != std::string::npos);
+    CHECK(r.out.find("| a6/a7 ") != std::string::npos);
+    // JSON: the promised fields unchanged, "ptx" added.
+    r = cli("where -a sm_80 -i mma_m16n8k16_f32_f16 --operand A --row 3 --col 2 --format json");
+    REQUIRE(r.status == 0);
+    auto j = nlohmann::json::parse(r.out);
+    REQUIRE(j["locations"].size() == 1);
+    CHECK(j["locations"][0]["reg"] == 0);
+    CHECK(j["locations"][0]["lane"] == 13);
+    CHECK(j["locations"][0]["ptx"] == "a0");
+    // AMD keeps its VGPR names and has no "ptx" field.
+    r = cli("where -a gfx942 -i v_mfma_f32_16x16x16_f16 --operand A --row 3 --col 2");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("A[3][2]  v1   3     [15:0]  v1[15:0]:L3") != std::string::npos);
+    r = cli("where -a gfx942 -i v_mfma_f32_16x16x16_f16 --operand A --row 3 --col 2 --format json");
+    CHECK(r.out.find("\"ptx\"") == std::string::npos);
+}

@@ -180,6 +180,15 @@ Matrix shaped(const ls::OperandLayout& l) {
 }
 }  // namespace
 
+Matrix shared_memory_b(const ls::Instruction& ins) {
+    Matrix m;
+    m.rows = ins.k;
+    m.cols = ins.n;
+    m.type = ins.b;
+    m.v.assign(static_cast<size_t>(ins.k) * ins.n, 0.0);
+    return m;
+}
+
 namespace {
 // Each pair of stored values names two distinct positions of its group of four.
 constexpr int kPairs[6][2] = {{0, 1}, {0, 2}, {0, 3}, {1, 2}, {1, 3}, {2, 3}};
@@ -200,6 +209,7 @@ Inputs make_inputs(const LayoutSet& set) {
     in.flavor = fp8_flavor(set.target->family);
     if (auto* a = set.find(ls::Operand::A)) in.a = shaped(*a), generate(in.a, Generator::Ramp, 1, 0, in.flavor);
     if (auto* b = set.find(ls::Operand::B)) in.b = shaped(*b), generate(in.b, Generator::Identity, 1, 0, in.flavor);
+    else if (set.ins->kind == ls::LayoutKind::Wgmma) in.b = shared_memory_b(*set.ins), generate(in.b, Generator::Identity, 1, 0, in.flavor);
     if (auto* c = set.find(ls::Operand::C)) in.c = shaped(*c);
     if (auto* k = set.find(ls::Operand::K)) {
         if (!in.a.empty() && in.a.cols * 2 == set.ins->k) {
@@ -223,7 +233,10 @@ bool inputs_match(const Inputs& in, const LayoutSet& set) {
         if (!l) return m.empty();
         return m.blocks == l->blocks() && m.rows == l->rows() && m.cols == l->cols() && m.type == l->type();
     };
-    return same(in.a, set.find(ls::Operand::A)) && same(in.b, set.find(ls::Operand::B)) &&
+    const bool b_ok = set.find(ls::Operand::B) || set.ins->kind != ls::LayoutKind::Wgmma
+                          ? same(in.b, set.find(ls::Operand::B))
+                          : in.b.rows == set.ins->k && in.b.cols == set.ins->n && in.b.type == set.ins->b && !in.b.empty();
+    return same(in.a, set.find(ls::Operand::A)) && b_ok &&
            same(in.c, set.find(ls::Operand::C)) && same(in.k, set.find(ls::Operand::K)) &&
            same(in.sa, set.find(ls::Operand::SA)) && same(in.sb, set.find(ls::Operand::SB)) &&
            in.flavor == fp8_flavor(set.target->family);

@@ -31,6 +31,9 @@ struct Matrix {
     bool empty() const { return v.empty(); }
 };
 
+// wgmma's B (K x N, in shared memory: no register layout), as an input of D = A*B + C.
+Matrix shared_memory_b(const ls::Instruction& ins);
+
 enum class Generator { Zeros, Identity, Ramp, Random, OneHot };
 const char* generator_name(Generator g);
 

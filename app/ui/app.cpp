@@ -7,6 +7,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace lsapp {
 
@@ -85,7 +86,7 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
 }
 
 App::~App() {
-    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release();
+    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release(), v.inset_tex.release();
     for (auto& v : compare.views) v.matrix_tex.release(), v.registers_tex.release();
     for (auto& v : compare.left) v.matrix_tex.release();
     memory.tex.release(), memory.second_tex.release(), memory.fragment_tex.release();
@@ -179,7 +180,8 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
     p.axis_h = std::ceil(cell_font_size + 3 * scale);
     p.block_gap = st.block_gap;
     // A column is at least as wide as a short two-line title ("A  32x1" over "f32 1v").
-    p.min_column_w = std::ceil(ImGui::CalcTextSize(registers ? "SB" : "e8m0 [15:8] 1v").x + 4 * scale);
+    // (registers: "SA  e8m0" over "1v", so that a narrow register view keeps its type and count)
+    p.min_column_w = std::ceil(ImGui::CalcTextSize(registers ? "SA  e8m0" : "e8m0 [15:8] 1v").x + 4 * scale);
     p.gemm = registers ? false : only_operands.empty();
     if (registers) {
         p.natural_w = std::ceil(st.text_width(set.ins->blocks > 1 ? "b15:00,00" : "00,00") + 8 * scale);
@@ -309,7 +311,8 @@ void App::rebuild_grids() {
                 v.matrix_tex = o.matrix_tex, v.registers_tex = o.registers_tex, v.side_tex = o.side_tex;
                 o.matrix_tex = o.registers_tex = o.side_tex = TileTexture{};
             }
-    for (auto& o : old) o.matrix_tex.release(), o.registers_tex.release(), o.side_tex.release();
+    for (auto& o : old) o.matrix_tex.release(), o.registers_tex.release(), o.side_tex.release(), o.inset_tex.release();
+    inset_built_w = inset_built_h = -1;  // the enlarged scale grids follow in the next Layout frame
     // Render after the vector stops moving (textures are GL objects).
     for (auto& v : views) {
         if (v.operand == ls::Operand::C) continue;  // C is drawn as D
@@ -343,39 +346,10 @@ void App::rebuild_compare() {
         compare.error = e.what();
         return;
     }
-    GridStyle st = grid_style();
-    float cell_w = 0;
-    for (const auto& l : set.layouts) cell_w = std::max(cell_w, natural_cell_width(*set.ins, l, st));
-    for (const auto& l : compare.set.layouts) cell_w = std::max(cell_w, natural_cell_width(*compare.set.ins, l, st));
-    {
-        // Both pictures whole, side by side in the panel, one operand under the other: per operand a
-        // heading line and a line of column numbers, row numbers on the left of each side.
-        int cols = 0, rows = 0, n = 0;
-        for (const LayoutSet* s : {&set, &compare.set}) {
-            int total = 0, count = 0;
-            for (const auto& l : s->layouts) {
-                if (l.operand() == ls::Operand::C) continue;
-                cols = std::max(cols, l.cols() * l.blocks());
-                total += l.rows(), ++count;
-            }
-            rows = std::max(rows, total), n = std::max(n, count);
-        }
-        const float panel_w = layout_canvas.size.x > 0 ? layout_canvas.size.x : ImGui::GetIO().DisplaySize.x - 350 * scale;
-        const float panel_h = (layout_canvas.size.y > 0 ? layout_canvas.size.y : ImGui::GetIO().DisplaySize.y - 200 * scale) -
-                              2 * ImGui::GetFrameHeightWithSpacing();
-        const float axis_w = std::ceil(st.text_width("127") + 6 * scale);
-        const float per_operand = 1.5f * ImGui::GetTextLineHeightWithSpacing() + cell_font_size + 6 * scale;
-        const float avail_w = panel_w - 2 * axis_w - 40 * scale;
-        const float avail_h = panel_h - compare_header_h(*this) - n * per_operand;
-        st.cell_w = std::floor(std::clamp(avail_w / std::max(1, 2 * cols), 1.0f, cell_w) * 16) / 16;
-        st.cell_h = std::floor(std::clamp(avail_h / std::max(1, rows), 1.0f, natural_cell_height(st)) * 16) / 16;
-        st.block_gap = std::min(st.block_gap, std::max(2.0f, st.cell_w));
-    }
     for (const auto& l : compare.set.layouts) {
         if (l.operand() == ls::Operand::C) continue;
         OperandView v;
         v.operand = l.operand();
-        v.matrix = build_matrix_grid(*compare.set.ins, l, st);
         compare.views.push_back(std::move(v));
         if (const ls::OperandLayout* mine = set.find(l.operand())) compare.diffs.push_back(diff_layouts(*mine, l));
     }
@@ -383,12 +357,84 @@ void App::rebuild_compare() {
         if (l.operand() == ls::Operand::C) continue;
         OperandView v;
         v.operand = l.operand();
-        v.matrix = build_matrix_grid(*set.ins, l, st);
         compare.left.push_back(std::move(v));
     }
+    // The grids follow in arrange_compare, once the panel's size is known.
+    compare.built_w = compare.built_h = -1;
+    compare.canvas = ImVec2(0, 0);
+}
+
+std::vector<GridShape> App::compare_shapes(const LayoutSet& s) const {
+    std::vector<GridShape> out;
+    for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D, ls::Operand::K, ls::Operand::SA, ls::Operand::SB})
+        if (const ls::OperandLayout* l = s.find(op); l && l->operand() == op) out.push_back(GridShape{op, l->rows(), l->cols(), l->blocks(), false});
+    // wgmma's B is in shared memory: an empty grid keeps room above C/D for the box that says so.
+    if (s.ins->kind == ls::LayoutKind::Wgmma && !s.find(ls::Operand::B)) out.push_back(GridShape{ls::Operand::B, 0, s.ins->n, 1, false});
+    return out;
+}
+
+void App::arrange_compare(ImVec2 size, float gap) {
+    if (!compare.enabled || !compare.set.ins || !compare.error.empty()) return;
+    const std::vector<GridShape> ls_ = compare_shapes(set), rs = compare_shapes(compare.set);
+    ArrangeParams base = canvas_params(layout_canvas, false);
+    base.zoom_x = base.zoom_y = 1, base.pan_x = base.pan_y = 0, base.gemm = true;
+    const GridStyle st0 = grid_style();
+    float natural = 0;
+    for (const auto& l : set.layouts) natural = std::max(natural, natural_cell_width(*set.ins, l, st0));
+    for (const auto& l : compare.set.layouts) natural = std::max(natural, natural_cell_width(*compare.set.ins, l, st0));
+    base.natural_w = natural;
+    // Narrow columns (a scaled MFMA's SA, a 16-column D beside a 128-column A at half the panel)
+    // take the shorter title forms ("SA  16x4" over "e8m0 1v") rather than leaving the picture no room.
+    base.min_column_w = std::ceil(ImGui::CalcTextSize("e8m0 1v").x + 4 * scale);
+    const float name_h = std::ceil(ImGui::GetTextLineHeightWithSpacing());
+    float best = -1;
+    for (int stacked = 0; stacked < 2; ++stacked) {
+        // Each side: a name line, then its picture.
+        const float w = stacked ? size.x : std::floor((size.x - gap) * 0.5f);
+        const float h = stacked ? std::floor((size.y - gap) * 0.5f) : size.y;
+        ArrangeParams p = base;
+        p.panel_w = std::max(1.0f, w), p.panel_h = std::max(1.0f, h - name_h);
+        // One cell size for both sides: the smaller fit of the two (cells never grow past what
+        // either side can take, so both stay whole).
+        Arrangement a, b;
+        for (int i = 0; i < 4; ++i) {
+            a = arrange(ls_, p), b = arrange(rs, p);
+            if (a.cell_w == b.cell_w && a.cell_h == b.cell_h) break;
+            p.natural_w = std::min(a.cell_w, b.cell_w), p.natural_h = std::min(a.cell_h, b.cell_h);
+        }
+        // Larger cells win, squarer ones when the areas are close (flat 28x5 px cells read worse than 14x17).
+        const float cw = std::min({a.cell_w, b.cell_w, base.natural_w}), ch = std::min({a.cell_h, b.cell_h, base.natural_h});
+        const float score = cw * ch * std::sqrt(std::min(cw, ch) / std::max({cw, ch, 0.01f}));
+        if (score > best * 1.05f) {
+            best = score;
+            compare.left_arr = a, compare.right_arr = b, compare.stacked = stacked;
+            compare.left_box = Rect{0, 0, w, h};
+            compare.right_box = stacked ? Rect{0, h + gap, w, 2 * h + gap} : Rect{w + gap, 0, 2 * w + gap, h};
+        }
+    }
+    compare.name_h = name_h;
+    const Arrangement& a = compare.left_arr;
+    const Arrangement& b = compare.right_arr;
+    compare.canvas = size;
+    if (a.cell_w == compare.built_w && a.cell_h == compare.built_h && a.blocks_per_row == compare.built_bpr_left &&
+        b.blocks_per_row == compare.built_bpr_right && !compare.left.empty() && compare.left.front().matrix.rows > 0)
+        return;
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
-    for (auto& v : compare.views) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size, small_font, small_font_size);
-    for (auto& v : compare.left) v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size, small_font, small_font_size);
+    auto build = [&](std::vector<OperandView>& views, const LayoutSet& s, const Arrangement& arr) {
+        GridStyle st = grid_style();
+        st.block = -1;
+        st.cell_w = arr.cell_w, st.cell_h = arr.cell_h, st.blocks_per_row = arr.blocks_per_row;
+        for (auto& v : views) {
+            const ls::OperandLayout* l = s.find(v.operand);
+            if (!l) continue;
+            v.matrix = build_matrix_grid(*s.ins, *l, st);
+            v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size, small_font, small_font_size);
+        }
+    };
+    build(compare.left, set, a);
+    build(compare.views, compare.set, b);
+    compare.built_w = a.cell_w, compare.built_h = a.cell_h;
+    compare.built_bpr_left = a.blocks_per_row, compare.built_bpr_right = b.blocks_per_row;
 }
 
 void App::handle_shortcuts() {

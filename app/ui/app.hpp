@@ -29,6 +29,9 @@ struct OperandView {
     ls::Operand operand = ls::Operand::A;
     TileGrid matrix, registers, side;  // side: the register view beside the matrices (Layout tab)
     TileTexture matrix_tex, registers_tex, side_tex;
+    // A scaled MFMA's SA / SB enlarged in the Layout tab's free corner (their labels legible).
+    TileGrid inset;
+    TileTexture inset_tex;
 };
 
 // One cached grid copied to the frame by a draw callback (see draw_grid_at).
@@ -65,6 +68,15 @@ struct CompareState {
     std::vector<OperandView> views;  // the second instruction
     std::vector<OperandView> left;   // the first, at the same cell size
     std::vector<LayoutDiff> diffs;  // per operand present in both
+    // Both sides as GEMM pictures (app/model/arrange) in halves of the panel, at one cell size.
+    // Side by side, or one above the other (stacked) when that gives larger cells.
+    Arrangement left_arr, right_arr;
+    bool stacked = false;
+    Rect left_box, right_box;       // each side's room in the canvas: a name line, then its picture
+    float name_h = 0;
+    ImVec2 canvas{0, 0};            // the size they were arranged for
+    float built_w = -1, built_h = -1;
+    int built_bpr_left = -1, built_bpr_right = -1;
 };
 
 struct ExportRequest {
@@ -184,6 +196,7 @@ public:
     ImVec2 layout_panel_min, layout_panel_max;  // for exporting one panel
     Canvas layout_canvas, regs_canvas;
     std::deque<GridBlit> blits;                 // this frame's grid copies (stable addresses for the callbacks)
+    float inset_built_w = -1, inset_built_h = -1; // cell size of the scale operands' enlarged grids
     int copy = -1;                              // replicated elements: -1 every copy, else the k-th
     int max_copies = 1;                         // most copies of any element shown
     int legend_key = -1, frame_legend_key = -1; // legend entry hovered (highlights its cells)
@@ -212,6 +225,10 @@ public:
     const Hover& active_hover() const { return hover.kind != Hover::Kind::None ? hover : pinned; }
 
     void rebuild_grids();
+    // Arranges the Compare tab's two sides in a canvas of this size (each side a GEMM picture in
+    // half of it, one cell size for both) and rebuilds their grids when the cells change.
+    void arrange_compare(ImVec2 size, float gap);
+    std::vector<GridShape> compare_shapes(const LayoutSet& s) const;
     // The shapes and per-frame parameters of the two canvases.
     std::vector<GridShape> layout_shapes() const;
     std::vector<GridShape> register_shapes() const;
@@ -276,6 +293,13 @@ void draw_legend(App& app);
 // The richest of `forms` (richest first) that fits the width of `r` (canvas coordinates from
 // `origin`), clipped to `r`; the richest in a tooltip when a shorter one is shown.
 void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin);
+// A target's name for a combo box of this width: its title ("Hopper (sm_90a, H100 / H200 with wgmma, ...)"),
+// else the title up to its first comma ("Hopper (sm_90a)"), else the gfx / sm id: never cut mid-word.
+std::string target_label(const ls::Target& t, float width);
+// Row and column numbers beside an operand's matrix grid, as the Layout tab draws them (blocks named b0, b1, ...).
+void draw_operand_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin);
+// An operand's titles as the Layout tab draws them, richest first ("A  32x16  f16  2 VGPRs  4:2 compressed: ...").
+std::vector<std::string> operand_title_forms(const App& app, const LayoutSet& set, const ls::OperandLayout& l);
 
 // bench.cpp: the frame-time benchmark (--bench-frames). Returns the exit status:
 // non-zero, with a message, when what it drew was not the whole picture.

@@ -452,10 +452,18 @@ void draw_memory_canvas(App& app, float height) {
         const bool fragment = i + 1 == c.arr.grids.size();
         if (fragment) {
             const std::string name = op_name(l->operand());
-            draw_heading({name + " fragment: which lane and register hold each element (as in the Layout tab)", name + " fragment",
-                          name},
-                         pg.heading, origin);
-            draw_ticks(app, pg, m.fragment.rows, m.fragment.cols, m.fragment.cell_w, m.fragment.cell_h, origin);
+            // Its shape, type and registers as the Layout tab titles it, after what the grid is.
+            std::vector<std::string> forms;
+            const std::vector<std::string> titles = operand_title_forms(app, app.set, *l);
+            const std::string what = name + " fragment: which lane and register hold each element";
+            for (const std::string& t : titles)
+                if (t.find('\n') == std::string::npos) forms.push_back(what + "  (" + t + ")");
+            for (const std::string& t : titles)  // "C / D  32x32  f32 ..." -> "D fragment  32x32  f32 ..."
+                if (const size_t gap = t.find("  "); gap != std::string::npos && gap < t.find('\n')) forms.push_back(name + " fragment" + t.substr(gap));
+            forms.push_back(name + " fragment");
+            forms.push_back(name);
+            draw_heading(forms, pg.heading, origin);
+            draw_operand_axes(app, pg, m.fragment, origin);  // a multi-block fragment's blocks named b0, b1, ...
             draw_grid_at(app, m.fragment, m.fragment_tex, app.links.find(l->operand()), p0, over, over && clicked);
             continue;
         }

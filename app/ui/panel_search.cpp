@@ -73,11 +73,23 @@ void draw_modifiers(App& app) {
 
 }  // namespace
 
+std::string target_label(const ls::Target& t, float width) {
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float room = width - ImGui::GetFrameHeight() - 2 * st.FramePadding.x;
+    if (ImGui::CalcTextSize(t.title.c_str()).x <= room) return t.title;
+    const size_t comma = t.title.find(',');
+    if (comma != std::string::npos) {
+        const std::string shorter = t.title.substr(0, comma) + ")";
+        if (ImGui::CalcTextSize(shorter.c_str()).x <= room) return shorter;
+    }
+    return t.gfx;
+}
+
 void draw_search_panel(App& app) {
     const ls::Target& target = *app.set.target;
     ImGui::TextUnformatted("Architecture");
     ImGui::SetNextItemWidth(-1);
-    if (ImGui::BeginCombo("##arch", target.title.c_str())) {
+    if (ImGui::BeginCombo("##arch", target_label(target, ImGui::GetContentRegionAvail().x).c_str())) {
         for (const ls::Target& t : app.catalog.targets()) {
             if (ImGui::Selectable(t.title.c_str(), &t == &target) && &t != &target) app.want_arch = t.gfx;
         }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
+#include <cstdio>
 
 namespace lsapp {
 
@@ -30,7 +31,19 @@ bool draw_matrix(App& app, const char* name, Matrix& m, bool editable, float hei
         }
     }
     const int rows = m.blocks * m.rows;
-    const float cell_w = 58 * app.scale;
+    float cell_w = 58 * app.scale;
+    if (!editable) {
+        // Read-only (D): columns as wide as the widest value, so that more of them are in view.
+        float widest = ImGui::CalcTextSize("-0.00").x;
+        char buf[32];
+        for (double v : m.v) {
+            std::snprintf(buf, sizeof buf, "%.6g", v);
+            widest = std::max(widest, ImGui::CalcTextSize(buf).x);
+        }
+        cell_w = std::min(cell_w * 1.5f, std::ceil(widest + 4 * app.scale));
+    }
+    if (m.cols * (cell_w + ImGui::GetStyle().CellPadding.x * 2) + ImGui::CalcTextSize("000").x > ImGui::GetContentRegionAvail().x)
+        ImGui::TextDisabled("%d columns: scroll sideways in the table for the rest", m.cols);
     // ImGui tables hold at most 64 columns: wide matrices come in chunks of 32 columns.
     constexpr int kChunk = 32;
     for (int c0 = 0; c0 < m.cols; c0 += kChunk) {
@@ -85,15 +98,20 @@ void draw_values_panel(App& app) {
                        app.inputs.flavor == Fp8Flavor::Fnuz ? "FNUZ" : "OCP",
                        app.set.ins->kind == ls::LayoutKind::Mfma && app.set.mods.cbsz > 0 ? "; cbsz/abid broadcast A" : "");
     bool changed = false;
-    if (app.set.ins->sparse() && app.inputs.k.empty())
-        ImGui::TextDisabled("4:2 sparse A: only the first two non-zeros of each group of four k are stored and count "
-                            "(the index follows from their positions).");
+    if (app.set.ins->sparse() && app.inputs.k.empty()) {
+        // Wrapped at the panel's edge (never clipped); NVIDIA's PTX calls it 2:4 sparsity.
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextDisabled("%s sparse A: only the first two non-zeros of each group of four k are stored and count "
+                            "(the index follows from their positions).",
+                            app.set.ins->vendor() == ls::Vendor::NVIDIA ? "2:4" : "4:2");
+        ImGui::PopTextWrapPos();
+    }
     // Two columns: the inputs on the left (scrolling), D on the right, always in view.
     const float total_w = ImGui::GetContentRegionAvail().x;
     const float d_w = std::floor(total_w * 0.45f);
     ImGui::BeginChild("inputs###inputs", ImVec2(total_w - d_w - 8 * app.scale, 0), false);
     changed |= draw_matrix(app, "A", app.inputs.a, true);
-    changed |= draw_matrix(app, "B", app.inputs.b, true);
+    changed |= draw_matrix(app, app.set.find(ls::Operand::B) ? "B" : "B in shared memory", app.inputs.b, true);
     changed |= draw_matrix(app, "C", app.inputs.c, true);
     if (!app.inputs.k.empty()) changed |= draw_matrix(app, "K (sparse index, 0..3)", app.inputs.k, true);
     if (!app.inputs.sa.empty()) changed |= draw_matrix(app, "SA (E8M0, 127 = 1.0)", app.inputs.sa, true);

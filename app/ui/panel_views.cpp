@@ -233,17 +233,20 @@ std::string operand_note(const LayoutSet& set, ls::Operand op) {
 
 // Titles from the richest to the shortest; the longest that fits its column is drawn
 // (a form with "\n" takes two lines).
-std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l, bool registers) {
+std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const ls::OperandLayout& l, bool registers) {
     const std::string name = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
     const std::string shape = std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
                               (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) : "");
-    const std::string regs = std::to_string(l.regs()) + " " + std::string(ls::register_noun(app.set.ins->vendor())) +
+    const std::string regs = std::to_string(l.regs()) + " " + std::string(ls::register_noun(set.ins->vendor())) +
                              (l.regs() == 1 ? "" : "s");
     std::vector<std::string> out;
     if (registers) {
         out.push_back(name + " registers  " + regs + " x " + std::to_string(l.lanes()) + " lanes");
         out.push_back(name + " registers\n" + regs + " x " + std::to_string(l.lanes()) + " lanes");
         out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + regs);
+        // A narrow register view (wgmma's A beside its 128-register D) keeps its type and count.
+        out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + std::to_string(l.regs()) +
+                      (set.ins->vendor() == ls::Vendor::AMD ? "v" : "r"));
         out.push_back(name + " registers");
     } else {
         const int copies = l.elements() > 0 ? static_cast<int>(l.where({0, 0, 0}).size()) : 1;
@@ -254,16 +257,32 @@ std::vector<std::string> title_forms(const App& app, const ls::OperandLayout& l,
         std::string type = std::string(ls::elem_name(l.type()));
         // Scales: the byte of the scale VGPR that opsel_a / opsel_b select.
         if (l.operand() == ls::Operand::SA || l.operand() == ls::Operand::SB) {
-            const int byte = l.operand() == ls::Operand::SA ? app.set.mods.opsel_a : app.set.mods.opsel_b;
+            const int byte = l.operand() == ls::Operand::SA ? set.mods.opsel_a : set.mods.opsel_b;
             type += " [" + std::to_string(8 * byte + 7) + ":" + std::to_string(8 * byte) + "]";
         }
-        const std::string note = operand_note(app.set, l.operand());
-        if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
+        const std::string note = operand_note(set, l.operand());
+        // What the picture alone does not say (sparse A compressed, the index's nibbles, blocks) outranks
+        // a one-line title: a narrow column keeps it on the second line, shortened if need be.
+        const bool nv = set.ins->vendor() == ls::Vendor::NVIDIA;
+        std::string short_note = note;
+        if (set.ins->sparse() && l.operand() == ls::Operand::A) short_note = nv ? "2:4 sparse" : "4:2 compressed";
+        if (set.ins->sparse() && l.operand() == ls::Operand::K) short_note = nv ? "metadata e" : "nibble per 4 k";
+        const std::string v = ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r";
+        if (!note.empty()) {
+            out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
+            out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "\n" + note);
+            out.push_back(name + "  " + shape + "  " + type + "  " + regs + "\n" + note);
+            out.push_back(name + "  " + shape + "  " + type + "  " + regs + "\n" + short_note);
+            out.push_back(name + "  " + shape + "  " + type + "\n" + regs + "  " + short_note);
+            out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + v + "  " + short_note);
+        }
         out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep);
-        if (!note.empty()) out.push_back(name + "  " + shape + "  " + type + "  " + regs + "\n" + note);
         out.push_back(name + "  " + shape + "  " + type + "\n" + regs + rep);
         out.push_back(name + "  " + shape + "\n" + type + "  " + regs);
-        out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + (ls::register_noun(app.set.ins->vendor()) == "VGPR" ? "v" : "r"));
+        out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + (ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r"));
+        // Scales in a narrow column: the type and count without the byte (the wider forms name it).
+        out.push_back(name + "  " + shape + "\n" + std::string(ls::elem_name(l.type())) + " " + std::to_string(l.regs()) +
+                      (ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r"));
         if (copies > 1) out.push_back(name + "  " + shape + "  x" + std::to_string(copies) + " copies");
         out.push_back(name + "  " + shape + "  " + std::string(ls::elem_name(l.type())));
         out.push_back(name + "  " + shape);
@@ -300,7 +319,7 @@ std::vector<std::string> tile_title_forms(const App& app, const ls::TileLayout& 
 
 void draw_title(const App& app, const ls::OperandLayout& l, bool registers, const Rect& r, ImVec2 origin) {
     const ls::TileLayout* t = !registers && app.tile.active() && app.tab == Tab::Layout ? app.tile.tiles.find(l.operand()) : nullptr;
-    draw_heading(t ? tile_title_forms(app, *t) : title_forms(app, l, registers), r, origin);
+    draw_heading(t ? tile_title_forms(app, *t) : title_forms(app, app.set, l, registers), r, origin);
 }
 
 // Tick numbers: every `step` rows (columns), where step is the smallest of
@@ -378,6 +397,172 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
     }
 }
 
+// Sparse A and its index in dense k: a line after every group of 4 k (2 of each 4 are held).
+void draw_sparse_groups(const App& app, const ls::Instruction& ins, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin) {
+    if (!ins.sparse() || (pg.shape.op != ls::Operand::A && pg.shape.op != ls::Operand::K) || 4 * g.cell_w < 6) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImU32 line = to_imgui(ls::theme_colors(app.settings.view.theme).text);
+    for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc)
+        for (int k = 4; k < g.cols; k += 4) {
+            const float x = pg.grid.x0 + bc * (g.cols * g.cell_w + g.block_gap) + k * g.cell_w;
+            dl->AddLine(add(origin, x, pg.grid.y0), add(origin, x, pg.grid.y0 + g.height), line, 1.5f * app.scale);
+        }
+}
+
+// wgmma's B is in shared memory: say so where B would be (above C/D), not leave a silent gap.
+void draw_shared_memory_b(const App& app, const LayoutSet& set, const Arrangement& arr, ImVec2 origin) {
+    if (set.ins->kind != ls::LayoutKind::Wgmma || set.find(ls::Operand::B)) return;
+    const PlacedGrid* d = arr.find(ls::Operand::D);
+    if (!d) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ls::Instruction& ins = *set.ins;
+    const std::string full = "B  " + std::to_string(ins.k) + "x" + std::to_string(ins.n) + "  " + std::string(ls::elem_name(ins.b)) +
+                             "  in shared memory\nread through a matrix descriptor: no thread's registers hold it";
+    const std::string narrow = "B  " + std::to_string(ins.k) + "x" + std::to_string(ins.n) + "  " + std::string(ls::elem_name(ins.b)) +
+                               "\nin shared memory\n(matrix descriptor;\nno registers hold it)";
+    // The box fits over C/D's column (the narrow form in a narrow column, e.g. a compared side).
+    const std::string& text = ImGui::CalcTextSize(full.c_str()).x + 12 * app.scale <= std::max(d->heading.w(), arr.panel.x1 - d->grid.x0) ? full : narrow;
+    const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+    // Where B would be: the room the arrangement keeps for it (an empty grid above C/D), else above C/D's title.
+    const PlacedGrid* room = arr.find(ls::Operand::B);
+    const float x = d->grid.x0, y = room ? room->heading.y0 : std::max(2.0f, d->heading.y0 - sz.y - 12 * app.scale);
+    const ImVec2 a = add(origin, x, y), b = add(origin, x + sz.x + 12 * app.scale, y + sz.y + 8 * app.scale);
+    dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 3 * app.scale, 0, 1.5f * app.scale);
+    dl->AddText(add(a, 6 * app.scale, 4 * app.scale), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
+}
+
+// A scaled MFMA's scale operands: which lane holds SA[i][kb] / SB[kb][j] (read from core's layout) and
+// which byte of the lane's scale VGPR opsel_a / opsel_b select, drawn as the register's four bytes at a
+// legible size in the free corner above A and left of B (the scale grids themselves share the small
+// cells of A's rows and B's columns).
+// The free corner of the GEMM picture: above A (and SA, K), left of B (and SB); empty when there is none.
+Rect free_corner(const App& app, const Arrangement& arr) {
+    const PlacedGrid* b = arr.find(ls::Operand::B);
+    if (const PlacedGrid* sb = arr.find(ls::Operand::SB); sb && (!b || sb->heading.x0 < b->heading.x0)) b = sb;
+    if (!b) return {};
+    float bottom = arr.panel.y1;
+    for (ls::Operand op : {ls::Operand::A, ls::Operand::SA, ls::Operand::K})
+        if (const PlacedGrid* g = arr.find(op)) bottom = std::min(bottom, g->heading.y0);
+    const float pad = 6 * app.scale;
+    return Rect{pad, pad, std::max(pad, b->heading.x0 - 2 * pad), std::max(pad, bottom - pad)};
+}
+
+// Returns the height it used at the bottom of `room` (0: nothing drawn).
+float draw_scale_bytes(const App& app, const LayoutSet& set, const Arrangement& arr, const Rect& room, ImVec2 origin) {
+    struct Row { ls::Operand op; std::string text; int byte; const char* field; };
+    std::vector<Row> rows;
+    for (ls::Operand op : {ls::Operand::SA, ls::Operand::SB}) {
+        const ls::OperandLayout* l = set.find(op);
+        if (!l || l->rows() < 1 || l->cols() < 1 || !arr.find(op)) continue;
+        // Lane of element (r, c) = base + r * dr + c * dc, read from where() (checked at the far corner).
+        auto lane = [&](int r, int c) {
+            const auto w = l->where({0, r, c});
+            return w.empty() ? -1 : w.front().lane;
+        };
+        const int base = lane(0, 0), dr = l->rows() > 1 ? lane(1, 0) - base : 0, dc = l->cols() > 1 ? lane(0, 1) - base : 0;
+        const bool sa = op == ls::Operand::SA;
+        const char* ri = sa ? "i" : "kb";
+        const char* ci = sa ? "kb" : "j";
+        std::string where;
+        if (lane(l->rows() - 1, l->cols() - 1) == base + (l->rows() - 1) * dr + (l->cols() - 1) * dc) {
+            auto term = [](int k, const char* v) { return k == 0 ? std::string() : (k == 1 ? std::string(v) : std::to_string(k) + "\u00B7" + v); };
+            std::string e = base ? std::to_string(base) : "";
+            for (const std::string& t : {term(dr, ri), term(dc, ci)})
+                if (!t.empty()) e += (e.empty() ? "" : " + ") + t;
+            where = "  in lane " + (e.empty() ? std::string("0") : e);
+        }
+        const int byte = sa ? set.mods.opsel_a : set.mods.opsel_b;
+        rows.push_back({op, std::string(sa ? "SA[i][kb]" : "SB[kb][j]") + where + ", e8m0, byte " + std::to_string(byte) + " of its scale VGPR:",
+                        byte, sa ? "opsel_a" : "opsel_b"});
+    }
+    if (rows.empty()) return 0;
+    const float lh = ImGui::GetTextLineHeight(), box_h = lh + 6 * app.scale;
+    const char* fields[4] = {"[31:24]", "[23:16]", "[15:8]", "[7:0]"};
+    float box_w = 0;
+    for (const char* f : fields) box_w = std::max(box_w, ImGui::CalcTextSize(f).x + 10 * app.scale);
+    float need_w = 4 * box_w + ImGui::CalcTextSize("  \u2190 opsel_a = 0").x, need_h = 0;
+    for (const Row& r : rows) need_w = std::max(need_w, ImGui::CalcTextSize(r.text.c_str()).x), need_h += lh + box_h + 10 * app.scale;
+    if (need_w > room.w() || need_h > room.h()) return 0;  // no room: the titles still name the byte
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ls::ThemeColors colors = ls::theme_colors(app.settings.view.theme);
+    const ImU32 text = ImGui::GetColorU32(ImGuiCol_Text), dim = ImGui::GetColorU32(ImGuiCol_TextDisabled), border = ImGui::GetColorU32(ImGuiCol_Border);
+    // Bottom-aligned in the corner, next to the grids they explain.
+    float y = room.y1 - need_h;
+    const float x = std::max(room.x0, room.x1 - need_w);
+    for (const Row& r : rows) {
+        dl->AddText(add(origin, x, y), text, r.text.c_str());
+        y += lh + 2 * app.scale;
+        for (int i = 0; i < 4; ++i) {
+            const int byte = 3 - i;
+            const ImVec2 a = add(origin, x + i * box_w, y), c = add(origin, x + (i + 1) * box_w, y + box_h);
+            const bool chosen = byte == r.byte;
+            if (chosen) dl->AddRectFilled(a, c, to_imgui(ls::lane_color(*set.ins, 0, app.settings.view.theme)));
+            dl->AddRect(a, c, chosen ? to_imgui(colors.text) : border, 0, 0, chosen ? 2 * app.scale : 1);
+            const ImVec2 sz = ImGui::CalcTextSize(fields[i]);
+            dl->AddText(ImVec2((a.x + c.x - sz.x) * 0.5f, (a.y + c.y - sz.y) * 0.5f), chosen ? to_imgui(colors.text) : dim, fields[i]);
+        }
+        const std::string note = "  \u2190 " + std::string(r.field) + " = " + std::to_string(r.byte);
+        dl->AddText(add(origin, x + 4 * box_w, y + (box_h - lh) * 0.5f), text, note.c_str());
+        y += box_h + 8 * app.scale;
+    }
+    return need_h;
+}
+
+// SA and SB enlarged in the rest of the free corner (their cells in A's rows and B's columns are as
+// small as A's and B's): titled, ticked, labelled as the cell size allows, hover-linked like the
+// originals. Drawn only where it gives cells half as large again, at least 7 px tall.
+void draw_scale_inset(App& app, const Canvas& c, const Rect& room, ImVec2 origin, bool hovered, bool clicked) {
+    std::vector<GridShape> shapes;
+    for (ls::Operand op : {ls::Operand::SA, ls::Operand::SB})
+        if (const PlacedGrid* g = c.arr.find(op)) shapes.push_back(g->shape);
+    if (shapes.empty() || room.w() < 40 || room.h() < 40) return;
+    ArrangeParams p = app.canvas_params(c, false);
+    p.zoom_x = p.zoom_y = 1, p.pan_x = p.pan_y = 0, p.gemm = false;
+    p.panel_w = room.w(), p.panel_h = room.h(), p.margin = 0;
+    auto good = [&](const Arrangement& a) {
+        return a.cell_w >= 1.5f * c.arr.cell_w && a.cell_h >= std::max(1.5f * c.arr.cell_h, 7.0f * app.scale);
+    };
+    Arrangement inset = arrange(shapes, p);
+    if (!good(inset)) {
+        // Cells only as wide as a lane number: the arrangement that gives them the most height wins.
+        p.natural_w = std::ceil(app.small_font->CalcTextSizeA(app.small_font_size, FLT_MAX, 0, "00").x + 6 * app.scale);
+        inset = arrange(shapes, p);
+    }
+    if (!good(inset)) return;
+    if (inset.cell_w != app.inset_built_w || inset.cell_h != app.inset_built_h) {
+        GridStyle st = app.grid_style();
+        st.cell_w = inset.cell_w, st.cell_h = inset.cell_h, st.blocks_per_row = inset.blocks_per_row;
+        const ls::ThemeColors colors = ls::theme_colors(app.settings.view.theme);
+        for (auto& v : app.views) {
+            if (v.operand != ls::Operand::SA && v.operand != ls::Operand::SB) continue;
+            const ls::OperandLayout* l = app.set.find(v.operand);
+            if (!l) continue;
+            v.inset = build_matrix_grid(*app.set.ins, *l, st);
+            v.inset_tex.render(v.inset, colors, app.cell_font, app.cell_font_size, app.small_font, app.small_font_size);
+        }
+        app.inset_built_w = inset.cell_w, app.inset_built_h = inset.cell_h;
+    }
+    const ImVec2 o = add(origin, room.x0, room.y0);
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    for (const PlacedGrid& pg : inset.grids) {
+        OperandView* v = nullptr;
+        for (auto& x : app.views)
+            if (x.operand == pg.shape.op) v = &x;
+        const ls::OperandLayout* l = app.set.find(pg.shape.op);
+        if (!v || !l || v->inset.tiles.empty()) continue;
+        std::vector<std::string> forms;
+        for (const std::string& f : title_forms(app, app.set, *l, false)) {
+            const size_t nl = f.find('\n');
+            forms.push_back(nl == std::string::npos ? f + "  (enlarged)" : f.substr(0, nl) + "  (enlarged)" + f.substr(nl));
+            forms.push_back(f);  // a narrow column keeps the type and count rather than the word
+        }
+        draw_heading(forms, pg.heading, o);
+        draw_axes(app, pg, v->inset, o);
+        const bool over = hovered && pg.grid.contains(m.x - o.x, m.y - o.y);
+        draw_grid_at(app, v->inset, v->inset_tex, app.links.find(pg.shape.op), add(o, pg.grid.x0, pg.grid.y0), over, over && clicked);
+    }
+}
+
 // One canvas: the user pans (drag) and zooms (wheel about the pointer); the
 // arrangement is recomputed each frame, the textures only when cells change size.
 void draw_canvas(App& app, Canvas& c, bool registers_tab) {
@@ -448,16 +633,7 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
         draw_grid_at(app, g, tex, tile ? app.tile.links.find(pg.shape.op) : app.links.find(pg.shape.op),
                      add(origin, pg.grid.x0, pg.grid.y0), over, over && clicked, nullptr, nullptr,
                      tile ? nullptr : app.verify_for(pg.shape.op));
-        if (!regs && !registers_tab && app.set.ins->sparse() && (pg.shape.op == ls::Operand::A || pg.shape.op == ls::Operand::K) &&
-            4 * g.cell_w >= 6) {
-            // Sparse A and its index in dense k: a line after every group of 4 k (2 of each 4 are held).
-            const ImU32 line = to_imgui(ls::theme_colors(app.settings.view.theme).text);
-            for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc)
-                for (int k = 4; k < g.cols; k += 4) {
-                    const float x = pg.grid.x0 + bc * (g.cols * g.cell_w + g.block_gap) + k * g.cell_w;
-                    dl->AddLine(add(origin, x, pg.grid.y0), add(origin, x, pg.grid.y0 + g.height), line, 1.5f * app.scale);
-                }
-        }
+        if (!regs && !registers_tab) draw_sparse_groups(app, *app.set.ins, pg, g, origin);
         if (registers_tab && hovered && !c.dragging && pg.axis_left.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y)) {
             // A lane number: everything that lane holds, in every operand.
             const int lane = static_cast<int>((io.MousePos.y - origin.y - pg.grid.y0) / std::max(1.0f, g.cell_h));
@@ -470,25 +646,25 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
             }
         }
     }
-    if (!registers_tab && app.set.ins->kind == ls::LayoutKind::Wgmma && !app.set.find(ls::Operand::B)) {
-        // wgmma's B is in shared memory: say so where B would be (above C/D), not leave a silent gap.
-        if (const PlacedGrid* d = c.arr.find(ls::Operand::D)) {
-            const ls::Instruction& ins = *app.set.ins;
-            const std::string text = "B  " + std::to_string(ins.k) + "x" + std::to_string(ins.n) + "  " +
-                                     std::string(ls::elem_name(ins.b)) + "  in shared memory\nread through a matrix descriptor: "
-                                     "no thread's registers hold it";
-            const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
-            const float x = d->grid.x0, y = std::max(2.0f, d->heading.y0 - sz.y - 12 * app.scale);
-            const ImVec2 a = add(origin, x, y), b = add(origin, x + sz.x + 12 * app.scale, y + sz.y + 8 * app.scale);
-            dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 3 * app.scale, 0, 1.5f * app.scale);
-            dl->AddText(add(a, 6 * app.scale, 4 * app.scale), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
-        }
+    if (!registers_tab) draw_shared_memory_b(app, app.set, c.arr, origin);
+    if (!registers_tab && !app.tile.active() && (app.set.find(ls::Operand::SA) || app.set.find(ls::Operand::SB))) {
+        // A scaled MFMA: which byte of the scale VGPR (bottom of the free corner), SA and SB enlarged above it.
+        Rect room = free_corner(app, c.arr);
+        const float used = room.w() > 0 ? draw_scale_bytes(app, app.set, c.arr, room, origin) : 0;
+        room.y1 -= used + (used > 0 ? 8 * app.scale : 0);
+        draw_scale_inset(app, c, room, origin, hovered && !c.dragging, clicked);
     }
     dl->PopClipRect();
     ImGui::EndChild();
 }
 
 }  // namespace
+
+void draw_operand_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin) { draw_axes(app, pg, g, origin); }
+
+std::vector<std::string> operand_title_forms(const App& app, const LayoutSet& set, const ls::OperandLayout& l) {
+    return title_forms(app, set, l, false);
+}
 
 void draw_heading(const std::vector<std::string>& forms, const Rect& r, ImVec2 origin) {
     const std::string* pick = &forms.back();
@@ -780,7 +956,7 @@ void draw_compare_panel(App& app) {
         ct = app.set.target;
     }
     ImGui::SetNextItemWidth(280 * app.scale);
-    if (ImGui::BeginCombo("architecture##cmp", ct->title.c_str())) {
+    if (ImGui::BeginCombo("architecture##cmp", target_label(*ct, 280 * app.scale).c_str())) {
         for (const ls::Target& t : app.catalog.targets())
             if (ImGui::Selectable(t.title.c_str(), &t == ct) && &t != ct) {
                 try {
@@ -809,6 +985,10 @@ void draw_compare_panel(App& app) {
     }
     if (ct->wave_sizes.size() > 1) {
         ImGui::SameLine();
+        // The wave choice on a new line when the panel is too narrow for it (never past the edge).
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        if (ImGui::GetCursorScreenPos().x + 2 * (ImGui::CalcTextSize("wave64").x + ImGui::GetFrameHeight() + 16 * app.scale) > right)
+            ImGui::NewLine();
         for (int w : ct->wave_sizes) {
             const std::string label = "wave" + std::to_string(w) + "##cmpw";
             if (ImGui::RadioButton(label.c_str(), c.set.ins && c.set.mods.wave == w)) {
@@ -820,20 +1000,36 @@ void draw_compare_panel(App& app) {
         ImGui::NewLine();
     }
     if (c.set.ins) {
+        bool sliders = false;
         for (const ls::ModifierRange& r : ls::modifier_ranges(*c.set.ins, *c.set.target, c.set.mods)) {
             if (r.values.size() < 2 || r.name == "wave") continue;
-            int v = modifier_value(c.set.mods, r.name);
-            ImGui::SetNextItemWidth(120 * app.scale);
+            sliders = true;
+            const int v = modifier_value(c.set.mods, r.name);
+            // Values in words where they have them ("4  FP4 E2M1", "0  [7:0]"), as in the side panel.
+            auto text = [&](int x) {
+                const std::string n = modifier_value_name(*c.set.ins, r.name, x);
+                return n == std::to_string(x) ? n : std::to_string(x) + "  " + n;
+            };
+            float box = 0;
+            for (int x : r.values) box = std::max(box, ImGui::CalcTextSize(text(x).c_str()).x);
+            box = std::min(box + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x, 200 * app.scale);
+            // A choice that would pass the panel's right edge starts a new line.
+            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+            if (ImGui::GetCursorScreenPos().x + box + 12 * app.scale + ImGui::CalcTextSize(r.name.c_str()).x > right) ImGui::NewLine();
+            ImGui::SetNextItemWidth(box);
             const std::string label = r.name + "##cmp";
-            if (ImGui::SliderInt(label.c_str(), &v, r.values.front(), r.values.back())) {
-                if (std::find(r.values.begin(), r.values.end(), v) != r.values.end()) {
-                    set_modifier(c.selection.mods, r.name, v);
-                    app.compare_dirty = true;
-                }
+            if (ImGui::BeginCombo(label.c_str(), text(v).c_str())) {
+                for (int x : r.values)
+                    if (ImGui::Selectable(text(x).c_str(), x == v) && x != v) {
+                        set_modifier(c.selection.mods, r.name, x);
+                        app.compare_dirty = true;
+                    }
+                ImGui::EndCombo();
             }
-            ImGui::SameLine();
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.meaning.c_str());
+            ImGui::SameLine(0, 12 * app.scale);
         }
-        ImGui::NewLine();
+        if (sliders) ImGui::NewLine();
     }
     if (!c.error.empty()) {
         ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.1f, 1), "%s", c.error.c_str());
@@ -841,104 +1037,98 @@ void draw_compare_panel(App& app) {
     }
     const std::string left_lanes = ls::lane_group_name(*app.set.ins, app.set.mods.wave);
     const std::string right_lanes = c.set.ins ? ls::lane_group_name(*c.set.ins, c.set.mods.wave) : "?";
-    ImGui::BeginChild("cmp_canvas###cmp_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-    // Every operand whole: both sides titled, row and column numbers beside each, differences counted above.
-    const float gap = 24 * app.scale;
-    ImFont* f = app.cell_font;
-    const float fs = app.cell_font_size;
-    const ImU32 tick = ImGui::GetColorU32(ImGuiCol_TextDisabled);
-    float axis_w = 0;
-    {
-        const GridStyle st = app.grid_style();
-        axis_w = std::ceil(st.text_width("127") + 6 * app.scale);
-    }
-    float left_w = 0;
-    for (const auto& v : c.left) left_w = std::max(left_w, v.matrix.width);
-    const ImVec2 origin = ImGui::GetCursorScreenPos();
-    const float right_x = axis_w + left_w + gap + axis_w;
+    const float gap = 28 * app.scale;
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    // Differences, counted: one line per operand (how many of its elements moved; shapes that differ say so),
+    // then one line of the kinds of change, each with its mark's colour and its count over all operands.
     {
-        const std::string lt = display_name(*app.set.ins) + "  " + app.set.target->gfx + " " + left_lanes;
-        const std::string rt = c.set.ins ? display_name(*c.set.ins) + "  " + c.set.target->gfx + " " + right_lanes : "?";
-        dl->PushClipRect(origin, add(origin, right_x - gap * 0.5f, ImGui::GetTextLineHeight() + 2), true);
-        dl->AddText(add(origin, axis_w, 0), ImGui::GetColorU32(ImGuiCol_Text), ("left: " + lt).c_str());
-        dl->PopClipRect();
-        dl->AddText(add(origin, right_x, 0), ImGui::GetColorU32(ImGuiCol_Text), ("right: " + rt).c_str());
+        const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+        std::string line, same;
+        int per_change[kChangeKinds] = {};
+        for (const LayoutDiff& d : c.diffs) {
+            const std::string name = d.operand == ls::Operand::D ? "C / D" : std::string(ls::operand_name(d.operand));
+            if (d.comparable && d.count == 0) same += (same.empty() ? "" : ", ") + name;
+            else if (!d.comparable) line += (line.empty() ? "" : "   ") + name + ": " + d.note;
+            else line += (line.empty() ? "" : "   ") + name + ": " + std::to_string(d.count) + " of " + std::to_string(d.count + d.per_change[0]) + " differ";
+            if (d.comparable)
+                for (int k = 1; k < kChangeKinds; ++k) per_change[k] += d.per_change[k];
+        }
+        for (const auto& v : c.views)
+            if (!app.set.find(v.operand)) line += (line.empty() ? "" : "   ") + std::string(ls::operand_name(v.operand)) + ": only on the right";
+        for (const auto& v : c.left)
+            if (!c.set.find(v.operand)) line += (line.empty() ? "" : "   ") + std::string(ls::operand_name(v.operand)) + ": only on the left";
+        if (!same.empty()) line += (line.empty() ? "" : "   ") + std::string("placed identically: ") + same;
+        ImGui::PushTextWrapPos(0.0f);
+        ImGui::TextUnformatted(line.c_str());
+        ImGui::PopTextWrapPos();
+        bool first = true;
+        for (int k = 1; k < kChangeKinds; ++k) {
+            if (!per_change[k]) continue;
+            const std::string text = std::string(change_name(static_cast<Change>(k))) + " " + std::to_string(per_change[k]);
+            if (!first) ImGui::SameLine(0, 12 * app.scale);
+            first = false;
+            if (ImGui::GetCursorScreenPos().x + ImGui::GetTextLineHeight() + ImGui::CalcTextSize(text.c_str()).x > right) ImGui::NewLine();
+            const ImVec2 p = ImGui::GetCursorScreenPos();
+            const float sw = ImGui::GetTextLineHeight();
+            dl->AddRect(add(p, 1, 1), add(p, sw - 1, sw - 1), change_colour(static_cast<Change>(k), app.settings.view.theme), 0, 0,
+                        3 * app.scale);
+            ImGui::Dummy(ImVec2(sw, sw));
+            ImGui::SameLine(0, 4 * app.scale);
+            ImGui::TextUnformatted(text.c_str());
+        }
     }
-    float y = compare_header_h(app);
-    auto axes = [&](const TileGrid& g, float x0, float y0) {
-        const int rstep = tick_step(g.cell_h, fs + 1);
-        const int brs = (g.blocks_shown + g.blocks_per_row - 1) / std::max(1, g.blocks_per_row);
-        for (int br = 0; br < brs; ++br)
-            for (int r = 0; r < g.rows; r += rstep) {
-                const std::string t = std::to_string(r);
-                const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
-                dl->AddText(f, fs, add(origin, x0 - sz.x - 3, y0 + br * (g.rows * g.cell_h + g.block_gap) + r * g.cell_h + (g.cell_h - sz.y) * 0.5f),
-                            tick, t.c_str());
-            }
-        const int cstep = tick_step(g.cell_w, f->CalcTextSizeA(fs, FLT_MAX, 0, "000").x + 3);
-        for (int bc = 0; bc < std::min(g.blocks_per_row, g.blocks_shown); ++bc)
-            for (int col = 0; col < g.cols; col += cstep) {
-                const std::string t = std::to_string(col);
-                const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
-                dl->AddText(f, fs, add(origin, x0 + bc * (g.cols * g.cell_w + g.block_gap) + col * g.cell_w + (g.cell_w - sz.x) * 0.5f,
-                                       y0 - fs - 3), tick, t.c_str());
-            }
+    ImGui::BeginChild("cmp_canvas###cmp_canvas", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+    const ImVec2 size = ImGui::GetContentRegionAvail();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    app.arrange_compare(size, gap);
+    ImGui::InvisibleButton("cmp_canvas", ImVec2(std::max(1.0f, size.x), std::max(1.0f, size.y)));
+    const bool hovered = ImGui::IsItemHovered();
+    const bool clicked = hovered && ImGui::IsItemClicked();
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(origin, add(origin, size.x, size.y), true);
+    // Every operand of both sides whole, as the Layout tab draws it: titled (shape, type, registers and what
+    // the picture alone does not say), row and column numbers beside each grid, blocks named.
+    auto draw_side = [&](const LayoutSet& s, std::vector<OperandView>& views, const Arrangement& arr, const Rect& box, bool mine) {
+        // Which side is which: its name on the side's first line (shorter forms when narrow; the full one on hover).
+        const std::string lanes = ls::lane_group_name(*s.ins, s.mods.wave), name = display_name(*s.ins), mods = s.mods.describe();
+        const std::string side = mine ? (c.stacked ? "top" : "left") : (c.stacked ? "bottom" : "right");
+        draw_heading({side + ": " + name + "  " + s.target->gfx + "  " + lanes + (mods.empty() ? "" : "  " + mods),
+                      side + ": " + name + "  " + s.target->gfx + "  " + lanes, side + ": " + name + "  " + s.target->gfx,
+                      side + ": " + name, name},
+                     Rect{box.x0, box.y0, box.x1, box.y0 + c.name_h}, origin);
+        const ImVec2 o = add(origin, box.x0, box.y0 + c.name_h);
+        for (const PlacedGrid& pg : arr.grids) {
+            OperandView* v = nullptr;
+            for (auto& x : views)
+                if (x.operand == pg.shape.op) v = &x;
+            const ls::OperandLayout* l = s.find(pg.shape.op);
+            if (!v || !l || v->matrix.tiles.empty()) continue;
+            const LayoutDiff* d = nullptr;
+            for (const auto& x : c.diffs)
+                if (x.operand == pg.shape.op) d = &x;
+            draw_heading(title_forms(app, s, *l, false), pg.heading, o);
+            draw_axes(app, pg, v->matrix, o);
+            const std::vector<std::uint8_t>* mask = d && d->comparable ? &d->differs : nullptr;
+            const bool over = hovered && pg.grid.contains(mouse.x - o.x, mouse.y - o.y);
+            draw_grid_at(app, v->matrix, v->matrix_tex, mine ? app.links.find(pg.shape.op) : nullptr, add(o, pg.grid.x0, pg.grid.y0), over,
+                         over && clicked, mask, mine ? nullptr : &c.set);
+            draw_sparse_groups(app, *s.ins, pg, v->matrix, o);
+        }
+        draw_shared_memory_b(app, s, arr, o);
     };
-    for (auto& cv : c.views) {
-        OperandView* mine = nullptr;
-        for (auto& v : c.left)
-            if (v.operand == cv.operand) mine = &v;
-        const LayoutDiff* d = nullptr;
-        for (const auto& x : c.diffs)
-            if (x.operand == cv.operand) d = &x;
-        ImGui::SetCursorScreenPos(add(origin, 0, y));
-        const ls::OperandLayout* rl = c.set.find(cv.operand);
-        std::string title = std::string(cv.operand == ls::Operand::D ? "C / D" : ls::operand_name(cv.operand));
-        if (rl) title += "  " + std::to_string(rl->rows()) + "x" + std::to_string(rl->cols()) + "  " + std::string(ls::elem_name(rl->type()));
-        ImGui::TextUnformatted(title.c_str());
-        ImGui::SameLine(0, 12 * app.scale);
-        if (!d || !d->comparable || d->count == 0) {
-            ImGui::TextUnformatted(d ? d->note.c_str() : "only in the second instruction");
-        } else {
-            // Counts per kind of change, each in its mark's colour.
-            ImGui::Text("%d of %d elements placed differently:", d->count, d->count + d->per_change[0]);
-            const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-            for (int k = 1; k < kChangeKinds; ++k) {
-                if (!d->per_change[k]) continue;
-                const std::string text = std::string(change_name(static_cast<Change>(k))) + " " + std::to_string(d->per_change[k]);
-                ImGui::SameLine(0, 12 * app.scale);
-                // A count that would pass the panel's edge starts a new line.
-                if (ImGui::GetCursorScreenPos().x + ImGui::GetTextLineHeight() + ImGui::CalcTextSize(text.c_str()).x > right) ImGui::NewLine();
-                const ImVec2 p = ImGui::GetCursorScreenPos();
-                const float sw = ImGui::GetTextLineHeight();
-                dl->AddRect(add(p, 1, 1), add(p, sw - 1, sw - 1), change_colour(static_cast<Change>(k), app.settings.view.theme), 0, 0,
-                            3 * app.scale);
-                ImGui::Dummy(ImVec2(sw, sw));
-                ImGui::SameLine(0, 4 * app.scale);
-                ImGui::Text("%s %d", change_name(static_cast<Change>(k)), d->per_change[k]);
-            }
-        }
-        y = ImGui::GetCursorScreenPos().y - origin.y + fs + 4 * app.scale;
-        const std::vector<std::uint8_t>* mask = d && d->comparable ? &d->differs : nullptr;
-        float h = cv.matrix.height;
-        if (mine) {
-            axes(mine->matrix, axis_w, y);
-            ImGui::SetCursorScreenPos(add(origin, axis_w, y));
-            ImGui::PushID("mine");
-            draw_grid(app, mine->matrix, mine->matrix_tex, app.links.find(cv.operand),
-                      (std::string("cmp_l_") + std::string(ls::operand_name(cv.operand))).c_str(), mask);
-            ImGui::PopID();
-            h = std::max(h, mine->matrix.height);
-        }
-        axes(cv.matrix, right_x, y);
-        ImGui::SetCursorScreenPos(add(origin, right_x, y));
-        draw_grid(app, cv.matrix, cv.matrix_tex, nullptr,
-                  (std::string("cmp_r_") + std::string(ls::operand_name(cv.operand))).c_str(), mask, &c.set);
-        y += h + ImGui::GetTextLineHeightWithSpacing() * 0.5f;
+    draw_side(app.set, c.left, c.left_arr, c.left_box, true);
+    if (c.set.ins) draw_side(c.set, c.views, c.right_arr, c.right_box, false);
+    // The two sides apart: a thin rule between them.
+    const ImU32 rule = ImGui::GetColorU32(ImGuiCol_Separator);
+    if (c.stacked) {
+        const float y = std::floor((c.left_box.y1 + c.right_box.y0) * 0.5f);
+        dl->AddLine(add(origin, 0, y), add(origin, size.x, y), rule, 1.0f);
+    } else {
+        const float x = std::floor((c.left_box.x1 + c.right_box.x0) * 0.5f);
+        dl->AddLine(add(origin, x, 0), add(origin, x, size.y), rule, 1.0f);
     }
-    ImGui::SetCursorScreenPos(add(origin, 0, y));
-    ImGui::Dummy(ImVec2(1, 1));
+    dl->PopClipRect();
     ImGui::EndChild();
 }
 

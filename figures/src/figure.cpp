@@ -51,7 +51,10 @@ struct Panel {
     std::vector<std::vector<TileLocation>> cells;
     // The register of every column (or row) of each block when one register
     // holds the whole column (row) in every lane; empty when it does not.
+    // Each is named as its cells would name it (core's cell_label: "v3" on AMD;
+    // on NVIDIA the PTX element, "a1", which also fixes the register's half).
     std::vector<std::vector<int>> col_reg, row_reg;
+    std::vector<std::vector<std::string>> col_name, row_name;
     double panel_top(const Geometry& g) const { return top >= 0 ? top : g.panel_top; }
     double width(const Geometry& g) const {
         return g.panel_left + block_cols * cols * g.cw + (block_cols - 1) * g.block_gap + (row_reg.empty() ? 0 : g.reg_right);
@@ -71,7 +74,7 @@ int index_step(double cell, double need) {
 std::string axis_words(Operand op, bool sparse, View view) {
     if (view == View::Registers) return "rows: lanes, columns: VGPRs";
     switch (op) {
-        case Operand::A: return sparse ? "rows: i, columns: k (a 4:2 group shares one slot)" : "rows: i, columns: k";
+        case Operand::A: return sparse ? "rows: i, columns: dense k; a group of 4 k shares one slot" : "rows: i, columns: k";
         case Operand::B: return "rows: k, columns: j";
         case Operand::C:
         case Operand::D: return "rows: i, columns: j";
@@ -82,21 +85,29 @@ std::string axis_words(Operand op, bool sparse, View view) {
     return "";
 }
 
-std::string color_words(ColorBy by) {
+std::string color_words(const Instruction& ins, ColorBy by) {
     switch (by) {
-        case ColorBy::Lane: return "lane group";
+        case ColorBy::Lane:
+            if (ins.vendor() == Vendor::NVIDIA) return ins.kind == LayoutKind::Wgmma ? "warp of the warpgroup" : "groupID";
+            return "lane group";
         case ColorBy::Register: return "register";
         case ColorBy::Block: return "block";
     }
     return "";
 }
 
-// Splits a palette label "v0[15:0] · L17" into its register and lane lines.
-std::vector<std::string> split_label(const std::string& label) {
-    static const std::string sep = " \u00B7 ";
-    const size_t at = label.find(sep);
-    if (at == std::string::npos) return {label};
-    return {label.substr(0, at), label.substr(at + sep.size())};
+// What the shade within a lane group's hue steps by (core's lane_shade_text).
+std::string shade_words(const Instruction& ins) {
+    if (ins.vendor() != Vendor::NVIDIA) return ", shade by lane within the group (lightest = last lane)";
+    return ", shade by " + lane_shade_text(ins) + (ins.kind == LayoutKind::Wgmma ? " within the warp (lightest = 7)" : " (lightest = 3)");
+}
+
+// The lines of a palette label (core's cell_label_lines), the empty second one dropped.
+std::vector<std::string> label_lines(const std::pair<std::string, std::string>& l) {
+    std::vector<std::string> out;
+    if (!l.first.empty()) out.push_back(l.first);
+    if (!l.second.empty()) out.push_back(l.second);
+    return out;
 }
 
 std::string bits_words(int lo, int hi) { return "[" + std::to_string(hi) + ":" + std::to_string(lo) + "]"; }
@@ -112,36 +123,42 @@ enum class TileForm { Full, Short, None };  // "w1 v3[15:0]" / "L17"; "w1 v3" / 
 // ("17") where register and lane do not fit, then colours only.
 enum class CellForm { Full, Short, Lane, None };
 
-// A shade per lane within its lane group's hue: lane 0 of the group is the
-// hue, later lanes up to 60 % lighter (darker on the dark theme), so lane order
-// shows without text.
-Rgb lane_shade(const Rgb& hue, const Instruction& ins, int lane, Theme t) {
-    const int gs = lane_group_size(ins);
-    if (gs <= 1) return hue;
-    const Rgb toward = t == Theme::Dark ? Rgb{0, 0, 0} : Rgb{255, 255, 255};
-    const double a = 0.6 * static_cast<double>(lane % gs) / (gs - 1);
-    auto ch = [a](int x, int y) { return static_cast<std::uint8_t>(std::lround(x + (y - x) * a)); };
-    return Rgb{ch(hue.r, toward.r), ch(hue.g, toward.g), ch(hue.b, toward.b)};
+// A register without its bits (core's reg_bare), but a sparse index operand
+// keeps which 4-bit field it is: "v0.n5" (AMD), "e.n5" (NVIDIA) = bits [23:20].
+std::string short_reg(const CellLabel& l, Operand op, const Location& loc) {
+    if (op == Operand::K && loc.bit_hi - loc.bit_lo == 3 && loc.bit_lo % 4 == 0 && loc.bit_hi <= 31)
+        return l.reg_bare + ".n" + std::to_string(loc.bit_lo / 4);
+    return l.reg_bare;
 }
 
-std::vector<std::string> cell_lines(const Location& loc, int element_bits, CellForm form) {
+// A cell's lines, composed by core (palette.hpp) in the vendor's terms: AMD
+// "v0[15:0]" over "L17", NVIDIA "a0" over "T13"; Short drops the bits
+// ("v0" over "L17"); Lane is the lane number alone.
+std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Location& loc, int element_bits, CellForm form) {
     switch (form) {
-        case CellForm::Full: return split_label(tile_label(loc, element_bits));
-        case CellForm::Short: return split_label(tile_label(loc, element_bits, false));
-        case CellForm::Lane: return {std::to_string(loc.lane)};
+        case CellForm::Full: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::TwoLines));
+        case CellForm::Short: {
+            const CellLabel l = cell_label(ins, op, loc, element_bits);
+            return {short_reg(l, op, loc), l.lane};
+        }
+        case CellForm::Lane: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::Number));
         case CellForm::None: break;
     }
     return {};
 }
 
 // The label lines of one (wave, location) of a tile: the instruction's label
-// with the wave first when the tile has several waves.
-std::vector<std::string> tile_cell_lines(int wave, int waves, const Location& loc, int element_bits, TileForm form) {
+// (core's cell_label; Short: the register without its bits) with the wave
+// first when the tile has several waves.
+std::vector<std::string> tile_cell_lines(const Instruction& ins, Operand op, int wave, int waves, const Location& loc,
+                                         int element_bits, TileForm form) {
     if (form == TileForm::None) return {};
-    std::vector<std::string> lines = split_label(tile_label(loc, element_bits, form == TileForm::Full));
+    const CellLabel l = cell_label(ins, op, loc, element_bits);
+    std::vector<std::string> lines{form == TileForm::Full ? l.reg : short_reg(l, op, loc), l.lane};
     if (waves > 1) lines.front() = "w" + std::to_string(wave) + " " + lines.front();
     return lines;
 }
+
 
 // The axis words of a tile's operand: tile rows and columns are M, N and K.
 std::string tile_axis_words(Operand op) {
@@ -169,6 +186,25 @@ std::string f8f6f4_words(int code) {
     return "format " + std::to_string(code);
 }
 
+// An operand's element type in a heading: the f8f6f4 formats by their full
+// names and the modifier that chose them ("FP4 E2M1 (cbsz=4)"), else the
+// type's short name ("f16"). `short_form`: without the modifier.
+std::string type_words(const Instruction& ins, Operand op, const ResolvedModifiers& m, ElemType t, bool short_form = false) {
+    std::string name;
+    switch (t) {
+        case ElemType::FP8: name = "FP8 E4M3"; break;
+        case ElemType::BF8: name = "BF8 E5M2"; break;
+        case ElemType::FP6: name = "FP6 E2M3"; break;
+        case ElemType::BF6: name = "BF6 E3M2"; break;
+        case ElemType::FP4: name = "FP4 E2M1"; break;
+        default: return std::string(elem_name(t));
+    }
+    if (ins.a != ElemType::F8F6F4 || short_form || (op != Operand::A && op != Operand::B)) return name;
+    // mfma_scale picks the formats with cbsz/blgp; gfx1250 with matrix_a_fmt/matrix_b_fmt.
+    if (ins.kind != LayoutKind::MfmaScaled) return name + (op == Operand::A ? " (matrix_a_fmt)" : " (matrix_b_fmt)");
+    return name + (op == Operand::A ? " (cbsz=" + std::to_string(m.cbsz) + ")" : " (blgp=" + std::to_string(m.blgp) + ")");
+}
+
 // What the caption says beyond shape and modifiers: the instruction's special
 // facts (formats, sparsity, blocks) and how sure its layout is.
 std::vector<std::string> special_facts(const Instruction& ins, const ResolvedModifiers& m, const std::vector<Operand>& ops) {
@@ -184,9 +220,13 @@ std::vector<std::string> special_facts(const Instruction& ins, const ResolvedMod
     }
     if (ins.sparse() && (has(Operand::A) || has(Operand::K)))
         out.push_back(std::string(ins.vendor() == Vendor::NVIDIA ? "2:4" : "4:2") +
-                      " sparse A: 2 of every 4 k stored, drawn in dense coordinates (a group's 4 k share one slot)" +
-                      (has(Operand::K) ? "; K: the group's index field" : ""));
+                      " sparse A, compressed: 2 of every 4 k stored, drawn in dense coordinates (a group's 4 k share one slot)" +
+                      (has(Operand::K) ? "; K: each group's 4-bit index field (the k of its 2 stored values, 2 bits each), named by nibble" : ""));
     if (ins.blocks > 1) out.push_back(std::to_string(ins.blocks) + " independent blocks, each framed and labelled");
+    // wgmma reads B from shared memory (PTX: a matrix descriptor), so it has no register fragment to draw.
+    if (ins.kind == LayoutKind::Wgmma && !has(Operand::B))
+        out.push_back("B (" + std::to_string(ins.k) + "x" + std::to_string(ins.n) + " " + std::string(elem_name(ins.b)) +
+                      ") lives in shared memory, read through a matrix descriptor: no register fragment, not drawn");
     // Per-operand evidence where the family states it (gfx1250), else the row's word.
     std::string conf, alternatives;
     std::set<std::string> words;
@@ -213,10 +253,11 @@ bool cols_are_k(Operand op) { return op == Operand::A || op == Operand::K || op 
 std::string legend_label(const Instruction& ins, ColorBy by, int index) {
     switch (by) {
         case ColorBy::Lane: {
+            if (ins.vendor() == Vendor::NVIDIA) return lane_group_text(ins, index);  // "groupID 3 (T12–15)", "warp 1 (T32–63)"
             const int g = lane_group_size(ins);
             return "lanes " + std::to_string(index * g) + "-" + std::to_string(index * g + g - 1);
         }
-        case ColorBy::Register: return "v" + std::to_string(index);
+        case ColorBy::Register: return ins.vendor() == Vendor::NVIDIA ? "register " + std::to_string(index) : "v" + std::to_string(index);
         case ColorBy::Block: return "block " + std::to_string(index);
     }
     return "";
@@ -237,10 +278,20 @@ Figure build_figure(const FigureSpec& spec) {
     if (tiled && spec.color == ColorBy::Block)
         throw Error("a tile has one block, so colour by block says nothing; legal with tile options: lane (wave and lane "
                     "group), register");
+    // A GEMM picture (A, B, D) of a scaled instruction may add SA and SB: they
+    // take a row of their own under it, drawn at a legible size (below).
+    std::vector<Operand> gemm_ops = spec.operands, scale_ops;
+    if (!tiled && matrix && spec.operands.size() > 3 && spec.operands[0] == Operand::A && spec.operands[1] == Operand::B &&
+        spec.operands[2] == Operand::D) {
+        for (size_t n = 3; n < spec.operands.size(); ++n)
+            if (spec.operands[n] == Operand::SA || spec.operands[n] == Operand::SB) scale_ops.push_back(spec.operands[n]);
+        if (scale_ops.size() == spec.operands.size() - 3) gemm_ops.resize(3);
+        else scale_ops.clear();
+    }
     std::vector<Panel> panels;
     long long tile_count = 0;  // tile mode: (element, wave, location)s over all panels
-    for (Operand op : spec.operands) {
-        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}, {}, {}};
+    for (Operand op : gemm_ops) {
+        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}, {}, {}, {}, {}};
         if (tiled) {
             p.tile = std::make_shared<const TileLayout>(ins, *spec.target, op, spec.mods, *spec.tile);
             // Every wave issues steps() copies of the instruction's entries.
@@ -291,7 +342,7 @@ Figure build_figure(const FigureSpec& spec) {
         for (const Panel& p : panels)
             for (const std::vector<TileLocation>& locs : p.cells) {
                 for (const TileLocation& l : locs)
-                    for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
+                    for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
                         cw = std::max(cw, std::ceil(text_width(s, font)) + 8);
                 max_locs = std::max(max_locs, locs.size());
             }
@@ -302,7 +353,7 @@ Figure build_figure(const FigureSpec& spec) {
             for (size_t i = 0; i < es.size();) {
                 size_t j = i;
                 while (j < es.size() && es[j].element == es[i].element) {
-                    for (const std::string& s : split_label(tile_label(es[j].loc, p.layout.element_bits())))
+                    for (const std::string& s : cell_lines(ins, p.op, es[j].loc, p.layout.element_bits(), CellForm::Full))
                         cw = std::max(cw, std::ceil(text_width(s, font)) + 8);
                     ++j;
                 }
@@ -337,18 +388,18 @@ Figure build_figure(const FigureSpec& spec) {
     for (const Panel& p : spec.fit_width > 0 && tiled && matrix ? panels : std::vector<Panel>{})
         for (const std::vector<TileLocation>& locs : p.cells)
             for (const TileLocation& l : locs) {
-                for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
+                for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
-                for (const std::string& s : tile_cell_lines(l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Short))
+                for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Short))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
                 lane_need = std::max(lane_need, text_width(std::to_string(l.loc.lane), font) + 0.6 * font);
             }
     for (const Panel& p : spec.fit_width > 0 && !(tiled && matrix) ? panels : std::vector<Panel>{}) {
         if (spec.view == View::Matrix) {
             for (const Entry& e : p.layout.entries()) {
-                for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits())))
+                for (const std::string& s : cell_lines(ins, p.op, e.loc, p.layout.element_bits(), CellForm::Full))
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
-                for (const std::string& s : split_label(tile_label(e.loc, p.layout.element_bits(), false)))
+                for (const std::string& s : cell_lines(ins, p.op, e.loc, p.layout.element_bits(), CellForm::Short))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
                 lane_need = std::max(lane_need, text_width(std::to_string(e.loc.lane), font) + 0.6 * font);
             }
@@ -388,8 +439,8 @@ Figure build_figure(const FigureSpec& spec) {
         const OperandLayout& L = p.layout;
         const int regs = p.tile ? p.tile->regs() : L.regs();
         const bool sparse_a = ins.sparse() && p.op == Operand::A;
-        p.heading = {std::string(operand_title(p.op)) + "  " + std::string(elem_name(L.type())) +
-                     (sparse_a ? std::string(ins.vendor() == Vendor::NVIDIA ? ", 2:4" : ", 4:2") + " sparse" : "") + ", " +
+        p.heading = {std::string(operand_title(p.op)) + "  " + type_words(ins, p.op, spec.mods, L.type()) +
+                     (sparse_a ? std::string(ins.vendor() == Vendor::NVIDIA ? ", 2:4" : ", 4:2") + " compressed in dense coordinates" : "") + ", " +
                      std::to_string(regs) + " " + std::string(register_noun(ins.vendor())) +
                      (regs == 1 ? "" : "s") + " per lane  (" +
                      (p.tile && matrix ? tile_axis_words(p.op) : axis_words(p.op, ins.sparse(), spec.view)) + ")"};
@@ -404,15 +455,19 @@ Figure build_figure(const FigureSpec& spec) {
     if (tiled) f.title += "  \u00B7  " + panels.front().tile->params().describe();
     std::string ops;
     for (const Panel& p : panels) ops += (ops.empty() ? "" : ", ") + std::string(operand_name(p.op));
+    for (Operand op : scale_ops) ops += ", " + std::string(operand_name(op));
+    if (ins.kind == LayoutKind::Wgmma && matrix && std::find(spec.operands.begin(), spec.operands.end(), Operand::B) == spec.operands.end() &&
+        spec.operands.size() > 1)
+        ops += " (B in shared memory)";
     const std::string mods = spec.mods.describe();
     f.subtitle = (nvidia_short ? "PTX " + ins.mnemonic + "  \u00B7  " : std::string()) + spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), " +
                  lane_group_name(ins, wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
-                 "  \u00B7  operand" + (panels.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
+                 "  \u00B7  operand" + (spec.operands.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
                  (mods.empty() ? "default modifiers" : mods) + "  \u00B7  " +
                  (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " +
                  (tiled && spec.color == ColorBy::Lane && tile_waves > 1
                       ? (ins.vendor() == Vendor::NVIDIA ? "warp and lane group" : "wave and lane group")
-                      : color_words(spec.color));
+                      : color_words(ins, spec.color));
     // The special facts and the confidence: a line of their own under the subtitle.
     std::string facts;
     for (const std::string& fact : special_facts(ins, spec.mods, spec.operands)) facts += (facts.empty() ? "" : "  \u00B7  ") + fact;
@@ -466,17 +521,25 @@ Figure build_figure(const FigureSpec& spec) {
         // Cells too small for their register: a register axis (its room taken
         // from the cells), for panels whose columns or rows are one register each.
         if (as_instruction && matrix && font * cw_fit / short_need < m) {
-            int max_reg = 0;
+            double max_name = 0;
             bool rows_axis = false, cols_axis = false;
             for (Panel& p : panels) {
                 const int nb = p.layout.blocks();
                 std::vector<std::vector<int>> cr(nb, std::vector<int>(p.layout.cols(), -2)), rr(nb, std::vector<int>(p.layout.rows(), -2));
+                std::vector<std::vector<std::string>> cn(nb, std::vector<std::string>(p.layout.cols())),
+                    rn(nb, std::vector<std::string>(p.layout.rows()));
                 for (const Entry& e : p.layout.entries()) {
+                    // The register (and on NVIDIA the element name) must be one per column (row).
+                    const std::string name = cell_label(ins, p.op, e.loc, p.layout.element_bits()).reg_bare;
                     int& c = cr[e.element.block][e.element.col];
-                    c = c == -2 || c == e.loc.reg ? e.loc.reg : -1;
+                    std::string& cname = cn[e.element.block][e.element.col];
+                    c = (c == -2 || c == e.loc.reg) && (cname.empty() || cname == name) ? e.loc.reg : -1;
+                    cname = name;
                     int& r = rr[e.element.block][e.element.row];
-                    r = r == -2 || r == e.loc.reg ? e.loc.reg : -1;
-                    max_reg = std::max(max_reg, e.loc.reg);
+                    std::string& rname = rn[e.element.block][e.element.row];
+                    r = (r == -2 || r == e.loc.reg) && (rname.empty() || rname == name) ? e.loc.reg : -1;
+                    rname = name;
+                    max_name = std::max(max_name, text_width(name, m));
                 }
                 auto uniform = [](const std::vector<std::vector<int>>& v) {
                     for (const auto& b : v)
@@ -484,10 +547,10 @@ Figure build_figure(const FigureSpec& spec) {
                             if (x == -1) return false;
                     return true;
                 };
-                if (uniform(cr)) p.col_reg = cr, cols_axis = true;
-                else if (uniform(rr)) p.row_reg = rr, rows_axis = true;
+                if (uniform(cr)) p.col_reg = cr, p.col_name = cn, cols_axis = true;
+                else if (uniform(rr)) p.row_reg = rr, p.row_name = rn, rows_axis = true;
             }
-            if (rows_axis) g.reg_right = text_width("v" + std::to_string(max_reg), m) + 0.8 * m;
+            if (rows_axis) g.reg_right = max_name + 0.8 * m;
             if (cols_axis) g.reg_bottom = 1.5 * m;
             g.block_gap += std::max(g.reg_right, g.reg_bottom);
             double extra = 0;
@@ -505,7 +568,7 @@ Figure build_figure(const FigureSpec& spec) {
             } else {  // the axis would cost the cells too much (many blocks): none
                 g.block_gap -= std::max(g.reg_right, g.reg_bottom);
                 g.reg_right = g.reg_bottom = 0;
-                for (Panel& p : panels) p.col_reg.clear(), p.row_reg.clear();
+                for (Panel& p : panels) p.col_reg.clear(), p.row_reg.clear(), p.col_name.clear(), p.row_name.clear();
             }
         }
         // Tile mode: the labels without bits when the full ones do not fit (a tile
@@ -533,7 +596,12 @@ Figure build_figure(const FigureSpec& spec) {
         // Indices: every n-th, so neighbours do not touch.
         int max_cols = 1;
         for (const Panel& p : panels) max_cols = std::max(max_cols, p.cols);
-        const std::string widest = spec.view == View::Matrix ? std::to_string(max_cols - 1) : "v" + std::to_string(max_cols - 1);
+        std::string widest = std::to_string(max_cols - 1);
+        if (spec.view != View::Matrix)
+            for (const Panel& p : panels) {
+                const std::string n = register_text(ins, p.op, p.cols - 1, p.layout.element_bits());
+                if (text_width(n, m) > text_width(widest, m)) widest = n;
+            }
         g.col_step = index_step(g.cw, text_width(widest, m) + 0.4 * m);
         g.row_step = index_step(g.ch, 1.1 * m);
         int min_cols = max_cols;
@@ -569,7 +637,7 @@ Figure build_figure(const FigureSpec& spec) {
             if (p.heading.size() > 2 && full.find("  (") != std::string::npos)
                 p.heading = wrap(full.substr(0, full.rfind("  (")), g.heading_font * 1.12, std::max(room, 4 * m), "  ");
             if (p.heading.size() > 2)  // a narrow panel: operand and type only
-                p.heading = wrap(std::string(operand_name(p.op)) + "  " + std::string(elem_name(p.layout.type())),
+                p.heading = wrap(std::string(operand_name(p.op)) + "  " + type_words(ins, p.op, spec.mods, p.layout.type(), true),
                                  g.heading_font * 1.12, std::max(room, 4 * m), "  ");
             any_blocks = any_blocks || p.block_at.size() > 1;
             // B heads its own row of the GEMM picture; A and D share theirs.
@@ -590,14 +658,15 @@ Figure build_figure(const FigureSpec& spec) {
     // Fitted instruction figures likewise: a grid over cells under 4 units would hide their colour.
     if (fit && as_instruction && !g.labels) f.tile_grid = std::min(cw, ch / static_cast<double>(max_locs)) >= 4;
     const int groups = lane_groups(ins, wave);
-    // Where a cell cannot name its lane, a shade per lane tells them apart.
-    const bool shade_lanes = spec.color == ColorBy::Lane && as_instruction && matrix &&
-                             (cform == CellForm::Lane || cform == CellForm::None);
+    // One instruction coloured by lane: core's lane_color, the group's hue
+    // shaded per lane within it (AMD: by lane; NVIDIA mma: by threadID_in_group;
+    // wgmma: by groupID within the warp), as the app draws it. (The registers
+    // view has a row per lane: its lane groups keep their flat hue.)
+    const bool shade_lanes = spec.color == ColorBy::Lane && as_instruction && matrix;
     auto cell_color = [&](const Element& e, const TileLocation& at) {
         if (tiled && spec.color == ColorBy::Lane && tile_waves > 1)
             return wave_color(at.wave, lane_group(ins, at.loc.lane), groups, spec.theme);
-        const Rgb c = tile_color(ins, spec.color, e, at.loc, spec.theme);
-        return shade_lanes ? lane_shade(c, ins, at.loc.lane, spec.theme) : c;
+        return shade_lanes ? lane_color(ins, at.loc.lane, spec.theme) : tile_color(ins, spec.color, e, at.loc, spec.theme);
     };
 
     // Panel positions.
@@ -612,12 +681,39 @@ Figure build_figure(const FigureSpec& spec) {
         content_w = std::max(d.x + d.width(g), b.x + b.width(g));
         content_h = std::max(a.y + a.height(g), d.y + d.height(g));
     } else {
+        // wgmma's GEMM picture: B lives in shared memory, so where the GEMM
+        // arrangement puts B (above D) a frame of B's K x N says so.
+        const bool wgmma_b = ins.kind == LayoutKind::Wgmma && matrix && !tiled && panels.size() == 2 &&
+                             panels[0].op == Operand::A && panels[1].op == Operand::D;
+        std::vector<std::string> b_head;
+        double b_top = 0;
+        if (wgmma_b) {
+            const std::string text = "B (K x N)  " + std::string(elem_name(ins.b)) +
+                                     ": in shared memory, read through a matrix descriptor (no register fragment)";
+            const double room = panels[1].width(g) - g.panel_left;
+            b_head = fit ? wrap(text, g.heading_font * 1.12, std::max(room, 4 * g.index_font), "  ") : std::vector<std::string>{text};
+            b_top = g.heading_font * 1.25 * static_cast<double>(b_head.size()) + 0.6 * g.index_font;
+        }
+        const double b_h = wgmma_b ? b_top + ins.k * ch + g.panel_gap : 0;
         double x = g.margin;
         for (Panel& p : panels) {
-            p.x = x, p.y = header;
+            p.x = x, p.y = header + b_h;
             x += p.width(g) + g.panel_gap;
             content_w = std::max(content_w, p.x + p.width(g));
             content_h = std::max(content_h, p.y + p.height(g));
+        }
+        if (wgmma_b) {
+            const Panel& d = panels[1];
+            const double bx = d.x + g.panel_left, by = header + b_top, w = d.cols * cw, h = ins.k * ch;
+            for (size_t n = 0; n < b_head.size(); ++n) {
+                f.texts.push_back({d.x, header + g.heading_font * (1 + 1.25 * static_cast<double>(n)), b_head[n], g.heading_font,
+                                   Anchor::Start, true, tc.text});
+                content_w = std::max(content_w, d.x + text_width(b_head[n], g.heading_font) * 1.12);
+            }
+            f.boxes.push_back({bx, by, w, h, tc.background, true, tc.muted, 1.0});
+            const std::string note = std::to_string(ins.k) + " x " + std::to_string(ins.n) + " in shared memory";
+            if (text_width(note, g.index_font) < w && h > 1.5 * g.index_font)
+                f.texts.push_back({bx + w / 2, by + h / 2 + 0.35 * g.index_font, note, g.index_font, Anchor::Middle, false, tc.muted});
         }
     }
 
@@ -640,10 +736,13 @@ Figure build_figure(const FigureSpec& spec) {
                 if (fit && text_width(label, g.index_font) * 1.12 > p.cols * cw) label = g.block_word.substr(0, 1) + std::to_string(b);
                 if (!fit || text_width(label, g.index_font) * 1.12 <= p.cols * cw)
                     f.texts.push_back({bx, by - g.block_label_dy, label, g.index_font, Anchor::Start, true, tc.muted});
+                else if (text_width(label, g.index_font) * 1.12 <= p.cols * cw + g.panel_left)
+                    // A narrow block (A of 32x32x1): the letter may use the row indices' room beside it.
+                    f.texts.push_back({bx + p.cols * cw, by - g.block_label_dy, label, g.index_font, Anchor::End, true, tc.muted});
             }
             for (int c = 0; c < p.cols; c += g.col_step)
                 f.texts.push_back({bx + (c + 0.5) * cw, by - g.index_dy,
-                                   spec.view == View::Matrix ? std::to_string(c) : "v" + std::to_string(c), g.index_font,
+                                   spec.view == View::Matrix ? std::to_string(c) : register_text(ins, p.op, c, L.element_bits()), g.index_font,
                                    Anchor::Middle, false, tc.muted});
             for (int r = 0; r < p.rows; r += g.row_step)
                 f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35, std::to_string(r),
@@ -671,8 +770,9 @@ Figure build_figure(const FigureSpec& spec) {
                             }
                             t.id = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
                                    std::to_string(n);
-                            if (as_instruction && g.labels) t.lines = cell_lines(locs[n].loc, L.element_bits(), cform);
-                            else if (tiled && g.labels) t.lines = tile_cell_lines(locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form);
+                            if (as_instruction && g.labels) t.lines = cell_lines(ins, p.op, locs[n].loc, L.element_bits(), cform);
+                            else if (tiled && g.labels)
+                                t.lines = tile_cell_lines(ins, p.op, locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form);
                             f.tiles.push_back(std::move(t));
                         }
                     }
@@ -713,13 +813,13 @@ Figure build_figure(const FigureSpec& spec) {
             }
             // The register axis: "v3" under each run of columns (beside each run of
             // rows) of one register, where the text fits beside the previous one.
-            auto reg_runs = [&](const std::vector<int>& regs, bool cols_run) {
+            auto reg_runs = [&](const std::vector<int>& regs, const std::vector<std::string>& names, bool cols_run) {
                 const double cell = cols_run ? cw : ch;
                 double free_from = -1e9;
                 for (size_t i = 0; i < regs.size();) {
                     size_t j = i;
-                    while (j < regs.size() && regs[j] == regs[i]) ++j;
-                    const std::string label = "v" + std::to_string(regs[i]);
+                    while (j < regs.size() && regs[j] == regs[i] && names[j] == names[i]) ++j;
+                    const std::string& label = names[i];
                     const double mid = (static_cast<double>(i + j) / 2) * cell;
                     const double need = cols_run ? text_width(label, g.index_font) + 0.4 * g.index_font : 1.1 * g.index_font;
                     if (mid - need / 2 >= free_from && regs[i] >= 0) {
@@ -740,8 +840,8 @@ Figure build_figure(const FigureSpec& spec) {
                     i = j;
                 }
             };
-            if (spec.view == View::Matrix && !p.col_reg.empty()) reg_runs(p.col_reg[b], true);
-            if (spec.view == View::Matrix && !p.row_reg.empty()) reg_runs(p.row_reg[b], false);
+            if (spec.view == View::Matrix && !p.col_reg.empty()) reg_runs(p.col_reg[b], p.col_name[b], true);
+            if (spec.view == View::Matrix && !p.row_reg.empty()) reg_runs(p.row_reg[b], p.row_name[b], false);
             // Sparse A and its index in dense coordinates: a line between the
             // 4-k groups whose two stored values share one slot.
             if (ins.sparse() && matrix && !p.tile && (p.op == Operand::A || p.op == Operand::K))
@@ -791,6 +891,105 @@ Figure build_figure(const FigureSpec& spec) {
     for (const std::string& s : title_lines) content_w = std::max(content_w, g.margin + text_width(s, g.title_font) * 1.12);
     for (const std::string& s : subtitle_lines) content_w = std::max(content_w, g.margin + text_width(s, g.subtitle_font));
 
+    // The scale operands of a scaled GEMM picture: one panel each, stacked under
+    // the GEMM, at the figure's tile font (never below the smallest legible
+    // one): register and byte field over the lane ("v0[7:0]" over "L17") in
+    // every cell, the columns wrapped into chunks where they do not fit the
+    // width; the heading names the byte field every cell shares.
+    if (!scale_ops.empty()) {
+        const double min_font = fit ? (spec.min_font > 0 ? spec.min_font : 10) : 0;
+        const double tf = std::max(f.tile_font, min_font);
+        const double tl = f.tile_line * tf / f.tile_font;
+        const double pad = fit ? 0.6 * tf : 8 * tf / font;
+        const double avail = fit ? spec.fit_width - 2 * g.margin : 1e12;
+        const double im = g.index_font, hf = g.heading_font;
+        double y = content_h + (fit ? 1.2 * im : g.panel_gap);
+        for (Operand op : scale_ops) {
+            const OperandLayout L = layout_of(ins, *spec.target, op, spec.mods);
+            const std::string opn(operand_name(op));
+            const int bits = L.element_bits();
+            const std::vector<Entry> es = L.entries();
+            // The register and bits every cell shares, if one: "v0[7:0]".
+            std::string shared;
+            for (size_t n = 0; n < es.size(); ++n) {
+                const std::string r = cell_label(ins, op, es[n].loc, bits).reg;
+                if (n == 0) shared = r;
+                else if (r != shared) shared.clear();
+                if (shared.empty()) break;
+            }
+            const double left = text_width(std::to_string(L.rows() - 1), im) + 0.5 * im;
+            size_t max_locs_s = 1;
+            for (int r = 0; r < L.rows(); ++r)
+                for (int c = 0; c < L.cols(); ++c) max_locs_s = std::max(max_locs_s, L.where({0, r, c}).size());
+            // Register with bits over the lane in every cell; where the columns do
+            // not fit the width they wrap into chunks, one under the other.
+            auto lines_of = [&](const Location& loc) -> std::vector<std::string> {
+                const CellLabel l = cell_label(ins, op, loc, bits);
+                return {l.reg, l.lane};
+            };
+            double cw = fit ? 1 : 44 * tf / font;
+            for (const Entry& e : es)
+                for (const std::string& l : lines_of(e.loc)) cw = std::max(cw, text_width(l, tf) + pad);
+            const bool labels = left + cw <= avail;  // one column fits (else colours only)
+            if (!labels) cw = std::max(0.5, avail - left);
+            const int per_chunk = std::max(1, std::min(L.cols(), static_cast<int>((avail - left) / cw)));
+            const int chunks = (L.cols() + per_chunk - 1) / per_chunk;
+            const double ch = static_cast<double>(max_locs_s) * (2 * tl + 5 * tf / font);
+            // Heading: what the operand is, the byte field every cell shares, the axes.
+            std::string head = std::string(operand_title(op)) + "  " + std::string(elem_name(L.type())) + ", " +
+                               std::to_string(L.regs()) + " VGPR" + (L.regs() == 1 ? "" : "s") + " per lane" +
+                               (shared.empty() ? std::string() : "; every scale in " + shared) + "  (" +
+                               axis_words(op, false, View::Matrix) + ": a scale per 32 k" +
+                               (chunks > 1 ? "; columns wrapped in " + std::to_string(chunks) + " rows" : std::string()) + ")";
+            std::vector<std::string> heads = fit ? wrap(head, hf * 1.12, avail, "  ") : std::vector<std::string>{head};
+            for (size_t n = 0; n < heads.size(); ++n) {
+                f.texts.push_back({g.margin, y + hf + 1.25 * hf * static_cast<double>(n), heads[n], hf, Anchor::Start, true, tc.text});
+                content_w = std::max(content_w, g.margin + text_width(heads[n], hf) * 1.12);
+            }
+            const double bx = g.margin + left;
+            double by = y + hf + 1.25 * hf * static_cast<double>(heads.size() - 1) + 0.5 * im + 1.2 * im;
+            const int cstep = index_step(cw, text_width(std::to_string(L.cols() - 1), im) + 0.4 * im);
+            const int rstep = index_step(ch, 1.1 * im);
+            double y2 = by;
+            for (int chunk = 0; chunk < chunks; ++chunk) {
+                const int c0 = chunk * per_chunk, c1 = std::min(L.cols(), c0 + per_chunk);
+                if (chunk > 0) by = y2 + 1.7 * im;  // room for the chunk's column indices
+                for (int c = c0; c < c1; c += cstep)
+                    f.texts.push_back({bx + (c - c0 + 0.5) * cw, by - 0.35 * im, std::to_string(c), im, Anchor::Middle, false, tc.muted});
+                for (int r = 0; r < L.rows(); r += rstep)
+                    f.texts.push_back({bx - 0.375 * im, by + (r + 0.5) * ch + 0.35 * im, std::to_string(r), im, Anchor::End, false, tc.muted});
+                for (int r = 0; r < L.rows(); ++r)
+                    for (int c = c0; c < c1; ++c) {
+                        const double x = bx + (c - c0) * cw;
+                        const std::vector<Location> locs = L.where({0, r, c});
+                        if (locs.empty()) {
+                            f.boxes.push_back({x, by + r * ch, cw, ch, tc.background, true, tc.grid, 0.5});
+                            continue;
+                        }
+                        const double h = ch / static_cast<double>(locs.size());
+                        for (size_t n = 0; n < locs.size(); ++n) {
+                            Tile t;
+                            t.x = x, t.y = by + r * ch + n * h, t.w = cw, t.h = h;
+                            t.fill = cell_color(Element{0, r, c}, TileLocation{0, locs[n]});
+                            t.ink = text_on(t.fill);
+                            t.id = opn + ".0." + std::to_string(r) + "." + std::to_string(c) + "." + std::to_string(n);
+                            if (labels) t.lines = lines_of(locs[n]);
+                            f.tiles.push_back(std::move(t));
+                        }
+                    }
+                const double x2 = bx + (c1 - c0) * cw, fw = fit ? 1.0 : 1.5;
+                y2 = by + L.rows() * ch;
+                f.lines.push_back({bx, by, x2, by, tc.text, fw});
+                f.lines.push_back({x2, by, x2, y2, tc.text, fw});
+                f.lines.push_back({x2, y2, bx, y2, tc.text, fw});
+                f.lines.push_back({bx, y2, bx, by, tc.text, fw});
+                content_w = std::max(content_w, x2);
+            }
+            content_h = y2;
+            y = y2 + (fit ? 1.2 * im : g.panel_gap);
+        }
+    }
+
     // Legend: one swatch per colour class shown.
     int classes = 0;
     switch (spec.color) {
@@ -824,18 +1023,32 @@ Figure build_figure(const FigureSpec& spec) {
                 label += (label.empty() ? "" : ", ") + legend_label(ins, spec.color, j);
             f.legend.push_back({categorical(i, spec.theme), label});
         }
-        f.legend_title = std::string(matrix && as_instruction && cform == CellForm::Lane ? "Cell text: lane. " : "") +
-                         (matrix && as_instruction && cform == CellForm::Short ? "Cell text: register, lane. " : "") +
-                         (g.reg_right > 0 || g.reg_bottom > 0 ? "v3 by a run of cells: the " + std::string(register_noun(ins.vendor())) + " holding it. "
+        f.legend_title = std::string(matrix && as_instruction && cform == CellForm::Lane ? (ins.vendor() == Vendor::NVIDIA ? "Cell text: thread. " : "Cell text: lane. ") : "") +
+                         (matrix && as_instruction && cform == CellForm::Short ? (ins.vendor() == Vendor::NVIDIA ? "Cell text: PTX element, thread. " : "Cell text: register, lane. ") : "") +
+                         (matrix && as_instruction && cform == CellForm::Short &&
+                                  std::any_of(panels.begin(), panels.end(), [](const Panel& p) { return p.op == Operand::K; })
+                              ? std::string(ins.vendor() == Vendor::NVIDIA ? "e.n5" : "v0.n5") + ": the index field in bits [23:20] (nibble 5). "
+                              : std::string()) +
+                         (g.reg_right > 0 || g.reg_bottom > 0 ? (ins.vendor() == Vendor::NVIDIA ? std::string("a1 by a run of cells: PTX's name of the fragment element holding it. ")
+                                                                                                 : "v3 by a run of cells: the VGPR holding it. ")
                                                                 : std::string()) +
-                         "Colour by " + color_words(spec.color) +
-                         (shade_lanes ? ", shade by lane within the group (lightest = last lane)" : "") + ":";
+                         "Colour by " + color_words(ins, spec.color) +
+                         (shade_lanes ? shade_words(ins) : "") + ":";
     }
     const double lf = g.legend_font, sw = g.swatch;
     const double legend_w = (fit ? spec.fit_width : std::max(content_w, g.min_width)) - g.margin;
     double lx = g.margin, ly = content_h + g.legend_gap;
-    f.texts.push_back({lx, ly + sw - 0.2 * lf, f.legend_title, lf, Anchor::Start, true, tc.text});
-    lx += text_width(f.legend_title, lf) * 1.12 + 1.4 * lf;  // bold runs wider than the regular estimate
+    // A fitted figure wraps a legend title wider than itself (at its sentences, then words).
+    const std::vector<std::string> legend_lines =
+        fit && text_width(f.legend_title, lf) * 1.12 > legend_w - g.margin ? wrap(f.legend_title, lf * 1.12, legend_w - g.margin, ". ")
+                                                                         : std::vector<std::string>{f.legend_title};
+    for (size_t n = 0; n < legend_lines.size(); ++n) {
+        if (n > 0) ly += g.legend_row;
+        std::string line = legend_lines[n];
+        if (n + 1 < legend_lines.size() && !line.empty() && line.back() != '.') line += ".";  // the sentence's own stop
+        f.texts.push_back({lx, ly + sw - 0.2 * lf, line, lf, Anchor::Start, true, tc.text});
+    }
+    lx += text_width(legend_lines.back(), lf) * 1.12 + 1.4 * lf;  // bold runs wider than the regular estimate
     for (const LegendEntry& e : f.legend) {
         const double w = sw + 0.4 * lf + text_width(e.label, lf) + 1.4 * lf;
         if (lx + w > legend_w && lx > g.margin + g.legend_indent) lx = g.margin + g.legend_indent, ly += g.legend_row;

@@ -41,11 +41,14 @@ struct MemoryPanel {
     double x = 0, y = 0, w = 0;
 };
 
-std::vector<std::string> cell_lines(const Reader& r, bool transposed, LabelForm form) {
+// A lane as core's cell_label names it: "L17" (AMD), "T17" (NVIDIA).
+std::string lane_text(const Instruction& ins, Operand op, int lane) { return cell_label(ins, op, Location{0, lane, 0, 31}, 32).lane; }
+
+std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Reader& r, bool transposed, LabelForm form) {
     if (form == LabelForm::None) return {};
-    std::vector<std::string> lines{"L" + std::to_string(r.lane)};
+    std::vector<std::string> lines{lane_text(ins, op, r.lane)};
     if (form == LabelForm::Full)
-        lines.push_back("i" + std::to_string(r.issue) + (transposed ? "\u2192L" + std::to_string(r.receiver) : ""));
+        lines.push_back("i" + std::to_string(r.issue) + (transposed ? "\u2192" + lane_text(ins, op, r.receiver) : ""));
     return lines;
 }
 
@@ -183,16 +186,16 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
         for (const std::vector<Reader>& cell : p.cells) {
             max_readers = std::max(max_readers, static_cast<int>(cell.size()));
             for (const Reader& r : cell) {
-                for (const std::string& s : cell_lines(r, p.transposed, LabelForm::Full))
+                for (const std::string& s : cell_lines(ins, req.operand, r, p.transposed, LabelForm::Full))
                     full_need = std::max(full_need, text_width(s, font) + 0.6 * font);
-                for (const std::string& s : cell_lines(r, p.transposed, LabelForm::Short))
+                for (const std::string& s : cell_lines(ins, req.operand, r, p.transposed, LabelForm::Short))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
             }
         }
     for (const MemoryPanel& p : panels)
         for (const auto& pass : p.hits)
             for (const auto& bank : pass)
-                for (int lane : bank) short_need = std::max(short_need, text_width("L" + std::to_string(lane), font) + 0.6 * font);
+                for (int lane : bank) short_need = std::max(short_need, text_width(lane_text(ins, req.operand, lane), font) + 0.6 * font);
     full_need = std::max(full_need, short_need);
 
     // Geometry (user units); a fitted figure derives every size from min_font.
@@ -360,7 +363,7 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
                     t.fill = tile_color(ins, ColorBy::Lane, Element{}, Location{0, readers[n].lane, 0, 0}, spec.theme);
                     t.ink = text_on(t.fill);
                     t.id = "mem" + where + "." + std::to_string(n);
-                    t.lines = cell_lines(readers[n], p.transposed, form);
+                    t.lines = cell_lines(ins, req.operand, readers[n], p.transposed, form);
                     f.tiles.push_back(std::move(t));
                 }
             }
@@ -434,7 +437,7 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
                             t.fill = tile_color(ins, ColorBy::Lane, Element{}, Location{0, lanes[n], 0, 0}, spec.theme);
                             t.ink = text_on(t.fill);
                             t.id = id + std::to_string(n);
-                            if (form != LabelForm::None) t.lines = {"L" + std::to_string(lanes[n])};
+                            if (form != LabelForm::None) t.lines = {lane_text(ins, req.operand, lanes[n])};
                             f.tiles.push_back(std::move(t));
                         }
                         if (p.dwords[pass][static_cast<size_t>(b)] > 1) {  // a conflict: red frame

@@ -8,6 +8,9 @@
 // tile lies wholly inside the panel with a margin (no palette pixel near its
 // edges), that every lane group's colour is there, and that tiles cover a
 // good part of the panel.
+// Mode "tabs" (EGL) checks the Compare tab (both sides whole, every lane group, titled), the
+// "Inputs and D" tab (D's table in view) of the judged instructions and a scaled MFMA's enlarged
+// SA / SB at 1100x720 and 1400x900.
 // Mode "errors" checks that bad input gives a message and a non-zero exit;
 // mode "window" opens the interactive window under Xvfb and checks the saved settings.
 // Mode "verify" (EGL, no display) runs "Verify on GPU" with the software device
@@ -25,6 +28,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <utility>
+#include <vector>
 #include <string>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -88,7 +93,7 @@ int palette_colours(const unsigned char* px, int w, int h, const std::map<std::s
 
 int main(int argc, char** argv) {
     if (argc != 4) {
-        std::fprintf(stderr, "usage: %s LANESCOPE xvfb|egl|errors|fit|tile|verify|window OUTDIR\n", argv[0]);
+        std::fprintf(stderr, "usage: %s LANESCOPE xvfb|egl|errors|fit|tabs|tile|verify|window OUTDIR\n", argv[0]);
         return 2;
     }
     const std::string app = argv[1], mode = argv[2], dir = argv[3];
@@ -283,6 +288,148 @@ int main(int argc, char** argv) {
                     if (kv.second >= std::max(200, most / 50)) ++present, seen += " group " + std::to_string(kv.first) + ":" + std::to_string(kv.second);
                 check(present == ls::lane_groups(ins, wave), what + ": " + std::to_string(present) + " lane-group colours, expected " +
                                                               std::to_string(ls::lane_groups(ins, wave)) + " (" + seen + ")");
+            }
+        }
+        return failures ? 1 : 0;
+    }
+
+    if (mode == "tabs") {
+        // The Compare and "Inputs and D" tabs of the judged instructions at 1100x720 and 1400x900. Compare
+        // puts an instruction beside itself on another target with the same placement, so both sides
+        // must draw the same picture: their tile pixels balance (left vs right, or top vs bottom when
+        // stacked), every lane group's colour is there, nothing reaches the window's edges or the status
+        // bar, and each side has a title line (text pixels) above its tiles.
+        struct Cmp { const char* arch; const char* ins; const char* extra; };
+        const Cmp cmps[] = {
+            {"gfx942", "v_smfmac_f32_32x32x16_f16", "--compare-arch gfx950"},
+            {"gfx942", "v_mfma_f32_32x32x1_2b_f32", "--compare-arch gfx950"},
+            {"gfx950", "v_mfma_scale_f32_32x32x64_f8f6f4", "--compare-arch gfx950"},
+            {"gfx1100", "v_wmma_f32_16x16x16_f16", "--wave 64 --compare-arch gfx1100 --compare-wave 64"},
+            {"sm_80", "mma_sp_m16n8k32_f32_f16", "--compare-arch sm_90"},
+            {"sm_90a", "wgmma_m64n256k16_f32_f16", "--compare-arch sm_90a"},
+        };
+        int n = 0;
+        for (const char* size : {"1100x720", "1400x900"}) {
+            for (const Cmp& c : cmps) {
+                const std::string out = dir + "/tabs-" + std::to_string(n++) + "-" + c.ins + ".png";
+                std::remove(out.c_str());
+                const std::string what = std::string(c.ins) + " compare at " + size;
+                check(run(prefix + app + " --no-settings -a " + c.arch + " -i " + c.ins + " " + c.extra + " --size " + size +
+                          " --screenshot " + out) == 0,
+                      what + ": screenshot");
+                int w = 0, h = 0, ch = 0;
+                unsigned char* px = stbi_load(out.c_str(), &w, &h, &ch, 4);
+                check(px != nullptr, "PNG readable");
+                if (!px) continue;
+                const ls::Target& t = cat.find_target(c.arch);
+                const ls::Instruction& ins = cat.find_instruction(t, c.ins);
+                const int wave = std::string(c.extra).find("--wave 64") != std::string::npos ? 64
+                                 : ins.vendor() == ls::Vendor::NVIDIA ? (ins.kind == ls::LayoutKind::Wgmma ? 128 : 32) : t.default_wave;
+                const std::map<std::string, int> colours = tile_palette(&ins, wave, ls::Theme::Light);
+                // Tiles only right of the side panel (at most 300 px, 28 % of the window, and its splitter).
+                const int xs = std::min(300, w * 28 / 100) + 12;
+                std::map<int, long> groups;
+                int x0 = w, y0 = h, x1 = -1, y1 = -1;
+                std::vector<std::pair<int, int>> hits;
+                for (int y = 0; y < h; ++y)
+                    for (int x = xs; x < w; ++x) {
+                        const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+                        auto it = colours.find(ls::Rgb{p[0], p[1], p[2]}.hex());
+                        if (it == colours.end()) continue;
+                        ++groups[it->second];
+                        // A neutral grey (NVIDIA's groupID 7) is also a UI colour (separators, text): not placed by it.
+                        if (p[0] == p[1] && p[1] == p[2]) continue;
+                        hits.emplace_back(x, y);
+                        x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
+                    }
+                const int status_bar = 34;  // the status bar's line and text at the bottom
+                check(x1 >= 0 && x1 < w - 6 && y1 < h - status_bar,
+                      what + ": tiles inside the tab (x " + std::to_string(x0) + ".." + std::to_string(x1) + ", y " + std::to_string(y0) +
+                          ".." + std::to_string(y1) + " in " + std::to_string(w) + "x" + std::to_string(h) + ")");
+                long left = 0, right = 0, top = 0, bottom = 0;
+                const double mx = 0.5 * (x0 + x1), my = 0.5 * (y0 + y1);
+                for (const auto& xy : hits) (xy.first < mx ? left : right)++, (xy.second < my ? top : bottom)++;
+                auto balanced = [](long a, long b) { return std::max(a, b) > 0 && std::abs(a - b) <= std::max(a, b) / 10; };
+                check(balanced(left, right) || balanced(top, bottom),
+                      what + ": both sides drawn whole (tile pixels left/right " + std::to_string(left) + "/" + std::to_string(right) +
+                          ", top/bottom " + std::to_string(top) + "/" + std::to_string(bottom) + ")");
+                int present = 0;
+                long most = 0;
+                for (const auto& kv : groups) most = std::max(most, kv.second);
+                for (const auto& kv : groups) present += kv.second >= std::max(100L, most / 50);
+                check(present == ls::lane_groups(ins, wave),
+                      what + ": " + std::to_string(present) + " lane-group colours, expected " + std::to_string(ls::lane_groups(ins, wave)));
+                // Titles: dark text in the band just above the tiles, on both sides' halves.
+                // Stacked when no tile crosses the middle row of the tiles' box (side by side: the middle column).
+                long on_row = 0, on_col = 0;
+                for (const auto& xy : hits) on_row += xy.second == static_cast<int>(my), on_col += xy.first == static_cast<int>(mx);
+                const bool stacked = balanced(top, bottom) && (!balanced(left, right) || on_row < on_col);
+                int second_y0 = h;  // the bottom side's first tile row
+                for (const auto& xy : hits)
+                    if (xy.second > my) second_y0 = std::min(second_y0, xy.second);
+                auto text_in = [&](int bx0, int bx1, int by0, int by1) {
+                    long dark = 0;
+                    for (int y = std::max(0, by0); y < std::min(h, by1); ++y)
+                        for (int x = std::max(0, bx0); x < std::min(w, bx1); ++x) {
+                            const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+                            dark += p[0] < 90 && p[1] < 90 && p[2] < 90;
+                        }
+                    return dark;
+                };
+                const int mid_x = static_cast<int>(mx);
+                const long t1 = stacked ? text_in(xs, w, y0 - 60, y0) : text_in(xs, mid_x, y0 - 60, y0);
+                const long t2 = stacked ? text_in(xs, w, second_y0 - 60, second_y0) : text_in(mid_x, w, y0 - 60, y0);
+                check(t1 >= 40 && t2 >= 40, what + ": a title above each side (" + std::to_string(t1) + ", " + std::to_string(t2) + " text pixels)");
+                stbi_image_free(px);
+            }
+            {
+                // A scaled MFMA's SA and SB, whose own cells are as small as A's rows and B's columns, are drawn
+                // enlarged in the free corner above A and left of B: many cells of their lanes' colours there
+                // (SA 16x4 and SB 4x16 of at least 8x8 px), where the GEMM picture alone leaves it empty.
+                const std::string out = dir + "/tabs-scale-" + size + ".png";
+                std::remove(out.c_str());
+                check(run(prefix + app + " --no-settings -a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 4 --blgp 4 --size " + size +
+                          " --panel --screenshot " + out) == 0,
+                      std::string("scaled MFMA layout panel at ") + size);
+                int w = 0, h = 0, ch = 0;
+                if (unsigned char* px = stbi_load(out.c_str(), &w, &h, &ch, 4)) {
+                    const ls::Instruction& ins = cat.find_instruction(cat.find_target("gfx950"), "v_mfma_scale_f32_16x16x128_f8f6f4");
+                    const std::map<std::string, int> colours = tile_palette(&ins, 64, ls::Theme::Light);
+                    long corner = 0;
+                    for (int y = 0; y < h / 2; ++y)
+                        for (int x = 0; x < w * 3 / 5; ++x) {
+                            const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+                            corner += colours.count(ls::Rgb{p[0], p[1], p[2]}.hex());
+                        }
+                    check(corner >= 2 * 64 * 8 * 8, std::string(size) + ": SA and SB enlarged in the corner above A (" + std::to_string(corner) +
+                                                        " pixels of lane colours in the panel's top-left)");
+                    stbi_image_free(px);
+                } else {
+                    check(false, "PNG readable");
+                }
+            }
+            // Inputs and D: A, B, C on the left and D on the right of the tab, D's table in view.
+            for (const Cmp& c : cmps) {
+                const std::string out = dir + "/tabs-values-" + std::to_string(n++) + "-" + c.ins + ".png";
+                std::remove(out.c_str());
+                const std::string what = std::string(c.ins) + " Inputs and D at " + size;
+                check(run(prefix + app + " --no-settings -a " + c.arch + " -i " + c.ins + " --tab values --size " + size + " --screenshot " +
+                          out) == 0,
+                      what + ": screenshot");
+                int w = 0, h = 0, ch = 0;
+                unsigned char* px = stbi_load(out.c_str(), &w, &h, &ch, 4);
+                check(px != nullptr && w > 0, "PNG readable");
+                if (!px) continue;
+                // Text (values) in the right third of the window, from near the top to the lower half: D's table is in view.
+                long upper = 0, lower = 0;
+                for (int y = 60; y < h - 40; ++y)
+                    for (int x = 2 * w / 3; x < w - 4; ++x) {
+                        const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+                        (y < h / 2 ? upper : lower) += p[0] < 90 && p[1] < 90 && p[2] < 90;
+                    }
+                check(upper >= 300 && lower >= 100, what + ": D's table in view on the right (" + std::to_string(upper) + " / " +
+                                                         std::to_string(lower) + " text pixels, upper / lower half)");
+                stbi_image_free(px);
             }
         }
         return failures ? 1 : 0;

@@ -195,3 +195,24 @@ TEST_CASE("compare: each change is classified (RDNA3 wave32 vs wave64, op_sel)")
     const LayoutDiff dh = diff_layouts(*lo16.find(ls::Operand::D), *hi16.find(ls::Operand::D));
     CHECK(dh.per_change[static_cast<int>(Change::BitsOnly)] == 256);
 }
+
+TEST_CASE("wgmma: B lives in shared memory, and D = A*B + C still uses it") {
+    // PTX wgmma.mma_async reads B through a matrix descriptor: no register layout, yet it is an input.
+    const LayoutSet s = make("sm_90a", "wgmma_m64n256k16_f32_f16");
+    REQUIRE(s.find(ls::Operand::B) == nullptr);
+    Inputs in = make_inputs(s);
+    CHECK(in.b.rows == 16);
+    CHECK(in.b.cols == 256);
+    CHECK(in.b.type == ET::F16);
+    CHECK(inputs_match(in, s));  // kept across frames: edits to B are not reset
+    // B = identity (the default), C = 0: D's first 16 columns are A, the rest 0 (an identity's property;
+    // with B left out of the product D was C everywhere).
+    generate(in.b, Generator::Identity);
+    const Outputs out = compute_d(s, in);
+    REQUIRE(out.d.rows == 64);
+    REQUIRE(out.d.cols == 256);
+    bool ok = true;
+    for (int i = 0; i < 64; ++i)
+        for (int j = 0; j < 256; ++j) ok &= out.d.at(0, i, j) == (j < 16 ? in.a.at(0, i, j) : 0.0);
+    CHECK(ok);
+}

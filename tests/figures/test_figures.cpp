@@ -151,7 +151,11 @@ TEST_CASE("SVG matrix view: one tile per element and location labelled and colou
             if (L.element_bits() < 32 && loc.bit_hi <= 31)
                 CHECK(t.lines[0] == reg + "[" + std::to_string(loc.bit_hi) + ":" + std::to_string(loc.bit_lo) + "]");
             CHECK(t.lines[0] + " \u00B7 " + t.lines[1] == ls::tile_label(loc, L.element_bits()));
-            CHECK(t.fill == ls::categorical(loc.lane / gs, ls::Theme::Light).hex());
+            // The group's hue, shaded per lane (core's lane_color, as the app): the
+            // group's first lane has the hue itself, no two lanes of a group alike.
+            CHECK(t.fill == ls::lane_color(*b.ins, loc.lane, ls::Theme::Light).hex());
+            if (loc.lane % gs == 0) CHECK(t.fill == ls::categorical(loc.lane / gs, ls::Theme::Light).hex());
+            if (loc.lane % gs != 0) CHECK(t.fill != ls::categorical(loc.lane / gs, ls::Theme::Light).hex());
         }
         // The legend lists every lane group of the wave.
         for (int g = 0; g < b.mods.wave / gs; ++g) {
@@ -486,5 +490,207 @@ TEST_CASE("figure --width: SVG fitted keeps one id per tile, bad widths are refu
         r = cli(std::string("figure -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand D -o - ") + bad);
         CHECK(r.status == 1);
         CHECK(r.err.find("legal") != std::string::npos);
+    }
+}
+
+// PTX ISA §9.7.14.5.8 (mma.m16n8k16 with .f16 A/B, .f32 C/D), fragment figures:
+// groupID = laneid >> 2, threadID_in_group = laneid % 4;
+//   A: a_i at row groupID (+8 for i = 2, 3, 6, 7), col 2*threadID_in_group + (i & 1) (+8 for i >= 4);
+//   B: b_i at row 2*threadID_in_group + (i & 1) (+8 for i >= 2), col groupID;
+//   C/D: c_i at row groupID (+8 for i >= 2), col 2*threadID_in_group + (i & 1).
+// Inverted here: the PTX name and thread of element (row, col) of each operand.
+namespace {
+std::pair<std::string, int> ptx_m16n8k16(char op, int row, int col) {
+    int i = 0, group = 0, tig = 0;
+    if (op == 'a') {
+        group = row % 8, tig = (col % 8) / 2;
+        i = (col & 1) + (row >= 8 ? 2 : 0) + (col >= 8 ? 4 : 0);
+    } else if (op == 'b') {
+        group = col, tig = (row % 8) / 2;
+        i = (row & 1) + (row >= 8 ? 2 : 0);
+    } else {
+        group = row % 8, tig = col / 2;
+        i = (col & 1) + (row >= 8 ? 2 : 0);
+    }
+    return {std::string(1, op) + std::to_string(i), group * 4 + tig};
+}
+}  // namespace
+
+TEST_CASE("NVIDIA figures in PTX's terms: a0..a7, b0..b3, d0..d3 and T<lane> from the PTX fragment tables, legend by groupID") {
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("sm_80");
+    const ls::Instruction& ins = cat.find_instruction(t, "mma_m16n8k16_f32_f16");
+    fig::FigureSpec spec;
+    spec.ins = &ins, spec.target = &t, spec.mods = ls::resolve_modifiers(ins, t, {});
+    spec.operands = {ls::Operand::A, ls::Operand::B, ls::Operand::D};
+    for (double width : {0.0, 500 / 0.75}) {
+        INFO("fit width " << width);
+        spec.fit_width = width, spec.min_font = width > 0 ? 5 / 0.75 : 0;
+        const std::string svg = fig::to_svg(fig::build_figure(spec));
+        REQUIRE(xml_problem(svg).empty());
+        const std::vector<SvgTile> tiles = svg_tiles(svg);
+        CHECK(tiles.size() == 16 * 16 + 16 * 8 + 16 * 8);
+        for (const SvgTile& tile : tiles) {
+            INFO(tile.id);
+            const std::vector<int> v = split_ints(tile.id.substr(2), '.');
+            REQUIRE(v.size() == 4);
+            const char op = tile.id[0] == 'A' ? 'a' : tile.id[0] == 'B' ? 'b' : 'd';
+            const auto [name, thread] = ptx_m16n8k16(op, v[1], v[2]);
+            REQUIRE(tile.lines.size() == 2);
+            CHECK(tile.lines[0] == name);
+            CHECK(tile.lines[1] == "T" + std::to_string(thread));
+            // Colour: a hue per groupID, shaded by threadID_in_group (thread 4g has the hue).
+            if (thread % 4 == 0) CHECK(tile.fill == ls::categorical(thread / 4, ls::Theme::Light).hex());
+        }
+        // The brief's example: A (row 3, col 2) is a0 of thread 13 (groupID 3, threadID_in_group 1).
+        CHECK(svg.find("id=\"A.0.3.2.0\" x=") != std::string::npos);
+        CHECK(ptx_m16n8k16('a', 3, 2) == std::make_pair(std::string("a0"), 13));
+        for (int g = 0; g < 8; ++g) {
+            const std::string entry = ">groupID " + std::to_string(g) + " (T" + std::to_string(4 * g) + "\u2013" +
+                                      std::to_string(4 * g + 3) + ")<";
+            INFO(entry);
+            CHECK(svg.find(entry) != std::string::npos);
+        }
+        CHECK(svg.find("shade by threadID_in_group") != std::string::npos);
+        CHECK(svg.find(">v0<") == std::string::npos);  // no AMD register names
+        CHECK(svg.find(">L13<") == std::string::npos);
+    }
+    // TikZ: the same names in the nodes ("a0\\T13" over two lines).
+    Run r = cli("figure -a sm_80 -i mma_m16n8k16_f32_f16 --operand all --format tikz --width natural -o -");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("(A-0-3-2-0) at") != std::string::npos);
+    const size_t node = r.out.find("(A-0-3-2-0) at");
+    CHECK(r.out.substr(node, r.out.find('\n', node) - node).find("{a0\\\\T13}") != std::string::npos);
+    CHECK(r.out.find("{d3\\\\T31}") != std::string::npos);   // D (15, 7): d3 of groupID 7, threadID_in_group 3
+    CHECK(r.out.find("{b3\\\\T31}") != std::string::npos);   // B (15, 7)
+    CHECK(r.out.find("\\\\L") == std::string::npos);
+}
+
+TEST_CASE("wgmma figures: d names from PTX's wgmma D fragment, legend by warp of the warpgroup, B named as shared memory") {
+    // PTX ISA §9.7.15.5.1.1 (wgmma .m64nNk16 accumulator D): thread T of the warpgroup,
+    // warp = T / 32, groupID = (T % 32) / 4, threadID_in_group = T % 4; d_i at
+    // row 16*warp + groupID (+8 for i % 4 >= 2), col 8*(i / 4) + 2*threadID_in_group + (i & 1).
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("sm_90");
+    const ls::Instruction& ins = cat.find_instruction(t, "wgmma_m64n64k16_f32_f16");
+    fig::FigureSpec spec;
+    spec.ins = &ins, spec.target = &t, spec.mods = ls::resolve_modifiers(ins, t, {});
+    spec.operands = {ls::Operand::D};
+    const std::string svg = fig::to_svg(fig::build_figure(spec));
+    size_t checked = 0;
+    for (const SvgTile& tile : svg_tiles(svg)) {
+        const std::vector<int> v = split_ints(tile.id.substr(2), '.');
+        REQUIRE(v.size() == 4);
+        const int row = v[1], col = v[2];
+        const int warp = row / 16, group = row % 8, tig = (col % 8) / 2;
+        const int i = 4 * (col / 8) + (col & 1) + ((row % 16) >= 8 ? 2 : 0);
+        INFO(tile.id);
+        REQUIRE(tile.lines.size() == 2);
+        CHECK(tile.lines[0] == "d" + std::to_string(i));
+        CHECK(tile.lines[1] == "T" + std::to_string(32 * warp + 4 * group + tig));
+        ++checked;
+    }
+    CHECK(checked == 64 * 64);
+    for (int w = 0; w < 4; ++w)
+        CHECK(svg.find(">warp " + std::to_string(w) + " (T" + std::to_string(32 * w) + "\u2013" + std::to_string(32 * w + 31) + ")<") !=
+              std::string::npos);
+}
+
+// CDNA4 ISA guide §7.1.5–7.2.1 (scaled MFMA): one E8M0 scale per 32 k of each row of
+// A (SA, M x K/32) and of each column of B (SB, K/32 x N), lane = row (column) + M * (k/32),
+// in byte opsel_a (opsel_b) of the one scale VGPR: bits [8*opsel+7 : 8*opsel].
+TEST_CASE("scaled MFMA --operand all: SA and SB in rows of their own, every cell whole, byte field and lane legible") {
+    struct Case {
+        const char* args;
+        int m, n, kb, byte_a, byte_b;
+    };
+    const Case cases[] = {
+        {"-a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 4 --blgp 4", 16, 16, 4, 0, 0},
+        {"-a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 2 --opsel-a 1 --opsel-b 3", 16, 16, 4, 1, 3},
+        {"-a gfx950 -i v_mfma_scale_f32_32x32x64_f8f6f4 --cbsz 4 --blgp 2", 32, 32, 2, 0, 0},
+    };
+    for (const Case& c : cases)
+        for (const char* width : {"--width natural", "--width page", "--width column"}) {
+            INFO(c.args << " " << width);
+            Run r = cli(std::string("figure ") + c.args + " --operand all " + width + " -o -");
+            REQUIRE(r.status == 0);
+            REQUIRE(xml_problem(r.out).empty());
+            const auto bytes = [](int b) { return "[" + std::to_string(8 * b + 7) + ":" + std::to_string(8 * b) + "]"; };
+            size_t sa = 0, sb = 0, two_lines = 0;
+            for (const SvgTile& t : svg_tiles(r.out)) {
+                const bool is_a = t.id.rfind("SA.", 0) == 0, is_b = t.id.rfind("SB.", 0) == 0;
+                if (!is_a && !is_b) continue;
+                const std::vector<int> v = split_ints(t.id.substr(3), '.');
+                REQUIRE(v.size() == 4);
+                const int lane = is_a ? v[1] + c.m * v[2] : v[2] + c.n * v[1];
+                (is_a ? sa : sb) += 1;
+                REQUIRE_FALSE(t.lines.empty());  // every scale cell names its lane
+                CHECK(t.lines.back() == "L" + std::to_string(lane));
+                if (t.lines.size() == 2) {
+                    ++two_lines;
+                    CHECK(t.lines[0] == "v0" + bytes(is_a ? c.byte_a : c.byte_b));
+                }
+            }
+            CHECK(sa == static_cast<size_t>(c.m * c.kb));
+            CHECK(sb == static_cast<size_t>(c.n * c.kb));
+            // Register and byte field over the lane in every cell, at every width; the
+            // headings name the byte field all cells share.
+            CHECK(two_lines == sa + sb);
+            CHECK(r.out.find("every scale in v0" + bytes(c.byte_a)) != std::string::npos);
+            CHECK(r.out.find("every scale in v0" + bytes(c.byte_b)) != std::string::npos);
+            // The fonts: the tile font at least the 5 pt minimum (SVG: 0.75 pt per unit).
+            const size_t fs = r.out.find(".t text{font-size:");
+            REQUIRE(fs != std::string::npos);
+            if (std::string(width) != "--width natural") CHECK(std::atof(r.out.c_str() + fs + 18) * 0.75 >= 5 - 1e-6);
+            // The formats by name in the headings.
+            CHECK(r.out.find(c.byte_a == 1 ? "FP6 E2M3 (cbsz=2)" : "FP4 E2M1 (cbsz=4)") != std::string::npos);
+        }
+}
+
+TEST_CASE("sparse index cells keep their nibble where bits do not fit; wgmma names B's place; narrow blocks keep their letter") {
+    // K at a page's width: the bits do not fit 32 columns, so cells read "v0.n1" / "e.n1":
+    // the 4-bit field where() gives (bits [4n+3:4n]), and the legend says what n means.
+    for (const auto& [arch, name, reg] : {std::tuple<const char*, const char*, const char*>{"gfx942", "v_smfmac_f32_32x32x16_f16", "v"},
+                                          {"sm_80", "mma_sp_m16n8k32_f32_f16", "e"}}) {
+        INFO(arch << " " << name);
+        const Built b = build({arch, name, ls::Operand::K, mods()});
+        fig::FigureSpec spec;
+        spec.ins = b.ins, spec.target = b.target, spec.mods = b.mods, spec.operands = {ls::Operand::K};
+        spec.fit_width = 500 / 0.75, spec.min_font = 5 / 0.75;
+        const std::string svg = fig::to_svg(fig::build_figure(spec));
+        size_t checked = 0, nibbles = 0;
+        for (const SvgTile& t : svg_tiles(svg)) {
+            const std::vector<int> v = split_ints(t.id.substr(2), '.');
+            REQUIRE(v.size() == 4);
+            const ls::Location loc = b.layout.where({v[0], v[1], v[2]})[v[3]];
+            REQUIRE(loc.bit_hi - loc.bit_lo == 3);  // a 4-bit field
+            REQUIRE(t.lines.size() == 2);
+            const std::string base = std::string(reg) == "v" ? "v" + std::to_string(loc.reg) : std::string("e");
+            const std::string bits = "[" + std::to_string(loc.bit_hi) + ":" + std::to_string(loc.bit_lo) + "]";
+            CHECK((t.lines[0] == base + ".n" + std::to_string(loc.bit_lo / 4) || t.lines[0] == base + bits));
+            nibbles += t.lines[0].find(".n") != std::string::npos;
+            ++checked;
+        }
+        CHECK(checked == b.layout.entries().size());
+        // AMD 32x32x16: 16 columns at a page, the bits fit; mma.sp m16n8k32: 32 columns, the nibble does.
+        if (std::string(reg) == "v") CHECK(nibbles == 0);
+        if (std::string(reg) == "e") {
+            CHECK(nibbles == checked);
+            CHECK(svg.find("e.n5: the index field in bits [23:20]") != std::string::npos);
+        }
+        CHECK(svg.find("compressed") != std::string::npos);
+    }
+    // wgmma: B is not a register fragment; the figure says where it is.
+    Run r = cli("figure -a sm_90 -i wgmma_m64n256k16_f32_f16 --operand all --width page -o -");
+    REQUIRE(r.status == 0);
+    CHECK(r.out.find("operands A, D (B in shared memory)") != std::string::npos);
+    CHECK(r.out.find("B (16x256 f16) lives in shared memory, read through a matrix descriptor") != std::string::npos);
+    CHECK(r.out.find(">16 x 256 in shared memory<") != std::string::npos);  // B's frame where the GEMM puts B
+    // 32x32x1 with 2 blocks at a page: A's one-column blocks keep "b0" and "b1".
+    r = cli("figure -a cdna3 -i v_mfma_f32_32x32x1_2b_f32 --operand all --width page -o -");
+    REQUIRE(r.status == 0);
+    for (const char* label : {">b0</text>", ">b1</text>", ">block 0</text>", ">block 1</text>"}) {
+        INFO(label);
+        CHECK(r.out.find(label) != std::string::npos);
     }
 }

@@ -118,4 +118,13 @@ std::pair<std::string, std::string> cell_label_lines(const Instruction& ins, Ope
 std::string cell_label_text(const Instruction& ins, Operand op, const Location& loc, int element_bits,
                             const std::string& separator = " \u00B7 ");
 
+// A register in a table's "reg" column: "v3" on AMD; on NVIDIA the PTX name of
+// the element this location holds ("a0", "d2", "e", "r1"; cell_label's reg_bare).
+std::string reg_column_text(const Instruction& ins, Operand op, const Location& loc, int element_bits);
+// A register as a column header or axis name (register `reg` of every lane):
+// "v3" on AMD; on NVIDIA, where PTX names elements rather than registers, the
+// register's elements: "a0/a1" (.f16x2), "a0/a1/a2/a3" (four 8-bit), "d2"
+// (32-bit), "a1" (both registers of a 64-bit element), "e", "r1" (ldmatrix).
+std::string register_text(const Instruction& ins, Operand op, int reg, int element_bits);
+
 }  // namespace lanescope

@@ -214,4 +214,20 @@ std::string cell_label_text(const Instruction& ins, Operand op, const Location& 
     return l.reg + separator + l.lane;
 }
 
+std::string reg_column_text(const Instruction& ins, Operand op, const Location& loc, int bits) {
+    if (ins.vendor() != Vendor::NVIDIA) return "v" + std::to_string(loc.reg);
+    return cell_label(ins, op, loc, bits).reg_bare;
+}
+
+std::string register_text(const Instruction& ins, Operand op, int reg, int bits) {
+    if (ins.vendor() != Vendor::NVIDIA) return "v" + std::to_string(reg);
+    if (bits >= 64) return cell_label(ins, op, Location{reg - reg % 2, 0, 0, 63}, 64).reg_bare;
+    if (bits >= 32 || bits <= 0 || ins.kind == LayoutKind::LdStMatrix || op == Operand::K)
+        return cell_label(ins, op, Location{reg, 0, 0, 31}, 32).reg_bare;
+    std::string s;
+    for (int lo = 0; lo + bits <= 32; lo += bits)
+        s += (s.empty() ? "" : "/") + cell_label(ins, op, Location{reg, 0, lo, lo + bits - 1}, bits).reg_bare;
+    return s;
+}
+
 }  // namespace lanescope

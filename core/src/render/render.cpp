@@ -353,7 +353,7 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
     } else {
         std::vector<std::vector<std::string>> rows;
         std::vector<std::string> head = {"lane"};
-        for (int reg = 0; reg < L.regs(); ++reg) head.push_back("v" + num(reg));
+        for (int reg = 0; reg < L.regs(); ++reg) head.push_back(register_text(*q.ins, L.operand(), reg, L.element_bits()));
         rows.push_back(head);
         for (int lane = 0; lane < L.lanes(); ++lane) {
             std::vector<std::string> row = {num(lane)};
@@ -380,7 +380,13 @@ std::string render_where(const Query& q, const OperandLayout& L, const Element& 
         std::string s = "{" + header_json(q) + ", \"operand\": " + json_string(operand_name(L.operand())) +
                         ", \"block\": " + num(e.block) + ", \"row\": " + num(e.row) + ", \"col\": " + num(e.col) +
                         ", \"locations\": [";
-        for (size_t n = 0; n < locs.size(); ++n) s += (n ? ", " : "") + location_json(locs[n]);
+        for (size_t n = 0; n < locs.size(); ++n) {
+            std::string one = location_json(locs[n]);
+            // NVIDIA: PTX's name of the element's fragment register ("a0"), added after the promised fields.
+            if (q.ins->vendor() == Vendor::NVIDIA)
+                one.insert(one.size() - 1, ", \"ptx\": " + json_string(reg_column_text(*q.ins, L.operand(), locs[n], L.element_bits())));
+            s += (n ? ", " : "") + one;
+        }
         s += "]";
         if (const Evidence ev = layout_evidence(*q.ins, L.operand(), q.mods); !ev.confidence.empty())
             s += ", " + evidence_json(ev);
@@ -389,7 +395,7 @@ std::string render_where(const Query& q, const OperandLayout& L, const Element& 
     const std::string ev_text = evidence_text(layout_evidence(*q.ins, L.operand(), q.mods));
     std::vector<std::vector<std::string>> rows = {{"element", "reg", "lane", "bits", "label"}};
     for (const auto& l : locs)
-        rows.push_back({element_label(L.operand(), e, L.blocks()), "v" + num(l.reg), num(l.lane),
+        rows.push_back({element_label(L.operand(), e, L.blocks()), reg_column_text(*q.ins, L.operand(), l, L.element_bits()), num(l.lane),
                         "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":")});
     if (locs.empty()) return element_label(L.operand(), e, L.blocks()) + " is held by no lane under these modifiers\n" + ev_text;
     return grid(rows, f) + ev_text;
@@ -410,7 +416,7 @@ std::string render_where_many(const Query& q, const OperandLayout& L, const std:
         const auto locs = L.where(e);
         if (locs.empty()) rows.push_back({element_label(L.operand(), e, L.blocks()), "-", "-", "-", "held by no lane"});
         for (const auto& l : locs)
-            rows.push_back({element_label(L.operand(), e, L.blocks()), "v" + num(l.reg), num(l.lane),
+            rows.push_back({element_label(L.operand(), e, L.blocks()), reg_column_text(*q.ins, L.operand(), l, L.element_bits()), num(l.lane),
                             "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":")});
     }
     return grid(rows, f);
@@ -418,6 +424,7 @@ std::string render_where_many(const Query& q, const OperandLayout& L, const std:
 
 std::string render_which(const Query& q, const OperandLayout& L, int reg, int lane, Format f) {
     auto parts = L.which(reg, lane);
+    const bool nvidia = q.ins->vendor() == Vendor::NVIDIA;
     if (f == Format::Json) {
         std::string s = "{" + header_json(q) + ", \"operand\": " + json_string(operand_name(L.operand())) +
                         ", \"reg\": " + num(reg) + ", \"lane\": " + num(lane) + ", \"parts\": [";
@@ -425,7 +432,9 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
             const auto& p = parts[n];
             s += (n ? ", " : "") + std::string("{\"bit_lo\": ") + num(p.bit_lo) + ", \"bit_hi\": " + num(p.bit_hi) +
                  ", \"block\": " + num(p.element.block) + ", \"row\": " + num(p.element.row) + ", \"col\": " +
-                 num(p.element.col) + ", \"elem_bit_lo\": " + num(p.elem_bit_lo) + "}";
+                 num(p.element.col) + ", \"elem_bit_lo\": " + num(p.elem_bit_lo) +
+                 (nvidia ? ", \"ptx\": " + json_string(reg_column_text(*q.ins, L.operand(), Location{reg, lane, p.bit_lo, p.bit_hi}, L.element_bits()))
+                         : std::string()) + "}";
         }
         s += "]";
         if (const Evidence ev = layout_evidence(*q.ins, L.operand(), q.mods); !ev.confidence.empty())
@@ -434,14 +443,18 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
     }
     const std::string ev_text = evidence_text(layout_evidence(*q.ins, L.operand(), q.mods));
     if (parts.empty())
-        return "v" + num(reg) + " of lane " + num(lane) + " holds no element of " +
+        return (nvidia ? "register " + num(reg) + " (" + register_text(*q.ins, L.operand(), reg, L.element_bits()) + ") of thread "
+                       : "v" + num(reg) + " of lane ") + num(lane) + " holds no element of " +
                std::string(operand_name(L.operand())) + " under these modifiers\n" + ev_text;
+    // NVIDIA: a last column with PTX's name of each part ("a0", "a1").
     std::vector<std::vector<std::string>> rows = {{"bits", "element", "block", "row", "col"}};
+    if (nvidia) rows.front().push_back("ptx");
     for (const auto& p : parts) {
         std::string bits = "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
         if (p.elem_bit_lo) bits += " (element bits from " + num(p.elem_bit_lo) + ")";
         rows.push_back({bits, element_label(L.operand(), p.element, L.blocks()), num(p.element.block),
                         num(p.element.row), num(p.element.col)});
+        if (nvidia) rows.back().push_back(reg_column_text(*q.ins, L.operand(), Location{reg, lane, p.bit_lo, p.bit_hi}, L.element_bits()));
     }
     return grid(rows, f) + ev_text;
 }

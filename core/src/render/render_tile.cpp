@@ -1,5 +1,6 @@
 // Text renderings of tiles: the single-instruction renderings (render.cpp) with
 // a wave in every location and the tile's parameters in every header.
+#include "lanescope/palette.hpp"
 #include "lanescope/tile.hpp"
 
 #include <charconv>
@@ -18,8 +19,9 @@ void append_int(std::string& s, const char* key, int v) {
     s.append(buf, static_cast<size_t>(r.ptr - buf));
 }
 
-std::string tile_label(const TileLocation& at, int bits, int waves) {
-    std::string s = location_label(at.loc, bits);
+// A tile location in the CLI's form: "w1:" then core's cell label ("v0[15:0]:L17", "a0:T13").
+std::string tile_label(const Instruction& ins, Operand op, const TileLocation& at, int bits, int waves) {
+    std::string s = cell_label_text(ins, op, at.loc, bits, ":");
     return waves > 1 ? "w" + num(at.wave) + ":" + s : s;
 }
 
@@ -171,7 +173,7 @@ void render_tile_layout(const Query& q, const TileLayout& t, View view, Format f
             cells.push_back(num(r));
             for (int c = 0; c < t.cols(); ++c) {
                 std::string cell;
-                for (const TileLocation& at : t.where({0, r, c})) cell += (cell.empty() ? "" : " ") + tile_label(at, bits, t.waves());
+                for (const TileLocation& at : t.where({0, r, c})) cell += (cell.empty() ? "" : " ") + tile_label(*q.ins, op, at, bits, t.waves());
                 cells.push_back(cell.empty() ? "-" : cell);
             }
         };
@@ -180,7 +182,7 @@ void render_tile_layout(const Query& q, const TileLayout& t, View view, Format f
         row = [&](int i, std::vector<std::string>& cells) {
             if (i == 0) {
                 cells = {"wave", "lane"};
-                for (int reg = 0; reg < t.regs(); ++reg) cells.push_back("v" + num(reg));
+                for (int reg = 0; reg < t.regs(); ++reg) cells.push_back(register_text(*q.ins, op, reg, bits));
                 return;
             }
             const int w = (i - 1) / t.lanes(), lane = (i - 1) % t.lanes();
@@ -216,8 +218,9 @@ std::string render_tile_where(const Query& q, const TileLayout& t, const Element
     if (locs.empty()) return element_label(t.operand(), e, 1) + " is held by no lane under these modifiers\n";
     std::vector<std::vector<std::string>> rows = {{"element", "wave", "reg", "lane", "bits", "label"}};
     for (const auto& at : locs)
-        rows.push_back({element_label(t.operand(), e, 1), num(at.wave), "v" + num(at.loc.reg), num(at.loc.lane),
-                        "[" + num(at.loc.bit_hi) + ":" + num(at.loc.bit_lo) + "]", tile_label(at, bits, t.waves())});
+        rows.push_back({element_label(t.operand(), e, 1), num(at.wave), reg_column_text(*q.ins, t.operand(), at.loc, bits),
+                        num(at.loc.lane), "[" + num(at.loc.bit_hi) + ":" + num(at.loc.bit_lo) + "]",
+                        tile_label(*q.ins, t.operand(), at, bits, t.waves())});
     return render_grid(rows, f);
 }
 
@@ -231,13 +234,20 @@ std::string render_tile_which(const Query& q, const TileLayout& t, int wave, int
         return s + "]}\n";
     }
     if (parts.empty())
-        return "v" + num(reg) + " of lane " + num(lane) + " in wave " + num(wave) + " holds no element of " +
+        return (q.ins->vendor() == Vendor::NVIDIA ? "register " + num(reg) + " of thread " + num(lane) + " in warp "
+                                                  : "v" + num(reg) + " of lane " + num(lane) + " in wave ") +
+               num(wave) + " holds no element of " +
                std::string(operand_name(t.operand())) + " under these modifiers\n";
+    // NVIDIA: a last column with PTX's name of each part ("a0", "a1"), as render_which.
+    const bool nvidia = q.ins->vendor() == Vendor::NVIDIA;
     std::vector<std::vector<std::string>> rows = {{"bits", "element", "block", "row", "col"}};
+    if (nvidia) rows.front().push_back("ptx");
     for (const auto& p : parts) {
         std::string bits = "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
         if (p.elem_bit_lo) bits += " (element bits from " + num(p.elem_bit_lo) + ")";
         rows.push_back({bits, element_label(t.operand(), p.element, 1), "0", num(p.element.row), num(p.element.col)});
+        if (nvidia)
+            rows.back().push_back(reg_column_text(*q.ins, t.operand(), Location{reg, lane, p.bit_lo, p.bit_hi}, t.instruction().element_bits()));
     }
     return render_grid(rows, f);
 }
@@ -265,7 +275,8 @@ std::string render_tile_lane(const Query& q, const TileLayout& t, int wave, int 
         for (const auto& p : t.which(wave, reg, lane)) {
             std::string bits = "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
             if (p.elem_bit_lo) bits += " (element bits from " + num(p.elem_bit_lo) + ")";
-            rows.push_back({"v" + num(reg), bits, element_label(t.operand(), p.element, 1), num(p.element.row),
+            rows.push_back({register_text(*q.ins, t.operand(), reg, t.instruction().element_bits()), bits,
+                            element_label(t.operand(), p.element, 1), num(p.element.row),
                             num(p.element.col)});
         }
     return out + render_grid(rows, f);
@@ -275,9 +286,9 @@ std::string render_tile_trace(const Query& q, const TileLayout& a, const TileLay
                               const TileLayout& d, const Element& e, Format f) {
     const auto d_at = d.where(e);  // range check with the tile's message
     const int waves = d.waves();
-    auto labels = [&](const std::vector<TileLocation>& ls, int bits) {
+    auto labels = [&](Operand op, const std::vector<TileLocation>& ls, int bits) {
         std::string s;
-        for (const auto& at : ls) s += (s.empty() ? "" : " ") + tile_label(at, bits, waves);
+        for (const auto& at : ls) s += (s.empty() ? "" : " ") + tile_label(*q.ins, op, at, bits, waves);
         return s;
     };
     auto json_locs = [](const std::vector<TileLocation>& ls) {
@@ -313,10 +324,10 @@ std::string render_tile_trace(const Query& q, const TileLayout& a, const TileLay
     std::string title = tile_title(q, d);
     title.pop_back();  // its newline
     std::string out = "D[" + num(e.row) + "][" + num(e.col) + "] of the " + title + "\nis at " +
-                      labels(d_at, d.instruction().element_bits()) + "\nD = sum over the tile's k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
+                      labels(Operand::D, d_at, d.instruction().element_bits()) + "\nD = sum over the tile's k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
     std::vector<std::vector<std::string>> rows = {{"operand", "element", "locations"}};
     for (const Term& t : terms)
-        rows.push_back({std::string(operand_name(t.op)), element_label(t.op, t.el, 1), labels(t.at, t.bits)});
+        rows.push_back({std::string(operand_name(t.op)), element_label(t.op, t.el, 1), labels(t.op, t.at, t.bits)});
     return out + render_grid(rows, f);
 }
 

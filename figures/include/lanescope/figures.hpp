@@ -32,7 +32,7 @@ struct FigureSpec {
     const Instruction* ins = nullptr;
     const Target* target = nullptr;
     ResolvedModifiers mods;
-    std::vector<Operand> operands;  // one, or A, B, D for the GEMM arrangement
+    std::vector<Operand> operands;  // one, or A, B, D for the GEMM arrangement (then SA, SB: a row each under it)
     View view = View::Matrix;
     ColorBy color = ColorBy::Lane;
     Theme theme = Theme::Light;
