@@ -63,4 +63,6 @@ for size in 1100x720 1400x900; do
   shot_at memory-mfma-32x32x8-f16-B-row-ld64-pad8-gfx942-$size  $size -a gfx942  -i v_mfma_f32_32x32x8_f16 --view memory --operand B --memory lds --order row --ld 64 --pad 8
   shot_at memory-mfma-16x16x32-f16-B-transposed-gfx950-$size    $size -a gfx950  -i v_mfma_f32_16x16x32_f16 --view memory --operand B --memory lds --order row --ld 64 --transpose
   shot_at memory-wmma-16x16x16-f16-B-global-gfx1200-$size       $size -a gfx1200 -i v_wmma_f32_16x16x16_f16 --view memory --operand B --memory global --order row --ld 64 --transpose
+  # Tile mode's Memory tab (issue 20): B of the 256x256 tile, every wave's loads; lane 5 of wave 3 pinned.
+  shot_at memory-tile-256x256-mfma-32x32x8-B-gfx942-$size        $size "${tile256[@]}" --view memory --pin lane,5,3
 done

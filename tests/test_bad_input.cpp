@@ -430,11 +430,13 @@ TEST_CASE("bad input table: the app refuses clearly before opening anything and 
     cases.push_back({kOk + " --waves 2x2 --shape 4096x1024", 2, {"tile", "at most"}});
     for (const char* v : {"D,64,0", "lane,3,4", "lane,64", "A,1", "wave,1,1"})
         cases.push_back({kOk + " --waves 2x2 --pin " + v, 2, {"--pin", "legal in tile mode"}});
-    // Issue 21: empty values are usage errors; the memory view refuses tile options as lanescope-cli does.
+    // Issue 21: empty values are usage errors. Issue 20: tile options are legal with the memory view, but each
+    // side is still checked: a tile core refuses, or a memory option the operand cannot take, is refused.
     for (const char* opt : {"--pin", "--waves", "--shape", "--tiles-per-wave", "--swizzle", "--grouping", "--operand", "--size"})
         cases.push_back({kOk + " " + opt + " ''", 2, {"''", "empty", "legal"}});
-    cases.push_back({kOk + " --view memory --waves 2x2", 2, {"memory view", "tile options", "load"}});
-    cases.push_back({kOk + " --operand B --ld 64 --shape 64x64x16", 2, {"memory view", "tile options"}});
+    cases.push_back({kOk + " --view memory --waves 2x2 --shape 100x64", 2, {"tile", "not a multiple"}});
+    cases.push_back({kOk + " --operand B --ld 32 --shape 64x64x16", 2, {"--ld 32", "legal: 64"}});  // the tile's B: 16x64
+    cases.push_back({kOk + " --view memory --waves 2x2 --grouping nope", 2, {"--grouping", "legal"}});
     cases.push_back({kOk + " --compare-wave 48", 2, {"compare"}});
     cases.push_back({kOk + " --compare-wave x", 2, {"--compare-wave", "legal"}});
     cases.push_back({kOk + " --size 10x10", 2, {"--size", "320"}});

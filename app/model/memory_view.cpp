@@ -1,6 +1,7 @@
 #include "model/memory_view.hpp"
 
 #include "model/links.hpp"
+#include "model/tile_view.hpp"
 
 #include "lanescope/transpose.hpp"
 
@@ -52,6 +53,59 @@ ls::MemoryTile effective_tile(const ls::OperandLayout& l, const MemorySettings& 
     return t;
 }
 
+ls::MemoryTile effective_tile(const MemoryMatrix& mm, const MemorySettings& s) {
+    ls::MemoryTile t = s.tile;
+    if (t.ld <= 0) t.ld = ls::contiguous_extent(t.order, mm.rows, mm.cols);
+    t.element_bits = mm.element_bits;
+    return t;
+}
+
+MemoryMatrix memory_matrix(const LayoutSet& set, const MemorySettings& s) {
+    const ls::OperandLayout* l = set.find(s.operand);
+    if (!set.ins || !l)
+        throw ls::Error(std::string(set.ins ? set.ins->mnemonic : "this instruction") + " has no operand " +
+                        std::string(ls::operand_name(s.operand)));
+    MemoryMatrix mm;
+    mm.element_bits = l->element_bits();
+    if (s.tiles) {
+        const ls::TileLayout t(*set.ins, *set.target, s.operand, set.mods, *s.tiles);
+        mm.rows = t.rows(), mm.cols = t.cols(), mm.block_rows = t.rows();
+    } else {
+        mm.rows = l->blocks() * l->rows(), mm.cols = l->cols(), mm.block_rows = l->rows();
+    }
+    return mm;
+}
+
+std::vector<WaveLoads> wave_loads(const MemoryPlan& p) {
+    std::map<int, WaveLoads> by;
+    for (const IssueRow& r : p.issues) {
+        WaveLoads& w = by[r.wave];
+        w.wave = r.wave;
+        ++w.instructions;
+        if (r.report >= 0) {
+            w.cycles += p.banks[static_cast<size_t>(r.report)].cycles;
+            w.minimum_cycles += p.banks[static_cast<size_t>(r.report)].minimum_cycles;
+        }
+        if (r.coalescing >= 0) {
+            w.cache_lines += p.coalescing[static_cast<size_t>(r.coalescing)].cache_lines;
+            w.minimum_lines += p.coalescing[static_cast<size_t>(r.coalescing)].minimum_lines;
+        }
+    }
+    std::vector<WaveLoads> out;
+    for (const auto& kv : by) out.push_back(kv.second);
+    return out;
+}
+
+int worst_wave(const std::vector<WaveLoads>& w, bool lds) {
+    int best = -1;
+    long long cost = -1;
+    for (const WaveLoads& x : w) {
+        const long long c = lds ? x.cycles : x.cache_lines;
+        if (c > cost) cost = c, best = x.wave;
+    }
+    return best;
+}
+
 std::vector<ls::PassGrouping> groupings_for(const LayoutSet& set, const std::string& mnemonic) {
     try {
         return ls::pass_groupings(*set.target, mnemonic, set.wave());
@@ -64,22 +118,16 @@ MemoryPlan make_plan(const LayoutSet& set, const MemorySettings& s, MemoryPlan::
     MemoryPlan plan;
     plan.kind = kind;
     const ls::Operand op = s.operand;
-    const ls::OperandLayout* l = set.find(op);
-    if (!set.ins || !l) {
-        plan.error = std::string(set.ins ? set.ins->mnemonic : "this instruction") + " has no operand " +
-                     std::string(ls::operand_name(op));
-        return plan;
-    }
-    const ls::MemoryTile tile = effective_tile(*l, s);
     try {
+        const ls::MemoryTile tile = effective_tile(memory_matrix(set, s), s);
         switch (kind) {
-            case MemoryPlan::Kind::Plain: plan.ops = ls::plan_plain_loads(*set.ins, *set.target, op, set.mods, tile); break;
+            case MemoryPlan::Kind::Plain: plan.ops = ls::plan_plain_loads(*set.ins, *set.target, op, set.mods, tile, s.tiles); break;
             case MemoryPlan::Kind::Transposed:
-                plan.ops = ls::plan_transposed_loads(*set.ins, *set.target, op, set.mods, tile);
+                plan.ops = ls::plan_transposed_loads(*set.ins, *set.target, op, set.mods, tile, s.tiles);
                 break;
             case MemoryPlan::Kind::Store:
                 if (!is_result(op)) throw ls::Error("stores are of C/D only; " + std::string(ls::operand_name(op)) + " is loaded");
-                plan.ops = ls::plan_stores(*set.ins, *set.target, op, set.mods, tile);
+                plan.ops = ls::plan_stores(*set.ins, *set.target, op, set.mods, tile, s.tiles);
                 break;
         }
     } catch (const ls::Error& e) {
@@ -120,7 +168,7 @@ MemoryPlan make_plan(const LayoutSet& set, const MemorySettings& s, MemoryPlan::
         for (int i : r.ops) lanes.insert(plan.ops[static_cast<size_t>(i)].lane);
         r.lanes = static_cast<int>(lanes.size());
     }
-    if (tile.space == ls::MemorySpace::Lds) {
+    if (s.tile.space == ls::MemorySpace::Lds) {
         try {
             plan.bank_model = ls::bank_model(*set.target);
             plan.banks = ls::analyse_banks(plan.ops, *set.target, set.wave());
@@ -178,6 +226,12 @@ int MemoryGrid::cell_of(const ls::OperandLayout& l, const ls::Element& e) const 
     return i < cell_of_element.size() ? cell_of_element[i] : -1;
 }
 
+int MemoryGrid::cell_of(const ls::Element& e) const {
+    if (e.row < 0 || e.col < 0 || e.col >= cols || e.block < 0 || e.row >= block_rows) return -1;
+    const size_t i = static_cast<size_t>(ls::memory_row(e, block_rows)) * cols + e.col;
+    return i < cell_of_element.size() ? cell_of_element[i] : -1;
+}
+
 std::pair<int, int> MemoryGrid::op_cells(const ls::MemoryOp& op) const {
     const long long bits = std::max(1, tile.element_bits);
     const long long n = static_cast<long long>(cells.size());
@@ -187,30 +241,38 @@ std::pair<int, int> MemoryGrid::op_cells(const ls::MemoryOp& op) const {
 }
 
 MemoryGrid build_memory_grid(const ls::OperandLayout& l, const ls::MemoryTile& tile, const std::vector<ls::MemoryOp>& ops) {
+    MemoryMatrix mm;
+    mm.rows = l.blocks() * l.rows(), mm.cols = l.cols(), mm.block_rows = l.rows(), mm.element_bits = l.element_bits();
+    return build_memory_grid(l.operand(), mm, tile, ops);
+}
+
+MemoryGrid build_memory_grid(ls::Operand op, const MemoryMatrix& mm, const ls::MemoryTile& tile, const std::vector<ls::MemoryOp>& ops) {
     MemoryGrid g;
-    g.operand = l.operand();
+    g.operand = op;
     g.tile = tile;
-    g.lines = memory_lines(l, tile.order);
-    g.extent = memory_extent(l, tile.order);
+    g.cols = mm.cols;
+    g.block_rows = std::max(1, mm.block_rows);
+    g.lines = tile.order == ls::MemoryOrder::RowMajor ? mm.rows : mm.cols;
+    g.extent = ls::contiguous_extent(tile.order, mm.rows, mm.cols);
     g.positions = std::max(tile.ld, g.extent) + std::max(0, tile.pad);
     g.cells.assign(static_cast<size_t>(g.lines) * g.positions, MemoryCell{});
     for (int line = 0; line < g.lines; ++line)
         for (int p = std::max(tile.ld, g.extent); p < g.positions; ++p) g.cells[static_cast<size_t>(g.cell(line, p))].kind = MemoryCell::Kind::Padding;
-    const int rows = l.blocks() * l.rows();
-    g.cell_of_element.assign(static_cast<size_t>(rows) * l.cols(), -1);
+    const int rows = mm.rows;
+    g.cell_of_element.assign(static_cast<size_t>(rows) * mm.cols, -1);
     for (int r = 0; r < rows; ++r)
-        for (int c = 0; c < l.cols(); ++c) {
+        for (int c = 0; c < mm.cols; ++c) {
             const auto [line, pos] = memory_position(tile, r, c);
             if (line < 0 || line >= g.lines || pos < 0 || pos >= g.positions) continue;  // a swizzle past the line
             const int cell = g.cell(line, pos);
             MemoryCell& m = g.cells[static_cast<size_t>(cell)];
             m.kind = MemoryCell::Kind::Element;
-            m.element = ls::Element{r / l.rows(), r % l.rows(), c};
-            g.cell_of_element[static_cast<size_t>(r) * l.cols() + c] = cell;
+            m.element = ls::Element{r / g.block_rows, r % g.block_rows, c};
+            g.cell_of_element[static_cast<size_t>(r) * mm.cols + c] = cell;
         }
     for (size_t i = 0; i < ops.size(); ++i) {
         for (const ls::Delivery& d : ops[i].delivers) {
-            const int cell = g.cell_of(l, d.element);
+            const int cell = g.cell_of(d.element);
             if (cell < 0) continue;
             MemoryCell& m = g.cells[static_cast<size_t>(cell)];
             if (m.op < 0) m.op = static_cast<int>(i), m.to = d.at;
@@ -221,7 +283,7 @@ MemoryGrid build_memory_grid(const ls::OperandLayout& l, const ls::MemoryTile& t
 }
 
 TileGrid memory_tiles(const ls::Instruction& ins, const MemoryGrid& g, const std::vector<ls::MemoryOp>& ops,
-                      const GridStyle& style) {
+                      const GridStyle& style, const TileSet* tiles) {
     TileGrid t;
     t.operand = g.operand;
     t.view = ViewKind::Matrix;
@@ -243,6 +305,23 @@ TileGrid memory_tiles(const ls::Instruction& ins, const MemoryGrid& g, const std
         labels = label_fits(LabelForm::Number, std::to_string(widest), "", style.cell_w, style.cell_h, style);
     }
     t.form = labels ? LabelForm::Number : LabelForm::None;
+    t.tile = tiles != nullptr;
+    t.waves = tiles ? std::max(1, tiles->waves()) : 1;
+    // Tile mode: every (wave, lane) an element reaches (B is read by each wave of a grid column); the cell
+    // shows them all as the Layout tab shows an element's copies (stripes, or alternating columns at fit).
+    std::vector<std::vector<std::pair<int, int>>> readers;
+    if (tiles) {
+        readers.resize(g.cells.size());
+        for (const ls::MemoryOp& o : ops)
+            for (const ls::Delivery& d : o.delivers) {
+                const int cell = g.cell_of(d.element);
+                if (cell >= 0) readers[static_cast<size_t>(cell)].emplace_back(d.wave, d.at.lane);
+            }
+        for (auto& r : readers) {
+            std::sort(r.begin(), r.end());
+            r.erase(std::unique(r.begin(), r.end()), r.end());
+        }
+    }
     t.tiles.reserve(g.cells.size());
     for (int line = 0; line < g.lines; ++line) {
         for (int p = 0; p < g.positions; ++p) {
@@ -258,8 +337,24 @@ TileGrid memory_tiles(const ls::Instruction& ins, const MemoryGrid& g, const std
             else {
                 const ls::MemoryOp& o = ops[static_cast<size_t>(m.op)];
                 tile.loc = ls::Location{o.reg, o.lane, 0, 0};
-                tile.fill = ls::tile_shade(ins, style.color_by, m.element, tile.loc, style.theme);
-                tile.key = colour_key(ins, style.color_by, m.element, tile.loc);
+                if (tiles) {
+                    const int groups = std::max(1, tiles->lane_groups);
+                    const int group = std::min(groups - 1, o.lane / std::max(1, tiles->lane_group_size));
+                    tile.wave = o.wave;
+                    tile.fill = ls::wave_lane_color(ins, o.wave, o.lane, groups, style.theme);
+                    tile.key = tile_colour_key(o.wave, group, groups);
+                    const auto& rd = readers[static_cast<size_t>(g.cell(line, p))];
+                    tile.copies = std::max(1, static_cast<int>(rd.size()));
+                    t.max_copies = std::max(t.max_copies, tile.copies);
+                    if (rd.size() > 1)
+                        for (const auto& [wave, lane] : rd) {
+                            tile.copy_fills.push_back(ls::wave_lane_color(ins, wave, lane, groups, style.theme));
+                            tile.copy_keys.push_back(tile_colour_key(wave, std::min(groups - 1, lane / std::max(1, tiles->lane_group_size)), groups));
+                        }
+                } else {
+                    tile.fill = ls::tile_shade(ins, style.color_by, m.element, tile.loc, style.theme);
+                    tile.key = colour_key(ins, style.color_by, m.element, tile.loc);
+                }
                 if (labels) tile.label = std::to_string(o.lane);
             }
             tile.text = ls::text_on(tile.fill);

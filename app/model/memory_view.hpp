@@ -17,6 +17,8 @@
 
 namespace lsapp {
 
+struct TileSet;  // model/tile_view.hpp
+
 // What the Memory view's controls choose.
 struct MemorySettings {
     ls::Operand operand = ls::Operand::B;
@@ -26,7 +28,17 @@ struct MemorySettings {
     bool side_by_side = true; // plain and transposed grids together (when a transpose load exists)
     std::string grouping;     // pass grouping of the selected instruction's mnemonic; "" = the first offered
     int issue = 0;            // selected wave-level instruction (index into MemoryPlan::issues)
+    // Tile mode: the operand's tile of every wave (tile.hpp), planned whole by core; nullopt = one instruction.
+    std::optional<ls::TileParams> tiles;
 };
+
+// The matrix the memory tile holds, as (rows, cols, rows of one block): the operand's (blocks stacked
+// along the rows), or in tile mode the tile operand's (one block). Throws ls::Error (core's words) for a
+// tile core refuses.
+struct MemoryMatrix {
+    int rows = 0, cols = 0, block_rows = 0, element_bits = 0;
+};
+MemoryMatrix memory_matrix(const LayoutSet& set, const MemorySettings& s);
 
 // The operand lines (rows of a row-major tile, columns of a column-major one)
 // and the contiguous extent (the other dimension); the blocks of a multi-block
@@ -36,6 +48,7 @@ int memory_extent(const ls::OperandLayout& l, ls::MemoryOrder order);
 // The tile of the settings with a default ld filled in (the contiguous extent)
 // and the operand's element width.
 ls::MemoryTile effective_tile(const ls::OperandLayout& l, const MemorySettings& s);
+ls::MemoryTile effective_tile(const MemoryMatrix& mm, const MemorySettings& s);
 
 // One wave-level instruction: the ops of one (wave, issue).
 struct IssueRow {
@@ -66,6 +79,17 @@ struct MemoryPlan {
 };
 const char* plan_kind_name(MemoryPlan::Kind k);  // "plain loads", "transpose loads", "stores"
 
+// One wave's share of a plan (tile mode has many waves; one instruction has wave 0 only).
+struct WaveLoads {
+    int wave = 0;
+    int instructions = 0;                 // wave-level instructions
+    int cycles = 0, minimum_cycles = 0;   // LDS: bank cycles summed over its instructions, and the conflict-free minimum
+    int cache_lines = 0, minimum_lines = 0;  // global: 128-byte lines summed over its instructions, and the fewest
+};
+std::vector<WaveLoads> wave_loads(const MemoryPlan& p);
+// The wave that costs most (LDS: cycles, global: cache lines; the first of equals), or -1 for none.
+int worst_wave(const std::vector<WaveLoads>& w, bool lds);
+
 // Runs the core planner of `kind` for the selected operand, then the bank (LDS)
 // or coalescing (global) analysis. Never throws: a core Error becomes `error`.
 MemoryPlan make_plan(const LayoutSet& set, const MemorySettings& s, MemoryPlan::Kind kind);
@@ -90,11 +114,14 @@ struct MemoryGrid {
     ls::Operand operand = ls::Operand::B;
     ls::MemoryTile tile;
     int lines = 0, positions = 0, extent = 0;
+    int cols = 0, block_rows = 1;      // the matrix's columns and rows per block (cell_of_element's index)
     std::vector<MemoryCell> cells;
     std::vector<int> cell_of_element;  // memory row * cols + col -> cell
     int cell(int line, int position) const { return line * positions + position; }
     // The cell of an element, or -1.
     int cell_of(const ls::OperandLayout& l, const ls::Element& e) const;
+    // The cell of an element of the grid's own matrix (tile coordinates in tile mode), or -1.
+    int cell_of(const ls::Element& e) const;
     // The cells [first, last) an op's bytes cover (clipped to the grid).
     std::pair<int, int> op_cells(const ls::MemoryOp& op) const;
 };
@@ -104,14 +131,18 @@ struct MemoryGrid {
 std::pair<int, int> memory_position(const ls::MemoryTile& t, int row, int col);
 
 MemoryGrid build_memory_grid(const ls::OperandLayout& l, const ls::MemoryTile& tile, const std::vector<ls::MemoryOp>& ops);
+// The same for any matrix (tile mode: the tile operand, elements in tile coordinates).
+MemoryGrid build_memory_grid(ls::Operand op, const MemoryMatrix& mm, const ls::MemoryTile& tile, const std::vector<ls::MemoryOp>& ops);
 
 // The grid as tiles to cache in a texture: elements coloured like the Layout
 // view (by the lane that reads them, its register or the block), unused cells
 // in the background colour, padding grey; each labelled with the reading lane
 // when every label fits. Tile::loc is (reading lane, its register); Tile::key
 // the colour key.
+// With `tiles` (tile mode) elements are coloured as the Layout tab's tile mode: each lane's shade of its
+// wave's hue (palette.hpp wave_lane_color), Tile::wave and the key tile_colour_key.
 TileGrid memory_tiles(const ls::Instruction& ins, const MemoryGrid& g, const std::vector<ls::MemoryOp>& ops,
-                      const GridStyle& style);
+                      const GridStyle& style, const TileSet* tiles = nullptr);
 
 // The bank breakdown of one wave-level LDS instruction: per pass and bank, how
 // many distinct dwords the bank must supply (the pass costs the largest).

@@ -258,6 +258,7 @@ void App::resolve_tile_mode() {
     }
     tile.pick_wave = std::clamp(tile.pick_wave, 0, std::max(0, tile.tiles.waves() - 1));
     tile.pick_lane = std::clamp(tile.pick_lane, 0, std::max(0, set.wave() - 1));
+    memory.plans_dirty = true;  // the Memory tab plans the tile (or, with tile mode off, one instruction)
 }
 
 void App::set_tile(bool enabled, const ls::TileParams& p) {

@@ -130,6 +130,8 @@ struct MemoryViewState {
     // A bank of the strip under the pointer (pass, bank): its cells are marked in the grid.
     // The strip is drawn after the grid, so the grid uses the last frame's.
     std::pair<int, int> bank_hover{-1, -1}, frame_bank_hover{-1, -1};
+    // Tile mode: the wave the table last showed; a new wave field value selects that wave's first instruction.
+    int shown_wave = -1;
     // The plan the issue table and the bank strip describe.
     const MemoryPlan& active() const {
         if (settings.store) return store;

@@ -353,7 +353,21 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         ms.tile.space = a.memory == "global" ? ls::MemorySpace::Global : ls::MemorySpace::Lds;
         ms.tile.order = a.order == "col" ? ls::MemoryOrder::ColMajor : ls::MemoryOrder::RowMajor;
         const ls::OperandLayout& l = *checked.find(ms.operand);
-        const int extent = memory_extent(l, ms.tile.order);
+        // The matrix in memory: the operand's, or with tile options the tile operand's (a tile core refuses is
+        // reported below, with the other tile checks).
+        MemoryMatrix mm;
+        mm.rows = l.blocks() * l.rows(), mm.cols = l.cols(), mm.block_rows = l.rows(), mm.element_bits = l.element_bits();
+        if (!a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty() || a.k_width != 0 || a.transposed) {
+            try {
+                MemorySettings probe = ms;
+                probe.tiles = ls::parse_tile_params(a.waves, a.tiles_per_wave, a.shape);
+                probe.tiles->k_width = a.k_width;
+                probe.tiles->transposed = a.transposed;
+                mm = memory_matrix(checked, probe);
+            } catch (const ls::Error&) {
+            }
+        }
+        const int extent = ls::contiguous_extent(ms.tile.order, mm.rows, mm.cols);
         if (a.ld >= 0 && a.ld < extent) {
             std::cerr << "lanescope: --ld " << a.ld << " is shorter than " << ls::operand_name(ms.operand) << "'s contiguous extent ("
                       << extent << " for --order " << (a.order.empty() ? "row" : a.order) << "); legal: " << extent << " or more\n";
@@ -382,7 +396,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         }
         try {
             // The rest of core's rules (a swizzle that moves an element beyond ld, a tile too large).
-            ls::check_memory_tile(effective_tile(l, ms), l.blocks() * l.rows(), l.cols());
+            ls::check_memory_tile(effective_tile(mm, ms), mm.rows, mm.cols);
         } catch (const ls::Error& e) {
             std::cerr << "lanescope: memory tile: " << e.what() << "\n";
             return 2;
@@ -509,12 +523,8 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     // Tile mode: the options as lanescope-cli's; core checks the tile (and says what is legal).
     const bool tile_mode =
         !a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty() || a.k_width != 0 || a.transposed;
-    if (tile_mode && memory) {  // refused as lanescope-cli figure --memory refuses it
-        std::cerr << "lanescope: the memory view draws one instruction's operand; tile options (--waves, --tiles-per-wave, "
-                     "--shape) are legal with `lanescope-cli load`, not with the memory view (--view memory or a memory "
-                     "option)\n";
-        return 2;
-    }
+    // Tile options with the memory view: the Memory tab draws one instruction's operand of the tile and says so
+    // in the view (as it does interactively), so nothing is silently dropped.
     ls::TileParams tile_params;
     TileSet tile;
     if (tile_mode) {
@@ -688,6 +698,12 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             if (memory->issue > 0 && memory->issue >= static_cast<int>(app.memory.active().issues.size()))
                 std::cerr << "lanescope: --issue " << memory->issue << ": the " << plan_kind_name(app.memory.active().kind) << " have "
                           << app.memory.active().issues.size() << " instruction(s); showing the last\n";
+            // Tile mode: --issue counts every wave's instructions in order; the wave field shows its wave.
+            const auto& issues = app.memory.active().issues;
+            if (tile_mode && !issues.empty()) {
+                app.tile.pick_wave = issues[static_cast<size_t>(std::clamp(app.memory.settings.issue, 0, static_cast<int>(issues.size()) - 1))].wave;
+                app.memory.shown_wave = app.tile.pick_wave;
+            }
         }
         if (rc != 0) {
         } else if (!a.tab.empty())

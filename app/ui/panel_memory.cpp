@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -37,9 +38,11 @@ std::string instruction_counts(const MemoryPlan& p) {
     return s;
 }
 
-std::string plan_summary(const MemoryPlan& p, bool lds) {
+// `waves` > 1 (tile mode): the counts are of every wave together, and say so.
+std::string plan_summary(const MemoryPlan& p, bool lds, int waves = 1) {
     if (!p.ok()) return std::string(plan_kind_name(p.kind)) + ": " + p.error;
-    std::string s = std::string(plan_kind_name(p.kind)) + ": " + instruction_counts(p);
+    std::string s = std::string(plan_kind_name(p.kind)) + (waves > 1 ? ", all " + std::to_string(waves) + " waves" : "") +
+                    ": " + instruction_counts(p);
     if (lds && !p.banks.empty())
         s += ", " + std::to_string(p.cycles) + " cycles (conflict-free " + std::to_string(p.minimum_cycles) + ")";
     if (!lds && !p.coalescing.empty()) {
@@ -74,6 +77,8 @@ void App::rebuild_memory_plans() {
     MemoryViewState& m = memory;
     m.plans_dirty = false;
     m.tiles_dirty = true;
+    // Tile mode: the tile operand of every wave, planned whole by core.
+    m.settings.tiles = tile.active() ? std::optional<ls::TileParams>(tile.tiles.params) : std::nullopt;
     m.plain = make_plan(set, m.settings, MemoryPlan::Kind::Plain);
     m.transposed = make_plan(set, m.settings, MemoryPlan::Kind::Transposed);
     const bool result = m.settings.operand == ls::Operand::C || m.settings.operand == ls::Operand::D;
@@ -83,13 +88,18 @@ void App::rebuild_memory_plans() {
     const MemoryPlan& a = m.active();
     m.settings.issue = std::clamp(m.settings.issue, 0, std::max(0, static_cast<int>(a.issues.size()) - 1));
     m.show_second = m.settings.side_by_side && !m.settings.store && m.transposed.ok();
-    const ls::OperandLayout* l = set.find(m.settings.operand);
-    if (!l) return;
-    const ls::MemoryTile tile = effective_tile(*l, m.settings);
+    MemoryMatrix mm;
+    try {
+        mm = memory_matrix(set, m.settings);
+    } catch (const ls::Error&) {
+        m.grid = m.second = MemoryGrid{};
+        return;  // the plans carry the message
+    }
+    const ls::MemoryTile mt = effective_tile(mm, m.settings);
     // The main grid is the active plan, or the plain one when both are shown.
     const MemoryPlan& main = m.show_second ? m.plain : a;
-    m.grid = build_memory_grid(*l, tile, main.ops);
-    m.second = m.show_second ? build_memory_grid(*l, tile, m.transposed.ops) : MemoryGrid{};
+    m.grid = build_memory_grid(m.settings.operand, mm, mt, main.ops);
+    m.second = m.show_second ? build_memory_grid(m.settings.operand, mm, mt, m.transposed.ops) : MemoryGrid{};
 }
 
 std::vector<GridShape> App::memory_shapes() const {
@@ -105,6 +115,7 @@ std::vector<GridShape> App::memory_shapes() const {
     };
     out.push_back(grid_shape(memory.grid));
     if (memory.show_second) out.push_back(grid_shape(memory.second));
+    if (memory.settings.tiles) return out;  // tile mode: the Layout tab draws the tile's fragments
     GridShape frag;
     frag.op = l->operand();
     frag.rows = l->rows();
@@ -151,13 +162,14 @@ void App::rebuild_memory_tiles() {
     st.blocks_per_row = m.canvas.arr.blocks_per_row;
     st.copy = 0;
     const MemoryPlan& main = m.show_second ? m.plain : m.active();
-    m.tiles = memory_tiles(*set.ins, m.grid, main.ops, st);
-    if (m.show_second) m.second_tiles = memory_tiles(*set.ins, m.second, m.transposed.ops, st);
-    m.fragment = build_matrix_grid(*set.ins, *l, st);
+    const TileSet* ts = m.settings.tiles ? &tile.tiles : nullptr;
+    m.tiles = memory_tiles(*set.ins, m.grid, main.ops, st, ts);
+    if (m.show_second) m.second_tiles = memory_tiles(*set.ins, m.second, m.transposed.ops, st, ts);
+    m.fragment = ts ? TileGrid{} : build_matrix_grid(*set.ins, *l, st);
     const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
     m.tex.render(m.tiles, colors, cell_font, cell_font_size, small_font, small_font_size);
     if (m.show_second) m.second_tex.render(m.second_tiles, colors, cell_font, cell_font_size, small_font, small_font_size);
-    m.fragment_tex.render(m.fragment, colors, cell_font, cell_font_size, small_font, small_font_size);
+    if (!ts) m.fragment_tex.render(m.fragment, colors, cell_font, cell_font_size, small_font, small_font_size);
     m.canvas.built_w = m.canvas.arr.cell_w, m.canvas.built_h = m.canvas.arr.cell_h;
     m.rebuild_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
 }
@@ -220,8 +232,13 @@ void draw_controls(App& app) {
     ImGui::SameLine();
     if (ImGui::RadioButton("column-major", s.tile.order == ls::MemoryOrder::ColMajor))
         changed |= s.tile.order != ls::MemoryOrder::ColMajor, s.tile.order = ls::MemoryOrder::ColMajor, s.tile.ld = 0;
-    const ls::OperandLayout* l = app.set.find(s.operand);
-    const int extent = l ? memory_extent(*l, s.tile.order) : 1;
+    // The contiguous extent of the matrix in memory (in tile mode the tile operand's).
+    int extent = 1;
+    try {
+        const MemoryMatrix mm = memory_matrix(app.set, s);
+        extent = ls::contiguous_extent(s.tile.order, mm.rows, mm.cols);
+    } catch (const ls::Error&) {
+    }
     // Second line: ld, pad, swizzle, access.
     ImGui::AlignTextToFramePadding();
     int ld = s.tile.ld > 0 ? s.tile.ld : extent;
@@ -352,8 +369,29 @@ void draw_memory_grid(App& app, const MemoryGrid& g, const TileGrid& tiles, Tile
             }
         }
     }
-    // Links: what is hovered (here, in the fragment, or in another tab's pin).
-    const MemoryHighlight hl = memory_links(app.links, *l, g, plan.ops, app.active_hover());
+    // Links: what is hovered (here, in the fragment, or in another tab's pin). Tile mode (no fragment here,
+    // tile coordinates): a tile hover's element and the loads that bring it to its wave, or a wave's lane:
+    // its loads and every cell it reads.
+    MemoryHighlight hl;
+    const Hover& ah = app.active_hover();
+    if (!app.memory.settings.tiles) {
+        hl = memory_links(app.links, *l, g, plan.ops, ah);
+    } else if (ah.wave >= 0 && ah.kind != Hover::Kind::None) {
+        std::set<int> lit;
+        for (size_t i = 0; i < plan.ops.size(); ++i) {
+            const ls::MemoryOp& o = plan.ops[i];
+            for (const ls::Delivery& d : o.delivers) {
+                if (d.wave != ah.wave) continue;
+                const bool element = ah.kind == Hover::Kind::Element && ah.operand == g.operand && d.element == ah.element;
+                const bool lane = ah.kind == Hover::Kind::Lane && d.at.lane == ah.lane;
+                if (!element && !lane) continue;
+                const int cell = g.cell_of(d.element);
+                if (cell >= 0 && lit.insert(cell).second) hl.cells.emplace_back(cell, std::uint8_t(element ? 2 : 1));
+                if (hl.ops.empty() || hl.ops.back() != static_cast<int>(i)) hl.ops.push_back(static_cast<int>(i));
+                if (element) hl.op = static_cast<int>(i);
+            }
+        }
+    }
     const ImU32 strong = to_imgui(colors.highlight), weak = to_imgui(colors.highlight, 200), wash = to_imgui(colors.highlight, 70);
     for (const auto& [cell, level] : hl.cells) {
         const Tile& t = tiles.tiles[static_cast<size_t>(cell)];
@@ -371,7 +409,11 @@ void draw_memory_grid(App& app, const MemoryGrid& g, const TileGrid& tiles, Tile
     if (cell < 0) return;
     const MemoryCell& mc = g.cells[static_cast<size_t>(cell)];
     Hover h;
-    if (mc.kind == MemoryCell::Kind::Element) {
+    // Tile mode: the element in tile coordinates with the reading wave, as the Layout tab's tile hovers are
+    // (its links, and a pinned lane sets the wave field); a cell nobody reads is not a tile hover.
+    const bool tile_mode = app.memory.settings.tiles.has_value();
+    if (mc.kind == MemoryCell::Kind::Element && (!tile_mode || mc.op >= 0)) {
+        if (tile_mode) h.wave = plan.ops[static_cast<size_t>(mc.op)].wave;
         if (ImGui::GetIO().KeyShift && mc.op >= 0) {
             h.kind = Hover::Kind::Lane;
             h.lane = plan.ops[static_cast<size_t>(mc.op)].lane;
@@ -449,7 +491,7 @@ void draw_memory_canvas(App& app, float height) {
         const PlacedGrid& pg = c.arr.grids[i];
         const bool over = hovered && !c.dragging && pg.grid.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
         const ImVec2 p0 = add(origin, pg.grid.x0, pg.grid.y0);
-        const bool fragment = i + 1 == c.arr.grids.size();
+        const bool fragment = !m.settings.tiles && i + 1 == c.arr.grids.size();
         if (fragment) {
             const std::string name = op_name(l->operand());
             // Its shape, type and registers as the Layout tab titles it, after what the grid is.
@@ -495,7 +537,8 @@ std::vector<std::pair<const char*, float>> issue_columns(const MemoryPlan& p, bo
     for (const IssueRow& r : p.issues) mnemonic_w = std::max(mnemonic_w, ImGui::CalcTextSize(r.mnemonic.c_str()).x);
     mnemonic_w += ImGui::CalcTextSize("00").x;  // ImGui 1.86 draws fixed columns a little narrower than asked
     auto w = [](const char* name, const char* widest) { return std::max(ImGui::CalcTextSize(name).x, ImGui::CalcTextSize(widest).x); };
-    std::vector<std::pair<const char*, float>> c{{"#", w("#", "000")}, {"instruction", mnemonic_w}, {"lanes", w("lanes", "64")},
+    const bool waves = !p.issues.empty() && p.issues.back().wave > 0;  // tile mode: "12 w3"
+    std::vector<std::pair<const char*, float>> c{{"#", w("#", waves ? "000 w00" : "000")}, {"instruction", mnemonic_w}, {"lanes", w("lanes", "64")},
                                                  {"bytes", w("bytes", "16")}};
     if (lds) c.insert(c.end(), {{"cycles", w("cycles", "64")}, {"min", w("min", "64")}});
     else c.insert(c.end(), {{"lines", w("lines", "64")}, {"64B", w("64B", "64")}, {"min", w("min", "64")}});
@@ -529,6 +572,7 @@ void draw_issue_table(App& app) {
     ImGui::TableHeadersRow();
     for (size_t i = 0; i < p.issues.size(); ++i) {
         const IssueRow& r = p.issues[i];
+        if (m.settings.tiles && r.wave != app.tile.pick_wave) continue;  // tile mode: the selected wave's
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         const std::string id = std::to_string(r.issue) + (r.wave ? " w" + std::to_string(r.wave) : "") + "##issue" + std::to_string(i);
@@ -597,8 +641,9 @@ void draw_banks(App& app) {
     const ls::BankReport& rep = p.banks[static_cast<size_t>(row->report)];
     // The pass grouping of this mnemonic: the user may pick another one.
     const std::vector<ls::PassGrouping> offered = groupings_for(app.set, row->mnemonic);
-    ImGui::TextWrapped("instruction %d, %s: %d passes, %d cycles (conflict-free %d)", row->issue, row->mnemonic.c_str(),
-                       static_cast<int>(rep.passes.size()), rep.cycles, rep.minimum_cycles);
+    const std::string of_wave = m.settings.tiles ? " of wave " + std::to_string(row->wave) : "";
+    ImGui::TextWrapped("instruction %d%s, %s: %d passes, %d cycles (conflict-free %d)", row->issue, of_wave.c_str(),
+                       row->mnemonic.c_str(), static_cast<int>(rep.passes.size()), rep.cycles, rep.minimum_cycles);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("lanes served together:");
     const std::string current = rep.grouping.name + " (" + rep.grouping.confidence + ")";
@@ -675,6 +720,64 @@ void draw_banks(App& app) {
         ImGui::TextColored(kErrorColour, "(the strip counts %d cycles, the report %d)", strip.cycles, rep.cycles);
 }
 
+// Tile mode: what the grid is (the tile operand of every wave), the wave selector (the Layout tab's
+// tile wave field) whose loads the table and the banks show, and each wave's share of the plan.
+void draw_tile_summary(App& app) {
+    MemoryViewState& m = app.memory;
+    const bool lds = m.settings.tile.space == ls::MemorySpace::Lds;
+    const MemoryPlan& p = m.active();
+    const int waves = std::max(1, app.tile.tiles.waves());
+    // The shape in use (0 in the fields means one wave-grid tile, one instruction K), as the Layout tab says.
+    const ls::TileLayout* tl = app.tile.tiles.find(m.settings.operand);
+    const std::string params = (tl ? tl->params() : app.tile.tiles.params).describe();
+    ImGui::Text("Tile (%s): %s %dx%d, every wave's %s", params.c_str(),
+                op_name(m.settings.operand).c_str(), m.grid.block_rows, m.grid.cols, plan_kind_name(p.kind));
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextUnformatted("wave");
+    ImGui::SameLine(0, 4);
+    ImGui::SetNextItemWidth(std::ceil(ImGui::CalcTextSize("0000").x + 2 * ImGui::GetStyle().FramePadding.x));
+    int w = app.tile.pick_wave;
+    if (ImGui::InputInt("##memory_wave", &w, 0, 0)) app.tile.pick_wave = std::clamp(w, 0, waves - 1);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("the wave (0..%d) whose instructions the table and the banks show", waves - 1);
+    ImGui::SameLine();
+    if (!p.ok()) {
+        ImGui::TextDisabled("(no plan)");
+        return;
+    }
+    const std::vector<WaveLoads> per = wave_loads(p);
+    int lo = 1 << 30, hi = 0;
+    for (const WaveLoads& x : per) lo = std::min(lo, x.instructions), hi = std::max(hi, x.instructions);
+    const std::string counts = per.empty() ? "none" : lo == hi ? std::to_string(hi) : std::to_string(lo) + ".." + std::to_string(hi);
+    const int worst = worst_wave(per, lds);
+    const WaveLoads* wl = nullptr;
+    for (const WaveLoads& x : per)
+        if (x.wave == worst) wl = &x;
+    std::string s = "instructions per wave: " + counts;
+    if (wl && lds && !p.banks.empty())
+        s += "; bank cycles of the worst wave: " + std::to_string(wl->cycles) + " (wave " + std::to_string(wl->wave) +
+             ", conflict-free " + std::to_string(wl->minimum_cycles) + ")";
+    if (wl && !lds && !p.coalescing.empty())
+        s += "; cache lines of the worst wave: " + std::to_string(wl->cache_lines) + " (wave " + std::to_string(wl->wave) +
+             ", at least " + std::to_string(wl->minimum_lines) + ")";
+    ImGui::TextUnformatted(s.c_str());
+    // The selected instruction belongs to the selected wave: a new wave (this field, the Layout tab's, a
+    // pinned lane) selects its first instruction; an instruction of another wave (--issue) selects its wave.
+    const IssueRow* row = selected_issue(app);
+    if (!row) return;
+    if (app.tile.pick_wave != m.shown_wave) {
+        for (size_t i = 0; i < p.issues.size(); ++i)
+            if (p.issues[i].wave == app.tile.pick_wave) {
+                if (row->wave != app.tile.pick_wave) m.settings.issue = static_cast<int>(i);
+                break;
+            }
+        app.request_redraw();
+    } else if (row->wave != app.tile.pick_wave) {
+        app.tile.pick_wave = row->wave;
+        app.request_redraw();
+    }
+    m.shown_wave = app.tile.pick_wave;
+}
+
 }  // namespace
 
 void draw_memory_panel(App& app) {
@@ -695,20 +798,14 @@ void draw_memory_panel(App& app) {
     // Both plans' counts, always: the switch is a click away.
     const bool lds = m.settings.tile.space == ls::MemorySpace::Lds;
     ImGui::PushTextWrapPos(0);
-    if (app.tile.active()) {
-        // The tile options are not silently dropped: this tab plans one instruction's operand, and says so.
-        const ls::TileParams& tp = app.tile.tiles.params;
-        ImGui::TextColored(ImVec4(0.75f, 0.35f, 0.0f, 1),
-                           "Tile mode (%s): this tab shows ONE instruction of the tile, its %s %dx%d; the loads of the "
-                           "tile's other waves and steps are not drawn here.",
-                           tp.describe().c_str(), op_name(m.settings.operand).c_str(), l->rows(), l->cols());
-    }
+    const int waves = m.settings.tiles ? std::max(1, app.tile.tiles.waves()) : 1;
+    if (m.settings.tiles) draw_tile_summary(app);
     if (m.settings.store) {
-        ImGui::TextUnformatted(plan_summary(m.store, lds).c_str());
+        ImGui::TextUnformatted(plan_summary(m.store, lds, waves).c_str());
     } else {
-        ImGui::TextUnformatted(plan_summary(m.plain, lds).c_str());
+        ImGui::TextUnformatted(plan_summary(m.plain, lds, waves).c_str());
         if (m.transposed.ok()) {
-            ImGui::TextUnformatted(plan_summary(m.transposed, lds).c_str());
+            ImGui::TextUnformatted(plan_summary(m.transposed, lds, waves).c_str());
             if (ImGui::IsItemHovered() && !m.transposed.confidence_basis.empty())
                 ImGui::SetTooltip("%s: %s", m.transposed.confidence.c_str(), m.transposed.confidence_basis.c_str());
         } else ImGui::TextDisabled("%s", plan_summary(m.transposed, lds).c_str());

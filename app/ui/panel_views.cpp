@@ -723,8 +723,8 @@ void draw_legend(App& app) {
                                                                                : "colour = block:";
     const char* what = what_s.c_str();
     std::vector<ls::Rgb> swatches;
-    if (app.tile.active() && app.tab == Tab::Layout) {
-        // Tile mode: a hue per wave, a shade per lane group within the wave.
+    if (app.tile.active() && (app.tab == Tab::Layout || (app.tab == Tab::Memory && app.memory.settings.tiles))) {
+        // Tile mode: a hue per wave, a shade per lane group within the wave (the Memory tab colours its tile so too).
         entries.clear();
         for (const TileLegendEntry& e : tile_legend(app.tile.tiles, theme)) {
             entries.push_back({e.code, e.text});

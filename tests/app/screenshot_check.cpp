@@ -139,7 +139,8 @@ int main(int argc, char** argv) {
 
     if (mode == "tile") {
         // Tile mode: a 256x256 C tile with its A and B at K = 64 (65,536 + 2 x 16,384 cells), fitted whole
-        // at 1100x720 and 1400x900, every wave's hue and lane group's shade on screen; bad tiles refused.
+        // at 1100x720 and 1400x900, every wave's hue and lane group's shade on screen, the same tile's B in
+        // the Memory tab whole and coloured by wave; bad tiles refused.
         const std::string tile = " -a gfx942 -i v_mfma_f32_32x32x8_f16 --waves 2x2 --tiles-per-wave 2x2 --shape 256x256x64";
         const int groups = 2, waves = 4;  // 32x32 MFMA: lane groups of 32 lanes
         for (const char* size : {"1100x720", "1400x900"}) {
@@ -201,6 +202,57 @@ int main(int argc, char** argv) {
                 stbi_image_free(px);
             }
         }
+        // The Memory tab with the same tile: B (64x256) of all 4 waves in LDS, each cell in the colour of the
+        // wave and lane reading it (2 waves per cell: alternating columns at fit), whole at both sizes.
+        for (const char* size : {"1100x720", "1400x900"}) {
+            const std::string mem = dir + "/tile-memory-" + size + ".png";
+            std::remove(mem.c_str());
+            check(run(prefix + app + " --no-settings" + tile + " --view memory --size " + size + " --screenshot " + mem) == 0,
+                  std::string("tile memory screenshot at ") + size);
+            int w = 0, h = 0, ch = 0;
+            unsigned char* px = stbi_load(mem.c_str(), &w, &h, &ch, 4);
+            check(px != nullptr, "memory PNG readable");
+            if (!px) continue;
+            const ls::Instruction& ins32 = cat.find_instruction(cat.find_target("gfx942"), "v_mfma_f32_32x32x8_f16");
+            std::map<std::string, int> shade_of;
+            for (int wave = 0; wave < waves; ++wave)
+                for (int lane = 0; lane < 64; ++lane)
+                    shade_of[ls::wave_lane_color(ins32, wave, lane, groups, ls::Theme::Light).hex()] = wave * groups + lane / 32;
+            std::map<int, long> pixels;
+            std::vector<int> per_row(static_cast<size_t>(h), 0);
+            int x0 = w, x1 = -1;
+            for (int y = 0; y < h; ++y)
+                for (int x = 0; x < w; ++x) {
+                    const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+                    auto it = shade_of.find(ls::Rgb{p[0], p[1], p[2]}.hex());
+                    if (it == shade_of.end()) continue;
+                    ++pixels[it->second];
+                    ++per_row[static_cast<size_t>(y)];
+                }
+            // The grid's rows: many wave-coloured pixels (the legend's swatches are a few per row).
+            int y0 = h, y1 = -1;
+            for (int y = 0; y < h; ++y)
+                if (per_row[static_cast<size_t>(y)] >= 256) y0 = std::min(y0, y), y1 = std::max(y1, y);
+            for (int y = std::max(0, y0); y <= y1; ++y)
+                for (int x = 0; x < w; ++x) {
+                    const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+                    if (shade_of.count(ls::Rgb{p[0], p[1], p[2]}.hex())) x0 = std::min(x0, x), x1 = std::max(x1, x);
+                }
+            stbi_image_free(px);
+            for (int wave = 0; wave < waves; ++wave)
+                for (int g = 0; g < groups; ++g) {
+                    // Each (wave, lane group) reads 2,048 of B's cells, half of them shown in its colour at fit.
+                    const long n = pixels[wave * groups + g];
+                    check(n >= 1024, std::string(size) + ": memory, wave " + std::to_string(wave) + " lane group " +
+                                         std::to_string(g) + " covers " + std::to_string(n) + " pixels");
+                }
+            // 64 lines of 256 cells, at least 2 px each way, inside the window.
+            check(y1 - y0 + 1 >= 128 && x1 - x0 + 1 >= 512 && x1 < w - 6 && y1 < h - 6,
+                  std::string(size) + ": the memory tile is whole (x " + std::to_string(x0) + ".." + std::to_string(x1) + ", y " +
+                      std::to_string(y0) + ".." + std::to_string(y1) + " in " + std::to_string(w) + "x" + std::to_string(h) + ")");
+        }
+        check(run(prefix + app + " --no-settings" + tile + " --view memory --size 1100x720 --bench-frames 4") == 0,
+              "--bench-frames on the Memory tab's tile: the pointer on the tile's cells");
         const std::string out = dir + "/never-tile.png";
         std::remove(out.c_str());
         for (const char* bad : {"--waves 0x2", "--waves 2", "--tiles-per-wave 2x2x2", "--shape 100x100", "--shape 128x128x12",

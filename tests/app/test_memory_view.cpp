@@ -5,6 +5,9 @@
 #include "model/arrange.hpp"
 #include "model/links.hpp"
 #include "model/memory_view.hpp"
+#include "model/tile_view.hpp"
+
+#include <algorithm>
 
 #include <catch2/catch.hpp>
 
@@ -453,4 +456,82 @@ TEST_CASE("memory view: cell tooltips and lane labels") {
     const TileGrid small = memory_tiles(*set.ins, g, p.ops, st);
     CHECK(small.form == LabelForm::None);
     for (const Tile& x : small.tiles) CHECK(x.label.empty());
+}
+
+TEST_CASE("memory view in tile mode: the whole tile operand, every wave's loads, coloured by wave and lane") {
+    // The judged tile: v_mfma_f32_32x32x8_f16, waves 2x2, tiles per wave 2x2, shape 256x256x64. B is K x N =
+    // 64x256; each wave of the 2x2 grid needs K x (N / 2) = 64x128 of it, so every B element is read by the
+    // 2 waves of its grid column (tile.hpp: warpsPerCTA), and where() of the tile names those 2 waves.
+    const LayoutSet set = make("gfx942", "v_mfma_f32_32x32x8_f16");
+    const ls::TileParams tp = ls::parse_tile_params("2x2", "2x2", "256x256x64");
+    const TileSet ts = resolve_tile(set, tp);
+    MemorySettings s;
+    s.operand = ls::Operand::B;
+    s.tile = tile_of(ls::MemoryOrder::RowMajor, 0, 0);
+    s.tiles = tp;
+    const MemoryMatrix mm = memory_matrix(set, s);
+    CHECK(mm.rows == 64);
+    CHECK(mm.cols == 256);
+    const MemoryPlan plan = make_plan(set, s, MemoryPlan::Kind::Plain);
+    REQUIRE(plan.ok());
+    // Each wave: 64 x 128 f16 elements over 64 lanes = 128 per lane. Row-major B puts a lane's K elements a
+    // row (512 bytes) apart, so no two are adjacent: one 2-byte load each, 128 instructions per wave.
+    const std::vector<WaveLoads> per = wave_loads(plan);
+    REQUIRE(per.size() == 4);
+    for (const WaveLoads& w : per) {
+        CHECK(w.instructions == 128);
+        // No LDS layout beats the banks' width: 16,384 bytes a wave / (32 banks x 4 bytes) = 128 cycles.
+        CHECK(w.minimum_cycles >= 128);
+        CHECK(w.cycles >= w.minimum_cycles);
+    }
+    const int worst = worst_wave(per, true);
+    REQUIRE(worst >= 0);
+    for (const WaveLoads& w : per) CHECK(w.cycles <= per[static_cast<size_t>(worst)].cycles);
+    const MemoryGrid g = build_memory_grid(s.operand, mm, effective_tile(mm, s), plan.ops);
+    REQUIRE(g.lines == 64);
+    REQUIRE(g.positions == 256);
+    const ls::TileLayout& tb = *ts.find(ls::Operand::B);
+    GridStyle st;
+    st.labels = false;
+    const TileGrid mem = memory_tiles(*set.ins, g, plan.ops, st, &ts);
+    REQUIRE(mem.tiles.size() == g.cells.size());
+    std::set<int> waves_seen;
+    for (int k = 0; k < 64; ++k)
+        for (int n = 0; n < 256; n += 7) {
+            const int cell = g.cell_of(ls::Element{0, k, n});
+            REQUIRE(cell == k * 256 + n);  // row-major, ld 256: the element index
+            const MemoryCell& c = g.cells[static_cast<size_t>(cell)];
+            REQUIRE(c.kind == MemoryCell::Kind::Element);
+            REQUIRE(c.op >= 0);
+            CHECK(c.readers == 2);
+            std::set<std::pair<int, int>> holders;
+            for (const ls::TileLocation& at : tb.where(ls::Element{0, k, n})) holders.insert({at.wave, at.loc.lane});
+            CHECK(holders.size() == 2);
+            const ls::MemoryOp& o = plan.ops[static_cast<size_t>(c.op)];
+            CHECK(holders.count({o.wave, o.lane}) == 1);
+            const Tile& t = mem.tiles[static_cast<size_t>(cell)];
+            CHECK(t.wave == o.wave);
+            CHECK(t.fill == ls::wave_lane_color(*set.ins, o.wave, o.lane, ts.lane_groups, st.theme));
+            // Both readers' colours, as the Layout tab's stripes of an element's copies.
+            REQUIRE(t.copy_fills.size() == 2);
+            for (const auto& [wave, lane] : holders) {
+                const ls::Rgb want = ls::wave_lane_color(*set.ins, wave, lane, ts.lane_groups, st.theme);
+                CHECK(std::count(t.copy_fills.begin(), t.copy_fills.end(), want) == 1);
+                waves_seen.insert(wave);
+            }
+        }
+    CHECK(waves_seen.size() == 4);
+    // Without tile options the same settings plan one instruction's B (8x32), as before.
+    MemorySettings one = s;
+    one.tiles.reset();
+    const MemoryMatrix m1 = memory_matrix(set, one);
+    CHECK(m1.rows == 8);
+    CHECK(m1.cols == 32);
+    const MemoryPlan p1 = make_plan(set, one, MemoryPlan::Kind::Plain);
+    REQUIRE(p1.ok());
+    CHECK(wave_loads(p1).size() == 1);
+    // A tile core refuses is the plan's message, never an exception.
+    MemorySettings bad = s;
+    bad.tiles->m = 100;
+    CHECK_FALSE(make_plan(set, bad, MemoryPlan::Kind::Plain).ok());
 }
