@@ -152,45 +152,52 @@ int cmd_gallery(const Options& o, const FigureOptions& fo) {
 void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
 #ifdef LANESCOPE_HAVE_FIGURES
     static FigureOptions fo;
-    CLI::App* figure = app.add_subcommand(
-        "figure", "draw one operand (or A, B, D with --operand all) as SVG, TikZ or PNG: -o FILE; with --memory (or any "
-        "memory option) the operand's tile in memory, its loads and LDS banks");
-    figure->add_option("-a,--arch", o.arch,
-                       "architecture (required): family (cdna3, hopper), gfx or sm id (gfx942, sm_90) or product (mi300x, h100)");
-    figure->add_option("-i,--instruction", o.instruction,
-                       "ISA mnemonic (either spelling) or builtin name; NVIDIA: PTX spelling or short name (required)");
-    figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB, or all (A, B and D as a GEMM; a scaled MFMA adds SA and SB under it)")
-        ->capture_default_str();
-    add_modifier_options(figure, o);
-    add_tile_options(figure, o);
-    figure->add_option("--view", fo.view, "matrix (one tile per element and location) or registers (lanes x VGPRs)")
-        ->capture_default_str();
-    figure->add_option("--color,--color-by", fo.color, "colour tiles by lane (lane group), register or block")
-        ->capture_default_str();
-    figure->add_option("--theme", fo.theme, "light or dark")->capture_default_str();
-    figure->add_option("-f,--format", fo.format, "svg, tikz or png (default: from the -o name: .png, .tex, else svg)");
-    figure->add_option("-o,--out", fo.out, "file to write (written atomically; - for stdout)")->required();
-    add_double_option(figure, "--scale", fo.scale, 0.1, 8, "png: pixels per SVG unit, 0.1..8 (default 2)");
-    figure->add_option("--width", fo.width,
-                       "fit to a printed width: column (240pt), page (500pt), a length (246pt, 3.4in, 8.5cm) or natural; "
-                       "default: column for tikz, natural for svg/png");
-    figure->add_option("--min-font", fo.min_font, "with --width: smallest font size drawn (tile labels that need less are left out)")
-        ->capture_default_str();
-    // The memory view (docs/memory.md): any memory option draws it instead of the layout.
-    add_memory_options(figure, fo.memory);
-    add_int_option(figure, "--issue", fo.issue, 0, 1 << 20,
-                   "memory figure: the wave-level instruction whose LDS banks (or coalescing) are drawn (default 0)");
-    out.push_back({figure, [&o, figure] {
-                       fo.memory_mode = memory_options_given(figure) || figure->get_option("--issue")->count() > 0;
-                       return cmd_figure(o, fo);
-                   }});
+    if (registers(o, "figure")) {
+        CLI::App* figure = app.add_subcommand(
+            "figure", "draw one operand (or A, B, D with --operand all) as SVG, TikZ or PNG: -o FILE; with --memory (or any "
+            "memory option) the operand's tile in memory, its loads and LDS banks");
+        if (sets_up(o, "figure")) {
+            figure->add_option("-a,--arch", o.arch,
+                               "architecture (required): family (cdna3, hopper), gfx or sm id (gfx942, sm_90) or product (mi300x, h100)");
+            figure->add_option("-i,--instruction", o.instruction,
+                               "ISA mnemonic (either spelling) or builtin name; NVIDIA: PTX spelling or short name (required)");
+            figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB, or all (A, B and D as a GEMM; a scaled MFMA adds SA and SB under it)")
+                ->capture_default_str();
+            add_modifier_options(figure, o);
+            add_tile_options(figure, o);
+            figure->add_option("--view", fo.view, "matrix (one tile per element and location) or registers (lanes x VGPRs)")
+                ->capture_default_str();
+            figure->add_option("--color,--color-by", fo.color, "colour tiles by lane (lane group), register or block")
+                ->capture_default_str();
+            figure->add_option("--theme", fo.theme, "light or dark")->capture_default_str();
+            figure->add_option("-f,--format", fo.format, "svg, tikz or png (default: from the -o name: .png, .tex, else svg)");
+            figure->add_option("-o,--out", fo.out, "file to write (written atomically; - for stdout)")->required();
+            add_double_option(figure, "--scale", fo.scale, 0.1, 8, "png: pixels per SVG unit, 0.1..8 (default 2)");
+            figure->add_option("--width", fo.width,
+                               "fit to a printed width: column (240pt), page (500pt), a length (246pt, 3.4in, 8.5cm) or natural; "
+                               "default: column for tikz, natural for svg/png");
+            figure->add_option("--min-font", fo.min_font, "with --width: smallest font size drawn (tile labels that need less are left out)")
+                ->capture_default_str();
+            // The memory view (docs/memory.md): any memory option draws it instead of the layout.
+            add_memory_options(figure, fo.memory);
+            add_int_option(figure, "--issue", fo.issue, 0, 1 << 20,
+                           "memory figure: the wave-level instruction whose LDS banks (or coalescing) are drawn (default 0)");
+        }
+        out.push_back({figure, [&o, figure] {
+                           fo.memory_mode = memory_options_given(figure) || figure->get_option("--issue")->count() > 0;
+                           return cmd_figure(o, fo);
+                       }});
+    }
+    if (!registers(o, "gallery")) return;
 
     CLI::App* gallery = app.add_subcommand(
         "gallery", "every instruction of the catalog as SVG figures plus index.html (opens from the file system): -o DIR");
-    gallery->add_option("-o,--out", fo.out, "directory to create (or a previous gallery to replace)");
-    gallery->add_option("--theme", fo.theme, "light or dark")->capture_default_str();
-    gallery->add_option("--match", fo.match, "only instructions whose mnemonic or builtin contains TEXT (a partial gallery)");
-    gallery->add_flag("--bench", fo.bench, "render everything in memory, write nothing, print the time");
+    if (sets_up(o, "gallery")) {
+        gallery->add_option("-o,--out", fo.out, "directory to create (or a previous gallery to replace)");
+        gallery->add_option("--theme", fo.theme, "light or dark")->capture_default_str();
+        gallery->add_option("--match", fo.match, "only instructions whose mnemonic or builtin contains TEXT (a partial gallery)");
+        gallery->add_flag("--bench", fo.bench, "render everything in memory, write nothing, print the time");
+    }
     out.push_back({gallery, [&o] { return cmd_gallery(o, fo); }});
 #else
     (void)app;

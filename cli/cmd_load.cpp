@@ -109,9 +109,12 @@ int run_load(const Options& o, const LoadArgs& a, const CLI::App* sub) {
 
 void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
     static LoadArgs a;
+    if (!registers(o, "load")) return;
     CLI::App* sub = app.add_subcommand(
         "load", "how each lane loads (or --store stores) an operand from a tile in LDS or global memory: per-lane "
                 "addresses, the vector accesses chosen, LDS bank conflicts, global coalescing");
+    out.push_back({sub, [&o, sub] { return run_load(o, a, sub); }});
+    if (!sets_up(o, "load")) return;
     add_target_options(sub, o, true);
     sub->get_option("--format")->description("output: table, csv, markdown, json (the contract of docs/memory.md), hip");
     add_memory_options(sub, a);
@@ -123,7 +126,6 @@ void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out
     add_int_option(sub, "--top", a.top, 0, 1000000, "--sweep: rows shown, best first (default 10; 0: all)");
     add_tile_options(sub, o);
     sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");
-    out.push_back({sub, [&o, sub] { return run_load(o, a, sub); }});
 }
 
 }  // namespace lscli

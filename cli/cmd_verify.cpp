@@ -262,40 +262,48 @@ int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
 void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
 #ifdef LANESCOPE_HAVE_GPU
     static VerifyArgs v;
-    CLI::App* sub = app.add_subcommand(
-        "verify", "run probes that check every element's location on an AMD or NVIDIA GPU (or --device software); "
-                  "exit 4 when no GPU is found, 5 when a layout disagrees");
-    v.sub = sub;
-    add_target_options(sub, o, false);
-    sub->add_flag("--all", v.all, "every instruction (of --arch's family if given, else of every family)");
-    sub->add_flag("--every-modifier", v.every_modifier,
-                  "every legal combination of cbsz/abid/blgp/opsel (and the scale selects), not only the given ones");
-    sub->add_option("--device", v.device,
-                    "auto (an AMD GPU through HIP, else an NVIDIA GPU through CUDA), hip, cuda, software (catalog semantics)")
-        ->capture_default_str();
-    sub->add_option("--corrupt", v.corrupt,
-                    "check a deliberately wrong layout: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs");
-    add_size_option(sub, "--max-mismatches", v.max_mismatches, 0, 1000000, "mismatches to print per instruction (default 8)");
-    out.push_back({sub, [&o] { return run_verify(o, v); }});
+    if (registers(o, "verify")) {
+        CLI::App* sub = app.add_subcommand(
+            "verify", "run probes that check every element's location on an AMD or NVIDIA GPU (or --device software); "
+                      "exit 4 when no GPU is found, 5 when a layout disagrees");
+        v.sub = sub;
+        if (sets_up(o, "verify")) {
+            add_target_options(sub, o, false);
+            sub->add_flag("--all", v.all, "every instruction (of --arch's family if given, else of every family)");
+            sub->add_flag("--every-modifier", v.every_modifier,
+                          "every legal combination of cbsz/abid/blgp/opsel (and the scale selects), not only the given ones");
+            sub->add_option("--device", v.device,
+                            "auto (an AMD GPU through HIP, else an NVIDIA GPU through CUDA), hip, cuda, software (catalog semantics)")
+                ->capture_default_str();
+            sub->add_option("--corrupt", v.corrupt,
+                            "check a deliberately wrong layout: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs");
+            add_size_option(sub, "--max-mismatches", v.max_mismatches, 0, 1000000, "mismatches to print per instruction (default 8)");
+        }
+        out.push_back({sub, [&o] { return run_verify(o, v); }});
+    }
+    if (!registers(o, "conformance")) return;
 
     static ConformanceArgs c;
     CLI::App* conf = app.add_subcommand(
         "conformance", "compile every catalog builtin for each target with its compiler witness (clang-22; clang-19 for "
                        "gfx940/gfx941) and compare the disassembly (mnemonic, opcode, modifiers, registers) with the "
                        "catalog; exit 5 on any failure");
-    conf->add_option("-t,--target", c.opts.targets,
-                     "only these targets, or all (every AMD target; default: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200 gfx1250)");
-    conf->add_option("--clang", c.opts.clang,
-                     "the AMD-capable C compiler for every target (default: each target's witness, clang-22 or clang-19)");
-    conf->add_option("--objdump", c.opts.objdump,
-                     "the disassembler (default: the llvm-objdump of the compiler's version, e.g. llvm-objdump-22)");
-    add_int_option(conf, "-j,--jobs", c.opts.jobs, 1, 256, "parallel compiles");
-    conf->add_flag("--keep", c.opts.keep, "keep the generated sources and disassembly");
-    conf->add_flag("-v,--verbose", c.opts.verbose, "print every check, not only failures");
+    if (sets_up(o, "conformance")) {
+        conf->add_option("-t,--target", c.opts.targets,
+                         "only these targets, or all (every AMD target; default: gfx908 gfx90a gfx942 gfx950 gfx1100 gfx1200 gfx1250)");
+        conf->add_option("--clang", c.opts.clang,
+                         "the AMD-capable C compiler for every target (default: each target's witness, clang-22 or clang-19)");
+        conf->add_option("--objdump", c.opts.objdump,
+                         "the disassembler (default: the llvm-objdump of the compiler's version, e.g. llvm-objdump-22)");
+        add_int_option(conf, "-j,--jobs", c.opts.jobs, 1, 256, "parallel compiles");
+        conf->add_flag("--keep", c.opts.keep, "keep the generated sources and disassembly");
+        conf->add_flag("-v,--verbose", c.opts.verbose, "print every check, not only failures");
+    }
     out.push_back({conf, [&o] { return run_conformance_cmd(o, c); }});
 #else
     (void)o;
     for (const char* name : {"verify", "conformance"}) {
+        if (!registers(o, name)) continue;
         CLI::App* sub = app.add_subcommand(name, "GPU backend: not built (configure with -DLANESCOPE_BUILD_GPU=ON)");
         sub->allow_extras();
         out.push_back({sub, [] {

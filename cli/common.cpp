@@ -15,6 +15,13 @@ namespace lscli {
 
 namespace fs = std::filesystem;
 
+const std::vector<std::string>& subcommand_names() {
+    static const std::vector<std::string> kNames = {"list",   "info",  "layout", "where",  "which",       "trace",
+                                                    "header", "check", "export", "bench",  "figure",      "gallery",
+                                                    "verify", "conformance", "load"};
+    return kNames;
+}
+
 const ls::Catalog& catalog(const Options& o) {
     static std::unique_ptr<ls::Catalog> loaded;
     if (o.catalog.empty()) return ls::Catalog::builtin();
@@ -55,8 +62,10 @@ Resolved resolve(const Options& o) {
                                      : o.arch.empty()                          ? "--arch"
                                                                                 : "--instruction") +
                          " (e.g. --arch gfx942 --instruction v_mfma_f32_32x32x8_f16); `lanescope-cli list` lists them");
-    const ls::Catalog& cat = catalog(o);
-    const ls::Target& t = cat.find_target(o.arch);
+    // The built-in catalog: only the target's family is read.
+    const ls::Catalog* user = o.catalog.empty() ? nullptr : &catalog(o);
+    const ls::Target& t = user ? user->find_target(o.arch) : ls::Catalog::target(o.arch);
+    const ls::Catalog& cat = user ? *user : ls::Catalog::builtin(t.family);
     int implied_wave = 0;
     const ls::Instruction& ins = cat.find_instruction(t, o.instruction, &implied_wave);
     ls::Modifiers m = o.mods;

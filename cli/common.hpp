@@ -51,7 +51,24 @@ struct Options {
     int catalog_rows = 100000;  // bench: the synthetic catalog's size
     bool bench_largest = false;  // bench --largest: the largest legal requests
     const CLI::App* sub = nullptr;  // the parsed subcommand (which options were given)
+    // The subcommand named on the command line ("" if none): only its options are
+    // set up (setting up every subcommand's options was most of a query's start-up).
+    std::string invoked;
+    // The invoked subcommand is one of subcommand_names(): only it is registered.
+    bool alone = false;
 };
+
+// Whether subcommand `name` gets its options: only the invoked one does. Every
+// subcommand is still registered, so --help and the unknown-subcommand message
+// list them all with their descriptions.
+inline bool sets_up(const Options& o, const std::string& name) { return o.invoked == name; }
+// Every subcommand's name. When the command line names one of them, only that one
+// is registered; otherwise (no subcommand, --help, a typo) all are, without their
+// options, so --help and the unknown-subcommand message list them. A name missing
+// here is still registered (with every other subcommand): only slower to start.
+const std::vector<std::string>& subcommand_names();
+// Whether subcommand `name` is registered at all (see subcommand_names()).
+inline bool registers(const Options& o, const std::string& name) { return !o.alone || o.invoked == name; }
 
 // Empty values ("--waves ''") are usage errors everywhere, as "--reg ''" is:
 // throws UsageError naming the first empty option of `app` or its parsed subcommands.

@@ -343,3 +343,80 @@ TEST_CASE("catalog prefixes are the family's: 2c on cdna4, 35/3a on cdna5; the u
     CHECK(error_of([&] { ls::Catalog::parse(scaled + plain + plain, "t.txt"); }).find("already defined") !=
           std::string::npos);
 }
+
+// Catalog::builtin() reads the built-in rows without parse()'s checks (start-up
+// time): the build runs them (core/tools/check_catalog.cpp) and so does this test.
+TEST_CASE("the built-in catalog passes every check of Catalog::parse, and reading it unchecked gives the same rows") {
+    REQUIRE_NOTHROW(ls::Catalog::check_builtin());
+    // The checked parse of the AMD text and the unchecked builtin(): row for row, field for field.
+    const ls::Catalog checked = ls::Catalog::parse(ls::Catalog::builtin_text(), "core/catalog/instructions.txt");
+    std::vector<const ls::Instruction*> amd;
+    for (const ls::Instruction& r : cat().instructions())
+        if (r.vendor() == ls::Vendor::AMD) amd.push_back(&r);
+    REQUIRE(checked.instructions().size() == amd.size());
+    auto facts = [](const ls::Instruction& r) {
+        std::string s = r.mnemonic + "|" + r.builtin_pattern + "|" + r.vec_w32 + "|" + r.vec_w64 + "|" + r.features + "|" +
+                        r.source + "|" + r.prefix_mnemonic + "|" + std::string(ls::layout_kind_name(r.kind));
+        for (ls::Family f : r.families) s += "|" + std::string(ls::family_name(f));
+        for (const std::string& a : r.aliases) s += "|" + a;
+        for (int v : {r.m, r.n, r.k, r.blocks, r.cycles, r.cycles_fp8, r.catalog_line, int(r.opcode), int(r.prefix_opcode),
+                      int(r.tied), int(r.scales), int(r.a), int(r.b), int(r.c), int(r.d_type())})
+            s += "|" + std::to_string(v);
+        return s;
+    };
+    for (size_t i = 0; i < amd.size(); ++i) CHECK(facts(checked.instructions()[i]) == facts(*amd[i]));
+}
+
+TEST_CASE("builtin(family) holds exactly builtin()'s rows on that family, in order, and refuses as builtin() does") {
+    for (ls::Family f : ls::all_families()) {
+        std::vector<const ls::Instruction*> whole = cat().on(f);
+        const auto& part = ls::Catalog::builtin(f).instructions();
+        REQUIRE(part.size() == whole.size());
+        CHECK(!part.empty());
+        for (size_t i = 0; i < part.size(); ++i) {
+            CHECK(part[i].mnemonic == whole[i]->mnemonic);
+            CHECK(part[i].key(32) == whole[i]->key(32));
+            CHECK(part[i].catalog_line == whole[i]->catalog_line);
+        }
+    }
+    // The same instruction found through either, for every name of every row of a few targets.
+    for (const char* gfx : {"gfx942", "gfx1201", "gfx1250", "sm_80", "sm_90a"}) {
+        const ls::Target& t = cat().find_target(gfx);
+        for (const ls::Instruction* r : cat().on(t.family)) {
+            std::vector<std::string> names = r->aliases;
+            names.push_back(r->mnemonic);
+            for (int w : t.wave_sizes) names.push_back(r->key(w));
+            for (const std::string& name : names) {
+                int w1 = -1, w2 = -1;
+                CHECK(ls::Catalog::builtin(t.family).find_instruction(t, name, &w1).mnemonic ==
+                      cat().find_instruction(t, name, &w2).mnemonic);
+                CHECK(w1 == w2);
+            }
+        }
+    }
+    // Refusals name the other families and the near names, as the whole catalog's do.
+    for (auto [gfx, name] : {std::pair{"gfx1100", "v_mfma_f32_32x32x8_f16"}, std::pair{"gfx942", "v_mfma_f32_32x32x8_f17"},
+                             std::pair{"sm_80", "wgmma_m64n64k16_f32_f16"}, std::pair{"gfx950", "ds_read_b64_tr_b16x"}}) {
+        const ls::Target& t = cat().find_target(gfx);
+        const std::string whole = error_of([&] { cat().find_instruction(t, name); });
+        const std::string part = error_of([&] { ls::Catalog::builtin(t.family).find_instruction(t, name); });
+        CHECK(!whole.empty());
+        CHECK(part == whole);
+    }
+    CHECK(error_of([] { cat().find_instruction(cat().find_target("gfx1100"), "v_mfma_f32_32x32x8_f16"); })
+              .find("it exists on cdna") != std::string::npos);
+}
+
+TEST_CASE("sm ids without the underscore (sm80, sm90a) name the sm_ targets; the refusal lists the sm_ spelling only") {
+    CHECK(cat().find_target("sm80").gfx == "sm_80");
+    CHECK(cat().find_target("SM86").gfx == "sm_86");
+    CHECK(cat().find_target("sm89").gfx == "sm_89");
+    CHECK(cat().find_target("sm90").gfx == "sm_90");
+    CHECK(cat().find_target("sm90a").gfx == "sm_90a");
+    CHECK(ls::Catalog::target("sm90a").gfx == "sm_90a");
+    const std::string e = error_of([] { cat().find_target("sm99"); });
+    CHECK(e.find("unknown architecture 'sm99'") != std::string::npos);
+    CHECK(e.find(" sm_80 ") != std::string::npos);
+    CHECK(e.find("sm80") == std::string::npos);
+    CHECK(error_of([] { cat().find_target("sm"); }).find("unknown architecture 'sm'") != std::string::npos);
+}

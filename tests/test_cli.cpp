@@ -214,3 +214,46 @@ TEST_CASE("info and list name the compiler witness and the whole encoding of mul
     }
     CHECK(cli("list --arch gfx941").out.find("compiler witness: clang-19") != std::string::npos);
 }
+
+// Only the invoked subcommand's options are set up (start-up time); --help still
+// lists every subcommand, and each subcommand's --help its own options.
+TEST_CASE("top-level help lists every subcommand; SUB --help its options; a user catalog is still checked on a query") {
+    Run top = cli("--help");
+    REQUIRE(top.status == 0);
+    for (const char* sub : {"list", "info", "layout", "where", "which", "trace", "header", "check", "export", "bench", "load"})
+        CHECK(top.out.find(std::string("  ") + sub + " ") != std::string::npos);
+    CHECK(top.out.find("where one element lives") != std::string::npos);
+    CHECK(top.out.find("--cbsz") == std::string::npos);  // subcommands' options are theirs
+    Run where = cli("where --help");
+    REQUIRE(where.status == 0);
+    for (const char* opt : {"--arch", "--instruction", "--operand", "--row", "--col", "--block", "--cbsz", "--waves", "--format"})
+        CHECK(where.out.find(opt) != std::string::npos);
+    Run which = cli("--catalog=/nonexistent which --help");
+    REQUIRE(which.status == 0);
+    for (const char* opt : {"--reg", "--lane", "--of-wave", "--wave-size", "--opsel"}) CHECK(which.out.find(opt) != std::string::npos);
+    Run bench = cli("bench --help");
+    CHECK(bench.out.find("--runs") != std::string::npos);
+    // An option of another subcommand is refused, as before.
+    Run wrong = cli("list --arch gfx942 --row 3");
+    CHECK(wrong.status == 2);
+    CHECK(wrong.err.find("--row") != std::string::npos);
+
+    namespace fs = std::filesystem;
+    fs::path f = temp_path("lanescope_startup_catalog") += ".txt";
+    std::ofstream(f) << "cdna3 | mfma_f32_32x32x8f16 | v_mfma_f32_32x32x8_f16 | - | mfma | 32x32x8 | 2 | f16,f16,f32 | 54 | 64 | "
+                        "v4h,v4h,v16f>v16f | - | - | src\n";
+    Run bad = cli("--catalog " + f.string() + " where -a cdna3 -i v_mfma_f32_32x32x8_f16 --row 0 --col 0");
+    CHECK(bad.status == 1);
+    CHECK(bad.err.find(":1:") != std::string::npos);  // blocks 2 with 16 VGPRs of C: the formula check refuses it
+    fs::remove(f);
+}
+
+TEST_CASE("sm80 and sm90a (no underscore) name sm_80 and sm_90a") {
+    Run a = cli("where -a sm80 -i mma_m16n8k16_f32_f16 --operand A --row 3 --col 5");
+    Run b = cli("where -a sm_80 -i mma_m16n8k16_f32_f16 --operand A --row 3 --col 5");
+    REQUIRE(a.status == 0);
+    CHECK(a.out == b.out);
+    Run c = cli("info -a sm90a -i wgmma_m64n64k16_f32_f16 --format json");
+    REQUIRE(c.status == 0);
+    CHECK(nlohmann::json::parse(c.out)["arch"] == "sm_90a");
+}

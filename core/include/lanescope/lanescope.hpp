@@ -177,10 +177,20 @@ class Catalog {
 public:
     // The catalog compiled into the library (core/catalog/instructions.txt).
     static const Catalog& builtin();
+    // The built-in rows on family `f` only, in builtin()'s order, read on first use:
+    // what a query of one target needs (a start-up reads no other family's rows).
+    // find_instruction answers as builtin()'s does, its refusals included.
+    static const Catalog& builtin(Family f);
+    // find_target without a catalog: the targets do not depend on the rows.
+    static const Target& target(std::string_view name);
     // The text it was parsed from (for benchmarks and tools that derive catalogs).
     static std::string_view builtin_text();
     // Parse catalog text; throws Error naming `origin`, the line and the field.
     static Catalog parse(std::string_view text, std::string_view origin);
+    // Parses the built-in catalog text with every check of parse() (which
+    // builtin() skips at run time: the build runs this, and so does a test).
+    // Throws Error with parse()'s message.
+    static void check_builtin();
     static Catalog load_file(const std::string& path);
 
     const std::vector<Instruction>& instructions() const { return rows_; }
@@ -198,7 +208,13 @@ public:
     std::vector<const Instruction*> on(Family f) const;
 
 private:
+    // `check` false: trusts the text (the built-in catalog, checked when built)
+    // and skips the name, formula and duplicate checks.
+    // `only`: keep the rows on that family and skip the others unread.
+    static Catalog parse(std::string_view text, std::string_view origin, bool check,
+                         std::optional<Family> only = std::nullopt);
     std::vector<Instruction> rows_;
+    bool partial_ = false;  // builtin(Family): a miss is answered by builtin()
 };
 
 // Modifiers are the encoding fields, as the ISA guide and the assembler write

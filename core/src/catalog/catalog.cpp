@@ -13,6 +13,8 @@
 #include <fstream>
 #include <iterator>
 #include <map>
+#include <memory>
+#include <mutex>
 #include <sstream>
 #include <unordered_map>
 
@@ -347,28 +349,37 @@ const char* family_default_gfx(std::string_view name) {
         if (name == k) return v;
     return nullptr;
 }
-}  // namespace
 
-const std::vector<Target>& Catalog::targets() const {
+const std::vector<Target>& target_table() {
     static const std::vector<Target> kTargets = make_targets();
     return kTargets;
 }
+}  // namespace
 
-const Target& Catalog::find_target(std::string_view raw) const {
+const std::vector<Target>& Catalog::targets() const { return target_table(); }
+
+const Target& Catalog::find_target(std::string_view raw) const { return target(raw); }
+
+const Target& Catalog::target(std::string_view raw) {
+    const std::vector<Target>& targets = target_table();
     std::string name = text::lower(text::trim(raw));
     // "MI300X" and "mi-300x" and "mi 300x" all mean the same product.
     std::string squashed;
     for (char c : name)
         if (c != '-' && c != ' ') squashed += c;
     if (const char* gfx = family_default_gfx(squashed)) name = gfx;
-    for (const Target& t : targets()) {
+    // "sm80", "sm90a": the sm id without its underscore, as people type it (nvcc's
+    // -arch=sm_80 has it; the refusal's list below still names sm_80).
+    if (squashed.size() > 2 && squashed.compare(0, 2, "sm") == 0 && std::isdigit(static_cast<unsigned char>(squashed[2])))
+        squashed.insert(2, "_");
+    for (const Target& t : targets) {
         if (t.gfx == name || t.gfx == squashed) return t;
         for (const auto& p : t.products)
             if (p == squashed) return t;
     }
     std::vector<std::string> names = {"cdna1", "cdna2", "cdna3", "cdna4", "rdna3", "rdna3.5", "rdna4", "cdna5",
                                       "ampere", "ada", "hopper"};
-    for (const Target& t : targets()) {
+    for (const Target& t : targets) {
         names.push_back(t.gfx);
         for (const auto& p : t.products) names.push_back(p);
     }
@@ -376,7 +387,7 @@ const Target& Catalog::find_target(std::string_view raw) const {
     auto near = closest(name, names);
     if (!near.empty()) msg += "; did you mean " + text::join_quoted(near, " or ") + "?";
     msg += "\nlegal: family names (cdna1 cdna2 cdna3 cdna4 rdna3 rdna3.5 rdna4 cdna5 ampere ada hopper), gfx and sm ids (";
-    for (size_t i = 0; i < targets().size(); ++i) msg += (i ? " " : "") + targets()[i].gfx;
+    for (size_t i = 0; i < targets.size(); ++i) msg += (i ? " " : "") + targets[i].gfx;
     msg += ") or products (mi100 mi250x mi300x mi355x mi450 rx7900xtx rx9070xt a100 l40s rtx4090 h100 h200 ...)";
     throw Error(msg);
 }
@@ -397,19 +408,28 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
     if (implied_wave) *implied_wave = 0;
     const std::string prefix = "__builtin_amdgcn_";
     if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
-    // Builtin names: exact match on either wave's spelling, or on the pattern without {w}.
+    // Builtin names: exact match on either wave's spelling, or on the pattern without {w}
+    // (compared in place: builtin(w) without its prefix is the pattern with {w} spelled out).
+    // name == pattern with its `len` characters at `at` replaced by `fill`:
+    auto spliced = [&name](std::string_view pattern, size_t at, size_t len, std::string_view fill) {
+        return name.size() == pattern.size() - len + fill.size() && name.compare(0, at, pattern.substr(0, at)) == 0 &&
+               name.compare(at, fill.size(), fill) == 0 &&
+               name.compare(at + fill.size(), std::string::npos, pattern.substr(at + len)) == 0;
+    };
     for (const Instruction& r : rows_) {
         if (!r.on(t.family) || r.vendor() != Vendor::AMD) continue;
-        for (int w : {32, 64}) {
-            if (r.builtin(w).substr(prefix.size()) == name) {
-                if (implied_wave && r.builtin_pattern.find("{w}") != std::string::npos) *implied_wave = w;
+        const std::string_view pattern = r.builtin_pattern;
+        const size_t at = pattern.find("{w}");
+        if (at == std::string_view::npos) {
+            if (pattern == name) return r;
+            continue;
+        }
+        for (int w : {32, 64})
+            if (spliced(pattern, at, 3, w == 64 ? "w64" : "w32")) {
+                if (implied_wave) *implied_wave = w;
                 return r;
             }
-        }
-        std::string bare = r.builtin_pattern;
-        auto at = bare.find("_{w}");
-        if (at != std::string::npos) bare.erase(at, 4);
-        if (bare == name) return r;
+        if (at > 0 && pattern[at - 1] == '_' && spliced(pattern, at - 1, 4, "")) return r;  // "_{w}" left out
     }
     // Mnemonics: the family's spelling first (untied rows come first in the
     // catalog), then the aliases LLVM accepts.
@@ -419,6 +439,8 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
         if (r.on(t.family))
             for (const auto& a : r.aliases)
                 if (a == name) return r;
+    // One family's rows: the whole catalog names where else it exists, or what is near.
+    if (partial_) return builtin().find_instruction(t, raw, implied_wave);
 
     // Not here: is it on another family?
     std::vector<std::string> elsewhere;
@@ -477,7 +499,7 @@ namespace {
 }
 
 // Digits only (no sign, no spaces, no "0x"), at most 1 << 20.
-int parse_int(std::string_view origin, int line, std::string_view field, const std::string& s, int base = 10) {
+int parse_int(std::string_view origin, int line, std::string_view field, std::string_view s, int base = 10) {
     long v = 0;
     bool ok = !s.empty() && s.size() <= 8;
     for (char ch : s) {
@@ -492,185 +514,164 @@ int parse_int(std::string_view origin, int line, std::string_view field, const s
         v = v * base + d;
     }
     if (!ok || v > (1L << 20))
-        fail(origin, line, std::string(field) + " '" + s + "' is not a " + (base == 16 ? "hex " : "") +
+        fail(origin, line, std::string(field) + " '" + std::string(s) + "' is not a " + (base == 16 ? "hex " : "") +
                                "number, legal: " + (base == 16 ? "hex digits" : "decimal digits") + " up to " +
                                std::to_string(1L << 20));
     return static_cast<int>(v);
 }
 
 // Names end up in generated C sources, JSON and HTML: letters, digits, '_' (and what `extra` allows).
-void check_name(std::string_view origin, int line, std::string_view field, const std::string& s, std::string_view extra) {
+void check_name(std::string_view origin, int line, std::string_view field, std::string_view s, std::string_view extra) {
     if (s.empty() || s.size() > 200) fail(origin, line, std::string(field) + " is empty or longer than 200 characters");
     for (char ch : s)
         if (!std::isalnum(static_cast<unsigned char>(ch)) && ch != '_' && extra.find(ch) == std::string_view::npos)
             fail(origin, line,
-                 std::string(field) + " '" + s + "' contains '" + std::string(1, ch) + "', legal: letters, digits, _" +
-                     (extra.empty() ? "" : " and " + std::string(extra)));
+                 std::string(field) + " '" + std::string(s) + "' contains '" + std::string(1, ch) +
+                     "', legal: letters, digits, _" + (extra.empty() ? "" : " and " + std::string(extra)));
 }
 
 bool is_pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
-}  // namespace
 
-Catalog Catalog::parse(std::string_view text, std::string_view origin) {
-    Catalog cat;
+constexpr std::pair<std::string_view, Family> kAmdFamilies[] = {
+    {"cdna1", Family::CDNA1}, {"cdna2", Family::CDNA2}, {"cdna3", Family::CDNA3}, {"cdna4", Family::CDNA4},
+    {"rdna3", Family::RDNA3}, {"rdna4", Family::RDNA4}, {"cdna5", Family::CDNA5}};
+constexpr std::pair<std::string_view, LayoutKind> kAmdKinds[] = {
+    {"mfma", LayoutKind::Mfma},
+    {"mfma_scaled", LayoutKind::MfmaScaled},
+    {"mfma_f8f6f4", LayoutKind::MfmaScaled},  // mfma_scaled's formulas without the scales
+    {"smfmac_cdna3", LayoutKind::SmfmacCdna3},
+    {"smfmac_cdna4", LayoutKind::SmfmacCdna4},
+    {"wmma_rdna3", LayoutKind::WmmaRdna3},
+    {"wmma_rdna4", LayoutKind::WmmaRdna4},
+    {"swmmac_rdna4", LayoutKind::SwmmacRdna4},
+    {"wmma_gfx1250", LayoutKind::WmmaGfx1250},
+    {"wmma_scale_gfx1250", LayoutKind::WmmaScaleGfx1250},
+    {"swmmac_gfx1250", LayoutKind::SwmmacGfx1250}};
+
+// Parses one AMD row (core/catalog/instructions.txt's format). With `check`, also
+// checks what costs time: names, and that the formula family lays the row out.
+Instruction parse_amd_row(const std::vector<std::string_view>& f, std::string_view origin, int line_no, bool check,
+                          std::unordered_map<std::string, std::string>& checked) {
+    if (f.size() != 14)
+        fail(origin, line_no,
+             "expected 14 '|'-separated fields (families | builtin | mnemonic | aliases | layout | shape | blocks | "
+             "types | opcode | cycles | vectors | vectors64 | features | source), found " +
+                 std::to_string(f.size()));
+    Instruction r;
+    r.catalog_line = line_no;
+    r.families.reserve(static_cast<size_t>(std::count(f[0].begin(), f[0].end(), ',')) + 1);
+    for (std::string_view fam : text::split_view(f[0], ',', true)) {
+        const auto* it = std::find_if(std::begin(kAmdFamilies), std::end(kAmdFamilies),
+                                      [&](const auto& e) { return e.first == fam; });
+        if (it == std::end(kAmdFamilies))
+            fail(origin, line_no,
+                 "unknown family '" + std::string(fam) + "'; legal: cdna1 cdna2 cdna3 cdna4 rdna3 rdna4 cdna5 (NVIDIA rows: "
+                 "ampere ada hopper, in core/catalog/nvidia.txt's format)");
+        if (r.on(it->second)) fail(origin, line_no, "family '" + std::string(fam) + "' given twice");
+        r.families.push_back(it->second);
+    }
+    r.builtin_pattern = f[1];
+    if (r.builtin_pattern.empty()) fail(origin, line_no, "empty builtin name");
+    if (check) {
+        check_name(origin, line_no, "builtin", r.builtin_pattern, "{}");
+        std::string bare = r.builtin_pattern;
+        const auto w = bare.find("{w}");
+        if (w != std::string::npos) bare.erase(w, 3);
+        if (bare.find_first_of("{}") != std::string::npos)
+            fail(origin, line_no, "builtin '" + r.builtin_pattern + "' has braces other than one {w}, legal: letters, digits, _ and one {w}");
+    }
+    r.mnemonic = f[2];
+    if (check) check_name(origin, line_no, "mnemonic", r.mnemonic, "");
+    if (r.mnemonic.rfind("v_", 0) != 0) fail(origin, line_no, "mnemonic '" + std::string(f[2]) + "' does not start with v_");
+    if (f[3] != "-")
+        for (std::string_view a : text::split_view(f[3], ',', true)) {
+            r.aliases.emplace_back(a);
+            if (check) check_name(origin, line_no, "alias", a, "");
+        }
+    const auto* kind = std::find_if(std::begin(kAmdKinds), std::end(kAmdKinds), [&](const auto& e) { return e.first == f[4]; });
+    if (kind == std::end(kAmdKinds))
+        fail(origin, line_no,
+             "unknown layout '" + std::string(f[4]) +
+                 "'; legal: mfma mfma_scaled mfma_f8f6f4 smfmac_cdna3 smfmac_cdna4 wmma_rdna3 wmma_rdna4 swmmac_rdna4 "
+                 "wmma_gfx1250 wmma_scale_gfx1250 swmmac_gfx1250");
+    r.kind = kind->second;
+    r.scales = f[4] == "mfma_scaled";
+    const auto dims = text::split_few(f[5], 'x');
+    if (dims.size() != 3) fail(origin, line_no, "shape '" + std::string(f[5]) + "' is not MxNxK");
+    r.m = parse_int(origin, line_no, "shape", dims[0]);
+    r.n = parse_int(origin, line_no, "shape", dims[1]);
+    r.k = parse_int(origin, line_no, "shape", dims[2]);
+    r.blocks = parse_int(origin, line_no, "blocks", f[6]);
+    if (!is_pow2(r.m) || !is_pow2(r.n) || !is_pow2(r.k) || !is_pow2(r.blocks))
+        fail(origin, line_no, "shape and blocks must be powers of two");
+    const auto types = text::split_few(f[7], ',');
+    if (types.size() != 3 && types.size() != 4)
+        fail(origin, line_no, "types '" + std::string(f[7]) + "' must be A,B,C (or A,B,C,D where D's type differs from C's)");
+    ElemType d_type = ElemType::F32;
+    ElemType* slots[4] = {&r.a, &r.b, &r.c, &d_type};
+    for (size_t i = 0; i < types.size(); ++i) {
+        auto t = parse_elem(text::trim_view(types[i]));
+        if (!t) fail(origin, line_no, "unknown element type '" + std::string(types[i]) + "'");
+        *slots[i] = *t;
+    }
+    if (types.size() == 4) {
+        if (d_type == r.c) fail(origin, line_no, "types '" + std::string(f[7]) + "' repeat C's type as D's, legal: A,B,C");
+        r.d = d_type;
+    }
     {
-        // A catalog is text: no NUL or other control bytes (tab and CR aside).
-        int line = 1;
-        for (size_t i = 0; i < text.size(); ++i) {
-            const unsigned char ch = static_cast<unsigned char>(text[i]);
-            if (ch == '\n') ++line;
-            else if (ch < 0x20 && ch != '\t' && ch != '\r')
-                fail(origin, line, "byte 0x" + std::string(1, "0123456789abcdef"[ch >> 4]) +
-                                       std::string(1, "0123456789abcdef"[ch & 15]) + " at offset " + std::to_string(i) +
-                                       " is not text, legal: a text file of '|'-separated rows");
+        // "35+33": a prefix instruction's opcode, then the matrix instruction's own.
+        const auto ops = text::split_few(f[8], '+', true);
+        if (ops.size() > 2)
+            fail(origin, line_no, "opcode '" + std::string(f[8]) + "' is not HEX or PREFIX+HEX, legal: e.g. 5d or 35+33");
+        r.opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", ops.back(), 16));
+        if (ops.size() == 2) {
+            r.prefix_opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", ops[0], 16));
+            // The prefixes LLVM 22 knows, per family (llvm-objdump-22 on gfx950's
+            // v_mfma_scale_*: D3AC.... first; llvm-mc-22 -mcpu=gfx1250 for the rest).
+            const bool cdna4 = r.on(Family::CDNA4), cdna5 = r.on(Family::CDNA5);
+            if (cdna4 && !cdna5 && r.prefix_opcode == 0x2c) r.prefix_mnemonic = "v_mfma_ld_scale_b32";
+            else if (cdna5 && !cdna4 && r.prefix_opcode == 0x35) r.prefix_mnemonic = "v_wmma_ld_scale_paired_b32";
+            else if (cdna5 && !cdna4 && r.prefix_opcode == 0x3a) r.prefix_mnemonic = "v_wmma_ld_scale16_paired_b64";
+            else
+                fail(origin, line_no, "prefix opcode '" + std::string(ops[0]) +
+                                          "' is unknown on these families, legal: 2c (v_mfma_ld_scale_b32, cdna4), "
+                                          "35 (v_wmma_ld_scale_paired_b32, cdna5), 3a (v_wmma_ld_scale16_paired_b64, cdna5)");
         }
     }
-    // Rows with the same facts as an earlier row need no second formula check.
-    std::unordered_map<std::string, std::string> checked;
-    std::unordered_map<std::string, int> defined;  // "family/builtin" -> line
-    std::istringstream in{std::string(text)};
-    std::string raw;
-    int line_no = 0;
-    static const std::map<std::string, Family> kFamilies = {
-        {"cdna1", Family::CDNA1}, {"cdna2", Family::CDNA2}, {"cdna3", Family::CDNA3},
-        {"cdna4", Family::CDNA4}, {"rdna3", Family::RDNA3}, {"rdna4", Family::RDNA4}, {"cdna5", Family::CDNA5}};
-    static const std::map<std::string, LayoutKind> kKinds = {
-        {"mfma", LayoutKind::Mfma},
-        {"mfma_scaled", LayoutKind::MfmaScaled},
-        {"mfma_f8f6f4", LayoutKind::MfmaScaled},  // mfma_scaled's formulas without the scales
-        {"smfmac_cdna3", LayoutKind::SmfmacCdna3},
-        {"smfmac_cdna4", LayoutKind::SmfmacCdna4},
-        {"wmma_rdna3", LayoutKind::WmmaRdna3},
-        {"wmma_rdna4", LayoutKind::WmmaRdna4},
-        {"swmmac_rdna4", LayoutKind::SwmmacRdna4},
-        {"wmma_gfx1250", LayoutKind::WmmaGfx1250},
-        {"wmma_scale_gfx1250", LayoutKind::WmmaScaleGfx1250},
-        {"swmmac_gfx1250", LayoutKind::SwmmacGfx1250}};
-    while (std::getline(in, raw)) {
-        ++line_no;
-        std::string line = text::trim(raw);
-        if (line.empty() || line[0] == '#') continue;
-        std::vector<std::string> f = text::split(line, '|');
-        for (auto& x : f) x = text::trim(x);
-        if (detail::is_nvidia_row(f)) {  // core/catalog/nvidia.txt's format
-            detail::parse_nvidia_row(f, origin, line_no, cat.rows_);
-            continue;
-        }
-        if (f.size() != 14)
+    if (f[9] == "-") {
+        r.cycles = r.cycles_fp8 = 0;  // not published
+    } else {
+        const auto cyc = text::split_few(f[9], '/');
+        r.cycles = parse_int(origin, line_no, "cycles", cyc[0]);
+        r.cycles_fp8 = cyc.size() > 1 ? parse_int(origin, line_no, "cycles", cyc[1]) : r.cycles;
+        if (cyc.size() > 2 || r.cycles < 1 || r.cycles_fp8 < 1)
             fail(origin, line_no,
-                 "expected 14 '|'-separated fields (families | builtin | mnemonic | aliases | layout | shape | blocks | "
-                 "types | opcode | cycles | vectors | vectors64 | features | source), found " +
-                     std::to_string(f.size()));
-        Instruction r;
-        r.catalog_line = line_no;
-        for (const auto& fam : text::split(f[0], ',')) {
-            auto it = kFamilies.find(text::trim(fam));
-            if (it == kFamilies.end())
-                fail(origin, line_no,
-                     "unknown family '" + text::trim(fam) + "'; legal: cdna1 cdna2 cdna3 cdna4 rdna3 rdna4 cdna5 (NVIDIA rows: "
-                     "ampere ada hopper, in core/catalog/nvidia.txt's format)");
-            if (r.on(it->second)) fail(origin, line_no, "family '" + text::trim(fam) + "' given twice");
-            r.families.push_back(it->second);
-        }
-        r.builtin_pattern = f[1];
-        if (r.builtin_pattern.empty()) fail(origin, line_no, "empty builtin name");
-        check_name(origin, line_no, "builtin", r.builtin_pattern, "{}");
-        {
-            std::string bare = r.builtin_pattern;
-            const auto w = bare.find("{w}");
-            if (w != std::string::npos) bare.erase(w, 3);
-            if (bare.find_first_of("{}") != std::string::npos)
-                fail(origin, line_no, "builtin '" + r.builtin_pattern + "' has braces other than one {w}, legal: letters, digits, _ and one {w}");
-        }
-        r.mnemonic = f[2];
-        check_name(origin, line_no, "mnemonic", r.mnemonic, "");
-        if (r.mnemonic.rfind("v_", 0) != 0) fail(origin, line_no, "mnemonic '" + f[2] + "' does not start with v_");
-        if (f[3] != "-")
-            for (const auto& a : text::split(f[3], ',')) {
-                r.aliases.push_back(text::trim(a));
-                check_name(origin, line_no, "alias", r.aliases.back(), "");
-            }
-        auto kind = kKinds.find(f[4]);
-        if (kind == kKinds.end())
-            fail(origin, line_no,
-                 "unknown layout '" + f[4] +
-                     "'; legal: mfma mfma_scaled mfma_f8f6f4 smfmac_cdna3 smfmac_cdna4 wmma_rdna3 wmma_rdna4 swmmac_rdna4 "
-                     "wmma_gfx1250 wmma_scale_gfx1250 swmmac_gfx1250");
-        r.kind = kind->second;
-        r.scales = f[4] == "mfma_scaled";
-        auto dims = text::split(f[5], 'x');
-        if (dims.size() != 3) fail(origin, line_no, "shape '" + f[5] + "' is not MxNxK");
-        r.m = parse_int(origin, line_no, "shape", dims[0]);
-        r.n = parse_int(origin, line_no, "shape", dims[1]);
-        r.k = parse_int(origin, line_no, "shape", dims[2]);
-        r.blocks = parse_int(origin, line_no, "blocks", f[6]);
-        if (!is_pow2(r.m) || !is_pow2(r.n) || !is_pow2(r.k) || !is_pow2(r.blocks))
-            fail(origin, line_no, "shape and blocks must be powers of two");
-        auto types = text::split(f[7], ',');
-        if (types.size() != 3 && types.size() != 4)
-            fail(origin, line_no, "types '" + f[7] + "' must be A,B,C (or A,B,C,D where D's type differs from C's)");
-        ElemType d_type = ElemType::F32;
-        ElemType* slots[4] = {&r.a, &r.b, &r.c, &d_type};
-        for (size_t i = 0; i < types.size(); ++i) {
-            auto t = parse_elem(text::trim(types[i]));
-            if (!t) fail(origin, line_no, "unknown element type '" + types[i] + "'");
-            *slots[i] = *t;
-        }
-        if (types.size() == 4) {
-            if (d_type == r.c) fail(origin, line_no, "types '" + f[7] + "' repeat C's type as D's, legal: A,B,C");
-            r.d = d_type;
-        }
-        {
-            // "35+33": a prefix instruction's opcode, then the matrix instruction's own.
-            auto ops = text::split(f[8], '+');
-            if (ops.size() > 2) fail(origin, line_no, "opcode '" + f[8] + "' is not HEX or PREFIX+HEX, legal: e.g. 5d or 35+33");
-            r.opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", text::trim(ops.back()), 16));
-            if (ops.size() == 2) {
-                r.prefix_opcode = static_cast<unsigned>(parse_int(origin, line_no, "opcode", text::trim(ops[0]), 16));
-                // The prefixes LLVM 22 knows, per family (llvm-objdump-22 on gfx950's
-                // v_mfma_scale_*: D3AC.... first; llvm-mc-22 -mcpu=gfx1250 for the rest).
-                const bool cdna4 = r.on(Family::CDNA4), cdna5 = r.on(Family::CDNA5);
-                if (cdna4 && !cdna5 && r.prefix_opcode == 0x2c) r.prefix_mnemonic = "v_mfma_ld_scale_b32";
-                else if (cdna5 && !cdna4 && r.prefix_opcode == 0x35) r.prefix_mnemonic = "v_wmma_ld_scale_paired_b32";
-                else if (cdna5 && !cdna4 && r.prefix_opcode == 0x3a) r.prefix_mnemonic = "v_wmma_ld_scale16_paired_b64";
-                else
-                    fail(origin, line_no, "prefix opcode '" + text::trim(ops[0]) +
-                                              "' is unknown on these families, legal: 2c (v_mfma_ld_scale_b32, cdna4), "
-                                              "35 (v_wmma_ld_scale_paired_b32, cdna5), 3a (v_wmma_ld_scale16_paired_b64, cdna5)");
-            }
-        }
-        if (f[9] == "-") {
-            r.cycles = r.cycles_fp8 = 0;  // not published
-        } else {
-            auto cyc = text::split(f[9], '/');
-            r.cycles = parse_int(origin, line_no, "cycles", cyc[0]);
-            r.cycles_fp8 = cyc.size() > 1 ? parse_int(origin, line_no, "cycles", cyc[1]) : r.cycles;
-            if (cyc.size() > 2 || r.cycles < 1 || r.cycles_fp8 < 1)
-                fail(origin, line_no,
-                     "cycles '" + f[9] + "' is not N or N/M with N, M >= 1 (or - where none is published), legal: e.g. "
-                     "64 or 64/32");
-        }
-        r.vec_w32 = f[10];
-        r.vec_w64 = f[11] == "-" ? "" : f[11];
-        for (const std::string* v : {&r.vec_w32, &r.vec_w64}) {
-            if (v->empty()) continue;
-            auto gt = v->find('>');
-            if (gt == std::string::npos || text::split(v->substr(0, gt), ',').size() != 3)
-                fail(origin, line_no, "vectors '" + *v + "' must be A,B,C>D");
-        }
-        const bool rdna = r.on(Family::RDNA3) || r.on(Family::RDNA4);
-        if (rdna != (r.builtin_pattern.find("{w}") != std::string::npos))
-            fail(origin, line_no, "RDNA builtins (and only they) carry {w} for the wave size");
-        if (rdna && r.vec_w64.empty()) fail(origin, line_no, "RDNA rows need wave64 vector types");
-        r.features = f[12];
-        check_name(origin, line_no, "features", r.features, "-,+.");
-        r.source = f[13];
-        r.tied = r.builtin_pattern.find("_tied") != std::string::npos || r.kind == LayoutKind::SmfmacCdna3 ||
-                 r.kind == LayoutKind::SmfmacCdna4;
-        if (r.sparse() && r.k % 8 != 0) fail(origin, line_no, "sparse instructions need K a multiple of 8");
+                 "cycles '" + std::string(f[9]) + "' is not N or N/M with N, M >= 1 (or - where none is published), legal: e.g. "
+                 "64 or 64/32");
+    }
+    r.vec_w32 = f[10];
+    if (f[11] != "-") r.vec_w64 = f[11];
+    for (const std::string* v : {&r.vec_w32, &r.vec_w64}) {
+        if (v->empty()) continue;
+        const auto gt = v->find('>');
+        if (gt == std::string::npos || std::count(v->begin(), v->begin() + static_cast<long>(gt), ',') != 2)
+            fail(origin, line_no, "vectors '" + *v + "' must be A,B,C>D");
+    }
+    const bool rdna = r.on(Family::RDNA3) || r.on(Family::RDNA4);
+    if (rdna != (r.builtin_pattern.find("{w}") != std::string::npos))
+        fail(origin, line_no, "RDNA builtins (and only they) carry {w} for the wave size");
+    if (rdna && r.vec_w64.empty()) fail(origin, line_no, "RDNA rows need wave64 vector types");
+    r.features = f[12];
+    if (check) check_name(origin, line_no, "features", r.features, "-,+.");
+    r.source = f[13];
+    r.tied = r.builtin_pattern.find("_tied") != std::string::npos || r.kind == LayoutKind::SmfmacCdna3 ||
+             r.kind == LayoutKind::SmfmacCdna4;
+    if (r.sparse() && r.k % 8 != 0) fail(origin, line_no, "sparse instructions need K a multiple of 8");
+    if (check) {
         // The formula family must be able to lay the row out (shape, types, registers).
-        std::string key = std::string(layout_kind_name(r.kind)) + "|" + f[0] + "|" + f[5] + "|" + f[6] + "|" + f[7] +
-                          "|" + r.vec_w32 + "|" + r.vec_w64;
+        // Rows with the same facts as an earlier row need no second formula check.
+        std::string key = std::string(layout_kind_name(r.kind)) + "|" + std::string(f[0]) + "|" + std::string(f[5]) +
+                          "|" + std::string(f[6]) + "|" + std::string(f[7]) + "|" + r.vec_w32 + "|" + r.vec_w64;
         auto seen = checked.find(key);
         if (seen == checked.end()) {
             std::string why;
@@ -682,19 +683,64 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin) {
             seen = checked.emplace(std::move(key), std::move(why)).first;
         }
         if (!seen->second.empty()) fail(origin, line_no, seen->second);
-        // A builtin may appear once per family (a hash lookup per row: loading stays linear).
-        for (Family fam : r.families) {
-            // The unscaled f8f6f4 form shares its builtin with the scaled row.
-            const std::string form = r.kind == LayoutKind::MfmaScaled && !r.scales ? "/unscaled" : "";
-            auto [at, fresh] = defined.emplace(std::string(family_name(fam)) + "/" + r.builtin_pattern + form, line_no);
-            if (!fresh)
-                fail(origin, line_no,
-                     "builtin '" + r.builtin_pattern + "' already defined for " + std::string(family_name(fam)) +
-                         " on line " + std::to_string(at->second) + ", legal: one row per builtin and family");
+    }
+    return r;
+}
+}  // namespace
+
+Catalog Catalog::parse(std::string_view text, std::string_view origin) { return parse(text, origin, true); }
+
+Catalog Catalog::parse(std::string_view text, std::string_view origin, bool check, std::optional<Family> only) {
+    Catalog cat;
+    if (check) {
+        // A catalog is text: no NUL or other control bytes (tab and CR aside).
+        int line = 1;
+        for (size_t i = 0; i < text.size(); ++i) {
+            const unsigned char ch = static_cast<unsigned char>(text[i]);
+            if (ch == '\n') ++line;
+            else if (ch < 0x20 && ch != '\t' && ch != '\r')
+                fail(origin, line, "byte 0x" + std::string(1, "0123456789abcdef"[ch >> 4]) +
+                                       std::string(1, "0123456789abcdef"[ch & 15]) + " at offset " + std::to_string(i) +
+                                       " is not text, legal: a text file of '|'-separated rows");
+        }
+    }
+    std::unordered_map<std::string, std::string> checked;  // formula checks done, by the facts they read
+    std::unordered_map<std::string, int> defined;         // "family/builtin" -> line
+    int line_no = 0;
+    std::vector<std::string_view> f;
+    f.reserve(16);
+    for (size_t at = 0; at < text.size();) {
+        size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = text::trim_view(text.substr(at, end - at));
+        at = end + 1;
+        ++line_no;
+        if (line.empty() || line[0] == '#') continue;
+        // The families field first: another family's row is left unsplit.
+        if (only && !text::list_has(line.substr(0, line.find('|')), family_name(*only))) continue;
+        text::split_view_into(f, line, '|', true);
+        if (detail::is_nvidia_row(f)) {  // core/catalog/nvidia.txt's format
+            detail::parse_nvidia_row(f, origin, line_no, check, cat.rows_);
+            continue;
+        }
+        Instruction r = parse_amd_row(f, origin, line_no, check, checked);
+        if (check) {
+            // A builtin may appear once per family (a hash lookup per row: loading stays linear).
+            for (Family fam : r.families) {
+                // The unscaled f8f6f4 form shares its builtin with the scaled row.
+                const std::string form = r.kind == LayoutKind::MfmaScaled && !r.scales ? "/unscaled" : "";
+                auto [at_line, fresh] =
+                    defined.emplace(std::string(family_name(fam)) + "/" + r.builtin_pattern + form, line_no);
+                if (!fresh)
+                    fail(origin, line_no,
+                         "builtin '" + r.builtin_pattern + "' already defined for " + std::string(family_name(fam)) +
+                             " on line " + std::to_string(at_line->second) + ", legal: one row per builtin and family");
+            }
         }
         cat.rows_.push_back(std::move(r));
     }
-    if (cat.rows_.empty()) throw Error(std::string(origin) + ": the catalog holds no instruction rows");
+    if (cat.rows_.empty() && !only) throw Error(std::string(origin) + ": the catalog holds no instruction rows");
+    if (!check) return cat;
     // NVIDIA rows have no builtin: their spellings (PTX, short name, aliases) must name one row each.
     std::unordered_map<std::string, int> nvidia_names;
     for (const Instruction& r : cat.rows_) {
@@ -740,10 +786,34 @@ Catalog Catalog::load_file(const std::string& path) {
 
 std::string_view Catalog::builtin_text() { return kBuiltinCatalogText; }
 
+void Catalog::check_builtin() {
+    parse(kBuiltinCatalogText, "core/catalog/instructions.txt", true);
+    parse(kNvidiaCatalogText, "core/catalog/nvidia.txt", true);
+}
+
+const Catalog& Catalog::builtin(Family f) {
+    // Read once and kept for the life of the process (never destroyed: a query's
+    // exit does not spend time freeing rows).
+    constexpr size_t kFamilies = static_cast<size_t>(Family::Hopper) + 1;
+    static std::once_flag once[kFamilies];
+    static const Catalog* by_family[kFamilies];
+    const size_t i = static_cast<size_t>(f);
+    std::call_once(once[i], [f, i] {
+        const bool nvidia = vendor_of(f) == Vendor::NVIDIA;
+        auto* cat = new Catalog(parse(nvidia ? kNvidiaCatalogText : kBuiltinCatalogText,
+                                      nvidia ? "core/catalog/nvidia.txt" : "core/catalog/instructions.txt", false, f));
+        cat->partial_ = true;
+        by_family[i] = cat;
+    });
+    return *by_family[i];
+}
+
 const Catalog& Catalog::builtin() {
+    // Checked when lanescope_core is built (tools/check_catalog.cpp runs check_builtin()),
+    // so a start-up only reads the rows.
     static const Catalog kCatalog = [] {
-        Catalog amd = parse(kBuiltinCatalogText, "core/catalog/instructions.txt");
-        Catalog nvidia = parse(kNvidiaCatalogText, "core/catalog/nvidia.txt");
+        Catalog amd = parse(kBuiltinCatalogText, "core/catalog/instructions.txt", false);
+        Catalog nvidia = parse(kNvidiaCatalogText, "core/catalog/nvidia.txt", false);
         amd.rows_.reserve(amd.rows_.size() + nvidia.rows_.size());
         amd.rows_.insert(amd.rows_.end(), std::make_move_iterator(nvidia.rows_.begin()),
                          std::make_move_iterator(nvidia.rows_.end()));

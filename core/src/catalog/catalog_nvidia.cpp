@@ -6,7 +6,8 @@
 #include "util/text_util.hpp"
 
 #include <algorithm>
-#include <map>
+#include <iterator>
+#include <optional>
 
 namespace lanescope::detail {
 
@@ -18,7 +19,8 @@ constexpr size_t kFields = 12;
     throw Error(std::string(origin) + ":" + std::to_string(line) + ": " + what);
 }
 
-int number(std::string_view origin, int line, std::string_view field, const std::string& s) {
+int number(std::string_view origin, int line, std::string_view field, std::string_view text) {
+    const std::string s(text);
     try {
         size_t used = 0;
         long v = std::stol(s, &used, 10);
@@ -29,29 +31,30 @@ int number(std::string_view origin, int line, std::string_view field, const std:
     }
 }
 
-const std::map<std::string, Family>& nvidia_families() {
-    static const std::map<std::string, Family> k = {
-        {"ampere", Family::Ampere}, {"ada", Family::Ada}, {"hopper", Family::Hopper}};
-    return k;
+std::optional<Family> nvidia_family(std::string_view name) {
+    if (name == "ampere") return Family::Ampere;
+    if (name == "ada") return Family::Ada;
+    if (name == "hopper") return Family::Hopper;
+    return std::nullopt;
 }
 
 // "8..256/8", "8..24/8,32..256/16", "8,16,64" or "-" (none).
-std::vector<int> n_values(std::string_view origin, int line, const std::string& spec) {
+std::vector<int> n_values(std::string_view origin, int line, std::string_view spec) {
     std::vector<int> out;
-    if (text::trim(spec) == "-") return out;
-    for (const std::string& item : text::split(spec, ',')) {
-        const std::string t = text::trim(item);
+    if (text::trim_view(spec) == "-") return out;
+    for (std::string_view t : text::split_view(spec, ',', true)) {
         const auto dots = t.find("..");
         if (dots == std::string::npos) {
             out.push_back(number(origin, line, "N", t));
             continue;
         }
         const auto slash = t.find('/');
-        if (slash == std::string::npos || slash < dots) fail(origin, line, "N range '" + t + "' must read a..b/step");
+        if (slash == std::string::npos || slash < dots)
+            fail(origin, line, "N range '" + std::string(t) + "' must read a..b/step");
         const int lo = number(origin, line, "N", t.substr(0, dots));
         const int hi = number(origin, line, "N", t.substr(dots + 2, slash - dots - 2));
         const int step = number(origin, line, "N", t.substr(slash + 1));
-        if (step == 0 || hi < lo) fail(origin, line, "N range '" + t + "' is empty");
+        if (step == 0 || hi < lo) fail(origin, line, "N range '" + std::string(t) + "' is empty");
         for (int n = lo; n <= hi; n += step) out.push_back(n);
     }
     std::sort(out.begin(), out.end());
@@ -59,7 +62,7 @@ std::vector<int> n_values(std::string_view origin, int line, const std::string& 
     return out;
 }
 
-bool ranged_shape(const std::string& shape) { return shape.find("{N}") != std::string::npos; }
+bool ranged_shape(std::string_view shape) { return shape.find("{N}") != std::string_view::npos; }
 
 // Spellings are lower-cased once per line, so the placeholder is "{n}" there.
 std::string replace_n(std::string s, int n) {
@@ -67,28 +70,47 @@ std::string replace_n(std::string s, int n) {
     return s;
 }
 
-// "A4 B2 C4 D4 K1", "A4 C=N/2 D=N/4": registers per thread of each operand.
-std::vector<std::pair<Operand, int>> stated_regs(std::string_view origin, int line, const std::string& spec, int n) {
-    std::vector<std::pair<Operand, int>> out;
-    for (const std::string& word : text::split(spec, ' ')) {
-        const std::string w = text::trim(word);
-        if (w.empty()) continue;
-        auto op = parse_operand(w.substr(0, 1));
-        if (!op) fail(origin, line, "regs '" + w + "' must start with an operand letter A B C D K");
-        std::string count = w.substr(1);
-        int regs = 0;
-        if (count.rfind("=N/", 0) == 0) {
-            const int div = number(origin, line, "regs", count.substr(3));
-            if (div == 0 || n % div != 0) fail(origin, line, "regs '" + w + "' does not divide N = " + std::to_string(n));
-            regs = n / div;
-        } else {
-            regs = number(origin, line, "regs", count);
+// "A4 B2 C4 D4 K1", "A4 C=N/2 D=N/4": registers per thread of each operand, read
+// once per row; counts() gives them for one N.
+struct StatedRegs {
+    struct Word {
+        std::string_view text;
+        Operand op;
+        int regs = 0;  // a fixed count, or
+        bool per_n = false;  // N / div registers
+        int div = 0;
+    };
+    std::vector<Word> words;
+
+    StatedRegs(std::string_view origin, int line, std::string_view spec) {
+        for (std::string_view w : text::split_view(spec, ' ', true)) {
+            if (w.empty()) continue;
+            auto op = parse_operand(w.substr(0, 1));
+            if (!op) fail(origin, line, "regs '" + std::string(w) + "' must start with an operand letter A B C D K");
+            std::string_view count = w.substr(1);
+            Word word{w, *op};
+            if (count.rfind("=N/", 0) == 0) {
+                word.per_n = true;
+                word.div = number(origin, line, "regs", count.substr(3));
+            } else {
+                word.regs = number(origin, line, "regs", count);
+            }
+            words.push_back(word);
         }
-        out.emplace_back(*op, regs);
+        if (words.empty()) fail(origin, line, "regs is empty; write e.g. 'A4 B2 C4 D4'");
     }
-    if (out.empty()) fail(origin, line, "regs is empty; write e.g. 'A4 B2 C4 D4'");
-    return out;
-}
+
+    std::vector<std::pair<Operand, int>> counts(std::string_view origin, int line, int n) const {
+        std::vector<std::pair<Operand, int>> out;
+        out.reserve(words.size());
+        for (const Word& w : words) {
+            if (w.per_n && (w.div == 0 || n % w.div != 0))
+                fail(origin, line, "regs '" + std::string(w.text) + "' does not divide N = " + std::to_string(n));
+            out.emplace_back(w.op, w.per_n ? n / w.div : w.regs);
+        }
+        return out;
+    }
+};
 
 // Family rules: what a row of each layout family must look like.
 void check_family_rules(std::string_view origin, int line, const Instruction& r) {
@@ -135,52 +157,53 @@ std::string nvidia_rule_violation(const Instruction& r) {
     return why;
 }
 
-bool is_nvidia_row(const std::vector<std::string>& fields) {
+bool is_nvidia_row(const std::vector<std::string_view>& fields) {
     if (fields.empty()) return false;
-    for (const std::string& fam : text::split(fields[0], ','))
-        if (nvidia_families().count(text::trim(fam)) == 0) return false;
+    for (std::string_view fam : text::split_view(fields[0], ',', true))
+        if (!nvidia_family(fam)) return false;
     return true;
 }
 
-void parse_nvidia_row(const std::vector<std::string>& f, std::string_view origin, int line,
+void parse_nvidia_row(const std::vector<std::string_view>& f, std::string_view origin, int line, bool check,
                       std::vector<Instruction>& out) {
     if (f.size() != kFields)
         fail(origin, line,
              "expected 12 '|'-separated fields for an NVIDIA row (families | ptx | short | aliases | layout | shape | n | "
              "blocks | types | regs | target | source), found " + std::to_string(f.size()));
-    static const std::map<std::string, LayoutKind> kKinds = {{"mma_sync", LayoutKind::MmaSync},
-                                                            {"mma_sp", LayoutKind::MmaSparse},
-                                                            {"ldstmatrix", LayoutKind::LdStMatrix},
-                                                            {"wgmma", LayoutKind::Wgmma}};
+    static constexpr std::pair<std::string_view, LayoutKind> kKinds[] = {{"mma_sync", LayoutKind::MmaSync},
+                                                                        {"mma_sp", LayoutKind::MmaSparse},
+                                                                        {"ldstmatrix", LayoutKind::LdStMatrix},
+                                                                        {"wgmma", LayoutKind::Wgmma}};
     Instruction base;
     base.catalog_line = line;
-    for (const auto& fam : text::split(f[0], ',')) base.families.push_back(nvidia_families().at(text::trim(fam)));
+    for (std::string_view fam : text::split_view(f[0], ',', true)) base.families.push_back(*nvidia_family(fam));
     const std::string ptx = text::lower(f[1]), short_name = text::lower(f[2]);
     std::vector<std::string> aliases;
     if (f[3] != "-")
-        for (const auto& a : text::split(f[3], ',')) aliases.push_back(text::lower(text::trim(a)));
+        for (std::string_view a : text::split_view(f[3], ',', true)) aliases.push_back(text::lower(a));
     if (ptx.empty() || short_name.empty()) fail(origin, line, "empty PTX spelling or short name");
-    auto kind = kKinds.find(f[4]);
-    if (kind == kKinds.end()) fail(origin, line, "unknown layout '" + f[4] + "'; legal: mma_sync mma_sp ldstmatrix wgmma");
+    const auto* kind = std::find_if(std::begin(kKinds), std::end(kKinds), [&](const auto& e) { return e.first == f[4]; });
+    if (kind == std::end(kKinds))
+        fail(origin, line, "unknown layout '" + std::string(f[4]) + "'; legal: mma_sync mma_sp ldstmatrix wgmma");
     base.kind = kind->second;
-    const auto dims = text::split(f[5], 'x');
-    if (dims.size() != 3) fail(origin, line, "shape '" + f[5] + "' is not MxNxK");
+    const auto dims = text::split_view(f[5], 'x');
+    if (dims.size() != 3) fail(origin, line, "shape '" + std::string(f[5]) + "' is not MxNxK");
     base.m = number(origin, line, "shape", dims[0]);
     base.k = number(origin, line, "shape", dims[2]);
     base.blocks = number(origin, line, "blocks", f[7]);
-    const auto types = text::split(f[8], ',');
-    if (types.size() != 3) fail(origin, line, "types '" + f[8] + "' must be A,B,C");
+    const auto types = text::split_view(f[8], ',');
+    if (types.size() != 3) fail(origin, line, "types '" + std::string(f[8]) + "' must be A,B,C");
     ElemType* slots[3] = {&base.a, &base.b, &base.c};
     for (int i = 0; i < 3; ++i) {
-        auto t = parse_elem(text::trim(types[i]));
-        if (!t) fail(origin, line, "unknown element type '" + types[i] + "'");
+        auto t = parse_elem(text::trim_view(types[i]));
+        if (!t) fail(origin, line, "unknown element type '" + std::string(types[i]) + "'");
         *slots[i] = *t;
     }
-    const auto target = text::split(f[10], '/');
-    if (target.size() != 2 || text::trim(target[0]).rfind("sm_", 0) != 0)
-        fail(origin, line, "target '" + f[10] + "' must read 'sm_XX / PTX version'");
-    base.min_target = text::trim(target[0]);
-    base.ptx_version = text::trim(target[1]);
+    const auto target = text::split_view(f[10], '/', true);
+    if (target.size() != 2 || target[0].substr(0, 3) != "sm_")
+        fail(origin, line, "target '" + std::string(f[10]) + "' must read 'sm_XX / PTX version'");
+    base.min_target = target[0];
+    base.ptx_version = target[1];
     base.source = f[11];
     base.transposed = ptx.find(".trans.") != std::string::npos;
     base.store = ptx.rfind("stmatrix", 0) == 0;
@@ -191,27 +214,30 @@ void parse_nvidia_row(const std::vector<std::string>& f, std::string_view origin
     const bool ranged = dims[1] == "{N}";
     std::vector<int> ns, hw;
     if (ranged) {
-        const auto parts = text::split(f[6], ';');
+        const auto parts = text::split_view(f[6], ';');
         ns = n_values(origin, line, parts[0]);
         if (ns.empty()) fail(origin, line, "a {N} shape needs the legal N values in field 7");
         if (parts.size() > 1) {
-            std::string h = text::trim(parts[1]);
+            std::string_view h = text::trim_view(parts[1]);
             if (h.rfind("hw", 0) != 0) fail(origin, line, "field 7 after ';' must read 'hw' and the N run on hardware");
-            hw = n_values(origin, line, text::trim(h.substr(2)));
+            hw = n_values(origin, line, text::trim_view(h.substr(2)));
         }
     } else {
         if (f[6] != "-") fail(origin, line, "field 7 (N values) is only for {N} shapes; write -");
         ns.push_back(number(origin, line, "shape", dims[1]));
     }
-    const bool hw_row = f[11].find("HW") != std::string::npos;
+    const bool hw_row = f[11].find("HW") != std::string_view::npos;
+    const StatedRegs stated(origin, line, f[9]);
+    if (out.capacity() < out.size() + ns.size()) out.reserve(std::max(2 * out.capacity(), out.size() + ns.size()));
     for (int n : ns) {
-        Instruction r = base;
+        Instruction& r = out.emplace_back(base);  // built in place (a failed check throws the catalog away)
         r.n = n;
         r.mnemonic = replace_n(ptx, n);
         r.short_name = replace_n(short_name, n);
+        r.aliases.reserve(1 + aliases.size());
         r.aliases.push_back(r.short_name);
         for (const auto& a : aliases) r.aliases.push_back(replace_n(a, n));
-        r.stated_regs = stated_regs(origin, line, f[9], n);
+        r.stated_regs = stated.counts(origin, line, n);
         if (ranged) {
             const bool run = std::find(hw.begin(), hw.end(), n) != hw.end();
             r.confidence = run ? "high: this N was run on an H200 (lanescope's CUDA probe, docs/verification)"
@@ -221,6 +247,7 @@ void parse_nvidia_row(const std::vector<std::string>& f, std::string_view origin
             r.confidence = hw_row ? "high: checked on an H200 (lanescope's CUDA probe, docs/verification)"
                                   : "high: the same formula as a form checked on an H200; this exact type was not run";
         }
+        if (!check) continue;
         check_family_rules(origin, line, r);
         // The stated register counts must be the formulas' (default modifiers).
         ResolvedModifiers mods;
@@ -241,7 +268,6 @@ void parse_nvidia_row(const std::vector<std::string>& f, std::string_view origin
         for (Operand op : ops)
             if (std::none_of(r.stated_regs.begin(), r.stated_regs.end(), [&](const auto& s) { return s.first == op; }))
                 fail(origin, line, r.mnemonic + ": regs does not state operand " + std::string(operand_name(op)));
-        out.push_back(std::move(r));
     }
 }
 

@@ -39,10 +39,12 @@ std::string nvidia_address_rule(const Instruction& ins);
 
 // NVIDIA catalog rows (catalog_nvidia.cpp): true when the row's families are
 // NVIDIA's; then `out` receives the row's instructions (several for a wgmma N range).
-bool is_nvidia_row(const std::vector<std::string>& fields);
+// `check` false skips the family rules and the register counts (the built-in rows,
+// checked when built).
+bool is_nvidia_row(const std::vector<std::string_view>& fields);
 // Empty when the NVIDIA family's formulas can lay out `ins`, else what is wrong.
 std::string nvidia_rule_violation(const Instruction& ins);
-void parse_nvidia_row(const std::vector<std::string>& fields, std::string_view origin, int line,
+void parse_nvidia_row(const std::vector<std::string_view>& fields, std::string_view origin, int line, bool check,
                       std::vector<Instruction>& out);
 
 // gfx1250/gfx1251 families (layouts_gfx1250.cpp).
