@@ -141,21 +141,17 @@ def run_case(cli, builder, label, args):
         return rec
     rec["named"] = type(ns["layout"]).__name__ if "layout" in ns else None
     rec["named_inferred"] = "inferred" in g.stdout
-    try:
-        theirs = triton_bases(builder, ns["linear"], shape)
-        rec["linear"] = compare(ours, theirs)
-        if rec["linear"] != "equal":
-            rec["ours"], rec["triton_linear"] = ours, theirs
-    except Exception as e:  # noqa: BLE001
-        rec["linear"] = f"error: {type(e).__name__}: {e}"
-    if "layout" in ns:
+    # The DistributedLinearLayout always, the named constructor where one is printed.
+    for var, key, keep in (("linear", "linear", "triton_linear"), ("layout", "named_result", "triton_named")):
+        if var not in ns:
+            continue
         try:
-            theirs = triton_bases(builder, ns["layout"], shape)
-            rec["named_result"] = compare(ours, theirs)
-            if rec["named_result"] != "equal":
-                rec["ours"], rec["triton_named"] = ours, theirs
+            theirs = triton_bases(builder, ns[var], shape)
+            rec[key] = compare(ours, theirs)
+            if rec[key] != "equal":
+                rec["ours"], rec[keep] = ours, theirs
         except Exception as e:  # noqa: BLE001
-            rec["named_result"] = f"error: {type(e).__name__}: {e}"
+            rec[key] = f"error: {type(e).__name__}: {e}"
     return rec
 
 

@@ -143,6 +143,12 @@ int main(int argc, char** argv) {
         // the Memory tab whole and coloured by wave; bad tiles refused.
         const std::string tile = " -a gfx942 -i v_mfma_f32_32x32x8_f16 --waves 2x2 --tiles-per-wave 2x2 --shape 256x256x64";
         const int groups = 2, waves = 4;  // 32x32 MFMA: lane groups of 32 lanes
+        // Each lane's shade of its wave's hue and lane group (wave_lane_color), mapped back to (wave, group).
+        const ls::Instruction& ins32 = cat.find_instruction(cat.find_target("gfx942"), "v_mfma_f32_32x32x8_f16");
+        std::map<std::string, int> shade_of;
+        for (int wave = 0; wave < waves; ++wave)
+            for (int lane = 0; lane < 64; ++lane)
+                shade_of[ls::wave_lane_color(ins32, wave, lane, groups, ls::Theme::Light).hex()] = wave * groups + lane / 32;
         for (const char* size : {"1100x720", "1400x900"}) {
             const std::string out = dir + "/tile-" + size + ".png";
             std::remove(out.c_str());
@@ -153,12 +159,6 @@ int main(int argc, char** argv) {
             check(px != nullptr, "PNG readable");
             if (!px) continue;
             int x0 = w, y0 = h, x1 = -1, y1 = -1;
-            // Each lane's shade of its wave's hue and lane group (wave_lane_color), mapped back to (wave, group).
-            const ls::Instruction& ins32 = cat.find_instruction(cat.find_target("gfx942"), "v_mfma_f32_32x32x8_f16");
-            std::map<std::string, int> shade_of;
-            for (int wave = 0; wave < waves; ++wave)
-                for (int lane = 0; lane < 64; ++lane)
-                    shade_of[ls::wave_lane_color(ins32, wave, lane, groups, ls::Theme::Light).hex()] = wave * groups + lane / 32;
             std::map<int, long> pixels;
             for (int y = 0; y < h; ++y)
                 for (int x = 0; x < w; ++x) {
@@ -213,11 +213,6 @@ int main(int argc, char** argv) {
             unsigned char* px = stbi_load(mem.c_str(), &w, &h, &ch, 4);
             check(px != nullptr, "memory PNG readable");
             if (!px) continue;
-            const ls::Instruction& ins32 = cat.find_instruction(cat.find_target("gfx942"), "v_mfma_f32_32x32x8_f16");
-            std::map<std::string, int> shade_of;
-            for (int wave = 0; wave < waves; ++wave)
-                for (int lane = 0; lane < 64; ++lane)
-                    shade_of[ls::wave_lane_color(ins32, wave, lane, groups, ls::Theme::Light).hex()] = wave * groups + lane / 32;
             std::map<int, long> pixels;
             std::vector<int> per_row(static_cast<size_t>(h), 0);
             int x0 = w, x1 = -1;
