@@ -10,6 +10,8 @@
 #include "lanescope/memory.hpp"
 #include "lanescope/numbers.hpp"
 
+#include "fuzz_lines.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -19,12 +21,7 @@ namespace ls = lanescope;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > 512) return 0;
-    std::vector<std::string> lines(1);
-    for (size_t i = 0; i < size; ++i) {
-        if (data[i] == '\n') lines.emplace_back();
-        else lines.back() += static_cast<char>(data[i]);
-    }
-    lines.resize(11);
+    const std::vector<std::string> lines = fuzz_lines(data, size, 11);
     struct Pick {
         const char* arch;
         const char* ins;

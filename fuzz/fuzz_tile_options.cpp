@@ -8,6 +8,8 @@
 #include "lanescope/limits.hpp"
 #include "lanescope/tile.hpp"
 
+#include "fuzz_lines.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -17,12 +19,7 @@ namespace ls = lanescope;
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (size > 512) return 0;
-    std::vector<std::string> lines(1);
-    for (size_t i = 0; i < size; ++i) {
-        if (data[i] == '\n') lines.emplace_back();
-        else lines.back() += static_cast<char>(data[i]);
-    }
-    lines.resize(4);
+    const std::vector<std::string> lines = fuzz_lines(data, size, 4);
     ls::TileParams p;
     try {
         p = ls::parse_tile_params(lines[0], lines[1], lines[2]);
