@@ -51,6 +51,17 @@ int run(const std::string& cmd) {
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128;
 }
 
+// Removes OUT, runs `cmd --screenshot OUT`, and checks that the app succeeded and the PNG reads: its
+// pixels (RGBA, freed with stbi_image_free) or null.
+unsigned char* screenshot(const std::string& cmd, const std::string& out, const std::string& what, int& w, int& h) {
+    std::remove(out.c_str());
+    check(run(cmd + " --screenshot " + out) == 0, what);
+    int ch = 0;
+    unsigned char* px = stbi_load(out.c_str(), &w, &h, &ch, 4);
+    check(px != nullptr, what + ": PNG readable");
+    return px;
+}
+
 bool exists(const std::string& p) {
     struct stat s;
     return stat(p.c_str(), &s) == 0;
@@ -150,13 +161,9 @@ int main(int argc, char** argv) {
             for (int lane = 0; lane < 64; ++lane)
                 shade_of[ls::wave_lane_color(ins32, wave, lane, groups, ls::Theme::Light).hex()] = wave * groups + lane / 32;
         for (const char* size : {"1100x720", "1400x900"}) {
-            const std::string out = dir + "/tile-" + size + ".png";
-            std::remove(out.c_str());
-            check(run(prefix + app + " --no-settings" + tile + " --size " + size + " --panel --screenshot " + out) == 0,
-                  std::string("tile screenshot at ") + size);
-            int w = 0, h = 0, ch = 0;
-            unsigned char* px = stbi_load(out.c_str(), &w, &h, &ch, 4);
-            check(px != nullptr, "PNG readable");
+            int w = 0, h = 0;
+            unsigned char* px = screenshot(prefix + app + " --no-settings" + tile + " --size " + size + " --panel",
+                                           dir + "/tile-" + size + ".png", std::string("tile screenshot at ") + size, w, h);
             if (!px) continue;
             int x0 = w, y0 = h, x1 = -1, y1 = -1;
             std::map<int, long> pixels;
@@ -184,13 +191,9 @@ int main(int argc, char** argv) {
               "--bench-frames with a tile: whole at fit, labels at 100 %, the pointer on tiles");
         {
             // --zoom 100% with a pinned element: labelled cells (text pixels) around D[0][0], the pin's outline in view.
-            const std::string corner = dir + "/tile-corner.png";
-            std::remove(corner.c_str());
-            check(run(prefix + app + " --no-settings" + tile + " --pin D,0,0 --zoom 100% --size 1100x720 --panel --screenshot " + corner) == 0,
-                  "--pin D,0,0 --zoom 100% of the 256x256 tile");
-            int w = 0, h = 0, ch = 0;
-            unsigned char* px = stbi_load(corner.c_str(), &w, &h, &ch, 4);
-            check(px != nullptr, "corner PNG readable");
+            int w = 0, h = 0;
+            unsigned char* px = screenshot(prefix + app + " --no-settings" + tile + " --pin D,0,0 --zoom 100% --size 1100x720 --panel",
+                                           dir + "/tile-corner.png", "--pin D,0,0 --zoom 100% of the 256x256 tile", w, h);
             if (px) {
                 const ls::Rgb pin = ls::theme_colors(ls::Theme::Light).highlight;
                 const long outline = pixels_of(px, w, h, pin);
@@ -205,13 +208,9 @@ int main(int argc, char** argv) {
         // The Memory tab with the same tile: B (64x256) of all 4 waves in LDS, each cell in the colour of the
         // wave and lane reading it (2 waves per cell: alternating columns at fit), whole at both sizes.
         for (const char* size : {"1100x720", "1400x900"}) {
-            const std::string mem = dir + "/tile-memory-" + size + ".png";
-            std::remove(mem.c_str());
-            check(run(prefix + app + " --no-settings" + tile + " --view memory --size " + size + " --screenshot " + mem) == 0,
-                  std::string("tile memory screenshot at ") + size);
-            int w = 0, h = 0, ch = 0;
-            unsigned char* px = stbi_load(mem.c_str(), &w, &h, &ch, 4);
-            check(px != nullptr, "memory PNG readable");
+            int w = 0, h = 0;
+            unsigned char* px = screenshot(prefix + app + " --no-settings" + tile + " --view memory --size " + size,
+                                           dir + "/tile-memory-" + size + ".png", std::string("tile memory screenshot at ") + size, w, h);
             if (!px) continue;
             std::map<int, long> pixels;
             std::vector<int> per_row(static_cast<size_t>(h), 0);
