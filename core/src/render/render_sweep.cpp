@@ -2,6 +2,7 @@
 // table, CSV, markdown or the JSON contract of docs/memory.md.
 #include "lanescope/memory.hpp"
 #include "lanescope/render.hpp"
+#include "util/text_util.hpp"
 
 #include <cstdio>
 #include <string>
@@ -22,12 +23,6 @@ std::string ratio(long long cost, long long minimum) {
 std::string instructions_words(const SweepRow& r) {
     std::string s;
     for (const auto& [m, n] : r.instructions) s += (s.empty() ? "" : ", ") + num(n) + " x " + m;
-    return s;
-}
-
-std::string joined(const std::vector<std::string>& v, const std::string& sep) {
-    std::string s;
-    for (const auto& x : v) s += (s.empty() ? "" : sep) + x;
     return s;
 }
 
@@ -116,7 +111,7 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
             const SweepRow& x = s.rows[n];
             grid.push_back({num(static_cast<long long>(n + 1)), num(x.cost), num(s.minimum), ratio(x.cost, s.minimum),
                             num(x.instruction_minimum), num(x.instructions_per_wave), instructions_words(x),
-                            num(x.pad_bytes), joined(x.confidences, "/"), x.candidate.options(), row_command(command, x)});
+                            num(x.pad_bytes), text::join(x.confidences, "/"), x.candidate.options(), row_command(command, x)});
         }
         return render_grid(grid, Format::Csv);
     }
@@ -166,11 +161,11 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
         const SweepRow& x = s.rows[n];
         grid.push_back({num(static_cast<long long>(n + 1)), num(x.cost), ratio(x.cost, s.minimum), num(x.instruction_minimum),
                         num(x.instructions_per_wave) + " (" + instructions_words(x) + ")", num(x.pad_bytes),
-                        lds ? joined(x.confidences, "/") : "-", x.candidate.options().empty() ? "(none)" : x.candidate.options()});
+                        lds ? text::join(x.confidences, "/") : "-", x.candidate.options().empty() ? "(none)" : x.candidate.options()});
     }
     out += render_grid(grid, f);
     out += "\nreproduce a row: " + command + " OPTIONS\n";
-    if (lds && shown) out += "groupings of row 1: " + joined(s.rows.front().groupings, "; ") + "\n";
+    if (lds && shown) out += "groupings of row 1: " + text::join(s.rows.front().groupings, "; ") + "\n";
     if (!s.skipped.empty()) {
         out += "refused: " + s.skipped.front();
         if (s.skipped.size() > 1) out += " (and " + num(static_cast<long long>(s.skipped.size() - 1)) + " more; --format json lists them)";
