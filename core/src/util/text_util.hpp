@@ -9,13 +9,6 @@
 
 namespace lanescope::text {
 
-inline std::string trim(std::string_view s) {
-    size_t b = 0, e = s.size();
-    while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
-    while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
-    return std::string(s.substr(b, e - b));
-}
-
 // Views into the caller's text (no copies): for parsing the catalogs at start-up.
 // Spaces are std::isspace's in the "C" locale, tested inline.
 inline bool is_space(char c) { return c == ' ' || (c >= '\t' && c <= '\r'); }
@@ -26,6 +19,9 @@ inline std::string_view trim_view(std::string_view s) {
     while (e > b && is_space(s[e - 1])) --e;
     return s.substr(b, e - b);
 }
+
+// trim_view as a string (the program never leaves the "C" locale, so is_space is std::isspace).
+inline std::string trim(std::string_view s) { return std::string(trim_view(s)); }
 
 // Splits at `sep` into `out` (cleared first), trimming each piece when `trim` is set.
 inline void split_view_into(std::vector<std::string_view>& out, std::string_view s, char sep, bool trim = false) {
@@ -77,14 +73,10 @@ inline bool list_has(std::string_view list, std::string_view word) {
     }
 }
 
+// split_view's pieces as strings.
 inline std::vector<std::string> split(std::string_view s, char sep) {
     std::vector<std::string> out;
-    size_t start = 0;
-    for (size_t i = 0; i <= s.size(); ++i)
-        if (i == s.size() || s[i] == sep) {
-            out.emplace_back(s.substr(start, i - start));
-            start = i + 1;
-        }
+    for (std::string_view piece : split_view(s, sep)) out.emplace_back(piece);
     return out;
 }
 
