@@ -685,6 +685,10 @@ OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
         case LayoutKind::Wgmma:
+        case LayoutKind::Tcgen05Mma:
+        case LayoutKind::Tcgen05LdSt:
+        case LayoutKind::Tcgen05Cp:
+        case LayoutKind::MmaBlockScale:
             return detail::nvidia_spec(ins, op, mods);
     }
     throw Error("internal: unknown layout family");
@@ -781,6 +785,7 @@ public:
     static OperandLayout build(Operand op, const OperandSpec& s, int lanes) {
         OperandLayout L;
         L.operand_ = op;
+        L.space_ = s.space;
         L.type_ = s.type;
         L.blocks_ = s.blocks;
         L.rows_ = s.rows;
@@ -1319,6 +1324,10 @@ std::string family_source(LayoutKind k) {
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
         case LayoutKind::Wgmma:
+        case LayoutKind::Tcgen05Mma:
+        case LayoutKind::Tcgen05LdSt:
+        case LayoutKind::Tcgen05Cp:
+        case LayoutKind::MmaBlockScale:
             return detail::nvidia_family_source(k);
     }
     return "";
