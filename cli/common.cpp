@@ -272,6 +272,17 @@ void add_modifier_options(CLI::App* sub, Options& o) {
     named("--matrix-b-scale-fmt", "matrix_b_scale_fmt", o.mods.matrix_b_scale_fmt,
           "gfx1250 wmma_scale*: B's scale format (matrix_b_scale_fmt; b_scale_fmt)");
     add_int_option(sub, "--index-key", o.mods.index_key, 0, 255, "gfx1250 SWMMAC: index_key");
+    // NVIDIA Blackwell, Tensor Memory.
+    named("--tmem-load", "tmem_load", o.mods.tmem_load,
+          "tcgen05.mma D (or C): the registers after reading it back with this tcgen05.ld shape, as Triton 3.6's "
+          "get_tmem_reg_layout numbers them (thread = 32*warp + lane)");
+    add_int_option(sub, "--num-warps", o.mods.num_warps, 1, 64, "with --tmem-load: the warps that read D (4 or 8)");
+    add_int_option(sub, "--sfa-id", o.mods.sfa_id, 0, 255,
+                   "block-scaled tcgen05.mma: SFA_ID, the byte of the scale word (1X 0-3, 2X 0 or 2, 4X 0)");
+    add_int_option(sub, "--sfb-id", o.mods.sfb_id, 0, 255, "block-scaled tcgen05.mma: SFB_ID (as --sfa-id)");
+    add_int_option(sub, "--half-split", o.mods.half_split, 0, 4096,
+                   "tcgen05.ld/st .16x32bx2: immHalfSplitoff, the second half's column offset (default: the columns "
+                   "of one half, as CUTLASS passes)");
 }
 
 void add_target_options(CLI::App* sub, Options& o, bool with_operand) {

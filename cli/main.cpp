@@ -182,7 +182,8 @@ std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp)
     if (!res.layout)
         throw ls::Error("the (lane, value) -> element map of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
                         " is not expressible as a CuTe layout: " + res.why_not);
-    return res.layout->text() + "\n";
+    const std::string atom = ls::cute_tmem_atom(*r.ins, r.query.mods);
+    return (atom.empty() ? "" : "// " + atom + "\n") + res.layout->text() + "\n";
 }
 
 // A tile's layout, streamed to the output as it is produced (up to 1.7 GB of JSON).
@@ -241,7 +242,7 @@ int cmd_layout(const Options& o) {
             std::string title = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx +
                                 " (wave" + std::to_string(t.lanes()) + "), " + t.params().describe() +
                                 "; lanescope-cli layout --format gluon";
-            ls::GluonForm g = ls::gluon_of(t, *r.ins, *r.target);
+            ls::GluonForm g = ls::gluon_of(t, *r.ins, *r.target, r.query.mods);
             if (g.named.empty() && g.linear.empty())
                 throw ls::Error("the layout of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
                                 " has no Gluon form: " + g.named_note + "; and it is not linear over GF(2): " +
@@ -899,10 +900,14 @@ int lanescope_cli_main(int argc, char** argv) {
             add_int_option(c.sub, "--block", o.block, 0, 1 << 20, "block index (multi-block instructions; default 0)");
         }
         if (name == "which") {
-            add_int_option(c.sub, "--reg", o.reg, 0, 1 << 20,
+            add_int_option(c.sub, "--column,--reg", o.reg, 0, 1 << 20,
                            "register, counted from the operand's first VGPR (required without tile options; with them, "
-                           "left out, every register of the lane)");
-            add_int_option(c.sub, "--lane", o.lane, 0, 1 << 20, "lane")->required();
+                           "left out, every register of the lane); on a Tensor Memory operand the TMEM column "
+                           "(--column)");
+            add_int_option(c.sub, "--tmem-lane,--lane", o.lane, 0, 1 << 20,
+                           "lane (NVIDIA: thread); on a Tensor Memory operand the TMEM lane, 0-127, CTA 1 of a "
+                           "cta_group::2 pair 128-255 (--tmem-lane)")
+                ->required();
             add_int_option(c.sub, "--wave-size", o.wave_size, 32, 128, "the wave size, as --wave");
             // --wave is the wave size here too; a small number is most likely a wave index (the old spelling).
             c.sub->remove_option(c.sub->get_option("--wave"));

@@ -1,5 +1,6 @@
-// Triton 3.6's own AMD layouts (tests/data/triton, dumped by scripts/triton-layouts.py): one JSON
-// record per line, gzipped. Read once per test process through zlib.
+// Triton 3.6's own layouts (tests/data/triton: AMD ones dumped by scripts/triton-layouts.py, the
+// tcgen05.ld register layouts by scripts/triton-tmem-layouts.py): one JSON record per line,
+// gzipped. Each dump is read once per test process through zlib.
 #pragma once
 
 #include <catch2/catch.hpp>
@@ -11,10 +12,9 @@
 
 namespace lstest {
 
-inline const std::vector<nlohmann::json>& triton_records() {
-    static const std::vector<nlohmann::json> records = [] {
+inline std::vector<nlohmann::json> read_triton_dump(const char* path) {
         std::vector<nlohmann::json> out;
-        gzFile f = gzopen(LANESCOPE_TRITON_DUMP, "rb");
+        gzFile f = gzopen(path, "rb");
         REQUIRE(f != nullptr);
         std::string line;
         char buf[1 << 16];
@@ -31,7 +31,10 @@ inline const std::vector<nlohmann::json>& triton_records() {
         if (!line.empty()) out.push_back(nlohmann::json::parse(line));
         gzclose(f);
         return out;
-    }();
+}
+
+inline const std::vector<nlohmann::json>& triton_records() {
+    static const std::vector<nlohmann::json> records = read_triton_dump(LANESCOPE_TRITON_DUMP);
     return records;
 }
 

@@ -34,5 +34,9 @@ struct CuteResult {
 // Found by reading each mode's strides off its indices, then checked by
 // evaluating it back over every (thread, value); otherwise why not.
 CuteResult to_cute(const TileLayout& t);
+// The CUTLASS TMEM copy atom a tcgen05.ld/st row is, or that reads a tcgen05.mma D back
+// under --tmem-load (copy_traits_sm100.hpp, e.g. "SM100_TMEM_LOAD_16dp256b8x"), with the
+// message it issues and how make_tmem_copy tiles the warps; "" for other instructions.
+std::string cute_tmem_atom(const Instruction& ins, const ResolvedModifiers& mods);
 
 }  // namespace lanescope

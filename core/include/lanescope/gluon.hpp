@@ -19,6 +19,9 @@ struct GluonForm {
     std::string why_not_linear;
 };
 GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& target);
+// The same under the query's modifiers: a tcgen05.mma D read back with tmem_load is named
+// as Triton 3.6 builds it, TensorMemoryLayout(...) with get_tmem_reg_layout(...).
+GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& target, const ResolvedModifiers& mods);
 // Python that Gluon evaluates: imports, then `layout = ...` (the named form)
 // and `linear = ...`, with comments saying what each is.
 std::string render_gluon(const GluonForm& g, const std::string& title);

@@ -266,6 +266,13 @@ struct Modifiers {
     int matrix_a_scale = -1, matrix_b_scale = -1;          // gfx1250 wmma_scale*
     int matrix_a_scale_fmt = -1, matrix_b_scale_fmt = -1;  // gfx1250 wmma_scale*
     int index_key = -1;                                    // gfx1250 SWMMAC
+    // NVIDIA Blackwell, Tensor Memory (layouts_tcgen05.cpp):
+    //  tmem_load   tcgen05.mma D read back into registers by one tcgen05.ld shape: 0 none (D in
+    //              TMEM), 1 32x32b, 2 16x64b, 3 16x128b, 4 16x256b, 5 16x32bx2 (names accepted too)
+    //  num_warps   the warps that read it (4 or 8; Triton's num_warps)
+    //  sfa_id / sfb_id  block-scaled tcgen05.mma: the idesc SFA_ID / SFB_ID byte of the scale word
+    //  half_split  tcgen05.ld/st .16x32bx2: immHalfSplitoff, in columns
+    int tmem_load = -1, num_warps = -1, sfa_id = -1, sfb_id = -1, half_split = -1;
 };
 
 // The modifiers after validation and defaulting, as they apply to one instruction.
@@ -277,6 +284,8 @@ struct ResolvedModifiers {
     int matrix_a_scale = 0, matrix_b_scale = 0;
     int matrix_a_scale_fmt = 0, matrix_b_scale_fmt = 0;
     int index_key = 0;
+    // NVIDIA Blackwell, Tensor Memory (see Modifiers); num_warps is 4 when tmem_load is given, else 0.
+    int tmem_load = 0, num_warps = 0, sfa_id = 0, sfb_id = 0, half_split = 0;
     std::string describe() const;  // "cbsz=1 abid=1" (only non-default fields), or ""
 };
 
@@ -287,7 +296,8 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
 struct ModifierRange {
     std::string name;          // "cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b", "selector",
                                // "matrix_a_fmt", "matrix_b_fmt", "matrix_a_scale", "matrix_b_scale",
-                               // "matrix_a_scale_fmt", "matrix_b_scale_fmt", "index_key"
+                               // "matrix_a_scale_fmt", "matrix_b_scale_fmt", "index_key", "tmem_load",
+                               // "num_warps", "sfa_id", "sfb_id", "half_split"
     std::vector<int> values;   // legal values (given the other modifiers' current values)
     std::string meaning;       // one line
     bool moves_data;           // false for value-only modifiers (f64 negation)

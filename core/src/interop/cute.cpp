@@ -6,6 +6,7 @@
 // traits): A as (M, K), B as (N, K), C and D as (M, N), column-major.
 #include "lanescope/cute.hpp"
 #include "lanescope/linear.hpp"
+#include "layouts/layout_spec.hpp"
 
 #include <functional>
 
@@ -112,6 +113,26 @@ CuteResult to_cute(const TileLayout& t) {
             }
     res.layout = L;
     return res;
+}
+
+}  // namespace lanescope
+
+namespace lanescope {
+
+std::string cute_tmem_atom(const Instruction& ins, const ResolvedModifiers& mods) {
+    if (ins.kind == LayoutKind::Tcgen05LdSt) {
+        static const std::pair<const char*, const char*> kNames[] = {
+            {"32x32b", "32dp32b"}, {"16x64b", "16dp64b"}, {"16x128b", "16dp128b"}, {"16x256b", "16dp256b"}, {"16x32bx2", "16dp32b"}};
+        for (const auto& [ptx, cute] : kNames)
+            if (ins.tmem_shape == ptx)
+                return std::string("SM100_TMEM_") + (ins.store ? "STORE_" : "LOAD_") + cute + std::to_string(ins.tmem_num) + "x" +
+                       (ins.pack16 ? "_16b" : "") + " (CUTLASS copy_traits_sm100.hpp; one warp, ThrID = Layout<_32>)";
+        return "";
+    }
+    if (ins.kind != LayoutKind::Tcgen05Mma || mods.tmem_load <= 0) return "";
+    const detail::TmemRegBases b = detail::tcgen05_tmem_reg_bases(ins, mods);
+    return b.cute_atom + " (CUTLASS copy_traits_sm100.hpp): " + b.message + " per warp; make_tmem_copy tiles 4 warps at " +
+           "32 TMEM lanes each" + (b.num_warps == 8 ? ", the second warpgroup the other columns or rows as Triton 3.6 splits them" : "");
 }
 
 }  // namespace lanescope

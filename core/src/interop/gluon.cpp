@@ -12,6 +12,7 @@
 // give lanescope's bases exactly, which is why a wgmma grid with warpgroups
 // along both M and N gets none (Triton numbers them along M first).
 #include "lanescope/gluon.hpp"
+#include "layouts/layout_spec.hpp"
 
 #include <algorithm>
 
@@ -105,11 +106,32 @@ GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& ta
     return g;
 }
 
+// A tcgen05.mma D read back with --tmem-load: Triton 3.6's own constructors (scripts/triton-tmem-layouts.py
+// dumps what they build; tests/test_tcgen05.cpp compares them element by element).
+GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& target, const ResolvedModifiers& mods) {
+    GluonForm g = gluon_of(t, ins, target);
+    const Operand op = t.operand();
+    if (ins.kind != LayoutKind::Tcgen05Mma || mods.tmem_load <= 0 || (op != Operand::C && op != Operand::D)) return g;
+    const detail::TmemRegBases b = detail::tcgen05_tmem_reg_bases(ins, mods);
+    const std::string dtype = b.element_bits == 16 ? (ins.d_type() == ElemType::BF16 ? "gl.bfloat16" : "gl.float16")
+                                                   : ins.d_type() == ElemType::S32 ? "gl.int32" : "gl.float32";
+    // Triton infers 16x32bx2 from a 32x32b request on a 64-row block; it refuses it by name.
+    const std::string variant = b.variant == "16x32bx2" ? "32x32b" : b.variant;
+    g.named = "get_tmem_reg_layout(" + dtype + ", [" + num(b.rows) + ", " + num(b.cols) +
+              "], TensorMemoryLayout(block=(" + num(b.rows) + ", " + num(b.cols) + "), col_stride=" +
+              num(32 / b.element_bits) + "), num_warps=" + num(b.num_warps) + ", instr_variant=\"" + variant + "\")";
+    g.named_note = "named form: Triton 3.6's get_tmem_reg_layout for a TMEM block of D (" + b.message +
+                   "; witnessed by its own layouts, tests/data/triton)";
+    return g;
+}
+
 std::string render_gluon(const GluonForm& g, const std::string& title) {
     std::string s = "# " + title + "\n";
     s += "from triton.experimental.gluon import language as gl\n";
     if (g.named.find("AMDMFMALayout") != std::string::npos || g.named.find("AMDWMMALayout") != std::string::npos)
         s += "from triton.experimental.gluon.language.amd import AMDMFMALayout, AMDWMMALayout\n";
+    if (g.named.find("get_tmem_reg_layout") != std::string::npos)
+        s += "from triton.experimental.gluon.language.nvidia.blackwell import TensorMemoryLayout, get_tmem_reg_layout\n";
     if (!g.named.empty()) s += "# " + g.named_note + "\nlayout = " + g.named + "\n";
     else s += "# " + g.named_note + "\n";
     if (!g.linear.empty()) s += "# the same layout as bases (exact: lanescope's linear form)\nlinear = " + g.linear + "\n";

@@ -114,6 +114,31 @@ std::vector<FormulaSymbol> nvidia_formula_symbols(const Instruction& ins, std::s
     auto contains = [&](const char* t) { return text.find(t) != std::string_view::npos; };
     std::vector<FormulaSymbol> out;
     auto add = [&](std::string sym, std::string meaning) { out.push_back({std::move(sym), std::move(meaning)}); };
+    if (ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::Tcgen05LdSt || ins.kind == LayoutKind::Tcgen05Cp) {
+        // Tensor Memory (layouts_tcgen05.cpp): lanes and columns of TMEM, or the threads of a tcgen05.ld.
+        const bool ld = ins.kind == LayoutKind::Tcgen05LdSt;
+        if (has("m")) add("m", "row of D (and of A, SFA, the metadata) (" + range_words(ins.m) + ")");
+        if (has("m'")) add("m'", "the row inside its CTA's share of the rows");
+        if (has("n")) add("n", "column of D (and of SFB) (" + range_words(ins.n) + ")");
+        if (has("k")) add("k", "position along K: column of A and of the metadata (" + range_words(ins.k) + ")");
+        if (has("c")) add("c", ld ? "the TMEM column the unpacked message gives register r" : "the CTA of a cta_group::2 pair (0 or 1)");
+        if (has("x")) add("x", "the row (SFA) or column (SFB) inside its CTA's share");
+        if (has("j")) add("j", "the scale factor's number along K (0 .. scale_vec - 1)");
+        if (has("h")) add("h", ld ? "the 16-bit half of the register (0 low, 1 high)" : "which half of N (0 or 1)");
+        if (has("p")) add("p", "a 32-lane partition of Tensor Memory (0..3): the copies of a scale factor");
+        if (has("q")) add("q", "a sparse group of dense k: floor(k / group size)");
+        if (has("t")) add("t", "the thread's lane in its warp (0..31)");
+        if (has("r")) add("r", "the thread's 32-bit register, from the first of the message");
+        if (has("e")) add("e", "the thread's element number, as Triton counts registers (16-bit: two per register)");
+        if (has("w")) add("w", "the warp's number among the warps that read D");
+        if (contains("32b") || contains("64b") || contains("128b") || contains("256b"))
+            add("b", "bits, in a tcgen05.ld shape's name: 16x256b is 16 lanes x 256 bits");
+        for (const char* l : {"E", "F", "G"})
+            if (has(l)) add(l, std::string("Layout ") + l + ": PTX's name of one tcgen05.mma data-path layout (§9.7.16.10.5)");
+        if (has("floor")) add("floor(x)", "x rounded down to a whole number");
+        if (contains("%")) add("x%n", "remainder of x divided by n");
+        return out;
+    }
     const bool matrices = ins.kind == LayoutKind::LdStMatrix;
     if (has("row")) add("row", matrices ? "row of the 8x8 matrix as it lies in memory (0..7)" : "row of the operand: m of A and of C/D");
     if (has("col")) add("col", matrices ? "column of the 8x8 matrix as it lies in memory (0..7)" : "column of the operand: k of A, n of C/D");

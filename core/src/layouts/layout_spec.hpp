@@ -25,6 +25,7 @@ struct OperandSpec {
     int width = 32;            // bits one element occupies in a slot
     int stride = 32, offset = 0;
     int regs = 0;
+    int lanes = 0;             // lanes of the space (TMEM: 128 per CTA); 0: the query's wave (mods.wave)
     Placer place;
     std::string formula;
 };
@@ -56,5 +57,32 @@ std::string gfx1250_geometry(const Instruction& ins);
 const char* gfx1250_geometry_legal();
 std::string gfx1250_family_source(LayoutKind k);
 Evidence gfx1250_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+
+// NVIDIA Blackwell tcgen05 families (layouts_tcgen05.cpp): tcgen05.mma (D, A, SA, SB, K in
+// Tensor Memory; D read back as registers with the tmem_load / num_warps modifiers),
+// tcgen05.ld / tcgen05.st (the register fragment), tcgen05.cp.
+bool is_tcgen05(const Instruction& ins);
+OperandSpec tcgen05_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+std::vector<Operand> tcgen05_operands(const Instruction& ins);
+// Empty when the tcgen05 formulas can lay out `ins`, else what is wrong.
+std::string tcgen05_rule_violation(const Instruction& ins);
+std::string tcgen05_family_source(LayoutKind k);
+Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+// Legal modifier values, each with the rule in words (`why`); empty: does not apply.
+std::vector<int> tcgen05_tmem_load_values(const Instruction& ins, std::string& why);
+std::vector<int> tcgen05_sf_id_values(const Instruction& ins, bool a, std::string& why);
+std::vector<int> tcgen05_half_split_values(const Instruction& ins, std::string& why);
+// The register layout of a tcgen05.mma D read back by mods.tmem_load with mods.num_warps
+// warps, as Triton 3.6's get_tmem_reg_layout builds it: each bit of the register index
+// (elements, Triton's numbering), of the lane and of the warp moves to one (row m, col n) of D.
+struct TmemRegBases {
+    std::vector<std::pair<int, int>> reg, lane, warp;
+    int rows = 0, cols = 0, element_bits = 32, num_warps = 4;
+    std::string variant;   // "32x32b" ... as Gluon's instr_variant spells it
+    std::string message;   // the tcgen05.ld Triton's lowering issues: "tcgen05.ld.sync.aligned.32x32b.x64.b32"
+    std::string cute_atom; // the CUTLASS copy atom of that message: "SM100_TMEM_LOAD_16dp256b8x"
+};
+// Throws Error (with the rule) where Triton or PTX refuses the load.
+TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifiers& mods);
 
 }  // namespace lanescope::detail

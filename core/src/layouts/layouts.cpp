@@ -614,12 +614,16 @@ std::string rule_violation(const Instruction& ins) {
         for (Family f : ins.families)
             if (vendor_of(f) != Vendor::NVIDIA) return "an NVIDIA row cannot also name " + std::string(family_name(f));
         // Rules of core/catalog/nvidia.txt's families, after the same bounds as AMD's.
-        const bool no_k = ins.kind == LayoutKind::LdStMatrix;
-        if (ins.m <= 0 || ins.n <= 0 || ins.k < (no_k ? 0 : 1) || ins.blocks <= 0 || ins.m > 1024 || ins.n > 1024 ||
+        const bool no_k = ins.kind == LayoutKind::LdStMatrix || ins.kind == LayoutKind::Tcgen05LdSt ||
+                          ins.kind == LayoutKind::Tcgen05Cp;
+        // tcgen05.ld/st: n counts bits per lane (up to 16x256b.x32 = 8192).
+        const int max_n = ins.kind == LayoutKind::Tcgen05LdSt ? 8192 : 1024;
+        if (ins.m <= 0 || ins.n <= 0 || ins.k < (no_k ? 0 : 1) || ins.blocks <= 0 || ins.m > 1024 || ins.n > max_n ||
             ins.k > 4096 || ins.blocks > 64)
             return "shape " + shape_text(ins) + " is out of range for " + fam +
                    ", legal: the shapes of core/catalog/nvidia.txt's " + fam + " rows";
-        const std::string why = detail::nvidia_rule_violation(ins);
+        const std::string why =
+            detail::is_tcgen05(ins) ? detail::tcgen05_rule_violation(ins) : detail::nvidia_rule_violation(ins);
         return why.empty() ? why : "shape or types of " + shape_text(ins) + " not laid out by " + fam + ", legal: " + why;
     }
     if (!rule) return "layout family '" + fam + "' has no rules";
@@ -685,11 +689,12 @@ OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
         case LayoutKind::Wgmma:
+        case LayoutKind::MmaBlockScale:
+            return detail::nvidia_spec(ins, op, mods);
         case LayoutKind::Tcgen05Mma:
         case LayoutKind::Tcgen05LdSt:
         case LayoutKind::Tcgen05Cp:
-        case LayoutKind::MmaBlockScale:
-            return detail::nvidia_spec(ins, op, mods);
+            return detail::tcgen05_spec(ins, op, mods);
     }
     throw Error("internal: unknown layout family");
 }
@@ -1022,6 +1027,28 @@ Legal legal_index_key(const Instruction& ins) {
                  "selects when the index fills its VGPRs; lanescope lays out index_key 0 only"};
 }
 
+// NVIDIA Blackwell, Tensor Memory (layouts_tcgen05.cpp).
+Legal legal_tmem_load(const Instruction& ins) {
+    Legal l;
+    l.values = detail::tcgen05_tmem_load_values(ins, l.why);
+    return l;
+}
+Legal legal_num_warps(const Instruction& ins, int tmem_load) {
+    if (ins.kind != LayoutKind::Tcgen05Mma) return {{}, "only a tcgen05.mma D read back with --tmem-load has warps"};
+    if (tmem_load == 0) return {{}, "--num-warps goes with --tmem-load (the warps that read D back)"};
+    return {{4, 8}, "the warps that read D (Triton's num_warps): warp w reads TMEM lanes 32*(w%4) .. +31"};
+}
+Legal legal_sf_id(const Instruction& ins, bool a) {
+    Legal l;
+    l.values = detail::tcgen05_sf_id_values(ins, a, l.why);
+    return l;
+}
+Legal legal_half_split(const Instruction& ins) {
+    Legal l;
+    l.values = detail::tcgen05_half_split_values(ins, l.why);
+    return l;
+}
+
 Legal legal_opsel_ab(const Instruction& ins) {
     if (ins.kind == LayoutKind::MfmaScaled && ins.scales)
         return {range(0, 3), "scale byte: bits [8n+7:8n] of the scale VGPR"};
@@ -1076,6 +1103,11 @@ std::string ResolvedModifiers::describe() const {
     add("matrix_a_scale_fmt", matrix_a_scale_fmt);
     add("matrix_b_scale_fmt", matrix_b_scale_fmt);
     add("index_key", index_key);
+    if (tmem_load) s += (s.empty() ? "" : " ") + std::string("tmem_load=") + text::lower(modifier_value_name("tmem_load", tmem_load));
+    add("num_warps", num_warps);
+    add("sfa_id", sfa_id);
+    add("sfb_id", sfb_id);
+    add("half_split", half_split);
     return s;
 }
 
@@ -1099,6 +1131,13 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
     r.matrix_a_scale_fmt = check("matrix-a-scale-fmt", m.matrix_a_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
     r.matrix_b_scale_fmt = check("matrix-b-scale-fmt", m.matrix_b_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
     r.index_key = check("index-key", m.index_key, 0, legal_index_key(ins), ins, t);
+    r.tmem_load = check("tmem-load", m.tmem_load, 0, legal_tmem_load(ins), ins, t);
+    r.num_warps = check("num-warps", m.num_warps, r.tmem_load ? 4 : 0, legal_num_warps(ins, r.tmem_load), ins, t);
+    r.sfa_id = check("sfa-id", m.sfa_id, 0, legal_sf_id(ins, true), ins, t);
+    r.sfb_id = check("sfb-id", m.sfb_id, 0, legal_sf_id(ins, false), ins, t);
+    std::string why;
+    const auto splits = detail::tcgen05_half_split_values(ins, why);
+    r.half_split = check("half-split", m.half_split, splits.empty() ? 0 : splits.front(), legal_half_split(ins), ins, t);
     return r;
 }
 
@@ -1126,6 +1165,11 @@ std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target&
     add("matrix_a_scale_fmt", legal_matrix_scale_fmt(ins));
     add("matrix_b_scale_fmt", legal_matrix_scale_fmt(ins));
     add("index_key", legal_index_key(ins));
+    add("tmem_load", legal_tmem_load(ins));
+    add("num_warps", legal_num_warps(ins, cur.tmem_load));
+    add("sfa_id", legal_sf_id(ins, true));
+    add("sfb_id", legal_sf_id(ins, false));
+    add("half_split", legal_half_split(ins));
     return out;
 }
 
@@ -1159,6 +1203,11 @@ auto modifier_field(Mods& m, std::string_view name) -> decltype(&m.cbsz) {
     if (name == "matrix_a_scale_fmt") return &m.matrix_a_scale_fmt;
     if (name == "matrix_b_scale_fmt") return &m.matrix_b_scale_fmt;
     if (name == "index_key") return &m.index_key;
+    if (name == "tmem_load") return &m.tmem_load;
+    if (name == "num_warps") return &m.num_warps;
+    if (name == "sfa_id") return &m.sfa_id;
+    if (name == "sfb_id") return &m.sfb_id;
+    if (name == "half_split") return &m.half_split;
     return nullptr;
 }
 }  // namespace
@@ -1177,6 +1226,8 @@ const std::vector<std::string>* value_names(std::string_view modifier) {
     static const std::vector<std::string> kFmt = {"fp8", "bf8", "fp6", "bf6", "fp4"};
     static const std::vector<std::string> kRow = {"row0", "row1"};
     static const std::vector<std::string> kScaleFmt = {"e8m0", "e5m3", "e4m3"};
+    static const std::vector<std::string> kTmemLoad = {"none", "32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"};
+    if (modifier == "tmem_load") return &kTmemLoad;
     if (modifier == "matrix_a_fmt" || modifier == "matrix_b_fmt") return &kFmt;
     if (modifier == "matrix_a_scale" || modifier == "matrix_b_scale") return &kRow;
     if (modifier == "matrix_a_scale_fmt" || modifier == "matrix_b_scale_fmt") return &kScaleFmt;
@@ -1220,6 +1271,7 @@ std::string modifier_value_names(std::string_view modifier) {
 // --------------------------------------------------------------- queries ---
 
 std::vector<Operand> operands_of(const Instruction& ins) {
+    if (detail::is_tcgen05(ins)) return detail::tcgen05_operands(ins);
     if (ins.vendor() == Vendor::NVIDIA) return detail::nvidia_operands(ins);
     if (is_gfx1250(ins)) return detail::gfx1250_operands(ins);
     std::vector<Operand> ops = {Operand::A, Operand::B, Operand::C, Operand::D};
@@ -1241,7 +1293,8 @@ OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, con
         throw Error("operand " + std::string(operand_name(op)) + " does not exist for " + ins.mnemonic + "; legal: " +
                     legal);
     }
-    return LayoutBuilder::build(op, spec_for(ins, op, mods), mods.wave);
+    const OperandSpec spec = spec_for(ins, op, mods);
+    return LayoutBuilder::build(op, spec, spec.lanes > 0 ? spec.lanes : mods.wave);
 }
 
 bool computes_product(const Instruction& ins) { return ins.kind != LayoutKind::LdStMatrix;
@@ -1260,15 +1313,18 @@ ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifier
 }
 
 Evidence layout_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
-    if (!is_gfx1250(ins)) return {};
+    if (!is_gfx1250(ins) && !detail::is_tcgen05(ins)) return {};
     require_layable(ins);
+    if (detail::is_tcgen05(ins)) return detail::tcgen05_evidence(ins, op, mods);
     return detail::gfx1250_evidence(ins, op, mods);
 }
 
 Evidence instruction_evidence(const Instruction& ins, const ResolvedModifiers& mods) {
-    if (!is_gfx1250(ins)) return {};
+    if (!is_gfx1250(ins) && !detail::is_tcgen05(ins)) return {};
     // The weakest operand's confidence; every operand's alternatives (named by operand).
-    auto rank = [](const std::string& c) { return c == "high" ? 3 : c == "disputed" ? 2 : c == "low" ? 1 : 0; };
+    auto rank = [](const std::string& c) {
+        return c == "high" ? 3 : c == "disputed" || c == "medium" ? 2 : c == "low" ? 1 : 0;
+    };
     Evidence out;
     out.confidence = "high";
     int worst = 3;
@@ -1286,8 +1342,9 @@ Evidence instruction_evidence(const Instruction& ins, const ResolvedModifiers& m
         }
     }
     if (worst == 3) {
-        out.sources = layout_evidence(ins, Operand::A, mods).sources;
+        out.sources = layout_evidence(ins, operands_of(ins).front(), mods).sources;
         out.why = "every operand: two independent sources agree";
+        if (detail::is_tcgen05(ins)) out.why += "; not confirmed on hardware: no Blackwell GPU was available";
     }
     return out;
 }
@@ -1324,11 +1381,12 @@ std::string family_source(LayoutKind k) {
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
         case LayoutKind::Wgmma:
+        case LayoutKind::MmaBlockScale:
+            return detail::nvidia_family_source(k);
         case LayoutKind::Tcgen05Mma:
         case LayoutKind::Tcgen05LdSt:
         case LayoutKind::Tcgen05Cp:
-        case LayoutKind::MmaBlockScale:
-            return detail::nvidia_family_source(k);
+            return detail::tcgen05_family_source(k);
     }
     return "";
 }
@@ -1404,20 +1462,40 @@ Trace trace(const Instruction& ins, const Target& t, const ResolvedModifiers& mo
     tr.d = d;
     OperandLayout D = layout_of(ins, t, Operand::D, mods);
     tr.d_locations = D.where(d);
-    OperandLayout A = layout_of(ins, t, Operand::A, mods);
-    const int b = d.block;
-    for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::A, {b, d.row, k}, A.where({b, d.row, k})});
     const auto ops = operands_of(ins);
+    const int b = d.block;
+    if (std::find(ops.begin(), ops.end(), Operand::A) != ops.end()) {
+        OperandLayout A = layout_of(ins, t, Operand::A, mods);
+        for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::A, {b, d.row, k}, A.where({b, d.row, k})});
+    } else {
+        for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::A, {b, d.row, k}, {}});
+    }
     if (std::find(ops.begin(), ops.end(), Operand::B) != ops.end()) {
         OperandLayout B = layout_of(ins, t, Operand::B, mods);
         for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, B.where({b, k, d.col})});
     } else {
         for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, {}});
-        tr.note = "B is read from shared memory through its matrix descriptor; it has no register slots.";
+        tr.note = std::string(std::find(ops.begin(), ops.end(), Operand::A) == ops.end() ? "A and B are" : "B is") +
+                  " read from shared memory through " + (std::find(ops.begin(), ops.end(), Operand::A) == ops.end()
+                                                             ? "their matrix descriptors; they have"
+                                                             : "its matrix descriptor; it has") +
+                  " no register slots.";
     }
     OperandLayout C = layout_of(ins, t, Operand::C, mods);
     tr.terms.push_back({Operand::C, d, C.where(d)});
-    if (ins.sparse() && ins.vendor() == Vendor::NVIDIA) {
+    if (ins.kind == LayoutKind::Tcgen05Mma) {
+        if (ins.tcgen05_sparse) {
+            OperandLayout Kx = layout_of(ins, t, Operand::K, mods);
+            for (int k = 0; k < ins.k; k += 4) tr.terms.push_back({Operand::K, {0, d.row, k}, Kx.where({0, d.row, k})});
+        }
+        if (ins.scale_vec > 0) {
+            OperandLayout SA = layout_of(ins, t, Operand::SA, mods), SB = layout_of(ins, t, Operand::SB, mods);
+            for (int j = 0; j < SA.cols(); ++j) tr.terms.push_back({Operand::SA, {0, d.row, j}, SA.where({0, d.row, j})});
+            for (int j = 0; j < SB.rows(); ++j) tr.terms.push_back({Operand::SB, {0, j, d.col}, SB.where({0, j, d.col})});
+            tr.note += (tr.note.empty() ? "" : " ") + std::string("Each product A[m][k]*B[k][n] is scaled by SFA[m][k/") +
+                       std::to_string(ins.k / ins.scale_vec) + "] * SFB[k/" + std::to_string(ins.k / ins.scale_vec) + "][n].";
+        }
+    } else if (ins.sparse() && ins.vendor() == Vendor::NVIDIA) {
         OperandLayout Kx = layout_of(ins, t, Operand::K, mods);
         for (int k = 0; k < ins.k; k += 4) tr.terms.push_back({Operand::K, {0, d.row, k}, Kx.where({0, d.row, k})});
         tr.note = "2:4 sparsity: in each group of four k, the metadata nibble says which two A values are stored; only "

@@ -63,9 +63,15 @@ std::string modifiers_json(const ResolvedModifiers& m, const Instruction& ins) {
                                 num(m.matrix_b_scale) + ", \"matrix_a_scale_fmt\": " + num(m.matrix_a_scale_fmt) +
                                 ", \"matrix_b_scale_fmt\": " + num(m.matrix_b_scale_fmt) + ", \"index_key\": " +
                                 num(m.index_key);
+    // tcgen05 rows add the Tensor Memory modifiers (tmem_load as Gluon's instr_variant name, "" for none).
+    const bool tc = ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::Tcgen05LdSt;
+    const std::string tmem = !tc ? std::string()
+                             : ", \"tmem_load\": " + json_string(m.tmem_load ? text::lower(modifier_value_name("tmem_load", m.tmem_load)) : "") +
+                                   ", \"num_warps\": " + num(m.num_warps) + ", \"sfa_id\": " + num(m.sfa_id) +
+                                   ", \"sfb_id\": " + num(m.sfb_id) + ", \"half_split\": " + num(m.half_split);
     return "{\"cbsz\": " + num(m.cbsz) + ", \"abid\": " + num(m.abid) + ", \"blgp\": " + num(m.blgp) +
            ", \"opsel\": " + num(m.opsel) + ", \"opsel_a\": " + num(m.opsel_a) + ", \"opsel_b\": " + num(m.opsel_b) +
-           (v == Vendor::NVIDIA ? ", \"selector\": " + num(m.selector) : std::string()) + g + ", \"wave\": " + num(m.wave) +
+           (v == Vendor::NVIDIA ? ", \"selector\": " + num(m.selector) : std::string()) + g + tmem + ", \"wave\": " + num(m.wave) +
            "}";
 }
 

@@ -1,0 +1,773 @@
+// NVIDIA Blackwell tcgen05 layout families: where tcgen05.mma's operands sit in
+// Tensor Memory (TMEM), the register fragment of tcgen05.ld / tcgen05.st, and the
+// registers a kernel holds after reading a tcgen05.mma accumulator back.
+//
+// Vocabulary: TMEM is 128 lanes x 512 columns of 32-bit cells per CTA (PTX ISA
+// §9.7.16.1); a TMEM Location is (reg = column, lane = TMEM lane, bits), a
+// cta_group::2 operand numbering CTA 1's lanes 128..255. Columns and lanes are
+// counted from the operand's base address (d-tmem, a-tmem, scale-A-tmem ...):
+// L0 = C0 = 0. tcgen05.mma is issued by one thread, so its operands have no
+// register fragment of their own; A and B in shared memory are described by
+// their matrix descriptors (the shared-memory family, not here).
+//
+// Named formulas (each cites its sources; confidence in tcgen05_evidence):
+//  * tmem_d_A..G  D(m, n) -> (lane, column): the data-path layouts of PTX ISA
+//                 §9.7.16.10.5 (its figures are images), decoded from CUTLASS
+//                 mma_traits_sm100_frag.hpp (tmem_frg, tmem_frg_ws) and Triton's
+//                 tensorMemoryToLinearLayout (LinearLayoutConversions.cpp):
+//                   D (M=128, and .ws M=128): lane m, column n
+//                   F (M=64):                 lane m%16 + 32*(m/16), column n (lane alignment L0 = 0;
+//                                             PTX also allows L0 = 16, not offered here)
+//                   A (M=256, cta_group::2):  lane m (CTA m/128), column n
+//                   B (M=128, cta_group::2):  CTA c = m/64, m' = m%64: lane 128c + m' + 64*(n/(N/2)),
+//                                             column n%(N/2)
+//                   C (M=128, cta_group::2, sparse): CTA c = m/64, Layout F on m' = m%64
+//                   E (M=64 .ws):             lane m + 64*(n/(N/2)), column n%(N/2)
+//                   G (M=32 .ws):             lane m + 32*(n/(N/4)), column n%(N/4)
+//                 A 16-bit D sits in the low 16 bits of its column (PTX §9.7.16.10.4.1; CUTLASS
+//                 COL_ADDR = 32/bits): not packed.
+//  * tmem_a       A(m, k) in TMEM (CUTLASS *_TS atoms, tmem_frg): one row per lane as D's rows
+//                 (cta_group::2 M=128 duplicates each row into lanes m' and m'+64), k packed along
+//                 columns in b-bit containers (b = 32 tf32, 16 f16/bf16, 8 for 8-bit and 6-bit
+//                 kinds, 4 for mxf4*: two e2m1 per byte).
+//  * tmem_sf      SFA/SFB (PTX §9.7.16.10.7; CUTLASS tmem_sf_frg; Triton
+//                 tensorMemoryScalesToLinearLayout): scale j of row m in lanes 32p + m%32 for
+//                 every p (duplicated into the four 32-lane partitions), column m/32, byte
+//                 SF_ID + j (sfa_id / sfb_id select the byte; 1X 0..3, 2X 0 or 2, 4X 0).
+//  * tmem_meta    the sparse metadata (CUTLASS tmem_e_frg, M = 128; PTX §9.7.16.10.8).
+//  * tcgen05_ldst the tcgen05.ld/st fragment (PTX §9.7.16.8.3 Table 49; CUTLASS copy_traits_sm100.hpp
+//                 SM100_TMEM_LOAD_* traits; Triton getTileLayout), thread t, register r ->
+//                 (TMEM lane offset in the warp's quarter, column):
+//                   32x32b: (t, r); 16x64b: (t/4 + 8*(t%2), (t/2)%2 + 2r);
+//                   16x128b: (t/4 + 8*(r%2), t%4 + 4*(r/2)); 16x256b: (t/4 + 8*((r/2)%2),
+//                   2*(t%4) + r%2 + 8*(r/4)); 16x32bx2: (t%16, r) for t < 16, (t%16, r + imm) for
+//                   t >= 16 (half_split = immHalfSplitoff in columns; CUTLASS passes N).
+//                 pack::16b: register r bits [16h, 16h+16) = low half of column 2c + h.
+//  * tmem_load    D read back by W warps with one tcgen05.ld shape: Triton 3.6's
+//                 getDistributedLayoutForTmemLdSt (TritonNvidiaGPU/IR/Dialect.cpp) over the TMEM
+//                 layout above, registers numbered as get_tmem_reg_layout numbers them.
+#include "lanescope/lanescope.hpp"
+#include "layouts/layout_spec.hpp"
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <string>
+
+namespace lanescope::detail {
+
+namespace {
+
+std::string str(int v) { return std::to_string(v); }
+bool pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
+
+const char* kNotOnHardware = "not confirmed on hardware: no Blackwell GPU was available";
+const char* kPtxLayouts = "PTX ISA §9.7.16.10.5 (data-path layouts; the figures are images)";
+const char* kCutlassFrg = "CUTLASS mma_traits_sm100_frag.hpp (tmem_frg, tmem_frg_ws)";
+const char* kTritonTmem = "Triton LinearLayoutConversions.cpp tensorMemoryToLinearLayout";
+
+// ------------------------------------------------------------- D in TMEM ---
+
+enum class DLayout { A, B, C, D, E, F, G };
+
+DLayout d_layout(const Instruction& ins) {
+    if (ins.cta_group == 2) return ins.m == 256 ? DLayout::A : ins.tcgen05_sparse ? DLayout::C : DLayout::B;
+    if (ins.ws) return ins.m == 32 ? DLayout::G : ins.m == 64 ? DLayout::E : DLayout::D;
+    return ins.m == 64 ? DLayout::F : DLayout::D;
+}
+char d_letter(DLayout l) { return "ABCDEFG"[static_cast<int>(l)]; }
+
+struct Cell {
+    int lane, col;
+};
+// D(m, n) -> (TMEM lane, column), from the base address.
+Cell d_cell(DLayout l, int N, int m, int n) {
+    switch (l) {
+        case DLayout::D:
+        case DLayout::A: return {m, n};
+        case DLayout::F: return {m % 16 + 32 * (m / 16), n};
+        case DLayout::B: return {128 * (m / 64) + m % 64 + 64 * (n / (N / 2)), n % (N / 2)};
+        case DLayout::C: return {128 * (m / 64) + (m % 64) % 16 + 32 * ((m % 64) / 16), n};
+        case DLayout::E: return {m + 64 * (n / (N / 2)), n % (N / 2)};
+        case DLayout::G: return {m + 32 * (n / (N / 4)), n % (N / 4)};
+    }
+    return {m, n};
+}
+int d_columns(DLayout l, int N) {
+    if (l == DLayout::B || l == DLayout::E) return N / 2;
+    if (l == DLayout::G) return N / 4;
+    return N;
+}
+std::string d_formula(DLayout l, int N) {
+    const std::string h = str(N / 2), q = str(N / 4);
+    switch (l) {
+        case DLayout::D: return "lane = m, column = n";
+        case DLayout::A: return "lane = m (CTA floor(m/128) of the pair: lanes 128..255 are CTA 1's), column = n";
+        case DLayout::F:
+            return "lane = m%16 + 32*floor(m/16) (half the data path: lanes 16-31 of each quarter are skipped; "
+                   "lane alignment L0 = 0, PTX also allows 16), column = n";
+        case DLayout::B:
+            return "CTA c = floor(m/64), m' = m%64: lane = 128c + m' + 64*floor(n/" + h + "), column = n%" + h;
+        case DLayout::C:
+            return "CTA c = floor(m/64), m' = m%64: lane = 128c + m'%16 + 32*floor(m'/16) (Layout F per CTA), column = n";
+        case DLayout::E: return "lane = m + 64*floor(n/" + h + "), column = n%" + h;
+        case DLayout::G: return "lane = m + 32*floor(n/" + q + "), column = n%" + q;
+    }
+    return "";
+}
+
+OperandSpec tmem_d(const Instruction& ins) {
+    OperandSpec s;
+    const DLayout l = d_layout(ins);
+    const int N = ins.n;
+    s.space = Space::TensorMemory;
+    s.lanes = 128 * ins.cta_group;
+    s.rows = ins.m;
+    s.cols = N;
+    s.type = ins.d_type();
+    s.width = elem_bits(s.type);
+    s.stride = 32;
+    s.regs = d_columns(l, N);
+    s.formula = std::string("Layout ") + d_letter(l) + " (PTX data path): " + d_formula(l, N) +
+                (s.width == 16 ? "; a 16-bit D sits in bits 15:0 of its 32-bit column (not packed)" : "") + ".";
+    s.place = [=](int, int m, int n, std::vector<Slot>& out) {
+        const Cell c = d_cell(l, N, m, n);
+        out.push_back({c.lane, c.col});
+    };
+    return s;
+}
+
+// -------------------------------------------------------------- A in TMEM ---
+
+// Bits of A's TMEM container.
+int a_container_bits(const Instruction& ins) {
+    if (ins.mma_kind == "tf32") return 32;
+    if (ins.mma_kind == "f16") return 16;
+    if (ins.mma_kind == "mxf4" || ins.mma_kind == "mxf4nvf4") return 4;
+    return 8;  // i8, f8f6f4, mxf8f6f4: 8-bit containers (6- and 4-bit types too)
+}
+// 2:4 groups (1:2 for tf32, 4:8 for mxf4*): dense k per group of a sparse A.
+int sparse_group(const Instruction& ins) {
+    if (ins.mma_kind == "tf32") return 2;
+    if (ins.mma_kind == "mxf4" || ins.mma_kind == "mxf4nvf4") return 8;
+    return 4;
+}
+
+// The lanes of A's row m (D's rows: one row per lane).
+std::vector<int> a_lanes(const Instruction& ins, int m) {
+    if (ins.cta_group == 2 && ins.m == 128) {
+        const int c = m / 64, mp = m % 64;
+        return {128 * c + mp, 128 * c + mp + 64};
+    }
+    if (ins.cta_group == 1 && !ins.ws && ins.m == 64) return {m % 16 + 32 * (m / 16)};
+    return {m};
+}
+
+OperandSpec tmem_a(const Instruction& ins) {
+    OperandSpec s;
+    const int b = a_container_bits(ins), K = ins.k;
+    const bool sp = ins.tcgen05_sparse;
+    const int g = sp ? sparse_group(ins) : 1;
+    s.space = Space::TensorMemory;
+    s.lanes = 128 * ins.cta_group;
+    s.rows = ins.m;
+    s.cols = K;
+    s.type = ins.a;
+    s.width = s.stride = sp ? b * g / 2 : b;
+    const int stored = sp ? K / 2 : K;
+    s.regs = std::max(1, (stored * b + 31) / 32);
+    const std::string rows = ins.cta_group == 2 && ins.m == 128
+                                 ? "CTA c = floor(m/64), m' = m%64: lanes 128c + m' and 128c + m' + 64 (A duplicated "
+                                   "between the subpartitions)"
+                             : ins.cta_group == 1 && !ins.ws && ins.m == 64 ? "lane = m%16 + 32*floor(m/16) (Layout F's rows)"
+                                                                           : std::string("lane = m");
+    if (sp)
+        s.formula = rows + "; the compressed row (K/2 stored values) packs " + str(b) + "-bit containers along columns: "
+                    "group q = floor(k/" + str(g) + ") of " + str(g) + " dense k keeps " + str(g / 2) +
+                    " value(s) at bits " + str(b * g / 2) + "*q of the row (column floor(" + str(b * g / 2) +
+                    "*q/32)); the metadata says which.";
+    else
+        s.formula = rows + "; k packed along columns: column floor(" + str(b) + "*k/32), bits [" + str(b) + "*k%32, +" +
+                    str(b) + ") (" + str(b) + "-bit containers" + (b == 8 && elem_bits(ins.a) < 8 ? "; the bit position of a " +
+                    std::string(elem_name(ins.a)) + " inside its container is in PTX figures not decoded here" : "") + ").";
+    const Instruction copy = ins;
+    s.place = [=](int, int m, int k, std::vector<Slot>& out) {
+        for (int lane : a_lanes(copy, m)) out.push_back({lane, sp ? k / g : k});
+    };
+    return s;
+}
+
+// ---------------------------------------------------------- scale factors ---
+
+int sf_count(const Instruction& ins) { return ins.scale_vec; }
+
+OperandSpec tmem_sf(const Instruction& ins, bool is_a, int sf_id) {
+    OperandSpec s;
+    const int nsf = sf_count(ins), M = ins.m, N = ins.n, cg = ins.cta_group;
+    const int cpg = (sf_id + nsf + 3) / 4;  // columns per 32-row group (K = 96 block16: 2)
+    s.space = Space::TensorMemory;
+    s.lanes = 128 * cg;
+    s.type = ins.scale_type;
+    s.width = s.stride = 8;
+    const bool two_by_two = cg == 2 && M == 128;
+    int per_cta = 0;
+    if (is_a) {
+        s.rows = M;
+        s.cols = nsf;
+        per_cta = M / cg;
+    } else {
+        s.rows = nsf;
+        s.cols = N;
+        per_cta = cg == 2 ? N / 2 : N;
+    }
+    s.regs = std::max(1, (per_cta + 31) / 32) * cpg;
+    const std::string who = is_a ? "m" : "n", id = is_a ? "sfa_id" : "sfb_id";
+    const std::string bytes = "column " + str(cpg) + "*floor(x/32) + floor((" + id + " + j)/4), byte (" + id + " + j)%4 (" +
+                              id + " = " + str(sf_id) + ")";
+    if (is_a)
+        s.formula = "SFA[m][j]: " + std::string(cg == 2 ? "CTA c = floor(m/" + str(per_cta) + "), x = m%" + str(per_cta) +
+                                                              ": lanes 128c + 32p + x%32"
+                                                        : "x = m: lanes 32p + x%32") +
+                    " for p = 0..3 (duplicated into the four 32-lane partitions), " + bytes + ".";
+    else if (two_by_two)
+        s.formula = "SFB[j][n] (2x2 data path): x = n%" + str(N / 2) + ", half h = floor(n/" + str(N / 2) +
+                    "): lanes 128c + 64h + x%32 and 128c + 64h + 32 + x%32 in both CTAs c, " + bytes + ".";
+    else
+        s.formula = "SFB[j][n]: " + std::string(cg == 2 ? "CTA c = floor(n/" + str(N / 2) + "), x = n%" + str(N / 2) +
+                                                              ": lanes 128c + 32p + x%32"
+                                                        : "x = n: lanes 32p + x%32") +
+                    " for p = 0..3, " + bytes + ".";
+    s.place = [=](int, int r, int c, std::vector<Slot>& out) {
+        const int j = is_a ? c : r, idx = is_a ? r : c;
+        const int item_in = (sf_id + j) % 4, col_in = (sf_id + j) / 4;
+        if (!is_a && two_by_two) {
+            const int h = idx / (N / 2), x = idx % (N / 2);
+            const int item = 4 * (cpg * (x / 32) + col_in) + item_in;
+            for (int cta = 0; cta < 2; ++cta)
+                for (int q = 0; q < 2; ++q) out.push_back({128 * cta + 64 * h + 32 * q + x % 32, item});
+            return;
+        }
+        const int cta = cg == 2 ? idx / per_cta : 0, x = cg == 2 ? idx % per_cta : idx;
+        const int item = 4 * (cpg * (x / 32) + col_in) + item_in;
+        for (int p = 0; p < 4; ++p) out.push_back({128 * cta + 32 * p + x % 32, item});
+    };
+    return s;
+}
+
+// ------------------------------------------------------- sparse metadata ---
+
+OperandSpec tmem_meta(const Instruction& ins) {
+    OperandSpec s;
+    const int M = ins.m, cg = ins.cta_group, per_cta = M / cg;
+    s.space = Space::TensorMemory;
+    s.lanes = 128 * cg;
+    s.rows = M;
+    s.cols = ins.k;
+    s.type = ElemType::IDX;
+    s.width = s.stride = 4;
+    const std::string& kind = ins.mma_kind;
+    const int g = sparse_group(ins);
+    enum { F16, TF32, B8, FP4 } form = kind == "f16" ? F16 : kind == "tf32" ? TF32 : g == 8 ? FP4 : B8;
+    s.regs = form == F16 || form == TF32 ? 1 : 2;
+    const std::string cta = cg == 2 ? "CTA c = floor(m/" + str(per_cta) + "), m' = m%" + str(per_cta) + " (lanes + 128c): "
+                                    : "m' = m: ";
+    switch (form) {
+        case F16:
+            s.formula = cta + "lane = m'%8 + 16*floor(m'/16) + 8*floor(k/16); the 4-bit field of group floor(k/4) at bit "
+                              "4*floor((k%16)/4) + 16*(floor(m'/8)%2) of column 0";
+            break;
+        case TF32:
+            s.formula = cta + "lane = m'%8 + 16*floor(m'/16) + 8*floor(k/8); the 4-bit field of pair floor(k/2) at bit "
+                              "4*floor((k%8)/2) + 16*(floor(m'/8)%2) of column 0";
+            break;
+        case B8: s.formula = cta + "lane = m'; the 4-bit field of group floor(k/4) at bit 4*floor(k/4) (columns 0-1)"; break;
+        case FP4: s.formula = cta + "lane = m'; the 4-bit field of group floor(k/8) at bit 4*floor(k/8) (columns 0-1)"; break;
+    }
+    s.formula += " (two 2-bit indices per 4:2 group; tf32: one 4-bit index per pair).";
+    s.place = [=](int, int m, int k, std::vector<Slot>& out) {
+        const int c = m / per_cta, mp = m % per_cta;
+        int lane = 0, item = 0;
+        switch (form) {
+            case F16:
+                lane = mp % 8 + 16 * (mp / 16) + 8 * (k / 16);
+                item = (k % 16) / 4 + 4 * ((mp / 8) % 2);
+                break;
+            case TF32:
+                lane = mp % 8 + 16 * (mp / 16) + 8 * (k / 8);
+                item = (k % 8) / 2 + 4 * ((mp / 8) % 2);
+                break;
+            case B8:
+                lane = mp;
+                item = k / 4;
+                break;
+            case FP4:
+                lane = mp;
+                item = k / 8;
+                break;
+        }
+        out.push_back({128 * c + lane, item});
+    };
+    return s;
+}
+
+// --------------------------------------------------- forward-built specs ---
+
+// A spec from the forward map (lane, item) -> element: element -> slots built once.
+OperandSpec from_forward(OperandSpec s, int items, const std::function<bool(int lane, int item, int& r, int& c)>& fwd) {
+    auto table = std::make_shared<std::vector<std::vector<Slot>>>(static_cast<size_t>(s.rows) * s.cols);
+    for (int lane = 0; lane < s.lanes; ++lane)
+        for (int item = 0; item < items; ++item) {
+            int r = 0, c = 0;
+            if (!fwd(lane, item, r, c)) continue;
+            if (r < 0 || r >= s.rows || c < 0 || c >= s.cols)
+                throw Error("internal: tcgen05 forward map outside the operand (row " + str(r) + ", col " + str(c) + ")");
+            (*table)[static_cast<size_t>(r) * s.cols + c].push_back({lane, item});
+        }
+    const int cols = s.cols;
+    s.place = [table, cols](int, int r, int c, std::vector<Slot>& out) {
+        const auto& v = (*table)[static_cast<size_t>(r) * cols + c];
+        out.insert(out.end(), v.begin(), v.end());
+    };
+    return s;
+}
+
+// ---------------------------------------------------- tcgen05.ld / .st ---
+
+struct Atom {
+    const char* shape;  // PTX
+    const char* cute;   // CUTLASS SM100_TMEM_LOAD_<cute><num>x
+    int lanes, cols, regs, max_num;
+};
+const Atom kAtoms[] = {
+    {"32x32b", "32dp32b", 32, 1, 1, 128},  {"16x64b", "16dp64b", 16, 2, 1, 128}, {"16x128b", "16dp128b", 16, 4, 2, 64},
+    {"16x256b", "16dp256b", 16, 8, 4, 32}, {"16x32bx2", "16dp32b", 16, 1, 1, 128},
+};
+const Atom* find_atom(const std::string& shape) {
+    for (const Atom& a : kAtoms)
+        if (shape == a.shape) return &a;
+    return nullptr;
+}
+
+// Thread t, register r (any repetition) of the unpacked message -> (lane offset, column).
+Cell ld_cell(const Atom& a, int t, int r) {
+    const std::string s = a.shape;
+    if (s == "32x32b") return {t, r};
+    if (s == "16x64b") return {t / 4 + 8 * (t % 2), (t / 2) % 2 + 2 * r};
+    if (s == "16x128b") return {t / 4 + 8 * (r % 2), t % 4 + 4 * (r / 2)};
+    if (s == "16x256b") return {t / 4 + 8 * ((r / 2) % 2), 2 * (t % 4) + r % 2 + 8 * (r / 4)};
+    return {t % 16, r};  // 16x32bx2, the second half's columns offset by the caller
+}
+const char* ld_formula(const Atom& a) {
+    const std::string s = a.shape;
+    if (s == "32x32b") return "lane offset = t, column = r";
+    if (s == "16x64b") return "lane offset = floor(t/4) + 8*(t%2), column = floor(t/2)%2 + 2r";
+    if (s == "16x128b") return "lane offset = floor(t/4) + 8*(r%2), column = t%4 + 4*floor(r/2)";
+    if (s == "16x256b") return "lane offset = floor(t/4) + 8*(floor(r/2)%2), column = 2*(t%4) + r%2 + 8*floor(r/4)";
+    return "lane offset = t%16, column = r for t < 16 and r + half_split for t >= 16 (the second half at taddr + "
+           "immHalfSplitoff)";
+}
+
+int ld_columns(const Instruction& ins) {
+    const Atom* a = find_atom(ins.tmem_shape);
+    return a->cols * ins.tmem_num * (ins.pack16 ? 2 : 1);
+}
+
+OperandSpec tcgen05_ldst(const Instruction& ins, const ResolvedModifiers& mods) {
+    const Atom& a = *find_atom(ins.tmem_shape);
+    const bool x2 = std::string(a.shape) == "16x32bx2";
+    const int C = ld_columns(ins), split = x2 ? (mods.half_split > 0 ? mods.half_split : C) : 0;
+    const int pack = ins.pack16 ? 2 : 1;
+    OperandSpec s;
+    s.lanes = 32;
+    s.rows = a.lanes;
+    s.cols = x2 ? split + C : C;
+    s.type = ins.pack16 ? ElemType::B16 : ElemType::F32;
+    s.width = s.stride = 32 / pack;
+    s.regs = a.regs * ins.tmem_num;
+    s.formula = std::string(ins.store ? "tcgen05.st" : "tcgen05.ld") + " ." + a.shape + ".x" + str(ins.tmem_num) +
+                ": thread t, register r -> (TMEM " + ld_formula(a) + "), rows = lane offsets in the warp's quarter " +
+                "(lanes 32*(warp%4) + ...), columns from taddr's" +
+                (ins.pack16 ? std::string("; ") + (ins.store ? ".unpack::16b" : ".pack::16b") +
+                                  ": bits [16h, 16h+16) of register r are the low half of column 2c + h (c the "
+                                  "column above)"
+                            : std::string("")) +
+                (x2 ? "; half_split = " + str(split) + " columns" : std::string("")) + ".";
+    return from_forward(s, s.regs * pack, [=](int t, int item, int& r, int& c) {
+        const int reg = item / pack, h = item % pack;
+        const Cell cell = ld_cell(a, t, reg);
+        r = cell.lane;
+        c = pack * cell.col + h + (x2 && t >= 16 ? split : 0);
+        return true;
+    });
+}
+
+// ------------------------------------------------- tcgen05.mma D as registers ---
+
+const char* kVariants[] = {"", "32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"};
+
+// Why D of `ins` cannot be read back with variant v (0 = any variant), or "".
+std::string tmem_load_refusal(const Instruction& ins, int v) {
+    const DLayout l = d_layout(ins);
+    if (l != DLayout::D && l != DLayout::F)
+        return std::string("--tmem-load is laid out for D in Layout D (M = 128) or F (M = 64) of cta_group::1, as "
+                           "Triton 3.6's get_tmem_reg_layout lays them out; this D is Layout ") + d_letter(l);
+    const int bits = elem_bits(ins.d_type());
+    if (bits != 32 && bits != 16) return "D of " + str(bits) + " bits is not read back by tcgen05.ld here";
+    if (!pow2(ins.n))
+        return "Triton 3.6 lays out power-of-two N only (TensorMemoryLayout: blockN must be a power of 2); N = " + str(ins.n);
+    // One message's columns (32-bit; a 16-bit D packs two per register): 16x256b reads 8, 16x128b 4.
+    static const int kMessageCols[] = {0, 1, 2, 4, 8, 1};
+    const int packed = bits == 16 ? ins.n / 2 : ins.n;
+    if (v > 0 && v <= 5 && packed < kMessageCols[v])
+        return std::string(kVariants[v]) + " reads " + str(kMessageCols[v]) + " columns per message, more than this D's " +
+               str(packed) + (bits == 16 ? " (16-bit, two per register)" : "") +
+               "; Triton 3.6 refuses it (get_tmem_reg_layout: unsupported for shape [M, " + str(ins.n) + "])";
+    if (v == 5 && ins.m != 64)
+        return "16x32bx2 is what a 32x32b load becomes on Layout F (M = 64), where lanes 16-31 of a quarter hold the "
+               "next columns (Triton's lowerTMemLdSt infers it); on a 128-row D, 32x32b reads every lane";
+    return "";
+}
+
+}  // namespace
+
+bool is_tcgen05(const Instruction& ins) {
+    return ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::Tcgen05LdSt || ins.kind == LayoutKind::Tcgen05Cp;
+}
+
+TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifiers& mods) {
+    const int v = mods.tmem_load, W = mods.num_warps;
+    if (ins.kind != LayoutKind::Tcgen05Mma || v <= 0 || v > 5)
+        throw Error("--tmem-load applies to the accumulator D of a tcgen05.mma; legal: 32x32b, 16x64b, 16x128b, "
+                    "16x256b, 16x32bx2");
+    if (W != 4 && W != 8) throw Error("--num-warps " + str(W) + " is not legal; legal: 4, 8 (one or two warpgroups)");
+    if (const std::string why = tmem_load_refusal(ins, v); !why.empty()) throw Error("--tmem-load " + std::string(kVariants[v]) + " on " + ins.mnemonic + ": " + why);
+    using B = std::pair<int, int>;  // (row, col) of TMEM, then (m, n) of D
+    const int M = ins.m, bits = elem_bits(ins.d_type());
+    // A 16-bit D: two adjacent columns per 32-bit register (.pack::16b); the 32-bit
+    // plan runs on N/2 packed columns (Triton: the castbbitwidth of the 16-bit case).
+    const int pack = bits == 16 ? 2 : 1, Nc = ins.n / pack;
+    const bool instr32 = v == 1 || v == 5, layout16 = M == 64;
+    const Atom& a = kAtoms[v == 5 ? 0 : v - 1];
+    // The message's own bases (Triton getTileLayout), TMEM (row, col).
+    std::vector<B> reg, lane;
+    if (v == 1 || v == 5) lane = {{1, 0}, {2, 0}, {4, 0}, {8, 0}, {16, 0}};
+    else if (v == 2) lane = {{8, 0}, {0, 1}, {1, 0}, {2, 0}, {4, 0}};
+    else if (v == 3) lane = {{0, 1}, {0, 2}, {1, 0}, {2, 0}, {4, 0}}, reg = {{8, 0}};
+    else lane = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, reg = {{0, 1}, {8, 0}};
+    int cols = a.cols;
+    if (Nc < cols) throw Error("--tmem-load " + std::string(kVariants[v]) + ": N = " + str(ins.n) + " is narrower than one message");
+    enum { None, Reg, Warp } row16 = None;
+    if (!instr32 && !layout16) row16 = W > 4 ? Warp : Reg;
+    int warps_to_tile = W / (row16 == Warp ? 8 : 4);
+    int missing = Nc / cols;
+    const int broadcast = warps_to_tile / std::min(missing, warps_to_tile);
+    warps_to_tile /= broadcast;
+    missing /= warps_to_tile;
+    int num = missing;  // repetitions along columns of one message (.xN)
+    if (missing > 1) {
+        if (instr32 && layout16) {
+            lane.pop_back();  // lane 16 -> the second half (16x32bx2)
+            for (int i = 1; i < missing / 2; i *= 2) reg.push_back({0, cols * i});
+            cols *= missing / 2;
+            lane.push_back({0, cols});
+            cols *= 2;
+            num = missing / 2;
+        } else {
+            for (int i = 1; i < missing; i *= 2) reg.push_back({0, cols * i});
+            cols *= missing;
+        }
+    }
+    std::vector<B> warp = {{32, 0}, {64, 0}};
+    if (row16 == Reg) reg.push_back({16, 0});
+    if (row16 == Warp) warp.push_back({16, 0});
+    for (int i = 1; i < warps_to_tile; i *= 2) warp.push_back({0, cols * i});
+    cols *= warps_to_tile;
+    for (int i = 1; i < broadcast; i *= 2) warp.push_back({0, 0});
+    // Warp w of a warpgroup may only touch TMEM lanes 32*(w%4) .. +31 (PTX §9.7.16.8.1).
+    for (size_t i = 0; i < warp.size(); ++i) {
+        const int row = warp[i].first, want = i == 0 ? 32 : i == 1 ? 64 : 0;
+        if (i < 2 ? row != want : (row & 96) != 0)
+            throw Error("internal: --tmem-load puts a warp outside its TMEM lane quarter (PTX §9.7.16.8.1)");
+    }
+    // Through the TMEM layout: TMEM (row, col) -> D (m, n) (Layout D: identity; Layout F:
+    // rows 1..8 -> m, row 16 -> nothing, row 32 -> m 16, row 64 -> m 32).
+    auto to_d = [&](B b) -> B {
+        int m = b.first;
+        if (layout16) m = (b.first & 15) | ((b.first & 32) ? 16 : 0) | ((b.first & 64) ? 32 : 0);
+        return {m, b.second * pack};
+    };
+    TmemRegBases out;
+    if (pack == 2) out.reg.push_back({0, 1});
+    for (const B& b : reg) out.reg.push_back(to_d(b));
+    for (const B& b : lane) out.lane.push_back(to_d(b));
+    for (const B& b : warp) out.warp.push_back(to_d(b));
+    out.rows = M;
+    out.cols = ins.n;
+    out.element_bits = bits;
+    out.num_warps = W;
+    out.variant = kVariants[v];
+    // Triton lowers a 32x32b load of Layout F to 16x32bx2 (lanes 16-31 read the next columns).
+    const Atom& issued = instr32 && layout16 ? kAtoms[4] : a;
+    out.message = std::string("tcgen05.ld.sync.aligned.") + issued.shape + ".x" + str(num) +
+                  (pack == 2 ? ".pack::16b" : "") + ".b32" + (instr32 && layout16 ? ", " + str(num) : "");
+    out.cute_atom = std::string("SM100_TMEM_LOAD_") + issued.cute + str(num) + "x" + (pack == 2 ? "_16b" : "");
+    return out;
+}
+
+namespace {
+
+OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods) {
+    const TmemRegBases L = tcgen05_tmem_reg_bases(ins, mods);
+    OperandSpec s;
+    s.lanes = 32 * L.num_warps;
+    s.rows = L.rows;
+    s.cols = L.cols;
+    s.type = ins.d_type();
+    s.width = s.stride = L.element_bits;
+    const int elems = 1 << L.reg.size();
+    s.regs = elems * L.element_bits / 32;
+    auto bases_text = [](const std::vector<std::pair<int, int>>& v) {
+        std::string t;
+        for (const auto& b : v) t += (t.empty() ? "" : ", ") + std::string("[") + str(b.first) + ", " + str(b.second) + "]";
+        return "[" + t + "]";
+    };
+    s.formula = "D read back by " + str(L.num_warps) + " warps with " + L.message + " (Triton 3.6 get_tmem_reg_layout, "
+                "instr_variant \"" + L.variant + "\"): thread = 32*warp + lane; element e of a thread (register " +
+                (L.element_bits == 16 ? "floor(e/2), bits 16*(e%2)" : std::string("e")) +
+                ") holds D at the XOR of the bases of e's, the lane's and the warp's set bits (m, n): register " +
+                bases_text(L.reg) + ", lane " + bases_text(L.lane) + ", warp " + bases_text(L.warp) +
+                ". Warp w reads TMEM lanes 32*(w%4) .. +31 only.";
+    return from_forward(s, elems, [L](int t, int e, int& r, int& c) {
+        r = c = 0;
+        auto add = [&](const std::vector<std::pair<int, int>>& bases, int x) {
+            for (size_t i = 0; i < bases.size(); ++i)
+                if ((x >> i) & 1) r ^= bases[i].first, c ^= bases[i].second;
+        };
+        add(L.reg, e);
+        add(L.lane, t % 32);
+        add(L.warp, t / 32);
+        return true;
+    });
+}
+
+}  // namespace
+
+std::vector<Operand> tcgen05_operands(const Instruction& ins) {
+    switch (ins.kind) {
+        case LayoutKind::Tcgen05Mma: {
+            // TODO(smem): A from shared memory and B come from detail::smem_operand_spec (the
+            // shared-memory family) once it is merged; until then they are left out here.
+            std::vector<Operand> ops;
+            if (ins.a_in_tmem) ops.push_back(Operand::A);
+            ops.push_back(Operand::C);
+            ops.push_back(Operand::D);
+            if (ins.tcgen05_sparse) ops.push_back(Operand::K);
+            if (ins.scale_vec > 0) {
+                ops.push_back(Operand::SA);
+                ops.push_back(Operand::SB);
+            }
+            return ops;
+        }
+        default: return {Operand::D};
+    }
+}
+
+OperandSpec tcgen05_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    const auto ops = tcgen05_operands(ins);
+    if (std::find(ops.begin(), ops.end(), op) == ops.end())
+        throw Error("operand " + std::string(operand_name(op)) + " does not exist for " + ins.mnemonic);
+    switch (ins.kind) {
+        case LayoutKind::Tcgen05Mma:
+            switch (op) {
+                case Operand::A: return tmem_a(ins);
+                case Operand::K: return tmem_meta(ins);
+                case Operand::SA: return tmem_sf(ins, true, mods.sfa_id);
+                case Operand::SB: return tmem_sf(ins, false, mods.sfb_id);
+                default: return mods.tmem_load > 0 ? tmem_load_regs(ins, mods) : tmem_d(ins);
+            }
+        case LayoutKind::Tcgen05LdSt: return tcgen05_ldst(ins, mods);
+        default: break;
+    }
+    throw Error("internal: " + ins.mnemonic + " is not laid out by a tcgen05 family yet");
+}
+
+std::string tcgen05_rule_violation(const Instruction& ins) {
+    switch (ins.kind) {
+        case LayoutKind::Tcgen05Mma: {
+            if (ins.cta_group != 1 && ins.cta_group != 2) return "tcgen05.mma has cta_group 1 or 2";
+            const int M = ins.m, N = ins.n;
+            if (ins.ws) {
+                if (ins.cta_group != 1) return ".ws is cta_group::1 only";
+                if (M != 32 && M != 64 && M != 128) return ".ws M is 32, 64 or 128";
+                if (N != 64 && N != 128 && N != 256) return ".ws N is 64, 128 or 256";
+            } else if (ins.cta_group == 1) {
+                if (M != 64 && M != 128) return "cta_group::1 M is 64 or 128";
+                if (N < 8 || N > 256 || N % 8) return "cta_group::1 N is 8..256, step 8";
+            } else {
+                if (M != 128 && M != 256) return "cta_group::2 M is 128 or 256";
+                if (N < 16 || N > 256 || N % 16) return "cta_group::2 N is 16..256, step 16";
+            }
+            const bool block_scaled = ins.mma_kind.rfind("mx", 0) == 0;
+            if (block_scaled != (ins.scale_vec > 0)) return "block-scaled kinds (mxf8f6f4, mxf4, mxf4nvf4) and only they have scale_vec";
+            if (ins.scale_vec != 0 && ins.scale_vec != 1 && ins.scale_vec != 2 && ins.scale_vec != 3 && ins.scale_vec != 4 &&
+                ins.scale_vec != 6)
+                return "scale_vec is 1, 2, 4 (3, 6 at K = 96)";
+            static const char* kKinds[] = {"f16", "tf32", "f8f6f4", "i8", "mxf8f6f4", "mxf4", "mxf4nvf4"};
+            if (std::find_if(std::begin(kKinds), std::end(kKinds), [&](const char* k) { return ins.mma_kind == k; }) ==
+                std::end(kKinds))
+                return "kind is f16, tf32, f8f6f4, i8, mxf8f6f4, mxf4 or mxf4nvf4";
+            if (ins.k <= 0 || ins.k > 256) return "K is 8..128 (the kind's 256 bits of A; sparse doubles it)";
+            return "";
+        }
+        case LayoutKind::Tcgen05LdSt: {
+            const Atom* a = find_atom(ins.tmem_shape);
+            if (!a) return "tcgen05.ld/st shapes are 32x32b, 16x64b, 16x128b, 16x256b, 16x32bx2";
+            if (!pow2(ins.tmem_num) || ins.tmem_num > a->max_num)
+                return std::string(".num of ") + a->shape + " is .x1 .. .x" + str(a->max_num) + " (powers of two)";
+            if (ins.k != 0) return "tcgen05.ld/st have no K: shape MxNx0";
+            return "";
+        }
+        case LayoutKind::Tcgen05Cp: return "";
+        default: return "not a tcgen05 family";
+    }
+}
+
+std::vector<int> tcgen05_tmem_load_values(const Instruction& ins, std::string& why) {
+    if (ins.kind != LayoutKind::Tcgen05Mma) {
+        why = "only a tcgen05.mma accumulator (D in Tensor Memory) is read back with tcgen05.ld";
+        return {};
+    }
+    std::vector<int> v = {0};
+    std::string refused;
+    for (int i = 1; i <= 5; ++i) {
+        const std::string r = tmem_load_refusal(ins, i);
+        if (r.empty()) v.push_back(i);
+        else if (refused.find(r) == std::string::npos) refused += (refused.empty() ? "" : "; ") + std::string(kVariants[i]) + ": " + r;
+    }
+    why = "the tcgen05.ld shape that reads D back into registers (0: D as it sits in Tensor Memory)" +
+          (refused.empty() ? std::string() : "; refused: " + refused);
+    return v;
+}
+
+std::vector<int> tcgen05_sf_id_values(const Instruction& ins, bool a, std::string& why) {
+    if (ins.kind != LayoutKind::Tcgen05Mma || ins.scale_vec == 0) {
+        why = "only block-scaled tcgen05.mma (kind::mxf8f6f4, mxf4, mxf4nvf4) have SFA_ID / SFB_ID";
+        return {};
+    }
+    const std::string f = a ? "SFA_ID" : "SFB_ID";
+    switch (ins.scale_vec) {
+        case 1: why = f + ": the byte of the scale-factor word (scale_vec::1X: 0..3; idesc bits " + (a ? "29-30" : "4-5") + ")"; return {0, 1, 2, 3};
+        case 2: why = f + ": the halfword of the scale-factor word (scale_vec::2X: 0 or 2)"; return {0, 2};
+        default: why = f + ": scale_vec::" + str(ins.scale_vec) + "X uses the whole word (0 only)"; return {0};
+    }
+}
+
+std::vector<int> tcgen05_half_split_values(const Instruction& ins, std::string& why) {
+    if (ins.kind != LayoutKind::Tcgen05LdSt || ins.tmem_shape != "16x32bx2") {
+        why = "only tcgen05.ld/st .16x32bx2 have immHalfSplitoff";
+        return {};
+    }
+    const int C = ld_columns(ins);
+    std::vector<int> v;
+    for (int s = C; s + C <= 512 && v.size() < 16; s += C) v.push_back(s);
+    why = "immHalfSplitoff: the column offset of the second half (threads 16-31); CUTLASS passes " + str(C);
+    return v;
+}
+
+std::string tcgen05_family_source(LayoutKind k) {
+    switch (k) {
+        case LayoutKind::Tcgen05Mma:
+            return std::string(kPtxLayouts) + " and §9.7.16.10.4-.8 (A, scale factors, metadata in Tensor Memory); " +
+                   kCutlassFrg + ", tmem_sf_frg, tmem_e_frg; " + kTritonTmem +
+                   " and tensorMemoryScalesToLinearLayout; the register layout after tcgen05.ld: Triton 3.6 "
+                   "get_tmem_reg_layout (TritonNvidiaGPU Dialect.cpp getDistributedLayoutForTmemLdSt). " +
+                   kNotOnHardware;
+        case LayoutKind::Tcgen05LdSt:
+            return std::string("PTX ISA §9.7.16.8.3-.4 (tcgen05.ld/st, Table 49) and figures 183-187; CUTLASS "
+                               "copy_traits_sm100.hpp (SM100_TMEM_LOAD_* traits); Triton getTileLayout. ") +
+                   kNotOnHardware;
+        case LayoutKind::Tcgen05Cp: return std::string("PTX ISA §9.7.16.9 (tcgen05.cp). ") + kNotOnHardware;
+        default: return "";
+    }
+}
+
+Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    auto ev = [](std::string conf, std::string sources, std::string why) {
+        return Evidence{std::move(conf), std::move(sources), std::move(why) + "; " + kNotOnHardware, {}};
+    };
+    if (ins.kind == LayoutKind::Tcgen05LdSt)
+        return ev("high",
+                  "PTX ISA §9.7.16.8.3 Table 49 and figures 183-187; CUTLASS copy_traits_sm100.hpp SM100_TMEM_LOAD_" +
+                      std::string(find_atom(ins.tmem_shape)->cute) + str(ins.tmem_num) + "x" + (ins.pack16 ? "_16b" : "") +
+                      "; Triton getTileLayout",
+                  "CUTLASS's published TMEM copy atoms and Triton's tile layouts agree (three sources)");
+    if (ins.kind != LayoutKind::Tcgen05Mma) return ev("low", "PTX ISA §9.7.16.9", "tcgen05.cp is described in words only");
+    const DLayout l = d_layout(ins);
+    const std::string letter(1, d_letter(l));
+    if ((op == Operand::C || op == Operand::D) && mods.tmem_load > 0)
+        return ev("high",
+                  "Triton 3.6 get_tmem_reg_layout (its own dump, scripts/triton-tmem-layouts.py); CUTLASS "
+                  "copy_traits_sm100.hpp SM100_TMEM_LOAD_* atoms; " + std::string(kTritonTmem),
+                  "the register layout is Triton 3.6's, element by element, over CUTLASS's TMEM copy atoms and the "
+                  "Layout " + letter + " that both CUTLASS and Triton give");
+    if (op == Operand::C || op == Operand::D) {
+        switch (l) {
+            case DLayout::D:
+            case DLayout::F:
+            case DLayout::A:
+            case DLayout::B: {
+                Evidence e = ev("high", std::string(kPtxLayouts) + "; " + kCutlassFrg + "; " + kTritonTmem + "; Apache TVM tirx tmem_datapath_layout",
+                                "Layout " + letter + ": CUTLASS's TMEM atom and Triton's tensor-memory layout agree");
+                if (l == DLayout::F)
+                    e.alternatives.push_back({"lane alignment L0 = 16: lane = 16 + m%16 + 32*floor(m/16)",
+                                              "PTX ISA §9.7.16.10.5 (Layout F allows either alignment; A, D and the metadata "
+                                              "must use the same)",
+                                              "every element moves 16 lanes up; lanescope lays out L0 = 0"});
+                return e;
+            }
+            case DLayout::C:
+                return ev("low", std::string(kPtxLayouts) + "; Apache TVM tirx tmem_datapath_layout",
+                          "Layout C: the PTX table and TVM's prose say 'the same organization as F' per CTA; no CUTLASS "
+                          "atom or Triton layout was found (single source, read from a table and prose)");
+            case DLayout::E: {
+                Evidence e = ev("medium", std::string(kCutlassFrg) + " (tmem_frg_ws M = 64); Apache TVM tirx",
+                                "Layout E: CUTLASS's .ws atom (one authoritative source; TVM's prose agrees)");
+                e.alternatives.push_back({"PTX's table names the organization '2x3'", "PTX ISA §9.7.16.10.5",
+                                          "no reading of a 2x3 split fits 128 lanes; CUTLASS and TVM say 2x2 (taken here)"});
+                return e;
+            }
+            case DLayout::G:
+                return ev("medium", std::string(kCutlassFrg) + " (tmem_frg_ws M = 32 '1x4'); PTX ISA §9.7.16.10.5 '1x4'",
+                          "Layout G: CUTLASS's .ws atom is the only source of the lanes; PTX names the 1x4 organization");
+        }
+    }
+    if (op == Operand::A)
+        return ev(elem_bits(ins.a) < 8 && a_container_bits(ins) == 8 ? "low" : "medium",
+                  "CUTLASS mma_traits_sm100_frag.hpp tmem_frg (NonInterleaved / Duplicated, *_TS atoms); PTX ISA "
+                  "§9.7.16.10.4.3",
+                  "A in Tensor Memory rests on CUTLASS's atoms alone" +
+                      std::string(elem_bits(ins.a) < 8 && a_container_bits(ins) == 8
+                                      ? "; the bit position of a 4/6-bit value in its 8-bit container is in PTX figures "
+                                        "199-201, not decoded"
+                                      : "") +
+                      (ins.tcgen05_sparse ? "; the compressed sparse A's packing is read by analogy" : ""));
+    if (op == Operand::K)
+        return ev("low", "CUTLASS mma_traits_sm100_frag.hpp tmem_e_frg (M = 128); PTX ISA §9.7.16.10.8 (figures 262-267)",
+                  "the metadata layout is CUTLASS's M = 128 atom only" +
+                      std::string(ins.m / ins.cta_group != 128 ? "; other M reuse it per CTA by analogy" : ""));
+    // Scale factors.
+    const bool two_by_two = ins.cta_group == 2 && ins.m == 128;
+    if (ins.scale_vec == 3 || ins.scale_vec == 6)
+        return ev("low", "PTX ISA §9.7.16.10.7 (K = 96 figures 234-258, images)",
+                  "K = 96 scale factors: the figures could not be read; the bytes continue those of 1X/2X/4X by analogy");
+    if (op == Operand::SB && (two_by_two || ins.cta_group == 2))
+        return ev(two_by_two ? "medium" : "low", "CUTLASS tmem_sf_frg (ScaleFactorDuplicated2by2); PTX ISA §9.7.16.10.7",
+                  two_by_two ? "SFB on the 2x2 data path: CUTLASS's duplicated atom only"
+                             : "SFB of a cta_group::2 M = 256 MMA: which CTA holds which columns is read by analogy "
+                               "with B's split (N/2 per CTA)");
+    return ev("high", "PTX ISA §9.7.16.10.7 ('duplicated to all 32 lane partitions', SF_ID the byte offset); CUTLASS "
+                      "tmem_sf_frg; Triton tensorMemoryScalesToLinearLayout",
+              "PTX's text, CUTLASS's atom and Triton's scales layout agree");
+}
+
+}  // namespace lanescope::detail
