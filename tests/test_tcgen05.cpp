@@ -29,37 +29,41 @@ namespace {
 
 const ls::Target& sm100a() { return ls::Catalog::target("sm_100a"); }
 
-ls::Instruction mma(int M, int N, int cta, const std::string& kind = "f16", ls::ElemType d = ls::ElemType::F32) {
+// A Blackwell row of one tcgen05 family, shape M x N x K (the fields the catalog fills).
+ls::Instruction row(ls::LayoutKind kind, const std::string& mnemonic, int m, int n, int k) {
     ls::Instruction ins;
     ins.families = {ls::Family::Blackwell};
-    ins.kind = ls::LayoutKind::Tcgen05Mma;
+    ins.kind = kind;
+    ins.mnemonic = mnemonic;
+    ins.short_name = "tcgen05_test";
+    ins.m = m;
+    ins.n = n;
+    ins.k = k;
+    return ins;
+}
+
+ls::Instruction mma(int M, int N, int cta, const std::string& kind = "f16", ls::ElemType d = ls::ElemType::F32) {
+    ls::Instruction ins = row(ls::LayoutKind::Tcgen05Mma,
+                              "tcgen05.mma.cta_group::" + std::to_string(cta) + ".kind::" + kind + " (test m" +
+                                  std::to_string(M) + "n" + std::to_string(N) + ")",
+                              M, N, kind == "tf32" ? 8 : kind == "f16" ? 16 : kind.rfind("mxf4", 0) == 0 ? 64 : 32);
     ins.mma_kind = kind;
     ins.cta_group = cta;
-    ins.m = M;
-    ins.n = N;
     ins.a = ins.b = kind == "tf32" ? ls::ElemType::TF32 : kind == "f16" ? ls::ElemType::F16 : ls::ElemType::E4M3;
     if (kind == "mxf4" || kind == "mxf4nvf4") ins.a = ins.b = ls::ElemType::FP4;
-    ins.k = kind == "tf32" ? 8 : kind == "f16" ? 16 : kind.rfind("mxf4", 0) == 0 ? 64 : 32;
     ins.c = d;
-    ins.mnemonic = "tcgen05.mma.cta_group::" + std::to_string(cta) + ".kind::" + kind + " (test m" + std::to_string(M) +
-                   "n" + std::to_string(N) + ")";
-    ins.short_name = "tcgen05_mma_test";
     return ins;
 }
 
 ls::Instruction ldst(const std::string& shape, int num, bool pack16) {
-    ls::Instruction ins;
-    ins.families = {ls::Family::Blackwell};
-    ins.kind = ls::LayoutKind::Tcgen05LdSt;
+    const int bits = shape == "32x32b" || shape == "16x32bx2" ? 32 : std::stoi(shape.substr(3));
+    ls::Instruction ins = row(ls::LayoutKind::Tcgen05LdSt,
+                              "tcgen05.ld.sync.aligned." + shape + ".x" + std::to_string(num) +
+                                  (pack16 ? ".pack::16b" : "") + ".b32",
+                              shape == "32x32b" ? 32 : 16, bits * num, 0);
     ins.tmem_shape = shape;
     ins.tmem_num = num;
     ins.pack16 = pack16;
-    const int bits = shape == "32x32b" || shape == "16x32bx2" ? 32 : std::stoi(shape.substr(3));
-    ins.m = shape == "32x32b" ? 32 : 16;
-    ins.n = bits * num;
-    ins.k = 0;
-    ins.mnemonic = "tcgen05.ld.sync.aligned." + shape + ".x" + std::to_string(num) + (pack16 ? ".pack::16b" : "") + ".b32";
-    ins.short_name = "tcgen05_ld_test";
     return ins;
 }
 
@@ -455,4 +459,28 @@ TEST_CASE("tcgen05: --tmem-load exports: linear bases, Gluon constructors, the C
     const ls::Instruction h = mma(128, 64, 1, "f16", ls::ElemType::F16);
     CHECK(ls::cute_tmem_atom(h, ls::resolve_modifiers(h, sm100a(), m)).rfind("SM100_TMEM_LOAD_32dp32b32x_16b ", 0) == 0);
     CHECK(ls::cute_tmem_atom(ldst("16x64b", 4, true), {}).rfind("SM100_TMEM_LOAD_16dp64b4x_16b", 0) == 0);
+}
+
+TEST_CASE("tcgen05.cp: shared-memory rows land in TMEM lanes as CUTLASS's UTCCP ValIDs say", "[tcgen05]") {
+    auto cp = [](const std::string& shape, int rows, int bits) {
+        ls::Instruction ins = row(ls::LayoutKind::Tcgen05Cp, "tcgen05.cp.cta_group::1." + shape, rows, bits, 0);
+        ins.tmem_shape = shape;
+        ins.cta_group = 1;
+        return ins;
+    };
+    auto lanes_of = [](const ls::OperandLayout& L, int row, int word) {
+        std::set<int> out;
+        for (const auto& l : L.where({0, row, word})) {
+            CHECK(l.reg == word);
+            out.insert(l.lane);
+        }
+        return out;
+    };
+    // ValIDs (32,128,4):(DP,1,32DP), (64,128,2):(DP,1,64DP), (32,128,2,2):(DP,1,64DP,32DP): row r's copies.
+    CHECK(lanes_of(lay(cp("32x128b.warpx4", 32, 128), ls::Operand::D), 5, 2) == std::set<int>{5, 37, 69, 101});
+    CHECK(lanes_of(lay(cp("64x128b.warpx2::02_13", 64, 128), ls::Operand::D), 40, 1) == std::set<int>{40, 104});
+    CHECK(lanes_of(lay(cp("64x128b.warpx2::01_23", 64, 128), ls::Operand::D), 40, 3) == std::set<int>{72, 104});
+    CHECK(lanes_of(lay(cp("128x256b", 128, 256), ls::Operand::D), 99, 7) == std::set<int>{99});
+    const ls::Instruction four = cp("4x256b", 4, 256);
+    CHECK(ls::layout_evidence(four, ls::Operand::D, ls::resolve_modifiers(four, sm100a(), {})).confidence == "low");
 }

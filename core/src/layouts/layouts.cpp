@@ -908,6 +908,9 @@ const char* kGfx1250NoField = "gfx1250 WMMA/SWMMAC have no such field (their con
 Legal legal_wave(const Instruction& ins, const Target& t) {
     if (ins.vendor() == Vendor::NVIDIA) {
         if (ins.kind == LayoutKind::Wgmma) return {{128}, "a warpgroup: 4 warps, threads T = 0..127"};
+        if (ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::Tcgen05Cp)
+            return {{32}, "issued by one thread of a warp; the operands live in Tensor Memory (128 lanes per CTA), and "
+                          "--tmem-load reads D back with 4 or 8 warps"};
         return {{32}, "a warp: 32 lanes"};
     }
     if (is_cdna(t.family)) return {{64}, "CDNA runs matrix instructions in wave64 only"};
@@ -1131,6 +1134,15 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
     r.matrix_a_scale_fmt = check("matrix-a-scale-fmt", m.matrix_a_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
     r.matrix_b_scale_fmt = check("matrix-b-scale-fmt", m.matrix_b_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
     r.index_key = check("index-key", m.index_key, 0, legal_index_key(ins), ins, t);
+    if (const Legal l = legal_tmem_load(ins);
+        m.tmem_load > 0 && !l.values.empty() && std::find(l.values.begin(), l.values.end(), m.tmem_load) == l.values.end()) {
+        // Named as PTX and Gluon spell the shapes.
+        std::string legal;
+        for (int v : l.values)
+            if (v > 0) legal += (legal.empty() ? "" : ", ") + text::lower(modifier_value_name("tmem_load", v));
+        throw Error("--tmem-load " + text::lower(modifier_value_name("tmem_load", m.tmem_load)) + " is not legal for " +
+                    ins.mnemonic + " on " + t.gfx + "; legal: " + (legal.empty() ? "none" : legal) + " (" + l.why + ")");
+    }
     r.tmem_load = check("tmem-load", m.tmem_load, 0, legal_tmem_load(ins), ins, t);
     r.num_warps = check("num-warps", m.num_warps, r.tmem_load ? 4 : 0, legal_num_warps(ins, r.tmem_load), ins, t);
     r.sfa_id = check("sfa-id", m.sfa_id, 0, legal_sf_id(ins, true), ins, t);
@@ -1416,6 +1428,20 @@ std::string modifier_notes(const Instruction& ins, const Target& t) {
     };
     if (ins.vendor() == Vendor::NVIDIA) {
         note("lanes", legal_wave(ins, t));
+        if (detail::is_tcgen05(ins)) {
+            // Only the Tensor Memory controls this instruction has (named shapes for --tmem-load).
+            if (const Legal l = legal_tmem_load(ins); l.values.size() > 1) {
+                std::string names;
+                for (int v : l.values)
+                    if (v > 0) names += (names.empty() ? "" : " ") + text::lower(modifier_value_name("tmem_load", v));
+                s += "tmem_load: " + names + " — " + l.why + "\n";
+                note("num_warps", legal_num_warps(ins, 1));
+            }
+            for (const auto& [name, l] : {std::pair<const char*, Legal>{"sfa_id", legal_sf_id(ins, true)},
+                                          {"sfb_id", legal_sf_id(ins, false)}, {"half_split", legal_half_split(ins)}})
+                if (!l.values.empty()) note(name, l);
+            return s;
+        }
         note("selector", legal_selector(ins));
         return s;
     }

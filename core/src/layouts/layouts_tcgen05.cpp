@@ -428,6 +428,55 @@ std::string tmem_load_refusal(const Instruction& ins, int v) {
     return "";
 }
 
+// ------------------------------------------------------------ tcgen05.cp ---
+
+// Shared-memory rows -> TMEM lanes (PTX ISA §9.7.16.9.2; CUTLASS SM100_UTCCP_* ValIDs).
+struct CpShape {
+    const char* shape;
+    int rows, words;
+    const char* rule;
+};
+const CpShape kCpShapes[] = {
+    {"128x256b", 128, 8, "lane = row"},
+    {"128x128b", 128, 4, "lane = row"},
+    {"4x256b", 4, 8, "lanes 32p + 28 + row for p = 0..3 (CUTLASS: a refresh of the last 4 lanes of each 32-lane partition)"},
+    {"64x128b.warpx2::02_13", 64, 4, "lanes row and row + 64 (warps 0 and 2, 1 and 3 get the same rows)"},
+    {"64x128b.warpx2::01_23", 64, 4, "lanes 64*floor(row/32) + row%32 and that + 32 (warps 0 and 1, 2 and 3 get the same rows)"},
+    {"32x128b.warpx4", 32, 4, "lanes row + 32p for p = 0..3 (broadcast to the four warps' partitions)"},
+};
+const CpShape* find_cp(const std::string& shape) {
+    for (const CpShape& c : kCpShapes)
+        if (shape == c.shape) return &c;
+    return nullptr;
+}
+
+OperandSpec tcgen05_cp(const Instruction& ins) {
+    const CpShape& c = *find_cp(ins.tmem_shape);
+    OperandSpec s;
+    s.space = Space::TensorMemory;
+    s.lanes = 128;
+    s.rows = c.rows;
+    s.cols = c.words;
+    s.type = ElemType::F32;
+    s.width = s.stride = 32;
+    s.regs = c.words;
+    s.formula = std::string("tcgen05.cp .") + c.shape + ": the 32-bit word c of shared-memory row `row` lands in column c of " +
+                c.rule + (ins.cta_group == 2 ? "; cta_group::2 writes the same lanes of both CTAs of the pair" : "") + ".";
+    const std::string shape = c.shape;
+    s.place = [shape](int, int row, int col, std::vector<Slot>& out) {
+        if (shape == "128x256b" || shape == "128x128b") out.push_back({row, col});
+        else if (shape == "4x256b")
+            for (int p = 0; p < 4; ++p) out.push_back({32 * p + 28 + row, col});
+        else if (shape == "64x128b.warpx2::02_13")
+            for (int q = 0; q < 2; ++q) out.push_back({row + 64 * q, col});
+        else if (shape == "64x128b.warpx2::01_23")
+            for (int q = 0; q < 2; ++q) out.push_back({64 * (row / 32) + row % 32 + 32 * q, col});
+        else
+            for (int p = 0; p < 4; ++p) out.push_back({row + 32 * p, col});
+    };
+    return s;
+}
+
 }  // namespace
 
 bool is_tcgen05(const Instruction& ins) {
@@ -586,6 +635,7 @@ OperandSpec tcgen05_spec(const Instruction& ins, Operand op, const ResolvedModif
                 default: return mods.tmem_load > 0 ? tmem_load_regs(ins, mods) : tmem_d(ins);
             }
         case LayoutKind::Tcgen05LdSt: return tcgen05_ldst(ins, mods);
+        case LayoutKind::Tcgen05Cp: return tcgen05_cp(ins);
         default: break;
     }
     throw Error("internal: " + ins.mnemonic + " is not laid out by a tcgen05 family yet");
@@ -627,7 +677,12 @@ std::string tcgen05_rule_violation(const Instruction& ins) {
             if (ins.k != 0) return "tcgen05.ld/st have no K: shape MxNx0";
             return "";
         }
-        case LayoutKind::Tcgen05Cp: return "";
+        case LayoutKind::Tcgen05Cp:
+            if (!find_cp(ins.tmem_shape))
+                return "tcgen05.cp shapes are 128x256b, 128x128b, 4x256b, 64x128b.warpx2::02_13, 64x128b.warpx2::01_23, "
+                       "32x128b.warpx4";
+            if (ins.cta_group != 1 && ins.cta_group != 2) return "tcgen05.cp has cta_group 1 or 2";
+            return "";
         default: return "not a tcgen05 family";
     }
 }
@@ -701,7 +756,18 @@ Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModi
                       std::string(find_atom(ins.tmem_shape)->cute) + str(ins.tmem_num) + "x" + (ins.pack16 ? "_16b" : "") +
                       "; Triton getTileLayout",
                   "CUTLASS's published TMEM copy atoms and Triton's tile layouts agree (three sources)");
-    if (ins.kind != LayoutKind::Tcgen05Mma) return ev("low", "PTX ISA §9.7.16.9", "tcgen05.cp is described in words only");
+    if (ins.kind == LayoutKind::Tcgen05Cp) {
+        const std::string sh = ins.tmem_shape;
+        if (sh == "128x256b" || sh == "128x128b")
+            return ev("high", "PTX ISA §9.7.16.9.2; CUTLASS copy_traits_sm100.hpp SM100_UTCCP_* (ValID); SASS UTCCP.T.S",
+                      "one shared-memory row per TMEM lane: PTX's text and CUTLASS's ValID agree");
+        if (sh == "4x256b")
+            return ev("low", "CUTLASS SM100_UTCCP_4x256b (its comment only); PTX ISA §9.7.16.9.2",
+                      "which lanes 4x256b writes rests on a CUTLASS comment ('the last 4 lanes of each subpartition')");
+        return ev("medium", "CUTLASS SM100_UTCCP_* ValIDs; SASS UTCCP.T.S." + std::string(sh.rfind("32x", 0) == 0 ? "4x32dp128bit" : "2x64dp128bit"),
+                  "the warp pairing rests on CUTLASS's ValID and the SASS name");
+    }
+    if (ins.kind != LayoutKind::Tcgen05Mma) return ev("low", "PTX ISA §9.7.16", "not a tcgen05 family");
     const DLayout l = d_layout(ins);
     const std::string letter(1, d_letter(l));
     if ((op == Operand::C || op == Operand::D) && mods.tmem_load > 0)
