@@ -9,6 +9,7 @@
 #include "lanescope/gluon.hpp"
 #include "lanescope/lanescope.hpp"
 #include "lanescope/linear.hpp"
+#include "lanescope/render.hpp"
 #include "lanescope/tile.hpp"
 
 #include <catch2/catch.hpp>
@@ -459,6 +460,15 @@ TEST_CASE("tcgen05: --tmem-load exports: linear bases, Gluon constructors, the C
     const ls::Instruction h = mma(128, 64, 1, "f16", ls::ElemType::F16);
     CHECK(ls::cute_tmem_atom(h, ls::resolve_modifiers(h, sm100a(), m)).rfind("SM100_TMEM_LOAD_32dp32b32x_16b ", 0) == 0);
     CHECK(ls::cute_tmem_atom(ldst("16x64b", 4, true), {}).rfind("SM100_TMEM_LOAD_16dp64b4x_16b", 0) == 0);
+    // Two warpgroups: 256 threads, the eighth lane basis and beyond are warps (Gluon: warp_bases).
+    m.tmem_load = 2;
+    m.num_warps = 8;
+    const ls::ResolvedModifiers m8 = ls::resolve_modifiers(ins, sm100a(), m);
+    const ls::TileLayout t8(ins, sm100a(), ls::Operand::D, m8, ls::TileParams{});
+    const ls::LinearResult l8 = ls::to_linear(t8);
+    REQUIRE(l8.layout);
+    CHECK(l8.layout->lane.size() == 8);
+    CHECK(ls::gluon_of(t8, ins, sm100a(), m8).linear.find("warp_bases=[[32, 0], [64, 0], [16, 0]]") != std::string::npos);
 }
 
 TEST_CASE("tcgen05.cp: shared-memory rows land in TMEM lanes as CUTLASS's UTCCP ValIDs say", "[tcgen05]") {
@@ -483,4 +493,38 @@ TEST_CASE("tcgen05.cp: shared-memory rows land in TMEM lanes as CUTLASS's UTCCP 
     CHECK(lanes_of(lay(cp("128x256b", 128, 256), ls::Operand::D), 99, 7) == std::set<int>{99});
     const ls::Instruction four = cp("4x256b", 4, 256);
     CHECK(ls::layout_evidence(four, ls::Operand::D, ls::resolve_modifiers(four, sm100a(), {})).confidence == "low");
+}
+
+TEST_CASE("tcgen05: the JSON carries Tensor Memory, the read-back registers and the evidence", "[tcgen05]") {
+    const ls::Instruction ins = mma(64, 32, 1);
+    ls::Query q{&ins, &sm100a(), ls::resolve_modifiers(ins, sm100a(), {})};
+    auto json_of = [&](const ls::Query& query) {
+        const ls::OperandLayout L = ls::layout_of(*query.ins, *query.target, ls::Operand::D, query.mods);
+        return nlohmann::json::parse(ls::render_layout(query, L, ls::View::Matrix, ls::Format::Json));
+    };
+    const nlohmann::json t = json_of(q);
+    CHECK(t["space"] == "tmem");
+    CHECK(t["lanes"] == 128);
+    CHECK(t["confidence"] == "high");
+    CHECK(t["confidence_why"].get<std::string>().find("not confirmed on hardware") != std::string::npos);
+    // Layout F: D[20][3] in TMEM lane 4 + 32 = 36, column 3.
+    for (const auto& e : t["entries"])
+        if (e["row"] == 20 && e["col"] == 3) CHECK((e["tmem_lane"] == 36 && e["column"] == 3 && e["cta"] == 0));
+    ls::Modifiers m;
+    m.tmem_load = 1;
+    m.num_warps = 8;
+    q.mods = ls::resolve_modifiers(ins, sm100a(), m);
+    const nlohmann::json r = json_of(q);
+    CHECK(r["space"] == "registers");
+    CHECK(r["lanes"] == 256);
+    CHECK(r["modifiers"]["tmem_load"] == "32x32b");
+    CHECK(r["modifiers"]["num_warps"] == 8);
+    // 8 warps, Layout F, 32x32b (Triton 3.6, [64, 32] fp32): warp 4 takes the columns 16..31, lane 16 the
+    // columns 8..15 (16x32bx2's second half): D[m][n] for m = 16w + lane%16.
+    for (const auto& e : r["entries"]) {
+        const int lane = e["lane"], row = e["row"], col = e["col"];
+        CHECK(row == 16 * ((lane / 32) % 4) + lane % 16);
+        CHECK(col / 16 == lane / 128);
+        CHECK((col % 16) / 8 == (lane % 32) / 16);
+    }
 }
