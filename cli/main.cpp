@@ -179,10 +179,12 @@ std::string linear_of(const Resolved& r, ls::Operand op, const ls::TileParams& t
 std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp) {
     ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp);
     ls::CuteResult res = ls::to_cute(t);
+    const std::string atom = ls::cute_tmem_atom(*r.ins, r.query.mods);
+    if (!res.layout && !atom.empty())  // the atom is still CUTLASS's name for the load
+        return "// " + atom + "\n// no single (thread, value) CuTe layout: " + res.why_not + "\n";
     if (!res.layout)
         throw ls::Error("the (lane, value) -> element map of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
                         " is not expressible as a CuTe layout: " + res.why_not);
-    const std::string atom = ls::cute_tmem_atom(*r.ins, r.query.mods);
     return (atom.empty() ? "" : "// " + atom + "\n") + res.layout->text() + "\n";
 }
 
