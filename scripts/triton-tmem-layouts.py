@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Dump Triton's own tcgen05.ld/st register layouts (Gluon get_tmem_reg_layout) as linear-layout bases.
 
-The witness for lanescope's --tmem-load register layout of a tcgen05.mma D (docs/blackwell.md):
+The witness for lanescope's --tmem-load register layout of a tcgen05.mma D (docs/json.md, "Tensor Memory operands"):
 Triton computes these layouts on the host, so no Blackwell GPU is needed, only an installed
 Triton with Gluon (3.6). Writes one JSON object per line: {"variant", "block", "shape", "dtype",
 "col_stride", "two_ctas", "num_warps", "reg_bases", "lane_bases", "warp_bases", "block_bases"}, or
