@@ -528,3 +528,28 @@ TEST_CASE("tcgen05: the JSON carries Tensor Memory, the read-back registers and 
         CHECK((col % 16) / 8 == (lane % 32) / 16);
     }
 }
+
+TEST_CASE("tcgen05: info, formulas and trace answer for every kind of operand", "[tcgen05]") {
+    ls::Instruction sp = mma(128, 64, 1, "mxf4nvf4");
+    sp.scale_vec = 4;
+    sp.tcgen05_sparse = true;
+    sp.k = 128;
+    sp.a_in_tmem = true;
+    ls::Instruction ws = mma(32, 128, 1);
+    ws.ws = true;
+    for (const ls::Instruction& ins : {mma(64, 64, 1), mma(256, 256, 2), ws, sp}) {
+        INFO(ins.mnemonic);
+        const ls::ResolvedModifiers mods = ls::resolve_modifiers(ins, sm100a(), {});
+        const std::string f = ls::family_formulas(ins, mods);
+        CHECK(f.find("Layout") != std::string::npos);
+        CHECK_FALSE(ls::modifier_notes(ins, sm100a()).empty());
+        CHECK(ls::family_source(ins.kind).find("not confirmed on hardware") != std::string::npos);
+        const ls::Trace tr = ls::trace(ins, sm100a(), mods, {0, 3, 5});
+        CHECK(tr.d_locations.size() == 1);
+        CHECK(tr.terms.size() >= static_cast<size_t>(2 * ins.k + 1));
+    }
+    // The block-scaled trace names the scale factors of each product.
+    const ls::Trace tr = ls::trace(sp, sm100a(), ls::resolve_modifiers(sp, sm100a(), {}), {0, 3, 5});
+    CHECK(tr.note.find("SFA") != std::string::npos);
+    CHECK(ls::modifier_notes(mma(128, 64, 1), sm100a()).find("tmem_load: 32x32b 16x64b 16x128b 16x256b") != std::string::npos);
+}
