@@ -69,11 +69,14 @@ std::vector<std::string> picture_notes(const LayoutSet& set) {
     }
     for (const Rep& x : reps) {
         const int held = x.r.step, last = x.r.copies * x.r.step - 1;
-        std::string s = x.names + ": each element is in " + std::to_string(x.r.copies) + " lanes, L, L+" + std::to_string(held) +
-                        (x.r.copies > 2 ? ", \u2026" : "") + ": lanes " + range(held, last) + " hold copies of lanes " +
-                        range(0, held - 1) + "'s values";
+        std::string lanes = "L";
+        for (int k = 1; k < x.r.copies && k < 4; ++k) lanes += ", L+" + std::to_string(k * held);
+        if (x.r.copies > 4) lanes += ", \u2026";
+        std::string s = x.names + (x.names.find(" and ") != std::string::npos ? " are" : " is") + " replicated: each element is in " + std::to_string(x.r.copies) + " lanes (" + lanes +
+                        "), so lanes " + range(held, last) + " hold copies of lanes " + range(0, held - 1) + "'s values";
         if (set.wave() > held * 2 && x.r.copies * held == set.wave())
-            s += " (so lanes " + range(set.wave() / 2, set.wave() - 1) + " repeat lanes " + range(0, set.wave() / 2 - 1) + ")";
+            s += "; in wave" + std::to_string(set.wave()) + ", lanes " + range(set.wave() / 2, set.wave() - 1) + " repeat lanes " +
+                 range(0, set.wave() / 2 - 1);
         s += ". Core's layout: " + x.formula;
         notes.push_back(s);
     }
