@@ -175,10 +175,13 @@ void TileTexture::render(const TileGrid& grid, const ls::ThemeColors& colors, Im
     // Reuse the texture when the picture fits it and does not waste most of it (above 16 MB).
     const double have = static_cast<double>(target_.width) * target_.height, need = static_cast<double>(w) * h;
     const bool fits = target_.fbo && target_.width >= w && target_.height >= h;
-    if (!fits || (have > 4 * need && have * 4 > (16 << 20))) {
+    if (!fits || (have > 8 * need && have * 4 > (16 << 20))) {
+        // Rounded up to 256 pixels: the parts drawn while zooming grow a little every step, and each
+        // new texture costs llvmpipe an allocation.
+        auto up = [&](int v) { return std::min(static_cast<int>(max_size), (v + 255) / 256 * 256); };
         std::string error;
         width_ = height_ = 0;
-        if (!target_.create(w, h, true, &error)) return;
+        if (!target_.create(std::max(w, up(w)), std::max(h, up(h)), true, &error)) return;
     }
     width_ = w, height_ = h;
     x0_ = ox, y0_ = oy;
