@@ -3,6 +3,7 @@
 // app (read from the CLI's own --help), with the same values: gfx1250's controls
 // by LLVM's names (MATRIX_FMT_FP4 = 4, MATRIX_SCALE_ROW1 = 1, MATRIX_SCALE_FMT_E4M3 = 2
 // in LLVM's SIDefines.h), as lanescope-cli's --matrix-a-fmt fp4 takes them.
+#include "model/copy_text.hpp"
 #include "model/options.hpp"
 #include "model/selection.hpp"
 
@@ -122,4 +123,25 @@ TEST_CASE("options: the modifier menus show named values with their numbers") {
     CHECK(modifier_menu_text(scaled, "cbsz", 4) == "FP4 E2M1 (4)");  // cbsz is A's format on mfma_scale
     const ls::Instruction& plain = cat.find_instruction(cat.find_target("gfx942"), "v_mfma_f32_4x4x4_16b_f16");
     CHECK(modifier_menu_text(plain, "cbsz", 2) == "2");  // a plain number stays a number
+}
+
+TEST_CASE("copy: the Copy menu's text is what lanescope-cli layout --format linear|cute and header write") {
+    const auto& cat = ls::Catalog::builtin();
+    const std::string cli = LANESCOPE_CLI_PATH;
+    for (auto [arch, name] : {std::pair<const char*, const char*>{"gfx942", "v_mfma_f32_32x32x8_f16"}, {"sm_90", "mma_m16n8k16_f32_f16"}}) {
+        const LayoutSet set = resolve_selection(cat, Selection{arch, name, {}});
+        const std::string q = std::string(" -a ") + arch + " -i " + name;
+        INFO(name);
+        CHECK(copy_text(set, {}, ls::Operand::A, CopyKind::Linear) == run_output(cli + " layout" + q + " --operand A --format linear"));
+        CHECK(copy_text(set, {}, std::nullopt, CopyKind::Linear) == run_output(cli + " layout" + q + " --operand all --format linear"));
+        CHECK(copy_text(set, {}, std::nullopt, CopyKind::Cute) == run_output(cli + " layout" + q + " --operand all --format cute"));
+        CHECK(copy_text(set, {}, std::nullopt, CopyKind::Header) == run_output(cli + " header" + q + " -o -"));
+        const std::string gluon = copy_text(set, {}, ls::Operand::B, CopyKind::Gluon);
+        CHECK(gluon.find("gl.") != std::string::npos);
+    }
+    // A tile, as --waves/--tiles-per-wave/--shape give it.
+    const LayoutSet set = resolve_selection(cat, Selection{"gfx942", "v_mfma_f32_16x16x16_f16", {}});
+    const ls::TileParams tp = ls::parse_tile_params("2x2", "1x1", "");
+    CHECK(copy_text(set, tp, ls::Operand::D, CopyKind::Linear) ==
+          run_output(cli + " layout -a gfx942 -i v_mfma_f32_16x16x16_f16 --waves 2x2 --tiles-per-wave 1x1 --operand D --format linear"));
 }
