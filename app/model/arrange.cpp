@@ -83,7 +83,8 @@ std::vector<Plan> candidates(const std::vector<GridShape>& shapes, const Arrange
         return -1;
     };
     for (int bpr = 1; bpr <= blocks; ++bpr) {
-        if (bpr > 1 && bpr < blocks && (blocks + bpr - 1) / bpr == (blocks + bpr - 2) / (bpr - 1)) continue;  // same rows as bpr-1
+        // Blocks as a regular grid: a row count that divides them (16 blocks: 1x16, 2x8, 4x4, 8x2, 16x1), never a ragged last row.
+        if (blocks % bpr != 0) continue;
         if (p.gemm) {
             // Table columns: [K-left] [SA] [A] [D]; rows: [SB] [B] [D] [K-below].
             for (int k_below = 0; k_below < 2; ++k_below) {

@@ -116,7 +116,14 @@ std::string modifier_value_name(const ls::Instruction& ins, const std::string& n
     if (scaled && (name == "opsel" || name == "opsel_a" || name == "opsel_b") && value >= 0 && value < 4)
         return "[" + std::to_string(8 * value + 7) + ":" + std::to_string(8 * value) + "]";
     if (name == "opsel" && ins.kind == ls::LayoutKind::WmmaRdna3) return value ? "[31:16]" : "[15:0]";
+    // gfx1250's controls: LLVM's names (FP4, ROW1, E4M3), as lanescope-cli takes them.
+    if (std::string n = ls::modifier_value_name(name, value); !n.empty()) return n;
     return std::to_string(value);
+}
+
+std::string modifier_menu_text(const ls::Instruction& ins, const std::string& name, int value) {
+    const std::string n = modifier_value_name(ins, name, value), number = std::to_string(value);
+    return n == number ? n : n + " (" + number + ")";
 }
 
 std::string selection_name(const ls::Instruction& ins) {

@@ -61,7 +61,9 @@ std::string selection_name(const ls::Instruction& ins);
 // modifier rows: ("cbsz", 4) of a scaled MFMA is "FP4 E2M1" (A's format),
 // ("opsel_a", 1) "[15:8]" (SA's byte); plain numbers elsewhere.
 std::string modifier_role(const ls::Instruction& ins, const std::string& name);       // "A format", "SA byte", "" if none
-std::string modifier_value_name(const ls::Instruction& ins, const std::string& name, int value);  // "FP4 E2M1", "2"
+std::string modifier_value_name(const ls::Instruction& ins, const std::string& name, int value);  // "FP4 E2M1", "FP4", "2"
+// A value as the modifier menus show it: its name and number, "FP4 E2M1 (4)", or the number alone ("2").
+std::string modifier_menu_text(const ls::Instruction& ins, const std::string& name, int value);
 
 // The instruction whose operands together have the most tiles (the frame
 // benchmark's worst case), with its target.

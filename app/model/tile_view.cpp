@@ -211,6 +211,14 @@ TileGrid build_tile_matrix_grid(const ls::TileLayout& t, const TileSet& ts, cons
     return g;
 }
 
+void resize_tile_matrix_grid(TileGrid& g, const ls::TileLayout& t, const TileSet& ts, const GridStyle& style) {
+    const LabelForm form = choose_tile_label_form(*ts.ins, t, style.cell_w, style.cell_h, style);
+    const int bits = t.instruction().element_bits();
+    const ls::Instruction* ins = ts.ins;
+    const ls::Operand op = t.operand();
+    resize_matrix_grid(g, style, form, [ins, op, bits, form](const Tile& c) { return tile_label_lines(*ins, op, c.wave, c.loc, bits, form); });
+}
+
 namespace {
 void mark(const ls::TileLayout& t, OperandHighlight& h, int row, int col, std::uint8_t level) {
     if (row < 0 || col < 0 || row >= t.rows() || col >= t.cols()) return;

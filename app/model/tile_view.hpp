@@ -58,6 +58,8 @@ float natural_tile_cell_width(const ls::Instruction& ins, const ls::TileLayout& 
 // The matrix view of one operand's tile (Tile::wave set; copies: the waves,
 // and lanes, holding the element; `style.copy` picks one as for instructions).
 TileGrid build_tile_matrix_grid(const ls::TileLayout& t, const TileSet& ts, const GridStyle& style);
+// That grid at another cell size (zoom): resize_matrix_grid with the tile's label form.
+void resize_tile_matrix_grid(TileGrid& g, const ls::TileLayout& t, const TileSet& ts, const GridStyle& style);
 
 // Hover links over the tiles (element masks only; no register slots):
 // an element marks itself (2) and, across operands, the A row / B column that

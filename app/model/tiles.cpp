@@ -164,6 +164,68 @@ TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& 
     return g;
 }
 
+void resize_matrix_grid(TileGrid& g, const GridStyle& style, LabelForm form,
+                        const std::function<std::pair<std::string, std::string>(const Tile&)>& label) {
+    g.cell_w = style.cell_w;
+    g.cell_h = style.cell_h;
+    g.block_gap = style.block_gap;
+    g.blocks_per_row = style.blocks_per_row > 0 ? std::min(style.blocks_per_row, g.blocks_shown) : g.blocks_shown;
+    const float stride = g.cols * g.cell_w + g.block_gap, stride_y = g.rows * g.cell_h + g.block_gap;
+    const int block_rows = (g.blocks_shown + g.blocks_per_row - 1) / std::max(1, g.blocks_per_row);
+    g.width = g.blocks_per_row * stride - g.block_gap;
+    g.height = block_rows * stride_y - g.block_gap;
+    const bool relabel = form != g.form;
+    g.form = form;
+    if (relabel) g.label_of = form == LabelForm::None ? nullptr : label;
+    for (Tile& t : g.tiles) {
+        const int bi = t.element.block - g.first_block;
+        t.x0 = (bi % g.blocks_per_row) * stride + t.element.col * g.cell_w;
+        t.y0 = (bi / g.blocks_per_row) * stride_y + t.element.row * g.cell_h;
+        t.x1 = t.x0 + g.cell_w;
+        t.y1 = t.y0 + g.cell_h;
+        if (relabel) t.label.clear(), t.label2.clear();
+    }
+}
+
+void resize_matrix_grid(TileGrid& g, const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style) {
+    if (g.form_widths.empty()) {
+        // Each form's widest label over the locations shown (what choose_label_form measures), once.
+        std::vector<ls::Location> shown;
+        for (const Tile& t : g.tiles)
+            if (t.copies > 0) shown.push_back(t.loc);
+        for (LabelForm f : {LabelForm::Full, LabelForm::TwoLines, LabelForm::Short, LabelForm::OneLine, LabelForm::Lane,
+                            LabelForm::Number}) {
+            float widest = 0;
+            std::string last1 = "\x01", last2;
+            for (const ls::Location& loc : shown) {
+                auto [l1, l2] = label_lines(ins, layout.operand(), loc, layout.element_bits(), f);
+                if (l1 == last1 && l2 == last2) continue;
+                const float w = f == LabelForm::Number ? (style.small_text_width ? style.small_text_width(l1) : 0.75f * width_of(style, l1))
+                                                        : std::max(width_of(style, l1), l2.empty() ? 0.0f : width_of(style, l2));
+                widest = std::max(widest, w);
+                last1 = std::move(l1), last2 = std::move(l2);
+            }
+            g.form_widths.push_back({f, widest});
+        }
+    }
+    // The first form whose widest label fits (label_fits' rule, for every cell at once).
+    LabelForm form = LabelForm::None;
+    if (style.labels)
+        for (const auto& [f, widest] : g.form_widths) {
+            const bool two = f == LabelForm::TwoLines || f == LabelForm::Short || f == LabelForm::WaveLane;
+            const bool fits = f == LabelForm::Number ? style.small_line_h <= style.cell_h && widest + 2 <= style.cell_w
+                                                     : (two ? 2 : 1) * style.line_h + 2 <= style.cell_h && widest + kLabelPad <= style.cell_w;
+            if (fits) {
+                form = f;
+                break;
+            }
+        }
+    const ls::Instruction* i = &ins;
+    const ls::Operand op = layout.operand();
+    const int bits = layout.element_bits();
+    resize_matrix_grid(g, style, form, [i, op, bits, form](const Tile& t) { return label_lines(*i, op, t.loc, bits, form); });
+}
+
 TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style) {
     TileGrid g;
     g.operand = layout.operand();

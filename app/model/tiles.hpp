@@ -66,6 +66,17 @@ struct TileGrid {
     int waves = 1;
     std::vector<Tile> tiles;
     std::vector<int> slot_first;  // register view: first tile of each (lane, reg) slot, size lanes*regs+1
+    // Labels made when a cell is drawn (a resized grid whose label form changed: only the cells in
+    // view are ever labelled), else Tile::label / label2.
+    std::function<std::pair<std::string, std::string>(const Tile&)> label_of;
+    // The widest label of each form over the grid's cells (in the order choose_label_form tries them),
+    // measured at the first resize, so that a zoom picks its form without measuring every cell again.
+    std::vector<std::pair<LabelForm, float>> form_widths;
+    std::pair<std::string, std::string> labels(const Tile& t) const {
+        if (!label_of) return {t.label, t.label2};
+        if (t.copies <= 0) return {};
+        return label_of(t);
+    }
 
     // The tile under (x, y) in grid pixels, or -1.
     int hit(float x, float y) const;
@@ -73,6 +84,15 @@ struct TileGrid {
 
 TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style);
 TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style);
+
+// A matrix grid at another cell size (zoom), without building it again: the cells' places
+// follow style.cell_w / cell_h / blocks_per_row, their colours and locations are kept, and the
+// labels are redone only when `form` differs from the grid's: then `label` gives a held cell's
+// lines when it is drawn (TileGrid::label_of; it must outlive the grid's use).
+void resize_matrix_grid(TileGrid& g, const GridStyle& style, LabelForm form,
+                        const std::function<std::pair<std::string, std::string>(const Tile&)>& label);
+// The same for an instruction's operand (the form chosen as build_matrix_grid chooses it).
+void resize_matrix_grid(TileGrid& g, const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style);
 
 // The two lines of a tile's label in a form ("" when the form has no second line): core's cell_label_lines.
 std::pair<std::string, std::string> label_lines(const ls::Instruction& ins, ls::Operand op, const ls::Location& loc,

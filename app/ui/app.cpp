@@ -1,4 +1,7 @@
 #include "ui/app.hpp"
+#include "model/goto.hpp"
+#include "model/notes.hpp"
+#include "model/copy_text.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -176,7 +179,10 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
     p.gap = 16 * scale;
     // Two lines: a narrow operand's title wraps (name and shape over type and registers) instead of losing them.
     p.heading_h = std::ceil(2 * ImGui::GetTextLineHeight() + 4 * scale);
-    p.axis_w = std::ceil(st.text_width(registers ? "L63" : "127") + 6 * scale);
+    // Rows of blocks are named on the left ("b12–15"): room for the widest such name.
+    p.axis_w = std::ceil(std::max(st.text_width(registers ? "L63" : "127"),
+                                  !registers && set.ins && set.ins->blocks > 1 ? st.text_width("b00–00") : 0.0f) +
+                         6 * scale);
     p.axis_h = std::ceil(cell_font_size + 3 * scale);
     p.block_gap = st.block_gap;
     // A column is at least as wide as a short two-line title ("A  32x1" over "f32 1v").
@@ -243,7 +249,24 @@ void App::select(const Selection& s) {
     memory.canvas.fit();
     links = compute_links(set, Hover{});
     links_for_ = Hover{};
+    notes = picture_notes(set);
+    goto_error.clear();
     request_redraw();
+}
+
+void App::centre_on(const Hover& h) {
+    if (h.kind != Hover::Kind::Element) return;
+    Canvas& c = layout_canvas;
+    ArrangeParams p = canvas_params(c, false);
+    p.pan_x = p.pan_y = 0;
+    const Arrangement arr = arrange(c.shapes, p);
+    const PlacedGrid* g = arr.find(h.operand == ls::Operand::C ? ls::Operand::D : h.operand);
+    if (!g) return;
+    const int bi = std::max(0, h.element.block - std::max(0, settings.view.block));
+    const int bpr = std::max(1, g->blocks_per_row);
+    const float x = g->grid.x0 + (bi % bpr) * (g->shape.cols * arr.cell_w + p.block_gap) + (h.element.col + 0.5f) * arr.cell_w;
+    const float y = g->grid.y0 + (bi / bpr) * (g->shape.rows * arr.cell_h + p.block_gap) + (h.element.row + 0.5f) * arr.cell_h;
+    c.view.pan_x = p.panel_w * 0.5f - x, c.view.pan_y = p.panel_h * 0.5f - y;
 }
 
 void App::resolve_tile_mode() {
@@ -275,9 +298,14 @@ void App::set_tile(bool enabled, const ls::TileParams& p) {
     request_redraw();
 }
 
+void App::render_texture(TileTexture& tex, const TileGrid& grid, const Rect* window) {
+    const auto t0 = std::chrono::steady_clock::now();
+    tex.render(grid, ls::theme_colors(settings.view.theme), cell_font, cell_font_size, small_font, small_font_size, window);
+    frame_texture_ms += ms_since(t0);
+}
+
 void App::rebuild_grids() {
     const auto t0 = std::chrono::steady_clock::now();
-    const ls::ThemeColors colors = ls::theme_colors(settings.view.theme);
     // Textures are kept for reuse by the operand's new view (allocation is what costs most on llvmpipe).
     std::vector<OperandView> old = std::move(views);
     views.clear();
@@ -314,18 +342,39 @@ void App::rebuild_grids() {
             }
     for (auto& o : old) o.matrix_tex.release(), o.registers_tex.release(), o.side_tex.release(), o.inset_tex.release();
     inset_built_w = inset_built_h = -1;  // the enlarged scale grids follow in the next Layout frame
-    // Render after the vector stops moving (textures are GL objects).
+    // The textures are drawn when their grids are (draw_grid_at): only what is in view, only on the tab shown.
     for (auto& v : views) {
-        if (v.operand == ls::Operand::C) continue;  // C is drawn as D
-        v.matrix_tex.render(v.matrix, colors, cell_font, cell_font_size, small_font, small_font_size);
-        v.registers_tex.render(v.registers, colors, cell_font, cell_font_size, small_font, small_font_size);
-        if (settings.view.show_registers && !tile.active()) v.side_tex.render(v.side, colors, cell_font, cell_font_size, small_font, small_font_size);
-        else v.side_tex.release();
+        v.matrix_tex.invalidate(), v.registers_tex.invalidate(), v.side_tex.invalidate();
+        if (!settings.view.show_registers || tile.active()) v.side_tex.release();
     }
     layout_canvas.built_w = layout_canvas.arr.cell_w, layout_canvas.built_h = layout_canvas.arr.cell_h;
     regs_canvas.built_w = regs_canvas.arr.cell_w, regs_canvas.built_h = regs_canvas.arr.cell_h;
     grids_dirty = false;
     memory.tiles_dirty = true;  // colours, labels or theme may have changed: the Memory tab's grids follow
+    last_rebuild_ms = ms_since(t0);
+    ++rebuilds;
+}
+
+void App::resize_layout_grids() {
+    const auto t0 = std::chrono::steady_clock::now();
+    GridStyle st = grid_style();
+    st.cell_w = layout_canvas.arr.cell_w;
+    st.cell_h = layout_canvas.arr.cell_h;
+    st.blocks_per_row = layout_canvas.arr.blocks_per_row;
+    for (auto& v : views) {
+        const ls::OperandLayout* l = set.find(v.operand);
+        if (!l) continue;
+        const ls::TileLayout* t = tile.active() && v.operand != ls::Operand::C ? tile.tiles.find(v.operand) : nullptr;
+        if (t) resize_tile_matrix_grid(v.matrix, *t, tile.tiles, st);
+        else resize_matrix_grid(v.matrix, *set.ins, *l, st);
+        v.matrix_tex.invalidate();
+        if (settings.view.show_registers && !tile.active()) {
+            v.side = build_register_grid(*set.ins, *l, st);
+            v.side_tex.invalidate();
+        }
+    }
+    inset_built_w = inset_built_h = -1;
+    layout_canvas.built_w = layout_canvas.arr.cell_w, layout_canvas.built_h = layout_canvas.arr.cell_h;
     last_rebuild_ms = ms_since(t0);
     ++rebuilds;
 }
@@ -498,6 +547,30 @@ void App::draw_menu() {
             grids_dirty = compare_dirty = memory.tiles_dirty = true;
         ImGui::EndMenu();
     }
+    if (ImGui::BeginMenu("Copy")) {
+        // The layout as lanescope-cli writes it (layout --format gluon|linear|cute, header), for the clipboard.
+        const ls::TileParams tp = tile.active() ? tile.want : ls::TileParams{};
+        auto copy = [&](CopyKind kind, std::optional<ls::Operand> op) {
+            try {
+                const std::string text = copy_text(set, tp, op, kind);
+                ImGui::SetClipboardText(text.c_str());
+                status = std::string("copied ") + copy_kind_name(kind) +
+                         (op ? " of " + std::string(ls::operand_name(*op)) : kind == CopyKind::Header ? "" : " of every operand") + " (" +
+                         std::to_string(std::count(text.begin(), text.end(), '\n')) + " lines)";
+            } catch (const ls::Error& e) {
+                status = e.what();
+            }
+        };
+        for (CopyKind kind : {CopyKind::Gluon, CopyKind::Linear, CopyKind::Cute}) {
+            if (!ImGui::BeginMenu(copy_kind_name(kind))) continue;
+            if (ImGui::MenuItem("every operand")) copy(kind, std::nullopt);
+            for (ls::Operand op : ls::operands_of(*set.ins))
+                if (ImGui::MenuItem(std::string(ls::operand_name(op)).c_str())) copy(kind, op);
+            ImGui::EndMenu();
+        }
+        if (ImGui::MenuItem("C++ header (lanescope-cli header)")) copy(CopyKind::Header, std::nullopt);
+        ImGui::EndMenu();
+    }
     ImGui::EndMenuBar();
 }
 
@@ -507,14 +580,13 @@ void App::draw_status_bar() {
                        display_name(ins) + "  |  " + ls::lane_group_name(ins, set.mods.wave);
     const std::string mods = set.mods.describe();
     if (!mods.empty()) text += "  " + mods;
-    const Hover& h = active_hover();
     if (tile.active()) text += "  |  tile: waves " + std::to_string(tile.want.waves_m) + "x" + std::to_string(tile.want.waves_n);
-    if (h.kind == Hover::Kind::Element)
-        text += "  |  " + std::string(ls::operand_name(h.operand)) + "[" + std::to_string(h.element.row) + "][" +
-                std::to_string(h.element.col) + "]" + (set.ins->blocks > 1 ? " block " + std::to_string(h.element.block) : "");
-    else if (h.kind == Hover::Kind::Lane)
-        text += "  |  " + (h.wave >= 0 ? "wave " + std::to_string(h.wave) + ", " : std::string()) + "lane " + std::to_string(h.lane);
-    if (pinned.kind != Hover::Kind::None) text += " (pinned, Esc clears)";
+    // What is under the pointer, then what is pinned and where it lives (the go-to box and clicks pin).
+    if (hover.kind != Hover::Kind::None && hover != pinned) text += "  |  " + place_text(hover, set);
+    if (pinned.kind != Hover::Kind::None) {
+        const std::string where = place_location(pinned, set, tile.active() ? &tile.tiles : nullptr);
+        text += "  |  pinned " + place_text(pinned, set) + (where.empty() ? "" : ": " + where) + " (Esc clears)";
+    }
     if (!verify.error.empty()) text += "  |  Verify on GPU: " + verify.error;
     else if (verify.have && verify.key == selection_key())
         text += "  |  " + verify.status + " (" + verify.facts.device + ")";
@@ -526,6 +598,7 @@ void App::draw_status_bar() {
 
 void App::frame() {
     frame_hover = Hover{};
+    frame_texture_ms = 0;
     frame_legend_key = -1;
     blits.clear();
     handle_shortcuts();
@@ -609,6 +682,11 @@ void App::after_frame() {
     if (want_verify) {
         want_verify = false;
         run_verify();
+    }
+    if (want_goto) {
+        want_pin = pinned == *want_goto ? std::optional<Hover>() : want_goto;  // a pin, never a toggle
+        centre_on(*want_goto);
+        want_goto.reset();
     }
     if (want_pin) {
         pinned = (*want_pin == pinned) ? Hover{} : *want_pin;

@@ -182,6 +182,11 @@ public:
     // linking
     Hover hover, pinned;
     Links links;
+    // The go-to box (left column): what was typed and why it was refused.
+    char goto_text[64] = {};
+    std::string goto_error;
+    // What the picture alone does not say (model/notes.hpp), for the selection.
+    std::vector<std::string> notes;
 
     // inputs and D
     Inputs inputs;
@@ -211,6 +216,7 @@ public:
     std::optional<std::string> want_arch;
     Hover frame_hover;
     std::optional<Hover> want_pin;
+    std::optional<Hover> want_goto;  // the go-to box: pin this (never a toggle) and bring it into view
     std::optional<ExportRequest> want_export;
     bool want_verify = false;
     bool grids_dirty = true;
@@ -221,12 +227,19 @@ public:
 
     // Timing of the last cache rebuild (ms), shown by the benchmark.
     double last_rebuild_ms = 0;
+    double frame_texture_ms = 0;  // texture drawing in this frame (render_texture), for the benchmark
     int rebuilds = 0;
 
     GridStyle grid_style() const;
     const Hover& active_hover() const { return hover.kind != Hover::Kind::None ? hover : pinned; }
 
     void rebuild_grids();
+    // The Layout tab zoomed (only its cell size changed): its grids resized in place, not rebuilt.
+    void resize_layout_grids();
+    // Pans the Layout tab so that a pinned element is in the middle of the panel (as far as the view allows).
+    void centre_on(const Hover& h);
+    // Draws `grid` into `tex` (its part `window`, grid pixels, when given) in the view's colours and cell fonts.
+    void render_texture(TileTexture& tex, const TileGrid& grid, const Rect* window = nullptr);
     // Arranges the Compare tab's two sides in a canvas of this size (each side a GEMM picture in
     // half of it, one cell size for both) and rebuilds their grids when the cells change.
     void arrange_compare(ImVec2 size, float gap);

@@ -1,14 +1,16 @@
-// The frame-time benchmark (--bench-frames N). Two phases over the catalog's
+// The frame-time benchmark (--bench-frames N). Four phases over the catalog's
 // largest layout (or, with the tile options, the given instruction's tile): "fit" (every operand whole on screen, the pointer moving
-// from tile to tile) and "100 %" (cells at natural size, every label in full,
-// the picture panned every frame and the pointer on tiles). It fails loudly
+// from tile to tile), "zoom" (wheel steps from fit to 100 %), "100 %" (cells at natural size, every label in full,
+// the picture panned every frame and the pointer on tiles) and the zoom back to fit. It reports the worst frame of all. It fails loudly
 // (message, non-zero exit) when the fitted picture is not whole, when the
 // labels are missing at 100 %, or when the pointer did not hover tiles.
 #include "ui/app.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <functional>
 
 namespace lsapp {
 
@@ -45,26 +47,14 @@ struct Phase {
     std::vector<double> app_ms, frame_ms;
     int hovered = 0;
     long vertices = 0;  // ImGui vertices per frame (mean)
+    double worst() const { return frame_ms.empty() ? 0 : *std::max_element(frame_ms.begin(), frame_ms.end()); }
 };
 
-Phase run_phase(App& app, Platform& platform, int frames, bool pan) {
+// `frames` frames, `before(i)` changing the view ahead of frame i, the pointer on a tile.
+Phase run_phase(App& app, Platform& platform, int frames, const std::function<void(int)>& before) {
     Phase ph;
     for (int i = 0; i < frames; ++i) {
-        if (pan) {
-            // Move the view to a new part of the picture every frame: centre a
-            // point of one operand after another (the GEMM's empty corner is skipped).
-            Canvas& c = app.layout_canvas;
-            ArrangeParams centred = app.canvas_params(c, false);
-            centred.pan_x = centred.pan_y = 0;
-            const Arrangement at0 = arrange(c.shapes, centred);
-            if (!at0.grids.empty()) {
-                const Rect& g = at0.grids[static_cast<size_t>(i) % at0.grids.size()].grid;
-                const float fx = static_cast<float>((i * 13) % 101) / 100.0f, fy = static_cast<float>((i * 29) % 103) / 102.0f;
-                c.view.pan_x = c.size.x * 0.5f - (g.x0 + g.w() * fx);
-                c.view.pan_y = c.size.y * 0.5f - (g.y0 + g.h() * fy);
-            }
-            c.arr = arrange(c.shapes, app.canvas_params(c, false));  // where the tiles will be
-        }
+        if (before) before(i);
         ImVec2 p(-1, -1);
         probe_point(app, i, &p);
         const auto t0 = Clock::now();
@@ -76,6 +66,41 @@ Phase run_phase(App& app, Platform& platform, int frames, bool pan) {
     }
     if (frames > 0) ph.vertices /= frames;
     return ph;
+}
+
+// Moves the view to a new part of the picture: centres a point of one operand after
+// another (the GEMM's empty corner is skipped), as a drag or a jump would.
+void pan_to(App& app, int i) {
+    Canvas& c = app.layout_canvas;
+    ArrangeParams centred = app.canvas_params(c, false);
+    centred.pan_x = centred.pan_y = 0;
+    const Arrangement at0 = arrange(c.shapes, centred);
+    if (!at0.grids.empty()) {
+        const Rect& g = at0.grids[static_cast<size_t>(i) % at0.grids.size()].grid;
+        const float fx = static_cast<float>((i * 13) % 101) / 100.0f, fy = static_cast<float>((i * 29) % 103) / 102.0f;
+        c.view.pan_x = c.size.x * 0.5f - (g.x0 + g.w() * fx);
+        c.view.pan_y = c.size.y * 0.5f - (g.y0 + g.h() * fy);
+    }
+    c.arr = arrange(c.shapes, app.canvas_params(c, false));  // where the tiles will be
+}
+
+// Zooming as the wheel does, about the panel's centre, one step (about x 1.25) per frame from
+// the current zoom to `target` (zoom_x, zoom_y; the last step lands on it).
+Phase zoom_phase(App& app, Platform& platform, float target_x, float target_y) {
+    Canvas& c = app.layout_canvas;
+    const float from_x = std::max(0.01f, c.view.zoom_x), from_y = std::max(0.01f, c.view.zoom_y);
+    const float rx = target_x / from_x, ry = target_y / from_y;
+    const float most = std::max({rx, 1 / rx, ry, 1 / ry});
+    const int steps = std::clamp(static_cast<int>(std::ceil(std::log(most) / std::log(1.25f))), 1, 64);
+    return run_phase(app, platform, steps, [&app, &c, from_x, from_y, rx, ry, steps](int i) {
+        const ArrangeParams p = app.canvas_params(c, false);
+        const float f = static_cast<float>(i + 1) / steps;
+        const float zx = from_x * std::pow(rx, f), zy = from_y * std::pow(ry, f);
+        ArrangeParams v = zoom_about(c.shapes, p, zx / std::max(0.01f, c.view.zoom_x), p.panel_w * 0.5f, p.panel_h * 0.5f);
+        v.zoom_x = zx, v.zoom_y = zy;
+        c.view = v;
+        c.arr = arrange(c.shapes, app.canvas_params(c, false));
+    });
 }
 
 }  // namespace
@@ -93,7 +118,7 @@ int run_benchmark(App& app, Platform& platform, int frames, int width, int heigh
 
     // Phase 1: fit. Every operand must be on screen, whole.
     const int half = std::max(1, frames / 2);
-    const Phase fit = run_phase(app, platform, half, false);
+    const Phase fit = run_phase(app, platform, half, nullptr);
     const Canvas& c = app.layout_canvas;
     const Rect panel{0, 0, c.size.x, c.size.y};
     size_t operands = 0;
@@ -113,12 +138,12 @@ int run_benchmark(App& app, Platform& platform, int frames, int width, int heigh
     }
     const float fit_w = c.arr.cell_w, fit_h = c.arr.cell_h;
 
-    // Phase 2: 100 %: every label in full, panning.
-    app.layout_canvas.view = actual_size(app.layout_canvas.shapes, app.canvas_params(app.layout_canvas, false));
-    run_frame(app, platform, &away);
-    platform.present();
+    // Phase 2: zoom from fit to 100 % as the wheel does (every step a new cell size: the caches are rebuilt).
+    const ArrangeParams natural = actual_size(app.layout_canvas.shapes, app.canvas_params(app.layout_canvas, false));
+    const Phase zoom_in = zoom_phase(app, platform, natural.zoom_x, natural.zoom_y);
     const double actual_build_ms = app.last_rebuild_ms;
-    const Phase actual = run_phase(app, platform, frames - half, true);
+    // Phase 3: 100 %: every label in full, panning to a new part of the picture every frame.
+    const Phase actual = run_phase(app, platform, frames - half, [&app](int i) { pan_to(app, i); });
     std::string actual_forms;
     for (const auto& v : app.views) {
         if (v.operand == ls::Operand::C) continue;
@@ -127,6 +152,9 @@ int run_benchmark(App& app, Platform& platform, int frames, int width, int heigh
         if (v.matrix.form == LabelForm::None)
             problems.push_back(std::string(ls::operand_name(v.operand)) + " has no labels at 100 %");
     }
+    const float actual_w = app.layout_canvas.arr.cell_w, actual_h = app.layout_canvas.arr.cell_h;
+    // Phase 4: back to fit.
+    const Phase zoom_out = zoom_phase(app, platform, 1.0f, 1.0f);
     for (const Phase* ph : {&fit, &actual})
         if (ph->hovered < static_cast<int>(ph->app_ms.size() * 9 / 10))
             problems.push_back("the pointer hovered a tile in only " + std::to_string(ph->hovered) + " of " +
@@ -152,15 +180,26 @@ int run_benchmark(App& app, Platform& platform, int frames, int width, int heigh
     std::printf("       app CPU per frame (UI + draw data): p50 %.3f ms  p95 %.3f ms\n", pct(fit.app_ms, 0.5), pct(fit.app_ms, 0.95));
     std::printf("       whole frame (incl. GL render + finish): p50 %.3f ms  p95 %.3f ms\n", pct(fit.frame_ms, 0.5),
                 pct(fit.frame_ms, 0.95));
-    std::printf("100 %%: cells %.0fx%.0f px, labels: %s, panned every frame\n", app.layout_canvas.arr.cell_w,
-                app.layout_canvas.arr.cell_h, actual_forms.c_str());
+    std::printf("100 %%: cells %.0fx%.0f px, labels: %s, panned every frame\n", actual_w, actual_h, actual_forms.c_str());
     std::printf("       cache build %.1f ms; pointer on a tile in %d/%zu frames; %ld vertices per frame\n", actual_build_ms,
                 actual.hovered, actual.app_ms.size(), actual.vertices);
     std::printf("       app CPU per frame (UI + draw data): p50 %.3f ms  p95 %.3f ms\n", pct(actual.app_ms, 0.5),
                 pct(actual.app_ms, 0.95));
     std::printf("       whole frame (incl. GL render + finish): p50 %.3f ms  p95 %.3f ms\n", pct(actual.frame_ms, 0.5),
                 pct(actual.frame_ms, 0.95));
+    std::printf("zoom:  fit -> 100 %% in %zu wheel steps, 100 %% -> fit in %zu: whole frame p50 %.3f ms, worst %.1f ms in, %.1f ms out\n",
+                zoom_in.frame_ms.size(), zoom_out.frame_ms.size(), pct(zoom_in.frame_ms, 0.5), zoom_in.worst(), zoom_out.worst());
     std::printf("cache builds in all: %d\n", app.rebuilds);
+    // The worst frame of every measured phase (fit, zoom in, panning at 100 %, zoom out): the smoothness goal is <= 50 ms.
+    double worst = 0;
+    const char* where = "fit";
+    for (const auto& [name, ph] : {std::pair<const char*, const Phase*>{"fit", &fit}, {"zoom in", &zoom_in}, {"100 % pan", &actual},
+                                   {"zoom out", &zoom_out}})
+        if (ph->worst() > worst) worst = ph->worst(), where = name;
+    int over = 0;
+    for (const Phase* ph : {&fit, &zoom_in, &actual, &zoom_out})
+        over += static_cast<int>(std::count_if(ph->frame_ms.begin(), ph->frame_ms.end(), [](double v) { return v > 50.0; }));
+    std::printf("worst frame: %.1f ms (%s); frames over 50 ms: %d\n", worst, where, over);
     if (!problems.empty()) {
         for (const std::string& p : problems) std::fprintf(stderr, "lanescope bench: FAILED: %s\n", p.c_str());
         return 1;

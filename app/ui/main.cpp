@@ -2,6 +2,8 @@
 // frame to a PNG and exits (GLFW under X, EGL surfaceless with no display);
 // --bench-frames measures frame cost with the catalog's largest layout.
 #include "ui/app.hpp"
+#include "model/goto.hpp"
+#include "model/options.hpp"
 
 #define GLFW_INCLUDE_NONE
 #include <GLFW/glfw3.h>
@@ -25,30 +27,7 @@ using namespace lsapp;
 
 double ms(Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); }
 
-struct Args {
-    std::string compare_arch, compare_instruction, pin, verify, corrupt;
-    int compare_wave = -1;
-    std::string arch, instruction, operands, screenshot, size, theme, color_by, tab;
-    std::string waves, tiles_per_wave, shape;  // tile mode (as lanescope-cli's tile options)
-    int k_width = 0;                            // --k-width (0: the instruction's own)
-    bool transposed = false;                    // --transposed
-    ls::Modifiers mods;
-    int bench_frames = 0;
-    int quit_after = 0;
-    int block = -2;
-    float zoom = 0;
-    float zoom_percent = 0;  // --zoom N%: cells at N % of their natural size (100 %: every label in full)
-    bool panel = false;
-    bool headless = false, no_labels = false, registers = false, no_settings = false, verbose = false;
-    // The Memory tab (any of these opens it).
-    std::string memory, order, swizzle, grouping;
-    int ld = -1, pad = -1, issue = -1;
-    bool transpose = false, store = false, no_side_by_side = false;
-    bool memory_given() const {
-        return !memory.empty() || !order.empty() || !swizzle.empty() || !grouping.empty() || ld >= 0 || pad >= 0 ||
-               issue >= 0 || transpose || store || no_side_by_side;
-    }
-};
+using Args = AppArgs;
 
 }  // namespace
 
@@ -81,15 +60,7 @@ void focus_view(App& app, float percent, const std::optional<Hover>& pin) {
     p.zoom_x = std::max(1.0f, p.zoom_x * percent / 100.0f), p.zoom_y = std::max(1.0f, p.zoom_y * percent / 100.0f);
     p.pan_x = p.pan_y = 0;
     c.view = p;
-    if (!pin || pin->kind != Hover::Kind::Element) return;
-    const Arrangement arr = arrange(c.shapes, p);
-    const PlacedGrid* g = arr.find(pin->operand == ls::Operand::C ? ls::Operand::D : pin->operand);
-    if (!g) return;
-    const int bi = std::max(0, pin->element.block - std::max(0, app.settings.view.block));
-    const int bpr = std::max(1, g->blocks_per_row);
-    const float x = g->grid.x0 + (bi % bpr) * (g->shape.cols * arr.cell_w + p.block_gap) + (pin->element.col + 0.5f) * arr.cell_w;
-    const float y = g->grid.y0 + (bi / bpr) * (g->shape.rows * arr.cell_h + p.block_gap) + (pin->element.row + 0.5f) * arr.cell_h;
-    c.view.pan_x = p.panel_w * 0.5f - x, c.view.pan_y = p.panel_h * 0.5f - y;
+    if (pin) app.centre_on(*pin);
 }
 
 void crop_to_layout_panel(const App& app, const Platform& platform, std::vector<unsigned char>& px, int& w, int& h) {
@@ -135,10 +106,15 @@ std::vector<ls::Operand> parse_operands(const std::string& text, const ls::Instr
     while (start <= text.size()) {
         const size_t comma = text.find(',', start);
         const std::string word = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (word == "all" || word == "ALL") {
+            // lanescope-cli's --operand all: every operand (the GEMM picture).
+            if (text != word) throw ls::Error("--operand all names every operand; give it alone, not with others");
+            return {};
+        }
         if (!word.empty()) {
             const auto op = ls::parse_operand(word);
             if (!op || std::find(legal.begin(), legal.end(), *op) == legal.end())
-                throw ls::Error("unknown operand '" + word + "' for " + ins.mnemonic + "; legal: " + legal_names);
+                throw ls::Error("unknown operand '" + word + "' for " + ins.mnemonic + "; legal: " + legal_names + ", or all");
             out.push_back(*op);
         }
         if (comma == std::string::npos) break;
@@ -147,111 +123,10 @@ std::vector<ls::Operand> parse_operands(const std::string& text, const ls::Instr
     return out;
 }
 
-// "D,3,5" -> {"D", "3", "5"} (empty parts kept, so strict parsing can refuse them).
-std::vector<std::string> split_commas(const std::string& text) {
-    std::vector<std::string> parts;
-    for (size_t at = 0;;) {
-        const size_t comma = text.find(',', at);
-        parts.push_back(text.substr(at, comma == std::string::npos ? std::string::npos : comma - at));
-        if (comma == std::string::npos) return parts;
-        at = comma + 1;
-    }
-}
-
 int run(int argc, char** argv, Clock::time_point t_start) {
     Args a;
     CLI::App cli{"lanescope: see which lane, VGPR and bits hold each matrix element of AMD MFMA/WMMA instructions"};
-    cli.add_option("-i,--instruction", a.instruction, "mnemonic or builtin name");
-    cli.add_option("-a,--arch", a.arch, "gfx id, family or product (gfx942, cdna3, mi300x, rdna4, ...)");
-    cli.add_option("--operand", a.operands, "show only these operands, comma-separated (A,B,D,K,SA,SB)");
-    // Numbers are parsed strictly (no sign, no empty text, no trailing letters, in range).
-    auto add_int = [&cli](const std::string& names, int& into, int lo, int hi, const std::string& help) {
-        const std::string flag = names.substr(names.find_last_of(',') + 1);
-        return cli
-            .add_option_function<std::string>(
-                names,
-                [&into, lo, hi, flag](const std::string& text) {
-                    try {
-                        into = static_cast<int>(ls::parse_integer(text, lo, hi, flag));
-                    } catch (const ls::Error& e) {
-                        throw CLI::ValidationError(e.what());
-                    }
-                },
-                help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")")
-            ->type_name("INT");
-    };
-    add_int("--cbsz", a.mods.cbsz, 0, 255, "broadcast block size");
-    add_int("--abid", a.mods.abid, 0, 255, "broadcast block id");
-    add_int("--blgp", a.mods.blgp, 0, 255, "B lane group pattern");
-    add_int("--opsel", a.mods.opsel, 0, 255, "operand select");
-    add_int("-w,--wave", a.mods.wave, 32, 128, "wave size (32 or 64 on RDNA; 128 names an NVIDIA warpgroup)");
-    add_int("--opsel-a", a.mods.opsel_a, 0, 255, "scale byte select of A (mfma_scale)");
-    add_int("--opsel-b", a.mods.opsel_b, 0, 255, "scale byte select of B (mfma_scale)");
-    add_int("--selector", a.mods.selector, 0, 255, "sparsity selector (NVIDIA mma.sp)");
-    cli.add_option("--screenshot", a.screenshot, "render one frame to this PNG and exit (no display needed)");
-    cli.add_option("--size", a.size, "screenshot / benchmark size WxH (default 1400x900)");
-    add_int("--bench-frames", a.bench_frames, 1, 1000000, "render N frames of the largest layout (or, with --waves/--tiles-per-wave/--shape, that tile) with a moving pointer; print timings");
-    cli.add_option("--theme", a.theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
-    cli.add_option("--color-by,--color", a.color_by, "lane, register or block")->check(CLI::IsMember({"lane", "register", "block"}));
-    cli.add_option("--tab,--view", a.tab, "layout, registers, compare, values, details or memory")
-        ->check(CLI::IsMember({"layout", "registers", "compare", "values", "details", "memory"}));
-    // The Memory tab: the operand (the first of --operand, else B) as a tile in memory.
-    cli.add_option("--memory", a.memory, "memory view: where the tile lies, lds or global")->check(CLI::IsMember({"lds", "global"}));
-    cli.add_option("--order", a.order, "memory view: row or col (major)")->check(CLI::IsMember({"row", "col"}));
-    add_int("--ld", a.ld, 1, 1 << 16, "memory view: leading dimension in elements (default: the contiguous extent)");
-    add_int("--pad", a.pad, 0, 4096, "memory view: padding elements after each line");
-    cli.add_option("--swizzle", a.swizzle, "memory view: XOR swizzle VEC,PER_PHASE,MAX_PHASE (e.g. 8,2,8)");
-    cli.add_flag("--transpose", a.transpose, "memory view: the transpose load (where one serves the operand)");
-    cli.add_flag("--store", a.store, "memory view: stores of C/D instead of loads");
-    cli.add_flag("--no-side-by-side", a.no_side_by_side, "memory view: only the chosen load, not plain and transposed together");
-    add_int("--issue", a.issue, 0, 1 << 20, "memory view: the wave-level instruction whose banks are shown");
-    cli.add_option("--grouping", a.grouping, "memory view: the LDS pass grouping by name (as listed in the view)");
-    add_int("--block", a.block, -1, 1 << 20, "show only this block (-1: all)");
-    cli.add_option_function<std::string>(
-           "--zoom",
-           [&a](const std::string& text) {
-               try {
-                   if (!text.empty() && text.back() == '%')
-                       a.zoom_percent = static_cast<float>(ls::parse_decimal(text.substr(0, text.size() - 1), 1, 400, "--zoom (percent)"));
-                   else
-                       a.zoom = static_cast<float>(ls::parse_decimal(text, 0.3, 3.0, "--zoom"));
-               } catch (const ls::Error& e) {
-                   throw CLI::ValidationError(e.what());
-               }
-           },
-           "zoom factor relative to fit (1: the whole picture; 0.3 .. 3), or N% of the natural cell size (100%: every label "
-           "in full; 1% .. 400%), centred on the --pin element when one is given")
-        ->type_name("NUMBER");
-    cli.add_option("--compare-arch", a.compare_arch, "compare with this architecture (opens the Compare tab)");
-    cli.add_option("--compare-instruction", a.compare_instruction, "compare with this instruction (default: the same one)");
-    add_int("--compare-wave", a.compare_wave, 32, 128, "wave size of the compared instruction");
-    cli.add_option("--pin", a.pin, "pin the highlight of an element, OP,ROW,COL[,BLOCK] (e.g. D,3,5), or a lane, LANE,N");
-    cli.add_option("--verify", a.verify,
-                   "screenshot: run \"Verify on GPU\" first with this device: auto (the instruction vendor's GPU: HIP on AMD, CUDA on NVIDIA) or software");
-    cli.add_option("--corrupt", a.corrupt,
-                   "with --verify: check a deliberately wrong layout, OP:swap-lanes:L1:L2 or OP:shift-regs (shows red cells)");
-    add_int("--quit-after-frames", a.quit_after, 1, 100000000, "interactive window: close after N frames (smoke tests)");
-    cli.add_option("--waves", a.waves, "tile mode: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2");
-    cli.add_option("--tiles-per-wave", a.tiles_per_wave, "tile mode: instruction tiles per wave RMxRN (tilesPerWarp), e.g. 2x1");
-    cli.add_option("--shape", a.shape, "tile mode: tensor shape TMxTN or TMxTNxTK (C/D is TMxTN, A TMxTK, B TKxTN)");
-    cli.add_option_function<std::string>(
-           "--k-width",
-           [&a](const std::string& text) {
-               try {
-                   a.k_width = ls::parse_k_width(text);
-               } catch (const ls::Error& e) {
-                   throw CLI::ValidationError(e.what());
-               }
-           },
-           "tile mode: Triton's kWidth of A and B (default the instruction's own)")
-        ->type_name("N");
-    cli.add_flag("--transposed", a.transposed, "tile mode: Triton's transposed C/D (lanes along M)");
-    cli.add_flag("--panel", a.panel, "screenshot only the layout panel, not the whole window");
-    cli.add_flag("--registers", a.registers, "show the register view beside the matrices");
-    cli.add_flag("--no-labels", a.no_labels, "hide tile labels");
-    cli.add_flag("--headless", a.headless, "render with EGL (no window system) even when a display exists");
-    cli.add_flag("--no-settings", a.no_settings, "neither read nor write the settings file");
-    cli.add_flag("-v,--verbose", a.verbose, "print timings (start to first frame)");
+    add_app_options(cli, a);
     try {
         cli.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
@@ -282,12 +157,12 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         const ls::Target& t = cat.find_target(settings.selection.arch);
         const ls::Instruction& ins = cat.find_instruction(t, settings.selection.instruction);
         ls::Modifiers kept;
-        for (const char* name : {"wave", "cbsz", "abid", "blgp", "opsel", "opsel_a", "opsel_b"}) {
-            ls::ResolvedModifiers all;
-            const ls::Modifiers& m = settings.selection.mods;
-            all.cbsz = m.cbsz, all.abid = m.abid, all.blgp = m.blgp, all.opsel = m.opsel, all.wave = m.wave;
-            all.opsel_a = m.opsel_a, all.opsel_b = m.opsel_b;
-            const int v = modifier_value(all, name);
+        // The wave first: the other fields' legal values depend on it.
+        std::vector<std::string_view> order = {"wave"};
+        for (std::string_view f : modifier_fields())
+            if (f != "wave") order.push_back(f);
+        for (std::string_view name : order) {
+            const int v = modifier_field(settings.selection.mods, name);
             if (v < 0) continue;
             ls::Modifiers trial = kept;
             set_modifier(trial, name, v);
@@ -319,12 +194,8 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         }
     }
     if (!a.instruction.empty() || !a.arch.empty()) sel.mods = ls::Modifiers{};
-    for (const char* name : {"cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b", "selector"}) {
-        ls::ResolvedModifiers probe;
-        probe.cbsz = a.mods.cbsz, probe.abid = a.mods.abid, probe.blgp = a.mods.blgp, probe.opsel = a.mods.opsel;
-        probe.wave = a.mods.wave, probe.opsel_a = a.mods.opsel_a, probe.opsel_b = a.mods.opsel_b;
-        probe.selector = a.mods.selector;
-        const int v = modifier_value(probe, name);
+    for (std::string_view name : modifier_fields()) {
+        const int v = modifier_field(a.mods, name);
         if (v != -1) set_modifier(sel.mods, name, v);
     }
     LayoutSet checked;
@@ -538,61 +409,15 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             return 2;
         }
     }
-    // --pin: "D,3,5[,block]" pins an element, "lane,17" a lane; every number strict and inside the operand.
-    // In tile mode elements are the tile's and "lane,17,W" pins lane 17 of wave W.
+    // --pin: an element or a lane, as the go-to box takes them (model/goto.hpp); every number strict and
+    // inside the operand. In tile mode elements are the tile's and "lane,17,W" pins lane 17 of wave W.
     std::optional<Hover> pin;
-    if (!a.pin.empty() && tile_mode) {
-        const std::vector<std::string> parts = split_commas(a.pin);
+    if (!a.pin.empty()) {
         try {
-            Hover h;
-            if ((parts[0] == "lane" || parts[0] == "LANE") && (parts.size() == 2 || parts.size() == 3)) {
-                h.kind = Hover::Kind::Lane;
-                h.lane = static_cast<int>(ls::parse_integer(parts[1], 0, checked.wave() - 1, "lane"));
-                h.wave = parts.size() == 3 ? static_cast<int>(ls::parse_integer(parts[2], 0, tile.waves() - 1, "wave")) : -1;
-            } else if (parts.size() == 3) {
-                const auto op = ls::parse_operand(parts[0]);
-                const ls::TileLayout* t = op ? tile.find(*op) : nullptr;
-                if (!t) throw ls::Error("operand '" + parts[0] + "' is not shown for " + checked.ins->mnemonic);
-                h.kind = Hover::Kind::Element;
-                h.operand = t->operand();
-                h.element = {0, static_cast<int>(ls::parse_integer(parts[1], 0, t->rows() - 1, "row")),
-                             static_cast<int>(ls::parse_integer(parts[2], 0, t->cols() - 1, "col"))};
-                h.wave = t->where(h.element).front().wave;
-            } else {
-                throw ls::Error("it has " + std::to_string(parts.size()) + " comma-separated parts");
-            }
-            pin = h;
+            pin = parse_place(a.pin, checked, tile_mode ? &tile : nullptr);
         } catch (const ls::Error& e) {
-            std::cerr << "lanescope: --pin '" << a.pin << "': " << e.what()
-                      << "; legal in tile mode: OP,ROW,COL inside the operand's tile (e.g. D,3,5), lane,N or lane,N,WAVE\n";
-            return 2;
-        }
-    }
-    if (!a.pin.empty() && !tile_mode) {
-        const std::vector<std::string> parts = split_commas(a.pin);
-        try {
-            Hover h;
-            const std::string head = parts[0];
-            if ((head == "lane" || head == "LANE") && parts.size() == 2) {
-                h.kind = Hover::Kind::Lane;
-                h.lane = static_cast<int>(ls::parse_integer(parts[1], 0, checked.wave() - 1, "lane"));
-            } else if (parts.size() == 3 || parts.size() == 4) {
-                const auto op = ls::parse_operand(head);
-                const ls::OperandLayout* l = op ? checked.find(*op) : nullptr;
-                if (!l) throw ls::Error("operand '" + head + "' is not shown for " + checked.ins->mnemonic);
-                const ls::Element e{parts.size() == 4 ? static_cast<int>(ls::parse_integer(parts[3], 0, l->blocks() - 1, "block")) : 0,
-                                    static_cast<int>(ls::parse_integer(parts[1], 0, l->rows() - 1, "row")),
-                                    static_cast<int>(ls::parse_integer(parts[2], 0, l->cols() - 1, "col"))};
-                h.kind = Hover::Kind::Element;
-                h.operand = *op;
-                h.element = e;
-            } else {
-                throw ls::Error("it has " + std::to_string(parts.size()) + " comma-separated parts");
-            }
-            pin = h;
-        } catch (const ls::Error& e) {
-            std::cerr << "lanescope: --pin '" << a.pin << "': " << e.what()
-                      << "; legal: OP,ROW,COL[,BLOCK] inside the operand (e.g. D,3,5) or lane,N\n";
+            std::cerr << "lanescope: --pin '" << a.pin << "': " << e.what() << "; legal" << (tile_mode ? " in tile mode" : "")
+                      << ": " << legal_forms(tile_mode) << "\n";
             return 2;
         }
     }

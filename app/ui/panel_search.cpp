@@ -2,6 +2,7 @@
 // navigation, the result list, and the modifiers the instruction accepts.
 #include "ui/app.hpp"
 #include "model/selection.hpp"
+#include "model/goto.hpp"
 
 namespace lsapp {
 
@@ -55,10 +56,7 @@ void draw_modifiers(App& app) {
             }
         } else {
             ImGui::SetNextItemWidth(-1);
-            auto text = [&](int v) {
-                const std::string n = modifier_value_name(*app.set.ins, r.name, v);
-                return n == std::to_string(v) ? n : std::to_string(v) + "  " + n;
-            };
+            auto text = [&](int v) { return modifier_menu_text(*app.set.ins, r.name, v); };
             if (ImGui::BeginCombo("##value", text(current).c_str())) {
                 for (int v : r.values)
                     if (ImGui::Selectable(text(v).c_str(), v == current) && v != current) choose(v);
@@ -192,6 +190,28 @@ void draw_search_panel(App& app) {
         ImGui::PopTextWrapPos();
     }
     draw_verify_control(app);
+    ImGui::Spacing();
+    // Go to: an element or a lane, pinned (as a click) and brought into view (model/goto.hpp: the forms).
+    ImGui::TextUnformatted("Go to");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(-1);
+    const bool tile_mode = app.tile.active();
+    if (ImGui::InputTextWithHint("##goto", tile_mode ? "D 3 5, lane 17 wave 2" : "A 3 17, D[13][7], lane 17", app.goto_text,
+                                 sizeof app.goto_text, ImGuiInputTextFlags_EnterReturnsTrue)) {
+        try {
+            app.want_goto = parse_place(app.goto_text, app.set, tile_mode ? &app.tile.tiles : nullptr);
+            app.goto_error.clear();
+            if (app.tab != Tab::Layout && app.tab != Tab::Registers) app.set_tab(Tab::Layout);
+        } catch (const ls::Error& e) {
+            app.goto_error = std::string(e.what()) + "; legal: " + legal_forms(tile_mode);
+        }
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Pins an element or a lane and shows it: %s", legal_forms(tile_mode).c_str());
+    if (!app.goto_error.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(ImVec4(0.85f, 0.2f, 0.1f, 1), "%s", app.goto_error.c_str());
+        ImGui::PopTextWrapPos();
+    }
     ImGui::Spacing();
     ImGui::TextUnformatted("View");
     ImGui::Separator();

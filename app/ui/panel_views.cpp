@@ -74,11 +74,32 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
 void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, ImVec2 p0, bool hovered,
                   bool clicked, const std::vector<std::uint8_t>* diff, const LayoutSet* other, const OperandVerify* verified) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
+    {
+        // The part of the grid in view (grid pixels). A texture that does not hold it is drawn now:
+        // the whole grid when it is not much larger than the view, else the part in view and a margin
+        // of a quarter view on each side (drawn again when panning leaves it), so that zooming a
+        // large picture to 100 % never draws the whole of it at once.
+        const ImVec4 clip = dl->_ClipRectStack.back();
+        const Rect vis{std::max(0.0f, clip.x - p0.x), std::max(0.0f, clip.y - p0.y), std::min(grid.width, clip.z - p0.x),
+                       std::min(grid.height, clip.w - p0.y)};
+        if (vis.w() > 0 && vis.h() > 0 && !tex.covers(vis)) {
+            const float vw = clip.z - clip.x, vh = clip.w - clip.y;
+            // A new cell size (zoom) draws only what is in view; a pan past the drawn part adds the margin.
+            const float margin = tex.valid() ? 0.25f : 0.02f;
+            if (grid.width * grid.height <= 1.5f * vw * vh) {
+                app.render_texture(tex, grid);
+            } else {
+                const Rect window{std::max(0.0f, vis.x0 - margin * vw), std::max(0.0f, vis.y0 - margin * vh),
+                                  std::min(grid.width, vis.x1 + margin * vw), std::min(grid.height, vis.y1 + margin * vh)};
+                app.render_texture(tex, grid, &window);
+            }
+        }
+    }
     if (tex.ready()) {
         // The cached picture is opaque and drawn 1:1: a framebuffer blit (a copy,
         // clipped by the scissor) instead of a textured quad spares llvmpipe the
         // shading of every pixel of the largest areas of the frame.
-        app.blits.push_back(GridBlit{tex.fbo(), tex.width(), tex.height(), p0});
+        app.blits.push_back(GridBlit{tex.fbo(), tex.width(), tex.height(), add(p0, static_cast<float>(tex.x0()), static_cast<float>(tex.y0()))});
         dl->AddCallback(blit_grid, &app.blits.back());
         dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
     }
@@ -389,7 +410,11 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
         const float x0 = bc * (g.cols * g.cell_w + g.block_gap);
         for (int c = 0; c < g.cols; c += cstep) {
             // Blocks side by side: each block's first column number names the block.
-            const std::string t = g.blocks_per_row > 1 && c == 0 ? "b" + std::to_string(g.first_block + bc) : std::to_string(c);
+            // Blocks in several rows: the row's first block is named on the left ("b4–7"), a column is its offset ("+2").
+            const bool grid_of_blocks = g.blocks_shown > g.blocks_per_row;
+            const std::string t = g.blocks_per_row > 1 && c == 0
+                                      ? (grid_of_blocks ? "+" + std::to_string(bc) : "b" + std::to_string(g.first_block + bc))
+                                      : std::to_string(c);
             const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
             dl->AddText(f, fs, add(origin, pg.grid.x0 + x0 + c * g.cell_w + (g.cell_w - sz.x) * 0.5f, pg.axis_top.y0 + 1), col,
                         t.c_str());
@@ -563,6 +588,32 @@ void draw_scale_inset(App& app, const Canvas& c, const Rect& room, ImVec2 origin
     }
 }
 
+// The notes of the selection (model/notes.hpp: replicated lanes, blocks and their lanes) in the
+// free corner of the GEMM picture, wrapped to it; in the cell font when the UI font does not fit,
+// and in a tooltip when neither does (or the corner is too small to hold a line).
+void draw_notes(const App& app, const Rect& room, ImVec2 origin) {
+    if (room.w() < 140 * app.scale || room.h() < 2 * ImGui::GetTextLineHeight()) return;
+    std::string text;
+    for (const std::string& n : app.notes) text += (text.empty() ? "" : "\n\n") + n;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 a = add(origin, room.x0, room.y0), b = add(origin, room.x1, room.y1);
+    ImFont* font = ImGui::GetFont();
+    float size = ImGui::GetFontSize();
+    const float wrap = room.w() - 4 * app.scale;
+    if (font->CalcTextSizeA(size, FLT_MAX, wrap, text.c_str()).y > room.h()) font = app.cell_font, size = app.cell_font_size;
+    const float h = font->CalcTextSizeA(size, FLT_MAX, wrap, text.c_str()).y;
+    dl->PushClipRect(a, b, true);
+    dl->AddText(font, size, add(a, 2 * app.scale, 0), ImGui::GetColorU32(ImGuiCol_Text), text.c_str(), nullptr, wrap);
+    dl->PopClipRect();
+    if (h > room.h() && ImGui::IsMouseHoveringRect(a, b)) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(520 * app.scale);
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
+}
+
 // One canvas: the user pans (drag) and zooms (wheel about the pointer); the
 // arrangement is recomputed each frame, the textures only when cells change size.
 void draw_canvas(App& app, Canvas& c, bool registers_tab) {
@@ -614,7 +665,8 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
     c.arr = arrange(c.shapes, p);
     c.view.zoom_x = c.arr.zoom_x, c.view.zoom_y = c.arr.zoom_y, c.view.pan_x = c.arr.pan_x, c.view.pan_y = c.arr.pan_y;
     if (c.arr.cell_w != c.built_w || c.arr.cell_h != c.built_h) {
-        app.rebuild_grids();
+        if (registers_tab) app.rebuild_grids();
+        else app.resize_layout_grids();
         c.arr = arrange(c.shapes, p);
     }
     ImDrawList* dl = ImGui::GetWindowDrawList();
@@ -647,6 +699,8 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
         }
     }
     if (!registers_tab) draw_shared_memory_b(app, app.set, c.arr, origin);
+    if (!registers_tab && !app.tile.active() && !app.notes.empty() && !app.set.find(ls::Operand::SA) && !app.set.find(ls::Operand::SB))
+        draw_notes(app, free_corner(app, c.arr), origin);
     if (!registers_tab && !app.tile.active() && (app.set.find(ls::Operand::SA) || app.set.find(ls::Operand::SB))) {
         // A scaled MFMA: which byte of the scale VGPR (bottom of the free corner), SA and SB enlarged above it.
         Rect room = free_corner(app, c.arr);
@@ -1005,11 +1059,8 @@ void draw_compare_panel(App& app) {
             if (r.values.size() < 2 || r.name == "wave") continue;
             sliders = true;
             const int v = modifier_value(c.set.mods, r.name);
-            // Values in words where they have them ("4  FP4 E2M1", "0  [7:0]"), as in the side panel.
-            auto text = [&](int x) {
-                const std::string n = modifier_value_name(*c.set.ins, r.name, x);
-                return n == std::to_string(x) ? n : std::to_string(x) + "  " + n;
-            };
+            // Values in words where they have them ("FP4 E2M1 (4)", "[7:0] (0)"), as in the side panel.
+            auto text = [&](int x) { return modifier_menu_text(*c.set.ins, r.name, x); };
             float box = 0;
             for (int x : r.values) box = std::max(box, ImGui::CalcTextSize(text(x).c_str()).x);
             box = std::min(box + ImGui::GetFrameHeight() + 2 * ImGui::GetStyle().FramePadding.x, 200 * app.scale);

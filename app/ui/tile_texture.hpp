@@ -3,6 +3,7 @@
 // This is what keeps thousands of labelled cells cheap on software OpenGL.
 #pragma once
 
+#include "model/arrange.hpp"
 #include "model/tiles.hpp"
 #include "ui/platform.hpp"
 
@@ -12,13 +13,25 @@ namespace lsapp {
 
 class TileTexture {
 public:
-    // Renders `grid` (background, tiles, labels). Call inside a frame, after
-    // the backend's NewFrame (the font texture must exist).
+    // Renders `grid` (background, tiles, labels), or only its part `window` (grid
+    // pixels; a grid at 100 % can be many times the screen: only what is in view and
+    // a margin is drawn, and drawn again when the view moves past it). Call inside a
+    // frame, after the backend's NewFrame (the font texture must exist).
     // Labels in `font`; a grid whose form is LabelForm::Number (lane numbers at fit) in `small_font` when given.
     void render(const TileGrid& grid, const ls::ThemeColors& colors, ImFont* font, float font_size, ImFont* small_font = nullptr,
-                float small_size = 0);
+                float small_size = 0, const Rect* window = nullptr);
     void release();
     bool ready() const { return target_.fbo != 0; }
+    // The grid changed: the pixels are stale (the allocation is kept for the next render).
+    void invalidate() { valid_ = false; }
+    bool valid() const { return valid_ && ready(); }
+    // Whether the texture holds the current grid's pixels over `r` (grid pixels).
+    bool covers(const Rect& r) const {
+        return valid_ && ready() && r.x0 >= x0_ && r.y0 >= y0_ && r.x1 <= x0_ + width_ && r.y1 <= y0_ + height_;
+    }
+    // Where the texture's first pixel lies in the grid (0, 0 unless a window was rendered).
+    int x0() const { return x0_; }
+    int y0() const { return y0_; }
     ImTextureID id() const { return reinterpret_cast<ImTextureID>(static_cast<intptr_t>(target_.color)); }
     GLuint fbo() const { return target_.fbo; }
     // The picture's size; the texture may be larger (kept from an earlier, larger picture:
@@ -29,6 +42,8 @@ public:
 private:
     Offscreen target_;
     int width_ = 0, height_ = 0;
+    int x0_ = 0, y0_ = 0;
+    bool valid_ = false;
 };
 
 ImU32 to_imgui(const ls::Rgb& c, int alpha = 255);

@@ -226,3 +226,15 @@ TEST_CASE("arrange: tiles of many waves (up to 512x512 C/D) fit whole, aligned, 
     }
     WARN("tile arrangements checked: " << stats.arrangements << "; lowest tile fill " << stats.worst_fill << " (" << stats.worst << ")");
 }
+
+TEST_CASE("arrange: blocks lie in a regular grid (rows of equal length), never a ragged last row") {
+    // v_mfma_f32_4x4x4_16b_f16: 16 blocks of 4x4 (CDNA3 ISA): 1, 2, 4, 8 or 16 blocks to a row.
+    const LayoutSet set = resolve_selection(ls::Catalog::builtin(), Selection{"gfx942", "v_mfma_f32_4x4x4_16b_f16", {}});
+    for (auto [w, h] : {std::pair<int, int>{1100, 720}, {1400, 900}, {1000, 650}, {1920, 1080}}) {
+        ArrangeParams p = params_for_window(w, h);
+        p.gemm = true;
+        const Arrangement a = arrange(shapes_of(set, {ls::Operand::A, ls::Operand::B, ls::Operand::D}, false), p);
+        INFO(w << "x" << h << ": " << a.blocks_per_row << " blocks to a row");
+        CHECK(16 % a.blocks_per_row == 0);
+    }
+}

@@ -170,3 +170,36 @@ TEST_CASE("one label form per operand: every tile of a view uses it, and every l
         }
     }
 }
+
+TEST_CASE("tiles: a grid resized for a zoom is the grid built at that size (places, form, labels)") {
+    const auto& cat = ls::Catalog::builtin();
+    for (auto [arch, name] : {std::pair<const char*, const char*>{"gfx942", "v_mfma_f32_4x4x4_16b_f16"},
+                              {"gfx950", "v_smfmac_i32_32x32x64_i8"},
+                              {"gfx1100", "v_wmma_f32_16x16x16_f16"},
+                              {"sm_90", "wgmma_m64n64k16_f32_f16"}}) {
+        const LayoutSet set = resolve_selection(cat, Selection{arch, name, {}});
+        for (const ls::OperandLayout& l : set.layouts) {
+            GridStyle from;
+            from.cell_w = 6, from.cell_h = 4, from.blocks_per_row = 4;
+            TileGrid g = build_matrix_grid(*set.ins, l, from);
+            // Through every label form, small to large and back.
+            for (float w : {20.0f, 45.0f, 90.0f, 130.0f, 12.0f}) {
+                GridStyle to = from;
+                to.cell_w = w, to.cell_h = w < 40 ? 14 : 34, to.blocks_per_row = w < 40 ? 2 : 4;
+                resize_matrix_grid(g, *set.ins, l, to);
+                const TileGrid want = build_matrix_grid(*set.ins, l, to);
+                INFO(name << " " << ls::operand_name(l.operand()) << " at " << w << "x" << to.cell_h);
+                REQUIRE(g.tiles.size() == want.tiles.size());
+                CHECK(g.form == want.form);
+                CHECK(g.width == want.width);
+                CHECK(g.height == want.height);
+                CHECK(g.blocks_per_row == want.blocks_per_row);
+                for (size_t i = 0; i < g.tiles.size(); i += 7) {
+                    CHECK(g.tiles[i].x0 == want.tiles[i].x0);
+                    CHECK(g.tiles[i].y1 == want.tiles[i].y1);
+                    CHECK(g.labels(g.tiles[i]) == want.labels(want.tiles[i]));
+                }
+            }
+        }
+    }
+}
