@@ -173,15 +173,6 @@ std::string tile_axis_words(Operand op) {
     }
     return "";
 }
-// An operand's element type in a heading, as core names it for `info` too
-// (operand_format): the f8f6f4 formats by their full names and the modifier
-// that chose them ("FP4 E2M1 (cbsz=4)", "FP4 E2M1 (matrix_a_fmt=4)"), else
-// the type's name ("f16"). `short_form`: without the modifier.
-std::string type_words(const Instruction& ins, Operand op, const ResolvedModifiers& m, bool short_form = false) {
-    const OperandFormat f = operand_format(ins, op, m);
-    return f.title + (short_form || f.chosen_by.empty() ? "" : " (" + f.chosen_by + ")");
-}
-
 // What the caption says beyond shape and modifiers: the instruction's special
 // facts (formats, sparsity, blocks) and how sure its layout is.
 std::vector<std::string> special_facts(const Instruction& ins, const ResolvedModifiers& m, const std::vector<Operand>& ops) {

@@ -217,6 +217,19 @@ TEST_CASE("captions and headings name each operand's format as info does, with t
         }
     }
     CHECK(checked == 2 * std::size(cases));
+
+    // The memory view names the tile's format with the same words.
+    const std::string dir = temp_dir("memcap");
+    const std::pair<const char*, const char*> memory[] = {
+        {"-a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 4 --operand A --memory lds", " FP4 E2M1 (cbsz=4), ld "},
+        {"-a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 --matrix-a-fmt fp6 --operand A --memory lds", " FP6 E2M3 (matrix_a_fmt=2), ld "},
+    };
+    for (const auto& [args, words] : memory) {
+        INFO("figure " << args);
+        REQUIRE(cli(std::string("figure ") + args + " -o " + dir + "/m.svg").status == 0);
+        CHECK(read_file(dir + "/m.svg").find(words) != std::string::npos);
+    }
+    std::filesystem::remove_all(dir);
 }
 
 TEST_CASE("legends name lane groups as PTX and the ISA guides count them: SVG with an en dash, TikZ with TeX's --") {
