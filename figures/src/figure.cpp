@@ -173,46 +173,18 @@ std::string tile_axis_words(Operand op) {
     }
     return "";
 }
-// The f8f6f4 format codes of cbsz (A) and blgp (B) on mfma_scale_* (CDNA4 ISA
-// guide §7.1.5; LLVM's AMDGPU usage docs): the format's name and its bits.
-std::string f8f6f4_words(int code) {
-    switch (code) {
-        case 0: return "FP8 E4M3";
-        case 1: return "BF8 E5M2";
-        case 2: return "FP6 E2M3";
-        case 3: return "BF6 E3M2";
-        case 4: return "FP4 E2M1";
-    }
-    return "format " + std::to_string(code);
-}
-
-// An operand's element type in a heading: the f8f6f4 formats by their full
-// names and the modifier that chose them ("FP4 E2M1 (cbsz=4)"), else the
-// type's short name ("f16"). `short_form`: without the modifier.
-std::string type_words(const Instruction& ins, Operand op, const ResolvedModifiers& m, ElemType t, bool short_form = false) {
-    std::string name;
-    switch (t) {
-        case ElemType::FP8: name = "FP8 E4M3"; break;
-        case ElemType::BF8: name = "BF8 E5M2"; break;
-        case ElemType::FP6: name = "FP6 E2M3"; break;
-        case ElemType::BF6: name = "BF6 E3M2"; break;
-        case ElemType::FP4: name = "FP4 E2M1"; break;
-        default: return std::string(elem_name(t));
-    }
-    if (ins.a != ElemType::F8F6F4 || short_form || (op != Operand::A && op != Operand::B)) return name;
-    // mfma_scale picks the formats with cbsz/blgp; gfx1250 with matrix_a_fmt/matrix_b_fmt.
-    if (ins.kind != LayoutKind::MfmaScaled) return name + (op == Operand::A ? " (matrix_a_fmt)" : " (matrix_b_fmt)");
-    return name + (op == Operand::A ? " (cbsz=" + std::to_string(m.cbsz) + ")" : " (blgp=" + std::to_string(m.blgp) + ")");
-}
-
 // What the caption says beyond shape and modifiers: the instruction's special
 // facts (formats, sparsity, blocks) and how sure its layout is.
 std::vector<std::string> special_facts(const Instruction& ins, const ResolvedModifiers& m, const std::vector<Operand>& ops) {
     std::vector<std::string> out;
     auto has = [&](Operand o) { return std::find(ops.begin(), ops.end(), o) != ops.end(); };
-    if (ins.a == ElemType::F8F6F4) {
-        out.push_back("A " + f8f6f4_words(m.cbsz) + " (cbsz=" + std::to_string(m.cbsz) + "), B " + f8f6f4_words(m.blgp) +
-                      " (blgp=" + std::to_string(m.blgp) + ")");
+    // The formats a modifier chose (mfma_scale's cbsz/blgp, gfx1250's matrix_a_fmt/matrix_b_fmt): the headings' words.
+    std::string formats;
+    for (Operand op : operands_of(ins))
+        if ((op == Operand::A || op == Operand::B) && !operand_format(ins, op, m).chosen_by.empty())
+            formats += (formats.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + type_words(ins, op, m);
+    if (!formats.empty()) out.push_back(formats);
+    if (ins.kind == LayoutKind::MfmaScaled) {
         if (has(Operand::SA) || has(Operand::SB))
             out.push_back("scales E8M0, one per 32 k: SA byte " + std::to_string(m.opsel_a) + " [" + std::to_string(8 * m.opsel_a + 7) +
                           ":" + std::to_string(8 * m.opsel_a) + "], SB byte " + std::to_string(m.opsel_b) + " [" +
@@ -252,11 +224,7 @@ bool cols_are_k(Operand op) { return op == Operand::A || op == Operand::K || op 
 
 std::string legend_label(const Instruction& ins, ColorBy by, int index) {
     switch (by) {
-        case ColorBy::Lane: {
-            if (ins.vendor() == Vendor::NVIDIA) return lane_group_text(ins, index);  // "groupID 3 (T12–15)", "warp 1 (T32–63)"
-            const int g = lane_group_size(ins);
-            return "lanes " + std::to_string(index * g) + "-" + std::to_string(index * g + g - 1);
-        }
+        case ColorBy::Lane: return lane_group_text(ins, index);  // core's: "lanes 0–15", "groupID 3 (T12–15)"
         case ColorBy::Register: return ins.vendor() == Vendor::NVIDIA ? "register " + std::to_string(index) : "v" + std::to_string(index);
         case ColorBy::Block: return "block " + std::to_string(index);
     }
@@ -439,7 +407,7 @@ Figure build_figure(const FigureSpec& spec) {
         const OperandLayout& L = p.layout;
         const int regs = p.tile ? p.tile->regs() : L.regs();
         const bool sparse_a = ins.sparse() && p.op == Operand::A;
-        p.heading = {std::string(operand_title(p.op)) + "  " + type_words(ins, p.op, spec.mods, L.type()) +
+        p.heading = {std::string(operand_title(p.op)) + "  " + type_words(ins, p.op, spec.mods) +
                      (sparse_a ? std::string(ins.vendor() == Vendor::NVIDIA ? ", 2:4" : ", 4:2") + " compressed in dense coordinates" : "") + ", " +
                      std::to_string(regs) + " " + std::string(register_noun(ins.vendor())) +
                      (regs == 1 ? "" : "s") + " per lane  (" +
@@ -637,7 +605,7 @@ Figure build_figure(const FigureSpec& spec) {
             if (p.heading.size() > 2 && full.find("  (") != std::string::npos)
                 p.heading = wrap(full.substr(0, full.rfind("  (")), g.heading_font * 1.12, std::max(room, 4 * m), "  ");
             if (p.heading.size() > 2)  // a narrow panel: operand and type only
-                p.heading = wrap(std::string(operand_name(p.op)) + "  " + type_words(ins, p.op, spec.mods, p.layout.type(), true),
+                p.heading = wrap(std::string(operand_name(p.op)) + "  " + type_words(ins, p.op, spec.mods, true),
                                  g.heading_font * 1.12, std::max(room, 4 * m), "  ");
             any_blocks = any_blocks || p.block_at.size() > 1;
             // B heads its own row of the GEMM picture; A and D share theirs.
@@ -812,32 +780,50 @@ Figure build_figure(const FigureSpec& spec) {
                     }
             }
             // The register axis: "v3" under each run of columns (beside each run of
-            // rows) of one register, where the text fits beside the previous one.
+            // rows) of one register. Where not every run's name fits, every n-th run
+            // is named (n a power of two, the smallest whose names do not touch), so
+            // the names read at a regular step in the layout's own order; a tick
+            // marks every run's end.
             auto reg_runs = [&](const std::vector<int>& regs, const std::vector<std::string>& names, bool cols_run) {
                 const double cell = cols_run ? cw : ch;
-                double free_from = -1e9;
+                struct Run {
+                    size_t from, to;
+                };
+                std::vector<Run> runs;
                 for (size_t i = 0; i < regs.size();) {
                     size_t j = i;
                     while (j < regs.size() && regs[j] == regs[i] && names[j] == names[i]) ++j;
-                    const std::string& label = names[i];
-                    const double mid = (static_cast<double>(i + j) / 2) * cell;
-                    const double need = cols_run ? text_width(label, g.index_font) + 0.4 * g.index_font : 1.1 * g.index_font;
-                    if (mid - need / 2 >= free_from && regs[i] >= 0) {
+                    runs.push_back({i, j});
+                    i = j;
+                }
+                auto need = [&](const Run& r) {
+                    return cols_run ? text_width(names[r.from], g.index_font) + 0.4 * g.index_font : 1.1 * g.index_font;
+                };
+                auto mid = [&](const Run& r) { return (static_cast<double>(r.from + r.to) / 2) * cell; };
+                size_t step = 1;
+                for (; step < runs.size(); step *= 2) {
+                    bool fits = true;
+                    for (size_t n = step; n < runs.size() && fits; n += step)
+                        fits = mid(runs[n]) - mid(runs[n - step]) >= (need(runs[n]) + need(runs[n - step])) / 2;
+                    if (fits) break;
+                }
+                for (size_t n = 0; n < runs.size(); ++n) {
+                    const Run& r = runs[n];
+                    if (n % step == 0 && regs[r.from] >= 0) {
+                        const std::string& label = names[r.from];
                         if (cols_run)
-                            f.texts.push_back({bx + mid, by + p.rows * ch + 1.1 * g.index_font, label, g.index_font, Anchor::Middle,
+                            f.texts.push_back({bx + mid(r), by + p.rows * ch + 1.1 * g.index_font, label, g.index_font, Anchor::Middle,
                                                false, tc.muted});
                         else
-                            f.texts.push_back({bx + p.cols * cw + 0.4 * g.index_font, by + mid + 0.35 * g.index_font, label,
+                            f.texts.push_back({bx + p.cols * cw + 0.4 * g.index_font, by + mid(r) + 0.35 * g.index_font, label,
                                                g.index_font, Anchor::Start, false, tc.muted});
-                        free_from = mid + need / 2;
                     }
-                    if (j > i && j < regs.size() && cols_run)  // a tick between runs
-                        f.lines.push_back({bx + j * cw, by + p.rows * ch, bx + j * cw, by + p.rows * ch + 0.4 * g.index_font,
+                    if (r.to < regs.size() && cols_run)  // a tick between runs
+                        f.lines.push_back({bx + r.to * cw, by + p.rows * ch, bx + r.to * cw, by + p.rows * ch + 0.4 * g.index_font,
                                            tc.muted, 0.5});
-                    else if (j > i && j < regs.size())
-                        f.lines.push_back({bx + p.cols * cw, by + j * ch, bx + p.cols * cw + 0.3 * g.index_font, by + j * ch,
+                    else if (r.to < regs.size())
+                        f.lines.push_back({bx + p.cols * cw, by + r.to * ch, bx + p.cols * cw + 0.3 * g.index_font, by + r.to * ch,
                                            tc.muted, 0.5});
-                    i = j;
                 }
             };
             if (spec.view == View::Matrix && !p.col_reg.empty()) reg_runs(p.col_reg[b], p.col_name[b], true);

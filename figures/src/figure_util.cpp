@@ -1,11 +1,18 @@
 #include "figure_util.hpp"
 
+#include "lanescope/palette.hpp"
+
 #include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 namespace lanescope::figures {
+
+std::string type_words(const Instruction& ins, Operand op, const ResolvedModifiers& m, bool short_form) {
+    const OperandFormat f = operand_format(ins, op, m);
+    return f.title + (short_form || f.chosen_by.empty() ? "" : " (" + f.chosen_by + ")");
+}
 
 std::uint32_t next_codepoint(std::string_view s, size_t& i) {
     const unsigned char c = static_cast<unsigned char>(s[i++]);

@@ -1,6 +1,8 @@
 // Small helpers shared by the figure serialisers (not installed).
 #pragma once
 
+#include "lanescope/lanescope.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -21,6 +23,12 @@ std::vector<std::string> wrap(const std::string& text, double size, double width
 
 // Compact number for SVG/TikZ: at most two decimals, no trailing zeros.
 void append_number(std::string& out, double v);
+
+// An operand's element type in headings and captions, as core names it for
+// `info` too (operand_format): the f8f6f4 formats by their full names and the
+// modifier that chose them ("FP4 E2M1 (cbsz=4)", "FP4 E2M1 (matrix_a_fmt=4)"),
+// else the type's name ("f16"). `short_form`: without the modifier.
+std::string type_words(const Instruction& ins, Operand op, const ResolvedModifiers& m, bool short_form = false);
 
 // XML text/attribute escaping.
 void append_xml(std::string& out, std::string_view s);

@@ -269,7 +269,7 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
     const std::string mods = q.mods.describe();
     f.subtitle = q.target->gfx + " (" + std::string(family_title(q.target->family)) + "), wave" + std::to_string(q.mods.wave) +
                  "  \u00B7  " + (row_major ? "row-major" : "column-major") + " " + std::to_string(rows) + " x " +
-                 std::to_string(cols) + " " + std::string(elem_name(layout.type())) + ", ld " + std::to_string(tile.ld) +
+                 std::to_string(cols) + " " + type_words(ins, req.operand, q.mods) + ", ld " + std::to_string(tile.ld) +
                  ", pad " + std::to_string(tile.pad) + ", " + sw + "  \u00B7  " + (mods.empty() ? "default modifiers" : mods) +
                  "  \u00B7  rows: " + (row_major ? "tile rows" : "tile columns") + " in memory order, columns: element positions";
     const double avail = fit ? spec.fit_width - 2 * margin : 1e9;

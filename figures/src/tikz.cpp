@@ -4,6 +4,7 @@
 #include "lanescope/figures.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <tuple>
 #include <map>
@@ -15,28 +16,79 @@ namespace {
 
 constexpr double kPtPerUnit = 0.5;
 
+// LaTeX for the characters lanescope writes that TeX does not take as they are
+// (the default OT1 encoding: '<' '>' '|' '"' print other glyphs there), and
+// for every non-ASCII character the figure model writes (core's lane ranges
+// "T12–15", the "·" separators, "→" of transpose loads, "§" of sources, "—"
+// of evidence) and a few more a user's catalog may bring; nullptr for a
+// character with no entry.
+const char* latex_for(std::uint32_t cp) {
+    switch (cp) {
+        case '\\': return "\\textbackslash{}";
+        case '{': return "\\{";
+        case '}': return "\\}";
+        case '_': return "\\_";
+        case '#': return "\\#";
+        case '$': return "\\$";
+        case '%': return "\\%";
+        case '&': return "\\&";
+        case '~': return "\\textasciitilde{}";
+        case '^': return "\\textasciicircum{}";
+        case '<': return "\\textless{}";
+        case '>': return "\\textgreater{}";
+        case '|': return "\\textbar{}";
+        case '"': return "''";
+        case 0xA0: return "~";                     // no-break space
+        case 0xA7: return "\\S{}";                 // §
+        case 0xB0: return "\\ensuremath{^\\circ}";  // °
+        case 0xB1: return "\\ensuremath{\\pm}";
+        case 0xB2: return "\\ensuremath{^2}";
+        case 0xB5: return "\\ensuremath{\\mu}";    // µ
+        case 0xB7: return "\\ensuremath{\\cdot}";  // ·
+        case 0xD7: return "\\ensuremath{\\times}";
+        case 0x3BC: return "\\ensuremath{\\mu}";   // μ
+        case 0x2009: return "\\,";                 // thin space
+        case 0x2013: return "--";                  // en dash
+        case 0x2014: return "---";                 // em dash
+        case 0x2018: return "`";
+        case 0x2019: return "'";
+        case 0x201C: return "``";
+        case 0x201D: return "''";
+        case 0x2022: return "\\ensuremath{\\bullet}";
+        case 0x2026: return "\\ldots{}";
+        case 0x2190: return "\\ensuremath{\\leftarrow}";
+        case 0x2192: return "\\ensuremath{\\to}";
+        case 0x2194: return "\\ensuremath{\\leftrightarrow}";
+        case 0x2212: return "\\ensuremath{-}";     // minus sign
+        case 0x221E: return "\\ensuremath{\\infty}";
+        case 0x2248: return "\\ensuremath{\\approx}";
+        case 0x2260: return "\\ensuremath{\\neq}";
+        case 0x2264: return "\\ensuremath{\\leq}";
+        case 0x2265: return "\\ensuremath{\\geq}";
+    }
+    return nullptr;
+}
+
 std::string latex_text(std::string_view s) {
     std::string out;
+    auto put = [&](std::string_view t) {
+        // TeX joins "--" into a dash: a hyphen after a hyphen stays a hyphen.
+        if (!t.empty() && t.front() == '-' && !out.empty() && out.back() == '-') out += "{}";
+        out += t;
+    };
     for (size_t i = 0; i < s.size();) {
         const std::uint32_t cp = next_codepoint(s, i);
-        switch (cp) {
-            case '\\': out += "\\textbackslash{}"; break;
-            case '{': out += "\\{"; break;
-            case '}': out += "\\}"; break;
-            case '_': out += "\\_"; break;
-            case '#': out += "\\#"; break;
-            case '$': out += "\\$"; break;
-            case '%': out += "\\%"; break;
-            case '&': out += "\\&"; break;
-            case '~': out += "\\textasciitilde{}"; break;
-            case '^': out += "\\textasciicircum{}"; break;
-            case 0xB7: out += "$\\cdot$"; break;
-            case 0xD7: out += "$\\times$"; break;
-            case 0x2192: out += "$\\to$"; break;
-            case 0x2014: out += "---"; break;
-            default:
-                if (cp < 0x80) out += static_cast<char>(cp);
-                else out += '?';
+        if (const char* l = latex_for(cp)) {
+            put(l);
+        } else if (cp >= 0x20 && cp < 0x7F) {
+            put(std::string(1, static_cast<char>(cp)));
+        } else if (cp == '\n' || cp == '\t') {
+            put(" ");
+        } else {
+            // No entry (or bad UTF-8, U+FFFD): the code point itself, never a silent '?'.
+            char buf[16];
+            std::snprintf(buf, sizeof buf, "[U+%04X]", static_cast<unsigned>(cp));
+            put(buf);
         }
     }
     return out;

@@ -8,6 +8,9 @@
 // Every HIP compile line the docs give in an inline code span (`clang... -x hip
 // ...`) compiles a small kernel for gfx942 as written (plus the target, the
 // input and the output when the span leaves them to the reader).
+// README.md is a front door (under about 150 lines, a dozen "I want to ..."
+// recipes, each a command that runs); docs/cli.md names every subcommand the
+// CLI has; every relative link and picture of README.md and docs/*.md exists.
 // Every ```cpp snippet compiles and links against the built libraries: its
 // #include lines go first, the rest becomes the body of main() unless the
 // snippet has its own or defines functions of its own (then a main() is added).
@@ -265,4 +268,70 @@ TEST_CASE("docs: every HIP compile line of README.md and docs/*.md compiles a ke
     }
     CHECK(n >= 1);
     fs::remove_all(dir);
+}
+
+TEST_CASE("docs: README.md is a front door: under 150 lines, a dozen recipes, each one running command") {
+    const std::string readme = read_file(fs::path(LANESCOPE_SOURCE_DIR) / "README.md");
+    const size_t lines = static_cast<size_t>(std::count(readme.begin(), readme.end(), '\n'));
+    INFO("README.md has " << lines << " lines");
+    CHECK(lines <= 150);
+    // A recipe: a comment "# ... what I want" in a fenced sh block, then its command(s).
+    size_t recipes = 0;
+    for (const Block& b : fenced_blocks()) {
+        if (b.file != "README.md" || b.lang != "sh") continue;
+        std::istringstream in(b.text);
+        std::string line;
+        bool want = false;
+        while (std::getline(in, line)) {
+            if (line.rfind("# \u2026 ", 0) == 0) {
+                CHECK_FALSE(want);  // every recipe has its command
+                want = true;
+            } else if (want && !line.empty()) {
+                INFO(line);
+                CHECK((line.rfind("build/cli/lanescope-cli ", 0) == 0 || line.rfind("build/app/lanescope ", 0) == 0));
+                ++recipes, want = false;
+            }
+        }
+        CHECK_FALSE(want);
+    }
+    CHECK(recipes >= 12);
+    // The front door points at the reference.
+    CHECK(readme.find("](docs/cli.md)") != std::string::npos);
+}
+
+TEST_CASE("docs: docs/cli.md names every subcommand of lanescope-cli --help") {
+    const std::string cli_md = read_file(fs::path(LANESCOPE_SOURCE_DIR) / "docs" / "cli.md");
+    const Run r = sh(std::string("'") + LANESCOPE_CLI + "' --help 2>&1");
+    REQUIRE(r.status == 0);
+    const size_t at = r.out.find("Subcommands:");
+    REQUIRE(at != std::string::npos);
+    std::istringstream in(r.out.substr(at));
+    std::string line;
+    std::getline(in, line);
+    size_t n = 0;
+    static const std::regex sub(R"(^  ([a-z][a-z-]*) )");
+    while (std::getline(in, line)) {
+        std::smatch m;
+        if (!std::regex_search(line, m, sub)) continue;
+        INFO("subcommand " << m[1]);
+        CHECK(cli_md.find("| `" + m[1].str() + "` |") != std::string::npos);  // a row of the reference table
+        ++n;
+    }
+    CHECK(n >= 15);
+}
+
+TEST_CASE("docs: every relative link and picture of README.md and docs/*.md exists") {
+    static const std::regex link(R"(\]\(([^)#\s]+)(#[^)\s]*)?\))");
+    size_t n = 0;
+    for (const fs::path& p : doc_files()) {
+        const std::string text = read_file(p);
+        for (auto it = std::sregex_iterator(text.begin(), text.end(), link); it != std::sregex_iterator(); ++it) {
+            const std::string target = (*it)[1];
+            if (target.find("://") != std::string::npos || target.rfind("mailto:", 0) == 0) continue;
+            INFO(fs::relative(p, LANESCOPE_SOURCE_DIR).string() << ": " << target);
+            CHECK(fs::exists(p.parent_path() / target));
+            ++n;
+        }
+    }
+    CHECK(n >= 30);
 }

@@ -159,7 +159,7 @@ TEST_CASE("SVG matrix view: one tile per element and location labelled and colou
         }
         // The legend lists every lane group of the wave.
         for (int g = 0; g < b.mods.wave / gs; ++g) {
-            const std::string entry = ">lanes " + std::to_string(g * gs) + "-" + std::to_string(g * gs + gs - 1) + "<";
+            const std::string entry = ">lanes " + std::to_string(g * gs) + "\u2013" + std::to_string(g * gs + gs - 1) + "<";
             INFO(entry);
             CHECK(svg.find(entry) != std::string::npos);
         }

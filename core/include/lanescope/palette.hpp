@@ -56,6 +56,18 @@ int lane_shade(const Instruction& ins, int lane);  // 0 .. lane_shade_steps - 1
 Rgb lane_color(const Instruction& ins, int lane, Theme t);
 // tile_color, but ColorBy::Lane gives lane_color (the app's cells; figures may use either).
 Rgb tile_shade(const Instruction& ins, ColorBy by, const Element& e, const Location& loc, Theme t);
+// An operand's element format as `info` and the figures name it: its type
+// (operand_type, info's "types" row), a title ("FP4 E2M1" for the f8f6f4
+// formats of the OCP MX spec, else the type's name, "f16"), and the modifier
+// that chose it, written as the query's title writes modifiers: "cbsz=4"
+// (mfma_scale A), "blgp=2" (mfma_scale B), "matrix_a_fmt=4" (gfx1250 A); ""
+// where the instruction fixes the type (every NVIDIA row, every other AMD row).
+struct OperandFormat {
+    ElemType type = ElemType::F32;
+    std::string title;      // "FP4 E2M1", "f16", "e4m3"
+    std::string chosen_by;  // "cbsz=4", "matrix_b_fmt=0", ""
+};
+OperandFormat operand_format(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
 // What the lane colours mean, for legends: "lanes 0–31" (AMD), "groupID 3 (T12–15)"
 // (mma), "warp 1 (T32–63)" (wgmma); and what the shade within a group steps by:
 // "lane", "threadID_in_group", "groupID".

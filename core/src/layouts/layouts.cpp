@@ -24,6 +24,7 @@
 //  * wmma_gfx1250, wmma_scale_gfx1250, swmmac_gfx1250: layouts_gfx1250.cpp
 //                  (Triton 3.6 WMMA v3, rocjitsu; evidence per operand).
 #include "lanescope/lanescope.hpp"
+#include "lanescope/palette.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -1359,6 +1360,21 @@ Evidence instruction_evidence(const Instruction& ins, const ResolvedModifiers& m
         if (detail::is_tcgen05(ins)) out.why += "; not confirmed on hardware: no Blackwell GPU was available";
     }
     return out;
+}
+
+OperandFormat operand_format(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    OperandFormat f;
+    f.type = operand_type(ins, op, mods);
+    f.title = std::string(elem_name(f.type));
+    for (int code = 0; code <= 4; ++code)
+        if (format_type(code) == f.type) f.title = format_name(code);
+    const bool a = op == Operand::A, b = op == Operand::B;
+    if (!a && !b) return f;
+    // The fields that pick an f8f6f4 format (modifier_ranges names them the same way).
+    if (ins.kind == LayoutKind::MfmaScaled) f.chosen_by = a ? "cbsz=" + std::to_string(mods.cbsz) : "blgp=" + std::to_string(mods.blgp);
+    else if (is_gfx1250(ins) && (a ? ins.a : ins.b) == ElemType::F8F6F4)
+        f.chosen_by = a ? "matrix_a_fmt=" + std::to_string(mods.matrix_a_fmt) : "matrix_b_fmt=" + std::to_string(mods.matrix_b_fmt);
+    return f;
 }
 
 int effective_cycles(const Instruction& ins, const ResolvedModifiers& mods) {

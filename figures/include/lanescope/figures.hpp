@@ -99,7 +99,7 @@ struct Line {
 };
 struct LegendEntry {
     Rgb color;
-    std::string label;  // "lanes 0-15", "v3", "block 2"
+    std::string label;  // "lanes 0–15", "v3", "block 2"
 };
 
 // The headless figure: everything in user units (1 unit = 1 CSS px in SVG).
@@ -162,7 +162,7 @@ std::vector<std::uint8_t> to_png(const Figure& f, double scale = 2.0, const std:
 // The font to_png would use, or "" if none is found.
 std::string find_font(const std::string& font_path = "");
 
-// Legend text of one colour class, shared by every format: "lanes 0-15",
+// Legend text of one colour class, shared by every format: "lanes 0–15" (core's lane_group_text),
 // "v3", "block 2". Tile figures add "wave 3 (1,1)" (wave wm*WN+wn, then (wm,wn)).
 std::string legend_label(const Instruction& ins, ColorBy by, int index);
 
