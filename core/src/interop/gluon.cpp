@@ -204,7 +204,8 @@ public:
                 space();
                 if (pos_ < t_.size() && t_[pos_] == ',') { ++pos_; continue; }
                 if (pos_ < t_.size() && t_[pos_] == close) { ++pos_; break; }
-                fail(std::string("expected ',' or '") + close + "' in a list");
+                fail(pos_ >= t_.size() ? std::string("the text ends inside the constructor")
+                                       : std::string("expected ',' or '") + close + "' in a list");
             }
             return v;
         }
@@ -242,7 +243,7 @@ public:
             space();
             if (pos_ < t_.size() && t_[pos_] == ',') { ++pos_; continue; }
             if (pos_ < t_.size() && t_[pos_] == ')') { ++pos_; break; }
-            fail("expected ',' or ')' in " + v.name + "(...)");
+            fail(pos_ >= t_.size() ? "the text ends inside the constructor" : "expected ',' or ')' in " + v.name + "(...)");
         }
         return v;
     }
@@ -294,11 +295,11 @@ GluonNamedLayout parse_gluon_named_layout(std::string_view text, std::string_vie
             fail(what + " must be a whole number from " + num(lo) + " to " + num(hi));
         return static_cast<int>(v.i);
     };
-    auto ints = [&](const PyValue& v, const std::string& what, size_t lo, size_t hi) {
+    auto ints = [&](const PyValue& v, const std::string& what, size_t lo, size_t hi, int least = 1) {
         std::vector<int> out;
         if (v.kind != PyValue::List || v.items.size() < lo || v.items.size() > hi)
             fail(what + " must be a list of " + (lo == hi ? num(static_cast<long long>(lo)) : num(static_cast<long long>(lo)) + " to " + num(static_cast<long long>(hi))) + " whole numbers");
-        for (const PyValue& x : v.items) out.push_back(integer(x, what + "'s items", 1, 1 << 20));
+        for (const PyValue& x : v.items) out.push_back(integer(x, what + "'s items", least, 1 << 20));
         return out;
     };
     auto boolean = [&](const PyValue& v, const std::string& what) {
@@ -357,7 +358,7 @@ GluonNamedLayout parse_gluon_named_layout(std::string_view text, std::string_vie
         if (key == "version") {
             seen_version = true;
             if (v.kind == PyValue::List) {
-                const auto vv = ints(v, what, 2, 2);
+                const auto vv = ints(v, what, 2, 2, 0);
                 g.version = vv[0];
                 g.version_minor = vv[1];
             } else {
