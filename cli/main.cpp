@@ -163,6 +163,7 @@ std::string render_given_linear(const ls::LinearLayout& L, const std::string& fo
         }
         rows.push_back(std::move(line));
     }
+    if (f == ls::Format::Markdown) return ls::render_grid(rows, f);  // one table (render.hpp)
     return "Linear layout: " + std::to_string(L.reg_count()) + " register indices x " + std::to_string(L.lane_count()) +
            " lanes x " + std::to_string(L.warp_count()) + " waves over " + std::to_string(L.rows) + " x " +
            std::to_string(L.cols) + " (cells: wave:lane:register index)\n\n" + ls::render_grid(rows, f);
@@ -268,6 +269,10 @@ int cmd_layout(const Options& o) {
     }
     const ls::Format f = parse_format(o.format);
     const ls::View v = parse_view(o.view);
+    if ((f == ls::Format::Csv || f == ls::Format::Markdown) && (o.operand == "all" || o.operand == "ALL"))
+        throw ls::Error("--operand all with --format " + o.format + " would print one table per operand; CSV and Markdown "
+                        "print one table; legal: one operand (--operand A, B, C or D), or --operand all with --format "
+                        "table or json");
     const bool tiled = tile_mode(o);
     const ls::TileParams tp = tiled ? tile_params(o) : ls::TileParams{};
     if (tiled && o.operand != "all" && o.operand != "ALL")

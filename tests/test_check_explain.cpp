@@ -394,7 +394,7 @@ TEST_CASE("--format gluon prints only what Gluon takes: Triton's kWidths, surjec
     std::filesystem::remove(file);
 }
 
-TEST_CASE("header --namespace: every :: part a C++ identifier; main, std, _ and __ names refused, nothing written") {
+TEST_CASE("header --namespace: every :: part a C++ identifier, and main, std, _ and __ names refused with nothing written") {
     const std::string q = "header -a gfx942 -i v_mfma_f32_32x32x8_f16 --namespace ";
     const auto dir = std::filesystem::temp_directory_path() / "lanescope_ns_test";
     std::filesystem::create_directories(dir);
