@@ -386,65 +386,26 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
         return grid(rows, Format::Csv);
     }
 
-    const bool md = f == Format::Markdown;
-    if (md) {
-        // One table: blocks as a first column where there are several, the evidence as a last one.
+    // The matrix view's grid of blocks b0..b1-1 (a first column "block" when asked) and the registers view's.
+    auto matrix_rows = [&](int b0, int b1, bool block_column) {
         std::vector<std::vector<std::string>> rows;
-        const bool blocks = L.blocks() > 1 && view == View::Matrix;
-        if (view == View::Matrix) {
-            std::vector<std::string> head;
-            if (blocks) head.push_back("block");
-            head.push_back(std::string(operand_name(op)) + " row\\col");
-            for (int c = 0; c < L.cols(); ++c) head.push_back(num(c));
-            rows.push_back(head);
-            for (int b = 0; b < L.blocks(); ++b)
-                for (int r = 0; r < L.rows(); ++r) {
-                    std::vector<std::string> row;
-                    if (blocks) row.push_back(num(b));
-                    row.push_back(num(r));
-                    for (int c = 0; c < L.cols(); ++c)
-                        row.push_back(locations_text(*q.ins, L.operand(), L.where({b, r, c}), L.element_bits()));
-                    rows.push_back(row);
-                }
-        } else {
-            std::vector<std::string> head = {"lane"};
-            for (int reg = 0; reg < L.regs(); ++reg) head.push_back(register_text(*q.ins, L.operand(), reg, L.element_bits()));
-            rows.push_back(head);
-            for (int lane = 0; lane < L.lanes(); ++lane) {
-                std::vector<std::string> row = {num(lane)};
-                for (int reg = 0; reg < L.regs(); ++reg) {
-                    std::string cell;
-                    for (const SlotPart& p : L.which(reg, lane)) {
-                        if (!cell.empty()) cell += " ";
-                        if (!(p.bit_lo == 0 && p.bit_hi == 31)) cell += "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
-                        cell += element_label(op, p.element, L.blocks());
-                    }
-                    row.push_back(cell.empty() ? "-" : cell);
-                }
-                rows.push_back(row);
-            }
-        }
-        return grid(with_note(rows, evidence_text(layout_evidence(*q.ins, op, q.mods))), f);
-    }
-    out += std::string(operand_title(op)) + " of " + title(q) + "\n";
-    out += std::string(operand_name(op)) + ": " + L.formula() + "\n";
-    out += evidence_text(layout_evidence(*q.ins, op, q.mods));
-    out += "\n";
-    if (view == View::Matrix) {
-        for (int b = 0; b < L.blocks(); ++b) {
-            if (L.blocks() > 1) out += "Block " + num(b) + "\n";
-            std::vector<std::vector<std::string>> rows;
-            std::vector<std::string> head = {std::string(operand_name(op)) + " row\\col"};
-            for (int c = 0; c < L.cols(); ++c) head.push_back(num(c));
-            rows.push_back(head);
+        std::vector<std::string> head;
+        if (block_column) head.push_back("block");
+        head.push_back(std::string(operand_name(op)) + " row\\col");
+        for (int c = 0; c < L.cols(); ++c) head.push_back(num(c));
+        rows.push_back(head);
+        for (int b = b0; b < b1; ++b)
             for (int r = 0; r < L.rows(); ++r) {
-                std::vector<std::string> row = {num(r)};
-                for (int c = 0; c < L.cols(); ++c) row.push_back(locations_text(*q.ins, L.operand(), L.where({b, r, c}), L.element_bits()));
+                std::vector<std::string> row;
+                if (block_column) row.push_back(num(b));
+                row.push_back(num(r));
+                for (int c = 0; c < L.cols(); ++c)
+                    row.push_back(locations_text(*q.ins, L.operand(), L.where({b, r, c}), L.element_bits()));
                 rows.push_back(row);
             }
-            out += grid(rows, f) + "\n";
-        }
-    } else {
+        return rows;
+    };
+    auto register_rows = [&] {
         std::vector<std::vector<std::string>> rows;
         std::vector<std::string> head = {"lane"};
         for (int reg = 0; reg < L.regs(); ++reg) head.push_back(register_text(*q.ins, L.operand(), reg, L.element_bits()));
@@ -463,7 +424,21 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
             }
             rows.push_back(row);
         }
-        out += grid(rows, f);
+        return rows;
+    };
+    const std::string evidence = evidence_text(layout_evidence(*q.ins, op, q.mods));
+    if (f == Format::Markdown)  // one table: blocks as a first column, the evidence as a last one
+        return grid(with_note(view == View::Matrix ? matrix_rows(0, L.blocks(), L.blocks() > 1) : register_rows(), evidence), f);
+    out += std::string(operand_title(op)) + " of " + title(q) + "\n";
+    out += std::string(operand_name(op)) + ": " + L.formula() + "\n";
+    out += evidence + "\n";
+    if (view == View::Matrix) {
+        for (int b = 0; b < L.blocks(); ++b) {
+            if (L.blocks() > 1) out += "Block " + num(b) + "\n";
+            out += grid(matrix_rows(b, b + 1, false), f) + "\n";
+        }
+    } else {
+        out += grid(register_rows(), f);
     }
     return out;
 }
@@ -582,24 +557,18 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
     const std::string d_label = "D" + std::string(blocks > 1 ? "[b" + num(t.d.block) + "]" : "") + "[" + num(t.d.row) + "][" +
                                 num(t.d.col) + "]";
     const std::string d_at = locations_text(*q.ins, Operand::D, t.d_locations, elem_bits(q.ins->c) == 64 ? 64 : elem_bits(q.ins->c));
+    // CSV and Markdown: one table, D first, then its inputs (D = sum over k of A[i][k]*B[k][j] + C[i][j]).
+    const bool one = f == Format::Csv || f == Format::Markdown;
     std::vector<std::vector<std::string>> rows = {{"operand", "element", "locations"}};
-    if (f == Format::Csv || f == Format::Markdown) {
-        // One table: D first, then its inputs (D = sum over k of A[i][k]*B[k][j] + C[i][j]).
-        rows.push_back({"D", d_label, d_at});
-        for (const auto& term : t.terms) {
-            int ob = (term.operand == Operand::A || term.operand == Operand::B || term.operand == Operand::C) ? blocks : 1;
-            rows.push_back({std::string(operand_name(term.operand)), element_label(term.operand, term.element, ob),
-                            locations_text(*q.ins, term.operand, term.locations, bits_of(term.operand))});
-        }
-        return grid(with_note(rows, t.note), f);
-    }
-    std::string out = d_label + " of " + title(q) + " is at " + d_at + "\n";
-    out += "D = sum over k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
+    if (one) rows.push_back({"D", d_label, d_at});
     for (const auto& term : t.terms) {
         int ob = (term.operand == Operand::A || term.operand == Operand::B || term.operand == Operand::C) ? blocks : 1;
         rows.push_back({std::string(operand_name(term.operand)), element_label(term.operand, term.element, ob),
                         locations_text(*q.ins, term.operand, term.locations, bits_of(term.operand))});
     }
+    if (one) return grid(with_note(rows, t.note), f);
+    std::string out = d_label + " of " + title(q) + " is at " + d_at + "\n";
+    out += "D = sum over k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
     out += grid(rows, f);
     if (!t.note.empty()) out += "\nnote: " + t.note + "\n";
     return out;
@@ -767,6 +736,22 @@ std::string formulas_json(const Query& q) {
     return "\"formulas\": " + json_string(formulas) + ",\n\"formula_symbols\": " + symbols_json(*q.ins, formulas) + ",\n";
 }
 
+namespace {
+// info as one table (CSV, Markdown): its facts, then the prose sections as facts too (a cell of
+// several lines is quoted in CSV, <br> in Markdown).
+std::string info_table(std::vector<std::vector<std::string>> rows, const Query& q, const std::string& layout,
+                       const std::string& evidence, Format f) {
+    const Instruction& ins = *q.ins;
+    rows.push_back({"title", title(q)});
+    rows.push_back({"modifiers", trim_newline(modifier_notes(ins, *q.target))});
+    rows.push_back({"layout", trim_newline(layout)});
+    if (!evidence.empty()) rows.push_back({"evidence per operand", trim_newline(evidence)});
+    rows.push_back({"symbols", trim_newline(formula_symbols_text(ins, family_formulas(ins, q.mods)))});
+    rows.push_back({"formula source", family_source(ins.kind)});
+    return grid(rows, f);
+}
+}  // namespace
+
 // NVIDIA: info from instruction_facts; JSON with the PTX facts.
 std::string render_info_nvidia(const Query& q, Format f) {
     const Instruction& ins = *q.ins;
@@ -807,15 +792,7 @@ std::string render_info_nvidia(const Query& q, Format f) {
                                (computes_product(ins) ? "; A is M x K, B is K x N, D is M x N; g = lane/4, t = lane%4, i = PTX element index"
                                                       : "; block = matrix, row/col as the matrix lies in memory") +
                                "):\n" + family_formulas(ins, q.mods);
-    if (f == Format::Csv || f == Format::Markdown) {
-        // One table: the prose sections are facts too (a cell of several lines: quoted in CSV, <br> in Markdown).
-        rows.push_back({"title", title(q)});
-        rows.push_back({"modifiers", trim_newline(modifier_notes(ins, *q.target))});
-        rows.push_back({"layout", trim_newline(layout)});
-        rows.push_back({"symbols", trim_newline(formula_symbols_text(ins, family_formulas(ins, q.mods)))});
-        rows.push_back({"formula source", family_source(ins.kind)});
-        return grid(rows, f);
-    }
+    if (f == Format::Csv || f == Format::Markdown) return info_table(std::move(rows), q, layout, "", f);
     std::string out = title(q) + "\n\n";
     out += grid(rows, Format::Table);
     out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
@@ -894,16 +871,7 @@ std::string render_info(const Query& q, Format f) {
             for (const Alternative& a : ev.alternatives)
                 evidence += "     second reading: " + a.reading + " (per " + a.source + "; " + a.differs + ")\n";
         }
-    if (f == Format::Csv || f == Format::Markdown) {
-        // One table: the prose sections are facts too (a cell of several lines: quoted in CSV, <br> in Markdown).
-        rows.push_back({"title", title(q)});
-        rows.push_back({"modifiers", trim_newline(modifier_notes(ins, *q.target))});
-        rows.push_back({"layout", trim_newline(layout)});
-        if (!evidence.empty()) rows.push_back({"evidence per operand", trim_newline(evidence)});
-        rows.push_back({"symbols", trim_newline(formula_symbols_text(ins, family_formulas(ins, q.mods)))});
-        rows.push_back({"formula source", family_source(ins.kind)});
-        return grid(rows, f);
-    }
+    if (f == Format::Csv || f == Format::Markdown) return info_table(std::move(rows), q, layout, evidence, f);
     std::string out = title(q) + "\n\n";
     out += grid(rows, Format::Table);
     out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
