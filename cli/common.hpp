@@ -43,6 +43,7 @@ struct Options {
     bool transposed = false;  // --transposed (Triton's isTransposed / transposed of C/D)
     std::string linear_file;  // layout --linear FILE
     std::string layout_file;  // check --layout FILE
+    int check_show = 10;      // check --show N: differing elements listed
     std::string header_namespace;  // header --namespace
     bool header_tables = false;    // header --tables
     int wave_index = -1;  // which: the wave of a tile (--of-wave W)

@@ -30,6 +30,7 @@
 #include <memory>
 #include <optional>
 #include <thread>
+#include <type_traits>
 #include <fcntl.h>
 #include <spawn.h>
 #include <sys/resource.h>
@@ -162,6 +163,7 @@ std::string render_given_linear(const ls::LinearLayout& L, const std::string& fo
         }
         rows.push_back(std::move(line));
     }
+    if (f == ls::Format::Markdown) return ls::render_grid(rows, f);  // one table (render.hpp)
     return "Linear layout: " + std::to_string(L.reg_count()) + " register indices x " + std::to_string(L.lane_count()) +
            " lanes x " + std::to_string(L.warp_count()) + " waves over " + std::to_string(L.rows) + " x " +
            std::to_string(L.cols) + " (cells: wave:lane:register index)\n\n" + ls::render_grid(rows, f);
@@ -270,6 +272,10 @@ int cmd_layout(const Options& o) {
     }
     const ls::Format f = parse_format(o.format);
     const ls::View v = parse_view(o.view);
+    if ((f == ls::Format::Csv || f == ls::Format::Markdown) && (o.operand == "all" || o.operand == "ALL"))
+        throw ls::Error("--operand all with --format " + o.format + " would print one table per operand; CSV and Markdown "
+                        "print one table; legal: one operand (--operand A, B, C or D), or --operand all with --format "
+                        "table or json");
     const bool tiled = tile_mode(o);
     const ls::TileParams tp = tiled ? tile_params(o) : ls::TileParams{};
     if (tiled && o.operand != "all" && o.operand != "ALL")
@@ -392,6 +398,23 @@ std::string placements_text(const std::vector<ls::Placement>& ps) {
     return s.empty() ? "(nowhere)" : s;
 }
 
+// "w0 2048, w1 2048" (at most `most` items, then how many more); "all N" when every one differs alike.
+template <class Key>
+std::string counts_text(const std::vector<std::pair<Key, size_t>>& v, int of, const std::string& prefix, size_t most = 12) {
+    auto name = [&](const Key& k) {
+        if constexpr (std::is_same_v<Key, int>) return prefix + std::to_string(k);
+        else return k;
+    };
+    std::string s;
+    if (static_cast<int>(v.size()) == of && of > 1 &&
+        std::all_of(v.begin(), v.end(), [&](const auto& x) { return x.second == v.front().second; }))
+        return "all " + std::to_string(of) + " (" + std::to_string(v.front().second) + " places each)";
+    for (size_t n = 0; n < v.size() && n < most; ++n) s += (n ? ", " : "") + name(v[n].first) + " " + std::to_string(v[n].second);
+    if (v.size() > most) s += ", ... (" + std::to_string(v.size()) + " of " + std::to_string(of) + ")";
+    else s += " (" + std::to_string(v.size()) + " of " + std::to_string(of) + ")";
+    return s;
+}
+
 int cmd_check(const Options& o) {
     if (o.format != "table" && o.format != "json")
         throw ls::Error("--format '" + o.format + "' is not legal for check; legal: table, json");
@@ -403,6 +426,7 @@ int cmd_check(const Options& o) {
         throw ls::Error(o.layout_file + " describes operand " + given.operand + ", not " + std::string(ls::operand_name(op)) +
                         " (--operand)");
     ls::CheckResult res;
+    std::string shape_note;
     {
         // Triton's other parameters are the explanations tried first: "equals lanescope's with kWidth 8".
         const ls::TileParams tp = tile_params(o);
@@ -412,11 +436,18 @@ int cmd_check(const Options& o) {
         } catch (const ls::Error&) {
             if (tile_mode(o)) throw;  // without tile options: multi-block layouts are checked as they are
         }
+        // A file without a shape (a named Gluon constructor, bases without "shape") takes lanescope's (--shape).
+        const ls::OperandLayout single = ls::layout_of(*r.ins, *r.target, op, r.query.mods);
+        const int rows = tile ? tile->rows() : single.rows(), cols = tile ? tile->cols() : single.cols();
+        if (!given.shape_given)
+            shape_note = "the file gives no shape: lanescope's " + std::to_string(rows) + " x " + std::to_string(cols) +
+                         " is taken (--shape sets it)";
+        ls::resolve_given_layout(given, *r.ins, *r.target, op, r.query.mods, rows, cols);
         std::vector<std::unique_ptr<ls::TileLayout>> others;
         std::vector<ls::CheckAlternative> alternatives;
-        auto try_params = [&](ls::TileParams p, std::string label) {
+        auto try_params = [&](ls::TileParams p, std::string label, const ls::ResolvedModifiers& mods) {
             try {
-                others.push_back(std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, r.query.mods, p));
+                others.push_back(std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, mods, p));
                 alternatives.push_back({std::move(label), others.back().get()});
             } catch (const ls::Error&) {
             }
@@ -428,24 +459,100 @@ int cmd_check(const Options& o) {
                     if (kw != t.k_width()) {
                         ls::TileParams p = tp;
                         p.k_width = kw;
-                        try_params(p, "kWidth " + std::to_string(kw) + " (--k-width " + std::to_string(kw) + ")");
+                        try_params(p, "kWidth " + std::to_string(kw) + " (--k-width " + std::to_string(kw) + ")", r.query.mods);
                     }
             } else {
                 ls::TileParams p = tp;
                 p.transposed = !tp.transposed;
-                try_params(p, p.transposed ? "transposed (--transposed)" : "not transposed (without --transposed)");
+                try_params(p, p.transposed ? "transposed (--transposed)" : "not transposed (without --transposed)",
+                           r.query.mods);
+            }
+        }
+        // The modifiers that move data, one at a time, each legal value ("equals lanescope's with cbsz=2"),
+        // while the comparisons stay small (each is a whole check).
+        constexpr long long kMaxModifierWork = 1 << 22;
+        if (tile) {
+            long long work = 0;
+            for (const ls::ModifierRange& m : ls::modifier_ranges(*r.ins, *r.target, r.query.mods)) {
+                if (!m.moves_data || m.name == "wave") continue;
+                const int current = ls::modifier_value(r.query.mods, m.name);
+                for (int v : m.values) {
+                    if (v == current) continue;
+                    work += static_cast<long long>(tile->elements()) * tile->waves();
+                    if (work > kMaxModifierWork) break;
+                    ls::Modifiers mm;
+                    for (const ls::ModifierRange& x : ls::modifier_ranges(*r.ins, *r.target, r.query.mods))
+                        ls::set_modifier(mm, x.name, ls::modifier_value(r.query.mods, x.name));
+                    ls::set_modifier(mm, m.name, v);
+                    try {
+                        const ls::ResolvedModifiers rm = ls::resolve_modifiers(*r.ins, *r.target, mm);
+                        std::string value = ls::modifier_value_name(m.name, v);
+                        if (value.empty()) value = std::to_string(v);
+                        std::string option = m.name;
+                        std::replace(option.begin(), option.end(), '_', '-');
+                        try_params(tp, m.name + "=" + value + " (--" + option + " " + value + ")", rm);
+                    } catch (const ls::Error&) {
+                    }
+                }
             }
         }
         res = tile && (tile_mode(o) || !alternatives.empty())
                   ? ls::check_layout(*tile, given, alternatives)
-                  : ls::check_layout(ls::layout_of(*r.ins, *r.target, op, r.query.mods), given);
+                  : ls::check_layout(single, given);
     }
     const std::string what = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx;
+    const std::string ours = r.query.mods.describe();
+    std::string modifiers_note;
+    if (!given.modifiers.empty() && given.modifiers != ours)
+        modifiers_note = "the file says modifiers " + given.modifiers + "; lanescope's layout is for " +
+                         (ours.empty() ? std::string("the defaults") : ours);
+    const ls::OneToOne& oo = res.one_to_one;
+    auto one_to_one_text = [&] {
+        if (!oo.known) return std::string();
+        std::string s = oo.injective ? "one-to-one (each place holds a different element)"
+                                     : "not one-to-one" + (oo.why.empty() ? std::string() : ": " + oo.why);
+        s += "; it holds " + std::to_string(oo.elements_held) + " of the " + std::to_string(oo.shape_elements) +
+             " elements of the shape" + (oo.surjective ? " (every one: surjective)" : " (not surjective)") + " in " +
+             std::to_string(oo.places) + " places";
+        return s;
+    };
     std::string text;
     if (o.format == "json") {
+        auto bases_json = [&] {
+            std::string b = "[";
+            for (size_t n = 0; n < res.bases.size(); ++n) {
+                const auto& d = res.bases[n];
+                b += (n ? ", " : "") + std::string("{\"dim\": ") + ls::json_string(d.dim) + ", \"index\": " +
+                     std::to_string(d.index) + ", \"given\": [" + std::to_string(d.given.first) + ", " +
+                     std::to_string(d.given.second) + "], \"lanescope\": [" + std::to_string(d.expected.first) + ", " +
+                     std::to_string(d.expected.second) + "]}";
+            }
+            return b + "]";
+        };
+        auto counts_json = [](const auto& v) {
+            std::string c = "[";
+            for (size_t n = 0; n < v.size(); ++n) {
+                if constexpr (std::is_same_v<std::decay_t<decltype(v[n].first)>, int>)
+                    c += (n ? ", " : "") + std::string("[") + std::to_string(v[n].first) + ", " + std::to_string(v[n].second) + "]";
+                else
+                    c += (n ? ", " : "") + std::string("[") + ls::json_string(v[n].first) + ", " + std::to_string(v[n].second) + "]";
+            }
+            return c + "]";
+        };
         text = "{\"equal\": " + std::string(res.equal ? "true" : "false") + ", \"elements\": " + std::to_string(res.elements) +
                ", \"differing\": " + std::to_string(res.differing) + ", \"note\": " + ls::json_string(res.note) +
-               ", \"explanation\": " + ls::json_string(res.explanation) + ", \"differences\": [";
+               ", \"explanation\": " + ls::json_string(res.explanation) + ", \"bases\": " + bases_json() +
+               ", \"bases_note\": " + ls::json_string(res.bases_note) + ", \"one_to_one\": " +
+               (oo.known ? std::string("{\"injective\": ") + (oo.injective ? "true" : "false") + ", \"surjective\": " +
+                               (oo.surjective ? "true" : "false") + ", \"places\": " + std::to_string(oo.places) +
+                               ", \"elements_held\": " + std::to_string(oo.elements_held) + ", \"shape_elements\": " +
+                               std::to_string(oo.shape_elements) + ", \"why\": " + ls::json_string(oo.why) + "}"
+                         : std::string("null")) +
+               ", \"summary\": {\"places\": " + std::to_string(res.summary.places) + ", \"differing_places\": " +
+               std::to_string(res.summary.differing_places) + ", \"by_wave\": " + counts_json(res.summary.by_wave) +
+               ", \"by_lane\": " + counts_json(res.summary.by_lane) + ", \"by_slot\": " + counts_json(res.summary.by_slot) +
+               "}, \"shape_note\": " + ls::json_string(shape_note) + ", \"modifiers_note\": " + ls::json_string(modifiers_note) +
+               ", \"differences\": [";
         for (size_t n = 0; n < res.differences.size(); ++n) {
             const auto& d = res.differences[n];
             auto list = [](const std::vector<ls::Placement>& ps) {
@@ -461,21 +568,41 @@ int cmd_check(const Options& o) {
     } else if (res.equal) {
         text = "equal: " + o.layout_file + " places all " + std::to_string(res.elements) + " elements of " + what +
                " as lanescope does\n";
+        if (!shape_note.empty()) text += "note: " + shape_note + "\n";
     } else {
         text = "differ: " + o.layout_file + " places " + std::to_string(res.differing) + " of " +
                std::to_string(res.elements) + " elements of " + what + " differently from lanescope\n";
         if (!res.explanation.empty()) text += "explanation: " + res.explanation + "\n";
+        if (!modifiers_note.empty()) text += "modifiers: " + modifiers_note + "\n";
+        for (const auto& d : res.bases)
+            text += "basis: " + d.dim + " " + std::to_string(d.index) + " (" + d.dim + " index " +
+                    std::to_string(1 << d.index) + "): yours [" + std::to_string(d.given.first) + ", " +
+                    std::to_string(d.given.second) + "], lanescope's [" + std::to_string(d.expected.first) + ", " +
+                    std::to_string(d.expected.second) + "]\n";
+        if (!res.bases_note.empty()) text += "bases: " + res.bases_note + "\n";
+        if (oo.known) text += "your layout: " + one_to_one_text() + "\n";
         if (!res.note.empty()) text += "note: " + res.note + "\n";
-        const size_t shown = std::min<size_t>(res.differences.size(), 200);
-        std::vector<std::vector<std::string>> rows = {{"element", "lanescope", "given"}};
-        for (size_t n = 0; n < shown; ++n) {
-            const auto& d = res.differences[n];
-            rows.push_back({ls::element_label(op, d.element, d.element.block ? 2 : 1), placements_text(d.expected),
-                            placements_text(d.given)});
+        if (!shape_note.empty()) text += "note: " + shape_note + "\n";
+        const ls::DifferenceSummary& sm = res.summary;
+        if (sm.places) {
+            text += "places that hold another element: " + std::to_string(sm.differing_places) + " of " +
+                    std::to_string(sm.places) + "\n";
+            text += "  by wave: " + counts_text(sm.by_wave, sm.waves, "w") + "\n";
+            text += "  by lane: " + counts_text(sm.by_lane, sm.lanes, "L") + "\n";
+            text += "  by register: " + counts_text(sm.by_slot, sm.slots, "") + "\n";
         }
-        text += ls::render_grid(rows, ls::Format::Table);
+        const size_t shown = std::min<size_t>(res.differences.size(), static_cast<size_t>(o.check_show));
+        if (shown) {
+            std::vector<std::vector<std::string>> rows = {{"element", "lanescope", "given"}};
+            for (size_t n = 0; n < shown; ++n) {
+                const auto& d = res.differences[n];
+                rows.push_back({ls::element_label(op, d.element, d.element.block ? 2 : 1), placements_text(d.expected),
+                                placements_text(d.given)});
+            }
+            text += ls::render_grid(rows, ls::Format::Table);
+        }
         if (shown < res.differing)
-            text += "... and " + std::to_string(res.differing - shown) + " more (--format json lists " +
+            text += "... and " + std::to_string(res.differing - shown) + " more elements (--show N lists N; --format json lists " +
                     (res.differing > res.differences.size() ? "the first " + std::to_string(res.differences.size()) : "all") +
                     ")\n";
     }
@@ -942,6 +1069,9 @@ int lanescope_cli_main(int argc, char** argv) {
             c.sub->add_flag("--tables", o.header_tables,
                             "constexpr tables instead of closed-form index math (the earlier form, for host-side checks)");
         }
+        if (name == "check")
+            add_int_option(c.sub, "--show", o.check_show, 0, 1000000,
+                           "how many differing elements to list after the summary (default 10; --format json lists them all)");
         if (name == "check")
             c.sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV, or a linear layout (lanescope's or Triton's JSON, "
                                 "Gluon's DistributedLinearLayout(...), LinearLayout::toString() text)")

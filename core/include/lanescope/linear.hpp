@@ -80,7 +80,9 @@ std::string render_distributed_linear(const LinearLayout& l, int warp_lanes);
 //    dim1 = cols in either order; lines may start with "//" or "#").
 // A UTF-8 byte-order mark is skipped. Bases are [dim0, dim1] = [row, col];
 // "register" counts elements (Triton's convention), as render_linear does.
-LinearLayout parse_linear(std::string_view text, std::string_view origin);
+// With `shape_optional`, a JSON or Gluon form without "shape" is read with rows
+// and cols 0 (its user gives the shape; check takes lanescope's).
+LinearLayout parse_linear(std::string_view text, std::string_view origin, bool shape_optional = false);
 // Which form `text` is in, for messages: "lanescope JSON", "Triton JSON",
 // "Gluon DistributedLinearLayout", "Triton LinearLayout text", or "" when none.
 std::string_view linear_form_of(std::string_view text);

@@ -50,6 +50,14 @@ std::string json_string(std::string_view s);
 std::string query_header_json(const Query& q);
 std::string query_title(const Query& q);
 std::string render_grid(const std::vector<std::vector<std::string>>& rows, Format format);
+// CSV and Markdown print one table each (RFC 4180; GitHub Flavored Markdown's
+// table extension): prose that applies to every row (a note, the evidence's
+// confidence) becomes a last column "note"; nothing else is printed around it.
+// with_note adds that column (rows unchanged when `note` is empty);
+// render_table_or_one prints `rows` so for CSV and Markdown, and for the
+// aligned table the grid followed by the prose as it is.
+std::vector<std::vector<std::string>> with_note(std::vector<std::vector<std::string>> rows, const std::string& note);
+std::string render_table_or_one(const std::vector<std::vector<std::string>>& rows, Format format, const std::string& prose);
 
 // Output produced piece by piece: a renderer appends to text() and calls
 // maybe_flush(); about every MiB the sink hands what it holds to `flush` (a

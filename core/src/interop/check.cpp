@@ -8,6 +8,7 @@
 #include "util/json_read.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cstdint>
 #include <map>
@@ -36,6 +37,28 @@ std::string bound_text(const Bound& b) { return "a whole number from 0 to " + nu
 
 // ------------------------------------------------------------------ readers ----
 
+// The bits each element spans over its placements when every element (of the
+// first 4096 seen) spans as many, else 0. Replicated elements count one copy:
+// the bits of their placements in the first (wave, lane) that holds them.
+int uniform_element_bits(const std::vector<std::pair<Element, Placement>>& entries) {
+    std::map<std::tuple<int, int, int>, std::pair<std::pair<int, int>, int>> bits;  // element -> ((wave, lane), bits)
+    for (const auto& [e, p] : entries) {
+        const auto key = std::make_tuple(e.block, e.row, e.col);
+        auto it = bits.find(key);
+        if (it == bits.end()) {
+            if (bits.size() >= 4096) continue;
+            it = bits.emplace(key, std::make_pair(std::make_pair(p.wave, p.lane), 0)).first;
+        }
+        if (it->second.first == std::make_pair(p.wave, p.lane)) it->second.second += p.bit_hi - p.bit_lo + 1;
+    }
+    int w = 0;
+    for (const auto& kv : bits) {
+        if (w && kv.second.second != w) return 0;
+        w = kv.second.second;
+    }
+    return w;
+}
+
 GivenLayout from_contract(std::string_view text, const std::string& origin) {
     GivenLayout g;
     g.origin = origin;
@@ -47,6 +70,26 @@ GivenLayout from_contract(std::string_view text, const std::string& origin) {
             g.operand = p.string();
             if (!parse_operand(g.operand))
                 p.fail("\"operand\" \"" + g.operand.substr(0, 16) + "\" is not one of A, B, C, D, K, SA, SB");
+            return;
+        }
+        if (k == "element_bits" && p.peek() == Pull::Int) {
+            const long long b = p.integer("\"element_bits\"");
+            if (b < 1 || b > 64) p.fail("\"element_bits\" = " + num(b) + ": must be a whole number from 1 to 64");
+            g.element_bits = static_cast<int>(b);
+            return;
+        }
+        if (k == "type" && p.peek() == Pull::String) {
+            g.type = p.string().substr(0, 32);
+            return;
+        }
+        if (k == "modifiers" && p.peek() == Pull::Object) {
+            // The contract's modifiers: those that differ from their default, as `info` names them.
+            p.object([&](const std::string& name) {
+                if (p.peek() != Pull::Int || name == "wave") return p.skip();
+                const long long v = p.integer("\"modifiers\"." + name.substr(0, 24));
+                if (v != 0 && g.modifiers.size() < 256)
+                    g.modifiers += (g.modifiers.empty() ? "" : " ") + name.substr(0, 24) + "=" + num(v);
+            });
             return;
         }
         if (k != "entries") return p.skip();
@@ -82,6 +125,7 @@ GivenLayout from_contract(std::string_view text, const std::string& origin) {
     });
     p.finish();
     if (!have_entries) throw Error(origin + ": \"entries\" is missing (the JSON contract lists them)");
+    if (!g.element_bits) g.element_bits = uniform_element_bits(g.entries);
     return g;
 }
 
@@ -161,6 +205,7 @@ GivenLayout from_csv(std::string_view text, const std::string& origin) {
         g.entries.push_back({Element{get(kBlock), get(kRow), get(kCol)}, p});
     }
     if (head.empty()) throw Error(origin + ": empty; expected the JSON contract, CSV or a linear layout");
+    g.element_bits = uniform_element_bits(g.entries);
     return g;
 }
 
@@ -388,6 +433,140 @@ std::string explain(const Grid& E, const Grid& G, Operand op) {
     return "";
 }
 
+// ---------------------------------------------------------------- why ----
+
+std::string pair_text(std::pair<int, int> p) { return "[" + num(p.first) + ", " + num(p.second) + "]"; }
+
+// Lanescope's layout as bases (the element at index 2^b of each in-dim) against
+// the checked layout's, where lanescope's sends place 0 to (0, 0).
+void basis_differences(const Grid& E, const LinearLayout& G, CheckResult& res) {
+    if (E.empty() || E.at[0].row != 0 || E.at[0].col != 0) return;
+    struct Dim {
+        const char* name;
+        int expected_count;
+        const std::vector<std::pair<int, int>>& given;
+    };
+    const Dim dims[3] = {{"register", E.slots, G.reg}, {"lane", E.lanes, G.lane}, {"warp", E.waves, G.warp}};
+    for (const Dim& d : dims) {
+        int count = 0;
+        while ((1 << count) < d.expected_count) ++count;
+        if ((1 << count) != d.expected_count) return;  // not a power of two: lanescope's has no bases
+        if (count != static_cast<int>(d.given.size()))
+            res.bases_note += std::string(res.bases_note.empty() ? "" : "; ") + "yours has " +
+                              num(static_cast<long long>(d.given.size())) + " " + d.name + " bases, lanescope's " + num(count);
+        for (int b = 0; b < std::min(count, static_cast<int>(d.given.size())); ++b) {
+            const int i = 1 << b;
+            const Element& e = d.name[0] == 'r' ? E(0, 0, i) : d.name[0] == 'l' ? E(0, i, 0) : E(i, 0, 0);
+            if (std::make_pair(e.row, e.col) != d.given[static_cast<size_t>(b)])
+                res.bases.push_back({d.name, b, d.given[static_cast<size_t>(b)], {e.row, e.col}});
+        }
+    }
+}
+
+// Places where the two layouts hold different elements, by wave, lane and slot.
+DifferenceSummary summarize(const Grid& E, const Grid& G) {
+    DifferenceSummary s;
+    if (E.empty() || G.empty() || E.waves != G.waves || E.lanes != G.lanes || E.slots != G.slots) return s;
+    s.waves = E.waves, s.lanes = E.lanes, s.slots = E.slots;
+    std::vector<size_t> w(static_cast<size_t>(E.waves)), l(static_cast<size_t>(E.lanes)), r(static_cast<size_t>(E.slots));
+    s.places = E.at.size();
+    for (int a = 0; a < E.waves; ++a)
+        for (int b = 0; b < E.lanes; ++b)
+            for (int c = 0; c < E.slots; ++c)
+                if (!(E(a, b, c) == G(a, b, c))) ++w[static_cast<size_t>(a)], ++l[static_cast<size_t>(b)], ++r[static_cast<size_t>(c)], ++s.differing_places;
+    for (size_t i = 0; i < w.size(); ++i)
+        if (w[i]) s.by_wave.push_back({static_cast<int>(i), w[i]});
+    for (size_t i = 0; i < l.size(); ++i)
+        if (l[i]) s.by_lane.push_back({static_cast<int>(i), l[i]});
+    for (size_t i = 0; i < r.size(); ++i)
+        if (r[i]) s.by_slot.push_back({E.labels[i], r[i]});
+    return s;
+}
+
+// Rank over GF(2) of (row, col) vectors, and the first one that adds nothing.
+OneToOne one_to_one_linear(const LinearLayout& L) {
+    OneToOne o;
+    o.known = true;
+    std::vector<uint64_t> basis;  // reduced, by leading bit
+    const char* names[3] = {"register", "lane", "warp"};
+    const std::vector<std::pair<int, int>>* dims[3] = {&L.reg, &L.lane, &L.warp};
+    int rank = 0, total = 0;
+    for (int d = 0; d < 3; ++d)
+        for (size_t i = 0; i < dims[d]->size(); ++i, ++total) {
+            const auto [r, c] = (*dims[d])[i];
+            uint64_t v = static_cast<uint64_t>(r) << 32 | static_cast<uint32_t>(c);
+            for (uint64_t b : basis)
+                if ((v ^ b) < v) v ^= b;
+            if (v) {
+                basis.push_back(v);
+                std::sort(basis.rbegin(), basis.rend());
+                ++rank;
+            } else if (o.why.empty()) {
+                o.why = std::string(names[d]) + " basis " + num(static_cast<long long>(i)) + " " + pair_text({r, c}) +
+                        ((r | c) ? " is the XOR of earlier bases" : " is zero") + ": places differing in that bit hold the same element";
+            }
+        }
+    o.places = static_cast<size_t>(1) << total;
+    o.elements_held = static_cast<size_t>(1) << rank;
+    o.shape_elements = static_cast<size_t>(L.rows) * static_cast<size_t>(L.cols);
+    o.injective = rank == total;
+    o.surjective = o.elements_held == o.shape_elements;
+    return o;
+}
+
+// The same for a list of placements (sorted by element): copies in several
+// (wave, lane)s, places shared by elements (overlapping bits of one register).
+OneToOne one_to_one_list(const std::vector<Rec>& recs, size_t shape_elements) {
+    OneToOne o;
+    o.known = true;
+    o.places = recs.size();
+    o.shape_elements = shape_elements;
+    size_t copies = 0;
+    for (size_t i = 0; i < recs.size();) {
+        size_t j = i;
+        const uint64_t wl = recs[i].pl >> 44;  // wave and lane
+        bool several = false;
+        while (j < recs.size() && recs[j].el == recs[i].el) several = several || (recs[j].pl >> 44) != wl, ++j;
+        ++o.elements_held;
+        copies += several;
+        i = j;
+    }
+    // Places by (wave, lane, reg), then bit_lo: an overlap with another element shares bits.
+    std::vector<std::pair<uint64_t, uint64_t>> by_place;  // (placement, element)
+    by_place.reserve(recs.size());
+    for (const Rec& r : recs) by_place.push_back({r.pl, r.el});
+    std::sort(by_place.begin(), by_place.end());
+    for (size_t i = 1; i < by_place.size(); ++i) {
+        const uint64_t a = by_place[i - 1].first, b = by_place[i].first;
+        const bool same_reg = (a >> 12) == (b >> 12);
+        const int a_hi = static_cast<int>(a & 63), b_lo = static_cast<int>(b >> 6 & 63);
+        if (same_reg && b_lo <= a_hi && by_place[i - 1].second != by_place[i].second) ++o.shared_places;
+    }
+    o.injective = copies == 0 && o.shared_places == 0;
+    o.surjective = o.elements_held >= shape_elements;
+    if (o.shared_places)
+        o.why = num(static_cast<long long>(o.shared_places)) + " places hold bits of two elements";
+    else if (copies)
+        o.why = num(static_cast<long long>(copies)) + " elements are held by more than one (wave, lane)";
+    return o;
+}
+
+// Element widths or types that differ: the cause no permutation explains.
+std::string width_cause(const GivenLayout& g, const OperandLayout& L) {
+    auto lower = [](std::string v) {
+        for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        return v;
+    };
+    const std::string ours = std::string(elem_name(L.type()));
+    if (g.element_bits && g.element_bits != L.element_bits())
+        return "element widths differ: your elements are " + num(g.element_bits) + "-bit" +
+               (g.type.empty() ? "" : " (" + g.type + ")") + ", lanescope's " + num(L.element_bits()) + "-bit (" + ours +
+               "): another data format or modifier (e.g. cbsz/blgp or matrix_a_fmt), not a permutation";
+    if (!g.type.empty() && lower(g.type) != lower(ours))
+        return "element types differ: yours are " + g.type + ", lanescope's " + ours;
+    return "";
+}
+
 std::vector<Rec> given_recs(const GivenLayout& given, const LinearLayout* L) {
     std::vector<Rec> out;
     if (L) {
@@ -444,6 +623,12 @@ LinearLayout fold_warps(LinearLayout L, int lanes) {
     return L;
 }
 
+// The explanation, causes first: element widths or types, then another of
+// lanescope's layouts (kWidth, modifiers), then a permutation (only when the
+// elements are alike: a permutation never explains another width).
+void explain_difference(CheckResult& res, const std::string& cause, const std::vector<CheckAlternative>& alternatives,
+                        const GivenLayout& given, const Grid& E, const Grid& G, Operand op);
+
 }  // namespace
 
 bool Placement::operator<(const Placement& o) const { return key(*this) < key(o); }
@@ -462,6 +647,14 @@ GivenLayout parse_layout_text(std::string_view text_in, std::string_view origin_
     if (first == std::string_view::npos) throw Error(origin + ": empty; expected the JSON contract, CSV or a linear layout");
     if (text[first] == '[')
         throw Error(origin + ": a list of layouts; give one operand's layout (layout --operand X, not all)");
+    if (has_gluon_named_layout(text)) {
+        GivenLayout g;
+        g.origin = origin;
+        g.named = true;
+        g.named_layout = parse_gluon_named_layout(text, origin);
+        g.shape_given = false;
+        return g;
+    }
     const std::string_view form = linear_form_of(text);
     if (form.empty()) return from_csv(text, origin);
     if (form == "JSON") {
@@ -476,8 +669,31 @@ GivenLayout parse_layout_text(std::string_view text_in, std::string_view origin_
     GivenLayout g;
     g.origin = origin;
     g.linear = true;
-    g.linear_layout = parse_linear(text, origin);
+    g.linear_layout = parse_linear(text, origin, /*shape_optional=*/true);
+    g.shape_given = g.linear_layout.rows > 0;
     return g;
+}
+
+void resolve_given_layout(GivenLayout& given, const Instruction& ins, const Target& target, Operand op,
+                          const ResolvedModifiers& mods, int rows, int cols) {
+    if (given.named) {
+        given.linear_layout = gluon_named_linear(given.named_layout, ins, target, op, mods, rows, cols);
+        given.linear = true;
+        given.named = false;
+        return;
+    }
+    if (!given.linear || given.shape_given) return;
+    LinearLayout& L = given.linear_layout;
+    L.rows = rows;
+    L.cols = cols;
+    for (const auto* bases : {&L.reg, &L.lane, &L.warp})
+        for (size_t i = 0; i < bases->size(); ++i) {
+            const auto [r, c] = (*bases)[i];
+            if (r >= rows || c >= cols)
+                throw Error(given.origin + ": a basis [" + num(r) + ", " + num(c) + "] is outside the shape " + num(rows) +
+                            " x " + num(cols) + " taken from lanescope's layout (the file gives no \"shape\"; "
+                            "--shape sets it)");
+        }
 }
 
 CheckResult check_layout(const TileLayout& t, const GivenLayout& given, const std::vector<CheckAlternative>& alternatives) {
@@ -504,9 +720,11 @@ CheckResult check_layout(const TileLayout& t, const GivenLayout& given, const st
         compare(mine, theirs, true, res);
         std::vector<Rec>().swap(mine);
         std::vector<Rec>().swap(theirs);
+        res.one_to_one = one_to_one_linear(L);
         if (res.differing) {
             expected_grid = grid_from_held(held, t.lanes());
             given_grid = grid_from_linear(L);
+            basis_differences(expected_grid, L, res);
         }
     } else {
         for (const TileEntry& e : t.entries())
@@ -514,6 +732,7 @@ CheckResult check_layout(const TileLayout& t, const GivenLayout& given, const st
                                                          e.at.loc.bit_hi, -1})});
         std::vector<Rec> theirs = given_recs(given, nullptr);
         compare(mine, theirs, false, res);
+        res.one_to_one = one_to_one_list(theirs, static_cast<size_t>(t.elements()));
         if (res.differing) {
             expected_grid = grid_from_slots(std::move(mine), t.waves(), t.lanes());
             given_grid = grid_from_slots(std::move(theirs), t.waves(), t.lanes());
@@ -521,18 +740,28 @@ CheckResult check_layout(const TileLayout& t, const GivenLayout& given, const st
     }
     res.equal = res.differing == 0 && res.note.empty();
     if (!res.equal) {
-        for (const CheckAlternative& alt : alternatives) {
-            if (!alt.layout) continue;
-            CheckResult other = check_layout(*alt.layout, given);
-            if (other.equal) {
-                res.explanation = "your layout equals lanescope's with " + alt.label;
-                break;
-            }
-        }
-        if (res.explanation.empty()) res.explanation = explain(expected_grid, given_grid, t.operand());
+        res.summary = summarize(expected_grid, given_grid);
+        explain_difference(res, width_cause(given, t.instruction()), alternatives, given, expected_grid, given_grid,
+                           t.operand());
     }
     return res;
 }
+
+namespace {
+
+void explain_difference(CheckResult& res, const std::string& cause, const std::vector<CheckAlternative>& alternatives,
+                        const GivenLayout& given, const Grid& E, const Grid& G, Operand op) {
+    for (const CheckAlternative& alt : alternatives) {
+        if (!alt.layout) continue;
+        if (check_layout(*alt.layout, given).equal) {
+            res.explanation = (cause.empty() ? "" : cause + "; ") + "your layout equals lanescope's with " + alt.label;
+            return;
+        }
+    }
+    res.explanation = cause.empty() ? explain(E, G, op) : cause;
+}
+
+}  // namespace
 
 CheckResult check_layout(const OperandLayout& L, const GivenLayout& given) {
     CheckResult res;
@@ -566,18 +795,30 @@ CheckResult check_layout(const OperandLayout& L, const GivenLayout& given) {
                        " x " + num(G.cols);
         std::vector<Rec> theirs = given_recs(given, &G);
         compare(mine, theirs, true, res);
-        if (res.differing) res.explanation = explain(grid_from_held(held, L.lanes()), grid_from_linear(G), L.operand());
+        res.one_to_one = one_to_one_linear(G);
+        if (res.differing) {
+            const Grid E = grid_from_held(held, L.lanes()), GG = grid_from_linear(G);
+            basis_differences(E, G, res);
+            res.summary = summarize(E, GG);
+            explain_difference(res, "", {}, given, E, GG, L.operand());
+        }
     } else {
         for (const Entry& e : L.entries())
             mine.push_back({pack_el(e.element), pack_pl({0, e.loc.lane, e.loc.reg, e.loc.bit_lo, e.loc.bit_hi, -1})});
         std::vector<Rec> theirs = given_recs(given, nullptr);
+        const std::string cause = width_cause(given, L);
         if (L.blocks() == 1 && std::all_of(given.entries.begin(), given.entries.end(), [](const auto& e) { return e.first.block == 0; })) {
             compare(mine, theirs, false, res);
-            if (res.differing)
-                res.explanation = explain(grid_from_slots(std::move(mine), 1, L.lanes()),
-                                          grid_from_slots(std::move(theirs), 1, L.lanes()), L.operand());
+            res.one_to_one = one_to_one_list(theirs, static_cast<size_t>(L.elements()));
+            if (res.differing) {
+                const Grid E = grid_from_slots(std::move(mine), 1, L.lanes()), G = grid_from_slots(std::move(theirs), 1, L.lanes());
+                res.summary = summarize(E, G);
+                explain_difference(res, cause, {}, given, E, G, L.operand());
+            }
         } else {
             compare(mine, theirs, false, res);
+            res.one_to_one = one_to_one_list(theirs, static_cast<size_t>(L.elements()));
+            if (res.differing) res.explanation = cause;
         }
     }
     res.equal = res.differing == 0 && res.note.empty();

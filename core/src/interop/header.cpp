@@ -11,6 +11,7 @@
 #include "util/text_util.hpp"
 
 #include <algorithm>
+#include <vector>
 #include <cctype>
 #include <cstdint>
 #include <map>
@@ -577,33 +578,60 @@ std::string ldmatrix_helper(const TileLayout& t, const std::vector<std::vector<I
 
 void check_namespace_name(const std::string& name, const std::string& option) {
     const std::string rule =
-        "; legal: a C++ identifier (letters, digits, _; not starting with a digit) that is not a keyword or reserved name";
-    bool ident = !name.empty() && (std::isalpha(static_cast<unsigned char>(name[0])) || name[0] == '_');
-    for (char c : name) ident &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
-    if (!ident) throw Error(option + " '" + name + "' is not a C++ identifier" + rule);
-    // C++17 keywords and alternative tokens (ISO/IEC 14882:2017 [lex.key], [lex.digraph]), and C++20's.
-    static const char* const kKeywords[] = {
-        "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-        "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
-        "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
-        "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-        "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-        "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-        "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
-        "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-        "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
-        // Names the generated code defines or uses itself.
-        "LANESCOPE_HD", "LANESCOPE_DEVICE", "LANESCOPE_UNROLL", "LS_HD", "LS_LDS", "LS_GLOBAL", "std", "posix"};
-    for (const char* k : kKeywords)
-        if (name == k) throw Error(option + " '" + name + "' is a C++ keyword or a name the generated code uses" + rule);
-    if (name.find("__") != std::string::npos || (name.size() > 1 && name[0] == '_' && std::isupper(static_cast<unsigned char>(name[1]))))
-        throw Error(option + " '" + name + "' is reserved to the implementation (a double underscore, or _ and a capital)" + rule);
+        "; legal: a C++ identifier (letters, digits, _; not starting with a digit) that is not a keyword or reserved "
+        "name, or such identifiers joined by :: (a nested namespace), the first not main";
+    // A nested namespace (C++17 [namespace.def]): every part is checked as one name.
+    std::vector<std::string> parts;
+    for (size_t start = 0;;) {
+        const size_t at = name.find("::", start);
+        parts.push_back(name.substr(start, at == std::string::npos ? std::string::npos : at - start));
+        if (at == std::string::npos) break;
+        start = at + 2;
+    }
+    for (size_t n = 0; n < parts.size(); ++n) {
+        const std::string& part = parts[n];
+        const std::string what = option + " '" + name + "'" + (parts.size() > 1 ? " (its part '" + part + "')" : "");
+        bool ident = !part.empty() && (std::isalpha(static_cast<unsigned char>(part[0])) || part[0] == '_');
+        for (char c : part) ident &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+        if (!ident) throw Error(what + " is not a C++ identifier" + rule);
+        // C++17 keywords and alternative tokens (ISO/IEC 14882:2017 [lex.key], [lex.digraph]), and C++20's.
+        static const char* const kKeywords[] = {
+            "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
+            "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
+            "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
+            "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
+            "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
+            "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
+            "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
+            "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
+            "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while", "xor", "xor_eq",
+            // Names the generated code defines or uses itself.
+            "LANESCOPE_HD", "LANESCOPE_DEVICE", "LANESCOPE_UNROLL", "LS_HD", "LS_LDS", "LS_GLOBAL"};
+        for (const char* k : kKeywords)
+            if (part == k) throw Error(what + " is a C++ keyword or a name the generated code uses" + rule);
+        if (part.find("__") != std::string::npos ||
+            (part.size() > 1 && part[0] == '_' && std::isupper(static_cast<unsigned char>(part[1]))))
+            throw Error(what + " is reserved to the implementation (a double underscore, or _ and a capital) ([lex.name])" + rule);
+        if (n == 0) {
+            // The global namespace: ::main is the program's entry ([basic.start.main]: no other entity at global
+            // scope is named main), names starting with _ are reserved there ([lex.name]), std and posix to the
+            // standard library ([namespace.std]).
+            if (part == "main")
+                throw Error(what + ": a namespace main at global scope clashes with every program's main function" + rule);
+            if (part[0] == '_') throw Error(what + " starts with _, reserved in the global namespace ([lex.name])" + rule);
+            if (part == "std" || part == "posix" || (part.rfind("std", 0) == 0 && part.size() > 3 &&
+                                                     std::all_of(part.begin() + 3, part.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); })))
+                throw Error(what + " is reserved to the standard library ([namespace.std], [namespace.posix])" + rule);
+        }
+    }
 }
 
 std::string render_header(const Query& q, const TileParams& tp, const std::string& name, const HeaderOptions& opts) {
     check_namespace_name(name, "--namespace");
     const bool nvidia = q.ins->vendor() == Vendor::NVIDIA;
-    const std::string guard = "LANESCOPE_HEADER_" + name;
+    std::string guard = "LANESCOPE_HEADER_" + name;
+    for (char& c : guard)
+        if (c == ':') c = '_';  // a nested namespace's ::
     std::string s;
     s += "// Generated by lanescope-cli header. Do not edit: regenerate.\n";
     s += "// " + q.ins->mnemonic + (nvidia ? "" : " (" + q.ins->builtin(q.mods.wave) + ")") + " on " + q.target->gfx + " (" +

@@ -125,6 +125,21 @@ std::string render_linear(const LinearLayout& l) {
 }
 
 std::string render_distributed_linear(const LinearLayout& l, int warp_lanes) {
+    // Gluon builds DistributedLinearLayout surjective (Triton's LinearLayout with requireSurjective):
+    // the bases must span the whole shape, or Gluon refuses the layout.
+    std::vector<uint64_t> span;
+    for (const auto* dim : {&l.reg, &l.lane, &l.warp})
+        for (const auto& [r, c] : *dim) {
+            uint64_t v = static_cast<uint64_t>(r) << 32 | static_cast<uint32_t>(c);
+            for (uint64_t b : span)
+                if ((v ^ b) < v) v ^= b;
+            if (v) span.push_back(v), std::sort(span.rbegin(), span.rend());
+        }
+    const long long covered = 1LL << span.size(), cells = static_cast<long long>(l.rows) * l.cols;
+    if (covered != cells)
+        throw Error("Gluon's DistributedLinearLayout must be surjective (its bases reach every element of the shape); "
+                    "these bases reach " + num(covered) + " of the " + num(l.rows) + " x " + num(l.cols) + " = " + num(cells) +
+                    " elements; legal: bases that span the shape (or a shape of " + num(covered) + " elements they fill)");
     auto bases = [](const std::vector<std::pair<int, int>>& b) {
         std::string s = "[";
         for (size_t i = 0; i < b.size(); ++i)
@@ -178,12 +193,15 @@ void keep_basis(RawLinear& raw, int d, Basis b) {
 }
 
 // Checks the limits and the shape; the names (`key`) as the form spells them.
-LinearLayout finish_linear(const RawLinear& raw, const std::string& where, const char* const key[5]) {
-    if (!raw.seen[4]) throw Error(where + ": missing \"" + key[4] + "\" ([rows, cols], powers of two)");
+// Without a shape (`shape_optional`, for check): rows and cols 0, bases bounded by the largest shape.
+LinearLayout finish_linear(const RawLinear& raw, const std::string& where, const char* const key[5],
+                           bool shape_optional = false) {
+    const bool no_shape = !raw.seen[4] && shape_optional;
+    if (!raw.seen[4] && !no_shape) throw Error(where + ": missing \"" + key[4] + "\" ([rows, cols], powers of two)");
     for (int d = 0; d < 2; ++d)
         if (!raw.seen[d]) throw Error(where + ": missing \"" + key[d] + "\" (a list of [row, col] bases)");
-    const long long R = raw.rows, C = raw.cols;
-    if (!power_of_two(R) || !power_of_two(C) || R > kLinearMaxCells || C > kLinearMaxCells || R * C > kLinearMaxCells)
+    const long long R = no_shape ? kLinearMaxCells : raw.rows, C = no_shape ? kLinearMaxCells : raw.cols;
+    if (!no_shape && (!power_of_two(R) || !power_of_two(C) || R > kLinearMaxCells || C > kLinearMaxCells || R * C > kLinearMaxCells))
         throw Error(where + ": \"" + key[4] + "\" [" + num(R) + ", " + num(C) +
                     "] is not legal: powers of two with rows x cols at most 16777216 (2^24, the largest tile lanescope "
                     "lays out)");
@@ -203,8 +221,8 @@ LinearLayout finish_linear(const RawLinear& raw, const std::string& where, const
                     " + " + num(static_cast<long long>(raw.counted[2])) + "); at most " + num(kLinearMaxBasesLog2) +
                     " in all; " + limits_text());
     LinearLayout L;
-    L.rows = static_cast<int>(R);
-    L.cols = static_cast<int>(C);
+    L.rows = no_shape ? 0 : static_cast<int>(R);
+    L.cols = no_shape ? 0 : static_cast<int>(C);
     for (int d = 0; d < 3; ++d) {
         const auto& in = d == 0 ? raw.reg : d == 1 ? raw.lane : raw.warp;
         auto& out = d == 0 ? L.reg : d == 1 ? L.lane : L.warp;
@@ -251,7 +269,7 @@ void read_shape(Pull& p, RawLinear& raw, const std::string& key) {
 const char* const kLanescopeKeys[5] = {"register", "lane", "warp", "block", "shape"};
 const char* const kTritonKeys[5] = {"reg_bases", "lane_bases", "warp_bases", "block_bases", "shape"};
 
-LinearLayout parse_linear_json(std::string_view text, const std::string& where) {
+LinearLayout parse_linear_json(std::string_view text, const std::string& where, bool shape_optional) {
     Pull p(text, where);
     if (p.peek() != Pull::Object)
         throw Error(where + ": expected an object {\"register\": ..., \"lane\": ..., \"warp\": ..., \"shape\": [R, C]} "
@@ -284,11 +302,11 @@ LinearLayout parse_linear_json(std::string_view text, const std::string& where) 
                "block_bases, shape (Triton, Gluon's DistributedLinearLayout)");
     });
     p.finish();
-    return finish_linear(raw, where, form == 2 ? kTritonKeys : kLanescopeKeys);
+    return finish_linear(raw, where, form == 2 ? kTritonKeys : kLanescopeKeys, shape_optional);
 }
 
 // Gluon: DistributedLinearLayout(reg_bases=[...], lane_bases=[...], warp_bases=[...], block_bases=[...], shape=[...])
-LinearLayout parse_linear_gluon(std::string_view text, const std::string& where) {
+LinearLayout parse_linear_gluon(std::string_view text, const std::string& where, bool shape_optional) {
     // The first call: "DistributedLinearLayout" followed by '(' (comments may name it too).
     const std::string_view name = "DistributedLinearLayout";
     size_t pos = 0;
@@ -341,7 +359,7 @@ LinearLayout parse_linear_gluon(std::string_view text, const std::string& where)
         if (pos < text.size() && text[pos] == ')') break;
         Pull(text, where, pos).fail("expected ',' or ')' in DistributedLinearLayout(...)");
     }
-    return finish_linear(raw, where, kTritonKeys);
+    return finish_linear(raw, where, kTritonKeys, shape_optional);
 }
 
 // Triton's LinearLayout::toString() (lib/Tools/LinearLayout.cpp):
@@ -531,12 +549,12 @@ std::string_view linear_form_of(std::string_view text) {
     return "";
 }
 
-LinearLayout parse_linear(std::string_view text_in, std::string_view origin) {
+LinearLayout parse_linear(std::string_view text_in, std::string_view origin, bool shape_optional) {
     const std::string where(origin);
     const std::string_view text = without_bom(text_in);
     const std::string_view form = linear_form_of(text);
-    if (form == "JSON") return parse_linear_json(text, where);
-    if (form == "Gluon DistributedLinearLayout") return parse_linear_gluon(text, where);
+    if (form == "JSON") return parse_linear_json(text, where, shape_optional);
+    if (form == "Gluon DistributedLinearLayout") return parse_linear_gluon(text, where, shape_optional);
     if (form == "Triton LinearLayout text") return parse_linear_text(text, where);
     if (first_text(text) >= text.size())
         throw Error(where + ": empty; expected a linear layout (lanescope's or Triton's JSON, Gluon's "

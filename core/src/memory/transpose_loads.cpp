@@ -774,7 +774,7 @@ std::string render_transpose_info(const TransposeLoad& load, const Target& t, Fo
     }
     std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
     for (auto& [k, v] : transpose_load_facts(load, t)) rows.push_back({k, v});
-    if (format == Format::Csv) return render_grid(rows, Format::Csv);  // the facts alone, one per row
+    if (format == Format::Csv || format == Format::Markdown) return render_grid(rows, format);  // one table: the facts
     const bool md = format == Format::Markdown;
     std::string out = (md ? "## " : "") + load.mnemonic + " on " + t.gfx + " (" + std::string(family_title(t.family)) +
                       "), wave" + num(load.wave) + ": transpose load\n\n";

@@ -113,12 +113,12 @@ std::string title(const Query& q) {
     return s;
 }
 
-// One CSV row: cells with a comma, quote or space quoted, quotes doubled.
+// One CSV row (RFC 4180): cells with a comma, quote, space or line break quoted, quotes doubled.
 void append_csv_row(std::string& out, const std::vector<std::string>& cells) {
     for (size_t c = 0; c < cells.size(); ++c) {
         const std::string& cell = cells[c];
         if (c) out += ',';
-        if (cell.find_first_of(",\" ") != std::string::npos) {
+        if (cell.find_first_of(",\" \r\n") != std::string::npos) {
             out += '"';
             for (char ch : cell) out += ch == '"' ? std::string("\"\"") : std::string(1, ch);
             out += '"';
@@ -127,6 +127,31 @@ void append_csv_row(std::string& out, const std::vector<std::string>& cells) {
         }
     }
     out += '\n';
+}
+
+std::string markdown_cell(const std::string& c) {
+    std::string out;
+    for (char ch : c) {
+        if (ch == '|') out += "\\|";
+        else if (ch == '\n') out += "<br>";
+        else if (ch != '\r') out += ch;
+    }
+    return out;
+}
+
+std::string grid_aligned(const std::vector<std::vector<std::string>>& rows, Format f);
+
+// Prose as one line (a table cell): lines joined by spaces, the last line break dropped.
+std::string trim_newline(std::string text) {
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+    return text;
+}
+
+std::string one_line(const std::string& text) {
+    std::string out;
+    for (char c : text) out += c == '\n' ? ' ' : c;
+    while (!out.empty() && out.back() == ' ') out.pop_back();
+    return out;
 }
 
 // A grid of strings rendered as an aligned table, CSV or Markdown.
@@ -139,6 +164,23 @@ std::string grid(const std::vector<std::vector<std::string>>& rows, Format f) {
         }
         return out;
     }
+    if (f == Format::Markdown) {
+        // GitHub Flavored Markdown tables: a | inside a cell is \|, a cell is one line.
+        bool plain = true;
+        for (const auto& r : rows)
+            for (const auto& c : r) plain = plain && c.find_first_of("|\n\r") == std::string::npos;
+        if (!plain) {
+            std::vector<std::vector<std::string>> escaped = rows;
+            for (auto& r : escaped)
+                for (auto& c : r) c = markdown_cell(c);
+            return grid_aligned(escaped, f);
+        }
+    }
+    return grid_aligned(rows, f);
+}
+
+std::string grid_aligned(const std::vector<std::vector<std::string>>& rows, Format f) {
+    std::string out;
     std::vector<size_t> width(rows[0].size(), 0);
     for (const auto& r : rows)
         for (size_t c = 0; c < r.size() && c < width.size(); ++c) width[c] = std::max(width[c], r[c].size());
@@ -220,6 +262,19 @@ std::string locations_text(const Instruction& ins, Operand op, const std::vector
 std::string query_header_json(const Query& q) { return header_json(q); }
 std::string query_title(const Query& q) { return title(q); }
 std::string render_grid(const std::vector<std::vector<std::string>>& rows, Format f) { return grid(rows, f); }
+
+std::vector<std::vector<std::string>> with_note(std::vector<std::vector<std::string>> rows, const std::string& note) {
+    const std::string line = one_line(note);
+    if (line.empty() || rows.empty()) return rows;
+    rows[0].push_back("note");
+    for (size_t r = 1; r < rows.size(); ++r) rows[r].push_back(line);
+    return rows;
+}
+
+std::string render_table_or_one(const std::vector<std::vector<std::string>>& rows, Format f, const std::string& prose) {
+    if (f == Format::Csv || f == Format::Markdown) return grid(with_note(rows, prose), f);
+    return grid(rows, f) + prose;
+}
 
 void stream_grid(int count, const std::function<void(int, std::vector<std::string>&)>& row, Format f, TextSink& out) {
     if (count <= 0) return;
@@ -358,26 +413,26 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
         return grid(rows, Format::Csv);
     }
 
-    const bool md = f == Format::Markdown;
-    out += (md ? "### " : "") + std::string(operand_title(op)) + " of " + title(q) + "\n";
-    if (!md) out += std::string(operand_name(op)) + ": " + L.formula() + "\n";
-    out += evidence_text(layout_evidence(*q.ins, op, q.mods));
-    out += "\n";
-    if (view == View::Matrix) {
-        for (int b = 0; b < L.blocks(); ++b) {
-            if (L.blocks() > 1) out += (md ? "**Block " : "Block ") + num(b) + (md ? "**\n\n" : "\n");
-            std::vector<std::vector<std::string>> rows;
-            std::vector<std::string> head = {std::string(operand_name(op)) + " row\\col"};
-            for (int c = 0; c < L.cols(); ++c) head.push_back(num(c));
-            rows.push_back(head);
+    // The matrix view's grid of blocks b0..b1-1 (a first column "block" when asked) and the registers view's.
+    auto matrix_rows = [&](int b0, int b1, bool block_column) {
+        std::vector<std::vector<std::string>> rows;
+        std::vector<std::string> head;
+        if (block_column) head.push_back("block");
+        head.push_back(std::string(operand_name(op)) + " row\\col");
+        for (int c = 0; c < L.cols(); ++c) head.push_back(num(c));
+        rows.push_back(head);
+        for (int b = b0; b < b1; ++b)
             for (int r = 0; r < L.rows(); ++r) {
-                std::vector<std::string> row = {num(r)};
-                for (int c = 0; c < L.cols(); ++c) row.push_back(locations_text(*q.ins, L.operand(), L.where({b, r, c}), L.element_bits()));
+                std::vector<std::string> row;
+                if (block_column) row.push_back(num(b));
+                row.push_back(num(r));
+                for (int c = 0; c < L.cols(); ++c)
+                    row.push_back(locations_text(*q.ins, L.operand(), L.where({b, r, c}), L.element_bits()));
                 rows.push_back(row);
             }
-            out += grid(rows, f) + "\n";
-        }
-    } else {
+        return rows;
+    };
+    auto register_rows = [&] {
         std::vector<std::vector<std::string>> rows;
         std::vector<std::string> head = {"lane"};
         for (int reg = 0; reg < L.regs(); ++reg) head.push_back(register_text(*q.ins, L.operand(), reg, L.element_bits()));
@@ -396,7 +451,21 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
             }
             rows.push_back(row);
         }
-        out += grid(rows, f);
+        return rows;
+    };
+    const std::string evidence = evidence_text(layout_evidence(*q.ins, op, q.mods));
+    if (f == Format::Markdown)  // one table: blocks as a first column, the evidence as a last one
+        return grid(with_note(view == View::Matrix ? matrix_rows(0, L.blocks(), L.blocks() > 1) : register_rows(), evidence), f);
+    out += std::string(operand_title(op)) + " of " + title(q) + "\n";
+    out += std::string(operand_name(op)) + ": " + L.formula() + "\n";
+    out += evidence + "\n";
+    if (view == View::Matrix) {
+        for (int b = 0; b < L.blocks(); ++b) {
+            if (L.blocks() > 1) out += "Block " + num(b) + "\n";
+            out += grid(matrix_rows(b, b + 1, false), f) + "\n";
+        }
+    } else {
+        out += grid(register_rows(), f);
     }
     return out;
 }
@@ -424,8 +493,10 @@ std::string render_where(const Query& q, const OperandLayout& L, const Element& 
     for (const auto& l : locs)
         rows.push_back({element_label(L.operand(), e, L.blocks()), reg_column_text(*q.ins, L.operand(), l, L.element_bits()), num(l.lane),
                         "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":")});
-    if (locs.empty()) return element_label(L.operand(), e, L.blocks()) + " is held by no lane under these modifiers\n" + ev_text;
-    return grid(rows, f) + ev_text;
+    const bool one = f == Format::Csv || f == Format::Markdown;
+    if (locs.empty() && one) rows.push_back({element_label(L.operand(), e, L.blocks()), "-", "-", "-", "held by no lane"});
+    if (locs.empty() && !one) return element_label(L.operand(), e, L.blocks()) + " is held by no lane under these modifiers\n" + ev_text;
+    return render_table_or_one(rows, f, ev_text);
 }
 
 std::string render_where_many(const Query& q, const OperandLayout& L, const std::vector<Element>& elements, Format f) {
@@ -469,6 +540,8 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
         return s + "}\n";
     }
     const std::string ev_text = evidence_text(layout_evidence(*q.ins, L.operand(), q.mods));
+    if (parts.empty() && (f == Format::Csv || f == Format::Markdown))
+        return render_table_or_one({{"bits", "element", "block", "row", "col"}, {"-", "none", "-", "-", "-"}}, f, ev_text);
     if (parts.empty())
         return (nvidia ? "register " + num(reg) + " (" + register_text(*q.ins, L.operand(), reg, L.element_bits()) + ") of thread "
                        : "v" + num(reg) + " of lane ") + num(lane) + " holds no element of " +
@@ -483,7 +556,7 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
                         num(p.element.row), num(p.element.col)});
         if (nvidia) rows.back().push_back(reg_column_text(*q.ins, L.operand(), Location{reg, lane, p.bit_lo, p.bit_hi}, L.element_bits()));
     }
-    return grid(rows, f) + ev_text;
+    return render_table_or_one(rows, f, ev_text);
 }
 
 std::string render_trace(const Query& q, const Trace& t, Format f) {
@@ -508,16 +581,21 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
         }
         return s + "], \"note\": " + json_string(t.note) + "}\n";
     }
-    std::string out = "D" + std::string(blocks > 1 ? "[b" + num(t.d.block) + "]" : "") + "[" + num(t.d.row) + "][" +
-                      num(t.d.col) + "] of " + title(q) + " is at " +
-                      locations_text(*q.ins, Operand::D, t.d_locations, elem_bits(q.ins->c) == 64 ? 64 : elem_bits(q.ins->c)) + "\n";
-    out += "D = sum over k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
+    const std::string d_label = "D" + std::string(blocks > 1 ? "[b" + num(t.d.block) + "]" : "") + "[" + num(t.d.row) + "][" +
+                                num(t.d.col) + "]";
+    const std::string d_at = locations_text(*q.ins, Operand::D, t.d_locations, elem_bits(q.ins->c) == 64 ? 64 : elem_bits(q.ins->c));
+    // CSV and Markdown: one table, D first, then its inputs (D = sum over k of A[i][k]*B[k][j] + C[i][j]).
+    const bool one = f == Format::Csv || f == Format::Markdown;
     std::vector<std::vector<std::string>> rows = {{"operand", "element", "locations"}};
+    if (one) rows.push_back({"D", d_label, d_at});
     for (const auto& term : t.terms) {
         int ob = (term.operand == Operand::A || term.operand == Operand::B || term.operand == Operand::C) ? blocks : 1;
         rows.push_back({std::string(operand_name(term.operand)), element_label(term.operand, term.element, ob),
                         locations_text(*q.ins, term.operand, term.locations, bits_of(term.operand))});
     }
+    if (one) return grid(with_note(rows, t.note), f);
+    std::string out = d_label + " of " + title(q) + " is at " + d_at + "\n";
+    out += "D = sum over k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
     out += grid(rows, f);
     if (!t.note.empty()) out += "\nnote: " + t.note + "\n";
     return out;
@@ -685,6 +763,22 @@ std::string formulas_json(const Query& q) {
     return "\"formulas\": " + json_string(formulas) + ",\n\"formula_symbols\": " + symbols_json(*q.ins, formulas) + ",\n";
 }
 
+namespace {
+// info as one table (CSV, Markdown): its facts, then the prose sections as facts too (a cell of
+// several lines is quoted in CSV, <br> in Markdown).
+std::string info_table(std::vector<std::vector<std::string>> rows, const Query& q, const std::string& layout,
+                       const std::string& evidence, Format f) {
+    const Instruction& ins = *q.ins;
+    rows.push_back({"title", title(q)});
+    rows.push_back({"modifiers", trim_newline(modifier_notes(ins, *q.target))});
+    rows.push_back({"layout", trim_newline(layout)});
+    if (!evidence.empty()) rows.push_back({"evidence per operand", trim_newline(evidence)});
+    rows.push_back({"symbols", trim_newline(formula_symbols_text(ins, family_formulas(ins, q.mods)))});
+    rows.push_back({"formula source", family_source(ins.kind)});
+    return grid(rows, f);
+}
+}  // namespace
+
 // NVIDIA: info from instruction_facts; JSON with the PTX facts.
 std::string render_info_nvidia(const Query& q, Format f) {
     const Instruction& ins = *q.ins;
@@ -719,16 +813,17 @@ std::string render_info_nvidia(const Query& q, Format f) {
              ", \"confidence\": " + json_string(ins.confidence) + ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
         return s;
     }
-    const bool md = f == Format::Markdown;
-    std::string out = (md ? "## " : "") + title(q) + "\n\n";
     std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
     for (auto& [k, v] : instruction_facts(q)) rows.push_back({k, v});
-    out += grid(rows, md ? Format::Markdown : Format::Table);
+    const std::string layout = "Layout (" + std::string(layout_kind_name(ins.kind)) +
+                               (computes_product(ins) ? "; A is M x K, B is K x N, D is M x N; g = lane/4, t = lane%4, i = PTX element index"
+                                                      : "; block = matrix, row/col as the matrix lies in memory") +
+                               "):\n" + family_formulas(ins, q.mods);
+    if (f == Format::Csv || f == Format::Markdown) return info_table(std::move(rows), q, layout, "", f);
+    std::string out = title(q) + "\n\n";
+    out += grid(rows, Format::Table);
     out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
-    out += "\nLayout (" + std::string(layout_kind_name(ins.kind)) +
-           (computes_product(ins) ? "; A is M x K, B is K x N, D is M x N; g = lane/4, t = lane%4, i = PTX element index"
-                                  : "; block = matrix, row/col as the matrix lies in memory") +
-           "):\n" + family_formulas(ins, q.mods);
+    out += "\n" + layout;
     out += "Symbols:\n" + formula_symbols_text(ins, family_formulas(ins, q.mods));
     out += "Source: " + family_source(ins.kind) + "\n";
     return out;
@@ -791,23 +886,24 @@ std::string render_info(const Query& q, Format f) {
              ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
         return s;
     }
-    const bool md = f == Format::Markdown;
-    std::string out = (md ? "## " : "") + title(q) + "\n\n";
     std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
     for (auto& [k, v] : instruction_facts(q)) rows.push_back({k, v});
-    out += grid(rows, md ? Format::Markdown : Format::Table);
-    out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
-    out += "\nLayout (" + std::string(layout_kind_name(ins.kind)) + "; k, i, j as in A[i][k], B[k][j], D[i][j]):\n" +
-           family_formulas(ins, q.mods);
-    if (gfx1250_kind(ins)) {
-        out += "Evidence per operand:\n";
+    const std::string layout = "Layout (" + std::string(layout_kind_name(ins.kind)) +
+                               "; k, i, j as in A[i][k], B[k][j], D[i][j]):\n" + family_formulas(ins, q.mods);
+    std::string evidence;
+    if (gfx1250_kind(ins))
         for (Operand op : ops) {
             const Evidence ev = layout_evidence(ins, op, q.mods);
-            out += "  " + std::string(operand_name(op)) + ": " + ev.confidence + " — " + ev.why + "\n";
+            evidence += "  " + std::string(operand_name(op)) + ": " + ev.confidence + " — " + ev.why + "\n";
             for (const Alternative& a : ev.alternatives)
-                out += "     second reading: " + a.reading + " (per " + a.source + "; " + a.differs + ")\n";
+                evidence += "     second reading: " + a.reading + " (per " + a.source + "; " + a.differs + ")\n";
         }
-    }
+    if (f == Format::Csv || f == Format::Markdown) return info_table(std::move(rows), q, layout, evidence, f);
+    std::string out = title(q) + "\n\n";
+    out += grid(rows, Format::Table);
+    out += "\nModifiers:\n" + modifier_notes(ins, *q.target);
+    out += "\n" + layout;
+    if (!evidence.empty()) out += "Evidence per operand:\n" + evidence;
     out += "Symbols:\n" + formula_symbols_text(ins, family_formulas(ins, q.mods));
     out += "Source: " + family_source(ins.kind) + "\n";
     return out;
@@ -844,8 +940,23 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
         counts.push_back({std::string(family_name(t->family)), t->gfx, num(static_cast<long long>(rows.size())),
                           num(static_cast<long long>(builtins))});
     }
+    if (f == Format::Csv || f == Format::Markdown) {
+        // One table: the target a first column (the counts are its rows counted).
+        std::vector<std::vector<std::string>> rows = {
+            {"target", "arch", "instruction", "builtin or short name", "MxNxK", "blocks", "A,B,C", "layout"}};
+        for (const Target* t : targets) {
+            const bool nvidia = t->vendor() == Vendor::NVIDIA;
+            for (const Instruction* r : cat.on(t->family))
+                rows.push_back({t->gfx, std::string(family_name(t->family)), r->mnemonic,
+                                nvidia ? r->short_name : r->builtin(t->default_wave), r->shape(), num(r->blocks),
+                                std::string(elem_name(r->a)) + "," + std::string(elem_name(r->b)) + "," +
+                                    std::string(elem_name(r->c)),
+                                std::string(layout_kind_name(r->kind))});
+        }
+        return grid(rows, f);
+    }
     for (const Target* t : targets) {
-        out += (f == Format::Markdown ? "### " : "") + t->title + "\n\n";
+        out += t->title + "\n\n";
         if (!t->compiler.empty()) out += "compiler witness: " + t->compiler + "\n\n";
         const bool nvidia = t->vendor() == Vendor::NVIDIA;
         std::vector<std::vector<std::string>> rows = {

@@ -217,12 +217,12 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
         return s + (plan.coalescing.empty() ? "" : "\n") + "]}\n";
     }
     std::vector<std::vector<std::string>> grid;
-    if (f == Format::Csv) {
+    if (f == Format::Csv || f == Format::Markdown) {  // one table each (render.hpp)
         grid.push_back({"wave", "lane", "issue", "mnemonic", "address", "bytes", "reg", "bit", "width_bits", "via_temp"});
         for (const MemoryOp* op : by_lane_then_issue(plan.ops))
             grid.push_back({num(op->wave), num(op->lane), num(op->issue), op->mnemonic, num(op->address), num(op->bytes),
                             num(op->reg), num(op->bit), num(op->width_bits), op->via_temp ? "1" : "0"});
-        return render_grid(grid, Format::Csv);
+        return render_grid(grid, f);
     }
     const bool md = f == Format::Markdown;
     std::string out = (md ? "### " : "") + std::string(kind == "stores" ? "Stores of " : "Loads of ") + op_name + " of " +

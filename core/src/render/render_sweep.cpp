@@ -104,7 +104,7 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
         return j + (shown ? "\n" : "") + "]}\n";
     }
     std::vector<std::vector<std::string>> grid;
-    if (f == Format::Csv) {
+    if (f == Format::Csv || f == Format::Markdown) {  // one table each (render.hpp)
         grid.push_back({"rank", unit, "minimum", "ratio", "instruction_minimum", "instructions_per_wave", "instructions",
                         "pad_bytes", "confidence", "options", "command"});
         for (size_t n = 0; n < shown; ++n) {
@@ -113,7 +113,7 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
                             num(x.instruction_minimum), num(x.instructions_per_wave), instructions_words(x),
                             num(x.pad_bytes), text::join(x.confidences, "/"), x.candidate.options(), row_command(command, x)});
         }
-        return render_grid(grid, Format::Csv);
+        return render_grid(grid, f);
     }
     const bool md = f == Format::Markdown;
     std::string out = (md ? "### " : "") + std::string("Sweep of ") + op_name + " of " + query_title(q) +

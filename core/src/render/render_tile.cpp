@@ -160,8 +160,7 @@ void render_tile_layout(const Query& q, const TileLayout& t, View view, Format f
             }
         return;
     }
-    const bool md = f == Format::Markdown;
-    out.append((md ? "### " : "") + tile_title(q, t) + "\n");
+    if (f != Format::Markdown) out.append(tile_title(q, t) + "\n");  // Markdown: the one table alone
     if (view == View::Matrix) {
         count = t.rows() + 1;
         row = [&](int i, std::vector<std::string>& cells) {
@@ -322,11 +321,18 @@ std::string render_tile_trace(const Query& q, const TileLayout& a, const TileLay
                  json_locs(terms[n].at) + (n + 1 < terms.size() ? "},\n" : "}\n");
         return s + "]}\n";
     }
-    std::string title = tile_title(q, d);
-    title.pop_back();  // its newline
-    std::string out = "D[" + num(e.row) + "][" + num(e.col) + "] of the " + title + "\nis at " +
-                      labels(Operand::D, d_at, d.instruction().element_bits()) + "\nD = sum over the tile's k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
     std::vector<std::vector<std::string>> rows = {{"operand", "element", "locations"}};
+    std::string out;
+    if (f == Format::Csv || f == Format::Markdown) {
+        // One table: D first, then its inputs.
+        rows.push_back({"D", element_label(Operand::D, e, 1), labels(Operand::D, d_at, d.instruction().element_bits())});
+    } else {
+        std::string title = tile_title(q, d);
+        title.pop_back();  // its newline
+        out = "D[" + num(e.row) + "][" + num(e.col) + "] of the " + title + "\nis at " +
+              labels(Operand::D, d_at, d.instruction().element_bits()) +
+              "\nD = sum over the tile's k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
+    }
     for (const Term& t : terms)
         rows.push_back({std::string(operand_name(t.op)), element_label(t.op, t.el, 1), labels(t.op, t.at, t.bits)});
     return out + render_grid(rows, f);
