@@ -614,9 +614,11 @@ std::string rule_violation(const Instruction& ins) {
         for (Family f : ins.families)
             if (vendor_of(f) != Vendor::NVIDIA) return "an NVIDIA row cannot also name " + std::string(family_name(f));
         // Rules of core/catalog/nvidia.txt's families, after the same bounds as AMD's.
-        const bool no_k = ins.kind == LayoutKind::LdStMatrix;
-        if (ins.m <= 0 || ins.n <= 0 || ins.k < (no_k ? 0 : 1) || ins.blocks <= 0 || ins.m > 1024 || ins.n > 1024 ||
-            ins.k > 4096 || ins.blocks > 64)
+        // tcgen05.ld/st/cp have no K; tcgen05.ld/st's n counts bits per lane (up to 32x32b.x128's 4096).
+        const bool tmem_move = ins.kind == LayoutKind::Tcgen05LdSt || ins.kind == LayoutKind::Tcgen05Cp;
+        const bool no_k = ins.kind == LayoutKind::LdStMatrix || tmem_move;
+        if (ins.m <= 0 || ins.n <= 0 || ins.k < (no_k ? 0 : 1) || ins.blocks <= 0 || ins.m > 1024 ||
+            ins.n > (tmem_move ? 8192 : 1024) || ins.k > 4096 || ins.blocks > 64)
             return "shape " + shape_text(ins) + " is out of range for " + fam +
                    ", legal: the shapes of core/catalog/nvidia.txt's " + fam + " rows";
         const std::string why = detail::nvidia_rule_violation(ins);
@@ -1260,13 +1262,14 @@ ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifier
 }
 
 Evidence layout_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    if (ins.kind == LayoutKind::MmaBlockScale) return detail::mma_block_scale_evidence(ins, op, mods);
     if (!is_gfx1250(ins)) return {};
     require_layable(ins);
     return detail::gfx1250_evidence(ins, op, mods);
 }
 
 Evidence instruction_evidence(const Instruction& ins, const ResolvedModifiers& mods) {
-    if (!is_gfx1250(ins)) return {};
+    if (!is_gfx1250(ins) && ins.kind != LayoutKind::MmaBlockScale) return {};
     // The weakest operand's confidence; every operand's alternatives (named by operand).
     auto rank = [](const std::string& c) { return c == "high" ? 3 : c == "disputed" ? 2 : c == "low" ? 1 : 0; };
     Evidence out;

@@ -2,6 +2,7 @@
 // Markdown and the JSON contract (docs/json.md).
 #include "lanescope/render.hpp"
 #include "lanescope/palette.hpp"
+#include "catalog/catalog_blackwell.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -553,7 +554,14 @@ std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
                         for (Family fam : ins.families) v.emplace_back(family_name(fam));
                         return text::join(v, ", ");
                     }()});
-    rows.push_back({"facts from", ins.source + " (core/catalog/nvidia.txt line " + num(ins.catalog_line) + ")"});
+    const detail::BlackwellFacts bw = detail::blackwell_facts(ins);
+    if (!bw.sass.empty()) {
+        rows.push_back({"legal on", text::join(ins.targets, ", ") + " (CUDA 13.0 ptxas accepts it there, refuses it elsewhere)"});
+        rows.push_back({"PTX section", bw.section});
+        rows.push_back({"SASS", bw.sass});
+    }
+    rows.push_back({"facts from", ins.source + " (core/catalog/" + (bw.sass.empty() ? "nvidia" : "blackwell") + ".txt line " +
+                                      num(ins.catalog_line) + ")"});
     rows.push_back({"confidence", ins.confidence});
     std::vector<std::pair<std::string, std::string>> out;
     for (auto& r : rows) out.emplace_back(r[0], r[1]);
@@ -710,7 +718,17 @@ std::string render_info_nvidia(const Query& q, Format f) {
         s += ", \"value_modifiers\": " + json_string(ef.value_modifiers) + ",\n";
         s += formulas_json(q);
         s += "\"formula_source\": " + json_string(family_source(ins.kind)) + ", \"source\": " + json_string(ins.source) +
-             ", \"confidence\": " + json_string(ins.confidence) + ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
+             ", \"confidence\": " + json_string(ins.confidence) + ", \"catalog_line\": " + num(ins.catalog_line);
+        // Blackwell rows (core/catalog/blackwell.txt): where ptxas accepts them, their SASS and PTX section;
+        // nothing of them ran on Blackwell silicon.
+        if (const detail::BlackwellFacts bw = detail::blackwell_facts(ins); !bw.sass.empty()) {
+            std::string targets;
+            for (const std::string& t : ins.targets) targets += (targets.empty() ? "" : ", ") + json_string(t);
+            s += ",\n\"catalog_file\": \"core/catalog/blackwell.txt\", \"targets\": [" + targets + "], \"sass\": " +
+                 json_string(bw.sass) + ", \"ptx_section\": " + json_string(bw.section) +
+                 ", \"hardware_confirmed\": false";
+        }
+        s += "}\n";
         return s;
     }
     const bool md = f == Format::Markdown;
