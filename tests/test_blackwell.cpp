@@ -143,6 +143,28 @@ TEST_CASE("blackwell catalog: legal exactly where CUDA 13.0 ptxas accepts it", "
     CHECK_FALSE(refusal("sm_100a", "wgmma_m64n128k16_f32_f16").empty());
 }
 
+TEST_CASE("blackwell catalog: collector qualifiers and .ashift are accepted where ptxas takes them", "[blackwell]") {
+    // ptxas 13.0: .collector::a::* and .ashift (A in TMEM) on the non-.ws forms, in either order;
+    // .collector::b0..3::* on .ws; .ashift with a descriptor A and the crossed collectors are refused.
+    const ls::Instruction& c = find("sm_100a", "tcgen05.mma.cta_group::1.kind::f16.collector::a::use");
+    CHECK(c.mnemonic == "tcgen05.mma.cta_group::1.kind::f16");
+    const ls::Instruction& sh = find("sm_100a", "tcgen05.mma.cta_group::1.kind::f16.collector::a::discard.ashift");
+    CHECK(sh.a_in_tmem);
+    CHECK(&find("sm_110a", "tcgen05.mma.ws.cta_group::1.kind::i8.collector::b3::discard") ==
+          &find("sm_110a", "tcgen05.mma.ws.cta_group::1.kind::i8"));
+    CHECK_FALSE(refusal("sm_100a", "tcgen05.mma.ws.cta_group::1.kind::f16.collector::a::fill").empty());
+    CHECK_FALSE(refusal("sm_100a", "tcgen05.mma.cta_group::1.kind::f16.collector::b0::fill").empty());
+    CHECK_FALSE(refusal("sm_100a", "tcgen05.mma.ws.cta_group::1.kind::f16.ashift").empty());
+    CHECK(refusal("sm_100a", "tcgen05.mma.cta_group::1.kind::f16.ashift.collector::a::fill").find("cannot be combined") !=
+          std::string::npos);
+    // ptxas refuses .ashift with every block-scaled kind, on every target.
+    CHECK(refusal("sm_103a", "tcgen05.mma.cta_group::1.kind::mxf8f6f4.block_scale.block32.ashift").find("not legal") !=
+          std::string::npos);
+    // The collector does not change where the spelling is legal (i8 still not on sm_103a).
+    CHECK(refusal("sm_103a", "tcgen05.mma.ws.cta_group::1.kind::i8.collector::b0::fill").find("not on sm_103a") !=
+          std::string::npos);
+}
+
 TEST_CASE("blackwell catalog: bad shapes are refused with what is legal", "[blackwell]") {
     const std::string n = refusal("sm_100a", "tcgen05_mma_m128n264k16_f32_f16");
     CHECK(n.find("is not a shape") != std::string::npos);

@@ -602,12 +602,56 @@ const Instruction* blackwell_find(const Target& t, std::string_view name) {
     const std::string lowered = text::lower(text::trim(name));
     // Every Blackwell spelling starts so: other names never parse the rows.
     if (lowered.rfind("tcgen05", 0) != 0 && lowered.rfind("mma", 0) != 0) return nullptr;
-    Found f = lookup(lowered);
+    // tcgen05.mma's collector-buffer qualifiers and .ashift (PTX §9.7.16.10.9) leave the
+    // layouts as they are: they are accepted and set aside. ptxas takes .collector::a::*
+    // and .ashift (A in Tensor Memory only) on the non-.ws forms, .collector::b0..3::* on .ws,
+    // in either order.
+    std::string base = lowered;
+    bool ashift = false, fills = false;  // .collector::a::fill / ::use: ptxas refuses them with .ashift
+    if (base.rfind("tcgen05.mma", 0) == 0) {
+        const bool ws = base.rfind("tcgen05.mma.ws", 0) == 0;
+        static const char* kUses[] = {"fill", "use", "lastuse", "discard"};
+        for (bool again = true; again;) {
+            again = false;
+            for (const char* use : kUses)
+                for (int b = -1; b < 4; ++b) {
+                    const std::string q = std::string(".collector::") + (b < 0 ? "a" : "b" + std::to_string(b)) + "::" + use;
+                    const size_t at = base.find(q);
+                    if (at == std::string::npos || (at + q.size() < base.size() && base[at + q.size()] != '.')) continue;
+                    if ((b < 0) == ws)
+                        throw Error(std::string(text::trim(name)) + ": " + q.substr(1) + " is legal on " +
+                                    (ws ? "the non-.ws tcgen05.mma forms (.ws takes .collector::b0..3)"
+                                        : "tcgen05.mma.ws only (the other forms take .collector::a)"));
+                    fills = fills || (b < 0 && (std::string(use) == "fill" || std::string(use) == "use"));
+                    base.erase(at, q.size());
+                    again = true;
+                }
+            if (const size_t at = base.find(".ashift");
+                at != std::string::npos && (at + 7 == base.size() || base[at + 7] == '.')) {
+                if (ws) throw Error(std::string(text::trim(name)) + ": .ashift is legal on the non-.ws tcgen05.mma forms only");
+                base.erase(at, 7);
+                ashift = again = true;
+            }
+        }
+    }
+    Found f = lookup(base);
+    if (f.row && ashift) {
+        if (!in(f.row->a_spaces, "tmem")) throw Error(std::string(text::trim(name)) + ": .ashift needs A in Tensor Memory");
+        if (fills)
+            throw Error(std::string(text::trim(name)) + ": .ashift cannot be combined with .collector::a::fill or ::use "
+                        "(ptxas); legal with it: .collector::a::lastuse, ::discard");
+        f.choice.a_tmem = true;  // .ashift shifts A's rows in Tensor Memory (ptxas refuses it with a descriptor A)
+        if (f.choice.m != 128 && f.choice.m != 256)
+            throw Error(std::string(text::trim(name)) + ": .ashift needs M = 128 or 256 (PTX §9.7.16.10.9.1)");
+    }
     if (!f.row) {
         if (f.score == 0) return nullptr;
         throw Error(f.why);
     }
     Instruction ins = build(*f.row, f.choice);
+    if (ashift && ins.scale_vec > 0)  // ptxas 13.0 on every target: "Illegal modifier '.ashift' for instruction 'tcgen05.mma'"
+        throw Error(std::string(text::trim(name)) + ": .ashift is not legal with the block-scaled kinds (" + ins.mma_kind +
+                    "); legal: kind::f16, tf32, f8f6f4, i8 with A in Tensor Memory");
     if (!in(ins.targets, t.gfx)) {
         std::string msg = ins.mnemonic + (ins.a_in_tmem ? " with A in Tensor Memory" : "");
         if (ins.mnemonic != ins.short_name && text::lower(name) != text::lower(ins.mnemonic))
