@@ -3,6 +3,7 @@
 #include "lanescope/render.hpp"
 #include "lanescope/palette.hpp"
 #include "catalog/catalog_blackwell.hpp"
+#include "lanescope/blackwell.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -825,11 +826,24 @@ std::string render_info(const Query& q, Format f) {
     return out;
 }
 
+namespace {
+// The rows a target lists: the catalog's, then (NVIDIA) the Blackwell spellings legal there
+// (one per PTX spelling and A space; core/catalog/blackwell.txt's templates name the shapes).
+std::vector<const Instruction*> listed(const Catalog& cat, const Target& t) {
+    std::vector<const Instruction*> rows = cat.on(t.family);
+    if (t.vendor() != Vendor::NVIDIA) return rows;
+    static const std::vector<Instruction>* kBlackwell = new std::vector<Instruction>(blackwell_spellings());
+    for (const Instruction& r : *kBlackwell)
+        if (claimed_on(r, t)) rows.push_back(&r);
+    return rows;
+}
+}  // namespace
+
 std::string render_list(const Catalog& cat, const std::vector<const Target*>& targets, Format f) {
     if (f == Format::Json) {
         std::string s = "{\"targets\": [\n";
         for (size_t t = 0; t < targets.size(); ++t) {
-            auto rows = cat.on(targets[t]->family);
+            auto rows = listed(cat, *targets[t]);
             s += "{\"arch\": " + json_string(targets[t]->arch_name()) + ", \"target\": " +
                  json_string(targets[t]->gfx) + ", \"compiler\": " + json_string(targets[t]->compiler) + ", \"count\": " + num(static_cast<long long>(rows.size())) +
                  ", \"instructions\": [";
@@ -850,7 +864,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
     std::string out;
     std::vector<std::vector<std::string>> counts = {{"arch", "target", "instructions", "builtins"}};
     for (const Target* t : targets) {
-        auto rows = cat.on(t->family);
+        auto rows = listed(cat, *t);
         size_t builtins = 0;
         for (const Instruction* r : rows) builtins += r->builtin_pattern.find("{w}") != std::string::npos ? 2 : 1;
         counts.push_back({std::string(family_name(t->family)), t->gfx, num(static_cast<long long>(rows.size())),
@@ -862,7 +876,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
         const bool nvidia = t->vendor() == Vendor::NVIDIA;
         std::vector<std::vector<std::string>> rows = {
             {nvidia ? "ptx" : "mnemonic", nvidia ? "short" : "builtin", "MxNxK", "blocks", "A,B,C", "layout"}};
-        for (const Instruction* r : cat.on(t->family))
+        for (const Instruction* r : listed(cat, *t))
             rows.push_back({r->mnemonic, nvidia ? r->short_name : r->builtin(t->default_wave), r->shape(), num(r->blocks),
                             std::string(elem_name(r->a)) + "," + std::string(elem_name(r->b)) + "," +
                                 std::string(elem_name(r->c)),
