@@ -272,6 +272,13 @@ void add_modifier_options(CLI::App* sub, Options& o) {
     named("--matrix-b-scale-fmt", "matrix_b_scale_fmt", o.mods.matrix_b_scale_fmt,
           "gfx1250 wmma_scale*: B's scale format (matrix_b_scale_fmt; b_scale_fmt)");
     add_int_option(sub, "--index-key", o.mods.index_key, 0, 255, "gfx1250 SWMMAC: index_key");
+    // sm_120 block-scaled mma.sync (PTX 9.7.14.3): the {byte-id, thread-id} selectors of the scale operands.
+    add_int_option(sub, "--sf-byte-a", o.mods.sf_byte_a, 0, 3, "sm_120 block-scaled mma.sync: byte-id-a (the first SF_A byte)");
+    add_int_option(sub, "--sf-thread-a", o.mods.sf_thread_a, 0, 1,
+                   "sm_120 block-scaled mma.sync: thread-id-a (the lane pair supplying SF_A)");
+    add_int_option(sub, "--sf-byte-b", o.mods.sf_byte_b, 0, 3, "sm_120 block-scaled mma.sync: byte-id-b (the first SF_B byte)");
+    add_int_option(sub, "--sf-thread-b", o.mods.sf_thread_b, 0, 3,
+                   "sm_120 block-scaled mma.sync: thread-id-b (the lane of each quad supplying SF_B)");
 }
 
 void add_target_options(CLI::App* sub, Options& o, bool with_operand) {

@@ -289,3 +289,34 @@ TEST_CASE("sm_120 m16n8k32 kind::f8f6f4: PTX's fragment with e2m1 in bits 5:2 of
     CHECK(ev.confidence == "high");
     CHECK(ev.why.find("not confirmed on hardware") != std::string::npos);
 }
+
+TEST_CASE("sm_120 scale-factor selectors move SF_A / SF_B as PTX's byte-id and thread-id say", "[blackwell][layouts]") {
+    const ls::Instruction& ins = find("sm_120a", "mma_m16n8k64_f32_e2m1_mxf4_2x_ue8m0");
+    const ls::Target& t = ls::Catalog::target("sm_120a");
+    ls::Modifiers m;
+    m.sf_thread_a = 1;
+    m.sf_byte_a = 2;
+    m.sf_thread_b = 3;
+    m.sf_byte_b = 2;
+    const ls::ResolvedModifiers mods = ls::resolve_modifiers(ins, t, m);
+    for (const auto& e : ls::layout_of(ins, t, ls::Operand::SA, mods).entries()) {
+        // thread-id-a 1: the lane pair 4g + {2, 3}; row m from lane 4*(m%8) + m/8 + 2.
+        CHECK(e.loc.lane == 4 * (e.element.row % 8) + e.element.row / 8 + 2);
+        CHECK(e.loc.bit_lo == 8 * (2 + e.element.col));  // bytes byte-id + j
+    }
+    for (const auto& e : ls::layout_of(ins, t, ls::Operand::SB, mods).entries()) {
+        CHECK(e.loc.lane == 4 * e.element.col + 3);
+        CHECK(e.loc.bit_lo == 8 * (2 + e.element.row));
+    }
+    // Table 37's ranges: 2X takes byte-id 0 or 2; 4X only 0; thread-id-a 0..1.
+    ls::Modifiers bad;
+    bad.sf_byte_a = 1;
+    CHECK_THROWS_WITH(ls::resolve_modifiers(ins, t, bad), Catch::Contains("legal: 0, 2"));
+    const ls::Instruction& x4 = find("sm_120a", "mma_m16n8k64_f32_e2m1_mxf4nvf4_4x_ue4m3");
+    bad.sf_byte_a = 2;
+    CHECK_THROWS_WITH(ls::resolve_modifiers(x4, t, bad), Catch::Contains("legal: 0"));
+    // Not block-scaled: the selectors do not apply.
+    ls::Modifiers stray;
+    stray.sf_thread_b = 1;
+    CHECK_THROWS(ls::resolve_modifiers(find("sm_120a", "mma_m16n8k32_f32_e4m3_f8f6f4"), t, stray));
+}

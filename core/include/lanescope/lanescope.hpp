@@ -266,6 +266,10 @@ struct Modifiers {
     int matrix_a_scale = -1, matrix_b_scale = -1;          // gfx1250 wmma_scale*
     int matrix_a_scale_fmt = -1, matrix_b_scale_fmt = -1;  // gfx1250 wmma_scale*
     int index_key = -1;                                    // gfx1250 SWMMAC
+    // bwcat: sm_120 block-scaled mma.sync (PTX 9.7.14.3): the {byte-id, thread-id}
+    // selectors of scale-a-data / scale-b-data: the byte holding the first scale
+    // factor, and which lane of a pair (A) / quad (B) supplies it.
+    int sf_byte_a = -1, sf_thread_a = -1, sf_byte_b = -1, sf_thread_b = -1;
 };
 
 // The modifiers after validation and defaulting, as they apply to one instruction.
@@ -277,6 +281,7 @@ struct ResolvedModifiers {
     int matrix_a_scale = 0, matrix_b_scale = 0;
     int matrix_a_scale_fmt = 0, matrix_b_scale_fmt = 0;
     int index_key = 0;
+    int sf_byte_a = 0, sf_thread_a = 0, sf_byte_b = 0, sf_thread_b = 0;  // bwcat: sm_120 scale-factor selectors
     std::string describe() const;  // "cbsz=1 abid=1" (only non-default fields), or ""
 };
 
@@ -287,7 +292,8 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
 struct ModifierRange {
     std::string name;          // "cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b", "selector",
                                // "matrix_a_fmt", "matrix_b_fmt", "matrix_a_scale", "matrix_b_scale",
-                               // "matrix_a_scale_fmt", "matrix_b_scale_fmt", "index_key"
+                               // "matrix_a_scale_fmt", "matrix_b_scale_fmt", "index_key",
+                               // "sf_byte_a", "sf_thread_a", "sf_byte_b", "sf_thread_b"
     std::vector<int> values;   // legal values (given the other modifiers' current values)
     std::string meaning;       // one line
     bool moves_data;           // false for value-only modifiers (f64 negation)

@@ -1030,6 +1030,22 @@ Legal legal_opsel_ab(const Instruction& ins) {
     return {{}, "only mfma_scale_* have scale operands"};
 }
 
+// sm_120 block-scaled mma.sync (PTX 9.7.14.3, Table 37): byte-id 0..3 for
+// scale_vec::1X, 0 or 2 for 2X, 0 for 4X; thread-id 0..1 for A, 0..3 for B.
+Legal legal_sf_byte(const Instruction& ins) {
+    if (ins.kind != LayoutKind::MmaBlockScale || ins.scale_vec == 0)
+        return {{}, "only sm_120's block-scaled mma.sync has scale-factor selectors"};
+    if (ins.scale_vec == 1) return {range(0, 3), "byte-id: the byte of the scale register holding the factor (scale_vec::1X)"};
+    if (ins.scale_vec == 2) return {{0, 2}, "byte-id: the first of the two bytes holding the factors (scale_vec::2X)"};
+    return {{0}, "byte-id: scale_vec::4X uses all four bytes"};
+}
+Legal legal_sf_thread(const Instruction& ins, bool a) {
+    if (ins.kind != LayoutKind::MmaBlockScale || ins.scale_vec == 0)
+        return {{}, "only sm_120's block-scaled mma.sync has scale-factor selectors"};
+    if (a) return {range(0, 1), "thread-id-a: which lane pair of each quad (4g + {0,1} or 4g + {2,3}) supplies SF_A"};
+    return {range(0, 3), "thread-id-b: which lane of each quad supplies SF_B"};
+}
+
 std::string values_text(const std::vector<int>& v) {
     if (v.empty()) return "none";
     bool contiguous = v.size() >= 2;
@@ -1078,6 +1094,10 @@ std::string ResolvedModifiers::describe() const {
     add("matrix_a_scale_fmt", matrix_a_scale_fmt);
     add("matrix_b_scale_fmt", matrix_b_scale_fmt);
     add("index_key", index_key);
+    add("sf_byte_a", sf_byte_a);
+    add("sf_thread_a", sf_thread_a);
+    add("sf_byte_b", sf_byte_b);
+    add("sf_thread_b", sf_thread_b);
     return s;
 }
 
@@ -1101,6 +1121,10 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
     r.matrix_a_scale_fmt = check("matrix-a-scale-fmt", m.matrix_a_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
     r.matrix_b_scale_fmt = check("matrix-b-scale-fmt", m.matrix_b_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
     r.index_key = check("index-key", m.index_key, 0, legal_index_key(ins), ins, t);
+    r.sf_byte_a = check("sf-byte-a", m.sf_byte_a, 0, legal_sf_byte(ins), ins, t);
+    r.sf_thread_a = check("sf-thread-a", m.sf_thread_a, 0, legal_sf_thread(ins, true), ins, t);
+    r.sf_byte_b = check("sf-byte-b", m.sf_byte_b, 0, legal_sf_byte(ins), ins, t);
+    r.sf_thread_b = check("sf-thread-b", m.sf_thread_b, 0, legal_sf_thread(ins, false), ins, t);
     return r;
 }
 
@@ -1128,6 +1152,10 @@ std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target&
     add("matrix_a_scale_fmt", legal_matrix_scale_fmt(ins));
     add("matrix_b_scale_fmt", legal_matrix_scale_fmt(ins));
     add("index_key", legal_index_key(ins));
+    add("sf_byte_a", legal_sf_byte(ins));
+    add("sf_thread_a", legal_sf_thread(ins, true));
+    add("sf_byte_b", legal_sf_byte(ins));
+    add("sf_thread_b", legal_sf_thread(ins, false));
     return out;
 }
 
@@ -1161,6 +1189,10 @@ auto modifier_field(Mods& m, std::string_view name) -> decltype(&m.cbsz) {
     if (name == "matrix_a_scale_fmt") return &m.matrix_a_scale_fmt;
     if (name == "matrix_b_scale_fmt") return &m.matrix_b_scale_fmt;
     if (name == "index_key") return &m.index_key;
+    if (name == "sf_byte_a") return &m.sf_byte_a;
+    if (name == "sf_thread_a") return &m.sf_thread_a;
+    if (name == "sf_byte_b") return &m.sf_byte_b;
+    if (name == "sf_thread_b") return &m.sf_thread_b;
     return nullptr;
 }
 }  // namespace

@@ -261,13 +261,13 @@ OperandSpec block_scale_sparse_a(const Instruction& ins) {
 // SA is M x V (V = scale_vec), SB is V x N. SF_A of row m is in lane
 // 4*(m%8) + floor(m/8) + 2*thread_id_a, SF_B of column n in lane 4n + thread_id_b;
 // factor j is byte byte_id + j of that lane's 32-bit scale register.
-// The selectors are shown at byte-id 0, thread-id 0 (modifiers for them are not
-// in ResolvedModifiers yet).
-OperandSpec block_scale_sf(const Instruction& ins, Operand op) {
+// byte-id and thread-id are the modifiers sf_byte_a/b, sf_thread_a/b (checked in
+// resolve_modifiers against PTX's ranges).
+OperandSpec block_scale_sf(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
     OperandSpec s;
     const int v = std::max(1, ins.scale_vec);
     const bool a = op == Operand::SA;
-    const int byte = 0, thread = 0;
+    const int byte = a ? mods.sf_byte_a : mods.sf_byte_b, thread = a ? mods.sf_thread_a : mods.sf_thread_b;
     s.rows = a ? 16 : v;
     s.cols = a ? v : 8;
     s.type = ins.scale_type;
@@ -330,7 +330,7 @@ OperandSpec nvidia_spec(const Instruction& ins, Operand op, const ResolvedModifi
         case LayoutKind::LdStMatrix: return ldst(ins);
         case LayoutKind::Wgmma: return acc == Operand::A ? wgmma_a(ins) : wgmma_d(ins);
         case LayoutKind::MmaBlockScale:
-            if (acc == Operand::SA || acc == Operand::SB) return block_scale_sf(ins, acc);
+            if (acc == Operand::SA || acc == Operand::SB) return block_scale_sf(ins, acc, mods);
             if (acc == Operand::A) return ins.tcgen05_sparse ? block_scale_sparse_a(ins) : block_scale_ab(ins, Operand::A);
             if (acc == Operand::B) return block_scale_ab(ins, Operand::B);
             return mma_cd(ins);
