@@ -2,7 +2,8 @@
 //   verify       run the probe on a GPU (--device auto: AMD through HIP, else NVIDIA
 //                through CUDA; or --device hip / cuda) or the software device
 //   conformance  compile every builtin with each target's compiler witness (clang-22,
-//                clang-19 for gfx940/gfx941) and compare with the catalog
+//                clang-19 for gfx940/gfx941) and compare with the catalog; with --ptxas,
+//                assemble every NVIDIA PTX spelling with ptxas on every sm_ target
 // Exit status: 0 all passed, 4 no device ("no AMD GPU found: ...", "no NVIDIA GPU
 // found: ..."), 5 a check
 // failed, 1 bad input, 2 usage.
@@ -243,11 +244,29 @@ int run_verify(const Options& o, const VerifyArgs& v) {
 
 struct ConformanceArgs {
     gpu::ConformanceOptions opts;
+    bool ptxas = false;           // --ptxas: the NVIDIA witness instead of the AMD compilers
+    std::string ptxas_path;
 };
 
 int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
     gpu::ConformanceOptions opts = a.opts;
     const ls::Catalog& cat = catalog(o);
+    if (a.ptxas || !a.ptxas_path.empty()) {
+        gpu::PtxasConformanceOptions p;
+        for (const std::string& t : opts.targets) {
+            if (t == "all") continue;
+            const ls::Target& tgt = cat.find_target(t);
+            if (tgt.vendor() != ls::Vendor::NVIDIA)
+                throw ls::Error("--ptxas judges NVIDIA targets; " + tgt.gfx + " is AMD's (legal: sm_80 ... sm_121f, or all)");
+            p.targets.push_back(tgt.gfx);
+        }
+        p.ptxas = a.ptxas_path;
+        p.keep = opts.keep;
+        p.verbose = opts.verbose;
+        gpu::ConformanceResult r = gpu::run_ptxas_conformance(cat, p, std::cout);
+        std::cout.flush();
+        return r.passed() ? 0 : kCheckFailed;
+    }
     std::vector<std::string> gfx;
     for (const std::string& t : opts.targets) gfx.push_back(t == "all" ? t : cat.find_target(t).gfx);
     opts.targets = gfx;
@@ -296,6 +315,10 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
         conf->add_option("--objdump", c.opts.objdump,
                          "the disassembler (default: the llvm-objdump of the compiler's version, e.g. llvm-objdump-22)");
         add_int_option(conf, "-j,--jobs", c.opts.jobs, 1, 256, "parallel compiles");
+        conf->add_flag("--ptxas", c.ptxas,
+                       "NVIDIA: assemble every PTX spelling of the catalog with CUDA's ptxas for each NVIDIA target "
+                       "(--target: these sm_ targets) and expect it exactly where the catalog claims it");
+        conf->add_option("--ptxas-path", c.ptxas_path, "the ptxas to use (implies --ptxas; default /usr/local/cuda/bin/ptxas, then PATH)");
         conf->add_flag("--keep", c.opts.keep, "keep the generated sources and disassembly");
         conf->add_flag("-v,--verbose", c.opts.verbose, "print every check, not only failures");
     }

@@ -283,6 +283,13 @@ void add_modifier_options(CLI::App* sub, Options& o) {
     add_int_option(sub, "--half-split", o.mods.half_split, 0, 4096,
                    "tcgen05.ld/st .16x32bx2: immHalfSplitoff, the second half's column offset (default: the columns "
                    "of one half, as CUTLASS passes)");
+    // sm_120 block-scaled mma.sync (PTX 9.7.14.3): the {byte-id, thread-id} selectors of the scale operands.
+    add_int_option(sub, "--sf-byte-a", o.mods.sf_byte_a, 0, 3, "sm_120 block-scaled mma.sync: byte-id-a (the first SF_A byte)");
+    add_int_option(sub, "--sf-thread-a", o.mods.sf_thread_a, 0, 1,
+                   "sm_120 block-scaled mma.sync: thread-id-a (the lane pair supplying SF_A)");
+    add_int_option(sub, "--sf-byte-b", o.mods.sf_byte_b, 0, 3, "sm_120 block-scaled mma.sync: byte-id-b (the first SF_B byte)");
+    add_int_option(sub, "--sf-thread-b", o.mods.sf_thread_b, 0, 3,
+                   "sm_120 block-scaled mma.sync: thread-id-b (the lane of each quad supplying SF_B)");
 }
 
 void add_target_options(CLI::App* sub, Options& o, bool with_operand) {

@@ -273,6 +273,10 @@ struct Modifiers {
     //  sfa_id / sfb_id  block-scaled tcgen05.mma: the idesc SFA_ID / SFB_ID byte of the scale word
     //  half_split  tcgen05.ld/st .16x32bx2: immHalfSplitoff, in columns
     int tmem_load = -1, num_warps = -1, sfa_id = -1, sfb_id = -1, half_split = -1;
+    // bwcat: sm_120 block-scaled mma.sync (PTX 9.7.14.3): the {byte-id, thread-id}
+    // selectors of scale-a-data / scale-b-data: the byte holding the first scale
+    // factor, and which lane of a pair (A) / quad (B) supplies it.
+    int sf_byte_a = -1, sf_thread_a = -1, sf_byte_b = -1, sf_thread_b = -1;
 };
 
 // The modifiers after validation and defaulting, as they apply to one instruction.
@@ -286,6 +290,7 @@ struct ResolvedModifiers {
     int index_key = 0;
     // NVIDIA Blackwell, Tensor Memory (see Modifiers); num_warps is 4 when tmem_load is given, else 0.
     int tmem_load = 0, num_warps = 0, sfa_id = 0, sfb_id = 0, half_split = 0;
+    int sf_byte_a = 0, sf_thread_a = 0, sf_byte_b = 0, sf_thread_b = 0;  // bwcat: sm_120 scale-factor selectors
     std::string describe() const;  // "cbsz=1 abid=1" (only non-default fields), or ""
 };
 
@@ -297,7 +302,8 @@ struct ModifierRange {
     std::string name;          // "cbsz", "abid", "blgp", "opsel", "wave", "opsel_a", "opsel_b", "selector",
                                // "matrix_a_fmt", "matrix_b_fmt", "matrix_a_scale", "matrix_b_scale",
                                // "matrix_a_scale_fmt", "matrix_b_scale_fmt", "index_key", "tmem_load",
-                               // "num_warps", "sfa_id", "sfb_id", "half_split"
+                               // "num_warps", "sfa_id", "sfb_id", "half_split",
+                               // "sf_byte_a", "sf_thread_a", "sf_byte_b", "sf_thread_b"
     std::vector<int> values;   // legal values (given the other modifiers' current values)
     std::string meaning;       // one line
     bool moves_data;           // false for value-only modifiers (f64 negation)

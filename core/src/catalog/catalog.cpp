@@ -1,6 +1,7 @@
 // Catalog parsing, target table and name lookup.
 #include "lanescope/lanescope.hpp"
 #include "lanescope/transpose.hpp"
+#include "catalog/catalog_blackwell.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -503,6 +504,9 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
         if (r.on(t.family))
             for (const auto& a : r.aliases)
                 if (a == name) return r;
+    // Blackwell rows are templates (core/catalog/blackwell.txt): the one instruction a
+    // name spells is built now; a spelling legal elsewhere throws, naming where.
+    if (const Instruction* bw = detail::blackwell_find(t, raw)) return *bw;
     // One family's rows: the whole catalog names where else it exists, or what is near.
     if (partial_) return builtin().find_instruction(t, raw, implied_wave);
 
@@ -853,6 +857,7 @@ std::string_view Catalog::builtin_text() { return kBuiltinCatalogText; }
 void Catalog::check_builtin() {
     parse(kBuiltinCatalogText, "core/catalog/instructions.txt", true);
     parse(kNvidiaCatalogText, "core/catalog/nvidia.txt", true);
+    detail::blackwell_check();
 }
 
 const Catalog& Catalog::builtin(Family f) {

@@ -154,6 +154,14 @@ std::string nvidia_rule_violation(const Instruction& r) {
             if (r.k * w != 256) bad("wgmma K is 32 bytes of A per row (k16 f16, k8 tf32, k32 8-bit)");
             break;
         }
+        case LayoutKind::MmaBlockScale:
+            if (r.m != 16 || r.n != 8 || (r.k != 32 && r.k != 64 && r.k != 128))
+                bad("sm_120 mma.sync kind:: shapes are m16n8k32, m16n8k64 (dense) and m16n8k64, m16n8k128 (sparse)");
+            break;
+        case LayoutKind::Tcgen05Mma:
+        case LayoutKind::Tcgen05LdSt:
+        case LayoutKind::Tcgen05Cp:
+            break;  // shapes are checked against core/catalog/blackwell.txt's templates (catalog_blackwell.cpp)
         default: bad("layout family is not an NVIDIA one");
     }
     return why;

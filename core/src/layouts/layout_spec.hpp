@@ -34,6 +34,8 @@ struct OperandSpec {
 OperandSpec nvidia_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
 std::vector<Operand> nvidia_operands(const Instruction& ins);
 std::string nvidia_family_source(LayoutKind k);
+// The evidence of an sm_120 block-scaled mma.sync operand (MmaBlockScale).
+Evidence mma_block_scale_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
 // Legal sparsity-selector values (empty where the instruction has none).
 std::vector<int> nvidia_selectors(const Instruction& ins);
 // One line per lane group: which lane supplies which row address (ldmatrix/stmatrix).

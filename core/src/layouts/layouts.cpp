@@ -1059,6 +1059,22 @@ Legal legal_opsel_ab(const Instruction& ins) {
     return {{}, "only mfma_scale_* have scale operands"};
 }
 
+// sm_120 block-scaled mma.sync (PTX 9.7.14.3, Table 37): byte-id 0..3 for
+// scale_vec::1X, 0 or 2 for 2X, 0 for 4X; thread-id 0..1 for A, 0..3 for B.
+Legal legal_sf_byte(const Instruction& ins) {
+    if (ins.kind != LayoutKind::MmaBlockScale || ins.scale_vec == 0)
+        return {{}, "only sm_120's block-scaled mma.sync has scale-factor selectors"};
+    if (ins.scale_vec == 1) return {range(0, 3), "byte-id: the byte of the scale register holding the factor (scale_vec::1X)"};
+    if (ins.scale_vec == 2) return {{0, 2}, "byte-id: the first of the two bytes holding the factors (scale_vec::2X)"};
+    return {{0}, "byte-id: scale_vec::4X uses all four bytes"};
+}
+Legal legal_sf_thread(const Instruction& ins, bool a) {
+    if (ins.kind != LayoutKind::MmaBlockScale || ins.scale_vec == 0)
+        return {{}, "only sm_120's block-scaled mma.sync has scale-factor selectors"};
+    if (a) return {range(0, 1), "thread-id-a: which lane pair of each quad (4g + {0,1} or 4g + {2,3}) supplies SF_A"};
+    return {range(0, 3), "thread-id-b: which lane of each quad supplies SF_B"};
+}
+
 std::string values_text(const std::vector<int>& v) {
     if (v.empty()) return "none";
     bool contiguous = v.size() >= 2;
@@ -1112,6 +1128,10 @@ std::string ResolvedModifiers::describe() const {
     add("sfa_id", sfa_id);
     add("sfb_id", sfb_id);
     add("half_split", half_split);
+    add("sf_byte_a", sf_byte_a);
+    add("sf_thread_a", sf_thread_a);
+    add("sf_byte_b", sf_byte_b);
+    add("sf_thread_b", sf_thread_b);
     return s;
 }
 
@@ -1151,6 +1171,10 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
     std::string why;
     const auto splits = detail::tcgen05_half_split_values(ins, why);
     r.half_split = check("half-split", m.half_split, splits.empty() ? 0 : splits.front(), legal_half_split(ins), ins, t);
+    r.sf_byte_a = check("sf-byte-a", m.sf_byte_a, 0, legal_sf_byte(ins), ins, t);
+    r.sf_thread_a = check("sf-thread-a", m.sf_thread_a, 0, legal_sf_thread(ins, true), ins, t);
+    r.sf_byte_b = check("sf-byte-b", m.sf_byte_b, 0, legal_sf_byte(ins), ins, t);
+    r.sf_thread_b = check("sf-thread-b", m.sf_thread_b, 0, legal_sf_thread(ins, false), ins, t);
     return r;
 }
 
@@ -1183,6 +1207,10 @@ std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target&
     add("sfa_id", legal_sf_id(ins, true));
     add("sfb_id", legal_sf_id(ins, false));
     add("half_split", legal_half_split(ins));
+    add("sf_byte_a", legal_sf_byte(ins));
+    add("sf_thread_a", legal_sf_thread(ins, true));
+    add("sf_byte_b", legal_sf_byte(ins));
+    add("sf_thread_b", legal_sf_thread(ins, false));
     return out;
 }
 
@@ -1221,6 +1249,10 @@ auto modifier_field(Mods& m, std::string_view name) -> decltype(&m.cbsz) {
     if (name == "sfa_id") return &m.sfa_id;
     if (name == "sfb_id") return &m.sfb_id;
     if (name == "half_split") return &m.half_split;
+    if (name == "sf_byte_a") return &m.sf_byte_a;
+    if (name == "sf_thread_a") return &m.sf_thread_a;
+    if (name == "sf_byte_b") return &m.sf_byte_b;
+    if (name == "sf_thread_b") return &m.sf_thread_b;
     return nullptr;
 }
 }  // namespace
@@ -1326,6 +1358,7 @@ ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifier
 }
 
 Evidence layout_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    if (ins.kind == LayoutKind::MmaBlockScale) return detail::mma_block_scale_evidence(ins, op, mods);
     if (!is_gfx1250(ins) && !detail::is_tcgen05(ins)) return {};
     require_layable(ins);
     if (detail::is_tcgen05(ins)) return detail::tcgen05_evidence(ins, op, mods);
@@ -1333,7 +1366,7 @@ Evidence layout_evidence(const Instruction& ins, Operand op, const ResolvedModif
 }
 
 Evidence instruction_evidence(const Instruction& ins, const ResolvedModifiers& mods) {
-    if (!is_gfx1250(ins) && !detail::is_tcgen05(ins)) return {};
+    if (!is_gfx1250(ins) && !detail::is_tcgen05(ins) && ins.kind != LayoutKind::MmaBlockScale) return {};
     // The weakest operand's confidence; every operand's alternatives (named by operand).
     auto rank = [](const std::string& c) {
         return c == "high" ? 3 : c == "disputed" || c == "medium" ? 2 : c == "low" ? 1 : 0;

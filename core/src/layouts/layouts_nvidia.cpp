@@ -199,6 +199,93 @@ OperandSpec wgmma_d(const Instruction& ins) {
     return s;
 }
 
+// --- sm_120 mma.sync kind::f8f6f4 / mxf8f6f4 / mxf4 / mxf4nvf4 (PTX 9.7.14.5.14) ---
+// A, B, C, D are mma.sync's m16n8k32 / m16n8k64 fragments (PTX 9.7.14.5.10-.11;
+// CUTLASS mma_traits_sm120.hpp SM120_16x8x32_TN, SM120_16x8x64_TN_VS). Under
+// kind::f8f6f4 and mxf8f6f4 every element sits in an 8-bit container: e4m3/e5m2
+// fill it, e3m2/e2m3 take bits 5:0, e2m1 bits 5:2 (PTX 9.7.14.5.14; CUTLASS's
+// fp4_shift_A/B). kind::mxf4 / mxf4nvf4 pack two e2m1 per byte.
+bool containers(const Instruction& ins) { return ins.mma_kind == "f8f6f4" || ins.mma_kind == "mxf8f6f4"; }
+
+// An 8-bit container's value bits: (offset, width).
+std::pair<int, int> container_bits(ElemType t) {
+    if (t == ElemType::FP4) return {2, 4};
+    if (t == ElemType::FP6 || t == ElemType::BF6) return {0, 6};
+    return {0, 8};
+}
+
+OperandSpec block_scale_ab(const Instruction& ins, Operand op) {
+    const ElemType t = op == Operand::A ? ins.a : ins.b;
+    Instruction dense = ins;
+    if (ins.tcgen05_sparse) dense.k = ins.k / 2;  // B of a sparse form: the dense fragment of K rows
+    if (op == Operand::B) dense.k = ins.k;
+    OperandSpec s = op == Operand::A ? mma_a(dense, containers(ins) ? ElemType::E4M3 : t)
+                                     : mma_b(dense, containers(ins) ? ElemType::E4M3 : t);
+    if (containers(ins)) {
+        const auto [offset, width] = container_bits(t);
+        s.type = t;
+        s.offset = offset;
+        s.width = width;
+        s.formula += "  Each element in an 8-bit container" +
+                     std::string(width == 8 ? "" : ", value bits " + str(offset + width - 1) + ":" + str(offset)) + ".";
+    }
+    return s;
+}
+
+// Sparse A (mma.sp::ordered_metadata, 2:4): dense coordinates 16 x K; the two kept
+// values of chunk c = floor(k/4) sit together (16 bits of 8-bit containers, or 8
+// bits of packed e2m1) where the compressed 16 x K/2 A's dense fragment puts
+// compressed columns 2c, 2c+1.
+OperandSpec block_scale_sparse_a(const Instruction& ins) {
+    OperandSpec s;
+    s.rows = 16;
+    s.cols = ins.k;
+    s.type = ins.a;
+    const bool c8 = containers(ins);
+    const int pair_bits = c8 ? 16 : 8, per = 32 / pair_bits, span = 4 * (c8 ? 4 : 8);  // compressed cols per lane group
+    s.width = s.stride = pair_bits;
+    s.regs = 4;
+    s.formula = "chunk c = floor(k/4), j = 2c: lane = 4*(row%8) + floor((j%" + str(span) + ")/" + str(span / 4) +
+                "), register floor(row/8) + 2*floor(j/" + str(span) + ") holds the chunk's two kept values (" +
+                str(pair_bits) + " bits; the metadata names which).";
+    s.place = [=](int, int row, int k, std::vector<Slot>& out) {
+        const int j = 2 * (k / 4);
+        const int lane = 4 * (row % 8) + (j % span) / (span / 4);
+        const int reg = row / 8 + 2 * (j / span);
+        out.push_back({lane, per * reg + (j % (span / 4)) / 2});
+    };
+    return s;
+}
+
+// Scale factors (PTX 9.7.14.3 block scaling; CUTLASS SM120 SFALayout / SFBLayout).
+// SA is M x V (V = scale_vec), SB is V x N. SF_A of row m is in lane
+// 4*(m%8) + floor(m/8) + 2*thread_id_a, SF_B of column n in lane 4n + thread_id_b;
+// factor j is byte byte_id + j of that lane's 32-bit scale register.
+// byte-id and thread-id are the modifiers sf_byte_a/b, sf_thread_a/b (checked in
+// resolve_modifiers against PTX's ranges).
+OperandSpec block_scale_sf(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    OperandSpec s;
+    const int v = std::max(1, ins.scale_vec);
+    const bool a = op == Operand::SA;
+    const int byte = a ? mods.sf_byte_a : mods.sf_byte_b, thread = a ? mods.sf_thread_a : mods.sf_thread_b;
+    s.rows = a ? 16 : v;
+    s.cols = a ? v : 8;
+    s.type = ins.scale_type;
+    s.width = s.stride = 8;
+    s.regs = 1;
+    s.offset = 8 * byte;
+    if (a) {
+        s.formula = "lane = 4*(row%8) + floor(row/8) + 2*" + str(thread) + " (thread-id-a), byte " + str(byte) +
+                    " (byte-id-a) + col of the scale register";
+        s.place = [=](int, int m, int j, std::vector<Slot>& out) { out.push_back({4 * (m % 8) + m / 8 + 2 * thread, j}); };
+    } else {
+        s.formula = "lane = 4*col + " + str(thread) + " (thread-id-b), byte " + str(byte) + " (byte-id-b) + row of the "
+                    "scale register";
+        s.place = [=](int, int j, int n, std::vector<Slot>& out) { out.push_back({4 * n + thread, j}); };
+    }
+    return s;
+}
+
 }  // namespace
 
 std::vector<Operand> nvidia_operands(const Instruction& ins) {
@@ -206,6 +293,15 @@ std::vector<Operand> nvidia_operands(const Instruction& ins) {
         case LayoutKind::MmaSparse: return {Operand::A, Operand::B, Operand::C, Operand::D, Operand::K};
         case LayoutKind::LdStMatrix: return {Operand::D};
         case LayoutKind::Wgmma: return {Operand::A, Operand::C, Operand::D};  // B lives in shared memory
+        case LayoutKind::MmaBlockScale: {
+            // The sparse forms' metadata (8-bit and e2m1 2:4) is not modelled yet: no K operand.
+            std::vector<Operand> ops = {Operand::A, Operand::B, Operand::C, Operand::D};
+            if (ins.scale_vec > 0) {
+                ops.push_back(Operand::SA);
+                ops.push_back(Operand::SB);
+            }
+            return ops;
+        }
         default: return {Operand::A, Operand::B, Operand::C, Operand::D};
     }
 }
@@ -233,6 +329,11 @@ OperandSpec nvidia_spec(const Instruction& ins, Operand op, const ResolvedModifi
             return mma_cd(ins);
         case LayoutKind::LdStMatrix: return ldst(ins);
         case LayoutKind::Wgmma: return acc == Operand::A ? wgmma_a(ins) : wgmma_d(ins);
+        case LayoutKind::MmaBlockScale:
+            if (acc == Operand::SA || acc == Operand::SB) return block_scale_sf(ins, acc, mods);
+            if (acc == Operand::A) return ins.tcgen05_sparse ? block_scale_sparse_a(ins) : block_scale_ab(ins, Operand::A);
+            if (acc == Operand::B) return block_scale_ab(ins, Operand::B);
+            return mma_cd(ins);
         default: break;
     }
     throw Error("internal: " + ins.mnemonic + " is not in an NVIDIA layout family");
@@ -255,8 +356,39 @@ std::string nvidia_family_source(LayoutKind k) {
                    "CLayout_64xN; one closed form (docs/sources.md, wgmma), hardware-checked on an H200 for the N of "
                    "docs/verification "
                    "(high confidence)";
+        case LayoutKind::MmaBlockScale:
+            return "PTX ISA 9.1 §9.7.14.5.14 (kind::f8f6f4 / mxf8f6f4 / mxf4 / mxf4nvf4), the m16n8k32 / m16n8k64 fragments "
+                   "of §9.7.14.5.10-.11 and block scaling §9.7.14.3; CUTLASS mma_traits_sm120.hpp (SM120_16x8x32_TN, "
+                   "SM120_16x8x64_TN_VS ALayout, BLayout, SFALayout, SFBLayout); not confirmed on hardware: no Blackwell "
+                   "GPU was available";
         default: return "";
     }
+}
+
+Evidence mma_block_scale_evidence(const Instruction& ins, Operand op, const ResolvedModifiers&) {
+    Evidence e;
+    const std::string hw = "; not confirmed on hardware: no Blackwell GPU was available";
+    if (op == Operand::SA || op == Operand::SB) {
+        e.confidence = "high";
+        e.sources = "PTX ISA §9.7.14.3 (block scaling: thread-id / byte-id selectors, Table 37); CUTLASS "
+                    "mma_traits_sm120.hpp SFALayout ((2,2,8),K):((8,0,1),16) / SFBLayout ((4,8),K):((0,1),8); Triton "
+                    "getSM120DotScaledScaleLayout";
+        e.why = "PTX's selector text, CUTLASS's SF layouts and Triton's scale layout agree on the owning lanes (which row "
+                "of a lane pair rests on the two code sources); factor j in byte byte-id + j is medium (CUTLASS packs the "
+                "vector little-endian)" + hw;
+    } else if (op == Operand::A && ins.tcgen05_sparse) {
+        e.confidence = "medium";
+        e.sources = "PTX ISA §9.7.14.6 (sparse mma fragments); CUTLASS mma_traits_sm120_sparse.hpp";
+        e.why = "one closed form derived from the dense fragment of the compressed A (kept values of a 4-chunk side by "
+                "side), not checked against a second source" + hw;
+    } else {
+        e.confidence = "high";
+        e.sources = "PTX ISA §9.7.14.5.10-.11 fragments and §9.7.14.5.14 containers; CUTLASS mma_traits_sm120.hpp "
+                    "(SM120_16x8x32_TN = SM80_16x8x32 layouts; SM120_16x8x64_TN_VS ALayout ((4,8),(8,2,2)):((128,1),"
+                    "(16,8,512)), BLayout ((4,8),(8,2)):((64,1),(8,256)), CLayout SM80_16x8_Row)";
+        e.why = "PTX's fragment tables and CUTLASS's SM120 traits agree" + hw;
+    }
+    return e;
 }
 
 std::string nvidia_address_rule(const Instruction& ins) {

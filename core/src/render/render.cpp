@@ -2,6 +2,8 @@
 // Markdown and the JSON contract (docs/json.md).
 #include "lanescope/render.hpp"
 #include "lanescope/palette.hpp"
+#include "catalog/catalog_blackwell.hpp"
+#include "lanescope/blackwell.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -637,7 +639,14 @@ std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
                         for (Family fam : ins.families) v.emplace_back(family_name(fam));
                         return text::join(v, ", ");
                     }()});
-    rows.push_back({"facts from", ins.source + " (core/catalog/nvidia.txt line " + num(ins.catalog_line) + ")"});
+    const detail::BlackwellFacts bw = detail::blackwell_facts(ins);
+    if (!bw.sass.empty()) {
+        rows.push_back({"legal on", text::join(ins.targets, ", ") + " (CUDA 13.0 ptxas accepts it there, refuses it elsewhere)"});
+        rows.push_back({"PTX section", bw.section});
+        rows.push_back({"SASS", bw.sass});
+    }
+    rows.push_back({"facts from", ins.source + " (core/catalog/" + (bw.sass.empty() ? "nvidia" : "blackwell") + ".txt line " +
+                                      num(ins.catalog_line) + ")"});
     rows.push_back({"confidence", ins.confidence});
     std::vector<std::pair<std::string, std::string>> out;
     for (auto& r : rows) out.emplace_back(r[0], r[1]);
@@ -810,7 +819,17 @@ std::string render_info_nvidia(const Query& q, Format f) {
         s += ", \"value_modifiers\": " + json_string(ef.value_modifiers) + ",\n";
         s += formulas_json(q);
         s += "\"formula_source\": " + json_string(family_source(ins.kind)) + ", \"source\": " + json_string(ins.source) +
-             ", \"confidence\": " + json_string(ins.confidence) + ", \"catalog_line\": " + num(ins.catalog_line) + "}\n";
+             ", \"confidence\": " + json_string(ins.confidence) + ", \"catalog_line\": " + num(ins.catalog_line);
+        // Blackwell rows (core/catalog/blackwell.txt): where ptxas accepts them, their SASS and PTX section;
+        // nothing of them ran on Blackwell silicon.
+        if (const detail::BlackwellFacts bw = detail::blackwell_facts(ins); !bw.sass.empty()) {
+            std::string targets;
+            for (const std::string& t : ins.targets) targets += (targets.empty() ? "" : ", ") + json_string(t);
+            s += ",\n\"catalog_file\": \"core/catalog/blackwell.txt\", \"targets\": [" + targets + "], \"sass\": " +
+                 json_string(bw.sass) + ", \"ptx_section\": " + json_string(bw.section) +
+                 ", \"hardware_confirmed\": false";
+        }
+        s += "}\n";
         return s;
     }
     std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
@@ -909,11 +928,24 @@ std::string render_info(const Query& q, Format f) {
     return out;
 }
 
+namespace {
+// The rows a target lists: the catalog's, then (NVIDIA) the Blackwell spellings legal there
+// (one per PTX spelling and A space; core/catalog/blackwell.txt's templates name the shapes).
+std::vector<const Instruction*> listed(const Catalog& cat, const Target& t) {
+    std::vector<const Instruction*> rows = cat.on(t.family);
+    if (t.vendor() != Vendor::NVIDIA) return rows;
+    static const std::vector<Instruction>* kBlackwell = new std::vector<Instruction>(blackwell_spellings());
+    for (const Instruction& r : *kBlackwell)
+        if (claimed_on(r, t)) rows.push_back(&r);
+    return rows;
+}
+}  // namespace
+
 std::string render_list(const Catalog& cat, const std::vector<const Target*>& targets, Format f) {
     if (f == Format::Json) {
         std::string s = "{\"targets\": [\n";
         for (size_t t = 0; t < targets.size(); ++t) {
-            auto rows = cat.on(targets[t]->family);
+            auto rows = listed(cat, *targets[t]);
             s += "{\"arch\": " + json_string(targets[t]->arch_name()) + ", \"target\": " +
                  json_string(targets[t]->gfx) + ", \"compiler\": " + json_string(targets[t]->compiler) + ", \"count\": " + num(static_cast<long long>(rows.size())) +
                  ", \"instructions\": [";
@@ -934,7 +966,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
     std::string out;
     std::vector<std::vector<std::string>> counts = {{"arch", "target", "instructions", "builtins"}};
     for (const Target* t : targets) {
-        auto rows = cat.on(t->family);
+        auto rows = listed(cat, *t);
         size_t builtins = 0;
         for (const Instruction* r : rows) builtins += r->builtin_pattern.find("{w}") != std::string::npos ? 2 : 1;
         counts.push_back({std::string(family_name(t->family)), t->gfx, num(static_cast<long long>(rows.size())),
@@ -961,7 +993,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
         const bool nvidia = t->vendor() == Vendor::NVIDIA;
         std::vector<std::vector<std::string>> rows = {
             {nvidia ? "ptx" : "mnemonic", nvidia ? "short" : "builtin", "MxNxK", "blocks", "A,B,C", "layout"}};
-        for (const Instruction* r : cat.on(t->family))
+        for (const Instruction* r : listed(cat, *t))
             rows.push_back({r->mnemonic, nvidia ? r->short_name : r->builtin(t->default_wave), r->shape(), num(r->blocks),
                             std::string(elem_name(r->a)) + "," + std::string(elem_name(r->b)) + "," +
                                 std::string(elem_name(r->c)),

@@ -272,6 +272,20 @@ std::vector<std::string> judge_disassembly(const Instruction& ins, const Target&
 // counts with the catalog. Progress and the per-target counts go to `log`.
 ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& opts, std::ostream& log);
 
+// ptxas as the NVIDIA witness (conformance --ptxas): every PTX spelling of the
+// catalog (every NVIDIA row and alias, every wgmma N, every Blackwell template's
+// spelling) is assembled for each NVIDIA target, one ptxas call per target; each
+// must assemble exactly where claimed_on() says and be refused elsewhere. Without
+// a ptxas the targets are skipped as "no compiler here" (said once; not a failure).
+struct PtxasConformanceOptions {
+    std::vector<std::string> targets;  // empty: every NVIDIA target lanescope knows
+    std::string ptxas;                 // empty: $LANESCOPE_PTXAS, /usr/local/cuda/bin/ptxas, then PATH
+    std::string workdir;               // empty: a fresh temp dir
+    bool keep = false;
+    bool verbose = false;
+};
+ConformanceResult run_ptxas_conformance(const Catalog& cat, const PtxasConformanceOptions& opts, std::ostream& log);
+
 }  // namespace lanescope::gpu
 
 namespace lanescope::gpu {

@@ -1,0 +1,38 @@
+// NVIDIA Blackwell catalog (core/catalog/blackwell.txt): rows are templates,
+// materialised one instruction at a time (catalog_blackwell.cpp).
+#pragma once
+
+#include "lanescope/lanescope.hpp"
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace lanescope::detail {
+
+// The instruction a Blackwell template spells as `name` (a PTX spelling, its
+// CUTLASS-order alias or a short name; any case). nullptr when no template spells
+// it. Throws Error when a template spells it but `t` is not a target whose ptxas
+// accepts it ("... is legal on sm_100a, sm_110a; not on sm_103a"), or with a shape,
+// type or .num the template does not allow (naming what is legal). The instruction
+// lives as long as the process.
+const Instruction* blackwell_find(const Target& t, std::string_view name);
+
+// Every PTX spelling the templates hold, one instruction each (tcgen05.mma: also
+// its A-in-TMEM form), with their ptxas targets: what `conformance --ptxas`
+// assembles. `every_shape`: also one instruction per M, N, K and types (a short
+// name each; tens of thousands).
+std::vector<Instruction> blackwell_instructions(bool every_shape = false);
+
+// Facts of a materialised Blackwell instruction's row (empty when `ins` is not one).
+struct BlackwellFacts {
+    std::string sass;     // SASS opcode family ("UTCHMMA.2CTA", "LDTM", "QMMA.SF.16832")
+    std::string section;  // the row's first PTX ISA section ("PTX 9.7.16.10.9.1 #tcgen05-mma-instructions-mma")
+};
+BlackwellFacts blackwell_facts(const Instruction& ins);
+
+// Parses core/catalog/blackwell.txt with every check (Catalog::check_builtin):
+// fields, targets known to lanescope, and that each row's spellings name it back.
+void blackwell_check();
+
+}  // namespace lanescope::detail
