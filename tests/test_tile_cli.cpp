@@ -234,3 +234,36 @@ TEST_CASE("trace with tile options: every A, B and C placement of one D element 
         if (t["operand"] == "B") CHECK(t["locations"].size() == 2);  // waves 1 and 3 hold col 20
     }
 }
+
+TEST_CASE("tile mode keeps gfx1250's confidence: the same evidence fields as one instruction") {
+    // docs/json.md (gfx1250): layout, where and which objects carry confidence, confidence_why,
+    // confidence_sources and alternatives; a tile composes copies of the instruction, so they are its own.
+    const std::string ins = "-a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 --operand A --format json ";
+    auto obj = [&](const std::string& args) {
+        Run r = cli(args);
+        INFO(args << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        return nlohmann::json::parse(r.out);
+    };
+    const auto single = obj("where " + ins + "--row 0 --col 0");
+    REQUIRE(single.contains("confidence"));
+    for (const std::string& tiled : {"layout " + ins + "--waves 2x1", "where " + ins + "--waves 2x1 --row 0 --col 0",
+                                     "which " + ins + "--waves 2x1 --reg 0 --lane 0",
+                                     "which " + ins + "--waves 2x1 --lane 0"}) {
+        INFO(tiled);
+        const auto t = obj(tiled);
+        for (const char* field : {"confidence", "confidence_why", "confidence_sources", "alternatives"}) {
+            INFO(field);
+            REQUIRE(t.contains(field));
+            CHECK(t[field] == single[field]);
+        }
+    }
+    // Text: the same "Confidence:" line; CSV stays one table.
+    Run text = cli("where -a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 --operand A --waves 2x1 --row 0 --col 0");
+    CHECK(text.out.find("Confidence: ") != std::string::npos);
+    Run csv = cli("where -a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 --operand A --waves 2x1 --row 0 --col 0 --format csv");
+    CHECK(csv.out.find("Confidence") == std::string::npos);
+    // Other families carry none.
+    const auto amd = obj("where -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --format json --waves 2x1 --row 0 --col 0");
+    CHECK_FALSE(amd.contains("confidence"));
+}
