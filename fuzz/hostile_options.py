@@ -83,6 +83,8 @@ def main():
     for base, extras in CASES:
         b = run(cli, base, limit)
         runs += 1
+        if b[0] == 4 and "not built" in b[2]:
+            continue  # the GPU backend is not built here: verify and conformance cannot be judged
         for extra in extras:
             args = base + " " + extra
             rc, out, err, secs = run(cli, args, limit)

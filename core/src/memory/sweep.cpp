@@ -303,6 +303,9 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     check_work(all.size());
 
     auto ld_of = [&](const SweepCandidate& c) { return c.ld > 0 ? c.ld : c.reorder ? extent_of(c.order) : given_ld; };
+    // Re-costing under each grouping is done for plans of at most this many placements.
+    constexpr long long kGroupingPlacements = 4096;
+    bool grouping_noted = false;
     auto request_of = [&](const SweepCandidate& c) {
         MemoryRequest req = base;
         req.tile.order = c.order;
@@ -352,9 +355,18 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
                 row.confidences.push_back(b.grouping.confidence);
         }
         row.conflict = worst_conflict(p);
-        // Under every offered grouping, where this plan's own rests on an inferred one.
-        if (lds && base.grouping.empty() &&
-            std::find(row.confidences.begin(), row.confidences.end(), "inferred") != row.confidences.end()) {
+        // Under every offered grouping, where this plan's own rests on an inferred one (and the plans are
+        // small enough to count again a few times: one instruction or a small tile).
+        const bool inferred =
+            std::find(row.confidences.begin(), row.confidences.end(), "inferred") != row.confidences.end();
+        if (lds && base.grouping.empty() && inferred && per_plan > kGroupingPlacements && !grouping_noted) {
+            grouping_noted = true;
+            s.notes.push_back("rows whose pass grouping is inferred are not ranked under the other groupings: " +
+                              std::to_string(per_plan) + " placements per plan is over " +
+                              std::to_string(kGroupingPlacements) +
+                              "; rank under one with --grouping NAME (a name not offered is refused with those that are)");
+        }
+        if (lds && base.grouping.empty() && inferred && per_plan <= kGroupingPlacements) {
             for (const BankReport& b : p.banks)
                 for (const PassGrouping& g : pass_groupings(*q.target, b.mnemonic, q.mods.wave))
                     if (std::none_of(s.by_grouping.begin(), s.by_grouping.end(),
