@@ -73,10 +73,15 @@ int run_load(const Options& o, const LoadArgs& a, const CLI::App* sub) {
     if (o.operand == "all" || o.operand == "ALL") throw ls::Error("load takes one operand (--operand A, B, C or D), not all");
     if (a.sweep) return run_sweep(o, a, sub);
     if (sub->get_option("--top")->count() > 0)
-        throw UsageError("--top N counts the rows of --sweep; without --sweep load plans one layout");
+        throw UsageError("--top N counts the rows of --sweep; without --sweep load plans one layout; legal: add "
+                         "--sweep, or leave --top out");
     const bool hip = o.format == "hip";
     if (!hip && !a.name.empty())
-        throw UsageError("--namespace names the generated code of --format hip; it does not apply to --format " + o.format);
+        throw UsageError("--namespace names the generated code of --format hip; it does not apply to --format " + o.format +
+                         "; legal: --format hip --namespace NAME, or leave --namespace out");
+    if (!hip && a.tables)
+        throw UsageError("--tables chooses the address tables of --format hip; it does not apply to --format " + o.format +
+                         "; legal: --format hip --tables, or leave --tables out");
     if (!hip && o.format != "table" && o.format != "csv" && o.format != "json" && o.format != "markdown" && o.format != "md")
         throw ls::Error("--format '" + o.format + "' is not legal for load; legal: table, csv, markdown, json, hip");
     Resolved r = resolve(o);

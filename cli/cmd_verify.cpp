@@ -9,10 +9,12 @@
 // failed, 1 bad input, 2 usage.
 #include "common.hpp"
 
+#include <csignal>
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <set>
 
 #ifdef LANESCOPE_HAVE_GPU
 #include "lanescope/gpu.hpp"
@@ -164,6 +166,7 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         jobs = expanded;
     }
     std::unique_ptr<gpu::Corruption> corruption;
+    std::set<size_t> moves_nothing;  // jobs (indices) in which the corruption moves no element
     if (!v.corrupt.empty()) {
         corruption = std::make_unique<gpu::Corruption>(gpu::parse_corruption(v.corrupt));
         // Every corruption must apply somewhere: an operand the instruction has, lanes inside its wave.
@@ -183,18 +186,35 @@ int run_verify(const Options& o, const VerifyArgs& v) {
                 throw ls::Error("--corrupt: lanes " + std::to_string(corruption->lane_a) + " and " +
                                 std::to_string(corruption->lane_b) + " are outside wave" + std::to_string(j.mods.wave) +
                                 "; legal: 0.." + std::to_string(j.mods.wave - 1));
-            applies = applies || (has && lanes_in);
+            // A corruption that moves nothing would PASS while "corrupted": refused for one
+            // instruction, and those it moves nothing in are not run (--all, --every-modifier).
+            std::string nothing;
+            if (has && lanes_in)
+                nothing = gpu::why_nothing_moves(gpu::probe_layout(*j.ins, *j.t, corruption->operand, j.mods), *corruption);
+            if (!nothing.empty() && jobs.size() == 1)
+                throw ls::Error("--corrupt " + v.corrupt + " moves nothing in " + j.ins->mnemonic + " on " + j.t->gfx +
+                                ": " + nothing);
+            if (!nothing.empty()) moves_nothing.insert(&j - jobs.data());
+            applies = applies || (has && lanes_in && nothing.empty());
         }
         if (!applies)
             throw ls::Error("--corrupt " + v.corrupt + " applies to none of the instructions checked (no operand " +
                             std::string(ls::operand_name(corruption->operand)) +
-                            " or lanes outside the wave); legal: an operand they have and lanes inside their wave");
+                            ", lanes outside the wave, or it moves no element); legal: an operand they have, lanes "
+                            "inside their wave that hold different elements");
     }
 
-    int passed = 0, failed = 0, skipped = 0;
+    int passed = 0, failed = 0, skipped = 0, unmoved = 0;
     std::string text = json ? "[\n" : "";
     bool first = true;
     for (const Job& j : jobs) {
+        if (moves_nothing.count(static_cast<size_t>(&j - jobs.data()))) {
+            ++unmoved;
+            if (!json) text += "SKIP " + j.ins->mnemonic + " on " + j.t->gfx +
+                               (j.mods.describe().empty() ? "" : " [" + j.mods.describe() + "]") + ": --corrupt " +
+                               v.corrupt + " moves no element here\n";
+            continue;
+        }
         std::string unsupported;
         if (!dev->supports(*j.ins, *j.t, &unsupported)) {
             if (!v.all) throw ls::Error(unsupported);
@@ -236,7 +256,8 @@ int run_verify(const Options& o, const VerifyArgs& v) {
     } else {
         text += "device: " + dev->name() + (corruption ? "; claimed layout corrupted: " + gpu::describe(*corruption) : "") +
                 "\n" + (dev->toolchain().empty() ? "" : dev->toolchain() + "\n") + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed" +
-                (skipped ? ", " + std::to_string(skipped) + " not runnable on this device" : "") + "\n";
+                (skipped ? ", " + std::to_string(skipped) + " not runnable on this device" : "") +
+                (unmoved ? ", " + std::to_string(unmoved) + " not run (the corruption moves nothing there)" : "") + "\n";
     }
     emit(o, text);
     return failed ? kCheckFailed : 0;
@@ -246,6 +267,7 @@ struct ConformanceArgs {
     gpu::ConformanceOptions opts;
     bool ptxas = false;           // --ptxas: the NVIDIA witness instead of the AMD compilers
     std::string ptxas_path;
+    int tool_seconds = 300;
 };
 
 int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
@@ -271,7 +293,20 @@ int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
     for (const std::string& t : opts.targets) gfx.push_back(t == "all" ? t : cat.find_target(t).gfx);
     opts.targets = gfx;
     if (opts.jobs < 1) throw ls::Error("--jobs must be at least 1");
-    gpu::ConformanceResult r = gpu::run_conformance(cat, opts, std::cout);
+    opts.tool_seconds = a.tool_seconds;
+    gpu::ConformanceResult r;
+    try {
+        r = gpu::run_conformance(cat, opts, std::cout);
+    } catch (const ls::Error& e) {
+        // Stopped by a signal: the temporary files are gone; end as that signal says.
+        if (const int sig = gpu::interrupted_signal()) {
+            std::cout.flush();
+            std::fprintf(stderr, "lanescope-cli: conformance: %s\n", e.what());
+            std::signal(sig, SIG_DFL);
+            std::raise(sig);
+        }
+        throw;
+    }
     std::cout.flush();
     return r.passed() ? 0 : kCheckFailed;
 }
@@ -319,6 +354,8 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
                        "NVIDIA: assemble every PTX spelling of the catalog with CUDA's ptxas for each NVIDIA target "
                        "(--target: these sm_ targets) and expect it exactly where the catalog claims it");
         conf->add_option("--ptxas-path", c.ptxas_path, "the ptxas to use (implies --ptxas; default /usr/local/cuda/bin/ptxas, then PATH)");
+        add_int_option(conf, "--tool-timeout", c.tool_seconds, 1, 86400,
+                       "seconds each compiler or disassembler run may take before it is killed (default 300)");
         conf->add_flag("--keep", c.opts.keep, "keep the generated sources and disassembly");
         conf->add_flag("-v,--verbose", c.opts.verbose, "print every check, not only failures");
     }

@@ -234,7 +234,7 @@ int cmd_layout(const Options& o) {
         const ls::TileParams tp = tile_params(o);
         if (o.operand == "all" || o.operand == "ALL") {
             std::string text;
-            for (ls::Operand op : ls::operands_of(*r.ins)) text += std::string(ls::operand_name(op)) + ": " + cute_of(r, op, tp);
+            for (ls::Operand op : ls::operands_of(*r.ins)) text += std::string(ls::operand_name(op)) + ": " + cute_of(r, op, tp.for_operand(op));
             return emit(o, text);
         }
         return emit(o, cute_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
@@ -242,7 +242,7 @@ int cmd_layout(const Options& o) {
     if (o.format == "gluon") {
         const ls::TileParams tp = tile_params(o);
         auto one = [&](ls::Operand op) {
-            ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp);
+            ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp.for_operand(op));
             std::string title = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx +
                                 " (wave" + std::to_string(t.lanes()) + "), " + t.params().describe() +
                                 "; lanescope-cli layout --format gluon";
@@ -265,7 +265,7 @@ int cmd_layout(const Options& o) {
         if (o.operand == "all" || o.operand == "ALL") {
             std::string text = "[\n";
             auto ops = ls::operands_of(*r.ins);
-            for (size_t n = 0; n < ops.size(); ++n) text += linear_of(r, ops[n], tp) + (n + 1 < ops.size() ? ",\n" : "");
+            for (size_t n = 0; n < ops.size(); ++n) text += linear_of(r, ops[n], tp.for_operand(ops[n])) + (n + 1 < ops.size() ? ",\n" : "");
             return emit(o, text + "]\n");
         }
         return emit(o, linear_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
@@ -281,13 +281,13 @@ int cmd_layout(const Options& o) {
     if (tiled && o.operand != "all" && o.operand != "ALL")
         return emit_tile_layout(o, r, ls::TileLayout(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tp), v, f);
     auto render = [&](ls::Operand op) {
-        if (tiled) return ls::render_tile_layout(r.query, ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tp), v, f);
+        if (tiled) return ls::render_tile_layout(r.query, ls::TileLayout(*r.ins, *r.target, op, r.query.mods, tp.for_operand(op)), v, f);
         return ls::render_layout(r.query, ls::layout_of(*r.ins, *r.target, op, r.query.mods), v, f);
     };
     if (tiled && (o.operand == "all" || o.operand == "ALL")) {
         std::vector<ls::TileLayout> tiles;
         for (ls::Operand op : ls::operands_of(*r.ins)) {
-            tiles.emplace_back(*r.ins, *r.target, op, r.query.mods, tp);
+            tiles.emplace_back(*r.ins, *r.target, op, r.query.mods, tp.for_operand(op));
             check_streamed(tiles.back(), v, f);
         }
         return emit_streamed(o, [&](ls::TextSink& out) {
@@ -368,9 +368,17 @@ int cmd_which(const Options& o_in) {
     return emit(o, ls::render_which(r.query, L, o.reg, o.lane, parse_format(o.format)));
 }
 
+// An option registered with the common ones that `o.command` has no use for: refused, named as typed.
+void refuse_option(const Options& o, const char* option, const std::string& value, const std::string& why) {
+    if (o.sub && o.sub->count(option) > 0)
+        throw UsageError(o.command + " " + option + " " + value + ": " + option + " does not apply to " + o.command +
+                         ", which " + why + "; leave it out");
+}
+
 int cmd_header(const Options& o) {
     if (o.sub && o.sub->get_option("--format")->count() > 0)
         throw UsageError("header writes C++ (a HIP/C++17 header); --format does not apply to it");
+    refuse_option(o, "--operand", o.operand, "writes the index math of every operand of the instruction");
     Resolved r = resolve(o);
     if (o.out.empty()) throw UsageError("header needs -o FILE (or - for standard output)");
     std::string name = o.header_namespace;
@@ -611,6 +619,9 @@ int cmd_check(const Options& o) {
 }
 
 int cmd_trace(const Options& o) {
+    refuse_option(o, "--operand", o.operand,
+                  "names every A, B, C (K, SA, SB) location that feeds D[--row][--col] (where, which and layout take "
+                  "--operand)");
     Resolved r = resolve(o);
     if (tile_mode(o)) {
         const ls::TileParams tp = tile_params(o);

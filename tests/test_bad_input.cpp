@@ -296,6 +296,34 @@ std::vector<BadCase> cli_cases() {
     for (const char* sub : {"where --row 0 --col 0", "which --reg 0 --lane 0", "check --layout {dir}/lin.json", "load"})
         c.push_back({std::string(sub) + kOk + " --shape 64x64x", 2, {"--shape", "legal"}});
     c.push_back({"layout" + kOk + " --waves 2x2 --shape 100x64", 1, {"not a multiple"}});
+    // Options that do not apply are refused, naming the option as typed (issue 29).
+    c.push_back({"trace" + kOk + " --row 0 --col 0 --operand Z", 2, {"trace --operand Z", "does not apply", "leave it out"}});
+    c.push_back({"trace" + kOk + " --row 0 --col 0 --operand A", 2, {"--operand", "does not apply"}});
+    // --k-width: FP4/FP6 operands and the index/scales (docs/tiles.md says refused).
+    const std::string g1250 = " --arch gfx1250 -i v_wmma_f32_16x16x128_f8f6f4";
+    for (const char* fmt : {"fp4", "fp6", "bf6"}) {
+        c.push_back({"layout" + g1250 + " --matrix-a-fmt " + fmt + " --operand A --k-width 8", 1,
+                     {"--k-width", "not Triton's dot operands", "legal: leave --k-width out"}});
+        c.push_back({"layout" + g1250 + " --matrix-b-fmt " + fmt + " --operand B --k-width 16", 1, {"--k-width", "legal"}});
+    }
+    for (const char* op : {"SA", "SB"}) {
+        c.push_back({std::string("layout --arch gfx1250 -i v_wmma_scale_f32_16x16x128_f8f6f4 --operand ") + op + " --k-width 8",
+                     1, {"--k-width applies to A and B", "a block scale", "legal: --operand A, B, C or D"}});
+        c.push_back({std::string("where --arch gfx1250 -i v_wmma_scale_f32_16x16x128_f8f6f4 --operand ") + op +
+                         " --transposed --row 0 --col 0",
+                     1, {"--transposed applies to C and D", "legal: --operand A, B, C or D"}});
+    }
+    c.push_back({"layout --arch gfx942 -i v_smfmac_f32_16x16x32_f16 --operand K --k-width 8", 1, {"the sparse index", "legal"}});
+    c.push_back({"layout --arch gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 4 --operand A --k-width 16", 1,
+                 {"--k-width", "fp4", "legal"}});
+    // verify --corrupt that moves nothing: refused with one that does.
+    c.push_back({"verify --device software -a gfx942 -i v_mfma_f32_32x32x2f32 --corrupt A:shift-regs", 1,
+                 {"moves nothing", "one register per lane", "legal: a corruption that moves an element, e.g. A:swap-lanes:0:1"}});
+    c.push_back({"verify --device software -a gfx1100 -i v_wmma_f32_16x16x16_f16 --corrupt A:swap-lanes:0:16", 1,
+                 {"moves nothing", "lanes 0 and 16 hold the same elements of A", "legal"}});
+    // conformance: a time limit that is no number of seconds.
+    for (const char* v : {"0", "-5", "1e9", "soon"})
+        c.push_back({std::string("conformance --target gfx908 --tool-timeout ") + v, 2, {"--tool-timeout"}});
     return c;
 }
 

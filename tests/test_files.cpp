@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -160,5 +161,30 @@ TEST_CASE("interrupted writes: lanescope-cli killed by timeout mid-way through a
     CHECK(r.status == 124);
     CHECK(read_all(target) == "{}\n");
     CHECK(others(dir, "big.json").empty());
+    fs::remove_all(dir);
+}
+
+TEST_CASE("write_regular_file refuses a FIFO, a device and a directory without opening them", "[files]") {
+    const fs::path dir = temp_path("lanescope_regular");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const fs::path fifo = dir / "settings.ini";
+    REQUIRE(::mkfifo(fifo.c_str(), 0600) == 0);
+    // A FIFO with no reader: an open for writing would wait forever; this must return at once.
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        files::write_regular_file(fifo.string(), "x=1\n");
+        FAIL("a FIFO was written");
+    } catch (const lanescope::Error& e) {
+        CHECK(std::string(e.what()).find("it is a FIFO; legal: a regular file") != std::string::npos);
+    }
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+    struct stat st {};
+    REQUIRE(::lstat(fifo.c_str(), &st) == 0);
+    CHECK(S_ISFIFO(st.st_mode));  // left as it was
+    CHECK_THROWS_WITH(files::write_regular_file("/dev/null", "x"), Catch::Contains("a character device"));
+    CHECK_THROWS_WITH(files::write_regular_file(dir.string(), "x"), Catch::Contains("a directory"));
+    files::write_regular_file((dir / "new.ini").string(), "x=1\n");
+    CHECK(read_all(dir / "new.ini") == "x=1\n");
     fs::remove_all(dir);
 }

@@ -172,7 +172,16 @@ TEST_CASE("load --sweep: every row's command reproduces its numbers through plai
             CHECK(load["memory"]["pad"] == row["pad"]);
             CHECK(load["memory"]["swizzle"] == row["swizzle"]);
             const json& m = load["memory"];
-            CHECK(row["pad_bytes"] == s["memory"]["lines"].get<long long>() * m["pad"].get<long long>() *
+            CHECK(m["order"] == row["order"]);
+            CHECK(m["ld"] == row["ld"]);
+            // Padding bytes: the row's lines x (pad + ld beyond the request's, or beyond the other order's
+            // extent) x bits / 8.
+            const long long R = L["rows"].get<long long>() * L.value("blocks", 1), C = L["cols"].get<long long>();
+            const bool row_major = m["order"] == "row";
+            const long long base_ld = m["order"] == s["memory"]["order"] ? s["memory"]["ld"].get<long long>()
+                                                                         : (row_major ? C : R);
+            CHECK(row["pad_bytes"] == (row_major ? R : C) *
+                                          (m["pad"].get<long long>() + m["ld"].get<long long>() - base_ld) *
                                           m["element_bits"].get<long long>() / 8);
             if (!load["banks"].empty()) {
                 const json& bm = load["banks"][0]["bank_model"];
@@ -321,14 +330,122 @@ TEST_CASE("sweep_memory (library): the options of a candidate, and the request's
     CHECK(a.minimum == 4);
     CHECK(a.lines == 32);
     // Every row is one plan_memory of its candidate: the engine's own numbers.
+    const auto [rows, cols] = ls::memory_extent(q, r);
     for (size_t n = 0; n < a.rows.size(); n += 9) {
         ls::MemoryRequest c = r;
-        c.tile.pad = a.rows[n].candidate.pad;
-        c.tile.swizzle = a.rows[n].candidate.swizzle;
+        const ls::SweepCandidate& k = a.rows[n].candidate;
+        c.tile.pad = k.pad;
+        c.tile.swizzle = k.swizzle;
+        c.tile.order = k.order;
+        c.tile.ld = k.ld > 0 ? k.ld : k.reorder ? ls::contiguous_extent(k.order, rows, cols) : r.tile.ld;
+        CHECK(a.rows[n].ld == c.tile.ld);
         const ls::MemoryPlan p = ls::plan_memory(q, c);
         long long cycles = 0;
         for (const auto& bank : p.banks) cycles += bank.cycles;
         CHECK(cycles == a.rows[n].cost);
         CHECK(p.instructions_per_wave == a.rows[n].instructions_per_wave);
     }
+}
+
+TEST_CASE("load --sweep: each row's worst conflict ways and the lanes that collide, by hand arithmetic", "[sweep]") {
+    // gfx942 A of v_mfma_f32_32x32x8_f16 row-major, ld 8 (16-byte lines), as above: without padding lane l
+    // reads row l (byte 16 l) with ds_read_b64 in passes of 16 lanes; lanes 0 and 8 are 128 bytes apart
+    // (32 banks x 4 bytes), both in bank 0: a 2-way conflict. --pad 4 spreads them: 1 (none).
+    const json s = sweep("-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --order row");
+    const json* none = row_with(s, "");
+    const json* pad4 = row_with(s, "--pad 4");
+    REQUIRE(none);
+    REQUIRE(pad4);
+    CHECK((*none)["conflict_ways"] == 2);
+    CHECK((*pad4)["conflict_ways"] == 1);
+    const json& w = (*none)["worst_pass"];
+    CHECK(w["mnemonic"] == "ds_read_b64");
+    CHECK(w["bank"] == 0);
+    CHECK(w["words"] == json::parse(R"([{"address": 0, "lane": 0}, {"address": 128, "lane": 8}])"));
+    CHECK((*none)["line_bytes"] == 16);
+    // Every row: cycles >= its worst pass's ways (that pass alone takes them).
+    for (const auto& r : s["rows"]) CHECK(r["cost"].get<int>() >= r["conflict_ways"].get<int>());
+    CHECK(s["sweep"]["reaches_minimum"] == true);
+    // The table names the colliding lanes of the unpadded row.
+    Run t = cli("load -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --order row --sweep --top 0");
+    REQUIRE(t.status == 0);
+    CHECK(t.out.find("conflict ways") != std::string::npos);
+    CHECK(t.out.find("2 (bank 0: lanes 0, 8)") != std::string::npos);
+}
+
+TEST_CASE("load --sweep: says plainly why nothing reaches the minimum (RDNA3 lanes load copies)", "[sweep]") {
+    // RDNA3 wave32 WMMA: lanes 16-31 hold a copy of lanes 0-15's A (RDNA3 ISA guide, WMMA operand layout),
+    // so a wave loads 2 x 512 bytes of the 16x16 f16 A: 1024 / 128 bytes per cycle = 8 cycles at least,
+    // twice the 4-cycle bound of its 512 distinct bytes. No padding or swizzle can change that.
+    const json s = sweep("-a gfx1100 -i v_wmma_f32_16x16x16_f16 --operand A");
+    CHECK(s["sweep"]["minimum"] == 4);
+    CHECK(s["sweep"]["reaches_minimum"] == false);
+    for (const auto& r : s["rows"]) CHECK(r["cost"].get<int>() >= 8);
+    const std::string why = s["sweep"]["why"];
+    CHECK(why.find("no candidate reaches the minimum of 4 cycles") != std::string::npos);
+    CHECK(why.find("load 1024 B, 2 times the operand's 512 B") != std::string::npos);
+    Run t = cli("load -a gfx1100 -i v_wmma_f32_16x16x16_f16 --operand A --sweep");
+    REQUIRE(t.status == 0);
+    CHECK(t.out.find("verdict: NOT at the minimum: ") != std::string::npos);
+}
+
+TEST_CASE("load --sweep: an inferred pass grouping is ranked under every offered grouping", "[sweep]") {
+    // gfx908 A of v_mfma_f32_32x32x1f32: 64 lanes, one dword each, 64 consecutive dwords (ds_read_b32; its
+    // 32-lane grouping is inferred). Passes of n consecutive lanes read n consecutive dwords: 64/n passes of
+    // ceil(n/32) cycles: n = 8: 8, 16: 4, 32: 2, 64: 2.
+    const json s = sweep("-a gfx908 -i v_mfma_f32_32x32x1f32 --operand A");
+    std::map<std::string, int> expect = {{"8 consecutive lanes", 8}, {"16 consecutive lanes", 4},
+                                         {"32 consecutive lanes", 2}, {"64 consecutive lanes", 2}};
+    const json* none = row_with(s, "");
+    REQUIRE(none);
+    for (const auto& [g, cycles] : expect) {
+        INFO(g);
+        CHECK((*none)["cost_by_grouping"][g] == cycles);
+    }
+    // Under each grouping its best row is the cheapest there; the answer depends on the grouping iff
+    // some grouping's best options differ from row 1's.
+    bool differs = false;
+    for (const auto& g : s["sweep"]["groupings"]) {
+        const std::string name = g["grouping"];
+        int least = 1 << 30;
+        for (const auto& r : s["rows"]) least = std::min(least, r["cost_by_grouping"][name].get<int>());
+        CHECK(g["cost"] == least);
+        CHECK(s["rows"][g["best_rank"].get<int>() - 1]["cost_by_grouping"][name] == least);
+        differs = differs || g["options"] != s["rows"][0]["options"];
+    }
+    CHECK(s["sweep"]["depends_on_grouping"] == differs);
+}
+
+TEST_CASE("load --sweep: LDS searches both orders, a power-of-two ld and paddings with swizzles", "[sweep]") {
+    const json s = sweep("-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --order row");
+    CHECK(s["sweep"]["orders"] == json::parse(R"(["row", "col"])"));
+    CHECK(s["sweep"]["combined"].get<int>() > 0);
+    const json* combo = nullptr;
+    const json* col = nullptr;
+    for (const auto& r : s["rows"]) {
+        if (!combo && r["pad"].get<int>() > 0 && r["swizzle"]["max_phase"].get<int>() > 1) combo = &r;
+        if (!col && r["order"] == "col") col = &r;
+    }
+    REQUIRE(combo);
+    REQUIRE(col);
+    CHECK(std::string((*col)["options"]).find("--order col") != std::string::npos);
+    for (const json* r : {combo, col}) {
+        const json load = reproduce(*r);
+        CHECK(worst_wave_cost(load) == (*r)["cost"].get<long long>());
+    }
+    // A non-power-of-two ld (24) is also tried at 32 with swizzles.
+    const json wide = sweep("-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --order row --ld 24");
+    CHECK(wide["sweep"]["lds"] == json::parse("[24, 32]"));
+    for (const auto& r : wide["rows"])
+        if (r["ld"] == 32 && r["order"] == "row") {
+            CHECK(std::string(r["options"]).find("--ld 32") != std::string::npos);
+            CHECK(r["pad_bytes"].get<int>() >= 32 * 8 * 2);  // 8 more f16 per line than the given ld
+            break;
+        }
+    // Global memory: the tensor's order and ld are given, not chosen.
+    const json g = sweep("-a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --memory global");
+    CHECK(g["sweep"]["orders"] == json::parse(R"(["row"])"));
+    CHECK(g["sweep"]["combined"] == 0);
+    check_ranking(s);
+    check_ranking(wide);
 }

@@ -149,7 +149,11 @@ TEST_CASE("tile arithmetic: counts that are each legal but multiply past int are
                           Case{"--waves 1x1024 --shape 512x32768x512", "placements"},
                           Case{"--shape 4096x4096 --operand C", "registers per lane"}}) {
         for (const char* cmd : {"layout", "where --row 0 --col 0", "which --reg 0 --lane 0", "header -o -"}) {
-            Run r = cli(std::string(cmd) + " " + kIns + c.args);
+            // header writes every operand (C among them): --operand does not apply to it.
+            std::string args = c.args;
+            if (std::string(cmd).rfind("header", 0) == 0 && args.find(" --operand C") != std::string::npos)
+                args.erase(args.find(" --operand C"));
+            Run r = cli(std::string(cmd) + " " + kIns + args);
             INFO(cmd << " " << c.args << ": " << r.err);
             CHECK(r.status == 1);
             CHECK(r.err.find(c.says) != std::string::npos);
@@ -233,4 +237,37 @@ TEST_CASE("trace with tile options: every A, B and C placement of one D element 
         if (t["operand"] == "A") CHECK(t["locations"].size() == 2);  // waves 2 and 3 hold row 17
         if (t["operand"] == "B") CHECK(t["locations"].size() == 2);  // waves 1 and 3 hold col 20
     }
+}
+
+TEST_CASE("tile mode keeps gfx1250's confidence: the same evidence fields as one instruction") {
+    // docs/json.md (gfx1250): layout, where and which objects carry confidence, confidence_why,
+    // confidence_sources and alternatives; a tile composes copies of the instruction, so they are its own.
+    const std::string ins = "-a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 --operand A --format json ";
+    auto obj = [&](const std::string& args) {
+        Run r = cli(args);
+        INFO(args << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        return nlohmann::json::parse(r.out);
+    };
+    const auto single = obj("where " + ins + "--row 0 --col 0");
+    REQUIRE(single.contains("confidence"));
+    for (const std::string& tiled : {"layout " + ins + "--waves 2x1", "where " + ins + "--waves 2x1 --row 0 --col 0",
+                                     "which " + ins + "--waves 2x1 --reg 0 --lane 0",
+                                     "which " + ins + "--waves 2x1 --lane 0"}) {
+        INFO(tiled);
+        const auto t = obj(tiled);
+        for (const char* field : {"confidence", "confidence_why", "confidence_sources", "alternatives"}) {
+            INFO(field);
+            REQUIRE(t.contains(field));
+            CHECK(t[field] == single[field]);
+        }
+    }
+    // Text: the same "Confidence:" line; CSV stays one table.
+    Run text = cli("where -a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 --operand A --waves 2x1 --row 0 --col 0");
+    CHECK(text.out.find("Confidence: ") != std::string::npos);
+    Run csv = cli("where -a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4 --operand A --waves 2x1 --row 0 --col 0 --format csv");
+    CHECK(csv.out.find("Confidence") == std::string::npos);
+    // Other families carry none.
+    const auto amd = obj("where -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --format json --waves 2x1 --row 0 --col 0");
+    CHECK_FALSE(amd.contains("confidence"));
 }

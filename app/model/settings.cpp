@@ -177,7 +177,7 @@ bool save_settings(const Settings& s, const std::string& path, std::string* erro
     }
     // A uniquely named temporary per save: concurrent instances never share one.
     try {
-        ls::files::write_file(path, to_text(s));
+        ls::files::write_regular_file(path, to_text(s));
     } catch (const ls::Error& e) {
         if (error) *error = e.what();
         return false;

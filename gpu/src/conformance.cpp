@@ -17,13 +17,14 @@
 #include "process.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <atomic>
 #include <chrono>
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <ostream>
-#include <regex>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -31,7 +32,6 @@
 namespace lanescope::gpu {
 
 using detail::read_file;
-using detail::run_process;
 
 bool ConformanceResult::passed() const { return failures() == 0; }
 int ConformanceResult::failures() const {
@@ -111,12 +111,84 @@ std::string first_error(const std::string& log) {
     return log.substr(0, 200);
 }
 
+// The disassembly is external text of any length: it is read by hand, each
+// scan one pass over the line (no backtracking matcher).
+bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+bool is_blank(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
+
+// Digits from `at` (at least one, at most 9): their value, `at` moved past them; -1 if none.
+long digits(const std::string& s, size_t& at) {
+    const size_t from = at;
+    long v = 0;
+    while (at < s.size() && is_digit(s[at]) && at - from < 9) v = v * 10 + (s[at++] - '0');
+    return at > from && (at == s.size() || !is_digit(s[at])) ? v : -1;
+}
+
+// "v[4:7]" -> 4, "a12" -> 1, anything else 0.
 int regs_of_token(const std::string& tok) {
-    static const std::regex range(R"(^[va]\[(\d+):(\d+)\]$)"), single(R"(^[va]\d+$)");
-    std::smatch m;
-    if (std::regex_match(tok, m, range)) return std::stoi(m[2]) - std::stoi(m[1]) + 1;
-    if (std::regex_match(tok, single)) return 1;
-    return 0;
+    if (tok.size() < 2 || (tok[0] != 'v' && tok[0] != 'a')) return 0;
+    size_t at = 1;
+    if (tok[1] != '[') return digits(tok, at) >= 0 && at == tok.size() ? 1 : 0;
+    at = 2;
+    const long lo = digits(tok, at);
+    if (lo < 0 || at >= tok.size() || tok[at++] != ':') return 0;
+    const long hi = digits(tok, at);
+    if (hi < 0 || at + 1 != tok.size() || tok[at] != ']') return 0;
+    return static_cast<int>(hi - lo + 1);
+}
+
+// " ADDR: DWORD DWORD ..." (the text after "//"): the dwords, each of exactly 8 hex
+// digits; empty when the text is not of that form.
+std::vector<unsigned> encoding_dwords(const std::string& tail) {
+    size_t at = 0;
+    while (at < tail.size() && is_blank(tail[at])) ++at;
+    const size_t addr = at;
+    while (at < tail.size() && is_hex(tail[at])) ++at;
+    if (at == addr || at >= tail.size() || tail[at] != ':') return {};
+    ++at;
+    std::vector<unsigned> out;
+    while (at < tail.size()) {
+        const size_t gap = at;
+        while (at < tail.size() && is_blank(tail[at])) ++at;
+        if (at == tail.size()) break;
+        if (at == gap) return {};  // words are separated by white space
+        const size_t word = at;
+        while (at < tail.size() && is_hex(tail[at])) ++at;
+        if (at - word != 8 || (at < tail.size() && !is_blank(tail[at]))) return {};
+        out.push_back(unsigned(std::stoul(tail.substr(word, 8), nullptr, 16)));
+    }
+    return out;
+}
+
+// "00000000 <name>:" at the start of a line: the name; "" otherwise.
+std::string function_label(const std::string& line) {
+    size_t at = 0;
+    while (at < line.size() && is_hex(line[at])) ++at;
+    if (at == 0 || line.compare(at, 2, " <") != 0) return "";
+    const size_t name = at += 2;
+    while (at < line.size() && is_word(line[at])) ++at;
+    if (at == name || line.compare(at, 2, ">:") != 0) return "";
+    return line.substr(name, at - name);
+}
+
+// Where the first matrix mnemonic (v_mfma*, v_smfma*, v_wmma*, v_swmma*: the
+// smfmac/swmmac forms included) starts as a word; npos if none.
+size_t matrix_mnemonic_at(const std::string& line) {
+    for (size_t at = line.find("v_"); at != std::string::npos; at = line.find("v_", at + 1)) {
+        if (at > 0 && is_word(line[at - 1])) continue;
+        for (const char* stem : {"mfma", "smfma", "wmma", "swmma"})
+            if (line.compare(at + 2, std::char_traits<char>::length(stem), stem) == 0) return at;
+    }
+    return std::string::npos;
+}
+
+// A tool's line as it appears in a message: at most 300 characters.
+std::string clipped(const std::string& line) {
+    constexpr size_t kMost = 300;
+    if (line.size() <= kMost) return line;
+    return line.substr(0, kMost) + "... (" + std::to_string(line.size()) + " characters)";
 }
 
 }  // namespace
@@ -136,13 +208,7 @@ std::vector<std::string> judge_disassembly(const Instruction& ins, const Target&
     const std::vector<EncodingWord> expect_words = encoding_words(ins);
     std::vector<unsigned> dwords;
     if (const size_t at = line.find("//"); at != std::string::npos) {
-        static const std::regex enc(R"(^\s*[0-9A-Fa-f]+:((\s+[0-9A-Fa-f]{8})+)\s*$)");
-        std::smatch m;
-        const std::string tail = line.substr(at + 2);
-        if (std::regex_match(tail, m, enc)) {
-            std::istringstream w(m[1].str());
-            for (std::string hexword; w >> hexword;) dwords.push_back(unsigned(std::stoul(hexword, nullptr, 16)));
-        }
+        dwords = encoding_dwords(line.substr(at + 2));
     }
     const size_t want_dwords = size_t(expect_words.back().dword + fmt.dwords);
     auto hex = [](unsigned v) {
@@ -266,10 +332,10 @@ void judge(Case& c, const std::string& line) {
     const std::vector<std::string> problems = judge_disassembly(*c.ins, *c.target, c.mods, line);
     c.passed = problems.empty();
     if (c.passed) {
-        c.detail = line;
+        c.detail = clipped(line);
     } else {
-        for (size_t i = 0; i < problems.size(); ++i) c.detail += (i ? "; " : "") + problems[i];
-        c.detail += "  [" + line + "]";
+        for (size_t i = 0; i < problems.size(); ++i) c.detail += (i ? "; " : "") + clipped(problems[i]);
+        c.detail += "  [" + clipped(line) + "]";
     }
 }
 
@@ -279,16 +345,13 @@ std::map<std::string, std::string> matrix_lines(const std::string& dis) {
     std::map<std::string, std::string> out;
     std::istringstream s(dis);
     std::string line, current;
-    static const std::regex label(R"(^[0-9a-fA-F]+ <([A-Za-z0-9_]+)>:)");
-    static const std::regex matrix(R"(\b(v_s?mfma|v_smfmac|v_s?wmma|v_swmmac)\w*)");
-    std::smatch m;
     while (std::getline(s, line)) {
-        if (std::regex_search(line, m, label)) {
-            current = m[1];
+        if (std::string name = function_label(line); !name.empty()) {
+            current = name;
             continue;
         }
         if (current.empty() || out.count(current)) continue;
-        if (std::regex_search(line, m, matrix)) out[current] = line.substr(line.find(m[0].str()));
+        if (const size_t at = matrix_mnemonic_at(line); at != std::string::npos) out[current] = line.substr(at);
     }
     return out;
 }
@@ -309,15 +372,26 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                 gfxs.push_back(t.gfx);
     }
     if (gfxs.empty()) gfxs = {"gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1200", "gfx1250"};
+    if (!(o.tool_seconds > 0) || o.tool_seconds > 86400)
+        throw Error("the tools' time limit must be more than 0 and at most 86400 seconds");
+    // SIGINT/SIGTERM/SIGHUP stop the running tools and unwind (removing the work directory).
+    detail::InterruptGuard interrupts;
     const bool own_dir = o.workdir.empty();
-    const std::string dir = own_dir ? detail::make_temp_dir("lanescope-conformance-") : o.workdir;
-    // Our own work directory goes away on every exit, errors included.
-    struct Cleanup {
-        std::string dir;
-        ~Cleanup() {
-            if (!dir.empty()) detail::remove_tree(dir);
-        }
-    } cleanup{own_dir && !o.keep ? dir : ""};
+    // Our own work directory goes away on every exit: errors, time limits, signals.
+    std::optional<detail::TempDir> own;
+    if (own_dir) own.emplace("lanescope-conformance-");
+    if (own && o.keep) own->keep();
+    const std::string dir = own ? own->path() : o.workdir;
+    // Every tool runs under the time limit; `timed_out` names one that ran past it.
+    auto run_process = [&](const std::vector<std::string>& argv, const std::string& out, const std::string& err,
+                           std::string* why = nullptr) {
+        return detail::run_process(argv, out, err, why, o.tool_seconds);
+    };
+    const std::string limit_words = " did not finish within " + [&] {
+        std::ostringstream t;
+        t << o.tool_seconds;
+        return t.str();
+    }() + " s (--tool-timeout) and was killed";
 
     if (!detail::write_file_atomic(dir + "/empty.c", "void lanescope_empty(void) {}\n"))
         throw Error("cannot write into " + dir);
@@ -328,7 +402,9 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         if (it != version_of.end()) return it->second;
         const std::string file = dir + "/version" + std::to_string(version_of.size()) + ".txt";
         std::string v;
-        if (run_process({clang, "--version"}, file, "", nullptr) == 0) {
+        const int rc = run_process({clang, "--version"}, file, "", nullptr);
+        if (rc == detail::kTimedOut) throw Error(clang + " --version" + limit_words);
+        if (rc == 0) {
             v = read_file(file);
             v = v.substr(0, v.find('\n'));
             if (v.empty()) v = "unknown version";
@@ -357,8 +433,11 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                     "clang-22 llvm-22 lld-22 (scripts/packages/gpu.txt) or pass --clang");
     std::map<std::string, Toolchain> tools;  // gfx -> what judges it
     auto knows = [&](const std::string& clang, const std::string& gfx) {
-        return run_process(compile_argv({clang, ""}, gfx, false, dir + "/empty.c", dir + "/empty_" + gfx + ".o"), "",
-                           dir + "/probe_" + gfx + ".log") == 0;
+        const int rc = run_process(compile_argv({clang, ""}, gfx, false, dir + "/empty.c", dir + "/empty_" + gfx + ".o"),
+                                   "", dir + "/probe_" + gfx + ".log");
+        if (rc == detail::kTimedOut)
+            throw Error(clang + ", compiling an empty function for " + gfx + "," + limit_words);
+        return rc == 0;
     };
 
     // Which builtin names the catalog claims on which families.
@@ -387,7 +466,11 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
             tc = {o.clang, o.objdump.empty() ? objdump_for(o.clang) : o.objdump};
             if (!knows(tc.clang, t.gfx)) {
                 sum.skipped = true;
-                sum.skip_reason = o.clang + " does not support -mcpu=" + t.gfx + " (pass --clang with a compiler that does)";
+                // In the compiler's own words: an unknown target, or a crash, or anything else.
+                const std::string log_text = read_file(dir + "/probe_" + t.gfx + ".log");
+                sum.skip_reason = o.clang + " cannot compile an empty function for -mcpu=" + t.gfx +
+                                  (log_text.empty() ? std::string() : " (" + clipped(first_error(log_text)) + ")") +
+                                  " (pass --clang with a compiler that does)";
             }
         } else if (!version(t.compiler).empty() && knows(t.compiler, t.gfx)) {
             tc = {t.compiler, o.objdump.empty() ? objdump_for(t.compiler) : o.objdump};
@@ -506,8 +589,12 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         if (w64) a.push_back("--mattr=+wavefrontsize64");
         a.push_back(obj);
         std::string err;
-        if (run_process(a, base + ".dis", base + ".dis.log", &err) != 0)
-            throw Error("disassembling with " + objdump + " failed: " + (err.empty() ? read_file(base + ".dis.log") : err));
+        const int rc = run_process(a, base + ".dis", base + ".dis.log", &err);
+        if (rc != 0)
+            throw Error("disassembling with " + objdump + " failed (" +
+                        (rc == detail::kTimedOut ? std::string("killed at the time limit")
+                                                 : rc < 0 ? std::string("not run") : "exit status " + std::to_string(rc)) +
+                        "): " + clipped(err.empty() ? first_error(read_file(base + ".dis.log")) : err));
         return matrix_lines(read_file(base + ".dis"));
     };
     // One case alone (after its batch failed).
@@ -519,6 +606,11 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         const int rc = run_process(compile_argv(tools.at(c.target->gfx), c.target->gfx, wave64_flag(c), base + ".c",
                                                 base + ".o"),
                                    "", base + ".log");
+        if (rc == detail::kTimedOut) {
+            c.done = true;
+            c.detail = "the compiler" + limit_words;
+            return;
+        }
         if (c.negative) {
             c.done = true;
             c.passed = rc != 0;
@@ -566,7 +658,8 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                 if (w64) a.push_back("-mwavefrontsize64");
                 std::string err;
                 if (run_process(a, "", base + ".log", &err) != 0)
-                    throw Error("running " + clang + " -E failed: " + (err.empty() ? read_file(base + ".log") : err));
+                    throw Error("running " + clang + " -E failed: " +
+                                clipped(err.empty() ? first_error(read_file(base + ".log")) : err));
                 const std::string offered = read_file(base + ".i");
                 std::lock_guard<std::mutex> lock(mu);
                 for (size_t id : *idsp) {
@@ -583,6 +676,16 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
             }
             if (!detail::write_file_atomic(base + ".c", source_of(*idsp, true))) throw Error("cannot write " + base + ".c");
             const int rc = run_process(compile_argv(tools.at(gfx), gfx, w64, base + ".c", base + ".o"), "", base + ".log");
+            if (rc == detail::kTimedOut) {
+                // One at a time would wait the limit again for each: the batch's cases fail here.
+                std::lock_guard<std::mutex> lock(mu);
+                for (size_t id : *idsp) {
+                    cases[id].done = true;
+                    cases[id].detail = "the compiler, compiling its batch of " + std::to_string(idsp->size()) + "," +
+                                       limit_words;
+                }
+                return;
+            }
             if (rc != 0) {
                 std::lock_guard<std::mutex> lock(mu);
                 retry.insert(retry.end(), idsp->begin(), idsp->end());
@@ -657,6 +760,7 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
             << (k.modifiers.empty() ? "" : " [" + k.modifiers + "]") << (k.negative ? " (must not compile)" : "") << ": "
             << k.detail << "\n";
     }
+    detail::InterruptGuard::check();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     log << "conformance: " << result.checks.size() << " checks, " << result.failures() << " failed, " << secs << " s"
         << (o.keep || !own_dir ? " (work files in " + dir + ")" : "") << "\n";

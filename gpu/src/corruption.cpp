@@ -74,6 +74,36 @@ bool changes_layout(const ClaimedLayout& original, const Corruption& c) {
     return contents(original) != contents(apply(original, c));
 }
 
+std::string why_nothing_moves(const ClaimedLayout& original, const Corruption& c) {
+    if (original.operand != c.operand || changes_layout(original, c)) return "";
+    const std::string op(operand_name(c.operand));
+    std::string why;
+    if (c.kind == Corruption::ShiftRegisters)
+        why = original.regs == 1 ? op + " has one register per lane, which a shift by one maps onto itself"
+                                 : "shifting the " + std::to_string(original.regs) + " registers of " + op +
+                                       " by one leaves every element where it was";
+    else
+        why = "lanes " + std::to_string(c.lane_a) + " and " + std::to_string(c.lane_b) + " hold the same elements of " +
+              op + " (the operand is replicated across them)";
+    // A corruption of this operand that does move an element, for the message.
+    std::string legal;
+    Corruption shift = c;
+    shift.kind = Corruption::ShiftRegisters;
+    if (c.kind != Corruption::ShiftRegisters && changes_layout(original, shift)) legal = op + ":shift-regs";
+    // Lane 0 with each other lane, then neighbours: 2 x lanes tries at most.
+    for (int n = 1; n < 2 * original.lanes - 2 && legal.empty(); ++n) {
+        Corruption swap = c;
+        swap.kind = Corruption::SwapLanes;
+        swap.lane_a = n < original.lanes ? 0 : n - original.lanes + 1;
+        swap.lane_b = n < original.lanes ? n : swap.lane_a + 1;
+        if (changes_layout(original, swap))
+            legal = op + ":swap-lanes:" + std::to_string(swap.lane_a) + ":" + std::to_string(swap.lane_b);
+    }
+    return why + ", so the claim would not change and the check would pass without testing anything; " +
+           (legal.empty() ? "no lane swap or register shift moves an element of " + op + "; legal: another operand"
+                          : "legal: a corruption that moves an element, e.g. " + legal);
+}
+
 LayoutSource corrupted_layouts(const Instruction& ins, const Target& t, const ResolvedModifiers& mods,
                                const Corruption& c) {
     const Instruction* pi = &ins;

@@ -48,13 +48,12 @@ std::string first_line(const std::string& text) {
 }
 
 bool compiles_for(const std::string& compiler, const std::string& gfx) {
-    const std::string dir = detail::make_temp_dir("lanescope-hipcc-");
-    const bool ok = detail::write_file_atomic(dir + "/empty.c", "void lanescope_empty(void) {}\n") &&
-                    run_process({compiler, "-x", "c", "--target=amdgcn-amd-amdhsa", "-mcpu=" + gfx, "-nogpulib", "-c",
-                                 dir + "/empty.c", "-o", dir + "/empty.o"},
-                                "", "") == 0;
-    detail::remove_tree(dir);
-    return ok;
+    const detail::TempDir tmp("lanescope-hipcc-");
+    const std::string& dir = tmp.path();
+    return detail::write_file_atomic(dir + "/empty.c", "void lanescope_empty(void) {}\n") &&
+           run_process({compiler, "-x", "c", "--target=amdgcn-amd-amdhsa", "-mcpu=" + gfx, "-nogpulib", "-c",
+                        dir + "/empty.c", "-o", dir + "/empty.o"},
+                       "", "") == 0;
 }
 
 }  // namespace
@@ -119,11 +118,12 @@ HipCompilerChoice find_hip_compiler(const std::string& gfx, const HipCompilerSea
     if (hipconfig.empty()) {
         out.skipped.push_back("hipconfig: not found");
     } else {
-        const std::string dir = detail::make_temp_dir("lanescope-hipconfig-");
         std::string clang_dir;
-        if (run_process({hipconfig, "--hipclangpath"}, dir + "/out.txt", "") == 0)
-            clang_dir = first_line(detail::read_file(dir + "/out.txt"));
-        detail::remove_tree(dir);
+        {
+            const detail::TempDir dir("lanescope-hipconfig-");
+            if (run_process({hipconfig, "--hipclangpath"}, dir.path() + "/out.txt", "") == 0)
+                clang_dir = first_line(detail::read_file(dir.path() + "/out.txt"));
+        }
         if (clang_dir.empty()) out.skipped.push_back("hipconfig --hipclangpath: no answer");
         else if (consider("hipconfig's " + clang_dir + "/clang++", clang_dir + "/clang++", "ROCm's clang, from hipconfig"))
             return out;

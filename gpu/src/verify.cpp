@@ -619,8 +619,12 @@ public:
             for (size_t n = 0; n < D.L.entries.size(); ++n) {
                 if (!bad[n]) continue;
                 std::string why;
+                // Codes decode to element numbers 0..count-1; a device that adds several elements' bits can
+                // produce a code beyond them (element numbers are never trusted as indices unchecked).
                 const int want = expected_code[n] - 1, got = found_code[n] - 1;
-                if (odd[n]) {
+                if (want >= X.count()) {
+                    why = "value " + num_text(first_found[n]) + " instead of " + num_text(first_expected[n]);
+                } else if (odd[n]) {
                     why = "D got a sum of several " + std::string(operand_name(op)) +
                           " terms (the device combined other elements than claimed)";
                     if (want >= 0) issue(op, X.element(want), "hardware: " + why);
@@ -628,6 +632,11 @@ public:
                     why = want >= 0 ? "no " + std::string(operand_name(op)) + " element reached D; expected " +
                                           elem_text(op, X.element(want), X.L.blocks)
                                     : "value differs";
+                    if (want >= 0) issue(op, X.element(want), "hardware: " + why);
+                } else if (got >= X.count()) {
+                    why = "the device's value decodes to no " + std::string(operand_name(op)) + " element (code " +
+                          std::to_string(got + 1) + " of 1.." + std::to_string(X.count()) +
+                          "): it combined several elements' bits";
                     if (want >= 0) issue(op, X.element(want), "hardware: " + why);
                 } else if (want >= 0 && got != want) {
                     why = "expected " + elem_text(op, X.element(want), X.L.blocks) + " (claimed at " + X.where(want) +

@@ -3,7 +3,9 @@
 #include <catch2/catch.hpp>
 
 #include <cstdio>
+#include <chrono>
 #include <fstream>
+#include <sys/stat.h>
 #include <unistd.h>
 
 using namespace lsapp;
@@ -65,5 +67,22 @@ TEST_CASE("settings: saved atomically, loaded back - unwritable paths fail clean
     CHECK_FALSE(error.empty());
     std::remove(path.c_str());
     rmdir((std::string(dir) + "/sub").c_str());
+    rmdir(dir);
+}
+
+TEST_CASE("settings: a settings file that is a FIFO is refused at once, on save and on load") {
+    char dir[] = "/tmp/lanescope-settings-fifo-XXXXXX";
+    REQUIRE(mkdtemp(dir) != nullptr);
+    const std::string path = std::string(dir) + "/settings.ini";
+    REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string error;
+    CHECK_FALSE(save_settings(Settings{}, path, &error));  // no reader: must not wait for one
+    CHECK(error.find("it is a FIFO") != std::string::npos);
+    std::vector<std::string> warnings;
+    load_settings(path, &warnings);
+    CHECK(warnings.size() == 1);
+    CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(5));
+    std::remove(path.c_str());
     rmdir(dir);
 }

@@ -231,3 +231,26 @@ TEST_CASE("conformance reads gfx1250's 8-bit opcode from the WMMA word after the
                                  "1C022904";
     CHECK(gpu::judge_disassembly(f16, g, resolve_modifiers(f16, g, Modifiers{}), f16_line).empty());
 }
+
+TEST_CASE("verify --corrupt: a swap whose D values decode to no element is reported, not a crash") {
+    // v_mfma_f32_32x32x2f32 (2 blocks, B of 2 x 2 x 32): swapping lanes 0 and 1 of A or B makes D add the
+    // bits of several probe elements, whose code names no element (it used to index past the claim).
+    for (const char* c : {"A:swap-lanes:0:1", "B:swap-lanes:0:1"}) {
+        Run r = cli(std::string("verify --device software -a gfx942 -i v_mfma_f32_32x32x2f32 --max-mismatches 2 --corrupt ") + c);
+        INFO(c << ": " << r.err);
+        CHECK(r.status == 5);
+        CHECK(r.out.find("0 passed, 1 failed") != std::string::npos);
+    }
+    // A corruption that moves nothing is refused with one that does (it would PASS while "corrupted").
+    Run same = cli("verify --device software -a gfx942 -i v_mfma_f32_32x32x2f32 --corrupt A:shift-regs");
+    CHECK(same.status == 1);
+    CHECK(same.err.find("moves nothing") != std::string::npos);
+    CHECK(same.out.empty());
+    // Many instructions: those it moves nothing in are counted apart, never as passed.
+    Run all = cli("verify --device software -a gfx908 --all --corrupt A:shift-regs");
+    INFO(all.out.substr(all.out.size() > 600 ? all.out.size() - 600 : 0));
+    CHECK(all.status == 5);
+    CHECK(all.out.find("moves no element here") != std::string::npos);
+    CHECK(all.out.find("\n0 passed, ") != std::string::npos);
+    CHECK(all.out.find("not run (the corruption moves nothing there)") != std::string::npos);
+}

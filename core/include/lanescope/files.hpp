@@ -33,6 +33,10 @@ namespace lanescope::files {
 // exists and is writable, and it is not a directory itself.
 void check_writable(const std::string& path);
 void write_file(const std::string& path, std::string_view bytes);
+// The same for files that must be regular (settings, state): an existing
+// special file (a FIFO, a device, a socket) or directory is refused without
+// being opened, so nothing waits for a FIFO's reader.
+void write_regular_file(const std::string& path, std::string_view bytes);
 
 // One output written as it is produced: "-" or "" is standard output, an
 // existing special file is written through, anything else is replaced

@@ -142,6 +142,10 @@ std::vector<PassGrouping> pass_groupings(const Target& t, std::string_view mnemo
 struct BankPass {
     std::vector<int> lanes;
     int cycles = 1;  // the largest number of distinct dwords one bank must supply in this pass
+    // The (lowest) bank that needs `cycles`, and its distinct words: the byte address of each
+    // and the first lane of the pass that reads (writes) it, in address order.
+    int bank = 0;
+    std::vector<std::pair<long long, int>> bank_words;
 };
 struct BankReport {
     int wave = 0, issue = 0;
@@ -224,8 +228,24 @@ struct SweepCandidate {
     int pad = 0;  // elements after each line
     XorSwizzle swizzle;
     bool transpose = false;
-    // The load options that select it: "" (none), "--pad 4", "--swizzle 4,1,2", "--transpose", ...
+    // The tile's order and leading dimension (LDS: the sweep also tries the other order, and a
+    // power-of-two ld where swizzles need room). `reorder`: the order differs from the request's;
+    // `ld`: a leading dimension other than the request's (0: the request's, or with `reorder`
+    // the other order's contiguous extent).
+    MemoryOrder order = MemoryOrder::RowMajor;
+    bool reorder = false;
+    int ld = 0;
+    // The load options that select it, beside the request's: "" (none), "--pad 4", "--swizzle 4,1,2",
+    // "--transpose", "--pad 2 --swizzle 4,1,2 --order col --ld 64", ... (a row's command leaves out the
+    // request's --order and --ld where the row names its own).
     std::string options() const;
+};
+// The bank that limits one instruction's worst pass (LDS): its distinct words and who reads them.
+struct SweepConflict {
+    std::string mnemonic;  // the instruction ("ds_read_b64"); empty: no LDS instruction
+    int ways = 0;          // distinct words of one bank in its worst pass (1: conflict-free)
+    int bank = 0;
+    std::vector<std::pair<long long, int>> words;  // (byte address, first lane) of each, in address order
 };
 struct SweepRow {
     SweepCandidate candidate;
@@ -239,6 +259,22 @@ struct SweepRow {
     // LDS: the pass grouping of each instruction of wave 0 ("ds_read_b64: 16 consecutive lanes (measured)"),
     // and the distinct confidence words among them (the cycles are as sure as the weakest).
     std::vector<std::string> groupings, confidences;
+    // LDS: the most distinct words one bank supplies in one pass over the plan's instructions
+    // (the worst wave), and where (1 or less: no pass conflicts).
+    SweepConflict conflict;
+    int ld = 0;               // the tile's leading dimension as planned (elements)
+    long long loaded_bytes = 0; // bytes wave 0's instructions move (copies held by several lanes count each time)
+    int lines = 0;            // lines of this candidate's order
+    long long line_bytes = 0; // bytes from one line to the next: (ld + pad) * element_bits / 8
+    // The cost under each grouping of SweepReport::by_grouping (same order).
+    std::vector<long long> cost_by_grouping;
+};
+// One offered pass grouping applied to every instruction that offers it (the others keep their
+// default), with the row that ranks first under it.
+struct SweepGroupingRank {
+    std::string grouping, confidence;
+    size_t best = 0;       // index into SweepReport::rows
+    long long cost = 0;    // that row's cost under this grouping
 };
 struct SweepReport {
     std::string metric;         // "LDS bank cycles per wave" or "128-byte cache lines per wave"
@@ -253,6 +289,16 @@ struct SweepReport {
     std::vector<std::string> skipped; // candidates the engine refused, each with the reason
     std::string transpose_note;       // why no transpose candidate, when none is planned
     std::vector<SweepRow> rows;       // ranked, best first
+    int combined = 0;                 // candidates that combine a padding with a swizzle
+    std::vector<std::string> orders;  // the orders searched ("row", "col")
+    std::vector<int> lds_tried;       // the leading dimensions searched (given order first)
+    std::vector<std::string> notes;   // what the search left out and why
+    // Whether the best row reaches `minimum`, and why not in words derived from the plans.
+    bool reaches_minimum = false;
+    std::string why;
+    // LDS, where a ranked row's grouping is inferred: the ranking under every offered grouping.
+    std::vector<SweepGroupingRank> by_grouping;
+    bool depends_on_grouping = false;  // the best options differ between those groupings
 };
 // The most candidates one sweep plans (the rest are counted, not planned). The most placements it
 // plans in all is kMaxSweepPlacements (limits.hpp).

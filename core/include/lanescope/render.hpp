@@ -48,6 +48,11 @@ std::string json_string(std::string_view s);
 // "modifiers", no braces), the one-line title, and a grid of cells as a table,
 // CSV or Markdown.
 std::string query_header_json(const Query& q);
+// gfx1250's evidence of a layout (layout_evidence) as the JSON fields "confidence",
+// "confidence_why", "confidence_sources", "alternatives" (no braces), and as the
+// "Confidence: ..." lines of text output; "" where the evidence is empty (other families).
+std::string evidence_json(const Evidence& e);
+std::string evidence_text(const Evidence& e);
 std::string query_title(const Query& q);
 std::string render_grid(const std::vector<std::vector<std::string>>& rows, Format format);
 // CSV and Markdown print one table each (RFC 4180; GitHub Flavored Markdown's

@@ -44,6 +44,10 @@ struct TileParams {
     // sub-tile, instruction shape, the instruction's own kWidth, not transposed).
     bool single() const;
     std::string describe() const;  // "waves 2x2, tiles per wave 2x1, shape 128x128x32[, kWidth 8][, transposed]"
+    // The parameters as they apply to `op` when every operand is asked for
+    // (--operand all): kWidth and transposed, which TileLayout refuses for K,
+    // SA and SB (no Triton layout parameter describes them), left out there.
+    TileParams for_operand(Operand op) const;
 };
 
 // The limits every tile obeys (checked in 64-bit before anything is built;

@@ -224,7 +224,7 @@ std::vector<BankReport> analyse_banks(const std::vector<MemoryOp>& ops, const Ta
         std::map<int, const MemoryOp*> by_lane;
         for (const MemoryOp* op : members) by_lane[op->lane] = op;
         for (const auto& lanes : r.grouping.passes) {
-            std::map<int, std::set<long long>> dwords_of_bank;
+            std::map<int, std::map<long long, std::vector<int>>> dwords_of_bank;  // bank -> word -> lanes
             std::set<long long> dwords;
             BankPass pass;
             for (int lane : lanes) {
@@ -233,13 +233,20 @@ std::vector<BankReport> analyse_banks(const std::vector<MemoryOp>& ops, const Ta
                 pass.lanes.push_back(lane);
                 const MemoryOp& op = *it->second;
                 for (long long d = op.address / model.bank_bytes; d <= (op.address + op.bytes - 1) / model.bank_bytes; ++d) {
-                    dwords_of_bank[static_cast<int>(d % model.banks)].insert(d);
+                    std::vector<int>& by = dwords_of_bank[static_cast<int>(d % model.banks)][d];
+                    if (by.empty() || by.back() != lane) by.push_back(lane);
                     dwords.insert(d);
                 }
             }
             if (pass.lanes.empty()) continue;  // no active lane in this pass: not issued
             pass.cycles = 0;
-            for (const auto& [bank, ds] : dwords_of_bank) pass.cycles = std::max<int>(pass.cycles, static_cast<int>(ds.size()));
+            for (const auto& [bank, ds] : dwords_of_bank)
+                if (static_cast<int>(ds.size()) > pass.cycles) {
+                    pass.cycles = static_cast<int>(ds.size());
+                    pass.bank = bank;
+                    pass.bank_words.clear();
+                    for (const auto& [d, by] : ds) pass.bank_words.push_back({d * model.bank_bytes, by.front()});
+                }
             r.cycles += pass.cycles;
             r.minimum_cycles += std::max<int>(1, static_cast<int>((dwords.size() + model.banks - 1) / model.banks));
             r.passes.push_back(std::move(pass));

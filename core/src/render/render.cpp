@@ -77,25 +77,6 @@ std::string modifiers_json(const ResolvedModifiers& m, const Instruction& ins) {
            "}";
 }
 
-// "confidence": "...", "confidence_why": ..., "confidence_sources": ..., "alternatives": [...] (gfx1250).
-std::string evidence_json(const Evidence& e) {
-    std::string s = "\"confidence\": " + json_string(e.confidence) + ", \"confidence_why\": " + json_string(e.why) +
-                    ", \"confidence_sources\": " + json_string(e.sources) + ", \"alternatives\": [";
-    for (size_t n = 0; n < e.alternatives.size(); ++n)
-        s += (n ? ", " : "") + std::string("{\"reading\": ") + json_string(e.alternatives[n].reading) + ", \"source\": " +
-             json_string(e.alternatives[n].source) + ", \"differs\": " + json_string(e.alternatives[n].differs) + "}";
-    return s + "]";
-}
-
-// Lines for text output: "Confidence: high (why; sources)" and one line per alternative.
-std::string evidence_text(const Evidence& e) {
-    if (e.confidence.empty()) return "";
-    std::string s = "Confidence: " + e.confidence + " — " + e.why + ". Sources: " + e.sources + ".\n";
-    for (const Alternative& a : e.alternatives)
-        s += "Second reading (not shown): " + a.reading + " — per " + a.source + "; " + a.differs + ".\n";
-    return s;
-}
-
 std::string header_json(const Query& q) {
     std::string s;
     s += "\"arch\": " + json_string(q.target->arch_name()) + ", ";
@@ -260,6 +241,26 @@ std::string locations_text(const Instruction& ins, Operand op, const std::vector
 }
 
 }  // namespace
+
+// "confidence": "...", "confidence_why": ..., "confidence_sources": ..., "alternatives": [...] (gfx1250).
+std::string evidence_json(const Evidence& e) {
+    std::string s = "\"confidence\": " + json_string(e.confidence) + ", \"confidence_why\": " + json_string(e.why) +
+                    ", \"confidence_sources\": " + json_string(e.sources) + ", \"alternatives\": [";
+    for (size_t n = 0; n < e.alternatives.size(); ++n)
+        s += (n ? ", " : "") + std::string("{\"reading\": ") + json_string(e.alternatives[n].reading) + ", \"source\": " +
+             json_string(e.alternatives[n].source) + ", \"differs\": " + json_string(e.alternatives[n].differs) + "}";
+    return s + "]";
+}
+
+// Lines for text output: "Confidence: high (why; sources)" and one line per alternative.
+std::string evidence_text(const Evidence& e) {
+    if (e.confidence.empty()) return "";
+    std::string s = "Confidence: " + e.confidence + " — " + e.why + ". Sources: " + e.sources + ".\n";
+    for (const Alternative& a : e.alternatives)
+        s += "Second reading (not shown): " + a.reading + " — per " + a.source + "; " + a.differs + ".\n";
+    return s;
+}
+
 
 std::string query_header_json(const Query& q) { return header_json(q); }
 std::string query_title(const Query& q) { return title(q); }

@@ -131,7 +131,7 @@ MemoryPlan plan_memory(const Query& q, const MemoryRequest& r) {
     p.banks = analyse_banks(p.ops, *q.target, q.mods.wave, r.grouping);
     if (!r.grouping.empty() && p.banks.empty())
         throw Error("--grouping applies to LDS accesses; this plan has none (memory " +
-                    std::string(memory_space_name(r.tile.space)) + ")");
+                    std::string(memory_space_name(r.tile.space)) + "); legal: --memory lds, or leave --grouping out");
     p.coalescing = analyse_coalescing(p.ops);
     p.instructions_per_wave = wave_instruction_count(p.ops, 0);
     return p;

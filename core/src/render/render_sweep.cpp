@@ -4,6 +4,7 @@
 #include "lanescope/render.hpp"
 #include "util/text_util.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -26,12 +27,37 @@ std::string instructions_words(const SweepRow& r) {
     return s;
 }
 
+// `command` without " NAME VALUE" (the request's --order or --ld, where a row names its own).
+std::string without_option(std::string command, const std::string& name) {
+    const std::string key = " " + name + " ";
+    const size_t at = command.find(key);
+    if (at == std::string::npos) return command;
+    size_t end = at + key.size();
+    if (end < command.size() && command[end] == '\'') end = command.find('\'', end + 1) + 1;
+    else end = command.find(' ', end);
+    return command.erase(at, end == std::string::npos || end == 0 ? std::string::npos : end - at);
+}
+
 std::string row_command(const std::string& command, const SweepRow& r) {
-    const std::string o = r.candidate.options();
-    return o.empty() ? command : command + " " + o;
+    const SweepCandidate& c = r.candidate;
+    std::string base = command;
+    if (c.reorder) base = without_option(base, "--order");
+    if (c.reorder || c.ld > 0) base = without_option(base, "--ld");
+    const std::string o = c.options();
+    return o.empty() ? base : base + " " + o;
 }
 
 // The kind of choice a candidate makes, for the best row of each kind.
+// "8 (bank 0: lanes 0, 4, 8, 12)": the worst pass's conflict, or "1" where none.
+std::string ways_words(const SweepRow& r) {
+    const SweepConflict& c = r.conflict;
+    if (c.ways <= 1) return num(c.ways);
+    std::string lanes;
+    for (size_t n = 0; n < c.words.size() && n < 8; ++n) lanes += (n ? ", " : "") + num(c.words[n].second);
+    if (c.words.size() > 8) lanes += ", ...";
+    return num(c.ways) + " (bank " + num(c.bank) + ": lanes " + lanes + ")";
+}
+
 const char* kind_of(const SweepCandidate& c) {
     if (c.transpose) return "transpose";
     if (c.swizzle.active()) return "swizzle";
@@ -75,7 +101,23 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
         j += ", \"pads\": {\"from\": 0, \"to\": " + num(s.pad_max) + ", \"step\": " + num(s.pad_step) +
              "}, \"swizzles\": " + num(s.swizzles) + ", \"transpose\": " + (s.transpose_note.empty() ? "true" : "false") +
              ", \"transpose_note\": " + json_string(s.transpose_note) + ", \"candidates\": " + num(s.candidates) +
-             ", \"planned\": " + num(s.planned) + ", \"cap\": " + num(kMaxSweepCandidates) + ", \"skipped\": [";
+             ", \"planned\": " + num(s.planned) + ", \"cap\": " + num(kMaxSweepCandidates) + ", \"combined\": " +
+             num(s.combined) + ", \"orders\": [";
+        for (size_t n = 0; n < s.orders.size(); ++n) j += (n ? ", " : "") + json_string(s.orders[n]);
+        j += "], \"lds\": [";
+        for (size_t n = 0; n < s.lds_tried.size(); ++n) j += (n ? ", " : "") + num(s.lds_tried[n]);
+        j += "], \"notes\": [";
+        for (size_t n = 0; n < s.notes.size(); ++n) j += (n ? ", " : "") + json_string(s.notes[n]);
+        j += "], \"reaches_minimum\": " + std::string(s.reaches_minimum ? "true" : "false") + ", \"why\": " +
+             json_string(s.why) + ", \"depends_on_grouping\": " + (s.depends_on_grouping ? "true" : "false") +
+             ", \"groupings\": [";
+        for (size_t n = 0; n < s.by_grouping.size(); ++n) {
+            const SweepGroupingRank& g = s.by_grouping[n];
+            j += std::string(n ? ", " : "") + "{\"grouping\": " + json_string(g.grouping) + ", \"confidence\": " +
+                 json_string(g.confidence) + ", \"best_rank\": " + num(static_cast<long long>(g.best + 1)) +
+                 ", \"cost\": " + num(g.cost) + ", \"options\": " + json_string(s.rows[g.best].candidate.options()) + "}";
+        }
+        j += "], \"skipped\": [";
         for (size_t n = 0; n < s.skipped.size(); ++n) j += (n ? ", " : "") + json_string(s.skipped[n]);
         j += "], \"ranked\": " + num(static_cast<long long>(s.rows.size())) + ", \"shown\": " +
              num(static_cast<long long>(shown)) + ", \"best\": {";
@@ -99,19 +141,38 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
             for (size_t i = 0; i < x.groupings.size(); ++i) j += (i ? ", " : "") + json_string(x.groupings[i]);
             j += "], \"confidence\": [";
             for (size_t i = 0; i < x.confidences.size(); ++i) j += (i ? ", " : "") + json_string(x.confidences[i]);
-            j += "], \"options\": " + json_string(c.options()) + ", \"command\": " + json_string(row_command(command, x)) + "}";
+            j += "], \"options\": " + json_string(c.options()) + ", \"command\": " + json_string(row_command(command, x)) +
+                 ", \"order\": " + json_string(memory_order_name(c.order)) + ", \"ld\": " +
+                 num(x.ld) +
+                 ", \"line_bytes\": " + num(x.line_bytes) + ", \"conflict_ways\": " + num(x.conflict.ways) +
+                 ", \"worst_pass\": ";
+            if (x.conflict.mnemonic.empty()) {
+                j += "null";
+            } else {
+                j += "{\"mnemonic\": " + json_string(x.conflict.mnemonic) + ", \"bank\": " + num(x.conflict.bank) +
+                     ", \"words\": [";
+                for (size_t i = 0; i < x.conflict.words.size(); ++i)
+                    j += (i ? ", " : "") + std::string("{\"address\": ") + num(x.conflict.words[i].first) +
+                         ", \"lane\": " + num(x.conflict.words[i].second) + "}";
+                j += "]}";
+            }
+            j += ", \"cost_by_grouping\": {";
+            for (size_t i = 0; i < s.by_grouping.size() && i < x.cost_by_grouping.size(); ++i)
+                j += (i ? ", " : "") + json_string(s.by_grouping[i].grouping) + ": " + num(x.cost_by_grouping[i]);
+            j += "}}";
         }
         return j + (shown ? "\n" : "") + "]}\n";
     }
     std::vector<std::vector<std::string>> grid;
     if (f == Format::Csv || f == Format::Markdown) {  // one table each (render.hpp)
         grid.push_back({"rank", unit, "minimum", "ratio", "instruction_minimum", "instructions_per_wave", "instructions",
-                        "pad_bytes", "confidence", "options", "command"});
+                        "pad_bytes", "confidence", "options", "command", "conflict_ways", "order", "ld"});
         for (size_t n = 0; n < shown; ++n) {
             const SweepRow& x = s.rows[n];
             grid.push_back({num(static_cast<long long>(n + 1)), num(x.cost), num(s.minimum), ratio(x.cost, s.minimum),
                             num(x.instruction_minimum), num(x.instructions_per_wave), instructions_words(x),
-                            num(x.pad_bytes), text::join(x.confidences, "/"), x.candidate.options(), row_command(command, x)});
+                            num(x.pad_bytes), text::join(x.confidences, "/"), x.candidate.options(), row_command(command, x),
+                            num(x.conflict.ways), std::string(memory_order_name(x.candidate.order)), num(x.ld)});
         }
         return render_grid(grid, f);
     }
@@ -134,7 +195,14 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
     }
     out += "); no layout costs less\n";
     out += "candidates: pad 0.." + num(s.pad_max) + " step " + num(s.pad_step) + " elements, " + num(s.swizzles) +
-           " XOR swizzles (pad 0), " +
+           " XOR swizzles (pad 0)" +
+           (s.combined ? ", " + num(s.combined) + " paddings with swizzles" : std::string()) +
+           (s.orders.size() > 1 ? ", orders " + text::join(s.orders, " and ") : std::string()) +
+           (s.lds_tried.size() > 1 ? ", ld " + [&] {
+               std::vector<std::string> v;
+               for (int x : s.lds_tried) v.push_back(num(x));
+               return text::join(v, " and ");
+           }() : std::string()) + ", " +
            (s.transpose_note.empty() ? std::string("each also with --transpose") : "no --transpose (" + s.transpose_note + ")") +
            "; " + num(s.planned) + " planned" +
            (s.candidates > s.planned ? " (" + num(s.candidates - s.planned) + " beyond the cap of " +
@@ -153,15 +221,33 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
                     " (" + num(x.cost) + " " + unit + ", " + num(x.instructions_per_wave) + (x.instructions_per_wave == 1 ? " instruction, " : " instructions, ") +
                     num(x.pad_bytes) + " bytes" + (x.candidate.options().empty() ? "" : ", " + x.candidate.options()) + ")";
         }
-        out += "best of each kind: " + line + "\n\n";
+        out += "best of each kind: " + line + "\n";
     }
+    out += (s.reaches_minimum ? "verdict: " : "verdict: NOT at the minimum: ") + s.why + "\n";
+    const auto& best_conf = s.rows.front().confidences;
+    if (!s.by_grouping.empty() &&
+        (s.depends_on_grouping || std::find(best_conf.begin(), best_conf.end(), "inferred") != best_conf.end())) {
+        std::string line;
+        for (const SweepGroupingRank& g : s.by_grouping) {
+            const SweepRow& x = s.rows[g.best];
+            line += (line.empty() ? "" : "; ") + std::string("'") + g.grouping + "' (" + g.confidence + "): " +
+                    (x.candidate.options().empty() ? std::string("(none)") : x.candidate.options()) + ", " + num(g.cost) +
+                    " " + unit;
+        }
+        out += std::string(s.depends_on_grouping ? "the answer DEPENDS on the pass grouping, which is inferred here"
+                                                 : "the same best row under every offered pass grouping") +
+               "; best under each: " + line + "\n";
+    }
+    for (const std::string& n : s.notes) out += "note: " + n + "\n";
+    out += "\n";
     grid.push_back({"rank", unit, "x min", "instruction min", "instructions per wave", "pad bytes", "grouping confidence",
-                    "options"});
+                    "conflict ways", "options"});
     for (size_t n = 0; n < shown; ++n) {
         const SweepRow& x = s.rows[n];
         grid.push_back({num(static_cast<long long>(n + 1)), num(x.cost), ratio(x.cost, s.minimum), num(x.instruction_minimum),
                         num(x.instructions_per_wave) + " (" + instructions_words(x) + ")", num(x.pad_bytes),
-                        lds ? text::join(x.confidences, "/") : "-", x.candidate.options().empty() ? "(none)" : x.candidate.options()});
+                        lds ? text::join(x.confidences, "/") : "-", lds ? ways_words(x) : "-",
+                        x.candidate.options().empty() ? "(none)" : x.candidate.options()});
     }
     out += render_grid(grid, f);
     out += "\nreproduce a row: " + command + " OPTIONS\n";

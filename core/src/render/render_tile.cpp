@@ -54,6 +54,21 @@ std::string tile_json_fields(const TileLayout& t) {
     return s + "]";
 }
 
+namespace {
+
+// gfx1250's evidence of the tile's operand (the same as one instruction's: a tile
+// composes copies of it): ", \"confidence\": ..." for JSON objects; "" elsewhere.
+std::string tile_evidence_json(const Query& q, const TileLayout& t) {
+    const Evidence ev = layout_evidence(*q.ins, t.operand(), q.mods);
+    return ev.confidence.empty() ? std::string() : ", " + evidence_json(ev);
+}
+// The "Confidence: ..." lines after a table or markdown (CSV stays one table).
+std::string tile_evidence_text(const Query& q, const TileLayout& t, Format f = Format::Table) {
+    return f == Format::Csv ? std::string() : evidence_text(layout_evidence(*q.ins, t.operand(), q.mods));
+}
+
+}  // namespace
+
 std::string render_tile_layout(const Query& q, const TileLayout& t, View view, Format f) {
     std::string all;
     TextSink sink([&all](std::string_view chunk) { all += chunk; });
@@ -76,7 +91,7 @@ void render_tile_layout(const Query& q, const TileLayout& t, View view, Format f
         s += "\"element_bits\": " + num(bits) + ", ";
         s += "\"space\": " + json_string(space_name(t.instruction().space())) + ", ";
         s += "\"blocks\": 1, \"rows\": " + num(t.rows()) + ", \"cols\": " + num(t.cols()) + ", \"regs\": " +
-             num(t.regs()) + ", \"lanes\": " + num(t.lanes()) + ",\n\"entries\": [\n";
+             num(t.regs()) + ", \"lanes\": " + num(t.lanes()) + tile_evidence_json(q, t) + ",\n\"entries\": [\n";
         bool first = true;
         for (int r = 0; r < t.rows(); ++r)
             for (int c = 0; c < t.cols(); ++c) {
@@ -160,7 +175,7 @@ void render_tile_layout(const Query& q, const TileLayout& t, View view, Format f
             }
         return;
     }
-    if (f != Format::Markdown) out.append(tile_title(q, t) + "\n");  // Markdown: the one table alone
+    if (f != Format::Markdown) out.append(tile_title(q, t) + "\n" + tile_evidence_text(q, t));  // Markdown: the one table alone
     if (view == View::Matrix) {
         count = t.rows() + 1;
         row = [&](int i, std::vector<std::string>& cells) {
@@ -213,15 +228,16 @@ std::string render_tile_where(const Query& q, const TileLayout& t, const Element
             s += (n ? ", " : "") + std::string("{\"wave\": ") + num(locs[n].wave) + ", \"lane\": " + num(locs[n].loc.lane) +
                  ", \"reg\": " + num(locs[n].loc.reg) + ", \"bit_lo\": " + num(locs[n].loc.bit_lo) + ", \"bit_hi\": " +
                  num(locs[n].loc.bit_hi) + "}";
-        return s + "]}\n";
+        return s + "]" + tile_evidence_json(q, t) + "}\n";
     }
-    if (locs.empty()) return element_label(t.operand(), e, 1) + " is held by no lane under these modifiers\n";
+    if (locs.empty())
+        return element_label(t.operand(), e, 1) + " is held by no lane under these modifiers\n" + tile_evidence_text(q, t, f);
     std::vector<std::vector<std::string>> rows = {{"element", "wave", "reg", "lane", "bits", "label"}};
     for (const auto& at : locs)
         rows.push_back({element_label(t.operand(), e, 1), num(at.wave), reg_column_text(*q.ins, t.operand(), at.loc, bits),
                         num(at.loc.lane), "[" + num(at.loc.bit_hi) + ":" + num(at.loc.bit_lo) + "]",
                         tile_label(*q.ins, t.operand(), at, bits, t.waves())});
-    return render_grid(rows, f);
+    return render_grid(rows, f) + tile_evidence_text(q, t, f);
 }
 
 std::string render_tile_which(const Query& q, const TileLayout& t, int wave, int reg, int lane, Format f) {
@@ -231,13 +247,13 @@ std::string render_tile_which(const Query& q, const TileLayout& t, int wave, int
                         json_string(operand_name(t.operand())) + ", \"wave_index\": " + num(wave) + ", \"reg\": " + num(reg) +
                         ", \"lane\": " + num(lane) + ", \"parts\": [";
         for (size_t n = 0; n < parts.size(); ++n) s += (n ? ", " : "") + part_json(parts[n]);
-        return s + "]}\n";
+        return s + "]" + tile_evidence_json(q, t) + "}\n";
     }
     if (parts.empty())
         return (q.ins->vendor() == Vendor::NVIDIA ? "register " + num(reg) + " of thread " + num(lane) + " in warp "
                                                   : "v" + num(reg) + " of lane " + num(lane) + " in wave ") +
                num(wave) + " holds no element of " +
-               std::string(operand_name(t.operand())) + " under these modifiers\n";
+               std::string(operand_name(t.operand())) + " under these modifiers\n" + tile_evidence_text(q, t, f);
     // NVIDIA: a last column with PTX's name of each part ("a0", "a1"), as render_which.
     const bool nvidia = q.ins->vendor() == Vendor::NVIDIA;
     std::vector<std::vector<std::string>> rows = {{"bits", "element", "block", "row", "col"}};
@@ -249,7 +265,7 @@ std::string render_tile_which(const Query& q, const TileLayout& t, int wave, int
         if (nvidia)
             rows.back().push_back(reg_column_text(*q.ins, t.operand(), Location{reg, lane, p.bit_lo, p.bit_hi}, t.instruction().element_bits()));
     }
-    return render_grid(rows, f);
+    return render_grid(rows, f) + tile_evidence_text(q, t, f);
 }
 
 std::string render_tile_lane(const Query& q, const TileLayout& t, int wave, int lane, Format f) {
@@ -265,7 +281,7 @@ std::string render_tile_lane(const Query& q, const TileLayout& t, int wave, int 
             for (size_t n = 0; n < parts.size(); ++n) s += (n ? ", " : "") + part_json(parts[n]);
             s += reg + 1 < t.regs() ? "]},\n" : "]}\n";
         }
-        return s + "]}\n";
+        return s + "]" + tile_evidence_json(q, t) + "}\n";
     }
     std::string out;
     if (f == Format::Table)
@@ -279,7 +295,7 @@ std::string render_tile_lane(const Query& q, const TileLayout& t, int wave, int 
                             element_label(t.operand(), p.element, 1), num(p.element.row),
                             num(p.element.col)});
         }
-    return out + render_grid(rows, f);
+    return out + render_grid(rows, f) + tile_evidence_text(q, t, f);
 }
 
 std::string render_tile_trace(const Query& q, const TileLayout& a, const TileLayout& b, const TileLayout& c,

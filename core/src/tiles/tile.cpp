@@ -156,6 +156,15 @@ bool TileLocation::operator<(const TileLocation& o) const {
 bool TileLayout::a_like() const { return role_of(operand()) == Role::A; }
 bool TileLayout::b_like() const { return role_of(operand()) == Role::B; }
 
+TileParams TileParams::for_operand(Operand op) const {
+    TileParams p = *this;
+    if (op == Operand::K || op == Operand::SA || op == Operand::SB) {
+        p.k_width = 0;
+        p.transposed = false;
+    }
+    return p;
+}
+
 TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods,
                        const TileParams& p)
     : instr_(layout_of(ins, t, op, mods)), params_(p) {
@@ -226,7 +235,11 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
         }
         if (same) triton_ = family;
     }
-    if (family != TritonLayout::None && (op == Operand::A || op == Operand::B)) {
+    // FP4/FP6 operands (f8f6f4 formats) are not Triton's dot operands (docs/tiles.md): its
+    // FP4/FP6 paths pack elements and scale them (scaled dot), which is not modelled.
+    const ElemType type = operand_type(ins, op, mods);
+    const bool narrow_float = type == ElemType::FP4 || type == ElemType::FP6 || type == ElemType::BF6;
+    if (family != TritonLayout::None && (op == Operand::A || op == Operand::B) && !narrow_float) {
         Dot& d = dot_;
         d.nonk = op == Operand::A ? instr_.rows() : instr_.cols();
         const int kk = op == Operand::A ? instr_.cols() : instr_.rows();
@@ -289,6 +302,20 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
     const std::string where_modelled =
         "; Triton's AMD layouts are modelled for A/B (kWidth) and C/D (transposed) of single-block MFMA (wave64) and "
         "WMMA (wave32) instructions whose own layout is Triton's";
+    // K, SA and SB (the sparse index, the block scales) are no operand of Triton's MFMA/WMMA layouts.
+    if ((p.k_width != 0 || p.transposed) && (op == Operand::K || op == Operand::SA || op == Operand::SB))
+        throw Error(std::string(p.k_width ? "--k-width" : "--transposed") + " applies to " +
+                    (p.k_width ? "A and B (Triton's dot operands; C and D do not depend on it)"
+                               : "C and D (Triton's MFMA/WMMA accumulator; A and B do not depend on it)") +
+                    "; " + std::string(operand_name(op)) + " of " + ins.mnemonic + " is " +
+                    (op == Operand::K ? "the sparse index" : "a block scale") +
+                    ", which no Triton layout parameter describes; legal: --operand A, B, C or D");
+    if (p.k_width != 0 && narrow_float && (op == Operand::A || op == Operand::B))
+        throw Error("--k-width: " + std::string(operand_name(op)) + " of " + ins.mnemonic + " on " + t.gfx + " is " +
+                    std::string(elem_name(type)) +
+                    "; FP4/FP6 operands are not Triton's dot operands here (its FP4/FP6 paths pack and scale them, "
+                    "which is not modelled), so kWidth does not apply; legal: leave --k-width out, or an FP8/BF8 format"
+                    + where_modelled);
     if (p.k_width != 0) {
         if (!power_of_two(p.k_width) || p.k_width > 64)
             throw Error("--k-width " + num(p.k_width) + " is not legal: a power of two 1..64");

@@ -468,6 +468,15 @@ std::string mib(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 
 }  // namespace
 
+void write_regular_file(const std::string& path, std::string_view bytes) {
+    struct stat st {};
+    // Never opened: a FIFO without a reader would hold the open forever, a device would take the bytes.
+    if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode))
+        throw Error("cannot write '" + path + "': it is " + kind_of(st.st_mode) +
+                    "; legal: a regular file (or a new one), which is replaced whole");
+    write_file(path, bytes);
+}
+
 std::string read_file(const std::string& path, size_t limit) {
     const std::string cannot = "cannot read '" + path + "': ";
     if (path.empty()) throw Error("no input file given; legal: a file name");

@@ -234,7 +234,15 @@ struct ConformanceOptions {
     bool keep = false;                  // keep the work directory
     std::string workdir;                // empty: a fresh temp dir
     bool verbose = false;
+    // Each compiler or disassembler run is killed after this many seconds (a
+    // hanging tool is a failure with that reason, not a wait).
+    double tool_seconds = 300;
 };
+
+// The signal (SIGINT, SIGTERM, SIGHUP) that stopped the last run_conformance
+// (or HIP probe compile), 0 if none: run_conformance then threw Error after
+// removing its temporary files, and the caller ends with that signal.
+int interrupted_signal();
 
 struct ConformanceCheck {
     std::string target, builtin, mnemonic, modifiers;
@@ -305,6 +313,10 @@ LayoutSource corrupted_layouts(const Instruction& ins, const Target& t, const Re
                                const Corruption& c);
 // Whether applying `c` changes which elements the operand's slots hold.
 bool changes_layout(const ClaimedLayout& original, const Corruption& c);
+// "" where `c` changes the operand's claim; otherwise why it moves nothing
+// (replicated lanes, one register) and a corruption that would move an element
+// of this operand, or that none can: a corruption that moves nothing is no test.
+std::string why_nothing_moves(const ClaimedLayout& original, const Corruption& c);
 ClaimedLayout apply(const ClaimedLayout& original, const Corruption& c);
 
 }  // namespace lanescope::gpu

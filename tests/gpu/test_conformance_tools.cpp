@@ -1,0 +1,149 @@
+// `conformance` with hostile tools (no AMD compiler needed): a compiler that
+// hangs, a disassembler that prints a line of 100,000 characters, one that
+// fails, and a SIGTERM in the middle. Each must end in bounded time with a
+// message naming the cause, and leave nothing in the temporary directory.
+#include "shell_run.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct FakeTools {
+    fs::path root = lstest::temp_path("lanescope_fake_tools");
+    fs::path tmp = root / "tmp";  // TMPDIR of the run: must be empty afterwards
+    FakeTools() {
+        fs::remove_all(root);
+        fs::create_directories(tmp);
+    }
+    ~FakeTools() { fs::remove_all(root); }
+
+    // A shell script; `body` runs after the common part (--version answered, the
+    // -o file named in $out).
+    std::string script(const std::string& name, const std::string& body) const {
+        const fs::path p = root / name;
+        std::ofstream f(p);
+        f << "#!/bin/sh\n"
+             "case \"$1\" in --version) echo 'fake clang version 22.0.0'; exit 0;; esac\n"
+             "out=''; prev=''\n"
+             "for a in \"$@\"; do [ \"$prev\" = -o ] && out=$a; prev=$a; done\n"
+          << body << "\n";
+        f.close();
+        fs::permissions(p, fs::perms::owner_all);
+        return p.string();
+    }
+    // A compiler that writes an empty object (or preprocessed file).
+    std::string compiler() const { return script("clang-fake", ": > \"$out\"\nexit 0"); }
+    bool tmp_empty() const { return fs::is_empty(tmp); }
+    lstest::Run cli(const std::string& args) const {
+        return lstest::run_command("TMPDIR=" + tmp.string() + " " + std::string(LANESCOPE_CLI) + " " + args);
+    }
+};
+
+// The fake tool that wrote its pid to `pid_file` is no longer running (killed with its process group).
+bool tool_stopped(const fs::path& pid_file) {
+    std::ifstream in(pid_file);
+    int pid = 0;
+    return (in >> pid) && pid > 0 && ::kill(pid, 0) != 0;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
+TEST_CASE("conformance kills a compiler that hangs at its time limit and names it") {
+    FakeTools f;
+    const std::string hang = f.script("clang-hang", "echo $$ > " + (f.root / "pid").string() + "\nexec sleep 1000");
+    const auto t0 = std::chrono::steady_clock::now();
+    lstest::Run r = f.cli("conformance --target gfx908 --clang " + hang + " --objdump /bin/true --tool-timeout 1");
+    INFO(r.out << r.err);
+    CHECK(seconds_since(t0) < 30);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("did not finish within 1 s (--tool-timeout) and was killed") != std::string::npos);
+    CHECK(f.tmp_empty());
+    CHECK(tool_stopped(f.root / "pid"));  // killed with its process group, not left sleeping
+}
+
+TEST_CASE("conformance --tool-timeout refuses what is not a number of seconds") {
+    FakeTools f;
+    for (const char* bad : {"0", "-1", "x", "86401"}) {
+        lstest::Run r = f.cli(std::string("conformance --target gfx908 --tool-timeout ") + bad);
+        INFO(bad << ": " << r.err);
+        CHECK(r.status != 0);
+        CHECK(r.err.find("--tool-timeout") != std::string::npos);
+    }
+}
+
+TEST_CASE("conformance reads a disassembler line of 100,000 characters without crashing") {
+    FakeTools f;
+    // Every case's function (so no case is retried alone), the first with a matrix line of 100k characters
+    // of encoding words; then a 100k-character line that starts like a label but never closes, and 100k
+    // characters of "v_".
+    const fs::path dis = f.root / "long.dis";
+    {
+        std::ofstream out(dis);
+        for (int n = 0; n < 4000; ++n) {
+            out << "0000000000000000 <lanescope_case_" << n << ">:\n";
+            if (n == 0) {
+                out << "  v_mfma_f32_32x32x1f32 v[0:31], v0, v1, v[0:31] // 0000:";
+                for (int w = 0; w < 11000; ++w) out << " D3B40000";
+                out << "\n";
+            } else {
+                out << "  v_mfma_f32_32x32x1f32 v[0:31], v0, v1, v[0:31] // 0000: D3B40000 04020100\n";
+            }
+        }
+        out << "0 <" << std::string(100000, 'a') << "\n";
+        for (int n = 0; n < 50000; ++n) out << "v_";
+        out << "\n";
+    }
+    const std::string objdump = f.script("objdump-long", "cat " + dis.string());
+    lstest::Run r = f.cli("conformance --target gfx908 --clang " + f.compiler() + " --objdump " + objdump);
+    INFO(r.err << r.out.substr(0, 2000));
+    CHECK(r.status == 5);  // judged and failed, not a crash (139) or an error
+    CHECK(r.out.find("FAIL gfx908") != std::string::npos);
+    CHECK(r.out.find("... (") != std::string::npos);  // the long line is clipped in the report
+    CHECK(r.out.size() < 200000);
+    CHECK(f.tmp_empty());
+}
+
+TEST_CASE("conformance names a disassembler that exits non-zero, with its status") {
+    FakeTools f;
+    const std::string objdump = f.script("objdump-fails", "echo 'error: cannot read this' >&2\nexit 3");
+    lstest::Run r = f.cli("conformance --target gfx908 --clang " + f.compiler() + " --objdump " + objdump);
+    INFO(r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("disassembling with " + objdump + " failed (exit status 3): error: cannot read this") !=
+          std::string::npos);
+    CHECK(f.tmp_empty());
+}
+
+TEST_CASE("conformance stopped by SIGTERM or SIGINT stops its tools, removes its directory and ends by the signal") {
+    FakeTools f;
+    const std::string hang = f.script("clang-hang", "echo $$ > " + (f.root / "pid").string() + "\nexec sleep 1000");
+    for (int sig : {SIGTERM, SIGINT}) {
+        fs::remove(f.root / "pid");
+        // The shell waits until the compiler is running (its pid file), then signals lanescope-cli.
+        const std::string line = "(TMPDIR=" + f.tmp.string() + " " + std::string(LANESCOPE_CLI) +
+                                 " conformance --target gfx908 --clang " + hang +
+                                 " --objdump /bin/true & p=$!; i=0; while [ ! -s " + (f.root / "pid").string() +
+                                 " ] && [ $i -lt 300 ]; do sleep 0.1; i=$((i+1)); done; kill -" + std::to_string(sig) +
+                                 " $p; wait $p; echo status=$?)";
+        const auto t0 = std::chrono::steady_clock::now();
+        lstest::Run r = lstest::run_command(line);
+        INFO(sig << ": " << r.out << r.err);
+        CHECK(seconds_since(t0) < 40);
+        CHECK(r.out.find("status=" + std::to_string(128 + sig)) != std::string::npos);
+        CHECK(r.err.find("interrupted by SIG") != std::string::npos);
+        CHECK(f.tmp_empty());
+        CHECK(tool_stopped(f.root / "pid"));
+    }
+}
