@@ -6,6 +6,7 @@
 #include "lanescope/lanescope.hpp"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -44,8 +45,24 @@ std::string nvidia_address_rule(const Instruction& ins);
 bool is_nvidia_row(const std::vector<std::string_view>& fields);
 // Empty when the NVIDIA family's formulas can lay out `ins`, else what is wrong.
 std::string nvidia_rule_violation(const Instruction& ins);
+// One NVIDIA row as read: its instructions are made from it, one per N (one for a
+// row without an N range). builtin(Family) keeps a row with an N range (wgmma's)
+// as this and makes only the N a name asks for.
+struct RangedRow {
+    Instruction base;      // spellings (mnemonic, short_name, aliases) with "{n}" for N
+    std::vector<int> ns;   // the legal N, ascending
+    std::vector<int> hw;   // the N run on hardware
+    bool ranged = false;   // the shape has {N}
+    bool hw_row = false;   // the source names HW
+    std::string regs;      // the regs field ("A4 C=N/2 D=N/2")
+    std::string origin;
+    Instruction make(int n) const;
+    // The N whose spelling `name` (lower case) is, when it is one of this row's.
+    std::optional<int> n_of(std::string_view name) const;
+};
+// `lazy` given and `check` false: a row with an N range goes there instead of into `out`.
 void parse_nvidia_row(const std::vector<std::string_view>& fields, std::string_view origin, int line, bool check,
-                      std::vector<Instruction>& out);
+                      std::vector<Instruction>& out, std::vector<RangedRow>* lazy = nullptr);
 
 // gfx1250/gfx1251 families (layouts_gfx1250.cpp).
 OperandSpec gfx1250_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
