@@ -250,7 +250,11 @@ std::vector<std::string> judge_disassembly(const Instruction& ins, const Target&
         case LayoutKind::MmaSync:  // NVIDIA rows have no clang builtin to check
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
-        case LayoutKind::Wgmma: break;
+        case LayoutKind::Wgmma:
+        case LayoutKind::Tcgen05Mma:
+        case LayoutKind::Tcgen05LdSt:
+        case LayoutKind::Tcgen05Cp:
+        case LayoutKind::MmaBlockScale: break;
     }
     return problems;
 }

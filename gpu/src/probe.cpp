@@ -135,6 +135,10 @@ std::string probe_function(const Instruction& ins, const Target& t, const Resolv
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
         case LayoutKind::Wgmma:
+        case LayoutKind::Tcgen05Mma:
+        case LayoutKind::Tcgen05LdSt:
+        case LayoutKind::Tcgen05Cp:
+        case LayoutKind::MmaBlockScale:
             throw Error(ins.mnemonic + " is an NVIDIA instruction: its probe kernel is PTX (ptx_probe_source)");
         case LayoutKind::SwmmacRdna4: {
             // index_key: the builtin takes the chosen set in the low bits; the

@@ -55,7 +55,14 @@ public:
 // CDNA5 is gfx1250/gfx1251 (AMD's ROCm sources call gfx1250 CDNA5; LLVM's
 // AMDGPUUsage lists it after GFX12 with product names "TBA"): WMMA in wave32
 // only, so is_cdna() (the MFMA families, wave64) is false for it.
-enum class Family { CDNA1, CDNA2, CDNA3, CDNA4, RDNA3, RDNA4, CDNA5, Ampere, Ada, Hopper };
+//
+// NVIDIA Blackwell comes in two instruction sets, so two families: Blackwell
+// (compute capability 10.x and 11.0: sm_100 B200/GB200, sm_103 B300/GB300,
+// sm_110 Thor; tcgen05 and Tensor Memory) and BlackwellGeForce (12.x: sm_120
+// RTX 50 / RTX PRO, sm_121 DGX Spark; no tcgen05, block-scaled mma.sync), as
+// the CUDA C++ Programming Guide's compute-capability table and PTX ISA §9.7.16
+// / §9.7.14.5.14 separate them.
+enum class Family { CDNA1, CDNA2, CDNA3, CDNA4, RDNA3, RDNA4, CDNA5, Ampere, Ada, Hopper, Blackwell, BlackwellGeForce };
 std::string_view family_name(Family f);            // "cdna3", "hopper"
 std::string_view family_title(Family f);           // "CDNA3", "Hopper"
 bool is_cdna(Family f);                            // the MFMA families CDNA1-4 (wave64)
@@ -117,7 +124,12 @@ enum class LayoutKind {
     MmaSync,     // mma.sync dense: warp of 32, quads g = lane/4, t = lane%4
     MmaSparse,   // mma.sp 2:4 sparse A with metadata (operand K) and selector
     LdStMatrix,  // ldmatrix / stmatrix m8n8 b16: operand D, one block per 8x8 matrix
-    Wgmma        // wgmma.mma_async: register A and accumulator D of a 128-thread warpgroup
+    Wgmma,       // wgmma.mma_async: register A and accumulator D of a 128-thread warpgroup
+    // NVIDIA Blackwell (core/src/layouts/layouts_tcgen05.cpp, layouts_nvidia.cpp)
+    Tcgen05Mma,      // tcgen05.mma{.sp}{.ws}: D (and A, scale factors, metadata) in Tensor Memory
+    Tcgen05LdSt,     // tcgen05.ld / tcgen05.st: the register fragment of a warp <-> its TMEM lane quarter
+    Tcgen05Cp,       // tcgen05.cp: shared memory -> Tensor Memory
+    MmaBlockScale    // sm_120 mma.sync kind::f8f6f4 / mxf8f6f4 / mxf4 / mxf4nvf4 (+ SFA/SFB owners)
 };
 std::string_view layout_kind_name(LayoutKind k);
 
@@ -159,6 +171,25 @@ struct Instruction {
     bool transposed = false;          // ldmatrix/stmatrix .trans
     bool store = false;               // stmatrix (registers -> memory)
     std::string confidence;           // how sure the layout is, and why (NVIDIA rows)
+    // NVIDIA Blackwell rows (defaults elsewhere). PTX ISA §9.7.16 (tcgen05),
+    // §9.7.14.5.14 (sm_120 block-scaled mma.sync).
+    std::string mma_kind;             // ".kind::" of tcgen05.mma / sm_120 mma.sync: "f16" "tf32" "f8f6f4" "i8"
+                                      // "mxf8f6f4" "mxf4" "mxf4nvf4"; "" elsewhere
+    int cta_group = 0;                // tcgen05.mma / tcgen05.cp: 1 or 2; 0 elsewhere
+    bool ws = false;                  // tcgen05.mma.ws (weight-stationary)
+    bool tcgen05_sparse = false;      // tcgen05.mma.sp (A 2:4 / 1:2 / 4:8 with metadata in TMEM)
+    bool a_in_tmem = false;           // tcgen05.mma with [a-tmem] (A in Tensor Memory, CUTLASS *_TS)
+    int scale_vec = 0;                // block_scale: scale factors per row of A / column of B in one
+                                      // instruction (1X, 2X, 4X; K = 96: 3, 6); 0 = not block-scaled
+    int scale_block = 0;              // the block size that spells it: 16 (block16) or 32 (block32); 0 =
+                                      // spelled scale_vec::NX
+    ElemType scale_type = ElemType::E8M0;  // scale-factor type: ue8m0 (E8M0) or ue4m3 (E4M3)
+    std::string tmem_shape;           // tcgen05.ld/st: "32x32b" "16x64b" "16x128b" "16x256b" "16x32bx2";
+                                      // tcgen05.cp: "128x256b" "128x128b" "4x256b" "64x128b.warpx2::02_13" ...
+    int tmem_num = 0;                 // tcgen05.ld/st .num: 1 .. 128 (.x1 .. .x128)
+    bool pack16 = false;              // tcgen05.ld .pack::16b / tcgen05.st .unpack::16b
+    std::vector<std::string> targets; // rows whose legality is per target (Blackwell): exactly the targets whose
+                                      // ptxas accepts the spelling; empty: every target of `families` from min_target
 
     bool sparse() const;
     bool on(Family f) const;
@@ -296,6 +327,24 @@ struct Element {
     bool operator==(const Element& o) const { return block == o.block && row == o.row && col == o.col; }
     bool operator<(const Element& o) const;
 };
+// Where an element lives. One model for every place an operand can be: an
+// operand's elements all live in one Space (OperandLayout::space()), and a
+// Location is (reg, lane, bits) read in that space's terms:
+//  Registers     lane = thread (AMD lane) of the wave/warp/warpgroup, reg = its
+//                32-bit register, counted from the operand's first one.
+//  TensorMemory  lane = TMEM lane (0..127 of one CTA; a cta_group::2 operand
+//                numbers CTA 1's lanes 128..255), reg = TMEM column (32-bit cells).
+//  SharedMemory  lane = 128-byte line of shared memory (absolute byte address / 128),
+//                reg = 32-bit word of that line, which is also its bank (0..31);
+//                the element's byte address is 128*lane + 4*reg + bit_lo/8.
+// bit_lo/bit_hi are bits of that register / cell / word in every space.
+enum class Space { Registers, TensorMemory, SharedMemory };
+std::string_view space_name(Space s);     // "registers", "tmem", "smem" (the JSON's "space")
+std::string_view space_title(Space s);    // "registers", "Tensor Memory", "shared memory"
+// What `lane` and `reg` are called in a space: ("lane", "reg") on AMD registers,
+// ("thread", "reg") on NVIDIA registers, ("tmem_lane", "column"), ("line", "bank").
+std::pair<std::string_view, std::string_view> space_axes(Space s, Vendor v);
+
 struct Location {
     int reg = 0, lane = 0, bit_lo = 0, bit_hi = 0;
     bool operator==(const Location& o) const {
@@ -322,6 +371,10 @@ public:
     int blocks() const { return blocks_; }
     int rows() const { return rows_; }
     int cols() const { return cols_; }
+    // Where this operand's elements live (see Space); lanes() and regs() count
+    // that space's lanes and registers (TMEM: lanes x columns; shared memory:
+    // 128-byte lines x 32 words).
+    Space space() const { return space_; }
     int lanes() const { return lanes_; }       // wave size
     int regs() const { return regs_; }         // VGPRs per lane the instruction reads/writes
     int element_bits() const { return bits_; }
@@ -345,6 +398,7 @@ private:
     std::vector<Element> covered_;  // Part::Elements: the elements made, sorted
     int part_slot_ = -1;            // Part::Slot: lane * regs + reg
     Operand operand_ = Operand::A;
+    Space space_ = Space::Registers;
     ElemType type_ = ElemType::F32;
     int blocks_ = 1, rows_ = 0, cols_ = 0, lanes_ = 64, regs_ = 0, bits_ = 32;
     std::string formula_;

@@ -39,6 +39,8 @@ std::string_view family_name(Family f) {
         case Family::Ampere: return "ampere";
         case Family::Ada: return "ada";
         case Family::Hopper: return "hopper";
+        case Family::Blackwell: return "blackwell";
+        case Family::BlackwellGeForce: return "blackwell-geforce";
     }
     return "?";
 }
@@ -55,6 +57,8 @@ std::string_view family_title(Family f) {
         case Family::Ampere: return "Ampere";
         case Family::Ada: return "Ada";
         case Family::Hopper: return "Hopper";
+        case Family::Blackwell: return "Blackwell";
+        case Family::BlackwellGeForce: return "Blackwell GeForce";
     }
     return "?";
 }
@@ -65,12 +69,43 @@ bool is_cdna(Family f) {
 
 const std::vector<Family>& all_families() {
     static const std::vector<Family> kAll = {Family::CDNA1, Family::CDNA2, Family::CDNA3,  Family::CDNA4, Family::RDNA3,
-                                             Family::RDNA4, Family::CDNA5, Family::Ampere, Family::Ada, Family::Hopper};
+                                             Family::RDNA4, Family::CDNA5, Family::Ampere, Family::Ada, Family::Hopper,
+                                             Family::Blackwell, Family::BlackwellGeForce};
     return kAll;
 }
 
 Vendor vendor_of(Family f) {
-    return f == Family::Ampere || f == Family::Ada || f == Family::Hopper ? Vendor::NVIDIA : Vendor::AMD;
+    return f == Family::Ampere || f == Family::Ada || f == Family::Hopper || f == Family::Blackwell ||
+                   f == Family::BlackwellGeForce
+               ? Vendor::NVIDIA
+               : Vendor::AMD;
+}
+
+std::string_view space_name(Space s) {
+    switch (s) {
+        case Space::Registers: return "registers";
+        case Space::TensorMemory: return "tmem";
+        case Space::SharedMemory: return "smem";
+    }
+    return "?";
+}
+
+std::string_view space_title(Space s) {
+    switch (s) {
+        case Space::Registers: return "registers";
+        case Space::TensorMemory: return "Tensor Memory";
+        case Space::SharedMemory: return "shared memory";
+    }
+    return "?";
+}
+
+std::pair<std::string_view, std::string_view> space_axes(Space s, Vendor v) {
+    switch (s) {
+        case Space::Registers: return {v == Vendor::NVIDIA ? "thread" : "lane", "reg"};
+        case Space::TensorMemory: return {"tmem_lane", "column"};
+        case Space::SharedMemory: return {"line", "bank"};
+    }
+    return {"lane", "reg"};
 }
 
 std::string_view vendor_name(Vendor v) { return v == Vendor::NVIDIA ? "NVIDIA" : "AMD"; }
@@ -166,6 +201,10 @@ std::string_view layout_kind_name(LayoutKind k) {
         case LayoutKind::MmaSparse: return "mma_sp";
         case LayoutKind::LdStMatrix: return "ldstmatrix";
         case LayoutKind::Wgmma: return "wgmma";
+        case LayoutKind::Tcgen05Mma: return "tcgen05_mma";
+        case LayoutKind::Tcgen05LdSt: return "tcgen05_ldst";
+        case LayoutKind::Tcgen05Cp: return "tcgen05_cp";
+        case LayoutKind::MmaBlockScale: return "mma_block_scale";
     }
     return "?";
 }
@@ -174,7 +213,7 @@ std::string_view layout_kind_name(LayoutKind k) {
 
 bool Instruction::sparse() const {
     return kind == LayoutKind::SmfmacCdna3 || kind == LayoutKind::SmfmacCdna4 || kind == LayoutKind::SwmmacRdna4 ||
-           kind == LayoutKind::SwmmacGfx1250 || kind == LayoutKind::MmaSparse;
+           kind == LayoutKind::SwmmacGfx1250 || kind == LayoutKind::MmaSparse || tcgen05_sparse;
 }
 bool Instruction::on(Family f) const { return std::find(families.begin(), families.end(), f) != families.end(); }
 
@@ -337,6 +376,30 @@ std::vector<Target> make_targets() {
         {32}, 32, "");
     add("sm_90", Family::Hopper, "Hopper (sm_90, H100 / H200)", {"h100", "h200", "gh100", "gh200"}, {32}, 32, "");
     add("sm_90a", Family::Hopper, "Hopper (sm_90a, H100 / H200 with wgmma, setmaxnreg)", {}, {32}, 32, "");
+    // Blackwell, as the CUDA C++ Programming Guide's compute-capability table and
+    // PTX ISA 9.0 (target sm_110 replaces sm_101) name them. `a` targets enable
+    // the architecture-specific instructions of one chip (tcgen05 with every
+    // kind, scale_vec), `f` targets the family-portable subset (PTX ISA
+    // §9.7.16.10.9.1 target notes); CUDA 13.0's ptxas accepts each of these names.
+    add("sm_100", Family::Blackwell, "Blackwell (sm_100, B200 / GB200)", {"b200", "gb200", "b100"}, {32}, 32, "");
+    add("sm_100a", Family::Blackwell, "Blackwell (sm_100a, B200 / GB200 with tcgen05)", {}, {32}, 32, "");
+    add("sm_100f", Family::Blackwell, "Blackwell (sm_100f, the sm_100 family's portable tcgen05)", {}, {32}, 32, "");
+    add("sm_103", Family::Blackwell, "Blackwell Ultra (sm_103, B300 / GB300)", {"b300", "gb300"}, {32}, 32, "");
+    add("sm_103a", Family::Blackwell, "Blackwell Ultra (sm_103a, B300 / GB300 with tcgen05)", {}, {32}, 32, "");
+    add("sm_103f", Family::Blackwell, "Blackwell Ultra (sm_103f, family-portable)", {}, {32}, 32, "");
+    add("sm_110", Family::Blackwell, "Blackwell (sm_110, Jetson Thor)", {"thor", "jetson_thor"}, {32}, 32, "");
+    add("sm_110a", Family::Blackwell, "Blackwell (sm_110a, Jetson Thor with tcgen05)", {}, {32}, 32, "");
+    add("sm_110f", Family::Blackwell, "Blackwell (sm_110f, family-portable)", {}, {32}, 32, "");
+    add("sm_120", Family::BlackwellGeForce, "Blackwell GeForce (sm_120, RTX 50 series / RTX PRO Blackwell)",
+        {"rtx5090", "rtx5080", "rtx5070", "rtx_pro_6000", "gb202"}, {32}, 32, "");
+    add("sm_120a", Family::BlackwellGeForce, "Blackwell GeForce (sm_120a, RTX 50 / RTX PRO with block-scaled mma.sync)", {},
+        {32}, 32, "");
+    add("sm_120f", Family::BlackwellGeForce, "Blackwell GeForce (sm_120f, family-portable)", {}, {32}, 32, "");
+    add("sm_121", Family::BlackwellGeForce, "Blackwell GeForce (sm_121, DGX Spark / GB10)", {"dgx_spark", "gb10"}, {32}, 32,
+        "");
+    add("sm_121a", Family::BlackwellGeForce, "Blackwell GeForce (sm_121a, DGX Spark with block-scaled mma.sync)", {}, {32},
+        32, "");
+    add("sm_121f", Family::BlackwellGeForce, "Blackwell GeForce (sm_121f, family-portable)", {}, {32}, 32, "");
     return t;
 }
 
@@ -346,6 +409,7 @@ const char* family_default_gfx(std::string_view name) {
         {"cdna", "gfx908"},  {"cdna1", "gfx908"},  {"cdna2", "gfx90a"},  {"cdna3", "gfx942"},
         {"cdna4", "gfx950"}, {"rdna3", "gfx1100"}, {"rdna3.5", "gfx1150"}, {"rdna35", "gfx1150"},
         {"rdna4", "gfx1201"}, {"cdna5", "gfx1250"}, {"gfx12.5", "gfx1250"}, {"gfx125x", "gfx1250"}, {"ampere", "sm_80"}, {"ada", "sm_89"}, {"hopper", "sm_90"},
+        {"blackwell", "sm_100a"}, {"blackwell-geforce", "sm_120a"},
     };
     for (auto& [k, v] : kMap)
         if (name == k) return v;
@@ -912,7 +976,7 @@ const Catalog& Catalog::builtin(Family f) {
     // Read once and kept for the life of the process (never destroyed: a query's
     // exit does not spend time freeing rows). Only the family's lines are found;
     // a row is parsed when a name asks for it, all of them when they are listed.
-    constexpr size_t kFamilies = static_cast<size_t>(Family::Hopper) + 1;
+    constexpr size_t kFamilies = static_cast<size_t>(Family::BlackwellGeForce) + 1;
     static std::once_flag once[kFamilies];
     static const Catalog* by_family[kFamilies];
     const size_t i = static_cast<size_t>(f);

@@ -35,6 +35,8 @@ std::optional<Family> nvidia_family(std::string_view name) {
     if (name == "ampere") return Family::Ampere;
     if (name == "ada") return Family::Ada;
     if (name == "hopper") return Family::Hopper;
+    if (name == "blackwell") return Family::Blackwell;
+    if (name == "blackwell-geforce") return Family::BlackwellGeForce;
     return std::nullopt;
 }
 

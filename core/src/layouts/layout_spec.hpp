@@ -20,6 +20,7 @@ struct Slot {
 using Placer = std::function<void(int b, int r, int c, std::vector<Slot>&)>;
 
 struct OperandSpec {
+    Space space = Space::Registers;  // where the slots are (Slot::lane, registers: see lanescope.hpp)
     int blocks = 1, rows = 0, cols = 0;
     ElemType type = ElemType::F32;
     int width = 32;            // bits one element occupies in a slot

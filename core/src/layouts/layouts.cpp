@@ -685,6 +685,10 @@ OperandSpec spec_for(const Instruction& ins, Operand op, const ResolvedModifiers
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
         case LayoutKind::Wgmma:
+        case LayoutKind::Tcgen05Mma:
+        case LayoutKind::Tcgen05LdSt:
+        case LayoutKind::Tcgen05Cp:
+        case LayoutKind::MmaBlockScale:
             return detail::nvidia_spec(ins, op, mods);
     }
     throw Error("internal: unknown layout family");
@@ -786,6 +790,7 @@ public:
                                int only_slot = -1) {
         OperandLayout L;
         L.operand_ = op;
+        L.space_ = s.space;
         L.type_ = s.type;
         L.blocks_ = s.blocks;
         L.rows_ = s.rows;
@@ -1384,6 +1389,10 @@ std::string family_source(LayoutKind k) {
         case LayoutKind::MmaSparse:
         case LayoutKind::LdStMatrix:
         case LayoutKind::Wgmma:
+        case LayoutKind::Tcgen05Mma:
+        case LayoutKind::Tcgen05LdSt:
+        case LayoutKind::Tcgen05Cp:
+        case LayoutKind::MmaBlockScale:
             return detail::nvidia_family_source(k);
     }
     return "";

@@ -165,8 +165,27 @@ char* put_field(char* p, const char (&key)[N], int v) {
     std::memcpy(p, key, N - 1);
     return std::to_chars(p + (N - 1), p + (N - 1) + 11, v).ptr;  // an int takes at most 11 characters
 }
-void append_entry_json(std::string& s, const Entry& e) {
-    char buf[7 * (12 + 11) + 1];  // seven keys of at most 12 characters, seven ints, '}'
+// Beside lane/reg (the space's own lane and register, docs/json.md), the names a
+// space gives them: TMEM "cta", "tmem_lane", "column"; shared memory "address",
+// "bank". Registers add nothing (the contract's first fields are theirs).
+char* put_space_fields(char* p, Space space, const Location& l) {
+    switch (space) {
+        case Space::Registers: break;
+        case Space::TensorMemory:
+            p = put_field(p, ", \"cta\": ", l.lane / 128);
+            p = put_field(p, ", \"tmem_lane\": ", l.lane % 128);
+            p = put_field(p, ", \"column\": ", l.reg);
+            break;
+        case Space::SharedMemory:
+            p = put_field(p, ", \"address\": ", 128 * l.lane + 4 * l.reg + l.bit_lo / 8);
+            p = put_field(p, ", \"bank\": ", l.reg);
+            break;
+    }
+    return p;
+}
+
+void append_entry_json(std::string& s, const Entry& e, Space space) {
+    char buf[10 * (14 + 11) + 1];  // at most ten keys of at most 14 characters, ten ints, '}'
     char* p = buf;
     p = put_field(p, "{\"block\": ", e.element.block);
     p = put_field(p, ", \"row\": ", e.element.row);
@@ -175,6 +194,7 @@ void append_entry_json(std::string& s, const Entry& e) {
     p = put_field(p, ", \"reg\": ", e.loc.reg);
     p = put_field(p, ", \"bit_lo\": ", e.loc.bit_lo);
     p = put_field(p, ", \"bit_hi\": ", e.loc.bit_hi);
+    p = put_space_fields(p, space, e.loc);
     *p++ = '}';
     s.append(buf, static_cast<size_t>(p - buf));
 }
@@ -277,6 +297,7 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
         s += "\"view\": " + json_string(view == View::Matrix ? "matrix" : "registers") + ", ";
         s += "\"type\": " + json_string(elem_name(L.type())) + ", ";
         s += "\"element_bits\": " + num(L.element_bits()) + ", ";
+        s += "\"space\": " + json_string(space_name(L.space())) + ", ";
         s += "\"blocks\": " + num(L.blocks()) + ", \"rows\": " + num(L.rows()) + ", \"cols\": " + num(L.cols()) +
              ", \"regs\": " + num(L.regs()) + ", \"lanes\": " + num(L.lanes()) + ",\n";
         if (const Evidence ev = layout_evidence(*q.ins, op, q.mods); !ev.confidence.empty())
@@ -285,7 +306,7 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
         const auto entries = L.entries();
         s.reserve(s.size() + entries.size() * 96);
         for (size_t n = 0; n < entries.size(); ++n) {
-            append_entry_json(s, entries[n]);
+            append_entry_json(s, entries[n], L.space());
             s += n + 1 < entries.size() ? ",\n" : "\n";
         }
         s += "]";

@@ -74,6 +74,7 @@ void render_tile_layout(const Query& q, const TileLayout& t, View view, Format f
         s += "\"view\": " + json_string(view == View::Matrix ? "matrix" : "registers") + ", ";
         s += "\"type\": " + json_string(elem_name(t.instruction().type())) + ", ";
         s += "\"element_bits\": " + num(bits) + ", ";
+        s += "\"space\": " + json_string(space_name(t.instruction().space())) + ", ";
         s += "\"blocks\": 1, \"rows\": " + num(t.rows()) + ", \"cols\": " + num(t.cols()) + ", \"regs\": " +
              num(t.regs()) + ", \"lanes\": " + num(t.lanes()) + ",\n\"entries\": [\n";
         bool first = true;
