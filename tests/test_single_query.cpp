@@ -21,6 +21,7 @@ const ls::Catalog& cat() { return ls::Catalog::builtin(); }
 std::vector<const ls::Instruction*> spread(ls::Family f, size_t count) {
     const auto rows = cat().on(f);
     std::vector<const ls::Instruction*> out;
+    if (rows.empty()) return out;  // a family whose rows are still to come
     const size_t step = std::max<size_t>(1, rows.size() / count);
     for (size_t i = 0; i < rows.size(); i += step) out.push_back(rows[i]);
     const ls::Instruction* big = rows.front();

@@ -462,6 +462,20 @@ namespace {
 Instruction parse_amd_row(const std::vector<std::string_view>& f, std::string_view origin, int line_no, bool check,
                           std::unordered_map<std::string, std::string>& checked);
 
+// Every row line of a catalog text, trimmed, with its line number (blank lines and '#' comments skipped).
+template <class Fn>
+void for_each_row_line(std::string_view text, Fn&& fn) {
+    int line_no = 0;
+    for (size_t at = 0; at < text.size();) {
+        size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = text::trim_view(text.substr(at, end - at));
+        at = end + 1;
+        ++line_no;
+        if (!line.empty() && line[0] != '#') fn(line, line_no);
+    }
+}
+
 // Whether `name` (lower case, without "__builtin_amdgcn_") is the builtin `pattern`:
 // -1 no; 32 or 64 for either wave's spelling of a "{w}" pattern; 0 for the pattern
 // without {w} ("_{w}" left out) or a pattern that has none. Compared in place.
@@ -889,20 +903,13 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin, bool chec
     }
     std::unordered_map<std::string, std::string> checked;  // formula checks done, by the facts they read
     std::unordered_map<std::string, int> defined;         // "family/builtin" -> line
-    int line_no = 0;
     std::vector<std::string_view> f;
     f.reserve(16);
-    for (size_t at = 0; at < text.size();) {
-        size_t end = text.find('\n', at);
-        if (end == std::string_view::npos) end = text.size();
-        const std::string_view line = text::trim_view(text.substr(at, end - at));
-        at = end + 1;
-        ++line_no;
-        if (line.empty() || line[0] == '#') continue;
+    for_each_row_line(text, [&](std::string_view line, int line_no) {
         text::split_view_into(f, line, '|', true);
         if (detail::is_nvidia_row(f)) {  // core/catalog/nvidia.txt's format
             detail::parse_nvidia_row(f, origin, line_no, check, cat.rows_);
-            continue;
+            return;
         }
         Instruction r = parse_amd_row(f, origin, line_no, check, checked);
         if (check) {
@@ -919,7 +926,7 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin, bool chec
             }
         }
         cat.rows_.push_back(std::move(r));
-    }
+    });
     if (cat.rows_.empty()) throw Error(std::string(origin) + ": the catalog holds no instruction rows");
     if (!check) return cat;
     // NVIDIA rows have no builtin: their spellings (PTX, short name, aliases) must name one row each.
@@ -989,16 +996,9 @@ const Catalog& Catalog::builtin(Family f) {
         z.nvidia = vendor_of(f) == Vendor::NVIDIA;
         z.origin = z.nvidia ? "core/catalog/nvidia.txt" : "core/catalog/instructions.txt";
         const std::string_view text = z.nvidia ? kNvidiaCatalogText : kBuiltinCatalogText;
-        int line_no = 0;
-        for (size_t at = 0; at < text.size();) {
-            size_t end = text.find('\n', at);
-            if (end == std::string_view::npos) end = text.size();
-            const std::string_view line = text::trim_view(text.substr(at, end - at));
-            at = end + 1;
-            ++line_no;
-            if (line.empty() || line[0] == '#') continue;
+        for_each_row_line(text, [&](std::string_view line, int line_no) {
             if (text::list_has(line.substr(0, line.find('|')), family_name(f))) z.lines.push_back({line, line_no});
-        }
+        });
         by_family[i] = cat;
     });
     return *by_family[i];

@@ -18,6 +18,11 @@ struct Slot {
     int lane, item;
 };
 using Placer = std::function<void(int b, int r, int c, std::vector<Slot>&)>;
+// The other direction, where a family states it: the elements item `item` of `lane`
+// may hold. Only a hint for one-slot queries (layout_of_slot): each candidate is
+// placed again and kept only where the placement puts it, so a family without it
+// (or with a loose one) answers the same, only slower.
+using Candidates = std::function<void(int lane, int item, std::vector<Element>&)>;
 
 struct OperandSpec {
     Space space = Space::Registers;  // where the slots are (Slot::lane, registers: see lanescope.hpp)
@@ -27,6 +32,7 @@ struct OperandSpec {
     int stride = 32, offset = 0;
     int regs = 0;
     Placer place;
+    Candidates candidates;  // may be empty
     std::string formula;
 };
 

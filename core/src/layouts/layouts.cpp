@@ -866,6 +866,17 @@ public:
                 L.first_entry_[idx + 1] = static_cast<int>(L.entries_.size()) - before;  // a count, summed below
             }
             for (size_t i = 0; i + 1 < L.first_entry_.size(); ++i) L.first_entry_[i + 1] += L.first_entry_[i];
+        } else if (only_slot >= 0 && static_cast<size_t>(only_slot) < n_slots && s.candidates) {
+            // The family names the elements the slot's items may hold: place only those.
+            const int lane = only_slot / s.regs, reg = only_slot % s.regs;
+            std::vector<Element> maybe;
+            for (int item = std::max(0, (32 * reg - s.offset - s.width + 1) / s.stride);
+                 item * s.stride + s.offset < 32 * (reg + 1); ++item)
+                s.candidates(lane, item, maybe);
+            std::sort(maybe.begin(), maybe.end());
+            maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
+            for (const Element& e : maybe)
+                if (L.contains(e)) place(e);
         } else if (only_slot < 0 || static_cast<size_t>(only_slot) < n_slots) {
             for (int b = 0; b < s.blocks; ++b)
                 for (int r = 0; r < s.rows; ++r)
