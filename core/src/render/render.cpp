@@ -496,7 +496,11 @@ std::string render_lane(const Query& q, const OperandLayout& L, int lane, Format
                 const auto& p = parts[n];
                 s += (n ? ", " : "") + std::string("{\"bit_lo\": ") + num(p.bit_lo) + ", \"bit_hi\": " + num(p.bit_hi) +
                      ", \"block\": " + num(p.element.block) + ", \"row\": " + num(p.element.row) + ", \"col\": " +
-                     num(p.element.col) + ", \"elem_bit_lo\": " + num(p.elem_bit_lo) + "}";
+                     num(p.element.col) + ", \"elem_bit_lo\": " + num(p.elem_bit_lo) +
+                     (nvidia ? ", \"ptx\": " + json_string(reg_column_text(*q.ins, L.operand(),
+                                                                           Location{reg, lane, p.bit_lo, p.bit_hi},
+                                                                           L.element_bits()))
+                             : std::string()) + "}";
             }
             s += reg + 1 < L.regs() ? "]},\n" : "]}\n";
         }
