@@ -37,7 +37,7 @@ struct Options {
     std::string out;
     ls::Modifiers mods;
     int row = -1, col = -1, block = 0, reg = -1, lane = -1;
-    int runs = 200;
+    int runs = 50;  // bench: launches per timed command (the start-up table times some 40 commands)
     // Tiles (docs/tiles.md): empty = a single instruction.
     std::string waves, tiles_per_wave, shape;
     int k_width = 0;          // --k-width (Triton's kWidth of A/B); 0 = the instruction's own
