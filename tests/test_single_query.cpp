@@ -175,6 +175,32 @@ TEST_CASE("builtin(family) finds every N of a wgmma range by each of its names, 
     }
 }
 
+TEST_CASE("builtin(family) finds every AMD row by each of its names before its rows are listed, as builtin() does") {
+    // Run as its own process (ctest), these families' rows are not listed before the finds: each
+    // name is matched against the unparsed lines and only the row it names is parsed.
+    for (const char* gfx : {"gfx942", "gfx1201", "gfx1100", "gfx1250"}) {
+        const ls::Target& t = cat().find_target(gfx);
+        const ls::Catalog& part = ls::Catalog::builtin(t.family);
+        for (const ls::Instruction* r : cat().on(t.family)) {
+            std::vector<std::string> names = r->aliases;
+            names.push_back(r->mnemonic);
+            for (int w : t.wave_sizes) names.push_back(r->key(w));
+            for (const std::string& name : names) {
+                int w1 = -1, w2 = -1;
+                const ls::Instruction& a = part.find_instruction(t, name, &w1);
+                const ls::Instruction& b = cat().find_instruction(t, name, &w2);
+                INFO(gfx << " " << name);
+                CHECK(a.mnemonic == b.mnemonic);
+                CHECK(a.builtin_pattern == b.builtin_pattern);
+                CHECK(a.catalog_line == b.catalog_line);
+                CHECK(a.vec_w32 == b.vec_w32);
+                CHECK(a.aliases == b.aliases);
+                CHECK(w1 == w2);
+            }
+        }
+    }
+}
+
 TEST_CASE("did you mean completes a truncated name first") {
     const ls::Target& t = cat().find_target("gfx942");
     std::string e;
