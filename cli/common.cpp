@@ -5,6 +5,7 @@
 #include "lanescope/numbers.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
@@ -164,6 +165,93 @@ void refuse_empty_values(const CLI::App& app) {
                                      " (or leave the option out)");
                 }
         }
+}
+
+namespace {
+// Every option of `app` and of its registered subcommands.
+std::vector<const CLI::Option*> every_option(const CLI::App& app) {
+    std::vector<const CLI::Option*> out = app.get_options();
+    for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+        for (const CLI::Option* opt : sub->get_options()) out.push_back(opt);
+    return out;
+}
+
+// The name messages give an option: its last (longest) name, "--wave" of "-w,--wave".
+std::string canonical_name(const CLI::Option& opt) {
+    const std::string names = opt.get_name(false, true);
+    return names.substr(names.find_last_of(',') + 1);
+}
+
+// The name of `opt` that the command line used ("-w" for -w 48 or -w48, "--wave" for
+// --wave=48), or "" when it was not given.
+std::string typed_name(const CLI::Option& opt, int argc, char** argv) {
+    for (int n = 1; n < argc; ++n) {
+        const std::string w = argv[n];
+        if (w == "--") break;
+        if (w.rfind("--", 0) == 0) {
+            const std::string name = w.substr(2, w.find('=') - 2);
+            for (const std::string& l : opt.get_lnames())
+                if (l == name) return "--" + name;
+        } else if (w.size() >= 2 && w[0] == '-' && !std::isdigit(static_cast<unsigned char>(w[1]))) {
+            for (const std::string& sn : opt.get_snames())
+                if (sn.size() == 1 && sn[0] == w[1]) return "-" + sn;
+        }
+    }
+    return "";
+}
+}  // namespace
+
+std::string name_options_as_typed(const std::string& message, const CLI::App& app, int argc, char** argv) {
+    for (const CLI::Option* opt : every_option(app)) {
+        const std::string canonical = canonical_name(*opt);
+        if (canonical.empty() || message.compare(0, canonical.size(), canonical) != 0) continue;
+        const char next = message.size() > canonical.size() ? message[canonical.size()] : ' ';
+        if (next != ' ' && next != ':') continue;
+        std::string typed = typed_name(*opt, argc, argv);
+        if (typed.empty()) typed = canonical;
+        std::string out = typed + message.substr(canonical.size());
+        // CLI11's "--instruction: 1 required TEXT missing": say what the value is.
+        const std::string missing = ": 1 required ";
+        if (out.compare(typed.size(), missing.size(), missing) == 0 && out.size() > 8 &&
+            out.compare(out.size() - 8, 8, " missing") == 0)
+            out = typed + " needs a value (" + canonical + ": " + opt->get_description() + ")";
+        return out;
+    }
+    return message;
+}
+
+std::string parse_error_text(const CLI::ParseError& e, const CLI::App& app, int argc, char** argv) {
+    const std::string what = e.what();
+    if (what.rfind("The following argument", 0) != 0) return name_options_as_typed(what, app, argc, argv);
+    // Unknown options: name each as typed, with the subcommand's nearest option.
+    const CLI::App* sub = nullptr;
+    for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (s->parsed()) sub = s;
+    std::vector<std::string> names;  // the options legal here
+    for (const CLI::App* a : {&app, sub}) {
+        if (!a) continue;
+        for (const CLI::Option* opt : a->get_options()) {
+            for (const std::string& l : opt->get_lnames()) names.push_back("--" + l);
+            for (const std::string& sn : opt->get_snames()) names.push_back("-" + sn);
+        }
+    }
+    std::string out;
+    for (int n = 1; n < argc; ++n) {
+        const std::string w = argv[n];
+        if (w == "--") break;
+        if (w.size() < 2 || w[0] != '-' || std::isdigit(static_cast<unsigned char>(w[1]))) continue;
+        const std::string name = w.rfind("--", 0) == 0 ? w.substr(0, w.find('=')) : w.substr(0, 2);
+        if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+        out += (out.empty() ? "" : "\n") + std::string("unknown option '") + name + "'" +
+               (sub ? " for " + sub->get_name() : std::string());
+        const auto near = ls::closest(name, names, 2);
+        if (!near.empty()) out += "; did you mean '" + near.front() + "'?";
+    }
+    if (out.empty()) return what;
+    std::string legal;
+    for (const std::string& nm : names)
+        if (nm.rfind("--", 0) == 0 && nm != "--help") legal += " " + nm;
+    return out + "\nlegal options" + (sub ? " of " + sub->get_name() : std::string()) + ":" + legal;
 }
 
 std::vector<std::string> given_options_except(const Options& o, const std::vector<std::string>& allowed) {

@@ -29,6 +29,7 @@ struct Options {
     std::string catalog;
     std::string arch;         // required by every query of one instruction
     std::string list_arch;
+    std::string search;       // list --search WORDS
     std::string instruction;  // required by every query of one instruction
     std::string operand = "A";
     std::string view = "matrix";
@@ -36,7 +37,7 @@ struct Options {
     std::string out;
     ls::Modifiers mods;
     int row = -1, col = -1, block = 0, reg = -1, lane = -1;
-    int runs = 200;
+    int runs = 50;  // bench: launches per timed command (the start-up table times some 40 commands)
     // Tiles (docs/tiles.md): empty = a single instruction.
     std::string waves, tiles_per_wave, shape;
     int k_width = 0;          // --k-width (Triton's kWidth of A/B); 0 = the instruction's own
@@ -51,6 +52,7 @@ struct Options {
     std::string wave_flag = "--wave";  // the flag that gave the wave size, for messages
     int catalog_rows = 100000;  // bench: the synthetic catalog's size
     bool bench_largest = false;  // bench --largest: the largest legal requests
+    bool bench_instructions = false;  // bench --instructions: callgrind counts of the start-up queries
     const CLI::App* sub = nullptr;  // the parsed subcommand (which options were given)
     // The subcommand named on the command line ("" if none): only its options are
     // set up (setting up every subcommand's options was most of a query's start-up).
@@ -74,6 +76,13 @@ inline bool registers(const Options& o, const std::string& name) { return !o.alo
 // Empty values ("--waves ''") are usage errors everywhere, as "--reg ''" is:
 // throws UsageError naming the first empty option of `app` or its parsed subcommands.
 void refuse_empty_values(const CLI::App& app);
+// Messages name an option as it was typed: a message that starts with an option's
+// long name (--instruction) starts instead with the spelling the command line used
+// (-i), and CLI11's "1 required TEXT missing" says what the value is.
+std::string name_options_as_typed(const std::string& message, const CLI::App& app, int argc, char** argv);
+// A parse error's message: CLI11's, with its options named as typed; unknown options
+// named one by one with the nearest legal option and the subcommand's options.
+std::string parse_error_text(const CLI::ParseError& e, const CLI::App& app, int argc, char** argv);
 // The options given on the command line of o.sub that are not in `allowed` (long names).
 std::vector<std::string> given_options_except(const Options& o, const std::vector<std::string>& allowed);
 

@@ -58,23 +58,32 @@ int cmd_list(const Options& o) {
     } else {
         targets.push_back(&cat.find_target(o.list_arch));
     }
-    return emit(o, ls::render_list(cat, targets, parse_format(o.format)));
+    return emit(o, ls::render_list(cat, targets, parse_format(o.format), o.search));
 }
 
 int cmd_info(const Options& o) {
-    // A transpose load (ds_read_*_tr_*, global_load_tr_*) is a memory instruction with facts of its own.
-    if (!o.arch.empty() && !o.instruction.empty()) {
-        const ls::Target& t = o.catalog.empty() ? ls::Catalog::target(o.arch) : catalog(o).find_target(o.arch);
-        if (const ls::TransposeLoad* tl = ls::TransposeCatalog::builtin().find(t, o.instruction, std::max(0, o.mods.wave))) {
-            if (o.mods.wave > 0 && tl->wave != o.mods.wave)
-                throw ls::Error(tl->mnemonic + " on " + t.gfx + " is a wave" + std::to_string(tl->wave) +
-                                " instruction here, not wave" + std::to_string(o.mods.wave) + "; legal: --wave " +
-                                std::to_string(tl->wave));
-            return emit(o, ls::render_transpose_info(*tl, t, parse_format(o.format)));
+    // A transpose load (ds_read_*_tr_*, global_load_tr_*) is a memory instruction with facts of its own:
+    // looked up only when the name is no matrix instruction (reading that catalog is most of a start-up).
+    try {
+        Resolved r = resolve(o);
+        return emit(o, ls::render_info(r.query, parse_format(o.format)));
+    } catch (const UsageError&) {
+        throw;
+    } catch (const ls::Error&) {
+        const ls::TransposeLoad* tl = nullptr;
+        const ls::Target* t = nullptr;
+        try {
+            t = o.catalog.empty() ? &ls::Catalog::target(o.arch) : &catalog(o).find_target(o.arch);
+            tl = ls::TransposeCatalog::builtin().find(*t, o.instruction, std::max(0, o.mods.wave));
+        } catch (const ls::Error&) {
         }
+        if (!tl) throw;
+        if (o.mods.wave > 0 && tl->wave != o.mods.wave)
+            throw ls::Error(tl->mnemonic + " on " + t->gfx + " is a wave" + std::to_string(tl->wave) +
+                            " instruction here, not wave" + std::to_string(o.mods.wave) + "; legal: --wave " +
+                            std::to_string(tl->wave));
+        return emit(o, ls::render_transpose_info(*tl, *t, parse_format(o.format)));
     }
-    Resolved r = resolve(o);
-    return emit(o, ls::render_info(r.query, parse_format(o.format)));
 }
 
 // A linear layout handed to us (--linear FILE), shown element by element. Work
@@ -328,17 +337,24 @@ int cmd_where(const Options& o) {
         ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
         return emit(o, ls::render_tile_where(r.query, t, {o.block, o.row, o.col}, parse_format(o.format)));
     }
-    ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
+    // Only the asked elements are placed (layout_of_elements), not the whole operand.
+    const ls::Operand op = parse_operand_or_throw(o.operand, *r.ins);
     const ls::Format f = parse_format(o.format);
-    if (o.row >= 0 && o.col >= 0) return emit(o, ls::render_where(r.query, L, {o.block, o.row, o.col}, f));
+    if (o.row >= 0 && o.col >= 0) {
+        const ls::Element e{o.block, o.row, o.col};
+        return emit(o, ls::render_where(r.query, ls::layout_of_elements(*r.ins, *r.target, op, r.query.mods, {e}), e, f));
+    }
     // A whole row (or column): range-check the given index with where()'s message first.
-    L.where({o.block, std::max(o.row, 0), std::max(o.col, 0)});
+    const ls::Element first{o.block, std::max(o.row, 0), std::max(o.col, 0)};
+    const ls::OperandLayout one = ls::layout_of_elements(*r.ins, *r.target, op, r.query.mods, {first});
+    one.where(first);
     std::vector<ls::Element> elements;
     if (o.row >= 0)
-        for (int c = 0; c < L.cols(); ++c) elements.push_back({o.block, o.row, c});
+        for (int c = 0; c < one.cols(); ++c) elements.push_back({o.block, o.row, c});
     else
-        for (int rr = 0; rr < L.rows(); ++rr) elements.push_back({o.block, rr, o.col});
-    return emit(o, ls::render_where_many(r.query, L, elements, f));
+        for (int rr = 0; rr < one.rows(); ++rr) elements.push_back({o.block, rr, o.col});
+    return emit(o, ls::render_where_many(r.query, ls::layout_of_elements(*r.ins, *r.target, op, r.query.mods, elements),
+                                         elements, f));
 }
 
 int cmd_which(const Options& o_in) {
@@ -355,8 +371,6 @@ int cmd_which(const Options& o_in) {
         throw UsageError("--of-wave " + std::to_string(o.wave_index) +
                          " names a wave of a tile; give the tile options (--waves WMxWN, --tiles-per-wave, --shape, "
                          "--k-width, --transposed) too");
-    if (o.reg < 0 && !tile_mode(o))
-        throw UsageError("which needs --reg G (with tile options, --lane alone lists everything the lane holds)");
     Resolved r = resolve(o);
     if (tile_mode(o)) {
         ls::TileLayout t(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, tile_params(o));
@@ -364,7 +378,13 @@ int cmd_which(const Options& o_in) {
         if (o.reg < 0) return emit(o, ls::render_tile_lane(r.query, t, wave, o.lane, parse_format(o.format)));
         return emit(o, ls::render_tile_which(r.query, t, wave, o.reg, o.lane, parse_format(o.format)));
     }
-    ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods);
+    if (o.reg < 0)  // --lane alone: every register of the lane
+        return emit(o, ls::render_lane(r.query, ls::layout_of(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins),
+                                                              r.query.mods),
+                                       o.lane, parse_format(o.format)));
+    // Only what the slot holds is kept (layout_of_slot), not the whole operand.
+    const ls::OperandLayout L =
+        ls::layout_of_slot(*r.ins, *r.target, parse_operand_or_throw(o.operand, *r.ins), r.query.mods, o.reg, o.lane);
     return emit(o, ls::render_which(r.query, L, o.reg, o.lane, parse_format(o.format)));
 }
 
@@ -791,25 +811,105 @@ int bench_largest(const Options& o) {
     return 0;
 }
 
-// Speed goals: one `layout` query as a whole process under 5 ms; every layout
-// of the catalog as JSON under 1 s.
-// Start-up: single where/which queries as whole processes against an empty
-// process, all run in turns (one of each per round, so a busy moment hits them
-// alike). The empty process is lanescope-empty, int main() built beside
-// lanescope-cli with its compiler and flags (cli/CMakeLists.txt), else /bin/true.
-void bench_startup(const std::string& self, int runs) {
+// Start-up: single queries as whole processes against an empty process, all
+// run in turns (one of each per round, so a busy moment hits them alike). The
+// empty process is lanescope-empty, int main() built beside lanescope-cli with
+// its compiler and flags (cli/CMakeLists.txt), else /bin/true. The queries come
+// from the catalog, not from a list here: for every family, its instruction with
+// the largest D (the costliest to answer) on the first target that accepts it,
+// asked `where` (its last element), `which` (register 0 of lane 5) and `info`, and
+// `layout` of the family's smallest operand; a family added to the catalog is
+// measured too.
+struct StartupQuery {
+    std::string family;
+    std::vector<std::string> args;  // after the program name
+};
+std::vector<StartupQuery> startup_queries() {
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    std::vector<StartupQuery> out;
+    for (ls::Family f : ls::all_families()) {
+        // The instruction's first target of this family that accepts it, and its default modifiers.
+        auto target_of = [&](const ls::Instruction& ins) -> const ls::Target* {
+            try {
+                if (!ins.min_target.empty() && ls::Catalog::target(ins.min_target).family == f)
+                    return &ls::Catalog::target(ins.min_target);
+            } catch (const ls::Error&) {
+            }
+            for (const ls::Target& x : cat.targets())
+                if (x.family == f) return &x;
+            return nullptr;
+        };
+        const ls::Instruction* big = nullptr;
+        const ls::Instruction* small = nullptr;
+        ls::Operand small_op = ls::Operand::D;
+        long long most = -1, fewest = -1;
+        for (const ls::Instruction* ins : cat.on(f)) {
+            const ls::Target* t = target_of(*ins);
+            if (!t) continue;
+            const ls::ResolvedModifiers mods = ls::resolve_modifiers(*ins, *t, ls::Modifiers{});
+            for (ls::Operand op : ls::operands_of(*ins)) {
+                const long long n = ls::layout_of_elements(*ins, *t, op, mods, {}).elements();
+                if (op == ls::Operand::D && n > most) most = n, big = ins;
+                if (fewest < 0 || n < fewest) fewest = n, small = ins, small_op = op;
+            }
+        }
+        if (!big) {
+            out.push_back(StartupQuery{std::string(ls::family_name(f)), {}});  // no instructions yet: said so
+            continue;
+        }
+        auto query = [&](const char* sub, const ls::Instruction& ins, std::vector<std::string> rest) {
+            const ls::Target& t = *target_of(ins);
+            const int wave = ls::resolve_modifiers(ins, t, ls::Modifiers{}).wave;
+            std::vector<std::string> a = {sub, "-a", t.gfx, "-i", ins.key(wave)};
+            a.insert(a.end(), rest.begin(), rest.end());
+            return StartupQuery{std::string(ls::family_name(f)), a};
+        };
+        const ls::Target& t = *target_of(*big);
+        const ls::OperandLayout d =
+            ls::layout_of_elements(*big, t, ls::Operand::D, ls::resolve_modifiers(*big, t, ls::Modifiers{}), {});
+        out.push_back(query("where", *big, {"--operand", "D", "--row", std::to_string(d.rows() - 1), "--col",
+                                            std::to_string(d.cols() - 1)}));
+        out.push_back(query("which", *big, {"--operand", "D", "--reg", "0", "--lane", std::to_string(std::min(5, d.lanes() - 1))}));
+        out.push_back(query("info", *big, {}));
+        out.push_back(query("layout", *small, {"--operand", std::string(ls::operand_name(small_op))}));
+    }
+    return out;
+}
+
+// Instructions a command executes, counted by valgrind's callgrind ("" where it is not installed
+// or fails): exact where wall-clock times on a busy machine are not.
+std::string count_instructions(const std::vector<std::string>& argv) {
+    std::string line = "valgrind --tool=callgrind --callgrind-out-file=/dev/null";
+    for (const std::string& a : argv) line += " '" + a + "'";
+    std::FILE* p = ::popen((line + " 2>&1 >/dev/null").c_str(), "r");
+    if (!p) return "";
+    std::string text;
+    char buf[512];
+    while (std::fgets(buf, sizeof buf, p)) text += buf;
+    if (::pclose(p) != 0) return "";
+    const size_t at = text.find("Collected : ");
+    if (at == std::string::npos) return "";
+    char out[32];
+    std::snprintf(out, sizeof out, "%.2f M", std::atof(text.c_str() + at + 12) / 1e6);
+    return out;
+}
+
+void bench_startup(const std::string& self, int runs, bool instructions) {
     const fs::path here = fs::path(self).parent_path();
     std::error_code ec;
     const bool own_empty = fs::exists(here / "lanescope-empty", ec);
     const std::string empty = own_empty ? (here / "lanescope-empty").string() : "/bin/true";
-    const std::vector<std::vector<std::string>> commands = {
-        {empty},
-        {self, "where", "-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "--operand", "A", "--row", "3", "--col", "2"},
-        {self, "which", "-a", "cdna3", "-i", "v_mfma_f32_32x32x8_f16", "--operand", "A", "--reg", "0", "--lane", "5"},
-        {self, "where", "-a", "sm_80", "-i", "mma_m16n8k16_f32_f16", "--operand", "A", "--row", "3", "--col", "2"},
-        {self, "which", "-a", "sm_90a", "-i", "wgmma_m64n128k16_f32_f16", "--operand", "D", "--reg", "0", "--lane", "5"},
-        {self, "where", "-a", "sm_90a", "-i", "wgmma_m64n128k16_f32_f16", "--operand", "D", "--row", "3", "--col", "2"},
-    };
+    std::vector<std::vector<std::string>> commands = {{empty}};
+    std::vector<StartupQuery> queries;
+    for (const StartupQuery& q : startup_queries()) {
+        if (q.args.empty()) {
+            std::printf("  %s: no instructions in the catalog yet, nothing to time\n", q.family.c_str());
+            continue;
+        }
+        queries.push_back(q);
+        commands.push_back({self});
+        commands.back().insert(commands.back().end(), q.args.begin(), q.args.end());
+    }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
@@ -829,9 +929,11 @@ void bench_startup(const std::string& self, int runs) {
             struct rusage use {};
             wait4(pid, &status, 0, &use);
             const auto e = std::chrono::steady_clock::now();
-            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-                throw ls::Error("the timed start-up command '" + commands[c][0] + " " +
-                                (commands[c].size() > 1 ? commands[c][1] : "") + "' failed");
+            if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+                std::string line;
+                for (size_t w = 1; w < commands[c].size(); ++w) line += " " + commands[c][w];
+                throw ls::Error("the timed start-up command 'lanescope-cli" + line + "' failed");
+            }
             wall[c].push_back(std::chrono::duration<double, std::milli>(e - s).count());
             cpu[c].push_back((use.ru_utime.tv_sec + use.ru_stime.tv_sec) * 1e3 +
                              (use.ru_utime.tv_usec + use.ru_stime.tv_usec) / 1e3);
@@ -841,22 +943,31 @@ void bench_startup(const std::string& self, int runs) {
         for (auto& t : *v) std::sort(t.begin(), t.end());
     auto median = [](const std::vector<double>& t) { return t[t.size() / 2]; };
     auto p90 = [](const std::vector<double>& t) { return t[t.size() * 9 / 10]; };
-    std::printf("start-up: single queries as whole processes, %d runs each, in turns (goal: where/which < 2x the empty "
-                "process, wall-clock medians)\n", runs);
-    std::printf("  empty process (%s): median %.2f ms, p90 %.2f ms; CPU median %.2f ms\n",
+    std::printf("start-up: single queries as whole processes, %d runs each, in turns (goal: every one < 2x the empty "
+                "process, wall-clock medians; per family its largest instruction)\n", runs);
+    std::printf("  empty process (%s): median %.2f ms, p90 %.2f ms; CPU median %.2f ms%s%s\n",
                 own_empty ? "lanescope-empty, int main() { return 0; } built with lanescope-cli's compiler and flags"
                           : "/bin/true: lanescope-empty is not beside lanescope-cli",
-                median(wall[0]), p90(wall[0]), median(cpu[0]));
+                median(wall[0]), p90(wall[0]), median(cpu[0]), instructions ? "; instructions " : "",
+                instructions ? count_instructions(commands[0]).c_str() : "");
+    std::printf("| family | query | median ms | p90 ms | ratio | CPU ms | CPU ratio |%s\n|---|---|---|---|---|---|---|%s\n",
+                instructions ? " instructions |" : "", instructions ? "---|" : "");
+    size_t missed = 0;
     for (size_t c = 1; c < commands.size(); ++c) {
-        std::string line;
-        for (size_t w = 1; w < commands[c].size(); ++w) line += (w > 1 ? " " : "") + commands[c][w];
+        std::string line = "lanescope-cli";
+        for (size_t w = 1; w < commands[c].size(); ++w) line += " " + commands[c][w];
         const double ratio = median(wall[c]) / median(wall[0]);
-        std::printf("  %s: median %.2f ms, p90 %.2f ms, %.2fx empty (%s); CPU median %.2f ms, %.2fx\n", line.c_str(),
-                    median(wall[c]), p90(wall[c]), ratio, ratio < 2 ? "goal met" : "goal missed", median(cpu[c]),
-                    median(cpu[c]) / std::max(median(cpu[0]), 1e-3));
+        if (ratio >= 2) ++missed;
+        std::printf("| %s | `%s` | %.2f | %.2f | %.2fx | %.2f | %.2fx |%s\n", queries[c - 1].family.c_str(), line.c_str(),
+                    median(wall[c]), p90(wall[c]), ratio, median(cpu[c]), median(cpu[c]) / std::max(median(cpu[0]), 1e-3),
+                    instructions ? (" " + count_instructions(commands[c]) + " |").c_str() : "");
     }
+    std::printf("start-up goal (< 2x the empty process): %s (%zu of %zu queries at 2x or more)\n",
+                missed ? "missed" : "met", missed, commands.size() - 1);
 }
 
+// Speed goals: one `layout` query as a whole process under 5 ms; every layout
+// of the catalog as JSON under 1 s; the start-up of single queries (above).
 int cmd_bench(const Options& o) {
     if (o.bench_largest) return bench_largest(o);
     const ls::Catalog& cat = catalog(o);
@@ -936,7 +1047,7 @@ int cmd_bench(const Options& o) {
     std::printf("one `layout --format json` query (32x32x1 2-block C, 2048 entries) as a whole process, %d runs: "
                 "median %.2f ms, p90 %.2f ms, max %.2f ms (goal < 5 ms)\n",
                 o.runs, times[times.size() / 2], times[times.size() * 9 / 10], times.back());
-    bench_startup(self, o.runs);
+    bench_startup(self, o.runs, o.bench_instructions);
     return 0;
 }
 
@@ -985,7 +1096,7 @@ int lanescope_cli_main(int argc, char** argv) {
         {"layout", "a whole operand: each element's slots (--view matrix) or each slot's elements (--view registers)",
          cmd_layout},
         {"where", "where one element lives: --row R --col C [--block B]", cmd_where},
-        {"which", "what one register of one lane holds: --reg G --lane L (tiles: --of-wave W; without --reg the whole lane)", cmd_which},
+        {"which", "what one register of one lane holds: --reg G --lane L (without --reg: every register of the lane; tiles: --of-wave W)", cmd_which},
         {"trace", "every A, B, C (K, SA, SB) location that feeds one D element: --row I --col J [--block B]",
          cmd_trace},
         {"header", "write a C++17 header (HIP/CUDA device and host): closed-form index math, vector load/store, mma helpers: -o FILE",
@@ -1005,6 +1116,10 @@ int lanescope_cli_main(int argc, char** argv) {
         if (!sets_up(o, name)) continue;
         if (name == "list") {
             c.sub->add_option("-a,--arch", o.list_arch, "only this architecture (default: one target per family)");
+            c.sub->add_option("-s,--search", o.search,
+                              "only the instructions that match these words, best first, as the app's search box finds "
+                              "them: parts of a name, shapes (32x32), types (bf16, fp8, int8), sparse, dense, scaled "
+                              "(e.g. --search \"32x32 bf16\")");
             c.sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json")->capture_default_str();
             c.sub->add_option("-o,--out", o.out, "write to this file (atomically; - for stdout) instead of stdout");
         } else if (name == "export") {
@@ -1016,6 +1131,9 @@ int lanescope_cli_main(int argc, char** argv) {
             add_int_option(c.sub, "--runs", o.runs, 1, 100000, "process launches to time");
             add_int_option(c.sub, "--catalog-rows", o.catalog_rows, 0, 1000000,
                            "rows of the synthetic catalog whose loading is timed (0: skip)");
+            c.sub->add_flag("--instructions", o.bench_instructions,
+                            "also count each start-up query's instructions once under valgrind's callgrind (where "
+                            "valgrind is installed): exact where wall-clock times on a busy machine are not");
             c.sub->add_flag("--largest", o.bench_largest,
                             "instead: time the largest legal request of each subcommand and the refusals past the "
                             "limits (docs/limits.md; writes up to 2 GB under the temporary directory, then removes it)");
@@ -1041,9 +1159,8 @@ int lanescope_cli_main(int argc, char** argv) {
         }
         if (name == "which") {
             add_int_option(c.sub, "--column,--reg", o.reg, 0, 1 << 20,
-                           "register, counted from the operand's first VGPR (required without tile options; with them, "
-                           "left out, every register of the lane); on a Tensor Memory operand the TMEM column "
-                           "(--column)");
+                           "register, counted from the operand's first VGPR (left out: every register of the lane); "
+                           "on a Tensor Memory operand the TMEM column (--column)");
             add_int_option(c.sub, "--tmem-lane,--lane", o.lane, 0, 1 << 20,
                            "lane (NVIDIA: thread); on a Tensor Memory operand the TMEM lane, 0-127, CTA 1 of a "
                            "cta_group::2 pair 128-255 (--tmem-lane)")
@@ -1119,7 +1236,9 @@ int lanescope_cli_main(int argc, char** argv) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        return app.exit(e) == 0 ? 0 : 2;
+        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        std::fprintf(stderr, "%s\nRun with --help for more information.\n", parse_error_text(e, app, argc, argv).c_str());
+        return 2;
     }
     int rc = 2;
     try {
@@ -1136,10 +1255,10 @@ int lanescope_cli_main(int argc, char** argv) {
         if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout)
             throw ls::Error(std::string("cannot write to standard output: ") + std::strerror(errno ? errno : EIO));
     } catch (const UsageError& e) {
-        std::fprintf(stderr, "lanescope-cli: %s\n", e.what());
+        std::fprintf(stderr, "lanescope-cli: %s\n", name_options_as_typed(e.what(), app, argc, argv).c_str());
         return 2;
     } catch (const ls::Error& e) {
-        std::fprintf(stderr, "lanescope-cli: error: %s\n", e.what());
+        std::fprintf(stderr, "lanescope-cli: error: %s\n", name_options_as_typed(e.what(), app, argc, argv).c_str());
         return 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "lanescope-cli: internal error: %s\n", e.what());

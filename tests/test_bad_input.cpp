@@ -270,7 +270,9 @@ std::vector<BadCase> cli_cases() {
     for (const char* opt : {"--waves", "--tiles-per-wave", "--shape", "--operand", "--format", "--view", "-o"})
         c.push_back({"layout" + kOk + " " + opt + " ''", 2, {"''", "empty", "legal"}});
     c.push_back({"layout --arch '' -i v_mfma_f32_32x32x8_f16", 2, {"--arch", "empty", "legal"}});
-    c.push_back({"layout --arch gfx942 -i ''", 2, {"--instruction", "empty", "legal"}});
+    // The option named as typed (issue 29): -i as -i, --instruction as --instruction.
+    c.push_back({"layout --arch gfx942 -i ''", 2, {"-i ''", "empty", "legal"}});
+    c.push_back({"layout --arch gfx942 --instruction ''", 2, {"--instruction ''", "empty", "legal"}});
     for (const char* opt : {"--swizzle", "--grouping", "--memory", "--order", "--namespace"})
         c.push_back({"load" + kOk + " " + opt + " ''", 2, {opt, "empty", "legal"}});
     c.push_back({"header" + kOk + " --namespace '' -o {dir}/h.hpp", 2, {"--namespace", "empty"}});

@@ -216,8 +216,10 @@ TEST_CASE("which --lane with tile options lists the whole lane; --of-wave names 
     Run size = cli("which -a gfx1100 -i __builtin_amdgcn_wmma_f32_16x16x16_f16_w64 --wave-size 32 --reg 0 --lane 0");
     CHECK(size.status == 1);
     CHECK(size.err.find("--wave-size 32 contradicts") != std::string::npos);
+    // Without tile options too, --lane alone answers for the whole lane of the one instruction (issue 29).
     Run noreg = cli("which " + kIns + "--operand A --lane 0");
-    CHECK(noreg.status == 2);
+    CHECK(noreg.status == 0);
+    CHECK(noreg.out.rfind("lane 0 of A of ", 0) == 0);
     // wgmma runs in a warpgroup: --wave 128 is its legal size, in every subcommand.
     for (const char* cmd : {"layout", "which --reg 0 --lane 0"}) {
         Run wg = cli(std::string(cmd) + " -a sm_90 -i wgmma_m64n8k16_f32_f16 --operand D --wave 128");

@@ -1,33 +1,14 @@
-// Instruction search: ranks the catalog's instructions on one target for a
-// query of words (mnemonic or builtin substrings, shapes like "32x32", type
-// words like "bf16", "fp8", "int8", and "sparse" / "dense" / "scaled").
+// Instruction search: core's (lanescope/search.hpp), which `lanescope-cli list
+// --search` answers with too; the app's names for it.
 #pragma once
 
-#include "lanescope/lanescope.hpp"
-
-#include <optional>
-#include <string>
-#include <string_view>
-#include <vector>
+#include "lanescope/search.hpp"
 
 namespace lsapp {
 
-namespace ls = lanescope;
-
-struct SearchHit {
-    const ls::Instruction* ins = nullptr;
-    int score = 0;  // higher is better
-};
-
-// Every word of the query must match (AND); an empty query lists all the
-// target's instructions in catalog order. `kind` keeps only one formula family.
-std::vector<SearchHit> search(const ls::Catalog& cat, const ls::Target& target, std::string_view query,
-                              std::optional<ls::LayoutKind> kind = std::nullopt);
-
-// The words an instruction is found by (lower case), for tests and tooltips.
-std::vector<std::string> search_keywords(const ls::Instruction& ins);
-
-// Spelling variants users type, mapped to the catalog's type names ("int8" -> "i8").
-std::string normalise_word(std::string_view word);
+using lanescope::normalise_word;
+using lanescope::search;
+using lanescope::search_keywords;
+using lanescope::SearchHit;
 
 }  // namespace lsapp

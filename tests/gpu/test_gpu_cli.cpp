@@ -5,6 +5,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <dlfcn.h>
+
 #include <array>
 #include <cstdio>
 #include <cstdlib>
@@ -39,6 +41,44 @@ TEST_CASE("verify --all without an AMD GPU: one line, documented status 4") {
     CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
     Run one = cli("verify --arch gfx942 -i v_mfma_f32_16x16x16_f16");
     CHECK(one.status == 4);
+}
+
+// Debian's libamdhip64-5 (scripts/packages/gpu.txt) is a real HIP runtime: without an AMD GPU it
+// loads and answers hipGetDeviceCount with its own error. The glue (dlopen, the bound functions,
+// the message) is proven against it: the message names the error as the runtime itself spells it.
+TEST_CASE("the real HIP runtime, installed without an AMD GPU: the message names the runtime's own error") {
+    void* lib = nullptr;
+    for (const char* name : {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"})
+        if ((lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+    if (!lib) {
+        WARN("no HIP runtime is installed (scripts/packages/gpu.txt installs libamdhip64-5): the path is not exercised");
+        return;
+    }
+    auto count_fn = reinterpret_cast<int (*)(int*)>(dlsym(lib, "hipGetDeviceCount"));
+    auto text_fn = reinterpret_cast<const char* (*)(int)>(dlsym(lib, "hipGetErrorString"));
+    REQUIRE(count_fn);
+    REQUIRE(text_fn);
+    int count = 0;
+    const int rc = count_fn(&count);
+    if (rc == 0 && count > 0) {
+        WARN("an AMD GPU is present: the runtime's no-device path is not exercised");
+        return;
+    }
+    std::string why;
+    CHECK(gpu::HipDevice::open(&why) == nullptr);
+    INFO(why);
+    if (rc != 0) {
+        const std::string own = text_fn(rc);  // "hipErrorNoDevice" from Debian's 5.2 runtime
+        CHECK(!own.empty());
+        CHECK(why == "no AMD GPU found: the HIP runtime reports " + own + " (hipGetDeviceCount error " +
+                         std::to_string(rc) + ")");
+        // The CLI says the same on one line, with verify's status for "no GPU" (4).
+        Run r = cli("verify --device hip --arch gfx942 -i v_mfma_f32_16x16x16_f16");
+        CHECK(r.status == 4);
+        CHECK(r.err == "lanescope-cli: " + why + "\n");
+    } else {
+        CHECK(why == "no AMD GPU found: the HIP runtime sees no device");
+    }
 }
 
 TEST_CASE("verify on the software device: PASS, and FAIL with the first mismatches for a corrupted layout") {

@@ -34,6 +34,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -224,7 +225,8 @@ public:
     static void check_builtin();
     static Catalog load_file(const std::string& path);
 
-    const std::vector<Instruction>& instructions() const { return rows_; }
+    // Every row (builtin(Family) of NVIDIA makes its N ranges' instructions on the first call).
+    const std::vector<Instruction>& instructions() const;
     const std::vector<Target>& targets() const;
 
     // Accepts family names ("cdna3", "rdna3.5"), gfx ids ("gfx942") and product
@@ -241,11 +243,17 @@ public:
 private:
     // `check` false: trusts the text (the built-in catalog, checked when built)
     // and skips the name, formula and duplicate checks.
-    // `only`: keep the rows on that family and skip the others unread.
-    static Catalog parse(std::string_view text, std::string_view origin, bool check,
-                         std::optional<Family> only = std::nullopt);
+    static Catalog parse(std::string_view text, std::string_view origin, bool check);
     std::vector<Instruction> rows_;
     bool partial_ = false;  // builtin(Family): a miss is answered by builtin()
+    // builtin(Family): the family's lines, a row parsed only when a name asks for it
+    // (and of an N range, such as wgmma's, only that N made), so a start-up reads one
+    // row, not Hopper's 321 instructions; instructions() and on() parse them all
+    // once, in the catalog's order (objects other than those find_instruction gave
+    // before, equal in every field).
+    struct Lazy;
+    std::shared_ptr<Lazy> lazy_;
+    const Instruction* find_lazy(std::string_view name, int* implied_wave) const;
 };
 
 // Modifiers are the encoding fields, as the ISA guide and the assembler write
@@ -401,6 +409,10 @@ public:
 
 private:
     friend class LayoutBuilder;
+    enum class Part { Whole, Elements, Slot };  // layout_of, layout_of_elements, layout_of_slot
+    Part part_ = Part::Whole;
+    std::vector<Element> covered_;  // Part::Elements: the elements made, sorted
+    int part_slot_ = -1;            // Part::Slot: lane * regs + reg
     Operand operand_ = Operand::A;
     Space space_ = Space::Registers;
     ElemType type_ = ElemType::F32;
@@ -423,6 +435,16 @@ void validate_instruction(const Instruction& ins);
 // instruction, SA/SB without scales).
 OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods);
 OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const Modifiers& mods);
+// The same layout for a single query: only `elements` placed (where() answers for
+// them, as layout_of's does, and throws Error for any other element), or only
+// what slot (reg, lane) holds (which() of that slot, as layout_of's; entries()
+// empty). The family's placement is evaluated for those elements alone (for a
+// slot: every element placed, only the slot's parts kept), so one `where` of a
+// 64x256 wgmma D does not build its 16,384 entries.
+OperandLayout layout_of_elements(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods,
+                                 const std::vector<Element>& elements);
+OperandLayout layout_of_slot(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods, int reg,
+                             int lane);
 std::vector<Operand> operands_of(const Instruction& ins);  // A, B, C, D (+K) (+SA, SB); wgmma A, C, D; ldmatrix D
 // True when D = A*B + C (every family but ldmatrix/stmatrix, which only move data).
 bool computes_product(const Instruction& ins);
@@ -523,7 +545,8 @@ struct Trace {
 };
 Trace trace(const Instruction& ins, const Target& t, const ResolvedModifiers& mods, const Element& d);
 
-// "Did you mean" helper: the closest candidates by edit distance.
+// "Did you mean" helper: the completions of `word` first (a truncated name), then
+// the closest candidates by edit distance.
 std::vector<std::string> closest(std::string_view word, const std::vector<std::string>& candidates, size_t max = 3);
 
 }  // namespace lanescope

@@ -39,8 +39,13 @@ std::string render_where(const Query& q, const OperandLayout& layout, const Elem
 std::string render_where_many(const Query& q, const OperandLayout& layout, const std::vector<Element>& elements,
                               Format format);
 std::string render_which(const Query& q, const OperandLayout& layout, int reg, int lane, Format format);
+// Everything one lane holds, register by register (`which --lane L` without --reg).
+std::string render_lane(const Query& q, const OperandLayout& layout, int lane, Format format);
 std::string render_trace(const Query& q, const Trace& t, Format format);
-std::string render_list(const Catalog& cat, const std::vector<const Target*>& targets, Format format);
+// `search` given: on each target only what search() (search.hpp) finds for it, best first
+// (an Error when nothing matches on any target).
+std::string render_list(const Catalog& cat, const std::vector<const Target*>& targets, Format format,
+                        std::string_view search = {});
 
 // JSON string escaping (for callers that add fields of their own).
 std::string json_string(std::string_view s);

@@ -6,6 +6,8 @@
 #include "util/text_util.hpp"
 
 #include <algorithm>
+#include <atomic>
+#include <deque>
 #include <cctype>
 #include <cerrno>
 #include <cstring>
@@ -457,9 +459,148 @@ const Target& Catalog::target(std::string_view raw) {
     throw Error(msg);
 }
 
+namespace {
+Instruction parse_amd_row(const std::vector<std::string_view>& f, std::string_view origin, int line_no, bool check,
+                          std::unordered_map<std::string, std::string>& checked);
+
+// Every row line of a catalog text, trimmed, with its line number (blank lines and '#' comments skipped).
+template <class Fn>
+void for_each_row_line(std::string_view text, Fn&& fn) {
+    int line_no = 0;
+    for (size_t at = 0; at < text.size();) {
+        size_t end = text.find('\n', at);
+        if (end == std::string_view::npos) end = text.size();
+        const std::string_view line = text::trim_view(text.substr(at, end - at));
+        at = end + 1;
+        ++line_no;
+        if (!line.empty() && line[0] != '#') fn(line, line_no);
+    }
+}
+
+// Whether `name` (lower case, without "__builtin_amdgcn_") is the builtin `pattern`:
+// -1 no; 32 or 64 for either wave's spelling of a "{w}" pattern; 0 for the pattern
+// without {w} ("_{w}" left out) or a pattern that has none. Compared in place.
+int builtin_match(std::string_view pattern, std::string_view name) {
+    const size_t at = pattern.find("{w}");
+    if (at == std::string_view::npos) return pattern == name ? 0 : -1;
+    // name == pattern with its `len` characters at `from` replaced by `fill`:
+    auto spliced = [&](size_t from, size_t len, std::string_view fill) {
+        return name.size() == pattern.size() - len + fill.size() && name.compare(0, from, pattern.substr(0, from)) == 0 &&
+               name.compare(from, fill.size(), fill) == 0 &&
+               name.compare(from + fill.size(), std::string::npos, pattern.substr(from + len)) == 0;
+    };
+    for (int w : {32, 64})
+        if (spliced(at, 3, w == 64 ? "w64" : "w32")) return w;
+    if (at > 0 && pattern[at - 1] == '_' && spliced(at - 1, 4, "")) return 0;  // "_{w}" left out
+    return -1;
+}
+}  // namespace
+
+// builtin(Family): the family's lines of the built-in text, each parsed when a
+// name asks for it (find_lazy) or when the rows are listed (instructions()).
+struct Catalog::Lazy {
+    struct Line {
+        std::string_view text;
+        int number = 0;
+    };
+    std::string_view origin;
+    Family family = Family::CDNA1;
+    bool nvidia = false;
+    std::vector<Line> lines;
+    std::mutex mutex;
+    std::deque<std::pair<std::pair<size_t, int>, Instruction>> made;  // (line, N) -> instruction, made for a name
+    std::once_flag listing;
+    std::atomic<bool> listed{false};
+    std::vector<Instruction> all;  // every row, each N made, in the catalog's order (instructions())
+};
+
+const std::vector<Instruction>& Catalog::instructions() const {
+    if (!lazy_) return rows_;
+    Lazy& z = *lazy_;
+    std::call_once(z.listing, [&] {
+        std::vector<std::string_view> f;
+        std::unordered_map<std::string, std::string> checked;  // unused: the built-in rows are not re-checked
+        for (const Lazy::Line& line : z.lines) {
+            text::split_view_into(f, line.text, '|', true);
+            if (z.nvidia) detail::parse_nvidia_row(f, z.origin, line.number, false, z.all);
+            else z.all.push_back(parse_amd_row(f, z.origin, line.number, false, checked));
+        }
+        z.listed = true;
+    });
+    return z.all;
+}
+
+namespace {
+// `field` equals `name` (lower case) but for the case of its letters.
+bool same_lower(std::string_view field, std::string_view name) {
+    if (field.size() != name.size()) return false;
+    for (size_t i = 0; i < field.size(); ++i)
+        if (std::tolower(static_cast<unsigned char>(field[i])) != name[i]) return false;
+    return true;
+}
+// `name` (lower case) starts with `field` up to its {N} (any case), as a spelling of that N would.
+bool starts_as(std::string_view field, std::string_view name) {
+    size_t at = 0;
+    for (; at < field.size() && field[at] != '{'; ++at)
+        if (at >= name.size() || std::tolower(static_cast<unsigned char>(field[at])) != name[at]) return false;
+    return at < field.size();
+}
+}  // namespace
+
+const Instruction* Catalog::find_lazy(std::string_view name, int* implied_wave) const {
+    Lazy& z = *lazy_;
+    std::vector<std::string_view> f;
+    auto make = [&](size_t i, int n, auto&& build) -> const Instruction* {
+        std::lock_guard<std::mutex> hold(z.mutex);
+        for (const auto& m : z.made)
+            if (m.first == std::make_pair(i, n)) return &m.second;
+        return &z.made.emplace_back(std::make_pair(i, n), build()).second;
+    };
+    if (z.nvidia) {
+        // PTX spelling, short name, aliases: each names one row (checked when built).
+        for (size_t i = 0; i < z.lines.size(); ++i) {
+            text::split_view_into(f, z.lines[i].text, '|', true);
+            if (f.size() < 6) continue;
+            const bool ranged = f[5].find("{N}") != std::string_view::npos;
+            std::vector<std::string_view> spellings = {f[1], f[2]};
+            if (f[3] != "-")
+                for (std::string_view a : text::split_view(f[3], ',', true)) spellings.push_back(a);
+            bool maybe = false;
+            for (std::string_view sp : spellings) maybe = maybe || (ranged ? starts_as(sp, name) : same_lower(sp, name));
+            if (!maybe) continue;
+            std::vector<Instruction> one;
+            std::vector<detail::RangedRow> row;
+            detail::parse_nvidia_row(f, z.origin, z.lines[i].number, false, one, &row);
+            if (!ranged) return make(i, 0, [&] { return std::move(one.front()); });
+            if (const std::optional<int> n = row.front().n_of(name)) return make(i, *n, [&] { return row.front().make(*n); });
+        }
+        return nullptr;
+    }
+    // AMD: builtin names first, then mnemonics, then LLVM's other spellings (find_instruction's order).
+    std::unordered_map<std::string, std::string> checked;
+    auto parse_line = [&](size_t i) {
+        text::split_view_into(f, z.lines[i].text, '|', true);
+        return make(i, 0, [&] { return parse_amd_row(f, z.origin, z.lines[i].number, false, checked); });
+    };
+    for (int pass = 0; pass < 3; ++pass)
+        for (size_t i = 0; i < z.lines.size(); ++i) {
+            text::split_view_into(f, z.lines[i].text, '|', true);
+            if (f.size() < 4) continue;
+            if (pass == 0) {
+                const int w = builtin_match(f[1], name);
+                if (w < 0) continue;
+                if (implied_wave) *implied_wave = w;
+                return parse_line(i);
+            }
+            if (pass == 1 && f[2] == name) return parse_line(i);
+            if (pass == 2 && f[3] != "-" && text::list_has(f[3], name)) return parse_line(i);
+        }
+    return nullptr;
+}
+
 std::vector<const Instruction*> Catalog::on(Family f) const {
     std::vector<const Instruction*> out;
-    for (const auto& r : rows_)
+    for (const auto& r : instructions())
         if (r.on(f)) out.push_back(&r);
     return out;
 }
@@ -473,34 +614,26 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
     if (implied_wave) *implied_wave = 0;
     const std::string prefix = "__builtin_amdgcn_";
     if (name.rfind(prefix, 0) == 0) name = name.substr(prefix.size());
-    // Builtin names: exact match on either wave's spelling, or on the pattern without {w}
-    // (compared in place: builtin(w) without its prefix is the pattern with {w} spelled out).
-    // name == pattern with its `len` characters at `at` replaced by `fill`:
-    auto spliced = [&name](std::string_view pattern, size_t at, size_t len, std::string_view fill) {
-        return name.size() == pattern.size() - len + fill.size() && name.compare(0, at, pattern.substr(0, at)) == 0 &&
-               name.compare(at, fill.size(), fill) == 0 &&
-               name.compare(at + fill.size(), std::string::npos, pattern.substr(at + len)) == 0;
-    };
-    for (const Instruction& r : rows_) {
+    // builtin(Family) reads a row only when its name is asked for.
+    if (lazy_ && !lazy_->listed) {
+        if (t.family == lazy_->family)
+            if (const Instruction* r = find_lazy(name, implied_wave)) return *r;
+        return builtin().find_instruction(t, raw, implied_wave);  // a miss: where else it exists, what is near
+    }
+    // A lazy catalog that was listed answers from its list (the same objects as on()'s).
+    const std::vector<Instruction>& rows = instructions();
+    for (const Instruction& r : rows) {
         if (!r.on(t.family) || r.vendor() != Vendor::AMD) continue;
-        const std::string_view pattern = r.builtin_pattern;
-        const size_t at = pattern.find("{w}");
-        if (at == std::string_view::npos) {
-            if (pattern == name) return r;
-            continue;
-        }
-        for (int w : {32, 64})
-            if (spliced(pattern, at, 3, w == 64 ? "w64" : "w32")) {
-                if (implied_wave) *implied_wave = w;
-                return r;
-            }
-        if (at > 0 && pattern[at - 1] == '_' && spliced(pattern, at - 1, 4, "")) return r;  // "_{w}" left out
+        const int w = builtin_match(r.builtin_pattern, name);
+        if (w < 0) continue;
+        if (implied_wave) *implied_wave = w;
+        return r;
     }
     // Mnemonics: the family's spelling first (untied rows come first in the
     // catalog), then the aliases LLVM accepts.
-    for (const Instruction& r : rows_)
+    for (const Instruction& r : rows)
         if (r.on(t.family) && r.mnemonic == name) return r;
-    for (const Instruction& r : rows_)
+    for (const Instruction& r : rows)
         if (r.on(t.family))
             for (const auto& a : r.aliases)
                 if (a == name) return r;
@@ -758,7 +891,7 @@ Instruction parse_amd_row(const std::vector<std::string_view>& f, std::string_vi
 
 Catalog Catalog::parse(std::string_view text, std::string_view origin) { return parse(text, origin, true); }
 
-Catalog Catalog::parse(std::string_view text, std::string_view origin, bool check, std::optional<Family> only) {
+Catalog Catalog::parse(std::string_view text, std::string_view origin, bool check) {
     Catalog cat;
     if (check) {
         // A catalog is text: no NUL or other control bytes (tab and CR aside).
@@ -774,22 +907,13 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin, bool chec
     }
     std::unordered_map<std::string, std::string> checked;  // formula checks done, by the facts they read
     std::unordered_map<std::string, int> defined;         // "family/builtin" -> line
-    int line_no = 0;
     std::vector<std::string_view> f;
     f.reserve(16);
-    for (size_t at = 0; at < text.size();) {
-        size_t end = text.find('\n', at);
-        if (end == std::string_view::npos) end = text.size();
-        const std::string_view line = text::trim_view(text.substr(at, end - at));
-        at = end + 1;
-        ++line_no;
-        if (line.empty() || line[0] == '#') continue;
-        // The families field first: another family's row is left unsplit.
-        if (only && !text::list_has(line.substr(0, line.find('|')), family_name(*only))) continue;
+    for_each_row_line(text, [&](std::string_view line, int line_no) {
         text::split_view_into(f, line, '|', true);
         if (detail::is_nvidia_row(f)) {  // core/catalog/nvidia.txt's format
             detail::parse_nvidia_row(f, origin, line_no, check, cat.rows_);
-            continue;
+            return;
         }
         Instruction r = parse_amd_row(f, origin, line_no, check, checked);
         if (check) {
@@ -806,8 +930,8 @@ Catalog Catalog::parse(std::string_view text, std::string_view origin, bool chec
             }
         }
         cat.rows_.push_back(std::move(r));
-    }
-    if (cat.rows_.empty() && !only) throw Error(std::string(origin) + ": the catalog holds no instruction rows");
+    });
+    if (cat.rows_.empty()) throw Error(std::string(origin) + ": the catalog holds no instruction rows");
     if (!check) return cat;
     // NVIDIA rows have no builtin: their spellings (PTX, short name, aliases) must name one row each.
     std::unordered_map<std::string, int> nvidia_names;
@@ -862,16 +986,24 @@ void Catalog::check_builtin() {
 
 const Catalog& Catalog::builtin(Family f) {
     // Read once and kept for the life of the process (never destroyed: a query's
-    // exit does not spend time freeing rows).
+    // exit does not spend time freeing rows). Only the family's lines are found;
+    // a row is parsed when a name asks for it, all of them when they are listed.
     constexpr size_t kFamilies = static_cast<size_t>(Family::BlackwellGeForce) + 1;
     static std::once_flag once[kFamilies];
     static const Catalog* by_family[kFamilies];
     const size_t i = static_cast<size_t>(f);
     std::call_once(once[i], [f, i] {
-        const bool nvidia = vendor_of(f) == Vendor::NVIDIA;
-        auto* cat = new Catalog(parse(nvidia ? kNvidiaCatalogText : kBuiltinCatalogText,
-                                      nvidia ? "core/catalog/nvidia.txt" : "core/catalog/instructions.txt", false, f));
+        auto* cat = new Catalog();
         cat->partial_ = true;
+        cat->lazy_ = std::make_shared<Lazy>();
+        Lazy& z = *cat->lazy_;
+        z.family = f;
+        z.nvidia = vendor_of(f) == Vendor::NVIDIA;
+        z.origin = z.nvidia ? "core/catalog/nvidia.txt" : "core/catalog/instructions.txt";
+        const std::string_view text = z.nvidia ? kNvidiaCatalogText : kBuiltinCatalogText;
+        for_each_row_line(text, [&](std::string_view line, int line_no) {
+            if (text::list_has(line.substr(0, line.find('|')), family_name(f))) z.lines.push_back({line, line_no});
+        });
         by_family[i] = cat;
     });
     return *by_family[i];
@@ -905,19 +1037,41 @@ std::vector<std::string> closest(std::string_view word, const std::vector<std::s
         }
         return prev[b.size()];
     };
-    std::vector<std::pair<size_t, std::string>> scored;
+    // (rank, distance, tie, name): a completion of what was typed (a truncated name:
+    // v_mfma_f32_32x32x16_fp8 -> v_mfma_f32_32x32x16_fp8_fp8) ranks before any other
+    // candidate, the shortest completion first and, among equals, one that repeats
+    // what was typed (_fp8 -> _fp8_fp8) before one that adds something new (_fp8_bf8).
+    struct Scored {
+        int rank;
+        size_t d;
+        int tie;
+        const std::string* c;
+        bool operator<(const Scored& o) const {
+            if (rank != o.rank) return rank < o.rank;
+            if (d != o.d) return d < o.d;
+            if (tie != o.tie) return tie < o.tie;
+            return *c < *o.c;
+        }
+    };
+    std::vector<Scored> scored;
     for (const auto& c : candidates) {
+        const bool completes = word.size() >= 3 && c.size() > word.size() && c.compare(0, word.size(), word) == 0;
+        if (completes) {
+            const std::string_view added = std::string_view(c).substr(word.size());
+            scored.push_back({0, added.size(), word.find(added) != std::string_view::npos ? 0 : 1, &c});
+            continue;
+        }
         size_t d = distance(word, c);
         // A substring match is a strong hint even when the edit distance is large.
         if (c.find(word) != std::string::npos && word.size() >= 3) d = std::min(d, c.size() - word.size());
-        scored.emplace_back(d, c);
+        scored.push_back({1, d, 0, &c});
     }
     std::sort(scored.begin(), scored.end());
     std::vector<std::string> out;
     size_t limit = std::max<size_t>(3, word.size() / 2);
-    for (const auto& [d, c] : scored) {
-        if (d > limit || out.size() >= max) break;
-        if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+    for (const Scored& x : scored) {
+        if ((x.rank == 1 && x.d > limit) || out.size() >= max) break;
+        if (std::find(out.begin(), out.end(), *x.c) == out.end()) out.push_back(*x.c);
     }
     return out;
 }

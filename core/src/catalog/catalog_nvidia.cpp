@@ -76,7 +76,7 @@ std::string replace_n(std::string s, int n) {
 // once per row; counts() gives them for one N.
 struct StatedRegs {
     struct Word {
-        std::string_view text;
+        std::string_view text;  // into the regs text, which outlives the StatedRegs
         Operand op;
         int regs = 0;  // a fixed count, or
         bool per_n = false;  // N / div registers
@@ -175,7 +175,7 @@ bool is_nvidia_row(const std::vector<std::string_view>& fields) {
 }
 
 void parse_nvidia_row(const std::vector<std::string_view>& f, std::string_view origin, int line, bool check,
-                      std::vector<Instruction>& out) {
+                      std::vector<Instruction>& out, std::vector<RangedRow>* lazy) {
     if (f.size() != kFields)
         fail(origin, line,
              "expected 12 '|'-separated fields for an NVIDIA row (families | ptx | short | aliases | layout | shape | n | "
@@ -222,41 +222,38 @@ void parse_nvidia_row(const std::vector<std::string_view>& f, std::string_view o
 
     // wgmma: one instruction per legal N; others: N is in the shape.
     const bool ranged = dims[1] == "{N}";
-    std::vector<int> ns, hw;
+    RangedRow row;
     if (ranged) {
         const auto parts = text::split_view(f[6], ';');
-        ns = n_values(origin, line, parts[0]);
-        if (ns.empty()) fail(origin, line, "a {N} shape needs the legal N values in field 7");
+        row.ns = n_values(origin, line, parts[0]);
+        if (row.ns.empty()) fail(origin, line, "a {N} shape needs the legal N values in field 7");
         if (parts.size() > 1) {
             std::string_view h = text::trim_view(parts[1]);
             if (h.rfind("hw", 0) != 0) fail(origin, line, "field 7 after ';' must read 'hw' and the N run on hardware");
-            hw = n_values(origin, line, text::trim_view(h.substr(2)));
+            row.hw = n_values(origin, line, text::trim_view(h.substr(2)));
         }
     } else {
         if (f[6] != "-") fail(origin, line, "field 7 (N values) is only for {N} shapes; write -");
-        ns.push_back(number(origin, line, "shape", dims[1]));
+        row.ns.push_back(number(origin, line, "shape", dims[1]));
     }
-    const bool hw_row = f[11].find("HW") != std::string_view::npos;
-    const StatedRegs stated(origin, line, f[9]);
+    row.hw_row = f[11].find("HW") != std::string_view::npos;
+    row.regs = std::string(f[9]);
+    (void)StatedRegs(origin, line, row.regs);  // a malformed regs field fails here, before any N is made
+    base.mnemonic = ptx;
+    base.short_name = short_name;
+    base.aliases = std::move(aliases);
+    row.base = std::move(base);
+    row.ranged = ranged;
+    row.origin = std::string(origin);
+    // Unchecked (the built-in rows) and ranged: kept as one row, its N made when asked.
+    if (ranged && !check && lazy) {
+        lazy->push_back(std::move(row));
+        return;
+    }
+    const std::vector<int>& ns = row.ns;
     if (out.capacity() < out.size() + ns.size()) out.reserve(std::max(2 * out.capacity(), out.size() + ns.size()));
     for (int n : ns) {
-        Instruction& r = out.emplace_back(base);  // built in place (a failed check throws the catalog away)
-        r.n = n;
-        r.mnemonic = replace_n(ptx, n);
-        r.short_name = replace_n(short_name, n);
-        r.aliases.reserve(1 + aliases.size());
-        r.aliases.push_back(r.short_name);
-        for (const auto& a : aliases) r.aliases.push_back(replace_n(a, n));
-        r.stated_regs = stated.counts(origin, line, n);
-        if (ranged) {
-            const bool run = std::find(hw.begin(), hw.end(), n) != hw.end();
-            r.confidence = run ? "high: this N was run on an H200 (lanescope's CUDA probe, docs/verification)"
-                               : "high: the same closed form as the N run on an H200 for this type (CuTe "
-                                 "CLayout_64xN holds for every N)";
-        } else {
-            r.confidence = hw_row ? "high: checked on an H200 (lanescope's CUDA probe, docs/verification)"
-                                  : "high: the same formula as a form checked on an H200; this exact type was not run";
-        }
+        Instruction& r = out.emplace_back(row.make(n));  // a failed check throws the catalog away
         if (!check) continue;
         check_family_rules(origin, line, r);
         // The stated register counts must be the formulas' (default modifiers).
@@ -279,6 +276,46 @@ void parse_nvidia_row(const std::vector<std::string_view>& f, std::string_view o
             if (std::none_of(r.stated_regs.begin(), r.stated_regs.end(), [&](const auto& s) { return s.first == op; }))
                 fail(origin, line, r.mnemonic + ": regs does not state operand " + std::string(operand_name(op)));
     }
+}
+
+Instruction RangedRow::make(int n) const {
+    Instruction r = base;
+    r.n = n;
+    r.mnemonic = replace_n(base.mnemonic, n);
+    r.short_name = replace_n(base.short_name, n);
+    r.aliases.clear();
+    r.aliases.reserve(1 + base.aliases.size());
+    r.aliases.push_back(r.short_name);
+    for (const auto& a : base.aliases) r.aliases.push_back(replace_n(a, n));
+    r.stated_regs = StatedRegs(origin, base.catalog_line, regs).counts(origin, base.catalog_line, n);
+    if (ranged) {
+        const bool run = std::find(hw.begin(), hw.end(), n) != hw.end();
+        r.confidence = run ? "high: this N was run on an H200 (lanescope's CUDA probe, docs/verification)"
+                           : "high: the same closed form as the N run on an H200 for this type (CuTe "
+                             "CLayout_64xN holds for every N)";
+    } else {
+        r.confidence = hw_row ? "high: checked on an H200 (lanescope's CUDA probe, docs/verification)"
+                              : "high: the same formula as a form checked on an H200; this exact type was not run";
+    }
+    return r;
+}
+
+std::optional<int> RangedRow::n_of(std::string_view name) const {
+    auto match = [&](const std::string& pattern) -> std::optional<int> {
+        const size_t at = pattern.find("{n}");
+        if (at == std::string::npos || name.size() <= at || name.compare(0, at, pattern, 0, at) != 0) return std::nullopt;
+        size_t end = at;
+        while (end < name.size() && end - at < 4 && name[end] >= '0' && name[end] <= '9') ++end;
+        if (end == at || (name[at] == '0')) return std::nullopt;
+        const int n = std::stoi(std::string(name.substr(at, end - at)));
+        if (!std::binary_search(ns.begin(), ns.end(), n) || replace_n(pattern, n) != name) return std::nullopt;
+        return n;
+    };
+    if (auto n = match(base.mnemonic)) return n;
+    if (auto n = match(base.short_name)) return n;
+    for (const std::string& a : base.aliases)
+        if (auto n = match(a)) return n;
+    return std::nullopt;
 }
 
 }  // namespace lanescope::detail

@@ -6,6 +6,7 @@
 #include "lanescope/lanescope.hpp"
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,11 @@ struct Slot {
     int lane, item;
 };
 using Placer = std::function<void(int b, int r, int c, std::vector<Slot>&)>;
+// The other direction, where a family states it: the elements item `item` of `lane`
+// may hold. Only a hint for one-slot queries (layout_of_slot): each candidate is
+// placed again and kept only where the placement puts it, so a family without it
+// (or with a loose one) answers the same, only slower.
+using Candidates = std::function<void(int lane, int item, std::vector<Element>&)>;
 
 struct OperandSpec {
     Space space = Space::Registers;  // where the slots are (Slot::lane, registers: see lanescope.hpp)
@@ -27,6 +33,7 @@ struct OperandSpec {
     int regs = 0;
     int lanes = 0;             // lanes of the space (TMEM: 128 per CTA); 0: the query's wave (mods.wave)
     Placer place;
+    Candidates candidates;  // may be empty
     std::string formula;
 };
 
@@ -48,8 +55,24 @@ std::string nvidia_address_rule(const Instruction& ins);
 bool is_nvidia_row(const std::vector<std::string_view>& fields);
 // Empty when the NVIDIA family's formulas can lay out `ins`, else what is wrong.
 std::string nvidia_rule_violation(const Instruction& ins);
+// One NVIDIA row as read: its instructions are made from it, one per N (one for a
+// row without an N range). builtin(Family) keeps a row with an N range (wgmma's)
+// as this and makes only the N a name asks for.
+struct RangedRow {
+    Instruction base;      // spellings (mnemonic, short_name, aliases) with "{n}" for N
+    std::vector<int> ns;   // the legal N, ascending
+    std::vector<int> hw;   // the N run on hardware
+    bool ranged = false;   // the shape has {N}
+    bool hw_row = false;   // the source names HW
+    std::string regs;      // the regs field ("A4 C=N/2 D=N/2")
+    std::string origin;
+    Instruction make(int n) const;
+    // The N whose spelling `name` (lower case) is, when it is one of this row's.
+    std::optional<int> n_of(std::string_view name) const;
+};
+// `lazy` given and `check` false: a row with an N range goes there instead of into `out`.
 void parse_nvidia_row(const std::vector<std::string_view>& fields, std::string_view origin, int line, bool check,
-                      std::vector<Instruction>& out);
+                      std::vector<Instruction>& out, std::vector<RangedRow>* lazy = nullptr);
 
 // gfx1250/gfx1251 families (layouts_gfx1250.cpp).
 OperandSpec gfx1250_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods);

@@ -788,7 +788,12 @@ bool Location::operator<(const Location& o) const {
 
 class LayoutBuilder {
 public:
-    static OperandLayout build(Operand op, const OperandSpec& s, int lanes) {
+    // The whole operand; or, with `only`, the entries of those elements alone; or,
+    // with `only_slot` >= 0 (lane * regs + reg), every element placed and the parts
+    // of that slot alone kept (the placement is a function of the element, so a
+    // slot's contents need every element placed, but nothing else stored).
+    static OperandLayout build(Operand op, const OperandSpec& s, int lanes, const std::vector<Element>* only = nullptr,
+                               int only_slot = -1) {
         OperandLayout L;
         L.operand_ = op;
         L.space_ = s.space;
@@ -800,48 +805,89 @@ public:
         L.regs_ = s.regs;
         L.bits_ = s.width;
         L.formula_ = s.formula;
+        const bool part = only || only_slot != -1;
+        L.part_ = only ? OperandLayout::Part::Elements : only_slot != -1 ? OperandLayout::Part::Slot : OperandLayout::Part::Whole;
+        L.part_slot_ = only_slot;
         L.first_entry_.assign(static_cast<size_t>(L.elements()) + 1, 0);
         const size_t n_slots = static_cast<size_t>(lanes * s.regs);
         std::vector<std::pair<int, SlotPart>> parts;  // (slot, part), grouped by slot below
-        parts.reserve(static_cast<size_t>(L.elements()));
-        L.entries_.reserve(static_cast<size_t>(L.elements()));
+        if (!part) {
+            parts.reserve(static_cast<size_t>(L.elements()));
+            L.entries_.reserve(static_cast<size_t>(L.elements()));
+        }
         std::vector<Slot> slots;
         std::vector<Location> locs;
-        for (int b = 0; b < s.blocks; ++b)
-            for (int r = 0; r < s.rows; ++r)
-                for (int c = 0; c < s.cols; ++c) {
-                    const Element e{b, r, c};
-                    slots.clear();
-                    s.place(b, r, c, slots);
-                    locs.clear();
-                    for (const Slot& sl : slots) {
-                        const int pos = sl.item * s.stride + s.offset;
-                        Location loc{pos / 32, sl.lane, pos % 32, pos % 32 + s.width - 1};
-                        if (sl.lane < 0 || sl.lane >= lanes || loc.reg >= s.regs || (pos + s.width - 1) / 32 >= s.regs)
-                            throw Error("internal: " + std::string(operand_name(op)) + " element (" +
-                                        std::to_string(b) + "," + std::to_string(r) + "," + std::to_string(c) +
-                                        ") placed outside the operand (lane " + std::to_string(sl.lane) + ", bit " +
-                                        std::to_string(pos) + ")");
-                        locs.push_back(loc);
-                    }
-                    if (locs.size() > 1) {  // replicated elements (RDNA3) only
-                        std::sort(locs.begin(), locs.end());
-                        locs.erase(std::unique(locs.begin(), locs.end()), locs.end());
-                    }
-                    for (const Location& loc : locs) {
-                        L.entries_.push_back({e, loc});
-                        // Split the element over the registers it covers.
-                        for (int bit = loc.bit_lo; bit <= loc.bit_hi;) {
-                            const int reg = loc.reg + bit / 32;
-                            const int lo = bit % 32;
-                            const int hi = std::min(31, lo + (loc.bit_hi - bit));
-                            parts.push_back({loc.lane * s.regs + reg, SlotPart{lo, hi, e, bit - loc.bit_lo}});
-                            bit += hi - lo + 1;
-                        }
-                    }
-                    L.first_entry_[static_cast<size_t>((b * s.rows + r) * s.cols + c) + 1] =
-                        static_cast<int>(L.entries_.size());
+        auto place = [&](const Element& e) {
+            const int b = e.block, r = e.row, c = e.col;
+            slots.clear();
+            s.place(b, r, c, slots);
+            if (only_slot >= 0) {  // one slot: an element that does not reach it is passed by
+                const int lane = only_slot / s.regs, reg = only_slot % s.regs;
+                bool reaches = false;
+                for (const Slot& sl : slots) {
+                    const int pos = sl.item * s.stride + s.offset;
+                    reaches = reaches || (sl.lane == lane && pos / 32 <= reg && reg <= (pos + s.width - 1) / 32);
                 }
+                if (!reaches) return;
+            }
+            locs.clear();
+            for (const Slot& sl : slots) {
+                const int pos = sl.item * s.stride + s.offset;
+                Location loc{pos / 32, sl.lane, pos % 32, pos % 32 + s.width - 1};
+                if (sl.lane < 0 || sl.lane >= lanes || loc.reg >= s.regs || (pos + s.width - 1) / 32 >= s.regs)
+                    throw Error("internal: " + std::string(operand_name(op)) + " element (" + std::to_string(b) + "," +
+                                std::to_string(r) + "," + std::to_string(c) + ") placed outside the operand (lane " +
+                                std::to_string(sl.lane) + ", bit " + std::to_string(pos) + ")");
+                locs.push_back(loc);
+            }
+            if (locs.size() > 1) {  // replicated elements (RDNA3) only
+                std::sort(locs.begin(), locs.end());
+                locs.erase(std::unique(locs.begin(), locs.end()), locs.end());
+            }
+            for (const Location& loc : locs) {
+                if (only_slot == -1) L.entries_.push_back({e, loc});
+                // Split the element over the registers it covers.
+                for (int bit = loc.bit_lo; bit <= loc.bit_hi;) {
+                    const int reg = loc.reg + bit / 32;
+                    const int lo = bit % 32;
+                    const int hi = std::min(31, lo + (loc.bit_hi - bit));
+                    const int slot = loc.lane * s.regs + reg;
+                    if (only_slot == -1 || slot == only_slot) parts.push_back({slot, SlotPart{lo, hi, e, bit - loc.bit_lo}});
+                    bit += hi - lo + 1;
+                }
+            }
+            L.first_entry_[static_cast<size_t>((b * s.rows + r) * s.cols + c) + 1] = static_cast<int>(L.entries_.size());
+        };
+        if (only) {
+            // Sorted and in range (where() refuses the others with its message).
+            L.covered_ = *only;
+            std::sort(L.covered_.begin(), L.covered_.end());
+            L.covered_.erase(std::unique(L.covered_.begin(), L.covered_.end()), L.covered_.end());
+            L.covered_.erase(std::remove_if(L.covered_.begin(), L.covered_.end(), [&](const Element& e) { return !L.contains(e); }),
+                             L.covered_.end());
+            for (const Element& e : L.covered_) {
+                const size_t idx = static_cast<size_t>((e.block * s.rows + e.row) * s.cols + e.col);
+                const int before = static_cast<int>(L.entries_.size());
+                place(e);
+                L.first_entry_[idx + 1] = static_cast<int>(L.entries_.size()) - before;  // a count, summed below
+            }
+            for (size_t i = 0; i + 1 < L.first_entry_.size(); ++i) L.first_entry_[i + 1] += L.first_entry_[i];
+        } else if (only_slot >= 0 && static_cast<size_t>(only_slot) < n_slots && s.candidates) {
+            // The family names the elements the slot's items may hold: place only those.
+            const int lane = only_slot / s.regs, reg = only_slot % s.regs;
+            std::vector<Element> maybe;
+            for (int item = std::max(0, (32 * reg - s.offset - s.width + 1) / s.stride);
+                 item * s.stride + s.offset < 32 * (reg + 1); ++item)
+                s.candidates(lane, item, maybe);
+            std::sort(maybe.begin(), maybe.end());
+            maybe.erase(std::unique(maybe.begin(), maybe.end()), maybe.end());
+            for (const Element& e : maybe)
+                if (L.contains(e)) place(e);
+        } else if (only_slot < 0 || static_cast<size_t>(only_slot) < n_slots) {
+            for (int b = 0; b < s.blocks; ++b)
+                for (int r = 0; r < s.rows; ++r)
+                    for (int c = 0; c < s.cols; ++c) place({b, r, c});
+        }
         // Counting sort by slot (a flat array instead of one small vector per slot), then
         // each slot's parts by bit, then element.
         L.slot_first_.assign(n_slots + 1, 0);
@@ -850,11 +896,14 @@ public:
         L.slot_parts_.resize(parts.size());
         std::vector<int> next(L.slot_first_.begin(), L.slot_first_.end() - 1);
         for (const auto& p : parts) L.slot_parts_[static_cast<size_t>(next[static_cast<size_t>(p.first)]++)] = p.second;
-        for (size_t i = 0; i < n_slots; ++i)
-            std::sort(L.slot_parts_.begin() + L.slot_first_[i], L.slot_parts_.begin() + L.slot_first_[i + 1],
-                      [](const SlotPart& x, const SlotPart& y) {
-                          return x.bit_lo != y.bit_lo ? x.bit_lo < y.bit_lo : x.element < y.element;
-                      });
+        auto by_bit = [](const SlotPart& x, const SlotPart& y) {
+            return x.bit_lo != y.bit_lo ? x.bit_lo < y.bit_lo : x.element < y.element;
+        };
+        if (only_slot >= 0 && static_cast<size_t>(only_slot) < n_slots)
+            std::sort(L.slot_parts_.begin(), L.slot_parts_.end(), by_bit);
+        else if (!part)
+            for (size_t i = 0; i < n_slots; ++i)
+                std::sort(L.slot_parts_.begin() + L.slot_first_[i], L.slot_parts_.begin() + L.slot_first_[i + 1], by_bit);
         return L;
     }
 };
@@ -869,6 +918,9 @@ std::vector<Location> OperandLayout::where(const Element& e) const {
                     std::to_string(e.col) + ") is outside operand " + std::string(operand_name(operand_)) +
                     "; legal: block 0.." + std::to_string(blocks_ - 1) + ", row 0.." + std::to_string(rows_ - 1) +
                     ", col 0.." + std::to_string(cols_ - 1));
+    if (part_ == Part::Slot || (part_ == Part::Elements && !std::binary_search(covered_.begin(), covered_.end(), e)))
+        throw Error("internal: this layout of operand " + std::string(operand_name(operand_)) +
+                    " was made for other elements (layout_of_elements / layout_of_slot); use layout_of for every element");
     const size_t idx = static_cast<size_t>((e.block * rows_ + e.row) * cols_ + e.col);
     std::vector<Location> out;
     for (int n = first_entry_[idx]; n < first_entry_[idx + 1]; ++n) out.push_back(entries_[static_cast<size_t>(n)].loc);
@@ -881,6 +933,9 @@ std::vector<SlotPart> OperandLayout::which(int reg, int lane) const {
                     std::string(operand_name(operand_)) + "; legal: reg 0.." + std::to_string(regs_ - 1) +
                     ", lane 0.." + std::to_string(lanes_ - 1));
     const size_t slot = static_cast<size_t>(lane * regs_ + reg);
+    if (part_ == Part::Elements || (part_ == Part::Slot && static_cast<int>(slot) != part_slot_))
+        throw Error("internal: this layout of operand " + std::string(operand_name(operand_)) +
+                    " was made for another slot (layout_of_elements / layout_of_slot); use layout_of for every slot");
     return std::vector<SlotPart>(slot_parts_.begin() + slot_first_[slot], slot_parts_.begin() + slot_first_[slot + 1]);
 }
 
@@ -1328,7 +1383,8 @@ std::vector<Operand> operands_of(const Instruction& ins) {
     return ops;
 }
 
-OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods) {
+namespace {
+void require_operand(const Instruction& ins, const Target& t, Operand op) {
     if (!ins.on(t.family))
         throw Error(ins.mnemonic + " does not exist on " + t.gfx + " (" + std::string(family_title(t.family)) + ")");
     auto ops = operands_of(ins);
@@ -1338,8 +1394,34 @@ OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, con
         throw Error("operand " + std::string(operand_name(op)) + " does not exist for " + ins.mnemonic + "; legal: " +
                     legal);
     }
-    const OperandSpec spec = spec_for(ins, op, mods);
-    return LayoutBuilder::build(op, spec, spec.lanes > 0 ? spec.lanes : mods.wave);
+}
+
+// The lanes of an operand's space: the wave's, unless the space has its own
+// (Tensor Memory lanes, shared-memory lines, the threads of a tcgen05.ld).
+int spec_lanes(const OperandSpec& s, const ResolvedModifiers& mods) { return s.lanes > 0 ? s.lanes : mods.wave; }
+}  // namespace
+
+OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods) {
+    require_operand(ins, t, op);
+    const OperandSpec s = spec_for(ins, op, mods);
+    return LayoutBuilder::build(op, s, spec_lanes(s, mods));
+}
+
+OperandLayout layout_of_elements(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods,
+                                 const std::vector<Element>& elements) {
+    require_operand(ins, t, op);
+    const OperandSpec s = spec_for(ins, op, mods);
+    return LayoutBuilder::build(op, s, spec_lanes(s, mods), &elements);
+}
+
+OperandLayout layout_of_slot(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods, int reg,
+                             int lane) {
+    require_operand(ins, t, op);
+    const OperandSpec s = spec_for(ins, op, mods);
+    const int lanes = spec_lanes(s, mods);
+    // A slot outside the operand keeps nothing; which() refuses it with its message.
+    const bool inside = reg >= 0 && reg < s.regs && lane >= 0 && lane < lanes;
+    return LayoutBuilder::build(op, s, lanes, nullptr, inside ? lane * s.regs + reg : -2);
 }
 
 bool computes_product(const Instruction& ins) { return ins.kind != LayoutKind::LdStMatrix;

@@ -196,6 +196,13 @@ OperandSpec wgmma_d(const Instruction& ins) {
     s.place = [](int, int row, int col, std::vector<Slot>& out) {
         out.push_back({32 * (row / 16) + 4 * (row % 8) + (col % 8) / 2, 4 * (col / 8) + 2 * ((row % 16) / 8) + col % 2});
     };
+    // The forward form above: thread T's element i (g = (T%32)/4, t = T%4).
+    const int n = ins.n;
+    s.candidates = [n](int lane, int i, std::vector<Element>& out) {
+        const int w = lane / 32, g = (lane % 32) / 4, t = lane % 4;
+        const int row = 16 * w + g + 8 * ((i / 2) % 2), col = 8 * (i / 4) + 2 * t + i % 2;
+        if (row < 64 && col < n) out.push_back({0, row, col});
+    };
     return s;
 }
 

@@ -1,6 +1,7 @@
 // Text renderers: one place that turns layouts and facts into tables, CSV,
 // Markdown and the JSON contract (docs/json.md).
 #include "lanescope/render.hpp"
+#include "lanescope/search.hpp"
 #include "lanescope/palette.hpp"
 #include "catalog/catalog_blackwell.hpp"
 #include "lanescope/blackwell.hpp"
@@ -562,6 +563,51 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
     return render_table_or_one(rows, f, ev_text);
 }
 
+std::string render_lane(const Query& q, const OperandLayout& L, int lane, Format f) {
+    if (lane < 0 || lane >= L.lanes())
+        throw Error("lane " + num(lane) + " is outside operand " + std::string(operand_name(L.operand())) + "; legal: lane 0.." +
+                    num(L.lanes() - 1));
+    const bool nvidia = q.ins->vendor() == Vendor::NVIDIA;
+    if (f == Format::Json) {
+        std::string s = "{" + header_json(q) + ", \"operand\": " + json_string(operand_name(L.operand())) + ", \"lane\": " +
+                        num(lane) + ", \"regs\": [\n";
+        for (int reg = 0; reg < L.regs(); ++reg) {
+            const auto parts = L.which(reg, lane);
+            s += "{\"reg\": " + num(reg) + ", \"parts\": [";
+            for (size_t n = 0; n < parts.size(); ++n) {
+                const auto& p = parts[n];
+                s += (n ? ", " : "") + std::string("{\"bit_lo\": ") + num(p.bit_lo) + ", \"bit_hi\": " + num(p.bit_hi) +
+                     ", \"block\": " + num(p.element.block) + ", \"row\": " + num(p.element.row) + ", \"col\": " +
+                     num(p.element.col) + ", \"elem_bit_lo\": " + num(p.elem_bit_lo) +
+                     (nvidia ? ", \"ptx\": " + json_string(reg_column_text(*q.ins, L.operand(),
+                                                                           Location{reg, lane, p.bit_lo, p.bit_hi},
+                                                                           L.element_bits()))
+                             : std::string()) + "}";
+            }
+            s += reg + 1 < L.regs() ? "]},\n" : "]}\n";
+        }
+        s += "]";
+        if (const Evidence ev = layout_evidence(*q.ins, L.operand(), q.mods); !ev.confidence.empty())
+            s += ", " + evidence_json(ev);
+        return s + "}\n";
+    }
+    std::string out;
+    if (f == Format::Table)
+        out = (nvidia ? "thread " : "lane ") + num(lane) + " of " + std::string(operand_name(L.operand())) + " of " + title(q) +
+              "\n";
+    std::vector<std::vector<std::string>> rows = {{"reg", "bits", "element", "block", "row", "col"}};
+    for (int reg = 0; reg < L.regs(); ++reg)
+        for (const auto& p : L.which(reg, lane)) {
+            std::string bits = "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
+            if (p.elem_bit_lo) bits += " (element bits from " + num(p.elem_bit_lo) + ")";
+            rows.push_back({register_text(*q.ins, L.operand(), reg, L.element_bits()), bits,
+                            element_label(L.operand(), p.element, L.blocks()), num(p.element.block), num(p.element.row),
+                            num(p.element.col)});
+        }
+    if (rows.size() == 1) rows.push_back({"-", "-", "holds no element under these modifiers", "-", "-", "-"});
+    return out + grid(rows, f) + (f == Format::Table ? evidence_text(layout_evidence(*q.ins, L.operand(), q.mods)) : "");
+}
+
 std::string render_trace(const Query& q, const Trace& t, Format f) {
     const int blocks = q.ins->kind == LayoutKind::Mfma ? q.ins->blocks : 1;
     const std::vector<Operand> ops = operands_of(*q.ins);
@@ -942,11 +988,26 @@ std::vector<const Instruction*> listed(const Catalog& cat, const Target& t) {
 }
 }  // namespace
 
-std::string render_list(const Catalog& cat, const std::vector<const Target*>& targets, Format f) {
+std::string render_list(const Catalog& cat, const std::vector<const Target*>& targets, Format f, std::string_view query) {
+    // Each target's rows: all of them, or what search() finds for the query, best first.
+    auto rows_of = [&](const Target& t) {
+        if (query.empty()) return listed(cat, t);
+        std::vector<const Instruction*> hits;
+        for (const SearchHit& h : search(cat, t, query)) hits.push_back(h.ins);
+        return hits;
+    };
+    if (!query.empty() && std::all_of(targets.begin(), targets.end(), [&](const Target* t) { return rows_of(*t).empty(); })) {
+        std::string where;
+        for (const Target* t : targets) where += (where.empty() ? "" : ", ") + t->gfx;
+        throw Error("no instruction on " + where + " matches '" + std::string(query) +
+                    "'; legal: words that every match holds: parts of a name, shapes (32x32, 16x16x32), types (bf16, "
+                    "fp8, int8), sparse, dense, scaled, a family (mfma, wmma, wgmma); `lanescope-cli list --arch " +
+                    (targets.size() == 1 ? targets.front()->gfx : std::string("A")) + "` lists every instruction");
+    }
     if (f == Format::Json) {
         std::string s = "{\"targets\": [\n";
         for (size_t t = 0; t < targets.size(); ++t) {
-            auto rows = listed(cat, *targets[t]);
+            auto rows = rows_of(*targets[t]);
             s += "{\"arch\": " + json_string(targets[t]->arch_name()) + ", \"target\": " +
                  json_string(targets[t]->gfx) + ", \"compiler\": " + json_string(targets[t]->compiler) + ", \"count\": " + num(static_cast<long long>(rows.size())) +
                  ", \"instructions\": [";
@@ -967,7 +1028,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
     std::string out;
     std::vector<std::vector<std::string>> counts = {{"arch", "target", "instructions", "builtins"}};
     for (const Target* t : targets) {
-        auto rows = listed(cat, *t);
+        auto rows = rows_of(*t);
         size_t builtins = 0;
         for (const Instruction* r : rows) builtins += r->builtin_pattern.find("{w}") != std::string::npos ? 2 : 1;
         counts.push_back({std::string(family_name(t->family)), t->gfx, num(static_cast<long long>(rows.size())),
@@ -994,7 +1055,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
         const bool nvidia = t->vendor() == Vendor::NVIDIA;
         std::vector<std::vector<std::string>> rows = {
             {nvidia ? "ptx" : "mnemonic", nvidia ? "short" : "builtin", "MxNxK", "blocks", "A,B,C", "layout"}};
-        for (const Instruction* r : listed(cat, *t))
+        for (const Instruction* r : rows_of(*t))
             rows.push_back({r->mnemonic, nvidia ? r->short_name : r->builtin(t->default_wave), r->shape(), num(r->blocks),
                             std::string(elem_name(r->a)) + "," + std::string(elem_name(r->b)) + "," +
                                 std::string(elem_name(r->c)),

@@ -1,17 +1,15 @@
-#include "model/search.hpp"
+// Instruction search (lanescope/search.hpp): the app's search box and `list --search`.
+#include "lanescope/search.hpp"
+#include "util/text_util.hpp"
 
 #include <algorithm>
 #include <cctype>
 
-namespace lsapp {
+namespace lanescope {
 
 namespace {
 
-std::string lower(std::string_view s) {
-    std::string out(s);
-    for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-    return out;
-}
+using text::lower;
 
 std::vector<std::string> split_words(std::string_view q) {
     std::vector<std::string> words;
@@ -63,56 +61,56 @@ std::string normalise_word(std::string_view word) {
     return w;
 }
 
-std::vector<std::string> search_keywords(const ls::Instruction& ins) {
+std::vector<std::string> search_keywords(const Instruction& ins) {
     std::vector<std::string> kw;
     kw.push_back(lower(ins.mnemonic));
     for (const auto& a : ins.aliases) kw.push_back(lower(a));
     kw.push_back(lower(ins.builtin_pattern));
     kw.push_back(ins.shape());
     kw.push_back(std::to_string(ins.m) + "x" + std::to_string(ins.n));
-    for (ls::ElemType t : {ins.a, ins.b, ins.c}) {
-        kw.emplace_back(ls::elem_name(t));
-        if (t == ls::ElemType::IU8) kw.push_back("i8");
-        if (t == ls::ElemType::F8F6F4) {
+    for (ElemType t : {ins.a, ins.b, ins.c}) {
+        kw.emplace_back(elem_name(t));
+        if (t == ElemType::IU8) kw.push_back("i8");
+        if (t == ElemType::F8F6F4) {
             for (const char* f : {"fp8", "bf8", "fp6", "bf6", "fp4"}) kw.push_back(f);
         }
     }
     // NVIDIA type names, in the words normalise_word turns them into.
-    for (ls::ElemType t : {ins.a, ins.b, ins.c}) {
-        if (t == ls::ElemType::TF32) kw.push_back("xf32");
-        if (t == ls::ElemType::E4M3) kw.push_back("fp8");
-        if (t == ls::ElemType::E5M2) kw.push_back("bf8");
-        if (t == ls::ElemType::S8) kw.push_back("i8");
-        if (t == ls::ElemType::U8) kw.push_back("iu8");
-        if (t == ls::ElemType::S4) kw.push_back("iu4");
-        if (t == ls::ElemType::S32) kw.push_back("i32");
+    for (ElemType t : {ins.a, ins.b, ins.c}) {
+        if (t == ElemType::TF32) kw.push_back("xf32");
+        if (t == ElemType::E4M3) kw.push_back("fp8");
+        if (t == ElemType::E5M2) kw.push_back("bf8");
+        if (t == ElemType::S8) kw.push_back("i8");
+        if (t == ElemType::U8) kw.push_back("iu8");
+        if (t == ElemType::S4) kw.push_back("iu4");
+        if (t == ElemType::S32) kw.push_back("i32");
     }
-    if (ins.vendor() == ls::Vendor::NVIDIA) {
+    if (ins.vendor() == Vendor::NVIDIA) {
         // The instruction word (mma, wgmma, ldmatrix, stmatrix), N on its own ("wgmma 128"), .trans.
         kw.push_back(lower(ins.mnemonic.substr(0, ins.mnemonic.find('.'))));
         kw.push_back(lower(ins.short_name));
-        if (ins.kind == ls::LayoutKind::Wgmma) kw.push_back(std::to_string(ins.n));
+        if (ins.kind == LayoutKind::Wgmma) kw.push_back(std::to_string(ins.n));
         if (ins.transposed) kw.push_back("trans");
-        if (ins.kind == ls::LayoutKind::LdStMatrix) kw.push_back("x" + std::to_string(ins.blocks));
+        if (ins.kind == LayoutKind::LdStMatrix) kw.push_back("x" + std::to_string(ins.blocks));
         kw.emplace_back("nvidia");
     } else {
         kw.emplace_back("amd");
     }
     kw.push_back(ins.sparse() ? "sparse" : "dense");
-    if (ins.kind == ls::LayoutKind::MfmaScaled) kw.push_back(ins.scales ? "scaled" : "f8f6f4");
+    if (ins.kind == LayoutKind::MfmaScaled) kw.push_back(ins.scales ? "scaled" : "f8f6f4");
     if (ins.blocks > 1) kw.push_back(std::to_string(ins.blocks) + "b");
-    for (ls::Family f : ins.families) kw.emplace_back(ls::family_name(f));
+    for (Family f : ins.families) kw.emplace_back(family_name(f));
     const std::string m = lower(ins.mnemonic);
     for (const char* fam : {"mfma", "smfmac", "wmma", "swmmac"})
         if (m.find(std::string("v_") + fam + "_") == 0) kw.push_back(fam);
     return kw;
 }
 
-std::vector<SearchHit> search(const ls::Catalog& cat, const ls::Target& target, std::string_view query,
-                              std::optional<ls::LayoutKind> kind) {
+std::vector<SearchHit> search(const Catalog& cat, const Target& target, std::string_view query,
+                              std::optional<LayoutKind> kind) {
     const std::vector<std::string> words = split_words(query);
     std::vector<SearchHit> hits;
-    for (const ls::Instruction* ins : cat.on(target.family)) {
+    for (const Instruction* ins : cat.on(target.family)) {
         if (kind && ins->kind != *kind) continue;
         const std::vector<std::string> kw = search_keywords(*ins);
         const std::string mnemonic = lower(ins->mnemonic);
@@ -138,4 +136,4 @@ std::vector<SearchHit> search(const ls::Catalog& cat, const ls::Target& target, 
     return hits;
 }
 
-}  // namespace lsapp
+}  // namespace lanescope
