@@ -944,6 +944,7 @@ int lanescope_cli_main(int argc, char** argv) {
     register_figure_commands(app, o, commands);
     register_verify_commands(app, o, commands);
     register_load_commands(app, o, commands);
+    register_smem_commands(app, o, commands);
 
     // A first word that names no subcommand: say what was typed and what is legal.
     std::vector<std::string> names;

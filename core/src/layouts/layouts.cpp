@@ -24,10 +24,12 @@
 //  * wmma_gfx1250, wmma_scale_gfx1250, swmmac_gfx1250: layouts_gfx1250.cpp
 //                  (Triton 3.6 WMMA v3, rocjitsu; evidence per operand).
 #include "lanescope/lanescope.hpp"
+#include "lanescope/smem.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 
@@ -1076,6 +1078,21 @@ std::string ResolvedModifiers::describe() const {
     add("matrix_a_scale_fmt", matrix_a_scale_fmt);
     add("matrix_b_scale_fmt", matrix_b_scale_fmt);
     add("index_key", index_key);
+    add("smem_a", smem_a);
+    auto add_set = [&](const char* n, int v, const std::string& text) {
+        if (v >= 0) s += (s.empty() ? "" : " ") + std::string(n) + "=" + text;
+    };
+    add_set("smem_major", smem_major, smem_major == 1 ? "MN" : "K");
+    add_set("swizzle", swizzle, std::string(smem_swizzle_name(static_cast<SmemSwizzle>(swizzle < 0 ? 0 : swizzle))));
+    add_set("lbo", lbo, std::to_string(lbo));
+    add_set("sbo", sbo, std::to_string(sbo));
+    add_set("smem_address", smem_address, std::to_string(smem_address));
+    add_set("base_offset", base_offset, std::to_string(base_offset));
+    if (descriptor) {
+        char hex[24];
+        std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(*descriptor));
+        s += (s.empty() ? "" : " ") + std::string("descriptor=") + hex;
+    }
     return s;
 }
 
@@ -1099,6 +1116,7 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
     r.matrix_a_scale_fmt = check("matrix-a-scale-fmt", m.matrix_a_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
     r.matrix_b_scale_fmt = check("matrix-b-scale-fmt", m.matrix_b_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
     r.index_key = check("index-key", m.index_key, 0, legal_index_key(ins), ins, t);
+    detail::resolve_smem_modifiers(ins, t, m, r);
     return r;
 }
 
@@ -1126,6 +1144,7 @@ std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target&
     add("matrix_a_scale_fmt", legal_matrix_scale_fmt(ins));
     add("matrix_b_scale_fmt", legal_matrix_scale_fmt(ins));
     add("index_key", legal_index_key(ins));
+    detail::smem_modifier_ranges(ins, cur, out);
     return out;
 }
 
@@ -1159,6 +1178,13 @@ auto modifier_field(Mods& m, std::string_view name) -> decltype(&m.cbsz) {
     if (name == "matrix_a_scale_fmt") return &m.matrix_a_scale_fmt;
     if (name == "matrix_b_scale_fmt") return &m.matrix_b_scale_fmt;
     if (name == "index_key") return &m.index_key;
+    if (name == "smem_a") return &m.smem_a;
+    if (name == "smem_major") return &m.smem_major;
+    if (name == "swizzle") return &m.swizzle;
+    if (name == "lbo") return &m.lbo;
+    if (name == "sbo") return &m.sbo;
+    if (name == "smem_address") return &m.smem_address;
+    if (name == "base_offset") return &m.base_offset;
     return nullptr;
 }
 }  // namespace
@@ -1177,6 +1203,10 @@ const std::vector<std::string>* value_names(std::string_view modifier) {
     static const std::vector<std::string> kFmt = {"fp8", "bf8", "fp6", "bf6", "fp4"};
     static const std::vector<std::string> kRow = {"row0", "row1"};
     static const std::vector<std::string> kScaleFmt = {"e8m0", "e5m3", "e4m3"};
+    static const std::vector<std::string> kSwizzle = {"none", "32b", "64b", "128b", "128b_base32b"};
+    static const std::vector<std::string> kMajor = {"k", "mn"};
+    if (modifier == "swizzle") return &kSwizzle;
+    if (modifier == "smem_major") return &kMajor;
     if (modifier == "matrix_a_fmt" || modifier == "matrix_b_fmt") return &kFmt;
     if (modifier == "matrix_a_scale" || modifier == "matrix_b_scale") return &kRow;
     if (modifier == "matrix_a_scale_fmt" || modifier == "matrix_b_scale_fmt") return &kScaleFmt;
@@ -1241,7 +1271,8 @@ OperandLayout layout_of(const Instruction& ins, const Target& t, Operand op, con
         throw Error("operand " + std::string(operand_name(op)) + " does not exist for " + ins.mnemonic + "; legal: " +
                     legal);
     }
-    return LayoutBuilder::build(op, spec_for(ins, op, mods), mods.wave);
+    const OperandSpec spec = spec_for(ins, op, mods);
+    return LayoutBuilder::build(op, spec, spec.lanes > 0 ? spec.lanes : mods.wave);
 }
 
 bool computes_product(const Instruction& ins) { return ins.kind != LayoutKind::LdStMatrix;

@@ -205,7 +205,7 @@ std::vector<Operand> nvidia_operands(const Instruction& ins) {
     switch (ins.kind) {
         case LayoutKind::MmaSparse: return {Operand::A, Operand::B, Operand::C, Operand::D, Operand::K};
         case LayoutKind::LdStMatrix: return {Operand::D};
-        case LayoutKind::Wgmma: return {Operand::A, Operand::C, Operand::D};  // B lives in shared memory
+        case LayoutKind::Wgmma: return {Operand::A, Operand::B, Operand::C, Operand::D};  // B in shared memory
         default: return {Operand::A, Operand::B, Operand::C, Operand::D};
     }
 }
@@ -232,7 +232,10 @@ OperandSpec nvidia_spec(const Instruction& ins, Operand op, const ResolvedModifi
             if (acc == Operand::B) return mma_b(ins, ins.b);
             return mma_cd(ins);
         case LayoutKind::LdStMatrix: return ldst(ins);
-        case LayoutKind::Wgmma: return acc == Operand::A ? wgmma_a(ins) : wgmma_d(ins);
+        case LayoutKind::Wgmma:
+            // B (and A in the SS form) in shared memory, laid out from its descriptor (nvidia_smem.cpp).
+            if (acc == Operand::B || (acc == Operand::A && mods.smem_a == 1)) return smem_operand_spec(ins, op, mods);
+            return acc == Operand::A ? wgmma_a(ins) : wgmma_d(ins);
         default: break;
     }
     throw Error("internal: " + ins.mnemonic + " is not in an NVIDIA layout family");
