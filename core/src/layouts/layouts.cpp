@@ -1442,6 +1442,9 @@ Trace trace(const Instruction& ins, const Target& t, const ResolvedModifiers& mo
     if (std::find(ops.begin(), ops.end(), Operand::B) != ops.end()) {
         OperandLayout B = layout_of(ins, t, Operand::B, mods);
         for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, B.where({b, k, d.col})});
+        if (B.space() == Space::SharedMemory)
+            tr.note = "B is read from shared memory through its matrix descriptor: its locations are 128-byte lines "
+                      "(lane) and banks (reg) of the descriptor's layout, byte = 128*line + 4*bank + bit_lo/8.";
     } else {
         for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, {}});
         tr.note = "B is read from shared memory through its matrix descriptor; it has no register slots.";

@@ -506,7 +506,7 @@ void resolve_smem_modifiers(const Instruction& ins, const Target& t, const Modif
     const std::string where = ins.mnemonic + " on " + t.gfx;
     if (!has_smem) {
         for (const Given& g : given)
-            if (g.value >= 0)
+            if (g.value > 0 || (g.value == 0 && std::string(g.flag) != "--memory smem"))  // smem_a 0 is the default
                 throw Error(std::string(g.flag) + " does not apply to " + where + ": only wgmma and tcgen05.mma read "
                             "operands through a shared-memory matrix descriptor");
         if (m.descriptor)

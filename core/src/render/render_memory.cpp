@@ -149,8 +149,9 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
         std::string s = "{" + query_header_json(q) + ", ";
         if (!L.tile_fields.empty()) s += L.tile_fields + ", ";
         s += "\"operand\": " + json_string(op_name) + ", \"view\": \"matrix\", \"type\": " + json_string(L.type) +
-             ", \"element_bits\": " + num(L.bits) + ", \"blocks\": " + num(L.blocks) + ", \"rows\": " + num(L.rows) +
-             ", \"cols\": " + num(L.cols) + ", \"regs\": " + num(L.regs) + ", \"lanes\": " + num(L.lanes) + ",\n";
+             ", \"element_bits\": " + num(L.bits) + ", \"space\": \"registers\", \"blocks\": " + num(L.blocks) +
+             ", \"rows\": " + num(L.rows) + ", \"cols\": " + num(L.cols) + ", \"regs\": " + num(L.regs) +
+             ", \"lanes\": " + num(L.lanes) + ",\n";
         s += "\"memory\": {\"space\": " + json_string(memory_space_name(t.space)) + ", \"order\": " +
              json_string(memory_order_name(t.order)) + ", \"ld\": " + num(t.ld) + ", \"pad\": " + num(t.pad) +
              ", \"swizzle\": " + swizzle_json(t.swizzle) + ", \"element_bits\": " + num(t.element_bits) +
