@@ -384,3 +384,48 @@ TEST_CASE("CLI: load --memory smem, --descriptor, --tma-box, tma, banks", "[smem
     CHECK(cli("load -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand B --swizzle 96B").status == 1);
     CHECK(cli("load -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand B --pad 8").status == 2);
 }
+
+TEST_CASE("tcgen05.mma A/B in shared memory: the same canonical layouts, tcgen05 descriptors", "[smem]") {
+    // A synthetic row (the Blackwell catalog rows land separately): kind::f16, M = 128, N = 256, K = 16.
+    ls::Instruction ins;
+    ins.mnemonic = "tcgen05.mma.cta_group::1.kind::f16";
+    ins.kind = ls::LayoutKind::Tcgen05Mma;
+    ins.mma_kind = "f16";
+    ins.cta_group = 1;
+    ins.m = 128;
+    ins.n = 256;
+    ins.k = 16;
+    ins.a = ins.b = ls::ElemType::F16;
+    ins.c = ls::ElemType::F32;
+    ls::ResolvedModifiers r;
+    const ls::SmemOperand a = ls::smem_operand(ins, ls::Operand::A, r), b = ls::smem_operand(ins, ls::Operand::B, r);
+    CHECK(a.rows == 128);
+    CHECK(a.cols == 16);
+    CHECK(b.rows == 16);
+    CHECK(b.cols == 256);
+    CHECK(((b.value >> 46) & 7) == 1);  // the fixed version
+    CHECK((b.value >> 61) == 2);        // 128B
+    CHECK(b.address(9, 3) == cute_swizzle(3, 4, 3, static_cast<std::uint32_t>((9 % 8) * 128 + (9 / 8) * 1024 + 3 * 2)));
+    // cta_group::2: each CTA holds half of M (A) and of N (B).
+    ins.cta_group = 2;
+    ins.m = 256;
+    CHECK(ls::smem_operand(ins, ls::Operand::A, r).rows == 128);
+    CHECK(ls::smem_operand(ins, ls::Operand::B, r).cols == 128);
+    // MN-major tf32 takes only 128B_base32B (the default there); 128B is refused with the rule.
+    ins.cta_group = 1;
+    ins.m = 128;
+    ins.k = 8;
+    ins.a = ins.b = ls::ElemType::TF32;
+    r.smem_major = 1;
+    const ls::SmemOperand t = ls::smem_operand(ins, ls::Operand::B, r);
+    CHECK(t.desc.swizzle == ls::SmemSwizzle::B128Base32);
+    CHECK((t.value >> 61) == 1);
+    r.swizzle = 3;
+    CHECK_THROWS_WITH(ls::smem_operand(ins, ls::Operand::B, r), Catch::Contains("128B_base32B"));
+    // The OperandSpec tmem's Tcgen05Mma dispatch calls: Space::SharedMemory.
+    r.swizzle = -1;
+    r.smem_major = -1;
+    ins.a_in_tmem = true;
+    CHECK_FALSE(ls::in_shared_memory(ins, ls::Operand::A, r));
+    CHECK(ls::in_shared_memory(ins, ls::Operand::B, r));
+}
