@@ -18,6 +18,7 @@ struct LoadArgs : MemoryArgs {
     bool tables = false;  // --tables: --format hip with the address table instead of closed forms
     bool sweep = false;   // --sweep: rank paddings and swizzles (sweep_memory)
     int top = 10;         // --sweep: rows shown (0: all)
+    std::string tma_box;  // --tma-box D0xD1 (NVIDIA shared memory): does the descriptor read back a TMA box?
 };
 
 // A word as the shell reads it back: quoted unless it is plain.
@@ -71,6 +72,10 @@ int run_sweep(const Options& o, const LoadArgs& a, const CLI::App* sub) {
 
 int run_load(const Options& o, const LoadArgs& a, const CLI::App* sub) {
     if (o.operand == "all" || o.operand == "ALL") throw ls::Error("load takes one operand (--operand A, B, C or D), not all");
+    if (smem_load_requested(o, a, sub)) return run_smem_load(o, a, sub, a.tma_box);
+    if (!a.tma_box.empty())
+        throw UsageError("--tma-box compares a TMA box with a shared-memory descriptor: it goes with --memory smem (wgmma, "
+                         "tcgen05.mma operands)");
     if (a.sweep) return run_sweep(o, a, sub);
     if (sub->get_option("--top")->count() > 0)
         throw UsageError("--top N counts the rows of --sweep; without --sweep load plans one layout; legal: add "
@@ -130,6 +135,8 @@ void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out
                   "cache lines) against the conflict-free minimum, then instructions per wave (docs/memory.md)");
     add_int_option(sub, "--top", a.top, 0, 1000000, "--sweep: rows shown, best first (default 10; 0: all)");
     add_tile_options(sub, o);
+    sub->add_option("--tma-box", a.tma_box, "--memory smem: a TMA box D0xD1 written at --smem-address with the same "
+                                            "swizzle; says whether the descriptor reads it back element by element");
     sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");
 }
 

@@ -19,7 +19,7 @@ namespace fs = std::filesystem;
 const std::vector<std::string>& subcommand_names() {
     static const std::vector<std::string> kNames = {"list",   "info",  "layout", "where",  "which",       "trace",
                                                     "header", "check", "export", "bench",  "figure",      "gallery",
-                                                    "verify", "conformance", "load"};
+                                                    "verify", "conformance", "load", "tma", "banks"};
     return kNames;
 }
 
@@ -378,6 +378,54 @@ void add_modifier_options(CLI::App* sub, Options& o) {
     add_int_option(sub, "--sf-byte-b", o.mods.sf_byte_b, 0, 3, "sm_120 block-scaled mma.sync: byte-id-b (the first SF_B byte)");
     add_int_option(sub, "--sf-thread-b", o.mods.sf_thread_b, 0, 3,
                    "sm_120 block-scaled mma.sync: thread-id-b (the lane of each quad supplying SF_B)");
+    add_smem_options(sub, o);
+}
+
+std::uint64_t parse_number64(const std::string& text, std::uint64_t hi, const std::string& flag) {
+    const std::string legal = "; legal: a whole number 0.." + std::to_string(hi) + " in decimal or 0x hexadecimal";
+    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
+    const std::string digits = hex ? text.substr(2) : text;
+    if (digits.empty() || digits.size() > (hex ? 16u : 20u))
+        throw ls::Error(flag + " '" + text + "' is not legal" + legal);
+    std::uint64_t v = 0;
+    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, hex ? 16 : 10);
+    if (ec != std::errc() || end != digits.data() + digits.size() || v > hi)
+        throw ls::Error(flag + " '" + text + "' is not legal" + legal);
+    return v;
+}
+
+void add_smem_options(CLI::App* sub, Options& o) {
+    // NVIDIA shared-memory descriptors (wgmma B and SS A, tcgen05.mma A/B): lanescope/smem.hpp.
+    auto word = [](const char* field) {
+        return [field](const std::string& text, const std::string& flag) {
+            const std::optional<int> v = ls::parse_modifier_value(field, text);
+            if (!v || *v >= (std::string(field) == "swizzle" ? 5 : 2))
+                throw ls::Error(flag + " '" + text + "' is not legal; legal: " +
+                                (std::string(field) == "swizzle" ? "none, 32B, 64B, 128B, 128B_base32B (tcgen05)" : "K, MN"));
+            return *v;
+        };
+    };
+    add_parsed_option(sub, "--major", o.mods.smem_major, word("smem_major"),
+                      "shared-memory operands (wgmma, tcgen05.mma): K or MN (K-major default)", "K|MN");
+    const std::string name = sub->get_name();
+    if (name != "load" && name != "figure")  // theirs is the memory options' --swizzle (smem words with --memory smem)
+        add_parsed_option(sub, "--swizzle", o.mods.swizzle, word("swizzle"),
+                          "shared-memory operands: the descriptor's swizzle none|32B|64B|128B|128B_base32B (default 128B)",
+                          "MODE");
+    auto bytes = [](const std::string& text, const std::string& flag) {
+        return static_cast<int>(parse_number64(text, (1u << 18) - 1, flag));
+    };
+    add_parsed_option(sub, "--lbo", o.mods.lbo, bytes, "shared-memory operands: leading byte offset (bytes)", "BYTES");
+    add_parsed_option(sub, "--sbo", o.mods.sbo, bytes, "shared-memory operands: stride byte offset (bytes)", "BYTES");
+    add_parsed_option(sub, "--smem-address", o.mods.smem_address, bytes,
+                      "shared-memory operands: the descriptor's start address (absolute byte; swizzles depend on it)", "BYTES");
+    add_int_option(sub, "--base-offset", o.mods.base_offset, 0, 7, "shared-memory operands: the descriptor's base offset");
+    add_parsed_option(
+        sub, "--descriptor", o.mods.descriptor,
+        [](const std::string& text, const std::string& flag) {
+            return std::optional<std::uint64_t>(parse_number64(text, ~std::uint64_t{0}, flag));
+        },
+        "shared-memory operands: a whole 64-bit matrix descriptor (0x...): decoded, and the operand laid out from it", "0xHEX");
 }
 
 void add_target_options(CLI::App* sub, Options& o, bool with_operand) {

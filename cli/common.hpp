@@ -116,6 +116,11 @@ int emit_streamed(const Options& o, const std::function<void(ls::TextSink&)>& pr
 void add_target_options(CLI::App* sub, Options& o, bool with_operand);
 // The modifier flags (--cbsz ... --wave), strictly parsed.
 void add_modifier_options(CLI::App* sub, Options& o);
+// The NVIDIA shared-memory descriptor flags (--major, --swizzle except on load/figure, --lbo, --sbo,
+// --smem-address, --base-offset, --descriptor); part of add_modifier_options.
+void add_smem_options(CLI::App* sub, Options& o);
+// A whole number in decimal or 0x hexadecimal, 0..hi; throws ls::Error naming `flag`.
+std::uint64_t parse_number64(const std::string& text, std::uint64_t hi, const std::string& flag);
 // An integer flag parsed strictly (no sign unless lo < 0, no empty text, no overflow), in lo..hi.
 CLI::Option* add_int_option(CLI::App* sub, const std::string& names, int& into, int lo, int hi, const std::string& help);
 CLI::Option* add_size_option(CLI::App* sub, const std::string& names, size_t& into, int lo, int hi, const std::string& help);
@@ -156,5 +161,11 @@ ls::MemoryRequest memory_request(const Options& o, const MemoryArgs& a, const Re
 void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& out);  // cmd_figure.cpp
 void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& out);  // cmd_verify.cpp
 void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out);    // cmd_load.cpp
+void register_smem_commands(CLI::App& app, Options& o, std::vector<Command>& out);    // cmd_smem.cpp (tma, banks)
+// `load --memory smem` (cmd_smem.cpp): an NVIDIA operand read through a matrix descriptor.
+int run_smem_load(const Options& o, const MemoryArgs& a, const CLI::App* sub, const std::string& tma_box);
+// Whether `load` of o.operand goes to shared memory through a descriptor (--memory smem, or a
+// wgmma B / tcgen05 operand with --memory not given).
+bool smem_load_requested(const Options& o, const MemoryArgs& a, const CLI::App* sub);
 
 }  // namespace lscli

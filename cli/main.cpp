@@ -239,11 +239,19 @@ int cmd_layout(const Options& o) {
         return emit(o, render_given_linear(L, o.format));
     }
     Resolved r = resolve(o);
+    // --operand all over register forms (CuTe, Gluon, linear, tiles): wgmma's B is in shared memory, read
+    // through a descriptor, and has none of them; `layout --operand B` draws it.
+    auto register_operands = [&r] {
+        std::vector<ls::Operand> ops;
+        for (ls::Operand op : ls::operands_of(*r.ins))
+            if (ls::layout_of(*r.ins, *r.target, op, r.query.mods).space() == ls::Space::Registers) ops.push_back(op);
+        return ops;
+    };
     if (o.format == "cute") {
         const ls::TileParams tp = tile_params(o);
         if (o.operand == "all" || o.operand == "ALL") {
             std::string text;
-            for (ls::Operand op : ls::operands_of(*r.ins)) text += std::string(ls::operand_name(op)) + ": " + cute_of(r, op, tp.for_operand(op));
+            for (ls::Operand op : register_operands()) text += std::string(ls::operand_name(op)) + ": " + cute_of(r, op, tp.for_operand(op));
             return emit(o, text);
         }
         return emit(o, cute_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
@@ -264,7 +272,7 @@ int cmd_layout(const Options& o) {
         };
         if (o.operand == "all" || o.operand == "ALL") {
             std::string text;
-            for (ls::Operand op : ls::operands_of(*r.ins)) text += one(op);
+            for (ls::Operand op : register_operands()) text += one(op);
             return emit(o, text);
         }
         return emit(o, one(parse_operand_or_throw(o.operand, *r.ins)));
@@ -273,7 +281,7 @@ int cmd_layout(const Options& o) {
         const ls::TileParams tp = tile_params(o);
         if (o.operand == "all" || o.operand == "ALL") {
             std::string text = "[\n";
-            auto ops = ls::operands_of(*r.ins);
+            auto ops = register_operands();
             for (size_t n = 0; n < ops.size(); ++n) text += linear_of(r, ops[n], tp.for_operand(ops[n])) + (n + 1 < ops.size() ? ",\n" : "");
             return emit(o, text + "]\n");
         }
@@ -295,7 +303,7 @@ int cmd_layout(const Options& o) {
     };
     if (tiled && (o.operand == "all" || o.operand == "ALL")) {
         std::vector<ls::TileLayout> tiles;
-        for (ls::Operand op : ls::operands_of(*r.ins)) {
+        for (ls::Operand op : tp.single() ? ls::operands_of(*r.ins) : register_operands()) {
             tiles.emplace_back(*r.ins, *r.target, op, r.query.mods, tp.for_operand(op));
             check_streamed(tiles.back(), v, f);
         }
@@ -1209,6 +1217,7 @@ int lanescope_cli_main(int argc, char** argv) {
     register_figure_commands(app, o, commands);
     register_verify_commands(app, o, commands);
     register_load_commands(app, o, commands);
+    register_smem_commands(app, o, commands);
 
     // A first word that names no subcommand: say what was typed and what is legal.
     std::vector<std::string> names;

@@ -34,11 +34,11 @@ const char* const kMemoryFlags[] = {"--memory", "--order", "--ld", "--pad", "--s
 }  // namespace
 
 void add_memory_options(CLI::App* sub, MemoryArgs& a) {
-    sub->add_option("--memory", a.memory, "where the tile lies: lds or global")->capture_default_str();
+    sub->add_option("--memory", a.memory, "where the tile lies: lds or global (AMD); smem: an NVIDIA operand read through a wgmma/tcgen05 matrix descriptor")->capture_default_str();
     sub->add_option("--order", a.order, "row (row-major) or col (column-major)")->capture_default_str();
     add_int_option(sub, "--ld", a.ld, 1, 1 << 24, "leading dimension in elements (default: the tile's contiguous extent)");
     add_int_option(sub, "--pad", a.pad, 0, 1 << 24, "elements of padding after each line (default 0)");
-    sub->add_option("--swizzle", a.swizzle, "XOR swizzle VEC,PER_PHASE,MAX_PHASE: pos ^= VEC*((line/PER_PHASE)%MAX_PHASE)");
+    sub->add_option("--swizzle", a.swizzle, "XOR swizzle VEC,PER_PHASE,MAX_PHASE: pos ^= VEC*((line/PER_PHASE)%MAX_PHASE); with --memory smem the descriptor's none|32B|64B|128B|128B_base32B");
     sub->add_flag("--transpose", a.transpose, "use the hardware transpose loads (gfx950 ds_read_*_tr_*, gfx12 global_load_tr_*)");
     sub->add_flag("--store", a.store, "plan the stores of C/D instead of loads");
     sub->add_option("--grouping", a.grouping, "LDS pass grouping to analyse banks with (the table lists those offered)");

@@ -6,4 +6,5 @@ set(LANESCOPE_CLI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/cmd_figure.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cmd_verify.cpp
   ${CMAKE_CURRENT_LIST_DIR}/cmd_load.cpp
-  ${CMAKE_CURRENT_LIST_DIR}/memory_options.cpp)
+  ${CMAKE_CURRENT_LIST_DIR}/memory_options.cpp
+  ${CMAKE_CURRENT_LIST_DIR}/cmd_smem.cpp)

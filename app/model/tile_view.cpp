@@ -43,6 +43,7 @@ TileSet resolve_tile(const LayoutSet& set, const ls::TileParams& p) {
     ts.params = p;
     for (const ls::OperandLayout& l : set.layouts) {
         if (l.operand() == ls::Operand::C) continue;
+        if (l.space() != ls::Space::Registers) continue;  // wgmma B: one descriptor per instruction, no per-wave tile
         ts.layouts.emplace_back(*set.ins, *set.target, l.operand(), set.mods, p);
         const ls::TileLayout& t = ts.layouts.back();
         if (t.elements() > kMaxTileCells)

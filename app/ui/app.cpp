@@ -132,6 +132,7 @@ std::vector<GridShape> App::layout_shapes() const {
     auto add = [&](ls::Operand op, bool registers) {
         const ls::OperandLayout* l = set.find(op == ls::Operand::C ? ls::Operand::D : op);
         if (!l) return;
+        if (registers && l->space() != ls::Space::Registers) return;  // wgmma B: no registers to show beside it
         GridShape g;
         g.op = l->operand();
         g.registers = registers;

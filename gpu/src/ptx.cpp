@@ -7,6 +7,7 @@
 // PTX ISA sections: mma 9.7.14.5.14, mma.sp 9.7.14.6.3, ldmatrix 9.7.14.5.15,
 // stmatrix 9.7.14.5.16, wgmma.mma_async 9.7.15.5.2 with its descriptor
 // 9.7.15.5.1.2 and the async-proxy fence 9.7.13.4 (membar/fence).
+#include "lanescope/smem.hpp"
 #include "ptx.hpp"
 
 #include <algorithm>
@@ -235,6 +236,7 @@ std::string ptx_probe_source(const Instruction& ins, const Target& t, const Reso
     const std::vector<Operand> ops = operands_of(ins);
     auto regs_of = [&](Operand op, Operand fallback) {
         const Operand use = std::find(ops.begin(), ops.end(), op) != ops.end() ? op : fallback;
+        if (in_shared_memory(ins, use, mods)) return 0;  // wgmma B: a descriptor, no registers
         return std::find(ops.begin(), ops.end(), use) != ops.end() ? operand_regs(ins, use, mods) : 0;
     };
     detail::PtxRegs regs;

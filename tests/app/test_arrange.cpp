@@ -38,7 +38,7 @@ std::vector<GridShape> shapes_of(const LayoutSet& set, const std::vector<ls::Ope
     }
     if (registers)
         for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D, ls::Operand::K})
-            if (const ls::OperandLayout* l = set.find(op))
+            if (const ls::OperandLayout* l = set.find(op); l && l->space() == ls::Space::Registers)
                 out.push_back({op, l->lanes(), l->regs() * std::clamp(32 / std::max(1, l->element_bits()), 1, 4), 1, true});
     return out;
 }

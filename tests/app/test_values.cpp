@@ -197,9 +197,10 @@ TEST_CASE("compare: each change is classified (RDNA3 wave32 vs wave64, op_sel)")
 }
 
 TEST_CASE("wgmma: B lives in shared memory, and D = A*B + C still uses it") {
-    // PTX wgmma.mma_async reads B through a matrix descriptor: no register layout, yet it is an input.
+    // PTX wgmma.mma_async reads B through a matrix descriptor: its layout is in shared memory, and it is an input.
     const LayoutSet s = make("sm_90a", "wgmma_m64n256k16_f32_f16");
-    REQUIRE(s.find(ls::Operand::B) == nullptr);
+    REQUIRE(s.find(ls::Operand::B) != nullptr);
+    CHECK(s.find(ls::Operand::B)->space() == ls::Space::SharedMemory);
     Inputs in = make_inputs(s);
     CHECK(in.b.rows == 16);
     CHECK(in.b.cols == 256);

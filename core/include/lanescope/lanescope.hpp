@@ -285,6 +285,16 @@ struct Modifiers {
     // selectors of scale-a-data / scale-b-data: the byte holding the first scale
     // factor, and which lane of a pair (A) / quad (B) supplies it.
     int sf_byte_a = -1, sf_thread_a = -1, sf_byte_b = -1, sf_thread_b = -1;
+    // NVIDIA shared memory (smem: lanescope/smem.hpp, core/src/memory/nvidia_smem.cpp): the operands
+    // wgmma / tcgen05.mma read through a 64-bit matrix descriptor. -1 = not given (CUTLASS's
+    // make_gmma_desc / make_umma_desc values for the operand's tile).
+    int smem_a = -1;        // wgmma: 1 = A from shared memory (the SS form; `load --memory smem` on operand A)
+    int smem_major = -1;    // 0 K-major, 1 MN-major (wgmma imm-trans-a/b; tcgen05's instruction descriptor)
+    int swizzle = -1;       // SmemSwizzle: 0 none, 1 32B, 2 64B, 3 128B, 4 128B_base32B (tcgen05 only)
+    int lbo = -1, sbo = -1; // leading / stride byte offsets (bytes, multiples of 16)
+    int smem_address = -1;  // the descriptor's start address: absolute shared-memory byte (multiple of 16)
+    int base_offset = -1;   // descriptor bits 49-51 (0..7)
+    std::optional<std::uint64_t> descriptor;  // a whole 64-bit descriptor: its fields replace the four above
 };
 
 // The modifiers after validation and defaulting, as they apply to one instruction.
@@ -299,6 +309,12 @@ struct ResolvedModifiers {
     // NVIDIA Blackwell, Tensor Memory (see Modifiers); num_warps is 4 when tmem_load is given, else 0.
     int tmem_load = 0, num_warps = 0, sfa_id = 0, sfb_id = 0, half_split = 0;
     int sf_byte_a = 0, sf_thread_a = 0, sf_byte_b = 0, sf_thread_b = 0;  // bwcat: sm_120 scale-factor selectors
+    // NVIDIA shared memory (see Modifiers): smem_a 0/1; the others as given, -1 = the canonical value for
+    // the operand (resolved per operand by smem_operand, lanescope/smem.hpp); a --descriptor fills
+    // swizzle, lbo, sbo, smem_address and base_offset from its fields and keeps its value.
+    int smem_a = 0;
+    int smem_major = -1, swizzle = -1, lbo = -1, sbo = -1, smem_address = -1, base_offset = -1;
+    std::optional<std::uint64_t> descriptor;
     std::string describe() const;  // "cbsz=1 abid=1" (only non-default fields), or ""
 };
 

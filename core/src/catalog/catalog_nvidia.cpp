@@ -2,6 +2,7 @@
 // wgmma, and the checks each row must pass (family rules, stated register counts
 // equal to the formulas').
 #include "lanescope/lanescope.hpp"
+#include "lanescope/smem.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -273,7 +274,8 @@ void parse_nvidia_row(const std::vector<std::string_view>& f, std::string_view o
                                        " formulas give " + std::to_string(formula));
         }
         for (Operand op : ops)
-            if (std::none_of(r.stated_regs.begin(), r.stated_regs.end(), [&](const auto& s) { return s.first == op; }))
+            if (!in_shared_memory(r, op, mods) &&  // a descriptor's operand has no registers to state
+                std::none_of(r.stated_regs.begin(), r.stated_regs.end(), [&](const auto& s) { return s.first == op; }))
                 fail(origin, line, r.mnemonic + ": regs does not state operand " + std::string(operand_name(op)));
     }
 }

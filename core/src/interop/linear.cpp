@@ -70,6 +70,11 @@ std::string uniform_held_elements(const TileLayout& t, std::vector<std::vector<E
 
 LinearResult to_linear(const TileLayout& t) {
     LinearResult res;
+    if (t.instruction().space() != Space::Registers) {
+        res.why_not = "the operand lives in " + std::string(space_title(t.instruction().space())) +
+                      ": a linear layout maps registers, lanes and warps";
+        return res;
+    }
     std::vector<std::vector<Element>> held;
     res.why_not = uniform_held_elements(t, held);
     if (!res.why_not.empty()) return res;

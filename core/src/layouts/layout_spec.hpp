@@ -74,6 +74,17 @@ struct RangedRow {
 void parse_nvidia_row(const std::vector<std::string_view>& fields, std::string_view origin, int line, bool check,
                       std::vector<Instruction>& out, std::vector<RangedRow>* lazy = nullptr);
 
+// NVIDIA shared-memory operands (core/src/memory/nvidia_smem.cpp): wgmma B, wgmma A
+// in its SS form (smem_a), tcgen05.mma A (not in TMEM) and B, laid out from the
+// descriptor's fields in Space::SharedMemory (lane = 128-byte line, reg = 32-bit
+// word = bank). Throws Error with the rule for what the hardware does not allow.
+OperandSpec smem_operand_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+// Checks the smem modifiers of `m` for `ins` (throws Error naming the option and
+// what is legal) and fills r's smem fields (a --descriptor is decoded into them).
+void resolve_smem_modifiers(const Instruction& ins, const Target& t, const Modifiers& m, ResolvedModifiers& r);
+// Their ranges for UIs (smem_a, smem_major, swizzle, base_offset).
+void smem_modifier_ranges(const Instruction& ins, const ResolvedModifiers& cur, std::vector<ModifierRange>& out);
+
 // gfx1250/gfx1251 families (layouts_gfx1250.cpp).
 OperandSpec gfx1250_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
 std::vector<Operand> gfx1250_operands(const Instruction& ins);

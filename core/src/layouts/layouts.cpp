@@ -25,10 +25,12 @@
 //                  (Triton 3.6 WMMA v3, rocjitsu; evidence per operand).
 #include "lanescope/lanescope.hpp"
 #include "lanescope/palette.hpp"
+#include "lanescope/smem.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 
@@ -1187,6 +1189,21 @@ std::string ResolvedModifiers::describe() const {
     add("sf_thread_a", sf_thread_a);
     add("sf_byte_b", sf_byte_b);
     add("sf_thread_b", sf_thread_b);
+    add("smem_a", smem_a);
+    auto add_set = [&](const char* n, int v, const std::string& text) {
+        if (v >= 0) s += (s.empty() ? "" : " ") + std::string(n) + "=" + text;
+    };
+    add_set("smem_major", smem_major, smem_major == 1 ? "MN" : "K");
+    add_set("swizzle", swizzle, std::string(smem_swizzle_name(static_cast<SmemSwizzle>(swizzle < 0 ? 0 : swizzle))));
+    add_set("lbo", lbo, std::to_string(lbo));
+    add_set("sbo", sbo, std::to_string(sbo));
+    add_set("smem_address", smem_address, std::to_string(smem_address));
+    add_set("base_offset", base_offset, std::to_string(base_offset));
+    if (descriptor) {
+        char hex[24];
+        std::snprintf(hex, sizeof hex, "0x%016llx", static_cast<unsigned long long>(*descriptor));
+        s += (s.empty() ? "" : " ") + std::string("descriptor=") + hex;
+    }
     return s;
 }
 
@@ -1230,6 +1247,7 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
     r.sf_thread_a = check("sf-thread-a", m.sf_thread_a, 0, legal_sf_thread(ins, true), ins, t);
     r.sf_byte_b = check("sf-byte-b", m.sf_byte_b, 0, legal_sf_byte(ins), ins, t);
     r.sf_thread_b = check("sf-thread-b", m.sf_thread_b, 0, legal_sf_thread(ins, false), ins, t);
+    detail::resolve_smem_modifiers(ins, t, m, r);
     return r;
 }
 
@@ -1266,6 +1284,7 @@ std::vector<ModifierRange> modifier_ranges(const Instruction& ins, const Target&
     add("sf_thread_a", legal_sf_thread(ins, true));
     add("sf_byte_b", legal_sf_byte(ins));
     add("sf_thread_b", legal_sf_thread(ins, false));
+    detail::smem_modifier_ranges(ins, cur, out);
     return out;
 }
 
@@ -1308,6 +1327,13 @@ auto modifier_field(Mods& m, std::string_view name) -> decltype(&m.cbsz) {
     if (name == "sf_thread_a") return &m.sf_thread_a;
     if (name == "sf_byte_b") return &m.sf_byte_b;
     if (name == "sf_thread_b") return &m.sf_thread_b;
+    if (name == "smem_a") return &m.smem_a;
+    if (name == "smem_major") return &m.smem_major;
+    if (name == "swizzle") return &m.swizzle;
+    if (name == "lbo") return &m.lbo;
+    if (name == "sbo") return &m.sbo;
+    if (name == "smem_address") return &m.smem_address;
+    if (name == "base_offset") return &m.base_offset;
     return nullptr;
 }
 }  // namespace
@@ -1328,6 +1354,10 @@ const std::vector<std::string>* value_names(std::string_view modifier) {
     static const std::vector<std::string> kScaleFmt = {"e8m0", "e5m3", "e4m3"};
     static const std::vector<std::string> kTmemLoad = {"none", "32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"};
     if (modifier == "tmem_load") return &kTmemLoad;
+    static const std::vector<std::string> kSwizzle = {"none", "32b", "64b", "128b", "128b_base32b"};
+    static const std::vector<std::string> kMajor = {"k", "mn"};
+    if (modifier == "swizzle") return &kSwizzle;
+    if (modifier == "smem_major") return &kMajor;
     if (modifier == "matrix_a_fmt" || modifier == "matrix_b_fmt") return &kFmt;
     if (modifier == "matrix_a_scale" || modifier == "matrix_b_scale") return &kRow;
     if (modifier == "matrix_a_scale_fmt" || modifier == "matrix_b_scale_fmt") return &kScaleFmt;
@@ -1422,6 +1452,8 @@ OperandLayout layout_of_slot(const Instruction& ins, const Target& t, Operand op
     // A slot outside the operand keeps nothing; which() refuses it with its message.
     const bool inside = reg >= 0 && reg < s.regs && lane >= 0 && lane < lanes;
     return LayoutBuilder::build(op, s, lanes, nullptr, inside ? lane * s.regs + reg : -2);
+    const OperandSpec spec = spec_for(ins, op, mods);
+    return LayoutBuilder::build(op, spec, spec.lanes > 0 ? spec.lanes : mods.wave);
 }
 
 bool computes_product(const Instruction& ins) { return ins.kind != LayoutKind::LdStMatrix;
@@ -1630,6 +1662,9 @@ Trace trace(const Instruction& ins, const Target& t, const ResolvedModifiers& mo
     if (std::find(ops.begin(), ops.end(), Operand::B) != ops.end()) {
         OperandLayout B = layout_of(ins, t, Operand::B, mods);
         for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, B.where({b, k, d.col})});
+        if (B.space() == Space::SharedMemory)
+            tr.note = "B is read from shared memory through its matrix descriptor: its locations are 128-byte lines "
+                      "(lane) and banks (reg) of the descriptor's layout, byte = 128*line + 4*bank + bit_lo/8.";
     } else {
         for (int k = 0; k < ins.k; ++k) tr.terms.push_back({Operand::B, {b, k, d.col}, {}});
         tr.note = std::string(std::find(ops.begin(), ops.end(), Operand::A) == ops.end() ? "A and B are" : "B is") +

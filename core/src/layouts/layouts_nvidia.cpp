@@ -299,7 +299,7 @@ std::vector<Operand> nvidia_operands(const Instruction& ins) {
     switch (ins.kind) {
         case LayoutKind::MmaSparse: return {Operand::A, Operand::B, Operand::C, Operand::D, Operand::K};
         case LayoutKind::LdStMatrix: return {Operand::D};
-        case LayoutKind::Wgmma: return {Operand::A, Operand::C, Operand::D};  // B lives in shared memory
+        case LayoutKind::Wgmma: return {Operand::A, Operand::B, Operand::C, Operand::D};  // B in shared memory
         case LayoutKind::MmaBlockScale: {
             // The sparse forms' metadata (8-bit and e2m1 2:4) is not modelled yet: no K operand.
             std::vector<Operand> ops = {Operand::A, Operand::B, Operand::C, Operand::D};
@@ -335,7 +335,10 @@ OperandSpec nvidia_spec(const Instruction& ins, Operand op, const ResolvedModifi
             if (acc == Operand::B) return mma_b(ins, ins.b);
             return mma_cd(ins);
         case LayoutKind::LdStMatrix: return ldst(ins);
-        case LayoutKind::Wgmma: return acc == Operand::A ? wgmma_a(ins) : wgmma_d(ins);
+        case LayoutKind::Wgmma:
+            // B (and A in the SS form) in shared memory, laid out from its descriptor (nvidia_smem.cpp).
+            if (acc == Operand::B || (acc == Operand::A && mods.smem_a == 1)) return smem_operand_spec(ins, op, mods);
+            return acc == Operand::A ? wgmma_a(ins) : wgmma_d(ins);
         case LayoutKind::MmaBlockScale:
             if (acc == Operand::SA || acc == Operand::SB) return block_scale_sf(ins, acc, mods);
             if (acc == Operand::A) return ins.tcgen05_sparse ? block_scale_sparse_a(ins) : block_scale_ab(ins, Operand::A);

@@ -604,11 +604,9 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
 std::vector<Operand> tcgen05_operands(const Instruction& ins) {
     switch (ins.kind) {
         case LayoutKind::Tcgen05Mma: {
-            // TODO(smem): A from shared memory and B come from detail::smem_operand_spec (the
-            // shared-memory family) once it is merged; until then they are left out here.
-            std::vector<Operand> ops;
-            if (ins.a_in_tmem) ops.push_back(Operand::A);
-            ops.push_back(Operand::C);
+            // A (in TMEM, or in shared memory through its descriptor) and B (shared memory:
+            // detail::smem_operand_spec, core/src/memory/nvidia_smem.cpp).
+            std::vector<Operand> ops = {Operand::A, Operand::B, Operand::C};
             ops.push_back(Operand::D);
             if (ins.tcgen05_sparse) ops.push_back(Operand::K);
             if (ins.scale_vec > 0) {
@@ -628,7 +626,8 @@ OperandSpec tcgen05_spec(const Instruction& ins, Operand op, const ResolvedModif
     switch (ins.kind) {
         case LayoutKind::Tcgen05Mma:
             switch (op) {
-                case Operand::A: return tmem_a(ins);
+                case Operand::A: return ins.a_in_tmem ? tmem_a(ins) : smem_operand_spec(ins, op, mods);
+                case Operand::B: return smem_operand_spec(ins, op, mods);
                 case Operand::K: return tmem_meta(ins);
                 case Operand::SA: return tmem_sf(ins, true, mods.sfa_id);
                 case Operand::SB: return tmem_sf(ins, false, mods.sfb_id);

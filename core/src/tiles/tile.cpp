@@ -179,6 +179,11 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
                     tile_limits_help() + ")");
     if (p.m < 0 || p.n < 0 || p.k < 0)
         throw Error("a tile shape must not be negative (a positive count; the shape a multiple of the wave grid's tile)");
+    if (instr_.space() != Space::Registers && !p.single())  // one descriptor per instruction, not per wave
+        throw Error(std::string(operand_name(op)) + " of " + ins.mnemonic + " lives in " +
+                    std::string(space_title(instr_.space())) +
+                    ", read through a descriptor: tiles compose the register layouts of many waves, so --waves, "
+                    "--tiles-per-wave, --shape, --k-width and --transposed apply to its register operands");
     if (instr_.blocks() != 1)
         throw Error(ins.mnemonic + " has " + num(instr_.blocks()) +
                     " blocks; tiles are modelled for single-block instructions only (as Triton's MFMA layouts)");

@@ -1,0 +1,190 @@
+// NVIDIA shared-memory banks: the wavefronts one warp-wide ld.shared /
+// st.shared / ldmatrix / stmatrix costs (model in lanescope/smem.hpp; sources:
+// CUDA C++ Programming Guide, shared memory of compute capability 5.x and later;
+// PTX ISA §9.7.14.5.15 ldmatrix (threads 8j..8j+7 give the rows of matrix j);
+// the measured phases and the n^1 / n^2 merge in docs/memory.md).
+#include "lanescope/smem.hpp"
+
+#include "util/text_util.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+
+namespace lanescope {
+
+namespace {
+
+std::string str(long long v) { return std::to_string(v); }
+
+int type_bytes(std::string_view t) {
+    static const char* const k1[] = {"u8", "s8", "b8"};
+    static const char* const k2[] = {"u16", "s16", "b16", "f16", "bf16"};
+    static const char* const k4[] = {"u32", "s32", "b32", "f32", "f16x2", "bf16x2"};
+    static const char* const k8[] = {"u64", "s64", "b64", "f64"};
+    for (const char* n : k1) if (t == n) return 1;
+    for (const char* n : k2) if (t == n) return 2;
+    for (const char* n : k4) if (t == n) return 4;
+    for (const char* n : k8) if (t == n) return 8;
+    if (t == "b128") return 16;
+    return 0;
+}
+
+}  // namespace
+
+std::string smem_access_names() {
+    return "ld.shared.{u32,b32,s32,f32,u16,u8,...}, ld.shared.v2.{u32,...}, ld.shared.{u64,b64,f64}, ld.shared.v4.{u32,...}, "
+           "ld.shared.v2.{u64,f64}, ld.shared.b128, st.shared.* (the same), ldmatrix.x1|x2|x4[.trans], "
+           "stmatrix.x1|x2|x4[.trans] (.sync.aligned.m8n8 and .shared.b16 may be spelled; ld.volatile.shared as ld.shared)";
+}
+
+SmemAccess parse_smem_access(std::string_view raw) {
+    const std::string name = text::lower(text::trim(raw));
+    auto fail = [&]() -> SmemAccess {
+        throw Error("--access '" + std::string(raw) + "' is not a shared-memory access lanescope models; legal: " +
+                    smem_access_names());
+    };
+    std::vector<std::string> parts;
+    for (std::string_view p : text::split_view(name, '.')) parts.emplace_back(p);
+    if (parts.empty()) return fail();
+    SmemAccess a;
+    a.name = name;
+    if (parts[0] == "ldmatrix" || parts[0] == "stmatrix") {
+        a.matrix = true;
+        a.store = parts[0] == "stmatrix";
+        a.bytes = 16;
+        a.phase_lanes = 8;
+        int n = 0;
+        for (size_t i = 1; i < parts.size(); ++i) {
+            const std::string& p = parts[i];
+            if (p == "x1" || p == "x2" || p == "x4") n = p[1] - '0';
+            else if (p == "trans" || p == "sync" || p == "aligned" || p == "m8n8" || p == "shared" || p == "b16" ||
+                     p == "shared::cta") continue;
+            else return fail();
+        }
+        if (n == 0) return fail();
+        a.lanes_used = 8 * n;
+        return a;
+    }
+    if (parts[0] != "ld" && parts[0] != "st") return fail();
+    a.store = parts[0] == "st";
+    bool shared = false;
+    int vec = 1, tb = 0;
+    for (size_t i = 1; i < parts.size(); ++i) {
+        const std::string& p = parts[i];
+        if (p == "shared" || p == "shared::cta") shared = true;
+        else if (p == "volatile" || p == "relaxed" || p == "weak" || p == "cta") continue;
+        else if (p == "v2" || p == "v4") vec = p[1] - '0';
+        else if (type_bytes(p) > 0 && tb == 0) tb = type_bytes(p);
+        else return fail();
+    }
+    if (!shared || tb == 0 || vec * tb > 16) return fail();
+    a.bytes = vec * tb;
+    a.phase_lanes = a.bytes <= 4 ? 32 : a.bytes == 8 ? 16 : 8;
+    return a;
+}
+
+SmemBankReport smem_bank_wavefronts(const SmemAccess& a, const std::vector<std::uint32_t>& addresses) {
+    SmemBankReport r;
+    r.access = a;
+    r.addresses = addresses;
+    if (a.matrix) {
+        if (addresses.size() < static_cast<size_t>(a.lanes_used) || addresses.size() > 32)
+            throw Error("--addresses: " + a.name + " takes the row addresses of lanes 0.." + str(a.lanes_used - 1) +
+                        " (" + str(a.lanes_used) + " to 32 addresses; those of lanes " + str(a.lanes_used) +
+                        "-31 are ignored); " + str(static_cast<long long>(addresses.size())) + " given");
+    } else if (addresses.size() != 32) {
+        throw Error("--addresses: " + a.name + " takes one address per lane of the warp (32); " +
+                    str(static_cast<long long>(addresses.size())) + " given");
+    }
+    const int align = a.matrix ? 16 : a.bytes;
+    for (int l = 0; l < a.lanes_used; ++l)
+        if (addresses[static_cast<size_t>(l)] % static_cast<std::uint32_t>(align) != 0)
+            throw Error("--addresses: lane " + str(l) + "'s address " + str(addresses[static_cast<size_t>(l)]) +
+                        " is not " + str(align) + "-byte aligned, as " + a.name + " requires");
+    int phase_lanes = a.phase_lanes;
+    // The measured merge: 64/128-bit loads whose lanes pair up on one address.
+    if (!a.matrix && !a.store && (a.bytes == 8 || a.bytes == 16)) {
+        for (int x : {1, 2}) {
+            bool all = true;
+            for (int l = 0; l < 32 && all; ++l) all = addresses[static_cast<size_t>(l)] == addresses[static_cast<size_t>(l ^ x)];
+            if (all) {
+                r.merged = true;
+                r.merge_rule = "every lane n reads the address of lane n^" + str(x) + ": phases of " + str(2 * phase_lanes) +
+                               " lanes instead of " + str(phase_lanes) + " (measured on an H200)";
+                phase_lanes *= 2;
+                break;
+            }
+        }
+    }
+    std::set<std::uint32_t> all_words;
+    for (int first = 0; first < a.lanes_used; first += phase_lanes) {
+        SmemPhase ph;
+        std::vector<std::set<std::uint32_t>> words(32);
+        for (int l = first; l < std::min(a.lanes_used, first + phase_lanes); ++l) {
+            ph.lanes.push_back(l);
+            const std::uint32_t base = addresses[static_cast<size_t>(l)];
+            for (int b = 0; b < std::max(4, a.bytes); b += 4) {
+                const std::uint32_t w = (base + static_cast<std::uint32_t>(b)) / 4;
+                words[w % 32].insert(w);
+                all_words.insert(w);
+            }
+        }
+        ph.words_per_bank.resize(32);
+        for (int b = 0; b < 32; ++b) {
+            ph.words_per_bank[static_cast<size_t>(b)] = static_cast<int>(words[static_cast<size_t>(b)].size());
+            ph.wavefronts = std::max(ph.wavefronts, ph.words_per_bank[static_cast<size_t>(b)]);
+        }
+        r.wavefronts += ph.wavefronts;
+        r.phases.push_back(std::move(ph));
+    }
+    r.minimum = std::max(static_cast<int>(r.phases.size()), static_cast<int>((all_words.size() + 31) / 32));
+    return r;
+}
+
+std::string render_smem_banks(const SmemBankReport& r, Format f) {
+    const SmemAccess& a = r.access;
+    const std::string phase_kind = a.matrix ? "8 row addresses (one 8x8 matrix)"
+                                   : r.phases.empty() ? ""
+                                   : str(static_cast<long long>(r.phases[0].lanes.size())) + " lanes";
+    if (f == Format::Json) {
+        std::string s = "{\"access\": \"" + a.name + "\", \"bytes_per_lane\": " + str(a.bytes) + ", \"store\": " +
+                        (a.store ? "true" : "false") + ", \"lanes_used\": " + str(a.lanes_used) +
+                        ", \"merged\": " + (r.merged ? "true" : "false") + ", \"merge_rule\": \"" + r.merge_rule +
+                        "\", \"wavefronts\": " + str(r.wavefronts) + ", \"minimum\": " + str(r.minimum) +
+                        ", \"bank_model\": {\"banks\": 32, \"bank_bytes\": 4, \"source\": \"CUDA C++ Programming Guide "
+                        "(shared memory, compute capability 5.x+); phases measured on an H200 with Nsight Compute\"},\n"
+                        " \"phases\": [";
+        for (size_t p = 0; p < r.phases.size(); ++p) {
+            const SmemPhase& ph = r.phases[p];
+            s += std::string(p ? ",\n  " : "\n  ") + "{\"lanes\": [";
+            for (size_t i = 0; i < ph.lanes.size(); ++i) s += (i ? ", " : "") + str(ph.lanes[i]);
+            s += "], \"wavefronts\": " + str(ph.wavefronts) + ", \"words_per_bank\": [";
+            for (size_t b = 0; b < 32; ++b) s += (b ? ", " : "") + str(ph.words_per_bank[b]);
+            s += "]}";
+        }
+        return s + "]}\n";
+    }
+    std::string s = a.name + ": " + str(a.bytes) + " bytes per " + (a.matrix ? "row address" : "lane") + ", " +
+                    str(static_cast<long long>(r.phases.size())) + " phase" + (r.phases.size() == 1 ? "" : "s") +
+                    " of " + phase_kind + "; 32 banks x 4 bytes\n";
+    if (r.merged) s += "merged: " + r.merge_rule + "\n";
+    s += "wavefronts: " + str(r.wavefronts) + " (minimum for these bytes: " + str(r.minimum) + ")\n\n";
+    s += "phase  lanes    wavefronts  distinct words per bank 0..31 (. = none)\n";
+    for (size_t p = 0; p < r.phases.size(); ++p) {
+        const SmemPhase& ph = r.phases[p];
+        std::string lanes = str(ph.lanes.front()) + "-" + str(ph.lanes.back());
+        std::string row;
+        for (int b = 0; b < 32; ++b) {
+            const int n = ph.words_per_bank[static_cast<size_t>(b)];
+            row += n == 0 ? '.' : n < 10 ? static_cast<char>('0' + n) : '+';
+            if (b % 8 == 7 && b < 31) row += ' ';
+        }
+        char line[160];
+        std::snprintf(line, sizeof line, "%-6zu %-8s %-11d %s\n", p, lanes.c_str(), ph.wavefronts, row.c_str());
+        s += line;
+    }
+    return s;
+}
+
+}  // namespace lanescope

@@ -1,0 +1,647 @@
+// NVIDIA shared memory: matrix descriptors (wgmma, tcgen05), canonical layouts
+// and swizzles, the smem modifiers, and the OperandSpec of an operand in shared
+// memory. Sources in lanescope/smem.hpp; the rules in words in docs/memory.md
+// ("NVIDIA shared memory").
+#include "lanescope/smem.hpp"
+
+#include "layouts/layout_spec.hpp"
+#include "util/text_util.hpp"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace lanescope {
+
+namespace {
+
+std::string str(long long v) { return std::to_string(v); }
+
+std::string hex64(std::uint64_t v) {
+    char b[24];
+    std::snprintf(b, sizeof b, "0x%016llx", static_cast<unsigned long long>(v));
+    return b;
+}
+
+constexpr std::uint32_t kWindow = 1u << 18;  // the descriptor's 18-bit byte address (enc(x) = (x & 0x3FFFF) >> 4)
+
+int pattern_rows(SmemSwizzle s) {  // 128-byte rows of one period: 2^b
+    switch (s) {
+        case SmemSwizzle::None: return 1;
+        case SmemSwizzle::B32: return 2;
+        case SmemSwizzle::B64: return 4;
+        case SmemSwizzle::B128: return 8;
+        case SmemSwizzle::B128Base32: return 4;
+    }
+    return 1;
+}
+
+}  // namespace
+
+std::string_view smem_swizzle_name(SmemSwizzle s) {
+    switch (s) {
+        case SmemSwizzle::None: return "none";
+        case SmemSwizzle::B32: return "32B";
+        case SmemSwizzle::B64: return "64B";
+        case SmemSwizzle::B128: return "128B";
+        case SmemSwizzle::B128Base32: return "128B_base32B";
+    }
+    return "none";
+}
+
+std::optional<SmemSwizzle> parse_smem_swizzle(std::string_view text) {
+    const std::string t = text::lower(text::trim(text));
+    if (t == "none" || t == "interleave" || t == "0") return SmemSwizzle::None;
+    if (t == "32b" || t == "32") return SmemSwizzle::B32;
+    if (t == "64b" || t == "64") return SmemSwizzle::B64;
+    if (t == "128b" || t == "128") return SmemSwizzle::B128;
+    if (t == "128b_base32b" || t == "128b_atom_32b" || t == "128b_32b") return SmemSwizzle::B128Base32;
+    return std::nullopt;
+}
+
+int swizzle_span(SmemSwizzle s) {
+    switch (s) {
+        case SmemSwizzle::None: return 0;
+        case SmemSwizzle::B32: return 32;
+        case SmemSwizzle::B64: return 64;
+        case SmemSwizzle::B128:
+        case SmemSwizzle::B128Base32: return 128;
+    }
+    return 0;
+}
+
+int swizzle_period(SmemSwizzle s) { return s == SmemSwizzle::None ? 0 : 128 * pattern_rows(s); }
+
+std::uint32_t smem_swizzle(std::uint32_t a, SmemSwizzle s, int base_offset) {
+    if (s == SmemSwizzle::None) return a;
+    const int rows = pattern_rows(s);
+    const int unit_shift = s == SmemSwizzle::B128Base32 ? 5 : 4;  // 32-byte units (Swizzle<2,5,2>) or 16-byte chunks
+    const std::uint32_t row = static_cast<std::uint32_t>(((static_cast<int>((a >> 7) % 8) - base_offset) % rows + rows) % rows);
+    return a ^ (row << unit_shift);
+}
+
+std::string_view smem_major_name(SmemMajor m) { return m == SmemMajor::K ? "K" : "MN"; }
+std::string_view descriptor_format_name(DescriptorFormat f) { return f == DescriptorFormat::Wgmma ? "wgmma" : "tcgen05"; }
+
+// ------------------------------------------------------------ descriptors ---
+
+namespace {
+
+std::uint64_t enc(std::uint32_t bytes) { return (bytes & 0x3FFFFu) >> 4; }
+
+int wgmma_code(SmemSwizzle s) {  // bits 62-63: 0 none (interleave), 1 128B, 2 64B, 3 32B
+    switch (s) {
+        case SmemSwizzle::None: return 0;
+        case SmemSwizzle::B128: return 1;
+        case SmemSwizzle::B64: return 2;
+        case SmemSwizzle::B32: return 3;
+        case SmemSwizzle::B128Base32: break;
+    }
+    throw Error("the 128B_base32B swizzle exists only in tcgen05 descriptors; wgmma's: none, 32B, 64B, 128B");
+}
+
+int tcgen05_code(SmemSwizzle s) {  // bits 61-63: 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B
+    switch (s) {
+        case SmemSwizzle::None: return 0;
+        case SmemSwizzle::B128Base32: return 1;
+        case SmemSwizzle::B128: return 2;
+        case SmemSwizzle::B64: return 4;
+        case SmemSwizzle::B32: return 6;
+    }
+    return 0;
+}
+
+}  // namespace
+
+std::uint64_t encode_descriptor(const SmemDescriptor& d) {
+    std::uint64_t v = enc(d.start) | enc(d.lbo) << 16 | enc(d.sbo) << 32 |
+                      static_cast<std::uint64_t>(d.base_offset & 7) << 49;
+    if (d.format == DescriptorFormat::Wgmma) return v | static_cast<std::uint64_t>(wgmma_code(d.swizzle)) << 62;
+    return v | std::uint64_t{1} << 46 | static_cast<std::uint64_t>(d.lbo_mode & 1) << 52 |
+           static_cast<std::uint64_t>(tcgen05_code(d.swizzle)) << 61;
+}
+
+std::vector<DescriptorField> descriptor_fields(std::uint64_t v, DescriptorFormat f) {
+    auto bits = [v](int lo, int hi) { return (v >> lo) & ((std::uint64_t{1} << (hi - lo + 1)) - 1); };
+    std::vector<DescriptorField> out;
+    auto add = [&](const char* name, int lo, int hi, bool ignored, std::string meaning, bool bytes = false) {
+        DescriptorField d;
+        d.name = name;
+        d.lo = lo;
+        d.hi = hi;
+        d.bits = bits(lo, hi);
+        d.bytes = bytes ? static_cast<long long>(d.bits << 4) : -1;
+        d.ignored = ignored;
+        d.meaning = std::move(meaning);
+        out.push_back(std::move(d));
+    };
+    const bool wg = f == DescriptorFormat::Wgmma;
+    add("start_address", 0, 13, false, "start address >> 4 (bytes = field * 16)", true);
+    add(wg ? "ignored" : "reserved", 14, 15, true, wg ? "unused; the hardware ignores these bits" : "reserved");
+    add("leading_byte_offset", 16, 29, false, "LBO >> 4 (bytes = field * 16)", true);
+    add(wg ? "ignored" : "reserved", 30, 31, true, wg ? "unused; the hardware ignores these bits" : "reserved");
+    add("stride_byte_offset", 32, 45, false, "SBO >> 4 (bytes = field * 16)", true);
+    if (wg) {
+        add("ignored", 46, 48, true, "unused on sm_90 (tcgen05's fixed 0b001 here is ignored by wgmma)");
+        add("base_offset", 49, 51, false, "matrix base offset: the 128-byte row where the swizzle pattern starts "
+                                          "(subtracted from address bits 7-9; no effect without a swizzle)");
+        add("ignored", 52, 61, true, "unused on sm_90 (tcgen05's LBO-mode bit 52 and 32B-atomicity bit 61 are ignored)");
+        const int code = static_cast<int>(bits(62, 63));
+        const char* names[] = {"none (interleave)", "128B", "64B", "32B"};
+        add("layout_type", 62, 63, false, std::string("swizzle: ") + names[code] + " (0 none, 1 128B, 2 64B, 3 32B)");
+    } else {
+        add("version", 46, 48, false, "fixed 0b001 (PTX tcgen05 Table 40; CUTLASS version_ = 1)");
+        add("base_offset", 49, 51, false, "matrix base offset: the 128-byte row where the swizzle pattern starts");
+        add("lbo_mode", 52, 52, false, "0: LBO is a byte offset; 1: LBO is an absolute address (sm_103a, 48-byte K)");
+        add("fixed_zero", 53, 60, false, "fixed 0");
+        const int code = static_cast<int>(bits(61, 63));
+        const char* names[] = {"none", "128B_base32B", "128B", "invalid", "64B", "invalid", "32B", "invalid"};
+        add("layout_type", 61, 63, false,
+            std::string("swizzle: ") + names[code] + " (0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B)");
+    }
+    return out;
+}
+
+SmemDescriptor decode_descriptor(std::uint64_t v, DescriptorFormat f) {
+    SmemDescriptor d;
+    d.format = f;
+    d.start = static_cast<std::uint32_t>(v & 0x3FFF) << 4;
+    d.lbo = static_cast<std::uint32_t>((v >> 16) & 0x3FFF) << 4;
+    d.sbo = static_cast<std::uint32_t>((v >> 32) & 0x3FFF) << 4;
+    d.base_offset = static_cast<int>((v >> 49) & 7);
+    if (f == DescriptorFormat::Wgmma) {
+        const SmemSwizzle by_code[] = {SmemSwizzle::None, SmemSwizzle::B128, SmemSwizzle::B64, SmemSwizzle::B32};
+        d.swizzle = by_code[(v >> 62) & 3];
+        return d;
+    }
+    const std::string where = "--descriptor " + hex64(v) + " (tcgen05): ";
+    if (((v >> 46) & 7) != 1)
+        throw Error(where + "bits 46-48 are " + str(static_cast<long long>((v >> 46) & 7)) +
+                    "; they must be 0b001 (the fixed version field, PTX tcgen05 'Shared Memory Descriptor')");
+    if ((v >> 53) & 0xFF) throw Error(where + "bits 53-60 must be 0 (fixed)");
+    d.lbo_mode = static_cast<int>((v >> 52) & 1);
+    switch ((v >> 61) & 7) {
+        case 0: d.swizzle = SmemSwizzle::None; break;
+        case 1: d.swizzle = SmemSwizzle::B128Base32; break;
+        case 2: d.swizzle = SmemSwizzle::B128; break;
+        case 4: d.swizzle = SmemSwizzle::B64; break;
+        case 6: d.swizzle = SmemSwizzle::B32; break;
+        default:
+            throw Error(where + "swizzle code " + str(static_cast<long long>((v >> 61) & 7)) +
+                        " (bits 61-63) is not defined; legal: 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B");
+    }
+    return d;
+}
+
+// ---------------------------------------------------------- the operand ---
+
+namespace {
+
+bool is_tcgen05(const Instruction& ins) { return ins.kind == LayoutKind::Tcgen05Mma; }
+
+DescriptorFormat format_of(const Instruction& ins) {
+    return is_tcgen05(ins) ? DescriptorFormat::Tcgen05 : DescriptorFormat::Wgmma;
+}
+
+// Bits one element occupies in shared memory: kind::f8f6f4 keeps its 6- and
+// 4-bit types in 8-bit containers (PTX tcgen05 'Packing formats'); mxf4 /
+// mxf4nvf4 pack two 4-bit values per byte.
+int smem_bits(const Instruction& ins, ElemType t) {
+    const int b = elem_bits(t);
+    if (b < 8 && ins.mma_kind == "f8f6f4") return 8;
+    return b;
+}
+
+int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
+
+}  // namespace
+
+bool in_shared_memory(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    if (ins.kind == LayoutKind::Wgmma) return op == Operand::B || (op == Operand::A && mods.smem_a == 1);
+    if (ins.kind == LayoutKind::Tcgen05Mma) return op == Operand::B || (op == Operand::A && !ins.a_in_tmem);
+    return false;
+}
+
+std::pair<int, int> SmemOperand::mn_k(int row, int col) const {
+    return operand == Operand::A ? std::pair<int, int>{row, col} : std::pair<int, int>{col, row};
+}
+
+std::uint32_t SmemOperand::linear(int m, int kk) const {
+    const long long e_bits = element_bits;
+    const long long W = swizzle_span(desc.swizzle);
+    const long long lbo = desc.lbo, sbo = desc.sbo;
+    long long lin = 0;
+    if (major == SmemMajor::K) {
+        const long long kb = kk * e_bits;  // bit offset along K
+        if (W == 0)
+            lin = (m % 8) * 16 + (m / 8) * sbo + (kb % 128) / 8 + (kb / 128) * lbo;
+        else
+            lin = (m % 8) * W + (m / 8) * sbo + kb / 8;
+    } else {
+        const long long mb = m * e_bits;  // bit offset along MN
+        if (W == 0)
+            lin = (mb % 128) / 8 + (mb / 128) * sbo + (kk % 8) * 16 + (kk / 8) * lbo;
+        else if (desc.swizzle == SmemSwizzle::B128Base32)
+            lin = (mb % 1024) / 8 + (mb / 1024) * lbo + (kk % 4) * 128 + (kk / 4) * sbo;
+        else
+            lin = (mb % (8 * W)) / 8 + (mb / (8 * W)) * lbo + (kk % 8) * W + (kk / 8) * sbo;
+    }
+    return static_cast<std::uint32_t>(lin);
+}
+
+std::uint32_t SmemOperand::address(int m, int kk) const {
+    return smem_swizzle(desc.start + linear(m, kk), desc.swizzle, desc.base_offset);
+}
+
+int SmemOperand::bit(int, int kk) const {
+    return major == SmemMajor::K ? static_cast<int>((static_cast<long long>(kk) * element_bits) % 8) : 0;
+}
+
+int SmemOperand::core_matrix(int m, int kk) const {
+    if (major == SmemMajor::K) {
+        const int per_mn = ceil_div(mn, 8);
+        return static_cast<int>(static_cast<long long>(kk) * element_bits / 128) * per_mn + m / 8;
+    }
+    const int per_mn = ceil_div(static_cast<long long>(mn) * element_bits, 128);
+    return (kk / 8) * per_mn + static_cast<int>(static_cast<long long>(m) * element_bits / 128);
+}
+
+SmemOperand smem_operand(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    if (!in_shared_memory(ins, op, mods))
+        throw Error("operand " + std::string(operand_name(op)) + " of " + ins.mnemonic +
+                    " is not read from shared memory" +
+                    (ins.kind == LayoutKind::Wgmma && op == Operand::A
+                         ? " (A from registers; the SS form reads A through a descriptor: --memory smem on operand A)"
+                         : ""));
+    SmemOperand s;
+    s.operand = op;
+    const bool tc = is_tcgen05(ins);
+    const DescriptorFormat fmt = format_of(ins);
+    const int halves = tc && ins.cta_group == 2 ? 2 : 1;
+    if (op == Operand::A) {
+        s.mn = tc ? ins.m / halves : 64;
+        s.k = tc && ins.tcgen05_sparse ? ins.k / 2 : ins.k;
+        s.type = ins.a;
+        s.rows = s.mn;
+        s.cols = s.k;
+    } else {
+        s.mn = ins.n / halves;
+        s.k = ins.k;
+        s.type = ins.b;
+        s.rows = s.k;
+        s.cols = s.mn;
+    }
+    if (halves == 2)
+        s.notes.push_back("cta_group::2: this is one CTA's half (" + std::string(op == Operand::A ? "M" : "N") + "/2 = " +
+                          str(s.mn) + "); the peer CTA holds the other half at the same shared-memory offsets");
+    if (tc && ins.tcgen05_sparse && op == Operand::A)
+        s.notes.push_back("sparse A: shared memory holds the compressed K/2 = " + str(s.k) + " values per row");
+    s.element_bits = smem_bits(ins, s.type);
+    const int bits = s.element_bits;
+    const std::string tname(elem_name(s.type));
+    const std::string who = std::string(descriptor_format_name(fmt)) + " operand " + std::string(operand_name(op)) +
+                            " (" + ins.mnemonic + ")";
+
+    s.major = mods.smem_major == 1 ? SmemMajor::MN : SmemMajor::K;
+    if (s.major == SmemMajor::MN) {
+        if (!tc && bits != 16)
+            throw Error("--major MN is not legal for " + who + ": wgmma's transpose (imm-trans-a/b) exists only for "
+                        "16-bit types (f16, bf16), not " + tname + " (PTX ISA §9.7.15.5.1.2); legal: --major K");
+        if (tc && bits < 8)
+            throw Error("--major MN is not legal for " + who + ": packed sub-byte " + tname +
+                        " is K-major only (PTX tcgen05 §9.7.16.10.3); legal: --major K");
+    }
+    // The swizzle (default 128B: CUTLASS's atom for any tile whose K (K-major) or MN (MN-major) extent
+    // spans 128 bytes; tcgen05 MN-major 32-bit: 128B_base32B, its only legal mode).
+    SmemSwizzle sw = SmemSwizzle::B128;
+    if (tc && s.major == SmemMajor::MN && bits == 32) sw = SmemSwizzle::B128Base32;
+    if (mods.swizzle >= 0) sw = static_cast<SmemSwizzle>(mods.swizzle);
+    if (sw == SmemSwizzle::B128Base32 && !tc)
+        throw Error("--swizzle 128B_base32B is not legal for " + who + ": it is tcgen05's (128B with 32-byte "
+                    "atomicity); legal for wgmma: none, 32B, 64B, 128B");
+    if (tc && s.major == SmemMajor::MN && bits == 32 && sw != SmemSwizzle::B128Base32)
+        throw Error("--swizzle " + std::string(smem_swizzle_name(sw)) + " is not legal for " + who +
+                    ": MN-major 32-bit operands take only 128B_base32B (PTX tcgen05 §9.7.16.10.3); legal: --swizzle "
+                    "128B_base32B, or --major K");
+    if (tc && s.major == SmemMajor::MN && bits != 32 && sw == SmemSwizzle::B128Base32)
+        throw Error("--swizzle 128B_base32B is not legal for " + who + ": with MN-major it is for 32-bit types only "
+                    "(PTX tcgen05 §9.7.16.10.3); legal: none, 32B, 64B, 128B");
+    const int W = swizzle_span(sw);
+    const long long mn_bytes = static_cast<long long>(s.mn) * bits / 8;
+    const long long k_bytes = static_cast<long long>(s.k) * bits / 8;
+
+    // CUTLASS's values for tile_to_shape(atom, (MN, K)), atoms repeated along MN first
+    // (make_gmma_desc / make_umma_desc).
+    long long lbo = 0, sbo = 0;
+    if (s.major == SmemMajor::K) {
+        if (W == 0) {
+            sbo = 128;
+            lbo = static_cast<long long>(ceil_div(s.mn, 8)) * 128;
+        } else {
+            sbo = 8LL * W;
+            lbo = 16;
+        }
+    } else {
+        if (W == 0) {
+            sbo = 128;
+            lbo = static_cast<long long>(ceil_div(mn_bytes, 16)) * 128;
+        } else if (sw == SmemSwizzle::B128Base32) {
+            lbo = 512;
+            sbo = static_cast<long long>(ceil_div(mn_bytes, 128)) * 512;
+        } else {
+            lbo = 8LL * W;
+            sbo = static_cast<long long>(ceil_div(mn_bytes, W)) * 8 * W;
+        }
+    }
+    const bool from_descriptor = mods.descriptor.has_value();
+    if (mods.lbo >= 0) lbo = mods.lbo;
+    if (mods.sbo >= 0) sbo = mods.sbo;
+    s.desc.format = fmt;
+    s.desc.swizzle = sw;
+    s.desc.lbo = static_cast<std::uint32_t>(lbo);
+    s.desc.sbo = static_cast<std::uint32_t>(sbo);
+    s.desc.start = static_cast<std::uint32_t>(mods.smem_address >= 0 ? mods.smem_address : 0);
+    s.desc.base_offset = mods.base_offset >= 0 ? mods.base_offset : 0;
+    if (from_descriptor && tc) {
+        const SmemDescriptor d = decode_descriptor(*mods.descriptor, fmt);
+        s.desc.lbo_mode = d.lbo_mode;
+        if (d.lbo_mode == 1)
+            throw Error("--descriptor " + hex64(*mods.descriptor) + ": bit 52 = 1 (absolute LBO) is for sm_103a's "
+                        "48-byte K only (K-major, 128B, base offset 0); lanescope does not lay it out; legal: bit 52 = 0");
+    }
+    s.value = from_descriptor ? *mods.descriptor : encode_descriptor(s.desc);
+
+    // What the hardware reads of the fields.
+    const bool swz = W > 0;
+    if (s.major == SmemMajor::K) {
+        s.lbo_used = !swz && k_bytes > 16;
+        s.sbo_used = s.mn > 8;
+    } else {
+        const long long atom_bytes = swz ? (sw == SmemSwizzle::B128Base32 ? 128 : W) : 16;
+        s.lbo_used = swz ? mn_bytes > atom_bytes : s.k > 8;
+        s.sbo_used = swz ? s.k > (sw == SmemSwizzle::B128Base32 ? 4 : 8) : mn_bytes > 16;
+    }
+    s.base_offset_used = swz;
+    const bool lbo_given = mods.lbo >= 0, sbo_given = mods.sbo >= 0;
+    if (!s.lbo_used) {
+        std::string why = s.major == SmemMajor::K && swz
+                              ? "a swizzled K-major operand's K (" + str(k_bytes) + " bytes) lies inside one " + str(W) +
+                                    "-byte swizzle row (PTX: 'not used, assumed 1'; H200: any value reads the same)"
+                              : s.major == SmemMajor::K ? "K (" + str(k_bytes) + " bytes) fits in one core matrix"
+                              : swz ? "MN (" + str(mn_bytes) + " bytes) fits in one swizzle atom"
+                                    : "K (" + str(s.k) + ") fits in one 8-row group";
+        s.notes.push_back("LBO is ignored here: " + why + (lbo_given || from_descriptor ? "; the given " + str(lbo) +
+                                                                                               " changes nothing"
+                                                                                         : ""));
+    }
+    if (!s.sbo_used)
+        s.notes.push_back("SBO is ignored here: the operand has one " +
+                          std::string(s.major == SmemMajor::K ? "8-row group along MN"
+                                      : swz ? "8-row group along K" : "16-byte group along MN") +
+                          (sbo_given || from_descriptor ? "; the given " + str(sbo) + " changes nothing" : ""));
+    if (!swz && s.desc.base_offset != 0)
+        s.notes.push_back("the base offset is ignored here: it has no effect without a swizzle");
+    if (!lbo_given && !sbo_given && !from_descriptor)
+        s.notes.push_back("LBO " + str(lbo) + ", SBO " + str(sbo) + ": CUTLASS's " +
+                          (tc ? "make_umma_desc" : "make_gmma_desc") + " values for a " + str(s.mn) + " x " + str(s.k) +
+                          " " + tname + " tile, " + std::string(smem_major_name(s.major)) + "-major, " +
+                          std::string(smem_swizzle_name(sw)));
+
+    // Refusals: what the hardware does not allow.
+    auto field_check = [&](const char* flag, long long v) {
+        if (v % 16 != 0 || v < 0 || v >= kWindow)
+            throw Error(std::string(flag) + " " + str(v) + " is not legal for " + who + ": descriptor fields are "
+                        "16-byte units of an 18-bit byte value; legal: a multiple of 16 in 0.." + str(kWindow - 16));
+    };
+    field_check("--smem-address", s.desc.start);
+    if (s.lbo_used) field_check("--lbo", lbo);
+    if (s.sbo_used) field_check("--sbo", sbo);
+    if (swz) {
+        if (s.major == SmemMajor::K) {
+            // Every 8-row group's K slice must lie inside one W-byte swizzle row, and the groups
+            // must not overlap (a group is one swizzle period: 8 rows of W bytes).
+            const int groups = ceil_div(s.mn, 8);
+            if (groups > 1 && sbo < 8LL * W)
+                throw Error("--sbo " + str(sbo) + " is not legal for " + who + " with the " + str(W) +
+                            "B swizzle: an 8-row group is one swizzle period (8 rows x " + str(W) + " bytes = " +
+                            str(8 * W) + "); a smaller SBO puts the next group inside it; legal: SBO >= " + str(8 * W));
+            for (int g = 0; g < groups; ++g) {
+                const long long at = (s.desc.start + g * sbo) % W;
+                if (at + k_bytes > W)
+                    throw Error(std::string(g == 0 ? "--smem-address " + str(s.desc.start)
+                                                   : "--sbo " + str(sbo) + " (8-row group " + str(g) + ")") +
+                                " is not legal for " + who + ": the " + str(k_bytes) + "-byte K slice starts " + str(at) +
+                                " bytes into a " + str(W) + "-byte swizzle row and would leave it (misaligned swizzle "
+                                "atom); legal: start + g*SBO = 0.." + str(W - k_bytes) + " (mod " + str(W) + ")");
+            }
+        } else {
+            const long long atom_w = sw == SmemSwizzle::B128Base32 ? 128 : W;
+            const long long atom_rows = sw == SmemSwizzle::B128Base32 ? 4 : 8;
+            if (s.desc.start % atom_w != 0)
+                throw Error("--smem-address " + str(s.desc.start) + " is not legal for " + who + " (MN-major, " +
+                            std::string(smem_swizzle_name(sw)) + "): each K row of a swizzle atom is " + str(atom_w) +
+                            " bytes of MN; a start inside it moves elements into the next row (misaligned swizzle "
+                            "atom); legal: a multiple of " + str(atom_w));
+            const int mn_atoms = ceil_div(mn_bytes, atom_w), k_groups = ceil_div(s.k, static_cast<int>(atom_rows));
+            if (mn_atoms > 1 && (lbo % atom_w != 0 || lbo < atom_w * atom_rows))
+                throw Error("--lbo " + str(lbo) + " is not legal for " + who + ": MN-major swizzled LBO is the distance "
+                            "between swizzle atoms along MN (" + str(atom_rows) + " rows x " + str(atom_w) + " bytes); "
+                            "legal: a multiple of " + str(atom_w) + ", at least " + str(atom_w * atom_rows));
+            if (k_groups > 1 && (sbo % atom_w != 0 || sbo < atom_w * atom_rows))
+                throw Error("--sbo " + str(sbo) + " is not legal for " + who + ": MN-major swizzled SBO is the distance "
+                            "between " + str(atom_rows) + "-row groups along K, each one swizzle period (" +
+                            str(atom_rows) + " rows x " + str(atom_w) + " bytes); legal: a multiple of " + str(atom_w) +
+                            ", at least " + str(atom_w * atom_rows));
+        }
+    }
+    // The operand stays inside the descriptor's address window.
+    std::uint32_t top = 0;
+    for (int m = 0; m < s.mn; m += std::max(1, s.mn - 1))
+        for (int kk = 0; kk < s.k; kk += std::max(1, s.k - 1))
+            top = std::max(top, s.desc.start + s.linear(m, kk) + static_cast<std::uint32_t>(std::max(1, bits / 8)));
+    if (top > kWindow)
+        throw Error(who + " reaches byte " + str(top) + ": the descriptor addresses 18 bits (0.." + str(kWindow - 1) +
+                    "); legal: a smaller --smem-address, --lbo or --sbo");
+
+    const std::string T = str(128 / bits), e = bits >= 8 ? str(bits / 8) : "1/" + str(8 / bits);
+    const std::string mnv = op == Operand::A ? "m" : "n";
+    const std::string Ws = str(W);
+    std::string lin;
+    if (s.major == SmemMajor::K)
+        lin = swz ? "(" + mnv + "%8)*" + Ws + " + (" + mnv + "/8)*SBO + k*" + e
+                  : "(" + mnv + "%8)*16 + (" + mnv + "/8)*SBO + (k%" + T + ")*" + e + " + (k/" + T + ")*LBO";
+    else if (!swz)
+        lin = "(" + mnv + "%" + T + ")*" + e + " + (" + mnv + "/" + T + ")*SBO + (k%8)*16 + (k/8)*LBO";
+    else if (sw == SmemSwizzle::B128Base32)
+        lin = "(" + mnv + "%" + str(1024 / bits) + ")*" + e + " + (" + mnv + "/" + str(1024 / bits) +
+              ")*LBO + (k%4)*128 + (k/4)*SBO";
+    else
+        lin = "(" + mnv + "%" + str(8 * W / bits) + ")*" + e + " + (" + mnv + "/" + str(8 * W / bits) + ")*LBO + (k%8)*" +
+              Ws + " + (k/8)*SBO";
+    const std::string xr = sw == SmemSwizzle::B128Base32 ? "32-byte unit (bits 5-6)" : "16-byte chunk (bits 4-" +
+                                                                                             str(3 + (W == 32 ? 1 : W == 64 ? 2 : 3)) + ")";
+    s.formula = std::string(smem_major_name(s.major)) + "-major, swizzle " + std::string(smem_swizzle_name(sw)) +
+                ": address = " + (swz ? "swz(" : "") + "start + " + lin + (swz ? ")" : "") + "; start = " +
+                str(s.desc.start) + ", LBO = " + str(lbo) + ", SBO = " + str(sbo) +
+                (swz ? "; swz: " + xr + " ^= ((address >> 7) - base_offset) mod " + str(pattern_rows(sw)) +
+                           " on the absolute address, base_offset = " + str(s.desc.base_offset)
+                     : "") +
+                ". Descriptor " + hex64(s.value) + ".";
+    return s;
+}
+
+// ------------------------------------------------------------- modifiers ---
+
+namespace detail {
+
+void resolve_smem_modifiers(const Instruction& ins, const Target& t, const Modifiers& m, ResolvedModifiers& r) {
+    struct Given {
+        const char* flag;
+        int value;
+    };
+    const Given given[] = {{"--memory smem", m.smem_a},  {"--major", m.smem_major},
+                           {"--swizzle", m.swizzle},     {"--lbo", m.lbo},
+                           {"--sbo", m.sbo},             {"--smem-address", m.smem_address},
+                           {"--base-offset", m.base_offset}};
+    const bool has_smem = ins.kind == LayoutKind::Wgmma || ins.kind == LayoutKind::Tcgen05Mma;
+    const std::string where = ins.mnemonic + " on " + t.gfx;
+    if (!has_smem) {
+        for (const Given& g : given)
+            if (g.value > 0 || (g.value == 0 && std::string(g.flag) != "--memory smem"))  // smem_a 0 is the default
+                throw Error(std::string(g.flag) + " does not apply to " + where + ": only wgmma and tcgen05.mma read "
+                            "operands through a shared-memory matrix descriptor");
+        if (m.descriptor)
+            throw Error("--descriptor does not apply to " + where + ": only wgmma and tcgen05.mma read operands "
+                        "through a shared-memory matrix descriptor");
+        return;
+    }
+    if (m.smem_a >= 0) {
+        if (m.smem_a > 1) throw Error("smem_a " + str(m.smem_a) + " is not legal; legal: 0 (A in registers), 1 (A in shared memory)");
+        if (ins.kind != LayoutKind::Wgmma && m.smem_a == 1 && ins.a_in_tmem)
+            throw Error("--memory smem on A does not apply to " + where + ": this form reads A from Tensor Memory");
+        if (ins.kind == LayoutKind::Wgmma) r.smem_a = m.smem_a;
+    }
+    if (m.smem_major > 1) throw Error("--major " + str(m.smem_major) + " is not legal; legal: K (0), MN (1)");
+    r.smem_major = m.smem_major;
+    if (m.swizzle > 4)
+        throw Error("--swizzle " + str(m.swizzle) + " is not legal; legal: none, 32B, 64B, 128B (tcgen05 also 128B_base32B)");
+    if (m.base_offset > 7) throw Error("--base-offset " + str(m.base_offset) + " is not legal; legal: 0..7 (descriptor bits 49-51)");
+    r.swizzle = m.swizzle;
+    r.lbo = m.lbo;
+    r.sbo = m.sbo;
+    r.smem_address = m.smem_address;
+    r.base_offset = m.base_offset;
+    if (m.descriptor) {
+        for (const Given& g : given)
+            if (g.value >= 0 && std::string(g.flag) != "--major" && std::string(g.flag) != "--memory smem")
+                throw Error(std::string(g.flag) + " does not go with --descriptor: the descriptor's own fields give the "
+                            "swizzle, LBO, SBO, start address and base offset (the major-ness is the instruction's, "
+                            "--major)");
+        const SmemDescriptor d = decode_descriptor(*m.descriptor, format_of(ins));
+        r.descriptor = m.descriptor;
+        r.swizzle = static_cast<int>(d.swizzle);
+        r.lbo = static_cast<int>(d.lbo);
+        r.sbo = static_cast<int>(d.sbo);
+        r.smem_address = static_cast<int>(d.start);
+        r.base_offset = d.base_offset;
+    }
+    // Check every operand in shared memory now (the rule names the option).
+    for (Operand op : {Operand::A, Operand::B})
+        if (in_shared_memory(ins, op, r)) (void)smem_operand(ins, op, r);
+}
+
+void smem_modifier_ranges(const Instruction& ins, const ResolvedModifiers& cur, std::vector<ModifierRange>& out) {
+    if (ins.kind != LayoutKind::Wgmma && ins.kind != LayoutKind::Tcgen05Mma) return;
+    const bool tc = ins.kind == LayoutKind::Tcgen05Mma;
+    if (!tc) out.push_back({"smem_a", {0, 1}, "A from registers (0) or shared memory through a descriptor (1, the SS form)", true});
+    const int bits = smem_bits(ins, ins.b);
+    std::vector<int> majors = {0};
+    if ((!tc && bits == 16) || (tc && bits >= 8)) majors.push_back(1);
+    if (majors.size() > 1)
+        out.push_back({"smem_major", majors, "the shared-memory operands' major-ness: 0 K-major, 1 MN-major", true});
+    std::vector<int> sw = {0, 1, 2, 3};
+    if (tc && cur.smem_major == 1 && bits == 32) sw = {4};
+    else if (tc && cur.smem_major != 1) sw.push_back(4);
+    out.push_back({"swizzle", sw, "the descriptor's swizzle: 0 none, 1 32B, 2 64B, 3 128B" + std::string(tc ? ", 4 128B_base32B" : ""), true});
+    out.push_back({"base_offset", {0, 1, 2, 3, 4, 5, 6, 7}, "descriptor bits 49-51: the 128-byte row the swizzle pattern starts at", true});
+}
+
+OperandSpec smem_operand_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    const SmemOperand so = smem_operand(ins, op, mods);
+    OperandSpec s;
+    s.space = Space::SharedMemory;
+    s.rows = so.rows;
+    s.cols = so.cols;
+    s.type = so.type;
+    s.width = s.stride = so.element_bits;
+    s.regs = 32;
+    std::uint32_t top = 0;
+    for (int r = 0; r < so.rows; ++r)
+        for (int c = 0; c < so.cols; ++c) {
+            const auto [m, kk] = so.mn_k(r, c);
+            top = std::max(top, so.address(m, kk));
+        }
+    s.lanes = static_cast<int>(top / 128) + 1;
+    s.formula = so.formula;
+    const int bits = so.element_bits;
+    s.place = [so, bits](int, int r, int c, std::vector<Slot>& out) {
+        const auto [m, kk] = so.mn_k(r, c);
+        const std::uint32_t a = so.address(m, kk);
+        out.push_back({static_cast<int>(a / 128), static_cast<int>(((a % 128) * 8 + static_cast<std::uint32_t>(so.bit(m, kk))) / static_cast<std::uint32_t>(bits))});
+    };
+    return s;
+}
+
+}  // namespace detail
+
+}  // namespace lanescope
+
+// ------------------------------------------------------------------ TMA ---
+
+namespace lanescope {
+
+void check_tma_box(const TmaBox& b) {
+    if (b.inner < 1 || b.inner > 256 || b.outer < 1 || b.outer > 256)
+        throw Error("--box " + str(b.inner) + "x" + str(b.outer) + " is not legal: cuTensorMapEncodeTiled takes box "
+                    "dimensions 1..256");
+    if (b.element_bits != 8 && b.element_bits != 16 && b.element_bits != 32 && b.element_bits != 64)
+        throw Error("--element-bits " + str(b.element_bits) + " is not legal; legal: 8, 16, 32, 64");
+    const long long inner_bytes = static_cast<long long>(b.inner) * b.element_bits / 8;
+    if (inner_bytes % 16 != 0)
+        throw Error("--box " + str(b.inner) + "x" + str(b.outer) + ": the inner box is " + str(inner_bytes) +
+                    " bytes; cuTensorMapEncodeTiled needs boxDim[0] * element size to be a multiple of 16 bytes");
+    const int W = swizzle_span(b.swizzle);
+    if (W > 0 && inner_bytes > W)
+        throw Error("--box " + str(b.inner) + "x" + str(b.outer) + ": the inner box is " + str(inner_bytes) +
+                    " bytes, more than the " + std::string(smem_swizzle_name(b.swizzle)) + " swizzle's span of " +
+                    str(W) + " bytes (cuTensorMapEncodeTiled: boxDim[0] * element size <= the swizzle span); legal: "
+                    "an inner box of at most " + str(W * 8 / b.element_bits) + " elements");
+    if (b.smem_address % 128 != 0)
+        throw Error("--smem-address " + str(b.smem_address) + " is not legal for a TMA destination: shared memory "
+                    "for cp.async.bulk.tensor must be 128-byte aligned (CUDA C++ Programming Guide, TMA swizzle); "
+                    "legal: a multiple of 128");
+    const long long end = b.smem_address + static_cast<long long>(tma_pitch(b)) * b.outer;
+    if (end > kWindow)
+        throw Error("the box ends at byte " + str(end) + ", beyond shared memory's 18-bit window (" + str(kWindow) +
+                    "); legal: a smaller box or --smem-address");
+}
+
+int tma_pitch(const TmaBox& b) {
+    const int inner_bytes = b.inner * b.element_bits / 8;
+    return std::max(inner_bytes, swizzle_span(b.swizzle));
+}
+
+std::vector<TmaEntry> tma_entries(const TmaBox& b) {
+    check_tma_box(b);
+    const std::uint32_t pitch = static_cast<std::uint32_t>(tma_pitch(b));
+    std::vector<TmaEntry> out;
+    out.reserve(static_cast<size_t>(b.inner) * static_cast<size_t>(b.outer));
+    for (int r = 0; r < b.outer; ++r)
+        for (int c = 0; c < b.inner; ++c) {
+            const std::uint32_t lin = b.smem_address + static_cast<std::uint32_t>(r) * pitch +
+                                      static_cast<std::uint32_t>(c * b.element_bits / 8);
+            out.push_back({r, c, smem_swizzle(lin, b.swizzle, 0)});
+        }
+    return out;
+}
+
+}  // namespace lanescope
