@@ -351,10 +351,10 @@ int run_tma(const Options& o, const SmemArgs& a) {
                  num(entries[i].address) + ", \"bank\": " + num((entries[i].address / 4) % 32) + "}" +
                  (i + 1 < entries.size() ? ",\n" : "\n");
         s += "]}\n";
-    } else if (f == ls::Format::Csv) {
-        s = "row,col,address,bank\n";
-        for (const auto& e : entries)
-            s += num(e.row) + "," + num(e.col) + "," + num(e.address) + "," + num((e.address / 4) % 32) + "\n";
+    } else if (f == ls::Format::Csv || f == ls::Format::Markdown) {  // one table (RFC 4180 / GitHub Flavored Markdown)
+        std::vector<std::vector<std::string>> rows = {{"row", "col", "address", "bank"}};
+        for (const auto& e : entries) rows.push_back({num(e.row), num(e.col), num(e.address), num((e.address / 4) % 32)});
+        s = ls::render_grid(rows, f);
     } else {
         const int ebytes = b.element_bits / 8, per_chunk = 16 / ebytes;
         s = "TMA box " + num(b.inner) + "x" + num(b.outer) + " (inner x outer) of " + num(b.element_bits) +
@@ -396,6 +396,8 @@ int run_banks(const Options& o, const SmemArgs& a) {
     const ls::Target& t = ls::Catalog::target(o.arch);
     const auto addrs = parse_addresses(a.addresses);
     const ls::Format f = parse_format(o.format);
+    if (f != ls::Format::Table && f != ls::Format::Json)  // its phases are several tables and a verdict: no one CSV table
+        throw ls::Error("--format '" + o.format + "' is not legal for banks; legal: table, json");
     if (t.vendor() == ls::Vendor::NVIDIA) {
         const ls::SmemAccess acc = ls::parse_smem_access(a.access);
         if (acc.matrix && acc.store && t.family != ls::Family::Hopper && t.family != ls::Family::Blackwell &&
@@ -479,7 +481,7 @@ void register_smem_commands(CLI::App& app, Options& o, std::vector<Command>& out
             sub->add_option("--swizzle", a.swizzle, "none, 32B, 64B, 128B, 128B_base32B (CU_TENSOR_MAP_SWIZZLE_128B_ATOM_32B)")
                 ->capture_default_str();
             sub->add_option("--smem-address", a.address_text, "destination shared-memory byte address (128-byte aligned; default 0)");
-            sub->add_option("--format", o.format, "table, csv, json")->capture_default_str();
+            sub->add_option("--format", o.format, "table, csv, markdown, json")->capture_default_str();
             sub->add_option("-o,--out", o.out, "write to FILE");
             sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");
         }

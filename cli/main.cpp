@@ -1166,10 +1166,10 @@ int lanescope_cli_main(int argc, char** argv) {
             add_int_option(c.sub, "--block", o.block, 0, 1 << 20, "block index (multi-block instructions; default 0)");
         }
         if (name == "which") {
-            add_int_option(c.sub, "--column,--reg", o.reg, 0, 1 << 20,
+            add_int_option(c.sub, "--reg,--column", o.reg, 0, 1 << 20,
                            "register, counted from the operand's first VGPR (left out: every register of the lane); "
                            "on a Tensor Memory operand the TMEM column (--column)");
-            add_int_option(c.sub, "--tmem-lane,--lane", o.lane, 0, 1 << 20,
+            add_int_option(c.sub, "--lane,--tmem-lane", o.lane, 0, 1 << 20,
                            "lane (NVIDIA: thread); on a Tensor Memory operand the TMEM lane, 0-127, CTA 1 of a "
                            "cta_group::2 pair 128-255 (--tmem-lane)")
                 ->required();

@@ -346,7 +346,7 @@ TEST_CASE("check reads NVIDIA's NVMMADistributedLayout, wgmma warpgroups numbere
     }
 }
 
-TEST_CASE("--format gluon prints only what Gluon takes: Triton's kWidths, surjective DistributedLinearLayouts") {
+TEST_CASE("gluon output: --format gluon prints only what Gluon takes: Triton's kWidths, surjective DistributedLinearLayouts") {
     // MFMA at --k-width 32: the bases, no named form, and the reason.
     Run k32 = cli("layout -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --k-width 32 --format gluon");
     REQUIRE(k32.status == 0);

@@ -145,6 +145,8 @@ TEST_CASE("every --format csv and --format markdown output is one table (RFC 418
         "load " + mfma + " --operand A",
         "load " + mfma + " --operand A --sweep",
         "load -a gfx1250 -i v_wmma_f32_16x16x32_f16 --operand A",
+        "tma --box 64x8 --element-bits 16 --swizzle 128B",
+        "tma --box 32x4 --element-bits 16 --swizzle 64B --smem-address 384",
     };
     std::set<std::string> covered;
     for (const std::string& q : queries) {

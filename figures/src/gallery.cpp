@@ -343,7 +343,36 @@ std::string facts_body(const std::string& markdown) {
                 in_table = true;
                 continue;
             }
-            h += "<tr><th>" + html(fact) + "</th><td>" + html(value) + "</td></tr>\n";
+            // info's Markdown is one table: a fact of several lines (modifiers, layout,
+            // symbols) joins them with <br>; the page shows them as lines, the symbols as
+            // a definition list.
+            std::vector<std::string> parts;
+            for (size_t from = 0;;) {
+                const size_t br = value.find("<br>", from);
+                std::string part = value.substr(from, br == std::string::npos ? br : br - from);
+                for (size_t bar; (bar = part.find("\\|")) != std::string::npos;) part.erase(bar, 1);  // Markdown's \|
+                parts.push_back(part);
+                if (br == std::string::npos) break;
+                from = br + 4;
+            }
+            if (parts.size() == 1) {
+                h += "<tr><th>" + html(fact) + "</th><td>" + html(parts.front()) + "</td></tr>\n";
+                continue;
+            }
+            h += "</table>\n<h3>" + html(fact) + "</h3>\n";
+            if (fact == "symbols") {
+                h += "<dl class=\"symbols\">\n";
+                for (const std::string& part : parts) {
+                    const std::string d = trim(part);
+                    const size_t colon = d.find(": ");
+                    h += "<dt><code>" + html(d.substr(0, colon)) + "</code></dt><dd>" +
+                         html(colon == std::string::npos ? "" : d.substr(colon + 2)) + "</dd>\n";
+                }
+                h += "</dl>\n";
+            } else {
+                for (const std::string& part : parts) h += "<p class=\"line\"><code>" + html(part) + "</code></p>\n";
+            }
+            h += "<table class=\"facts\">\n";
         } else if (in_symbols) {
             const size_t colon = line.find(": ");
             h += "<dt><code>" + html(line.substr(2, colon - 2)) + "</code></dt><dd>" +

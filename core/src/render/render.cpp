@@ -1040,7 +1040,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
             {"target", "arch", "instruction", "builtin or short name", "MxNxK", "blocks", "A,B,C", "layout"}};
         for (const Target* t : targets) {
             const bool nvidia = t->vendor() == Vendor::NVIDIA;
-            for (const Instruction* r : cat.on(t->family))
+            for (const Instruction* r : rows_of(*t))
                 rows.push_back({t->gfx, std::string(family_name(t->family)), r->mnemonic,
                                 nvidia ? r->short_name : r->builtin(t->default_wave), r->shape(), num(r->blocks),
                                 std::string(elem_name(r->a)) + "," + std::string(elem_name(r->b)) + "," +
