@@ -618,6 +618,8 @@ const Instruction& Catalog::find_instruction(const Target& t, std::string_view r
     if (lazy_ && !lazy_->listed) {
         if (t.family == lazy_->family)
             if (const Instruction* r = find_lazy(name, implied_wave)) return *r;
+        // A Blackwell template's spelling is built from its row without reading the others.
+        if (const Instruction* bw = detail::blackwell_find(t, raw)) return *bw;
         return builtin().find_instruction(t, raw, implied_wave);  // a miss: where else it exists, what is near
     }
     // A lazy catalog that was listed answers from its list (the same objects as on()'s).
