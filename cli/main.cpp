@@ -184,7 +184,7 @@ std::string linear_of(const Resolved& r, ls::Operand op, const ls::TileParams& t
     if (!res.layout)
         throw ls::Error("the layout of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
                         " is not linear over GF(2), so it has no linear-layout form: " + res.why_not);
-    return ls::render_linear(*res.layout);
+    return ls::render_linear(ls::split_warp_lanes(*res.layout, ls::linear_warp_lanes(*r.ins, r.query.mods)));
 }
 
 std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp) {
