@@ -1,0 +1,116 @@
+// The probes a Blackwell GPU would run (none is here: they are generated and assembled by
+// ptxas in the tests, so they are known to build, and verify says the GPU they need).
+//
+// tcgen05.ld / tcgen05.st (PTX ISA 9.7.16.8.3 tcgen05.ld, 9.7.16.8.4 tcgen05.st, 9.7.16.7.1
+// tcgen05.alloc, 9.7.16.8.1 the memory consistency model: wait::st / wait::ld and the
+// thread-sync fences): one CTA of four warps. Warp 0 allocates the columns; every warp clears
+// its lane quarter (32x32b), stores its tagged registers with the row's shape, reads the
+// cells back as 32x32b (thread = TMEM lane 32*warp + lane, register = column: the witness of
+// where the store put each register) and with the row's shape (the round trip), and writes
+// both to `out`, thread-major: the cells first, then the round-tripped registers.
+#include "lanescope/gpu.hpp"
+#include "nvidia.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace lanescope::gpu {
+
+namespace {
+
+std::string num(long long v) { return std::to_string(v); }
+
+// 32-bit registers per thread of one .x1 message of a shape, and the columns it spans.
+struct LdStShape {
+    const char* shape;
+    int regs, cols;
+};
+constexpr LdStShape kLdSt[] = {{"32x32b", 1, 1}, {"16x64b", 1, 2}, {"16x128b", 2, 4}, {"16x256b", 4, 8}, {"16x32bx2", 1, 1}};
+
+std::string reg_list(const std::string& name, int first, int count) {
+    std::string s = "{";
+    for (int i = 0; i < count; ++i) s += (i ? ", %" : "%") + name + num(first + i);
+    return s + "}";
+}
+
+}  // namespace
+
+std::string blackwell_need(const Instruction& ins, const Target& t, int device_sm) {
+    const bool datacenter = t.family == Family::Blackwell, geforce = t.family == Family::BlackwellGeForce;
+    const bool tcgen05 = ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::Tcgen05LdSt ||
+                         ins.kind == LayoutKind::Tcgen05Cp;
+    const bool scaled = ins.kind == LayoutKind::MmaBlockScale;
+    if (!datacenter && !geforce && !tcgen05 && !scaled) return "";
+    const int want = detail::sm_number(t.gfx);
+    if (device_sm == want) return "";
+    const std::string gpu = tcgen05 || datacenter ? "a Blackwell datacenter GPU (B200, B300, GB200/GB300: sm_100a, sm_103a; Thor: sm_110a)"
+                                                  : "a Blackwell GeForce/workstation GPU (RTX 50, RTX PRO: sm_120a; DGX Spark: sm_121a)";
+    return "Blackwell entries need a Blackwell GPU: " + ins.mnemonic + " on " + t.gfx + " runs on " + gpu +
+           (device_sm > 0 ? "; the GPU here is sm_" + num(device_sm) : std::string("; no NVIDIA GPU is here")) +
+           ". Its probe is generated and assembled by ptxas in lanescope's tests; the layout stays not confirmed on hardware";
+}
+
+std::string tcgen05_ldst_probe_source(const Instruction& ins, const Target& t) {
+    if (ins.kind != LayoutKind::Tcgen05LdSt || ins.mnemonic.find(".red") != std::string::npos)
+        throw Error(ins.mnemonic + ": the tcgen05.st/ld round-trip probe is for tcgen05.ld and tcgen05.st rows "
+                    "(tcgen05.ld.red reduces, it has none)");
+    const LdStShape* sh = nullptr;
+    for (const LdStShape& s : kLdSt)
+        if (ins.tmem_shape == s.shape) sh = &s;
+    if (!sh || ins.tmem_num < 1) throw Error(ins.mnemonic + ": no tcgen05.ld/st shape and .num in its row");
+    const bool x2 = ins.tmem_shape == "16x32bx2";
+    const int regs = sh->regs * ins.tmem_num;
+    const int half = x2 ? ins.tmem_num : 0;  // immHalfSplitoff: the second half right after the first
+    const int unpacked = ins.pack16 ? 2 : 1;  // .unpack::16b / .pack::16b: a register's halves in two columns
+    const int cols = (sh->cols * ins.tmem_num + half) * unpacked;
+    int alloc = 32;
+    while (alloc < cols) alloc *= 2;
+    if (alloc > 512) throw Error(ins.mnemonic + ": " + num(cols) + " columns, more than Tensor Memory's 512");
+    const std::string shape = "." + ins.tmem_shape + ".x" + num(ins.tmem_num);
+    const std::string imm = x2 ? ", " + num(half) : "";
+    const int chunk = std::min(cols, 128);  // 32x32b reads at most 128 columns a message
+    const int out_words = cols + regs;
+    std::ostringstream p;
+    p << "// lanescope probe: tcgen05.st/ld round trip for " << ins.mnemonic << " (" << regs << " registers, " << cols
+      << " columns of lanes 32*warp..+31; out: per thread " << cols << " cells then " << regs << " registers)\n"
+      << ".version " << (detail::sm_number(t.gfx) >= 110 && detail::sm_number(t.gfx) < 120 ? "9.0" : "8.8") << "\n"
+      << ".target " << t.gfx << "\n.address_size 64\n\n"
+      << ".visible .entry lanescope_probe(.param .u64 in, .param .u64 out)\n{\n"
+      << "    .shared .align 4 .b32 tmem_base;\n"
+      << "    .reg .pred %first;\n"
+      << "    .reg .b32 %th, %warp, %base, %taddr, %caddr;\n"
+      << "    .reg .b32 %v<" << regs << ">, %w<" << regs << ">, %c<" << chunk << ">;\n"
+      << "    .reg .b64 %in, %out, %pin, %pout;\n"
+      << "    ld.param.u64 %in, [in];\n    ld.param.u64 %out, [out];\n"
+      << "    cvta.to.global.u64 %in, %in;\n    cvta.to.global.u64 %out, %out;\n"
+      << "    mov.u32 %th, %tid.x;\n    shr.u32 %warp, %th, 5;\n    setp.eq.u32 %first, %warp, 0;\n"
+      << "    @!%first bra ALLOCATED;\n"
+      << "    tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tmem_base], " << alloc << ";\n"
+      << "    tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\nALLOCATED:\n"
+      << "    tcgen05.fence::before_thread_sync;\n    bar.sync 0;\n    tcgen05.fence::after_thread_sync;\n"
+      << "    ld.shared.b32 %base, [tmem_base];\n"
+      << "    shl.b32 %taddr, %warp, 21;  // TMEM lane 32*warp in bits 31:16\n"
+      << "    add.u32 %taddr, %taddr, %base;\n";
+    for (int i = 0; i < chunk; ++i) p << "    mov.b32 %c" << i << ", 0;\n";
+    for (int c = 0; c < cols; c += chunk)
+        p << "    add.u32 %caddr, %taddr, " << c << ";\n    tcgen05.st.sync.aligned.32x32b.x" << chunk
+          << ".b32 [%caddr], " << reg_list("c", 0, chunk) << ";\n";
+    p << "    mul.wide.u32 %pin, %th, " << 4 * regs << ";\n    add.u64 %pin, %in, %pin;\n";
+    for (int i = 0; i < regs; ++i) p << "    ld.global.b32 %v" << i << ", [%pin+" << 4 * i << "];\n";
+    p << "    tcgen05.st.sync.aligned" << shape << (ins.pack16 ? ".unpack::16b" : "") << ".b32 [%taddr]" << imm << ", "
+      << reg_list("v", 0, regs) << ";\n    tcgen05.wait::st.sync.aligned;\n"
+      << "    mul.wide.u32 %pout, %th, " << 4 * out_words << ";\n    add.u64 %pout, %out, %pout;\n";
+    for (int c = 0; c < cols; c += chunk) {
+        p << "    add.u32 %caddr, %taddr, " << c << ";\n    tcgen05.ld.sync.aligned.32x32b.x" << chunk << ".b32 "
+          << reg_list("c", 0, chunk) << ", [%caddr];\n    tcgen05.wait::ld.sync.aligned;\n";
+        for (int i = 0; i < chunk; ++i) p << "    st.global.b32 [%pout+" << 4 * (c + i) << "], %c" << i << ";\n";
+    }
+    p << "    tcgen05.ld.sync.aligned" << shape << (ins.pack16 ? ".pack::16b" : "") << ".b32 " << reg_list("w", 0, regs)
+      << ", [%taddr]" << imm << ";\n    tcgen05.wait::ld.sync.aligned;\n";
+    for (int i = 0; i < regs; ++i) p << "    st.global.b32 [%pout+" << 4 * (cols + i) << "], %w" << i << ";\n";
+    p << "    tcgen05.fence::before_thread_sync;\n    bar.sync 0;\n    @!%first bra DONE;\n"
+      << "    tcgen05.dealloc.cta_group::1.sync.aligned.b32 %base, " << alloc << ";\nDONE:\n    ret;\n}\n";
+    return p.str();
+}
+
+}  // namespace lanescope::gpu

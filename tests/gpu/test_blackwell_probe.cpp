@@ -1,0 +1,81 @@
+// The probes a Blackwell GPU would run (none was available): tcgen05.st/ld round trips of
+// tagged values for every tcgen05.ld/st row, assembled by CUDA's ptxas for sm_100a here so
+// they are known to build ("no compiler here" where ptxas is absent); and verify --device cuda
+// says plainly that Blackwell entries need a Blackwell GPU.
+#include "lanescope/blackwell.hpp"
+#include "lanescope/gpu.hpp"
+#include "shell_run.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <set>
+#include <string>
+
+namespace ls = lanescope;
+namespace gpu = lanescope::gpu;
+
+namespace {
+const char* kPtxas = "/usr/local/cuda/bin/ptxas";
+}
+
+TEST_CASE("Blackwell probes: a tcgen05.st/ld round trip for every tcgen05.ld/st row assembles with ptxas for sm_100a",
+          "[blackwell][probe]") {
+    const ls::Target& t = ls::Catalog::target("sm_100a");
+    std::set<std::string> made;
+    int rows = 0;
+    std::vector<std::string> files;
+    for (const ls::Instruction& ins : ls::blackwell_spellings()) {
+        if (ins.kind != ls::LayoutKind::Tcgen05LdSt || ins.mnemonic.find(".red") != std::string::npos) continue;
+        ++rows;
+        const std::string src = gpu::tcgen05_ldst_probe_source(ins, t);
+        // What the probe must contain: the row's shape and .num, stored and loaded, and the 32x32b witness.
+        const std::string shape = "." + ins.tmem_shape + ".x" + std::to_string(ins.tmem_num);
+        CHECK(src.find("tcgen05.st.sync.aligned" + shape) != std::string::npos);
+        CHECK(src.find("tcgen05.ld.sync.aligned" + shape) != std::string::npos);
+        CHECK(src.find("tcgen05.ld.sync.aligned.32x32b") != std::string::npos);
+        CHECK(src.find("tcgen05.dealloc") != std::string::npos);
+        const std::string key = ins.tmem_shape + shape + (ins.pack16 ? "p" : "");
+        if (!made.insert(key).second) continue;  // tcgen05.ld and tcgen05.st rows share one probe
+        files.push_back(lstest::write_temp("lanescope_bw_probe_" + std::to_string(files.size()) + ".ptx", src));
+    }
+    CHECK(rows == 2 * 74);  // 37 shape x .num, plain and packed, of tcgen05.ld and of tcgen05.st
+    CHECK_THROWS_AS(gpu::tcgen05_ldst_probe_source(ls::Catalog::builtin().find_instruction(
+                                                        ls::Catalog::target("sm_90a"), "wgmma_m64n16k16_f32_f16"),
+                                                    t),
+                    ls::Error);
+    if (!std::filesystem::exists(kPtxas)) {
+        WARN("no compiler here: " << kPtxas << " is absent; the " << files.size() << " tcgen05 probes were generated only");
+        return;
+    }
+    int built = 0;
+    for (const std::string& f : files) {
+        const lstest::Run r = lstest::run_command(std::string(kPtxas) + " -arch=sm_100a -o /dev/null " + f);
+        INFO(f << "\n" << r.err);
+        CHECK(r.status == 0);
+        built += r.status == 0;
+    }
+    CHECK(built == static_cast<int>(files.size()));
+    WARN("tcgen05.st/ld round-trip probes assembled by ptxas for sm_100a: " << built << " / " << files.size());
+}
+
+TEST_CASE("Blackwell entries need a Blackwell GPU, said plainly", "[blackwell][probe]") {
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& sm100a = ls::Catalog::target("sm_100a");
+    const ls::Target& sm120a = ls::Catalog::target("sm_120a");
+    const ls::Instruction& mma = cat.find_instruction(sm100a, "tcgen05_mma_m128n256k16_f32_f16");
+    const std::string on_h200 = gpu::blackwell_need(mma, sm100a, 90);
+    CHECK(on_h200.rfind("Blackwell entries need a Blackwell GPU", 0) == 0);
+    CHECK(on_h200.find("B200") != std::string::npos);
+    CHECK(on_h200.find("sm_90") != std::string::npos);
+    CHECK(gpu::blackwell_need(mma, sm100a, 100).empty());
+    // Ampere's mma.sync on a Blackwell GeForce target: code for sm_120a runs on an RTX 50.
+    const ls::Instruction& hmma = cat.find_instruction(sm120a, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+    CHECK(gpu::blackwell_need(hmma, sm120a, 90).find("RTX 50") != std::string::npos);
+    CHECK(gpu::blackwell_need(hmma, ls::Catalog::target("sm_80"), 90).empty());
+    // From the command line, without any NVIDIA GPU here: the documented status 4, and the reason.
+    const lstest::Run r = lstest::cli("verify --device cuda -a sm_100a -i tcgen05_mma_m128n256k16_f32_f16");
+    if (r.status == 4) CHECK(r.err.find("Blackwell entries need a Blackwell GPU") != std::string::npos);
+    else CHECK(r.err.find("Blackwell") != std::string::npos);  // a non-Blackwell NVIDIA GPU refuses it too
+    CHECK(r.status != 0);
+}
