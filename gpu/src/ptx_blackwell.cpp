@@ -47,7 +47,10 @@ std::string blackwell_need(const Instruction& ins, const Target& t, int device_s
                                                   : "a Blackwell GeForce/workstation GPU (RTX 50, RTX PRO: sm_120a; DGX Spark: sm_121a)";
     return "Blackwell entries need a Blackwell GPU: " + ins.mnemonic + " on " + t.gfx + " runs on " + gpu +
            (device_sm > 0 ? "; the GPU here is sm_" + num(device_sm) : std::string("; no NVIDIA GPU is here")) +
-           ". Its probe is generated and assembled by ptxas in lanescope's tests; the layout stays not confirmed on hardware";
+           (ins.kind == LayoutKind::Tcgen05LdSt && ins.mnemonic.find(".red") == std::string::npos
+                ? ". Its tcgen05.st/ld round-trip probe is generated and assembled by ptxas in lanescope's tests"
+                : std::string("")) +
+           "; the layout stays not confirmed on hardware";
 }
 
 std::string tcgen05_ldst_probe_source(const Instruction& ins, const Target& t) {
@@ -110,6 +113,48 @@ std::string tcgen05_ldst_probe_source(const Instruction& ins, const Target& t) {
     for (int i = 0; i < regs; ++i) p << "    st.global.b32 [%pout+" << 4 * (cols + i) << "], %w" << i << ";\n";
     p << "    tcgen05.fence::before_thread_sync;\n    bar.sync 0;\n    @!%first bra DONE;\n"
       << "    tcgen05.dealloc.cta_group::1.sync.aligned.b32 %base, " << alloc << ";\nDONE:\n    ret;\n}\n";
+    return p.str();
+}
+
+std::string mma_block_scale_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods) {
+    if (ins.kind != LayoutKind::MmaBlockScale || ins.mnemonic.find(".block_scale") == std::string::npos ||
+        ins.mnemonic.rfind("mma.sync.", 0) != 0)
+        throw Error(ins.mnemonic + ": the one-hot scale-factor probe is for the dense block-scaled mma.sync rows of "
+                    "sm_120 (kind::mxf8f6f4, mxf4, mxf4nvf4 with .block_scale)");
+    auto regs = [&](Operand op) { return operand_regs(ins, op, mods); };
+    const int ra = regs(Operand::A), rb = regs(Operand::B), rc = regs(Operand::C), rd = regs(Operand::D);
+    const std::string acc = elem_bits(ins.d_type()) == 32 ? ".f32" : ".b32";
+    std::ostringstream p, body;
+    int word = 0;  // the input: per thread A, B, C, SFA, SFB words, thread-major
+    const int words = ra + rb + rc + 2;
+    auto load = [&](const std::string& name, int count) {
+        for (int i = 0; i < count; ++i) body << "    ld.global.b32 %" << name << i << ", [%pin+" << 4 * (word + i) << "];\n";
+        word += count;
+    };
+    body << "    mul.wide.u32 %pin, %th, " << 4 * words << ";\n    add.u64 %pin, %in, %pin;\n";
+    load("a", ra);
+    load("b", rb);
+    load("c", rc);
+    load("sfa", 1);
+    load("sfb", 1);
+    // PTX ISA 9.7.14.3: {byte-id, thread-id} selectors, immediates; the one-hot scale word of the
+    // thread they select is what scales each row of A / column of B.
+    body << "    " << ins.mnemonic << " " << reg_list("d", 0, rd) << ", " << reg_list("a", 0, ra) << ", "
+         << reg_list("b", 0, rb) << ", " << reg_list("c", 0, rc) << ", %sfa0, {" << mods.sf_byte_a << ", "
+         << mods.sf_thread_a << "}, %sfb0, {" << mods.sf_byte_b << ", " << mods.sf_thread_b << "};\n";
+    body << "    mul.wide.u32 %pout, %th, " << 4 * rd << ";\n    add.u64 %pout, %out, %pout;\n";
+    for (int i = 0; i < rd; ++i) body << "    st.global" << acc << " [%pout+" << 4 * i << "], %d" << i << ";\n";
+    p << "// lanescope probe: one-hot scale factors for " << ins.mnemonic << " (a warp; in: per thread A " << ra
+      << ", B " << rb << ", C " << rc << ", SFA 1, SFB 1 words; out: D " << rd << " words)\n"
+      << ".version 8.8\n.target " << t.gfx << "\n.address_size 64\n\n"
+      << ".visible .entry lanescope_probe(.param .u64 in, .param .u64 out)\n{\n"
+      << "    .reg .b32 %th, %a<" << ra << ">, %b<" << rb << ">, %sfa<1>, %sfb<1>;\n"
+      << "    .reg " << acc << " %c<" << rc << ">, %d<" << rd << ">;\n"
+      << "    .reg .b64 %in, %out, %pin, %pout;\n"
+      << "    ld.param.u64 %in, [in];\n    ld.param.u64 %out, [out];\n"
+      << "    cvta.to.global.u64 %in, %in;\n    cvta.to.global.u64 %out, %out;\n"
+      << "    mov.u32 %th, %tid.x;\n"
+      << body.str() << "    ret;\n}\n";
     return p.str();
 }
 

@@ -59,6 +59,36 @@ TEST_CASE("Blackwell probes: a tcgen05.st/ld round trip for every tcgen05.ld/st 
     WARN("tcgen05.st/ld round-trip probes assembled by ptxas for sm_100a: " << built << " / " << files.size());
 }
 
+TEST_CASE("Blackwell probes: one-hot scale factors for every dense block-scaled mma.sync of sm_120a assemble with ptxas",
+          "[blackwell][probe]") {
+    const ls::Target& t = ls::Catalog::target("sm_120a");
+    std::vector<std::string> files;
+    for (const ls::Instruction& ins : ls::blackwell_spellings()) {
+        if (ins.kind != ls::LayoutKind::MmaBlockScale || ins.mnemonic.rfind("mma.sync.", 0) != 0 ||
+            ins.mnemonic.find(".block_scale") == std::string::npos || !ls::claimed_on(ins, t))
+            continue;
+        ls::Modifiers m;
+        const std::string src = gpu::mma_block_scale_probe_source(ins, t, ls::resolve_modifiers(ins, t, m));
+        CHECK(src.find(ins.mnemonic + " {%d0") != std::string::npos);
+        CHECK(src.find("%sfa0, {0, 0}, %sfb0, {0, 0}") != std::string::npos);
+        files.push_back(lstest::write_temp("lanescope_bw_sf_probe_" + std::to_string(files.size()) + ".ptx", src));
+    }
+    CHECK(files.size() >= 10);
+    if (!std::filesystem::exists(kPtxas)) {
+        WARN("no compiler here: " << kPtxas << " is absent; the " << files.size() << " sm_120 probes were generated only");
+        return;
+    }
+    int built = 0;
+    for (const std::string& f : files) {
+        const lstest::Run r = lstest::run_command(std::string(kPtxas) + " -arch=sm_120a -o /dev/null " + f);
+        INFO(f << "\n" << r.err);
+        CHECK(r.status == 0);
+        built += r.status == 0;
+    }
+    CHECK(built == static_cast<int>(files.size()));
+    WARN("sm_120 one-hot scale-factor probes assembled by ptxas for sm_120a: " << built << " / " << files.size());
+}
+
 TEST_CASE("Blackwell entries need a Blackwell GPU, said plainly", "[blackwell][probe]") {
     const ls::Catalog& cat = ls::Catalog::builtin();
     const ls::Target& sm100a = ls::Catalog::target("sm_100a");

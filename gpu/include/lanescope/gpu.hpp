@@ -164,6 +164,10 @@ std::string blackwell_need(const Instruction& ins, const Target& t, int device_s
 // registers with the row's shape, read the cells back as 32x32b (thread = TMEM lane, register =
 // column) and with the row's shape. Throws Error for other rows.
 std::string tcgen05_ldst_probe_source(const Instruction& ins, const Target& t);
+// The one-hot scale-factor probe an RTX 50 would run for a dense block-scaled mma.sync row of
+// sm_120 (PTX for t, a warp): A, B, C and each thread's SFA / SFB word from the input, the
+// {byte-id, thread-id} selectors of `mods` (sf_byte_a, sf_thread_a, ...), D to the output.
+std::string mma_block_scale_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
 
 // ----------------------------------------------------------------- probe ---
 
