@@ -415,8 +415,12 @@ int cmd_header(const Options& o) {
         const std::string prefix = "__builtin_amdgcn_";
         name = "ls_" + r.target->gfx + "_" +
                (builtin.rfind(prefix, 0) == 0 ? builtin.substr(prefix.size()) : r.ins->mnemonic);
-        for (char& c : name)
+        std::string safe;  // "kind::f16" -> "kind_f16": a double underscore is reserved ([lex.name])
+        for (char c : name) {
             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+            if (c != '_' || safe.empty() || safe.back() != '_') safe += c;
+        }
+        name = safe;
     }
     ls::HeaderOptions ho;
     ho.tables = o.header_tables;
