@@ -7,6 +7,14 @@
 # -DCLI=<lanescope-cli> -DNVCC=<nvcc> -DWORK=<scratch directory>
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
+function(compile arch source what)
+  execute_process(COMMAND ${NVCC} -std=c++17 -O3 -gencode arch=compute_${arch},code=sm_${arch} -I${WORK} -c ${WORK}/${source}
+                          -o ${WORK}/${source}.o RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "nvcc sm_${arch} failed:\n${out}\n${err}")
+  endif()
+  message("nvcc sm_${arch}: ${what}")
+endfunction()
 function(header arch ins ns)
   execute_process(COMMAND ${CLI} header -a ${arch} -i ${ins} ${ARGN} --namespace ${ns} -o ${WORK}/${ns}.hpp
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
@@ -42,12 +50,7 @@ static_assert(tw::D::row_of(0, 32, 0) == 32 && tw::D::col_of(0, 32, 0) == 0, \"w
 __global__ void use(int* out, int i) {
 ${body100}}
 ")
-execute_process(COMMAND ${NVCC} -std=c++17 -O3 -gencode arch=compute_100a,code=sm_100a -I${WORK} -c ${WORK}/sm100.cu
-                        -o ${WORK}/sm100.o RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "nvcc sm_100a failed:\n${out}\n${err}")
-endif()
-message("nvcc sm_100a: ${n} tcgen05.ld fragment headers compile, Triton's bases hold at compile time")
+compile(100a sm100.cu "${n} tcgen05.ld fragment headers compile, Triton's bases hold at compile time")
 
 # sm_120a: block-scaled mma.sync fragments and scale-factor owners.
 set(body120 "")
@@ -76,9 +79,4 @@ static_assert(s2::SA::where(9, 0).lane == 5 && s2::SA::where(1, 0).lane == 4, \"
 __global__ void use(int* out, int i) {
 ${body120}}
 ")
-execute_process(COMMAND ${NVCC} -std=c++17 -O3 -gencode arch=compute_120a,code=sm_120a -I${WORK} -c ${WORK}/sm120.cu
-                        -o ${WORK}/sm120.o RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "nvcc sm_120a failed:\n${out}\n${err}")
-endif()
-message("nvcc sm_120a: ${k} block-scaled mma.sync headers (A/B/C/D, SFA/SFB owners) compile")
+compile(120a sm120.cu "${k} block-scaled mma.sync headers (A/B/C/D, SFA/SFB owners) compile")
