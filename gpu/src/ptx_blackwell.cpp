@@ -9,9 +9,11 @@
 // where the store put each register) and with the row's shape (the round trip), and writes
 // both to `out`, thread-major: the cells first, then the round-tripped registers.
 #include "lanescope/gpu.hpp"
+#include "lanescope/smem.hpp"
 #include "nvidia.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <sstream>
 
 namespace lanescope::gpu {
@@ -155,6 +157,98 @@ std::string mma_block_scale_probe_source(const Instruction& ins, const Target& t
       << "    cvta.to.global.u64 %in, %in;\n    cvta.to.global.u64 %out, %out;\n"
       << "    mov.u32 %th, %tid.x;\n"
       << body.str() << "    ret;\n}\n";
+    return p.str();
+}
+
+}  // namespace lanescope::gpu
+
+namespace lanescope::gpu {
+
+std::string tcgen05_mma_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods) {
+    if (ins.kind != LayoutKind::Tcgen05Mma || ins.mma_kind != "f16" || ins.cta_group != 1 || ins.ws ||
+        ins.tcgen05_sparse || ins.a_in_tmem || (ins.m != 64 && ins.m != 128))
+        throw Error(ins.mnemonic + ": the one-hot D probe is generated for tcgen05.mma.cta_group::1.kind::f16 with A "
+                    "and B in shared memory, M = 64 or 128 (the D layouts D and F); legal: such a row");
+    const SmemOperand a = smem_operand(ins, Operand::A, mods), b = smem_operand(ins, Operand::B, mods);
+    auto image_bytes = [](const SmemOperand& s) {
+        std::uint32_t most = 0;
+        for (int mn = 0; mn < s.mn; ++mn)
+            for (int k = 0; k < s.k; ++k) most = std::max(most, s.linear(mn, k) + std::uint32_t(s.element_bits / 8));
+        return (most + 1023) / 1024 * 1024;
+    };
+    const std::uint32_t abytes = image_bytes(a), bbytes = image_bytes(b);
+    // Instruction descriptor, kind::f16 (PTX ISA 9.7.16.4.2; CUTLASS UMMA::InstrDescriptor): D format bits 4-5
+    // (0 f16, 1 f32), A / B format bits 7-9 / 10-12 (0 f16, 1 bf16), A / B major bits 15 / 16 (0 K-major),
+    // N >> 3 in bits 17-22, M >> 4 in bits 24-28.
+    auto fmt = [](ElemType e) { return e == ElemType::BF16 ? 1u : 0u; };
+    const std::uint32_t idesc = (elem_bits(ins.d_type()) == 32 ? 1u : 0u) << 4 | fmt(ins.a) << 7 | fmt(ins.b) << 10 |
+                                std::uint32_t(a.major == SmemMajor::MN) << 15 | std::uint32_t(b.major == SmemMajor::MN) << 16 |
+                                std::uint32_t(ins.n >> 3) << 17 | std::uint32_t(ins.m >> 4) << 24;
+    const int words = ins.n;  // D columns: a 16-bit D of tcgen05.mma is unpacked, one element per column
+    int alloc = 32;
+    while (alloc < words) alloc *= 2;
+    const int chunk = std::min(words, 128);
+    auto hex = [](std::uint64_t v) {
+        char buf[24];
+        std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+        return std::string(buf);
+    };
+    // Words [from, from + count) of `in` to the shared image at `dst`, 128 threads striding.
+    auto copy = [](const std::string& name, const std::string& dst, std::uint32_t from, std::uint32_t count) {
+        std::ostringstream c;
+        c << "    mov.u32 %i, %th;\nCOPY_" << name << ":\n"
+          << "    setp.ge.u32 %done, %i, " << count << ";\n    @%done bra COPIED_" << name << ";\n"
+          << "    add.u32 %word, %i, " << from << ";\n"
+          << "    mul.wide.u32 %pin, %word, 4;\n    add.u64 %pin, %in, %pin;\n    ld.global.b32 %word, [%pin];\n"
+          << "    shl.b32 %caddr, %i, 2;\n    add.u32 %caddr, %caddr, " << dst << ";\n    st.shared.b32 [%caddr], %word;\n"
+          << "    add.u32 %i, %i, 128;\n    bra COPY_" << name << ";\nCOPIED_" << name << ":\n";
+        return c.str();
+    };
+    std::ostringstream p;
+    p << "// lanescope probe: one-hot D of " << ins.mnemonic << " m" << ins.m << "n" << ins.n << "k" << ins.k
+      << " (128 threads; in: A's shared-memory image " << abytes << " bytes, then B's " << bbytes
+      << "; out: per thread = TMEM lane, " << words << " columns of D)\n"
+      << ".version 8.8\n.target " << t.gfx << "\n.address_size 64\n\n"
+      << ".visible .entry lanescope_probe(.param .u64 in, .param .u64 out)\n{\n"
+      << "    .shared .align 1024 .b8 smem_a[" << abytes << "];\n"
+      << "    .shared .align 1024 .b8 smem_b[" << bbytes << "];\n"
+      << "    .shared .align 8 .b64 mbar;\n    .shared .align 4 .b32 tmem_base;\n"
+      << "    .reg .pred %first, %leader, %done;\n"
+      << "    .reg .b32 %th, %warp, %base, %taddr, %caddr, %i, %word, %sa, %sb, %sm, %idesc, %c<" << chunk << ">;\n"
+      << "    .reg .b64 %in, %out, %pin, %pout, %adesc, %bdesc, %tmp;\n"
+      << "    ld.param.u64 %in, [in];\n    ld.param.u64 %out, [out];\n"
+      << "    cvta.to.global.u64 %in, %in;\n    cvta.to.global.u64 %out, %out;\n"
+      << "    mov.u32 %th, %tid.x;\n    shr.u32 %warp, %th, 5;\n"
+      << "    setp.eq.u32 %first, %warp, 0;\n    setp.eq.u32 %leader, %th, 0;\n"
+      << "    mov.u32 %sa, smem_a;\n    mov.u32 %sb, smem_b;\n    mov.u32 %sm, mbar;\n"
+      // The operand images, word by word (the host writes the one-hot A and B as the claimed layouts place them).
+      << copy("A", "%sa", 0, abytes / 4) << copy("B", "%sb", abytes / 4, bbytes / 4)
+      << "    @!%first bra ALLOCATED;\n"
+      << "    tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [tmem_base], " << alloc << ";\n"
+      << "    tcgen05.relinquish_alloc_permit.cta_group::1.sync.aligned;\nALLOCATED:\n"
+      << "    @%leader mbarrier.init.shared::cta.b64 [mbar], 1;\n"
+      << "    fence.proxy.async.shared::cta;  // the generic-proxy stores, seen by the MMA's async proxy\n"
+      << "    tcgen05.fence::before_thread_sync;\n    bar.sync 0;\n    tcgen05.fence::after_thread_sync;\n"
+      << "    ld.shared.b32 %base, [tmem_base];\n"
+      // Descriptors: the fixed fields of the canonical layout, the start address (>> 4) at run time.
+      << "    shr.u32 %sa, %sa, 4;\n    cvt.u64.u32 %tmp, %sa;\n    or.b64 %adesc, %tmp, " << hex(a.value & ~0x3FFFull) << ";\n"
+      << "    shr.u32 %sb, %sb, 4;\n    cvt.u64.u32 %tmp, %sb;\n    or.b64 %bdesc, %tmp, " << hex(b.value & ~0x3FFFull) << ";\n"
+      << "    mov.b32 %idesc, " << idesc << ";\n"
+      << "    @!%leader bra ISSUED;\n"
+      << "    setp.ne.u32 %done, 0, 0;  // enable-input-d false: D = A * B\n"
+      << "    " << ins.mnemonic.substr(0, ins.mnemonic.find(' ')) << " [%base], %adesc, %bdesc, %idesc, %done;\n"
+      << "    tcgen05.commit.cta_group::1.mbarrier::arrive::one.shared::cluster.b64 [mbar];\nISSUED:\n"
+      << "WAIT:\n    mbarrier.try_wait.parity.shared::cta.b64 %done, [mbar], 0;\n    @!%done bra WAIT;\n"
+      << "    tcgen05.fence::after_thread_sync;\n"
+      << "    shl.b32 %taddr, %warp, 21;\n    add.u32 %taddr, %taddr, %base;\n"
+      << "    mul.wide.u32 %pout, %th, " << 4 * words << ";\n    add.u64 %pout, %out, %pout;\n";
+    for (int c = 0; c < words; c += chunk) {
+        p << "    add.u32 %caddr, %taddr, " << c << ";\n    tcgen05.ld.sync.aligned.32x32b.x" << chunk << ".b32 "
+          << reg_list("c", 0, chunk) << ", [%caddr];\n    tcgen05.wait::ld.sync.aligned;\n";
+        for (int i = 0; i < chunk; ++i) p << "    st.global.b32 [%pout+" << 4 * (c + i) << "], %c" << i << ";\n";
+    }
+    p << "    tcgen05.fence::before_thread_sync;\n    bar.sync 0;\n    @!%first bra DONE;\n"
+      << "    tcgen05.dealloc.cta_group::1.sync.aligned.b32 %base, " << alloc << ";\nDONE:\n    ret;\n}\n";
     return p.str();
 }
 

@@ -84,6 +84,29 @@ TEST_CASE("Blackwell probes: one-hot scale factors for every dense block-scaled 
     CHECK((built < 0 || built == static_cast<int>(files.size())));
 }
 
+TEST_CASE("Blackwell probes: one-hot tcgen05.mma kind::f16 for the D layouts D and F assemble with ptxas for sm_100a",
+          "[blackwell][probe]") {
+    const ls::Target& t = ls::Catalog::target("sm_100a");
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    std::vector<std::string> files;
+    for (int M : {64, 128})
+        for (int N : {8, 16, 64, 256})
+            for (const char* d : {"f32", "f16"}) {
+                const std::string name = "tcgen05_mma_m" + std::to_string(M) + "n" + std::to_string(N) + "k16_" + d + "_f16";
+                const ls::Instruction& ins = cat.find_instruction(t, name);
+                const std::string src = gpu::tcgen05_mma_probe_source(ins, t, ls::resolve_modifiers(ins, t, {}));
+                CHECK(src.find("tcgen05.mma.cta_group::1.kind::f16 [%base], %adesc, %bdesc, %idesc") != std::string::npos);
+                // The idesc's N >> 3 (bits 17-22) and M >> 4 (bits 24-28), as CUTLASS's UMMA::InstrDescriptor packs them.
+                const unsigned idesc = (d[1] == '3' ? 1u << 4 : 0u) | unsigned(N >> 3) << 17 | unsigned(M >> 4) << 24;
+                CHECK(src.find("mov.b32 %idesc, " + std::to_string(idesc) + ";") != std::string::npos);
+                files.push_back(lstest::write_temp("lanescope_bw_mma_probe_" + std::to_string(files.size()) + ".ptx", src));
+            }
+    const ls::Instruction& ws = cat.find_instruction(t, "tcgen05_mma_ws_m64n128k16_f32_f16");
+    CHECK_THROWS_WITH(gpu::tcgen05_mma_probe_source(ws, t, ls::resolve_modifiers(ws, t, {})), Catch::Contains("legal"));
+    const int built = assemble(files, "sm_100a", "one-hot tcgen05.mma probes");
+    CHECK((built < 0 || built == static_cast<int>(files.size())));
+}
+
 TEST_CASE("Blackwell entries need a Blackwell GPU, said plainly", "[blackwell][probe]") {
     const ls::Catalog& cat = ls::Catalog::builtin();
     const ls::Target& sm100a = ls::Catalog::target("sm_100a");

@@ -168,6 +168,11 @@ std::string tcgen05_ldst_probe_source(const Instruction& ins, const Target& t);
 // sm_120 (PTX for t, a warp): A, B, C and each thread's SFA / SFB word from the input, the
 // {byte-id, thread-id} selectors of `mods` (sf_byte_a, sf_thread_a, ...), D to the output.
 std::string mma_block_scale_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
+// The one-hot D probe a B200 would run for tcgen05.mma.cta_group::1.kind::f16 (M = 64, 128: D layouts D
+// and F): A and B copied from the input (their shared-memory images, as the canonical layouts of
+// smem_operand place them) into shared memory, the MMA issued by thread 0 with D = A * B, committed to
+// an mbarrier, and D read back by the four warps as 32x32b (thread = TMEM lane, register = column).
+std::string tcgen05_mma_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
 
 // ----------------------------------------------------------------- probe ---
 
