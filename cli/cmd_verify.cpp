@@ -74,6 +74,14 @@ int run_verify(const Options& o, const VerifyArgs& v) {
     if (!dev) {
         if (v.device != "auto" && v.device != "hip" && v.device != "cuda" && v.device != "software")
             throw ls::Error(why);
+        // A Blackwell entry asked for by name: say plainly which GPU it needs (none is here).
+        if (!v.all && (v.device == "cuda" || v.device == "auto")) try {
+                const ls::Catalog& c = catalog(o);
+                const ls::Target& t = c.find_target(o.arch);
+                const std::string need = gpu::blackwell_need(c.find_instruction(t, o.instruction), t, 0);
+                if (!need.empty()) why += "\n" + need;
+            } catch (const ls::Error&) {
+            }
         std::fprintf(stderr, "lanescope-cli: %s\n", why.c_str());
         return kNoDevice;
     }

@@ -184,7 +184,7 @@ std::string linear_of(const Resolved& r, ls::Operand op, const ls::TileParams& t
     if (!res.layout)
         throw ls::Error("the layout of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
                         " is not linear over GF(2), so it has no linear-layout form: " + res.why_not);
-    return ls::render_linear(*res.layout);
+    return ls::render_linear(ls::split_warp_lanes(*res.layout, ls::linear_warp_lanes(*r.ins, r.query.mods)));
 }
 
 std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp) {
@@ -415,8 +415,12 @@ int cmd_header(const Options& o) {
         const std::string prefix = "__builtin_amdgcn_";
         name = "ls_" + r.target->gfx + "_" +
                (builtin.rfind(prefix, 0) == 0 ? builtin.substr(prefix.size()) : r.ins->mnemonic);
-        for (char& c : name)
+        std::string safe;  // "kind::f16" -> "kind_f16": a double underscore is reserved ([lex.name])
+        for (char c : name) {
             if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+            if (c != '_' || safe.empty() || safe.back() != '_') safe += c;
+        }
+        name = safe;
     }
     ls::HeaderOptions ho;
     ho.tables = o.header_tables;

@@ -122,11 +122,23 @@ std::string CudaDevice::toolchain() const {
     return "probe kernels: PTX generated from the catalog, compiled by the CUDA driver's JIT (cuModuleLoadDataEx)";
 }
 
+namespace {
+// Blackwell rows whose probes are generated (gpu.hpp) but not run here even on a Blackwell GPU.
+bool is_blackwell_probe_only(const Instruction& ins) {
+    return ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::Tcgen05LdSt || ins.kind == LayoutKind::Tcgen05Cp ||
+           ins.kind == LayoutKind::MmaBlockScale;
+}
+}  // namespace
+
 bool CudaDevice::supports(const Instruction& ins, const Target& t, std::string* why) const {
     const auto s = detail::nv_spelling(ins);
     const int want = detail::sm_number(t.gfx);
-    std::string reason;
-    if (!s || want == 0) reason = ins.mnemonic + " is not an NVIDIA instruction";
+    std::string reason = blackwell_need(ins, t, sm_);
+    if (!reason.empty()) {
+    } else if (is_blackwell_probe_only(ins)) {
+        reason = ins.mnemonic + ": its Blackwell probe is generated and assembled by ptxas in lanescope's tests; running it "
+                               "on this GPU is not wired yet";
+    } else if (!s || want == 0) reason = ins.mnemonic + " is not an NVIDIA instruction";
     else if (want > sm_) reason = "the GPU here is sm_" + std::to_string(sm_) + "; it cannot run code for " + t.gfx;
     else if (s->cls == NvClass::Wgmma && sm_ != 90)
         reason = "wgmma exists only on sm_90a; the GPU here is sm_" + std::to_string(sm_);

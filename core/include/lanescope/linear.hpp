@@ -59,6 +59,14 @@ LinearResult to_linear(const TileLayout& t);
 
 // {"register": [[r, c], ...], "lane": [...], "warp": [...], "block": [], "shape": [R, C]}
 std::string render_linear(const LinearLayout& l);
+// The same bases with a thread's lanes past `warp_lanes` (a warpgroup's threads 32..127 on
+// NVIDIA) moved to the front of the warp bases: thread = warp_lanes * warp + lane, as Triton's
+// DistributedLinearLayout splits them. Unchanged when warp_lanes is 0 or covers every lane.
+LinearLayout split_warp_lanes(const LinearLayout& l, int warp_lanes);
+// The lanes per warp the exported linear form of an operand splits its threads at: 32 for the
+// registers of the warps that read a tcgen05.mma D back (--tmem-load, thread = 32*warp + lane,
+// Triton 3.6's get_tmem_reg_layout); 0 (one wave of all its lanes, as before) otherwise.
+int linear_warp_lanes(const Instruction& ins, const ResolvedModifiers& mods);
 // Gluon's constructor for it: "DistributedLinearLayout(reg_bases=[...], lane_bases=[...],
 // warp_bases=[...], block_bases=[], shape=[R, C])", with lanes beyond `warp_lanes`
 // (32 on NVIDIA, where a 128-lane warpgroup is four warps) moved to warp bases.

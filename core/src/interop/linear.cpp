@@ -152,14 +152,24 @@ std::string render_distributed_linear(const LinearLayout& l, int warp_lanes) {
         return s + "]";
     };
     // Lanes past a warp's (a warpgroup's lanes 32..127 on NVIDIA) are Triton's low warp bits.
-    std::vector<std::pair<int, int>> lane = l.lane, warp;
+    const LinearLayout w = split_warp_lanes(l, warp_lanes);
+    return "DistributedLinearLayout(reg_bases=" + bases(w.reg) + ", lane_bases=" + bases(w.lane) +
+           ", warp_bases=" + bases(w.warp) + ", block_bases=[], shape=[" + num(w.rows) + ", " + num(w.cols) + "])";
+}
+
+LinearLayout split_warp_lanes(const LinearLayout& l, int warp_lanes) {
+    if (warp_lanes <= 0) return l;
+    LinearLayout out = l;
     size_t keep = 0;
-    while ((1 << keep) < warp_lanes && keep < lane.size()) ++keep;
-    warp.assign(lane.begin() + static_cast<long>(keep), lane.end());
-    lane.resize(keep);
-    warp.insert(warp.end(), l.warp.begin(), l.warp.end());
-    return "DistributedLinearLayout(reg_bases=" + bases(l.reg) + ", lane_bases=" + bases(lane) +
-           ", warp_bases=" + bases(warp) + ", block_bases=[], shape=[" + num(l.rows) + ", " + num(l.cols) + "])";
+    while ((1 << keep) < warp_lanes && keep < l.lane.size()) ++keep;
+    out.warp.assign(l.lane.begin() + static_cast<long>(keep), l.lane.end());
+    out.lane.resize(keep);
+    out.warp.insert(out.warp.end(), l.warp.begin(), l.warp.end());
+    return out;
+}
+
+int linear_warp_lanes(const Instruction& ins, const ResolvedModifiers& mods) {
+    return ins.kind == LayoutKind::Tcgen05Mma && mods.tmem_load > 0 ? 32 : 0;
 }
 
 std::string_view without_bom(std::string_view text) {

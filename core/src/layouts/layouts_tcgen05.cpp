@@ -422,9 +422,16 @@ std::string tmem_load_refusal(const Instruction& ins, int v) {
         return std::string(kVariants[v]) + " reads " + str(kMessageCols[v]) + " columns per message, more than this D's " +
                str(packed) + (bits == 16 ? " (16-bit, two per register)" : "") +
                "; Triton 3.6 refuses it (get_tmem_reg_layout: unsupported for shape [M, " + str(ins.n) + "])";
-    if (v == 5 && ins.m != 64)
-        return "16x32bx2 is what a 32x32b load becomes on Layout F (M = 64), where lanes 16-31 of a quarter hold the "
-               "next columns (Triton's lowerTMemLdSt infers it); on a 128-row D, 32x32b reads every lane";
+    // Triton 3.6 refuses 16x32bx2 by name ("inferred implicitly and cannot be requested explicitly"):
+    // it is what its 32x32b request becomes on Layout F, so that is the spelling to ask for.
+    if (v == 5)
+        return ins.m == 64
+                   ? "Triton 3.6 infers 16x32bx2 and refuses it by name (get_tmem_reg_layout: cannot be requested "
+                     "explicitly); on Layout F (M = 64) --tmem-load 32x32b is that load (lanes 16-31 of a quarter read "
+                     "the next columns, tcgen05.ld.sync.aligned.16x32bx2)"
+                   : "16x32bx2 is what a 32x32b load becomes on Layout F (M = 64), where lanes 16-31 of a quarter hold "
+                     "the next columns (Triton's lowerTMemLdSt infers it, and refuses it by name); on a 128-row D, "
+                     "32x32b reads every lane";
     return "";
 }
 

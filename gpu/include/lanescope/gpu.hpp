@@ -155,6 +155,25 @@ std::unique_ptr<Device> make_device(const std::string& kind, std::string* why);
 // register counts. Throws Error for an instruction that is not NVIDIA's.
 std::string ptx_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
 
+// Blackwell (no Blackwell GPU was available to lanescope: these say so, and ship the probes).
+// Why `ins` on `t` needs a Blackwell GPU that a GPU of sm_<device_sm> is not, in one line
+// ("Blackwell entries need a Blackwell GPU: ..."); "" for entries that are not Blackwell's.
+std::string blackwell_need(const Instruction& ins, const Target& t, int device_sm);
+// The tcgen05.st/ld round trip of tagged values a B200 would run for a tcgen05.ld or
+// tcgen05.st row (PTX for t, entry "lanescope_probe", 128 threads): store the thread's tagged
+// registers with the row's shape, read the cells back as 32x32b (thread = TMEM lane, register =
+// column) and with the row's shape. Throws Error for other rows.
+std::string tcgen05_ldst_probe_source(const Instruction& ins, const Target& t);
+// The one-hot scale-factor probe an RTX 50 would run for a dense block-scaled mma.sync row of
+// sm_120 (PTX for t, a warp): A, B, C and each thread's SFA / SFB word from the input, the
+// {byte-id, thread-id} selectors of `mods` (sf_byte_a, sf_thread_a, ...), D to the output.
+std::string mma_block_scale_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
+// The one-hot D probe a B200 would run for tcgen05.mma.cta_group::1.kind::f16 (M = 64, 128: D layouts D
+// and F): A and B copied from the input (their shared-memory images, as the canonical layouts of
+// smem_operand place them) into shared memory, the MMA issued by thread 0 with D = A * B, committed to
+// an mbarrier, and D read back by the four warps as 32x32b (thread = TMEM lane, register = column).
+std::string tcgen05_mma_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
+
 // ----------------------------------------------------------------- probe ---
 
 // The layout the probe uses to encode inputs and decode D: the claim under

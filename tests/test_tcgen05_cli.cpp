@@ -1,0 +1,184 @@
+// The judged question of issue 25 asked as a user asks it: by short name, through the catalog
+// (Catalog::builtin().find_instruction) and the JSON renderer the CLI prints, against every case
+// of Triton 3.6's get_tmem_reg_layout dump (tests/data/triton, scripts/triton-tmem-layouts.py):
+//   lanescope-cli layout -a sm_100a -i tcgen05_mma_m{M}n{N}k16_{f32|f16}_f16 --operand D
+//                 --tmem-load V --num-warps W --format json   (and --format linear)
+// Triton's records are (variant, block [M, N], dtype, num_warps) with the bases of its
+// DistributedLinearLayout; a thread t holds, at register index e, the XOR of the bases of e's,
+// (t % 32)'s and (t / 32)'s set bits.
+#include <lanescope/lanescope.hpp>
+#include <lanescope/linear.hpp>
+#include <lanescope/render.hpp>
+
+#include "shell_run.hpp"
+#include "triton_dump.hpp"
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ls = lanescope;
+
+namespace {
+
+using Bases = std::vector<std::pair<int, int>>;
+
+Bases bases_of(const nlohmann::json& j) {
+    Bases b;
+    for (const auto& x : j) b.push_back({x[0].get<int>(), x[1].get<int>()});
+    return b;
+}
+
+// docs/blackwell.md's short name of a cta_group::1 kind::f16 tcgen05.mma, f16 A and B, with D of `dtype`.
+std::string short_name(int M, int N, bool f16_d) {
+    return "tcgen05_mma_m" + std::to_string(M) + "n" + std::to_string(N) + "k16_" + (f16_d ? "f16" : "f32") + "_f16";
+}
+
+std::string cli_args(const std::string& name, const std::string& variant, int warps, const std::string& format) {
+    return std::string(LANESCOPE_CLI) + " layout -a sm_100a -i " + name + " --operand D --tmem-load " + variant +
+           " --num-warps " + std::to_string(warps) + " --format " + format;
+}
+
+}  // namespace
+
+TEST_CASE("tcgen05: layout by short name --tmem-load equals Triton 3.6 for every dump case, as JSON and linear bases",
+          "[tcgen05][triton][cli]") {
+    const auto records = lstest::read_triton_dump(LANESCOPE_TRITON_TMEM_DUMP);
+    REQUIRE(records.size() == 1800);
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& sm100a = ls::Catalog::target("sm_100a");
+    int compared = 0, equal = 0, linear_equal = 0, refused = 0, refused_alike = 0;
+    std::map<std::string, int> per_variant;
+    for (const auto& r : records) {
+        if (r["two_ctas"].get<bool>()) continue;  // cta_group::2 pairs: not the cta_group::1 short name
+        const std::string v = r["variant"];
+        const int M = r["block"][0], N = r["block"][1], W = r["num_warps"];
+        const bool f16 = r["dtype"] == "float16";
+        const std::string name = short_name(M, N, f16);
+        INFO(name << " --tmem-load " << v << " --num-warps " << W << " (" << r["dtype"] << ", col_stride "
+                  << r["col_stride"] << ")");
+        // The CLI's own path: the short name through the catalog, the option through its value names.
+        const std::optional<int> tl = ls::parse_modifier_value("tmem_load", v);
+        REQUIRE(tl);
+        ls::Modifiers m;
+        m.tmem_load = *tl;
+        m.num_warps = W;
+        if (r.contains("error")) {
+            ++refused;
+            bool threw = false;
+            try {
+                const ls::Instruction& ins = cat.find_instruction(sm100a, name);
+                ls::layout_of(ins, sm100a, ls::Operand::D, m);
+            } catch (const ls::Error&) {
+                threw = true;
+            }
+            CHECK(threw);
+            refused_alike += threw;
+            continue;
+        }
+        const ls::Instruction& ins = cat.find_instruction(sm100a, name);
+        REQUIRE(ins.kind == ls::LayoutKind::Tcgen05Mma);
+        REQUIRE(ins.m == M);
+        REQUIRE(ins.n == N);
+        REQUIRE(ins.d_type() == (f16 ? ls::ElemType::F16 : ls::ElemType::F32));
+        const ls::Query q{&ins, &sm100a, ls::resolve_modifiers(ins, sm100a, m)};
+        const ls::OperandLayout L = ls::layout_of(ins, sm100a, ls::Operand::D, q.mods);
+        const nlohmann::json j = nlohmann::json::parse(ls::render_layout(q, L, ls::View::Matrix, ls::Format::Json));
+        const int bits = f16 ? 16 : 32;
+        const Bases rb = bases_of(r["reg_bases"]), lb = bases_of(r["lane_bases"]), wb = bases_of(r["warp_bases"]);
+        const int elems = 1 << rb.size();
+        CHECK(j["space"] == "registers");
+        CHECK(j["lanes"] == 32 * W);
+        // Every (thread, register index) once, in register order: register e*bits/32, bits (e*bits)%32.
+        std::vector<std::pair<int, int>> got(static_cast<size_t>(32 * W * elems), {-1, -1});
+        bool same = j["entries"].size() == got.size();
+        for (const auto& e : j["entries"]) {
+            const int t = e["lane"], slot = e["reg"].get<int>() * 32 + e["bit_lo"].get<int>();
+            if (t < 0 || t >= 32 * W || slot % bits || slot / bits >= elems) {
+                same = false;
+                continue;
+            }
+            got[static_cast<size_t>(t * elems + slot / bits)] = {e["row"], e["col"]};
+        }
+        for (int t = 0; t < 32 * W && same; ++t)
+            for (int e = 0; e < elems; ++e) {
+                int row = 0, col = 0;
+                auto add = [&](const Bases& b, int x) {
+                    for (size_t i = 0; i < b.size(); ++i)
+                        if ((x >> i) & 1) row ^= b[i].first, col ^= b[i].second;
+                };
+                add(rb, e);
+                add(lb, t % 32);
+                add(wb, t / 32);
+                if (got[static_cast<size_t>(t * elems + e)] != std::make_pair(row, col)) same = false;
+            }
+        CHECK(same);
+        // --format linear: Triton's own bases, threads split into 5 lane bits and warp bits.
+        const ls::TileLayout tile(ins, sm100a, ls::Operand::D, q.mods, ls::TileParams{});
+        const ls::LinearResult lin = ls::to_linear(tile);
+        REQUIRE(lin.layout);
+        const ls::LinearLayout split = ls::split_warp_lanes(*lin.layout, ls::linear_warp_lanes(ins, q.mods));
+        const bool lin_same = split.reg == rb && split.lane == lb && split.warp == wb && split.rows == M && split.cols == N;
+        CHECK(lin_same);
+        ++compared;
+        equal += same;
+        linear_equal += lin_same;
+        per_variant[v] += same;
+    }
+    CHECK(compared == 280);
+    CHECK(equal == compared);
+    CHECK(linear_equal == compared);
+    CHECK(refused == 320);
+    CHECK(refused_alike == refused);
+    WARN("Triton 3.6 get_tmem_reg_layout, cta_group::1 by short name: " << equal << " / " << compared
+         << " equal element by element, " << linear_equal << " / " << compared << " with Triton's bases; " << refused_alike
+         << " / " << refused << " refused by both");
+}
+
+TEST_CASE("tcgen05: lanescope-cli layout --tmem-load prints what the catalog path gives, refuses what Triton refuses",
+          "[tcgen05][triton][cli]") {
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& sm100a = ls::Catalog::target("sm_100a");
+    // One case per variant, warp count, D type and layout (D: M = 128, F: M = 64), through the real CLI.
+    for (const char* v : {"32x32b", "16x64b", "16x128b", "16x256b"})
+        for (int W : {4, 8})
+            for (bool f16 : {false, true})
+                for (int M : {64, 128}) {
+                    const std::string name = short_name(M, 64, f16);
+                    INFO(name << " " << v << " " << W);
+                    const lstest::Run run = lstest::run_command(cli_args(name, v, W, "json"));
+                    REQUIRE(run.status == 0);
+                    ls::Modifiers m;
+                    m.tmem_load = *ls::parse_modifier_value("tmem_load", v);
+                    m.num_warps = W;
+                    const ls::Instruction& ins = cat.find_instruction(sm100a, name);
+                    const ls::Query q{&ins, &sm100a, ls::resolve_modifiers(ins, sm100a, m)};
+                    CHECK(run.out == ls::render_layout(q, ls::layout_of(ins, sm100a, ls::Operand::D, q.mods),
+                                                       ls::View::Matrix, ls::Format::Json));
+                }
+    // Triton 3.6's worked example (get_tmem_reg_layout, fp32 [128, 64], 16x256b, 4 warps), as --format linear.
+    lstest::Run run = lstest::run_command(cli_args(short_name(128, 64, false), "16x256b", 4, "linear"));
+    REQUIRE(run.status == 0);
+    const nlohmann::json lin = nlohmann::json::parse(run.out);
+    CHECK(bases_of(lin["register"]) == Bases{{0, 1}, {8, 0}, {0, 8}, {0, 16}, {0, 32}, {16, 0}});
+    CHECK(bases_of(lin["lane"]) == Bases{{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}});
+    CHECK(bases_of(lin["warp"]) == Bases{{32, 0}, {64, 0}});
+    // Refusals Triton makes, with the rule: 16x32bx2 by name, 16x256b wider than a 16-bit N = 8, N not a power of 2.
+    run = lstest::run_command(cli_args(short_name(64, 64, false), "16x32bx2", 4, "json"));
+    CHECK(run.status == 1);
+    CHECK(run.out.empty());
+    CHECK(run.err.find("--tmem-load 32x32b") != std::string::npos);
+    run = lstest::run_command(cli_args(short_name(128, 8, true), "16x256b", 4, "json"));
+    CHECK(run.status == 1);
+    CHECK(run.err.find("16x256b") != std::string::npos);
+    run = lstest::run_command(cli_args(short_name(128, 24, false), "32x32b", 4, "json"));
+    CHECK(run.status == 1);
+    CHECK(run.err.find("power of 2") != std::string::npos);
+    run = lstest::run_command(cli_args(short_name(128, 64, false), "32x32b", 6, "json"));
+    CHECK(run.status == 1);
+    CHECK(run.err.find("legal: 4, 8") != std::string::npos);
+}
