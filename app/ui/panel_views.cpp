@@ -249,7 +249,8 @@ std::string operand_note_of(const ls::Instruction& ins, ls::Operand op) {
 // each (PTX ISA §9.7.16.2.1), shared memory's cell text.
 std::string space_note(const ls::OperandLayout& l) {
     if (l.space() == ls::Space::TensorMemory)
-        return "Tensor Memory: lanes 0\u201331 warp 0, 32\u201363 warp 1, 64\u201395 warp 2, 96\u2013127 warp 3 (w%4)";
+        return std::string("Tensor Memory: lanes 0\u201331 warp 0, 32\u201363 warp 1, 64\u201395 warp 2, 96\u2013127 warp 3 (w%4)") +
+               (l.lanes() > 128 ? "; lanes 128\u2013255 are CTA 1's" : "");
     if (l.space() == ls::Space::SharedMemory) return "shared memory: byte address, bank";
     return {};
 }
@@ -276,17 +277,21 @@ std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const
     const std::string name = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
     const std::string shape = std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
                               (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) : "");
-    const std::string regs = std::to_string(l.regs()) + " " + std::string(ls::register_noun(set.ins->vendor())) +
-                             (l.regs() == 1 ? "" : "s");
+    // TMEM: columns x TMEM lanes; shared memory: banks x 128-byte lines (the space's own axes).
+    const bool tmem = l.space() == ls::Space::TensorMemory, smem = l.space() == ls::Space::SharedMemory;
+    const std::string noun = tmem ? "TMEM column" : smem ? "bank" : std::string(ls::register_noun(set.ins->vendor()));
+    const std::string regs = std::to_string(l.regs()) + " " + noun + (l.regs() == 1 ? "" : "s");
+    const std::string lanes = std::to_string(l.lanes()) + (tmem ? " TMEM lanes" : smem ? " lines of 128 B" : " lanes");
+    const std::string view = tmem ? " in Tensor Memory" : smem ? " in shared memory" : " registers";
     std::vector<std::string> out;
     if (registers) {
-        out.push_back(name + " registers  " + regs + " x " + std::to_string(l.lanes()) + " lanes");
-        out.push_back(name + " registers\n" + regs + " x " + std::to_string(l.lanes()) + " lanes");
+        out.push_back(name + view + "  " + regs + " x " + lanes);
+        out.push_back(name + view + "\n" + regs + " x " + lanes);
         out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + regs);
         // A narrow register view (wgmma's A beside its 128-register D) keeps its type and count.
         out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + std::to_string(l.regs()) +
                       (set.ins->vendor() == ls::Vendor::AMD ? "v" : "r"));
-        out.push_back(name + " registers");
+        out.push_back(name + view);
     } else {
         const int copies = l.elements() > 0 ? static_cast<int>(l.where({0, 0, 0}).size()) : 1;
         std::string rep;
@@ -498,6 +503,8 @@ Rect free_corner(const App& app, const Arrangement& arr) {
 
 // Returns the height it used at the bottom of `room` (0: nothing drawn).
 float draw_scale_bytes(const App& app, const LayoutSet& set, const Arrangement& arr, const Rect& room, ImVec2 origin) {
+    // AMD's opsel byte of an E8M0 scale VGPR; NVIDIA's scale factors (TMEM, sm_120's selectors) are drawn as their grids.
+    if (set.ins->vendor() != ls::Vendor::AMD) return 0;
     struct Row { ls::Operand op; std::string text; int byte; const char* field; };
     std::vector<Row> rows;
     for (ls::Operand op : {ls::Operand::SA, ls::Operand::SB}) {
@@ -774,8 +781,14 @@ void draw_legend(App& app) {
         case ls::ColorBy::Lane: {
             // Each space shown names its own colour classes (core's location_color): registers' lane
             // groups, TMEM's lane quarters with the warp allowed in each, shared memory's 16-byte chunks.
+            // Only the operands drawn (--operand narrows them).
+            auto drawn = [&app](const ls::OperandLayout& l) {
+                return app.only_operands.empty() ||
+                       std::find(app.only_operands.begin(), app.only_operands.end(), l.operand()) != app.only_operands.end();
+            };
             for (ls::Space sp : {ls::Space::Registers, ls::Space::TensorMemory, ls::Space::SharedMemory}) {
-                if (std::none_of(app.set.layouts.begin(), app.set.layouts.end(), [sp](const ls::OperandLayout& l) { return l.space() == sp; }))
+                if (std::none_of(app.set.layouts.begin(), app.set.layouts.end(),
+                                 [sp, &drawn](const ls::OperandLayout& l) { return l.space() == sp && drawn(l); }))
                     continue;
                 const int n = sp == ls::Space::TensorMemory ? 4 : sp == ls::Space::SharedMemory ? 8 : ls::lane_groups(ins, app.set.wave());
                 for (int gi = 0; gi < n; ++gi) entries.push_back({gi, ls::lane_group_text(ins, sp, gi)});
@@ -802,14 +815,14 @@ void draw_legend(App& app) {
     }
     const bool nv = ins.vendor() == ls::Vendor::NVIDIA;
     // Lanes: a hue per group, a shade per lane within it (lighter = later), so lane order reads without text.
-    const std::string lane_what = nv ? (ins.kind == ls::LayoutKind::Wgmma ? "colour = warp, shade = groupID 0\u21927:"
+    const std::string lane_what = nv ? (ls::lane_shade_text(ins) == "groupID" ? "colour = warp, shade = groupID 0\u21927:"
                                                                           : "colour = groupID, shade = threadID_in_group 0\u21923:")
                                      : "colour = lane group, shade = lane (lighter = higher):";
     std::string lane_words;
     for (ls::Space sp : spaces_shown)
         lane_words += (lane_words.empty() ? "" : "  ") +
-                      (sp == ls::Space::TensorMemory   ? std::string("TMEM: colour = lane quarter (the warp w%4 that may access it), shade = lane:")
-                       : sp == ls::Space::SharedMemory ? std::string("shared memory: colour = 16-byte chunk of a 128-byte line (a swizzle permutes them), shade = line:")
+                      (sp == ls::Space::TensorMemory   ? std::string("TMEM: colour = lane quarter (warp w%4 allowed), shade = lane:")
+                       : sp == ls::Space::SharedMemory ? std::string("shared memory: colour = 16-byte chunk (a swizzle permutes them), shade = line:")
                                                        : lane_what);
     if (lane_words.empty()) lane_words = lane_what;
     std::string what_s = app.settings.view.color_by == ls::ColorBy::Lane       ? lane_words
