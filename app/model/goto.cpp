@@ -142,7 +142,7 @@ std::string place_location(const Hover& h, const LayoutSet& set, const TileSet* 
     if (!l) return "";
     const auto where = l->where(h.element);
     if (where.empty()) return "not held";
-    return ls::cell_label_text(*set.ins, l->operand(), where.front(), l->element_bits()) + copies(where.size());
+    return ls::cell_label_text(*set.ins, l->operand(), where.front(), l->element_bits(), " \u00B7 ", l->space()) + copies(where.size());
 }
 
 }  // namespace lsapp

@@ -150,11 +150,22 @@ std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Ele
     const auto locs = l->where(e);
     s << (locs.size() == 1 ? "held in " : "held in " + std::to_string(locs.size()) + " places: ");
     for (size_t i = 0; i < locs.size() && i < 8; ++i)
-        s << (i ? ", " : "") << (set.ins ? ls::cell_label_text(*set.ins, op, locs[i], l->element_bits())
+        s << (i ? ", " : "") << (set.ins ? ls::cell_label_text(*set.ins, op, locs[i], l->element_bits(), " \u00B7 ", l->space())
                                          : ls::tile_label(locs[i], l->element_bits(), true));
     if (locs.size() > 8) s << ", ...";
     s << "\n";
-    if (!locs.empty()) {
+    if (!locs.empty() && l->space() == ls::Space::TensorMemory) {
+        // TMEM: (lane, column) of a CTA, and the warp allowed there (PTX: warp w of a warpgroup reaches lanes 32*(w%4)..+31).
+        const ls::Location& at = locs.front();
+        s << "Tensor Memory: " << (at.lane >= 128 || (set.ins && set.ins->cta_group == 2) ? "CTA " + std::to_string(at.lane / 128) + ", " : "")
+          << "lane " << at.lane % 128 << ", column " << at.reg << ", bits " << at.bit_lo << ".." << at.bit_hi
+          << "\nlane quarter " << (at.lane % 128) / 32 << ": only warp w with w%4 = " << (at.lane % 128) / 32 << " may tcgen05.ld/st it\n";
+    } else if (!locs.empty() && l->space() == ls::Space::SharedMemory) {
+        const ls::Location& at = locs.front();
+        const int address = ls::smem_address(at);
+        s << "shared memory: byte address " << address << ", bank " << at.reg % 32 << ", 16-byte chunk " << (at.reg % 32) / 4
+          << " of the 128-byte line " << at.lane << "\n";
+    } else if (!locs.empty()) {
         const bool nv = set.ins && set.ins->vendor() == ls::Vendor::NVIDIA;
         s << (nv ? "thread " : "lane ") << locs.front().lane << ", register " << (nv ? "" : "v") << locs.front().reg
           << ", bits " << locs.front().bit_lo << ".." << locs.front().bit_hi;

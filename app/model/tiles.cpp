@@ -28,8 +28,8 @@ const char* label_form_name(LabelForm f) {
 }
 
 std::pair<std::string, std::string> label_lines(const ls::Instruction& ins, ls::Operand op, const ls::Location& loc,
-                                                int element_bits, LabelForm form) {
-    return ls::cell_label_lines(ins, op, loc, element_bits, form);
+                                                int element_bits, LabelForm form, ls::Space space) {
+    return ls::cell_label_lines(ins, op, loc, element_bits, form, space);
 }
 
 bool label_fits(LabelForm f, const std::string& l1, const std::string& l2, float cell_w, float cell_h, const GridStyle& style) {
@@ -70,7 +70,7 @@ LabelForm choose_label_form(const ls::Instruction& ins, const ls::OperandLayout&
         bool fits = true;
         std::string last1 = "\x01", last2;
         for (const ls::Location& loc : shown) {
-            auto [l1, l2] = label_lines(ins, layout.operand(), loc, layout.element_bits(), f);
+            auto [l1, l2] = label_lines(ins, layout.operand(), loc, layout.element_bits(), f, layout.space());
             if (l1 == last1 && l2 == last2) continue;
             if (!label_fits(f, l1, l2, cell_w, cell_h, style)) {
                 fits = false;
@@ -83,9 +83,12 @@ LabelForm choose_label_form(const ls::Instruction& ins, const ls::OperandLayout&
     return LabelForm::None;
 }
 
-int colour_key(const ls::Instruction& ins, ls::ColorBy by, const ls::Element& e, const ls::Location& loc) {
+int colour_key(const ls::Instruction& ins, ls::ColorBy by, const ls::Element& e, const ls::Location& loc, ls::Space space) {
     switch (by) {
-        case ls::ColorBy::Lane: return ls::lane_group(ins, loc.lane);
+        case ls::ColorBy::Lane:
+            // Core's location_color classes: TMEM lane quarters, shared memory 16-byte chunks.
+            if (space == ls::Space::SharedMemory) return (loc.reg % 32) / 4;
+            return ls::space_lane_group(ins, space, loc.lane);
         case ls::ColorBy::Register: return loc.reg;
         case ls::ColorBy::Block: return e.block;
     }
@@ -101,7 +104,7 @@ float natural_cell_width(const ls::Instruction& ins, const ls::OperandLayout& la
     // The widest label appears at the highest register and lane.
     ls::Location probe{std::max(0, layout.regs() - 1), layout.lanes() - 1, 0, layout.element_bits() - 1};
     if (layout.element_bits() < 32) probe.bit_lo = 32 - layout.element_bits(), probe.bit_hi = 31;
-    return std::ceil(width_of(style, ls::cell_label_text(ins, layout.operand(), probe, layout.element_bits())) + kLabelPad + 2);
+    return std::ceil(width_of(style, ls::cell_label_text(ins, layout.operand(), probe, layout.element_bits(), " \u00B7 ", layout.space())) + kLabelPad + 2);
 }
 
 float natural_cell_height(const GridStyle& style) { return std::ceil(2 * style.line_h + 4); }
@@ -143,17 +146,17 @@ TileGrid build_matrix_grid(const ls::Instruction& ins, const ls::OperandLayout& 
                 t.x1 = t.x0 + g.cell_w;
                 t.y1 = t.y0 + g.cell_h;
                 t.fill = locs.empty() ? ls::theme_colors(style.theme).muted
-                                      : ls::tile_shade(ins, style.color_by, t.element, t.loc, style.theme);
-                t.key = colour_key(ins, style.color_by, t.element, t.loc);
+                                      : ls::tile_shade(ins, style.color_by, t.element, t.loc, style.theme, layout.space());
+                t.key = colour_key(ins, style.color_by, t.element, t.loc, layout.space());
                 t.text = ls::text_on(t.fill);
                 if (style.copy < 0 && t.copies > 1) {
                     for (const ls::Location& l : locs) {
-                        t.copy_fills.push_back(ls::tile_shade(ins, style.color_by, t.element, l, style.theme));
-                        t.copy_keys.push_back(colour_key(ins, style.color_by, t.element, l));
+                        t.copy_fills.push_back(ls::tile_shade(ins, style.color_by, t.element, l, style.theme, layout.space()));
+                        t.copy_keys.push_back(colour_key(ins, style.color_by, t.element, l, layout.space()));
                     }
                 }
                 if (!locs.empty() && g.form != LabelForm::None) {
-                    auto lines = label_lines(ins, layout.operand(), t.loc, layout.element_bits(), g.form);
+                    auto lines = label_lines(ins, layout.operand(), t.loc, layout.element_bits(), g.form, layout.space());
                     t.label = std::move(lines.first);
                     t.label2 = std::move(lines.second);
                 }
@@ -198,7 +201,7 @@ void resize_matrix_grid(TileGrid& g, const ls::Instruction& ins, const ls::Opera
             float widest = 0;
             std::string last1 = "\x01", last2;
             for (const ls::Location& loc : shown) {
-                auto [l1, l2] = label_lines(ins, layout.operand(), loc, layout.element_bits(), f);
+                auto [l1, l2] = label_lines(ins, layout.operand(), loc, layout.element_bits(), f, layout.space());
                 if (l1 == last1 && l2 == last2) continue;
                 const float w = f == LabelForm::Number ? (style.small_text_width ? style.small_text_width(l1) : 0.75f * width_of(style, l1))
                                                         : std::max(width_of(style, l1), l2.empty() ? 0.0f : width_of(style, l2));
@@ -223,7 +226,8 @@ void resize_matrix_grid(TileGrid& g, const ls::Instruction& ins, const ls::Opera
     const ls::Instruction* i = &ins;
     const ls::Operand op = layout.operand();
     const int bits = layout.element_bits();
-    resize_matrix_grid(g, style, form, [i, op, bits, form](const Tile& t) { return label_lines(*i, op, t.loc, bits, form); });
+    const ls::Space space = layout.space();
+    resize_matrix_grid(g, style, form, [i, op, bits, form, space](const Tile& t) { return label_lines(*i, op, t.loc, bits, form, space); });
 }
 
 TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style) {
@@ -254,9 +258,9 @@ TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout
                 t.x1 = x + g.slot_w * static_cast<float>(std::min(p.bit_hi, 31) + 1) / 32.0f;
                 t.y0 = y;
                 t.y1 = y + g.cell_h;
-                t.fill = ls::tile_shade(ins, style.color_by, p.element, t.loc, style.theme);
+                t.fill = ls::tile_shade(ins, style.color_by, p.element, t.loc, style.theme, layout.space());
                 t.text = ls::text_on(t.fill);
-                t.key = colour_key(ins, style.color_by, p.element, t.loc);
+                t.key = colour_key(ins, style.color_by, p.element, t.loc, layout.space());
                 if (style.labels) t.label = element_label(p.element, layout.blocks());
                 g.tiles.push_back(std::move(t));
             }

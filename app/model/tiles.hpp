@@ -96,7 +96,7 @@ void resize_matrix_grid(TileGrid& g, const ls::Instruction& ins, const ls::Opera
 
 // The two lines of a tile's label in a form ("" when the form has no second line): core's cell_label_lines.
 std::pair<std::string, std::string> label_lines(const ls::Instruction& ins, ls::Operand op, const ls::Location& loc,
-                                                int element_bits, LabelForm form);
+                                                int element_bits, LabelForm form, ls::Space space = ls::Space::Registers);
 
 // The richest form in which every tile of this operand fits a cell_w x cell_h
 // cell (labels off: None). `copy` as in GridStyle.
@@ -113,6 +113,7 @@ float natural_cell_width(const ls::Instruction& ins, const ls::OperandLayout& la
 float natural_cell_height(const GridStyle& style);
 
 // The colour key of a location: lane group, register or block index.
-int colour_key(const ls::Instruction& ins, ls::ColorBy by, const ls::Element& e, const ls::Location& loc);
+int colour_key(const ls::Instruction& ins, ls::ColorBy by, const ls::Element& e, const ls::Location& loc,
+               ls::Space space = ls::Space::Registers);
 
 }  // namespace lsapp

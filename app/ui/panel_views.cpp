@@ -237,18 +237,37 @@ std::string operand_note_of(const ls::Instruction& ins, ls::Operand op) {
         return nv ? "metadata e: 2-bit index per kept value" : "index: a nibble per 4 k (two 2-bit indices)";
     if (ins.blocks > 1 && (op == ls::Operand::A || op == ls::Operand::B || op == ls::Operand::D))
         return std::to_string(ins.blocks) + " blocks (b0\u2013b" + std::to_string(ins.blocks - 1) + ")";
+    if ((op == ls::Operand::SA || op == ls::Operand::SB) && nv)
+        return ins.scale_vec > 0 ? "a scale factor per " + std::to_string(ins.k / ins.scale_vec) + " k (scale_vec::" + std::to_string(ins.scale_vec) + "X)"
+                                 : "the scale factors";
     if (op == ls::Operand::SA || op == ls::Operand::SB)
         return "an E8M0 scale per 32 k, in the byte opsel_" + std::string(op == ls::Operand::SA ? "a" : "b") + " selects";
+    return {};
+}
+
+// Where the operand lives, when not in registers: TMEM's lane quarters and the warp allowed in
+// each (PTX ISA §9.7.16.2.1), shared memory's cell text.
+std::string space_note(const ls::OperandLayout& l) {
+    if (l.space() == ls::Space::TensorMemory)
+        return std::string("Tensor Memory: lanes 0\u201331 warp 0, 32\u201363 warp 1, 64\u201395 warp 2, 96\u2013127 warp 3 (w%4)") +
+               (l.lanes() > 128 ? "; lanes 128\u2013255 are CTA 1's" : "");
+    if (l.space() == ls::Space::SharedMemory) return "shared memory: byte address, bank";
     return {};
 }
 
 // The note, and a layout that core is not sure of says so (gfx1250's evidence).
 std::string operand_note(const LayoutSet& set, ls::Operand op) {
     std::string note = operand_note_of(*set.ins, op);
+    if (const ls::OperandLayout* l = set.find(op)) {
+        const std::string where = space_note(*l);
+        if (!where.empty()) note = where + (note.empty() ? "" : "  ") + note;
+    }
     const ls::Evidence ev = ls::layout_evidence(*set.ins, op == ls::Operand::C ? ls::Operand::D : op, set.mods);
-    if (!ev.confidence.empty() && ev.confidence != "high")
+    // Blackwell layouts say so even when "high": nothing here ran on Blackwell silicon.
+    const bool unconfirmed = ev.why.find("not confirmed on hardware") != std::string::npos;
+    if (!ev.confidence.empty() && (ev.confidence != "high" || unconfirmed))
         note += (note.empty() ? "" : "  ") + std::string("confidence ") + ev.confidence +
-                (ev.alternatives.empty() ? "" : " (alternatives in Details)");
+                (unconfirmed ? ", not confirmed on hardware" : "") + (ev.alternatives.empty() ? "" : " (alternatives in Details)");
     return note;
 }
 
@@ -258,17 +277,21 @@ std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const
     const std::string name = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
     const std::string shape = std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
                               (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) : "");
-    const std::string regs = std::to_string(l.regs()) + " " + std::string(ls::register_noun(set.ins->vendor())) +
-                             (l.regs() == 1 ? "" : "s");
+    // TMEM: columns x TMEM lanes; shared memory: banks x 128-byte lines (the space's own axes).
+    const bool tmem = l.space() == ls::Space::TensorMemory, smem = l.space() == ls::Space::SharedMemory;
+    const std::string noun = tmem ? "TMEM column" : smem ? "bank" : std::string(ls::register_noun(set.ins->vendor()));
+    const std::string regs = std::to_string(l.regs()) + " " + noun + (l.regs() == 1 ? "" : "s");
+    const std::string lanes = std::to_string(l.lanes()) + (tmem ? " TMEM lanes" : smem ? " lines of 128 B" : " lanes");
+    const std::string view = tmem ? " in Tensor Memory" : smem ? " in shared memory" : " registers";
     std::vector<std::string> out;
     if (registers) {
-        out.push_back(name + " registers  " + regs + " x " + std::to_string(l.lanes()) + " lanes");
-        out.push_back(name + " registers\n" + regs + " x " + std::to_string(l.lanes()) + " lanes");
+        out.push_back(name + view + "  " + regs + " x " + lanes);
+        out.push_back(name + view + "\n" + regs + " x " + lanes);
         out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + regs);
         // A narrow register view (wgmma's A beside its 128-register D) keeps its type and count.
         out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + std::to_string(l.regs()) +
                       (set.ins->vendor() == ls::Vendor::AMD ? "v" : "r"));
-        out.push_back(name + " registers");
+        out.push_back(name + view);
     } else {
         const int copies = l.elements() > 0 ? static_cast<int>(l.where({0, 0, 0}).size()) : 1;
         std::string rep;
@@ -357,6 +380,8 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
     const float fs = app.cell_font_size;
     const ImU32 col = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     const bool regs = g.view == ViewKind::Registers;
+    const ls::OperandLayout* glayout = app.set.find(g.operand);
+    const ls::Space gspace = glayout ? glayout->space() : ls::Space::Registers;
     const int rows = regs ? g.lanes : g.rows;
     const int brs = regs ? 1 : (g.blocks_shown + g.blocks_per_row - 1) / std::max(1, g.blocks_per_row);
     const int rstep = tick_step(g.cell_h, fs + 1);
@@ -367,7 +392,10 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
             const bool block_tick = !regs && brs > 1 && r == 0;
             const int block = g.first_block + br * std::max(1, g.blocks_per_row);
             const bool nv = app.set.ins->vendor() == ls::Vendor::NVIDIA;
-            std::string t = regs ? (nv ? "T" : "L") + std::to_string(r) : block_tick ? "b" + std::to_string(block) : std::to_string(r);
+            // TMEM rows are lanes ("lane 5"), shared-memory rows 128-byte lines (their address): core's lane_axis_text.
+            std::string t = regs && gspace != ls::Space::Registers ? ls::lane_axis_text(*app.set.ins, r, gspace)
+                            : regs ? (nv ? "T" : "L") + std::to_string(r)
+                            : block_tick ? "b" + std::to_string(block) : std::to_string(r);
             if (block_tick && g.blocks_per_row > 1) t += "\u2013" + std::to_string(std::min(g.blocks_shown - 1, block + g.blocks_per_row - 1));
             const ImVec2 sz = f->CalcTextSizeA(fs, FLT_MAX, 0, t.c_str());
             dl->AddText(f, fs, add(origin, pg.grid.x0 - sz.x - 3, pg.grid.y0 + y0 + r * g.cell_h + (g.cell_h - sz.y) * 0.5f),
@@ -382,6 +410,7 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
         // AMD: "v0 [15:0]"; NVIDIA: PTX's fragment names of the register's parts ("a0", "a1"; "d0" for a whole register).
         const bool nv = app.set.ins->vendor() == ls::Vendor::NVIDIA && app.set.ins->kind != ls::LayoutKind::LdStMatrix;
         auto header = [&](int reg, int p, bool part) {
+            if (gspace != ls::Space::Registers) return ls::register_text(*app.set.ins, g.operand, reg, 32, gspace);  // "col 7", "b7"
             if (nv) {
                 // A register's header without parts names its first element ("a2" for the second .f16x2 register).
                 const int q = part ? p : 0;
@@ -474,6 +503,8 @@ Rect free_corner(const App& app, const Arrangement& arr) {
 
 // Returns the height it used at the bottom of `room` (0: nothing drawn).
 float draw_scale_bytes(const App& app, const LayoutSet& set, const Arrangement& arr, const Rect& room, ImVec2 origin) {
+    // AMD's opsel byte of an E8M0 scale VGPR; NVIDIA's scale factors (TMEM, sm_120's selectors) are drawn as their grids.
+    if (set.ins->vendor() != ls::Vendor::AMD) return 0;
     struct Row { ls::Operand op; std::string text; int byte; const char* field; };
     std::vector<Row> rows;
     for (ls::Operand op : {ls::Operand::SA, ls::Operand::SB}) {
@@ -745,9 +776,24 @@ void draw_legend(App& app) {
     const ls::Theme theme = app.settings.view.theme;
     struct Entry { int key; std::string text; };
     std::vector<Entry> entries;
+    std::vector<ls::Space> spaces_shown;
     switch (app.settings.view.color_by) {
         case ls::ColorBy::Lane: {
-            for (int gi = 0; gi < ls::lane_groups(ins, app.set.wave()); ++gi) entries.push_back({gi, ls::lane_group_text(ins, gi)});
+            // Each space shown names its own colour classes (core's location_color): registers' lane
+            // groups, TMEM's lane quarters with the warp allowed in each, shared memory's 16-byte chunks.
+            // Only the operands drawn (--operand narrows them).
+            auto drawn = [&app](const ls::OperandLayout& l) {
+                return app.only_operands.empty() ||
+                       std::find(app.only_operands.begin(), app.only_operands.end(), l.operand()) != app.only_operands.end();
+            };
+            for (ls::Space sp : {ls::Space::Registers, ls::Space::TensorMemory, ls::Space::SharedMemory}) {
+                if (std::none_of(app.set.layouts.begin(), app.set.layouts.end(),
+                                 [sp, &drawn](const ls::OperandLayout& l) { return l.space() == sp && drawn(l); }))
+                    continue;
+                const int n = sp == ls::Space::TensorMemory ? 4 : sp == ls::Space::SharedMemory ? 8 : ls::lane_groups(ins, app.set.wave());
+                for (int gi = 0; gi < n; ++gi) entries.push_back({gi, ls::lane_group_text(ins, sp, gi)});
+                spaces_shown.push_back(sp);
+            }
             break;
         }
         case ls::ColorBy::Register: {
@@ -769,10 +815,17 @@ void draw_legend(App& app) {
     }
     const bool nv = ins.vendor() == ls::Vendor::NVIDIA;
     // Lanes: a hue per group, a shade per lane within it (lighter = later), so lane order reads without text.
-    const std::string lane_what = nv ? (ins.kind == ls::LayoutKind::Wgmma ? "colour = warp, shade = groupID 0\u21927:"
+    const std::string lane_what = nv ? (ls::lane_shade_text(ins) == "groupID" ? "colour = warp, shade = groupID 0\u21927:"
                                                                           : "colour = groupID, shade = threadID_in_group 0\u21923:")
                                      : "colour = lane group, shade = lane (lighter = higher):";
-    std::string what_s = app.settings.view.color_by == ls::ColorBy::Lane       ? lane_what
+    std::string lane_words;
+    for (ls::Space sp : spaces_shown)
+        lane_words += (lane_words.empty() ? "" : "  ") +
+                      (sp == ls::Space::TensorMemory   ? std::string("TMEM: colour = lane quarter (warp w%4 allowed), shade = lane:")
+                       : sp == ls::Space::SharedMemory ? std::string("shared memory: colour = 16-byte chunk (a swizzle permutes them), shade = line:")
+                                                       : lane_what);
+    if (lane_words.empty()) lane_words = lane_what;
+    std::string what_s = app.settings.view.color_by == ls::ColorBy::Lane       ? lane_words
                          : app.settings.view.color_by == ls::ColorBy::Register ? "colour = register:"
                                                                                : "colour = block:";
     const char* what = what_s.c_str();

@@ -134,14 +134,16 @@ std::string short_reg(const CellLabel& l, Operand op, const Location& loc) {
 // A cell's lines, composed by core (palette.hpp) in the vendor's terms: AMD
 // "v0[15:0]" over "L17", NVIDIA "a0" over "T13"; Short drops the bits
 // ("v0" over "L17"); Lane is the lane number alone.
-std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Location& loc, int element_bits, CellForm form) {
+std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Location& loc, int element_bits, CellForm form,
+                                    Space space) {
     switch (form) {
-        case CellForm::Full: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::TwoLines));
+        case CellForm::Full: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::TwoLines, space));
         case CellForm::Short: {
+            if (space != Space::Registers) return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::Short, space));
             const CellLabel l = cell_label(ins, op, loc, element_bits);
             return {short_reg(l, op, loc), l.lane};
         }
-        case CellForm::Lane: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::Number));
+        case CellForm::Lane: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::Number, space));
         case CellForm::None: break;
     }
     return {};
@@ -151,10 +153,13 @@ std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Lo
 // (core's cell_label; Short: the register without its bits) with the wave
 // first when the tile has several waves.
 std::vector<std::string> tile_cell_lines(const Instruction& ins, Operand op, int wave, int waves, const Location& loc,
-                                         int element_bits, TileForm form) {
+                                         int element_bits, TileForm form, Space space) {
     if (form == TileForm::None) return {};
-    const CellLabel l = cell_label(ins, op, loc, element_bits);
-    std::vector<std::string> lines{form == TileForm::Full ? l.reg : short_reg(l, op, loc), l.lane};
+    const CellLabel l = cell_label(ins, op, loc, element_bits, space);
+    std::vector<std::string> lines =
+        space != Space::Registers
+            ? label_lines(cell_label_lines(ins, op, loc, element_bits, form == TileForm::Full ? LabelForm::TwoLines : LabelForm::Short, space))
+            : std::vector<std::string>{form == TileForm::Full ? l.reg : short_reg(l, op, loc), l.lane};
     if (waves > 1) lines.front() = "w" + std::to_string(wave) + " " + lines.front();
     return lines;
 }
@@ -222,9 +227,9 @@ bool cols_are_k(Operand op) { return op == Operand::A || op == Operand::K || op 
 
 }  // namespace
 
-std::string legend_label(const Instruction& ins, ColorBy by, int index) {
+std::string legend_label(const Instruction& ins, ColorBy by, int index, Space space) {
     switch (by) {
-        case ColorBy::Lane: return lane_group_text(ins, index);  // core's: "lanes 0–15", "groupID 3 (T12–15)"
+        case ColorBy::Lane: return lane_group_text(ins, space, index);  // core's: "lanes 0–15", "groupID 3 (T12–15)"
         case ColorBy::Register: return ins.vendor() == Vendor::NVIDIA ? "register " + std::to_string(index) : "v" + std::to_string(index);
         case ColorBy::Block: return "block " + std::to_string(index);
     }
@@ -310,7 +315,7 @@ Figure build_figure(const FigureSpec& spec) {
         for (const Panel& p : panels)
             for (const std::vector<TileLocation>& locs : p.cells) {
                 for (const TileLocation& l : locs)
-                    for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
+                    for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full, p.layout.space()))
                         cw = std::max(cw, std::ceil(text_width(s, font)) + 8);
                 max_locs = std::max(max_locs, locs.size());
             }
@@ -321,7 +326,7 @@ Figure build_figure(const FigureSpec& spec) {
             for (size_t i = 0; i < es.size();) {
                 size_t j = i;
                 while (j < es.size() && es[j].element == es[i].element) {
-                    for (const std::string& s : cell_lines(ins, p.op, es[j].loc, p.layout.element_bits(), CellForm::Full))
+                    for (const std::string& s : cell_lines(ins, p.op, es[j].loc, p.layout.element_bits(), CellForm::Full, p.layout.space()))
                         cw = std::max(cw, std::ceil(text_width(s, font)) + 8);
                     ++j;
                 }
@@ -356,18 +361,18 @@ Figure build_figure(const FigureSpec& spec) {
     for (const Panel& p : spec.fit_width > 0 && tiled && matrix ? panels : std::vector<Panel>{})
         for (const std::vector<TileLocation>& locs : p.cells)
             for (const TileLocation& l : locs) {
-                for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full))
+                for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Full, p.layout.space()))
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
-                for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Short))
+                for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, tile_waves, l.loc, p.layout.element_bits(), TileForm::Short, p.layout.space()))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
                 lane_need = std::max(lane_need, text_width(std::to_string(l.loc.lane), font) + 0.6 * font);
             }
     for (const Panel& p : spec.fit_width > 0 && !(tiled && matrix) ? panels : std::vector<Panel>{}) {
         if (spec.view == View::Matrix) {
             for (const Entry& e : p.layout.entries()) {
-                for (const std::string& s : cell_lines(ins, p.op, e.loc, p.layout.element_bits(), CellForm::Full))
+                for (const std::string& s : cell_lines(ins, p.op, e.loc, p.layout.element_bits(), CellForm::Full, p.layout.space()))
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
-                for (const std::string& s : cell_lines(ins, p.op, e.loc, p.layout.element_bits(), CellForm::Short))
+                for (const std::string& s : cell_lines(ins, p.op, e.loc, p.layout.element_bits(), CellForm::Short, p.layout.space()))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
                 lane_need = std::max(lane_need, text_width(std::to_string(e.loc.lane), font) + 0.6 * font);
             }
@@ -498,7 +503,7 @@ Figure build_figure(const FigureSpec& spec) {
                     rn(nb, std::vector<std::string>(p.layout.rows()));
                 for (const Entry& e : p.layout.entries()) {
                     // The register (and on NVIDIA the element name) must be one per column (row).
-                    const std::string name = cell_label(ins, p.op, e.loc, p.layout.element_bits()).reg_bare;
+                    const std::string name = cell_label(ins, p.op, e.loc, p.layout.element_bits(), p.layout.space()).reg_bare;
                     int& c = cr[e.element.block][e.element.col];
                     std::string& cname = cn[e.element.block][e.element.col];
                     c = (c == -2 || c == e.loc.reg) && (cname.empty() || cname == name) ? e.loc.reg : -1;
@@ -567,7 +572,7 @@ Figure build_figure(const FigureSpec& spec) {
         std::string widest = std::to_string(max_cols - 1);
         if (spec.view != View::Matrix)
             for (const Panel& p : panels) {
-                const std::string n = register_text(ins, p.op, p.cols - 1, p.layout.element_bits());
+                const std::string n = register_text(ins, p.op, p.cols - 1, p.layout.element_bits(), p.layout.space());
                 if (text_width(n, m) > text_width(widest, m)) widest = n;
             }
         g.col_step = index_step(g.cw, text_width(widest, m) + 0.4 * m);
@@ -631,7 +636,9 @@ Figure build_figure(const FigureSpec& spec) {
     // wgmma: by groupID within the warp), as the app draws it. (The registers
     // view has a row per lane: its lane groups keep their flat hue.)
     const bool shade_lanes = spec.color == ColorBy::Lane && as_instruction && matrix;
-    auto cell_color = [&](const Element& e, const TileLocation& at) {
+    auto cell_color = [&](const Element& e, const TileLocation& at, Space space) {
+        // TMEM by lane quarter, shared memory by 16-byte chunk (core's location_color).
+        if (space != Space::Registers && spec.color == ColorBy::Lane) return location_color(ins, space, at.loc, spec.theme);
         if (tiled && spec.color == ColorBy::Lane && tile_waves > 1)
             return wave_color(at.wave, lane_group(ins, at.loc.lane), groups, spec.theme);
         return shade_lanes ? lane_color(ins, at.loc.lane, spec.theme) : tile_color(ins, spec.color, e, at.loc, spec.theme);
@@ -710,7 +717,7 @@ Figure build_figure(const FigureSpec& spec) {
             }
             for (int c = 0; c < p.cols; c += g.col_step)
                 f.texts.push_back({bx + (c + 0.5) * cw, by - g.index_dy,
-                                   spec.view == View::Matrix ? std::to_string(c) : register_text(ins, p.op, c, L.element_bits()), g.index_font,
+                                   spec.view == View::Matrix ? std::to_string(c) : register_text(ins, p.op, c, L.element_bits(), L.space()), g.index_font,
                                    Anchor::Middle, false, tc.muted});
             for (int r = 0; r < p.rows; r += g.row_step)
                 f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35, std::to_string(r),
@@ -730,7 +737,7 @@ Figure build_figure(const FigureSpec& spec) {
                         for (size_t n = 0; n < locs.size(); ++n) {
                             Tile t;
                             t.x = x, t.y = y + n * h, t.w = cw, t.h = h;
-                            t.fill = cell_color(e, locs[n]);
+                            t.fill = cell_color(e, locs[n], L.space());
                             t.ink = text_on(t.fill);
                             if (tiled && form == TileForm::None) {  // anonymous: colours only
                                 f.tiles.push_back(std::move(t));
@@ -738,9 +745,9 @@ Figure build_figure(const FigureSpec& spec) {
                             }
                             t.id = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
                                    std::to_string(n);
-                            if (as_instruction && g.labels) t.lines = cell_lines(ins, p.op, locs[n].loc, L.element_bits(), cform);
+                            if (as_instruction && g.labels) t.lines = cell_lines(ins, p.op, locs[n].loc, L.element_bits(), cform, L.space());
                             else if (tiled && g.labels)
-                                t.lines = tile_cell_lines(ins, p.op, locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form);
+                                t.lines = tile_cell_lines(ins, p.op, locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form, L.space());
                             f.tiles.push_back(std::move(t));
                         }
                     }
@@ -763,7 +770,7 @@ Figure build_figure(const FigureSpec& spec) {
                             const SlotPart& s = parts[n];
                             Tile t;
                             t.x = x + n * w, t.y = y, t.w = w, t.h = ch;
-                            t.fill = cell_color(s.element, TileLocation{b, Location{reg, lane, s.bit_lo, s.bit_hi}});
+                            t.fill = cell_color(s.element, TileLocation{b, Location{reg, lane, s.bit_lo, s.bit_hi}}, L.space());
                             t.ink = text_on(t.fill);
                             if (tiled && form == TileForm::None) {  // anonymous: colours only
                                 f.tiles.push_back(std::move(t));
@@ -898,7 +905,7 @@ Figure build_figure(const FigureSpec& spec) {
             // The register and bits every cell shares, if one: "v0[7:0]".
             std::string shared;
             for (size_t n = 0; n < es.size(); ++n) {
-                const std::string r = cell_label(ins, op, es[n].loc, bits).reg;
+                const std::string r = cell_label(ins, op, es[n].loc, bits, L.space()).reg;
                 if (n == 0) shared = r;
                 else if (r != shared) shared.clear();
                 if (shared.empty()) break;
@@ -910,6 +917,7 @@ Figure build_figure(const FigureSpec& spec) {
             // Register with bits over the lane in every cell; where the columns do
             // not fit the width they wrap into chunks, one under the other.
             auto lines_of = [&](const Location& loc) -> std::vector<std::string> {
+                if (L.space() != Space::Registers) return label_lines(cell_label_lines(ins, op, loc, bits, LabelForm::TwoLines, L.space()));
                 const CellLabel l = cell_label(ins, op, loc, bits);
                 return {l.reg, l.lane};
             };
@@ -956,7 +964,7 @@ Figure build_figure(const FigureSpec& spec) {
                         for (size_t n = 0; n < locs.size(); ++n) {
                             Tile t;
                             t.x = x, t.y = by + r * ch + n * h, t.w = cw, t.h = h;
-                            t.fill = cell_color(Element{0, r, c}, TileLocation{0, locs[n]});
+                            t.fill = cell_color(Element{0, r, c}, TileLocation{0, locs[n]}, L.space());
                             t.ink = text_on(t.fill);
                             t.id = opn + ".0." + std::to_string(r) + "." + std::to_string(c) + "." + std::to_string(n);
                             if (labels) t.lines = lines_of(locs[n]);
@@ -977,9 +985,16 @@ Figure build_figure(const FigureSpec& spec) {
     }
 
     // Legend: one swatch per colour class shown.
+    // Panels all in one space other than registers (TMEM D, shared-memory B): its colour classes
+    // (core's location_color: 4 TMEM lane quarters, 8 chunks of a shared-memory line).
+    Space legend_space = panels.empty() ? Space::Registers : panels.front().layout.space();
+    for (const Panel& p : panels)
+        if (p.layout.space() != legend_space) legend_space = Space::Registers;
     int classes = 0;
     switch (spec.color) {
-        case ColorBy::Lane: classes = lane_groups(ins, wave); break;
+        case ColorBy::Lane:
+            classes = legend_space == Space::TensorMemory ? 4 : legend_space == Space::SharedMemory ? 8 : lane_groups(ins, wave);
+            break;
         case ColorBy::Register:
             for (const Panel& p : panels) classes = std::max(classes, p.layout.regs());
             break;
@@ -1006,7 +1021,7 @@ Figure build_figure(const FigureSpec& spec) {
         for (int i = 0; i < distinct; ++i) {
             std::string label;
             for (int j = i; j < classes; j += categorical_count())
-                label += (label.empty() ? "" : ", ") + legend_label(ins, spec.color, j);
+                label += (label.empty() ? "" : ", ") + legend_label(ins, spec.color, j, legend_space);
             f.legend.push_back({categorical(i, spec.theme), label});
         }
         f.legend_title = std::string(matrix && as_instruction && cform == CellForm::Lane ? (ins.vendor() == Vendor::NVIDIA ? "Cell text: thread. " : "Cell text: lane. ") : "") +

@@ -468,6 +468,8 @@ bool computes_product(const Instruction& ins);
 // Register counts per lane of each operand (the instruction's, for these modifiers).
 int operand_regs(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
 ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+// Where the operand's elements live under these modifiers (layout_of(...).space(), without laying it out).
+Space operand_space(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
 int effective_cycles(const Instruction& ins, const ResolvedModifiers& mods);
 
 // Execution facts beyond shape and types (CALC's per-instruction fields; CDNA4

@@ -54,8 +54,21 @@ Rgb tile_color(const Instruction& ins, ColorBy by, const Element& e, const Locat
 int lane_shade_steps(const Instruction& ins);
 int lane_shade(const Instruction& ins, int lane);  // 0 .. lane_shade_steps - 1
 Rgb lane_color(const Instruction& ins, int lane, Theme t);
-// tile_color, but ColorBy::Lane gives lane_color (the app's cells; figures may use either).
-Rgb tile_shade(const Instruction& ins, ColorBy by, const Element& e, const Location& loc, Theme t);
+// lane_color of a lane of a Space: TMEM lanes take a hue per lane quarter (the warp w%4
+// of a warpgroup that may access lanes 32*(w%4)..+31, PTX ISA §9.7.16.2.1), lighter down
+// the quarter's 32 lanes; registers as lane_color.
+Rgb lane_color(const Instruction& ins, Space space, int lane, Theme t);
+// The colour of a location by where it lives: lane_color(space, loc.lane) for registers
+// and TMEM; shared memory a hue per 16-byte chunk of its 128-byte line (banks
+// 4c..4c+3, so a swizzle shows as the hues permuted from line to line), lighter with
+// the line's place in its period of 8 lines (the rows of a core matrix).
+Rgb location_color(const Instruction& ins, Space space, const Location& loc, Theme t);
+// The colour group of a lane of a space: TMEM lane quarters (lane%128)/32, else lane_group.
+int space_lane_group(const Instruction& ins, Space space, int lane);
+// tile_color, but ColorBy::Lane gives lane_color (the app's cells; figures may use either);
+// in TMEM and shared memory ColorBy::Lane gives location_color.
+Rgb tile_shade(const Instruction& ins, ColorBy by, const Element& e, const Location& loc, Theme t,
+               Space space = Space::Registers);
 // An operand's element format as `info` and the figures name it: its type
 // (operand_type, info's "types" row), a title ("FP4 E2M1" for the f8f6f4
 // formats of the OCP MX spec, else the type's name, "f16"), and the modifier
@@ -72,6 +85,10 @@ OperandFormat operand_format(const Instruction& ins, Operand op, const ResolvedM
 // (mma), "warp 1 (T32–63)" (wgmma); and what the shade within a group steps by:
 // "lane", "threadID_in_group", "groupID".
 std::string lane_group_text(const Instruction& ins, int group);
+// lane_group_text of a space's groups: TMEM "TMEM lanes 32–63 (warp w%4 = 1)", shared
+// memory the 16-byte chunks location_color gives a hue: "bytes 16–31 of a line (banks
+// 4–7)"; registers as above.
+std::string lane_group_text(const Instruction& ins, Space space, int group);
 std::string lane_shade_text(const Instruction& ins);
 // The colour of a cell of a tile of many waves (tile.hpp): a hue per wave
 // (waves 8..15 a deeper set of the same 8 hues; repeating after 16), lighter
@@ -107,7 +124,15 @@ struct CellLabel {
     std::string lane;        // "L17" (AMD) or "T17" (NVIDIA)
     std::string number;      // "17"
 };
-CellLabel cell_label(const Instruction& ins, Operand op, const Location& loc, int element_bits);
+// In the other spaces (Space; the layout's space(): front ends pass it):
+//   TensorMemory: lane "L5" ("CTA1 L5" under cta_group::2: CTA 1's lanes are 128..255),
+//           reg the 32-bit column "c7" ("c7[15:0]" for part of one); text "L5 c7".
+//   SharedMemory: reg the element's byte address "0x0480" (= 128*lane + 4*reg + bit_lo/8),
+//           lane its bank "b0" (the word of the 128-byte line); text "0x0480 b0".
+CellLabel cell_label(const Instruction& ins, Operand op, const Location& loc, int element_bits,
+                     Space space = Space::Registers);
+// A shared-memory location's byte address: 128*lane + 4*reg + bit_lo/8 (lanescope.hpp's Space).
+int smem_address(const Location& loc);
 
 // The forms a cell's text takes, richest first (a picture uses the richest
 // that fits all of its cells).
@@ -124,19 +149,32 @@ enum class LabelForm {
 // The one or two lines of a cell in a form ("" when the form has no second line;
 // WaveLane: {"", lane}, the caller puts the wave first).
 std::pair<std::string, std::string> cell_label_lines(const Instruction& ins, Operand op, const Location& loc, int element_bits,
-                                                     LabelForm form);
+                                                     LabelForm form, Space space = Space::Registers);
 // One line with a separator: cell_label_text(..., " \u00B7 ") = "v0[15:0] · L17",
 // (..., ":") = "v0[15:0]:L17" (the CLI's form), "a5:T17" on NVIDIA.
+// TMEM and shared memory ignore the separator: "L5 c7", "CTA1 L5 c7", "0x0480 b0".
 std::string cell_label_text(const Instruction& ins, Operand op, const Location& loc, int element_bits,
-                            const std::string& separator = " \u00B7 ");
+                            const std::string& separator = " \u00B7 ", Space space = Space::Registers);
 
 // A register in a table's "reg" column: "v3" on AMD; on NVIDIA the PTX name of
 // the element this location holds ("a0", "d2", "e", "r1"; cell_label's reg_bare).
-std::string reg_column_text(const Instruction& ins, Operand op, const Location& loc, int element_bits);
+// TMEM: the column number "7"; shared memory: the byte address "0x0480".
+std::string reg_column_text(const Instruction& ins, Operand op, const Location& loc, int element_bits,
+                            Space space = Space::Registers);
+// A location in a table's "lane" column: the lane number (thread, AMD lane, TMEM lane
+// 0..255); shared memory: the bank.
+std::string lane_column_text(const Location& loc, Space space);
+// The titles of a table's register and lane columns: ("reg", "lane") for registers,
+// ("column", "tmem_lane") for TMEM, ("address", "bank") for shared memory.
+std::pair<std::string, std::string> location_column_titles(Space space);
+// A lane as a row header: "T5" (NVIDIA), "L5" (AMD), TMEM "lane 5" ("CTA1 lane 5"),
+// shared memory the line's first address "0x0480".
+std::string lane_axis_text(const Instruction& ins, int lane, Space space);
 // A register as a column header or axis name (register `reg` of every lane):
 // "v3" on AMD; on NVIDIA, where PTX names elements rather than registers, the
 // register's elements: "a0/a1" (.f16x2), "a0/a1/a2/a3" (four 8-bit), "d2"
 // (32-bit), "a1" (both registers of a 64-bit element), "e", "r1" (ldmatrix).
-std::string register_text(const Instruction& ins, Operand op, int reg, int element_bits);
+// TMEM: "col 7"; shared memory: the bank "b7".
+std::string register_text(const Instruction& ins, Operand op, int reg, int element_bits, Space space = Space::Registers);
 
 }  // namespace lanescope

@@ -1471,7 +1471,35 @@ ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifier
     return spec_for(ins, op, mods).type;
 }
 
+Space operand_space(const Instruction& ins, Operand op, const ResolvedModifiers& mods) { return spec_for(ins, op, mods).space; }
+
+namespace {
+// An operand in shared memory (wgmma B and SS A, tcgen05.mma A and B) is laid out by its
+// matrix descriptor's canonical layout, not by a fragment formula: its own evidence.
+Evidence smem_evidence(const Instruction& ins) {
+    const bool blackwell = detail::is_tcgen05(ins);
+    Evidence e;
+    e.sources = blackwell ? "PTX ISA §9.7.16.4.1 (shared memory descriptor), §9.7.16.10.6 (shared memory layout and "
+                            "swizzling); CUTLASS mma_sm100_desc.hpp make_umma_desc (UMMA::SmemDescriptor)"
+                          : "PTX ISA §9.7.15.5.1.2 (shared memory matrix layout, matrix descriptor); CUTLASS "
+                            "mma_sm90_desc.hpp / mma_traits_sm90_gmma.hpp make_gmma_desc (GmmaDescriptor)";
+    if (blackwell) {
+        e.confidence = "medium";
+        e.why = "the descriptor's canonical layout: PTX's text and CUTLASS's make_umma_desc agree, and the same layouts "
+                "were measured for wgmma on an H200; not confirmed on hardware: no Blackwell GPU was available";
+    } else {
+        e.confidence = "high";
+        e.why = "the descriptor's canonical layout: PTX's text and CUTLASS's make_gmma_desc agree, measured element by "
+                "element on an H200 (every swizzle, both major-nesses, several LBO/SBO and base offsets)";
+    }
+    return e;
+}
+}  // namespace
+
 Evidence layout_evidence(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    if ((ins.kind == LayoutKind::Wgmma || ins.kind == LayoutKind::Tcgen05Mma) &&
+        (op == Operand::A || op == Operand::B) && operand_space(ins, op, mods) == Space::SharedMemory)
+        return smem_evidence(ins);
     if (ins.kind == LayoutKind::MmaBlockScale) return detail::mma_block_scale_evidence(ins, op, mods);
     if (!is_gfx1250(ins) && !detail::is_tcgen05(ins)) return {};
     require_layable(ins);

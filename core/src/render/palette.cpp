@@ -39,12 +39,26 @@ Rgb categorical(int index, Theme t) {
     return base;
 }
 
+namespace {
+// tcgen05 operands (TMEM lanes, or the threads of the warps that tcgen05.ld/st) and
+// wgmma group by 32: a warp, or the TMEM lane quarter warp w%4 may access.
+bool warp_grouped(const Instruction& ins) {
+    return ins.kind == LayoutKind::Wgmma || ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::Tcgen05LdSt ||
+           ins.kind == LayoutKind::Tcgen05Cp;
+}
+}  // namespace
+
 int lane_group_size(const Instruction& ins) {
-    if (ins.vendor() == Vendor::NVIDIA) return ins.kind == LayoutKind::Wgmma ? 32 : 4;  // warp / PTX's groupID
+    if (ins.vendor() == Vendor::NVIDIA) return warp_grouped(ins) ? 32 : 4;  // warp or lane quarter / PTX's groupID
     return is_cdna(ins.families.front()) ? ins.m : 16;
 }
 
 int lane_group(const Instruction& ins, int lane) { return lane / lane_group_size(ins); }
+
+int space_lane_group(const Instruction& ins, Space space, int lane) {
+    if (space == Space::TensorMemory) return (lane % 128) / 32;
+    return lane_group(ins, lane);
+}
 
 int lane_groups(const Instruction& ins, int wave) { return wave / lane_group_size(ins); }
 
@@ -58,13 +72,13 @@ Rgb tile_color(const Instruction& ins, ColorBy by, const Element& e, const Locat
 }
 
 int lane_shade_steps(const Instruction& ins) {
-    if (ins.vendor() == Vendor::NVIDIA) return ins.kind == LayoutKind::Wgmma ? 8 : 4;
+    if (ins.vendor() == Vendor::NVIDIA) return warp_grouped(ins) ? 8 : 4;
     return lane_group_size(ins);
 }
 
 int lane_shade(const Instruction& ins, int lane) {
     if (lane < 0) return 0;
-    if (ins.vendor() == Vendor::NVIDIA) return ins.kind == LayoutKind::Wgmma ? (lane % 32) / 4 : lane % 4;
+    if (ins.vendor() == Vendor::NVIDIA) return warp_grouped(ins) ? (lane % 32) / 4 : lane % 4;
     return lane % lane_group_size(ins);
 }
 
@@ -76,7 +90,25 @@ Rgb lane_color(const Instruction& ins, int lane, Theme t) {
     return mix(base, t == Theme::Dark ? Rgb{0, 0, 0} : Rgb{255, 255, 255}, f);
 }
 
-Rgb tile_shade(const Instruction& ins, ColorBy by, const Element& e, const Location& loc, Theme t) {
+Rgb location_color(const Instruction& ins, Space space, const Location& loc, Theme t) {
+    if (space == Space::SharedMemory) {
+        // A hue per 16-byte chunk of the 128-byte line (banks 4c..4c+3): a swizzle shows as the
+        // chunks' hues permuted from row to row; lighter with the line's place in its 8-line period.
+        const Rgb base = categorical((loc.reg % 32) / 4, t);
+        return mix(base, t == Theme::Dark ? Rgb{0, 0, 0} : Rgb{255, 255, 255}, 0.45 * (loc.lane % 8) / 7.0);
+    }
+    return lane_color(ins, space, loc.lane, t);
+}
+
+Rgb lane_color(const Instruction& ins, Space space, int lane, Theme t) {
+    if (space != Space::TensorMemory) return lane_color(ins, lane, t);
+    // TMEM: a hue per lane quarter (the warp w%4 that may access it), lighter down its 32 lanes.
+    const Rgb base = categorical(space_lane_group(ins, space, lane), t);
+    return mix(base, t == Theme::Dark ? Rgb{0, 0, 0} : Rgb{255, 255, 255}, 0.5 * ((lane % 32) / 4) / 7.0);
+}
+
+Rgb tile_shade(const Instruction& ins, ColorBy by, const Element& e, const Location& loc, Theme t, Space space) {
+    if (by == ColorBy::Lane && space != Space::Registers) return location_color(ins, space, loc, t);
     return by == ColorBy::Lane ? lane_color(ins, loc.lane, t) : tile_color(ins, by, e, loc, t);
 }
 
@@ -84,13 +116,23 @@ std::string lane_group_text(const Instruction& ins, int group) {
     const int size = lane_group_size(ins);
     const std::string range = std::to_string(group * size) + "\u2013" + std::to_string(group * size + size - 1);
     if (ins.vendor() != Vendor::NVIDIA) return "lanes " + range;
-    if (ins.kind == LayoutKind::Wgmma) return "warp " + std::to_string(group) + " (T" + range + ")";
+    if (warp_grouped(ins)) return "warp " + std::to_string(group) + " (T" + range + ")";
     return "groupID " + std::to_string(group) + " (T" + range + ")";
+}
+
+std::string lane_group_text(const Instruction& ins, Space space, int group) {
+    if (space == Space::Registers) return lane_group_text(ins, group);
+    const std::string range = std::to_string(group * 32) + "\u2013" + std::to_string(group * 32 + 31);
+    if (space == Space::TensorMemory)  // PTX ISA §9.7.16.2.1: warp w of a warpgroup reaches lanes 32*(w%4)..+31
+        return "TMEM lanes " + range + " (warp w%4 = " + std::to_string(group) + ")";
+    // Shared memory (location_color): 16-byte chunk g of a 128-byte line, banks 4g..4g+3.
+    return "bytes " + std::to_string(16 * group) + "\u2013" + std::to_string(16 * group + 15) + " of a line (banks " +
+           std::to_string(4 * group) + "\u2013" + std::to_string(4 * group + 3) + ")";
 }
 
 std::string lane_shade_text(const Instruction& ins) {
     if (ins.vendor() != Vendor::NVIDIA) return "lane";
-    return ins.kind == LayoutKind::Wgmma ? "groupID" : "threadID_in_group";
+    return warp_grouped(ins) ? "groupID" : "threadID_in_group";
 }
 
 Rgb wave_color(int wave, int lane_group, int lane_groups, Theme t) {
@@ -150,10 +192,42 @@ char ptx_letter(Operand op) {
         default: return 'x';
     }
 }
+
+std::string hex_address(int address) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "0x%04X", static_cast<unsigned>(address));
+    return buf;
+}
+
+// TMEM: "L5" of one CTA; "CTA1 L5" under cta_group::2 (lanes 128..255 are CTA 1's).
+std::string tmem_lane_text(const Instruction& ins, int lane) {
+    const std::string l = "L" + std::to_string(lane % 128);
+    return ins.cta_group == 2 || lane >= 128 ? "CTA" + std::to_string(lane / 128) + " " + l : l;
+}
 }  // namespace
 
-CellLabel cell_label(const Instruction& ins, Operand op, const Location& loc, int bits) {
+int smem_address(const Location& loc) { return 128 * loc.lane + 4 * loc.reg + loc.bit_lo / 8; }
+
+CellLabel cell_label(const Instruction& ins, Operand op, const Location& loc, int bits, Space space) {
     CellLabel l;
+    if (space == Space::TensorMemory) {
+        // TMEM cell: lane (of its CTA) and 32-bit column, the bits where the element is part of one.
+        l.number = std::to_string(loc.lane % 128);
+        l.lane = tmem_lane_text(ins, loc.lane);
+        l.reg_bare = "c" + std::to_string(loc.reg);
+        l.reg = bits >= 32 && loc.bit_lo == 0 ? l.reg_bare : l.reg_bare + bits_text(loc.bit_hi, loc.bit_lo);
+        l.reg_short = l.reg_bare + part_suffix(loc);
+        return l;
+    }
+    if (space == Space::SharedMemory) {
+        // Shared memory: the element's byte address and its bank (the 32-bit word of its line).
+        const int bank = loc.reg % 32;
+        l.number = std::to_string(bank);
+        l.lane = "b" + l.number;
+        l.reg_bare = l.reg_short = hex_address(smem_address(loc));
+        l.reg = loc.bit_lo % 8 ? l.reg_bare + bits_text(loc.bit_hi % 8, loc.bit_lo % 8) : l.reg_bare;
+        return l;
+    }
     l.number = std::to_string(loc.lane);
     if (ins.vendor() != Vendor::NVIDIA) {
         l.lane = "L" + l.number;
@@ -188,8 +262,13 @@ CellLabel cell_label(const Instruction& ins, Operand op, const Location& loc, in
 }
 
 std::pair<std::string, std::string> cell_label_lines(const Instruction& ins, Operand op, const Location& loc, int bits,
-                                                     LabelForm form) {
-    const CellLabel l = cell_label(ins, op, loc, bits);
+                                                     LabelForm form, Space space) {
+    const CellLabel l = cell_label(ins, op, loc, bits, space);
+    // TMEM names a cell lane first ("L5 c7"), as PTX writes (lane, column); over two lines too.
+    if (space == Space::TensorMemory && (form == LabelForm::Full || form == LabelForm::OneLine))
+        return {l.lane + " " + (form == LabelForm::Full ? l.reg : l.reg_bare), ""};
+    if (space == Space::TensorMemory && (form == LabelForm::TwoLines || form == LabelForm::Short))
+        return {l.lane, form == LabelForm::Short ? l.reg_short : l.reg};
     switch (form) {
         case LabelForm::Full: return {l.reg + " \u00B7 " + l.lane, ""};
         case LabelForm::TwoLines: return {l.reg, l.lane};
@@ -209,17 +288,48 @@ std::string tile_label(const Location& loc, int bits, bool with_bits) {
     return reg + " \u00B7 L" + std::to_string(loc.lane);
 }
 
-std::string cell_label_text(const Instruction& ins, Operand op, const Location& loc, int bits, const std::string& separator) {
-    const CellLabel l = cell_label(ins, op, loc, bits);
+std::string cell_label_text(const Instruction& ins, Operand op, const Location& loc, int bits, const std::string& separator,
+                            Space space) {
+    const CellLabel l = cell_label(ins, op, loc, bits, space);
+    // TMEM "L5 c7" / "CTA1 L5 c7"; shared memory "0x0480 b0": one word each side of a space,
+    // whatever the separator (the CLI's ":" is for register:thread).
+    if (space == Space::TensorMemory) return l.lane + " " + l.reg;
+    if (space == Space::SharedMemory) return l.reg + " " + l.lane;
     return l.reg + separator + l.lane;
 }
 
-std::string reg_column_text(const Instruction& ins, Operand op, const Location& loc, int bits) {
+std::string reg_column_text(const Instruction& ins, Operand op, const Location& loc, int bits, Space space) {
+    if (space == Space::TensorMemory) return std::to_string(loc.reg);
+    if (space == Space::SharedMemory) return hex_address(smem_address(loc));
     if (ins.vendor() != Vendor::NVIDIA) return "v" + std::to_string(loc.reg);
     return cell_label(ins, op, loc, bits).reg_bare;
 }
 
-std::string register_text(const Instruction& ins, Operand op, int reg, int bits) {
+std::string lane_column_text(const Location& loc, Space space) {
+    return std::to_string(space == Space::SharedMemory ? loc.reg % 32 : loc.lane);
+}
+
+std::pair<std::string, std::string> location_column_titles(Space space) {
+    switch (space) {
+        case Space::TensorMemory: return {"column", "tmem_lane"};
+        case Space::SharedMemory: return {"address", "bank"};
+        case Space::Registers: break;
+    }
+    return {"reg", "lane"};
+}
+
+std::string lane_axis_text(const Instruction& ins, int lane, Space space) {
+    if (space == Space::TensorMemory) {
+        const std::string l = "lane " + std::to_string(lane % 128);
+        return ins.cta_group == 2 || lane >= 128 ? "CTA" + std::to_string(lane / 128) + " " + l : l;
+    }
+    if (space == Space::SharedMemory) return hex_address(128 * lane);
+    return (ins.vendor() == Vendor::NVIDIA ? "T" : "L") + std::to_string(lane);
+}
+
+std::string register_text(const Instruction& ins, Operand op, int reg, int bits, Space space) {
+    if (space == Space::TensorMemory) return "col " + std::to_string(reg);
+    if (space == Space::SharedMemory) return "b" + std::to_string(reg % 32);
     if (ins.vendor() != Vendor::NVIDIA) return "v" + std::to_string(reg);
     if (bits >= 64) return cell_label(ins, op, Location{reg - reg % 2, 0, 0, 63}, 64).reg_bare;
     if (bits >= 32 || bits <= 0 || ins.kind == LayoutKind::LdStMatrix || op == Operand::K)

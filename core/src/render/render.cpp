@@ -235,9 +235,11 @@ std::string location_json(const Location& l) {
            ", \"bit_hi\": " + num(l.bit_hi) + "}";
 }
 
-std::string locations_text(const Instruction& ins, Operand op, const std::vector<Location>& locs, int bits) {
+std::string locations_text(const Instruction& ins, Operand op, const std::vector<Location>& locs, int bits, Space space) {
     std::string s;
-    for (size_t n = 0; n < locs.size(); ++n) s += (n ? " " : "") + cell_label_text(ins, op, locs[n], bits, ":");
+    // Several locations of one element: ", " between them where a label has a space in it (TMEM, shared memory).
+    const std::string between = space == Space::Registers ? " " : ", ";
+    for (size_t n = 0; n < locs.size(); ++n) s += (n ? between : "") + cell_label_text(ins, op, locs[n], bits, ":", space);
     return s.empty() ? "-" : s;
 }
 
@@ -431,18 +433,19 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
                 if (block_column) row.push_back(num(b));
                 row.push_back(num(r));
                 for (int c = 0; c < L.cols(); ++c)
-                    row.push_back(locations_text(*q.ins, L.operand(), L.where({b, r, c}), L.element_bits()));
+                    row.push_back(locations_text(*q.ins, L.operand(), L.where({b, r, c}), L.element_bits(), L.space()));
                 rows.push_back(row);
             }
         return rows;
     };
     auto register_rows = [&] {
         std::vector<std::vector<std::string>> rows;
-        std::vector<std::string> head = {"lane"};
-        for (int reg = 0; reg < L.regs(); ++reg) head.push_back(register_text(*q.ins, L.operand(), reg, L.element_bits()));
+        const bool regs_space = L.space() == Space::Registers;
+        std::vector<std::string> head = {regs_space ? "lane" : std::string(space_axes(L.space(), q.ins->vendor()).first)};
+        for (int reg = 0; reg < L.regs(); ++reg) head.push_back(register_text(*q.ins, L.operand(), reg, L.element_bits(), L.space()));
         rows.push_back(head);
         for (int lane = 0; lane < L.lanes(); ++lane) {
-            std::vector<std::string> row = {num(lane)};
+            std::vector<std::string> row = {regs_space ? num(lane) : lane_axis_text(*q.ins, lane, L.space())};
             for (int reg = 0; reg < L.regs(); ++reg) {
                 std::string cell;
                 for (const SlotPart& p : L.which(reg, lane)) {
@@ -474,6 +477,20 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
     return out;
 }
 
+namespace {
+// The where tables' header and rows, in the operand's space: element, reg/column/address,
+// lane/tmem_lane/bank, bits, label.
+std::vector<std::string> location_header(Space space) {
+    const auto [reg, lane] = location_column_titles(space);
+    return {"element", reg, lane, "bits", "label"};
+}
+std::vector<std::string> location_row(const Query& q, const OperandLayout& L, const Element& e, const Location& l) {
+    return {element_label(L.operand(), e, L.blocks()), reg_column_text(*q.ins, L.operand(), l, L.element_bits(), L.space()),
+            lane_column_text(l, L.space()), "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]",
+            cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":", L.space())};
+}
+}  // namespace
+
 std::string render_where(const Query& q, const OperandLayout& L, const Element& e, Format f) {
     auto locs = L.where(e);
     if (f == Format::Json) {
@@ -483,8 +500,11 @@ std::string render_where(const Query& q, const OperandLayout& L, const Element& 
         for (size_t n = 0; n < locs.size(); ++n) {
             std::string one = location_json(locs[n]);
             // NVIDIA: PTX's name of the element's fragment register ("a0"), added after the promised fields.
-            if (q.ins->vendor() == Vendor::NVIDIA)
+            if (q.ins->vendor() == Vendor::NVIDIA && L.space() == Space::Registers)
                 one.insert(one.size() - 1, ", \"ptx\": " + json_string(reg_column_text(*q.ins, L.operand(), locs[n], L.element_bits())));
+            // TMEM / shared memory: the label in the space's terms ("L5 c7", "0x0480 b0"), added likewise.
+            if (L.space() != Space::Registers)
+                one.insert(one.size() - 1, ", \"label\": " + json_string(cell_label_text(*q.ins, L.operand(), locs[n], L.element_bits(), ":", L.space())));
             s += (n ? ", " : "") + one;
         }
         s += "]";
@@ -493,10 +513,8 @@ std::string render_where(const Query& q, const OperandLayout& L, const Element& 
         return s + "}\n";
     }
     const std::string ev_text = evidence_text(layout_evidence(*q.ins, L.operand(), q.mods));
-    std::vector<std::vector<std::string>> rows = {{"element", "reg", "lane", "bits", "label"}};
-    for (const auto& l : locs)
-        rows.push_back({element_label(L.operand(), e, L.blocks()), reg_column_text(*q.ins, L.operand(), l, L.element_bits()), num(l.lane),
-                        "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":")});
+    std::vector<std::vector<std::string>> rows = {location_header(L.space())};
+    for (const auto& l : locs) rows.push_back(location_row(q, L, e, l));
     const bool one = f == Format::Csv || f == Format::Markdown;
     if (locs.empty() && one) rows.push_back({element_label(L.operand(), e, L.blocks()), "-", "-", "-", "held by no lane"});
     if (locs.empty() && !one) return element_label(L.operand(), e, L.blocks()) + " is held by no lane under these modifiers\n" + ev_text;
@@ -513,20 +531,19 @@ std::string render_where_many(const Query& q, const OperandLayout& L, const std:
         }
         return s + "]\n";
     }
-    std::vector<std::vector<std::string>> rows = {{"element", "reg", "lane", "bits", "label"}};
+    std::vector<std::vector<std::string>> rows = {location_header(L.space())};
     for (const Element& e : elements) {
         const auto locs = L.where(e);
         if (locs.empty()) rows.push_back({element_label(L.operand(), e, L.blocks()), "-", "-", "-", "held by no lane"});
-        for (const auto& l : locs)
-            rows.push_back({element_label(L.operand(), e, L.blocks()), reg_column_text(*q.ins, L.operand(), l, L.element_bits()), num(l.lane),
-                            "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":")});
+        for (const auto& l : locs) rows.push_back(location_row(q, L, e, l));
     }
     return grid(rows, f);
 }
 
 std::string render_which(const Query& q, const OperandLayout& L, int reg, int lane, Format f) {
     auto parts = L.which(reg, lane);
-    const bool nvidia = q.ins->vendor() == Vendor::NVIDIA;
+    // PTX's fragment names exist for registers only: TMEM cells and shared memory have none.
+    const bool nvidia = q.ins->vendor() == Vendor::NVIDIA && L.space() == Space::Registers;
     if (f == Format::Json) {
         std::string s = "{" + header_json(q) + ", \"operand\": " + json_string(operand_name(L.operand())) +
                         ", \"reg\": " + num(reg) + ", \"lane\": " + num(lane) + ", \"parts\": [";
@@ -546,6 +563,10 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
     const std::string ev_text = evidence_text(layout_evidence(*q.ins, L.operand(), q.mods));
     if (parts.empty() && (f == Format::Csv || f == Format::Markdown))
         return render_table_or_one({{"bits", "element", "block", "row", "col"}, {"-", "none", "-", "-", "-"}}, f, ev_text);
+    if (parts.empty() && L.space() != Space::Registers)
+        return cell_label_text(*q.ins, L.operand(), Location{reg, lane, 0, 31}, 32, ":", L.space()) + " (" +
+               std::string(space_title(L.space())) + ") holds no element of " + std::string(operand_name(L.operand())) +
+               " under these modifiers\n" + ev_text;
     if (parts.empty())
         return (nvidia ? "register " + num(reg) + " (" + register_text(*q.ins, L.operand(), reg, L.element_bits()) + ") of thread "
                        : "v" + num(reg) + " of lane ") + num(lane) + " holds no element of " +
@@ -567,7 +588,7 @@ std::string render_lane(const Query& q, const OperandLayout& L, int lane, Format
     if (lane < 0 || lane >= L.lanes())
         throw Error("lane " + num(lane) + " is outside operand " + std::string(operand_name(L.operand())) + "; legal: lane 0.." +
                     num(L.lanes() - 1));
-    const bool nvidia = q.ins->vendor() == Vendor::NVIDIA;
+    const bool nvidia = q.ins->vendor() == Vendor::NVIDIA && L.space() == Space::Registers;
     if (f == Format::Json) {
         std::string s = "{" + header_json(q) + ", \"operand\": " + json_string(operand_name(L.operand())) + ", \"lane\": " +
                         num(lane) + ", \"regs\": [\n";
@@ -593,14 +614,15 @@ std::string render_lane(const Query& q, const OperandLayout& L, int lane, Format
     }
     std::string out;
     if (f == Format::Table)
-        out = (nvidia ? "thread " : "lane ") + num(lane) + " of " + std::string(operand_name(L.operand())) + " of " + title(q) +
-              "\n";
-    std::vector<std::vector<std::string>> rows = {{"reg", "bits", "element", "block", "row", "col"}};
+        out = (L.space() != Space::Registers ? lane_axis_text(*q.ins, lane, L.space()) + " (" + std::string(space_title(L.space())) + ")"
+               : (q.ins->vendor() == Vendor::NVIDIA ? "thread " : "lane ") + num(lane)) +
+              " of " + std::string(operand_name(L.operand())) + " of " + title(q) + "\n";
+    std::vector<std::vector<std::string>> rows = {{location_column_titles(L.space()).first, "bits", "element", "block", "row", "col"}};
     for (int reg = 0; reg < L.regs(); ++reg)
         for (const auto& p : L.which(reg, lane)) {
             std::string bits = "[" + num(p.bit_hi) + ":" + num(p.bit_lo) + "]";
             if (p.elem_bit_lo) bits += " (element bits from " + num(p.elem_bit_lo) + ")";
-            rows.push_back({register_text(*q.ins, L.operand(), reg, L.element_bits()), bits,
+            rows.push_back({register_text(*q.ins, L.operand(), reg, L.element_bits(), L.space()), bits,
                             element_label(L.operand(), p.element, L.blocks()), num(p.element.block), num(p.element.row),
                             num(p.element.col)});
         }
@@ -632,7 +654,9 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
     }
     const std::string d_label = "D" + std::string(blocks > 1 ? "[b" + num(t.d.block) + "]" : "") + "[" + num(t.d.row) + "][" +
                                 num(t.d.col) + "]";
-    const std::string d_at = locations_text(*q.ins, Operand::D, t.d_locations, elem_bits(q.ins->c) == 64 ? 64 : elem_bits(q.ins->c));
+    auto space_of = [&](Operand op) { return std::find(ops.begin(), ops.end(), op) == ops.end() ? Space::Registers : operand_space(*q.ins, op, q.mods); };
+    const std::string d_at =
+        locations_text(*q.ins, Operand::D, t.d_locations, elem_bits(q.ins->c) == 64 ? 64 : elem_bits(q.ins->c), space_of(Operand::D));
     // CSV and Markdown: one table, D first, then its inputs (D = sum over k of A[i][k]*B[k][j] + C[i][j]).
     const bool one = f == Format::Csv || f == Format::Markdown;
     std::vector<std::vector<std::string>> rows = {{"operand", "element", "locations"}};
@@ -640,7 +664,7 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
     for (const auto& term : t.terms) {
         int ob = (term.operand == Operand::A || term.operand == Operand::B || term.operand == Operand::C) ? blocks : 1;
         rows.push_back({std::string(operand_name(term.operand)), element_label(term.operand, term.element, ob),
-                        locations_text(*q.ins, term.operand, term.locations, bits_of(term.operand))});
+                        locations_text(*q.ins, term.operand, term.locations, bits_of(term.operand), space_of(term.operand))});
     }
     if (one) return grid(with_note(rows, t.note), f);
     std::string out = d_label + " of " + title(q) + " is at " + d_at + "\n";

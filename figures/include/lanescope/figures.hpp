@@ -164,7 +164,7 @@ std::string find_font(const std::string& font_path = "");
 
 // Legend text of one colour class, shared by every format: "lanes 0–15" (core's lane_group_text),
 // "v3", "block 2". Tile figures add "wave 3 (1,1)" (wave wm*WN+wn, then (wm,wn)).
-std::string legend_label(const Instruction& ins, ColorBy by, int index);
+std::string legend_label(const Instruction& ins, ColorBy by, int index, Space space = Space::Registers);
 
 // Parse user words; throw Error naming the legal values.
 FigureFormat parse_figure_format(const std::string& s);
