@@ -346,8 +346,8 @@ void set_modifier(Modifiers& m, std::string_view name, int value);
 // Named values of the gfx1250 controls, as LLVM's assembler spells them:
 // matrix_a_fmt / matrix_b_fmt FP8 BF8 FP6 BF6 FP4 (0..4), matrix_a_scale /
 // matrix_b_scale ROW0 ROW1 (0, 1), matrix_a_scale_fmt / matrix_b_scale_fmt E8M0
-// E5M3 E4M3 (0..2). The name of a value ("" where it has none), and the value of
-// a text: a name (any case, with or without MATRIX_FMT_ / MATRIX_SCALE_ /
+// E5M3 E4M3 (0..2). The name of a value ("" where it has none; -1: "default"), and
+// the value of a text: a name (any case, with or without MATRIX_FMT_ / MATRIX_SCALE_ /
 // MATRIX_SCALE_FMT_) or a decimal number; nullopt when it is neither.
 std::string modifier_value_name(std::string_view modifier, int value);
 std::optional<int> parse_modifier_value(std::string_view modifier, std::string_view text);

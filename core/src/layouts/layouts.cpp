@@ -1366,6 +1366,8 @@ const std::vector<std::string>* value_names(std::string_view modifier) {
 }  // namespace
 
 std::string modifier_value_name(std::string_view modifier, int value) {
+    // -1 is "not given" (the shared-memory fields' ranges offer it): the canonical value applies.
+    if (value == -1) return "default";
     const auto* names = value_names(modifier);
     if (!names || value < 0 || value >= static_cast<int>(names->size())) return "";
     return text::upper((*names)[static_cast<size_t>(value)]);
