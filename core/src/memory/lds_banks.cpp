@@ -203,12 +203,19 @@ std::vector<BankReport> analyse_banks(const std::vector<MemoryOp>& ops, const Ta
     for (const MemoryOp& op : ops)
         if (op.mnemonic.rfind("ds_", 0) == 0) groups[{op.wave, op.issue}].push_back(&op);
     std::vector<BankReport> out;
+    // The groupings offered per mnemonic, asked once (a sweep analyses thousands of issues).
+    std::map<std::string, std::vector<PassGrouping>, std::less<>> offered_of;
+    // Per pass: for each bank the distinct words it serves, with the first lane that asked for each.
+    std::vector<std::vector<std::pair<long long, int>>> words_of_bank(static_cast<size_t>(model.banks));
+    std::vector<const MemoryOp*> by_lane;
     for (const auto& [key, members] : groups) {
         BankReport r;
         r.wave = key.first;
         r.issue = key.second;
         r.mnemonic = members.front()->mnemonic;
-        std::vector<PassGrouping> offered = pass_groupings(t, r.mnemonic, wave_size);
+        auto found = offered_of.find(r.mnemonic);
+        if (found == offered_of.end()) found = offered_of.emplace(r.mnemonic, pass_groupings(t, r.mnemonic, wave_size)).first;
+        const std::vector<PassGrouping>& offered = found->second;
         if (grouping_name.empty()) {
             r.grouping = offered.front();
         } else {
@@ -221,34 +228,42 @@ std::vector<BankReport> analyse_banks(const std::vector<MemoryOp>& ops, const Ta
             }
             r.grouping = *it;
         }
-        std::map<int, const MemoryOp*> by_lane;
-        for (const MemoryOp* op : members) by_lane[op->lane] = op;
+        by_lane.assign(by_lane.size(), nullptr);
+        for (const MemoryOp* op : members) {
+            if (op->lane < 0) continue;
+            if (static_cast<size_t>(op->lane) >= by_lane.size()) by_lane.resize(static_cast<size_t>(op->lane) + 1, nullptr);
+            by_lane[static_cast<size_t>(op->lane)] = op;
+        }
         for (const auto& lanes : r.grouping.passes) {
-            std::map<int, std::map<long long, std::vector<int>>> dwords_of_bank;  // bank -> word -> lanes
-            std::set<long long> dwords;
+            for (auto& w : words_of_bank) w.clear();
+            long long distinct = 0;
             BankPass pass;
             for (int lane : lanes) {
-                auto it = by_lane.find(lane);
-                if (it == by_lane.end()) continue;
+                if (lane < 0 || static_cast<size_t>(lane) >= by_lane.size() || !by_lane[static_cast<size_t>(lane)]) continue;
                 pass.lanes.push_back(lane);
-                const MemoryOp& op = *it->second;
+                const MemoryOp& op = *by_lane[static_cast<size_t>(lane)];
                 for (long long d = op.address / model.bank_bytes; d <= (op.address + op.bytes - 1) / model.bank_bytes; ++d) {
-                    std::vector<int>& by = dwords_of_bank[static_cast<int>(d % model.banks)][d];
-                    if (by.empty() || by.back() != lane) by.push_back(lane);
-                    dwords.insert(d);
+                    auto& words = words_of_bank[static_cast<size_t>(d % model.banks)];
+                    if (std::none_of(words.begin(), words.end(), [&](const auto& x) { return x.first == d; })) {
+                        words.push_back({d, lane});
+                        ++distinct;
+                    }
                 }
             }
             if (pass.lanes.empty()) continue;  // no active lane in this pass: not issued
             pass.cycles = 0;
-            for (const auto& [bank, ds] : dwords_of_bank)
-                if (static_cast<int>(ds.size()) > pass.cycles) {
-                    pass.cycles = static_cast<int>(ds.size());
+            for (int bank = 0; bank < model.banks; ++bank) {
+                auto& words = words_of_bank[static_cast<size_t>(bank)];
+                if (static_cast<int>(words.size()) > pass.cycles) {
+                    pass.cycles = static_cast<int>(words.size());
                     pass.bank = bank;
+                    std::sort(words.begin(), words.end());
                     pass.bank_words.clear();
-                    for (const auto& [d, by] : ds) pass.bank_words.push_back({d * model.bank_bytes, by.front()});
+                    for (const auto& [d, lane] : words) pass.bank_words.push_back({d * model.bank_bytes, lane});
                 }
+            }
             r.cycles += pass.cycles;
-            r.minimum_cycles += std::max<int>(1, static_cast<int>((dwords.size() + model.banks - 1) / model.banks));
+            r.minimum_cycles += std::max<int>(1, static_cast<int>((distinct + model.banks - 1) / model.banks));
             r.passes.push_back(std::move(pass));
         }
         out.push_back(std::move(r));

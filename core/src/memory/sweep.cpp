@@ -367,8 +367,11 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
                               "; rank under one with --grouping NAME (a name not offered is refused with those that are)");
         }
         if (lds && base.grouping.empty() && inferred && per_plan <= kGroupingPlacements) {
+            std::vector<std::string> mnemonics;  // in the order the plan issues them
             for (const BankReport& b : p.banks)
-                for (const PassGrouping& g : pass_groupings(*q.target, b.mnemonic, q.mods.wave))
+                if (std::find(mnemonics.begin(), mnemonics.end(), b.mnemonic) == mnemonics.end()) mnemonics.push_back(b.mnemonic);
+            for (const std::string& m : mnemonics)
+                for (const PassGrouping& g : pass_groupings(*q.target, m, q.mods.wave))
                     if (std::none_of(s.by_grouping.begin(), s.by_grouping.end(),
                                      [&](const SweepGroupingRank& x) { return x.grouping == g.name; }))
                         s.by_grouping.push_back({g.name, g.confidence, 0, 0});

@@ -247,9 +247,11 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
     out += (md ? "#### " : "") + std::string("Byte address per lane (from the tile's start)\n") + render_grid(grid, f) + "\n";
     grid.clear();
     grid.push_back({"issue", "mnemonic", "bytes", "registers", "lanes", "builtin"});
+    std::map<int, int> lanes_of_issue;  // wave 0's lanes taking part in each issue
+    for (const auto& o : plan.ops)
+        if (o.wave == 0) ++lanes_of_issue[o.issue];
     for (const MemoryOp* op : issues) {
-        int lanes = 0;
-        for (const auto& o : plan.ops) lanes += o.wave == 0 && o.issue == op->issue;
+        const int lanes = lanes_of_issue[op->issue];
         grid.push_back({num(op->issue), op->mnemonic, num(op->bytes), reg_range(*op), num(lanes),
                         op->builtin.empty() ? "-" : op->builtin});
     }

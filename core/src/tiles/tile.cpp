@@ -653,11 +653,23 @@ std::vector<TileEntry> TileLayout::entries() const {
                 }
             }
     }
-    std::sort(out.begin(), out.end(), [](const TileEntry& a, const TileEntry& b) {
-        if (!(a.element == b.element)) return a.element < b.element;
-        return a.at < b.at;
+    // In element order, then location: sorted by a packed (row, col) key (a tile's elements are all of
+    // block 0 with non-negative row and column; the elements themselves break a tie the key cannot), the
+    // locations compared only between replicas.
+    std::vector<std::pair<uint64_t, uint32_t>> order(out.size());
+    for (size_t i = 0; i < out.size(); ++i)
+        order[i] = {(static_cast<uint64_t>(static_cast<uint32_t>(out[i].element.row)) << 32) |
+                        static_cast<uint32_t>(out[i].element.col),
+                    static_cast<uint32_t>(i)};
+    std::sort(order.begin(), order.end(), [&](const auto& a, const auto& b) {
+        if (a.first != b.first) return a.first < b.first;
+        if (!(out[a.second].element == out[b.second].element)) return out[a.second].element < out[b.second].element;
+        return out[a.second].at < out[b.second].at;
     });
-    return out;
+    std::vector<TileEntry> sorted;
+    sorted.reserve(out.size());
+    for (const auto& [key, i] : order) sorted.push_back(out[i]);
+    return sorted;
 }
 
 namespace {
