@@ -18,6 +18,7 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -155,6 +156,8 @@ TEST_CASE("docs: every lanescope-cli command of README.md and docs/*.md runs as 
                 .status == 0);
 
     size_t ran = 0, skipped = 0;
+    std::set<std::string> seen;
+    std::vector<std::pair<double, std::string>> timings;  // seconds, command: the slowest are reported
     static const std::regex exit_words(R"(exit (\d+))");
     static const std::regex needs(R"(needs (an AMD GPU|an NVIDIA GPU|a display))");
     for (const Block& b : fenced_blocks()) {
@@ -167,10 +170,14 @@ TEST_CASE("docs: every lanescope-cli command of README.md and docs/*.md runs as 
                 ++skipped;
                 continue;
             }
+            // A command documented on two pages runs once.
+            if (!seen.insert(c.cmd.substr(0, c.cmd.find_last_not_of(" \t") + 1)).second) continue;
 #ifdef LANESCOPE_SANITIZED
-            // The largest legal requests take minutes in Release and many times that instrumented:
-            // a timing benchmark, run as documented by the Release suite.
-            if (c.cmd.find("bench --largest") != std::string::npos) {
+            // Timing benchmarks (the largest legal requests take minutes in Release and many times that
+            // instrumented) and conformance (minutes of the compiler witnesses, which are not instrumented)
+            // are run as documented by the Release suite.
+            if (c.cmd.find("lanescope-cli bench") != std::string::npos ||
+                c.cmd.find("lanescope-cli conformance") != std::string::npos) {
                 WARN(c.file << ":" << c.line << ": skipped under the sanitizers (run by the Release suite): " << c.cmd);
                 ++skipped;
                 continue;
@@ -179,12 +186,20 @@ TEST_CASE("docs: every lanescope-cli command of README.md and docs/*.md runs as 
             std::set<int> allowed{0};
             for (auto it = std::sregex_iterator(c.comment.begin(), c.comment.end(), exit_words); it != std::sregex_iterator(); ++it)
                 allowed.insert(std::stoi((*it)[1]));
+            const auto t0 = std::chrono::steady_clock::now();
             const Run r = sh(env + "timeout 600 " + c.cmd + " </dev/null 2>&1");
+            timings.push_back({std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                               c.file + ":" + std::to_string(c.line) + ": " + c.cmd});
             INFO("exit " << r.status << ", output:\n" << tail(r.out));
             CHECK(allowed.count(r.status) == 1);
             ++ran;
         }
     }
+    std::sort(timings.rbegin(), timings.rend());
+    std::string slowest;
+    for (size_t n = 0; n < std::min<size_t>(8, timings.size()); ++n)
+        slowest += "\n  " + std::to_string(timings[n].first).substr(0, 6) + " s  " + timings[n].second;
+    WARN("the slowest documented commands:" << slowest);
     CHECK(ran >= 40);  // README and docs hold some 60 commands
     INFO("skipped " << skipped);
     fs::remove_all(dir);
