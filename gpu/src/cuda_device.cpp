@@ -139,6 +139,11 @@ bool CudaDevice::supports(const Instruction& ins, const Target& t, std::string* 
     const int want = detail::sm_number(t.gfx);
     std::string reason = blackwell_need(ins, t, sm_);
     if (!reason.empty()) {
+    } else if (ins.kind == LayoutKind::Tcgen05LdSt && ins.mnemonic.find(".red") == std::string::npos) {
+        // Its tcgen05.st/ld round trip runs here (verify_tcgen05_ldst): a Blackwell GPU of this target.
+    } else if (ins.kind == LayoutKind::Tcgen05Mma && ins.mma_kind == "f16" && ins.cta_group == 1 && !ins.ws &&
+               !ins.tcgen05_sparse && !ins.a_in_tmem && (ins.m == 64 || ins.m == 128) && elem_bits(ins.d_type()) == 32) {
+        // Its one-hot D probe runs here (verify_tcgen05_mma): a Blackwell GPU of this target.
     } else if (is_blackwell_probe_only(ins)) {
         reason = ins.mnemonic + ": its Blackwell probe is generated and assembled by ptxas in lanescope's tests; running it "
                                "on this GPU is not wired yet";

@@ -185,6 +185,18 @@ std::string mma_block_scale_probe_source(const Instruction& ins, const Target& t
 // an mbarrier, and D read back by the four warps as 32x32b (thread = TMEM lane, register = column).
 std::string tcgen05_mma_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
 
+class CudaDevice;
+struct Report;
+// The host side of that round trip on a Blackwell datacenter GPU: launches the probe with tagged
+// registers, compares every TMEM cell (32x32b read-back) with core's claim of where each register
+// went, and every round-tripped register with what was stored. Throws Error with blackwell_need's
+// line on any other GPU (none was available: this is compiled, never run here).
+Report verify_tcgen05_ldst(CudaDevice& dev, const Instruction& ins, const Target& t);
+// The host side of the one-hot tcgen05.mma probe (kind::f16, f32 D, M = 64 / 128): A and B images
+// placed by core's smem_operand, D[m][n] = (m + 1) + 256 (n + 1), every TMEM cell compared with
+// core's D layout in Tensor Memory. Throws Error with blackwell_need's line on any other GPU.
+Report verify_tcgen05_mma(CudaDevice& dev, const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
+
 // ----------------------------------------------------------------- probe ---
 
 // The layout the probe uses to encode inputs and decode D: the claim under
