@@ -75,6 +75,13 @@ int run_verify_smem(const Options& o, const VerifyArgs& v) {
     if (!json && o.format != "table") throw ls::Error("unknown format '" + o.format + "' for verify; legal: table, json");
     if (v.all || v.every_modifier)
         throw ls::Error("--smem runs its own set of configurations; it does not go with --all or --every-modifier");
+    // Every other option would be ignored: refused by name.
+    static const std::set<std::string> takes = {"smem", "device", "corrupt", "max-mismatches", "format", "out", "help"};
+    for (const CLI::Option* opt : v.sub->get_options())
+        if (opt->count() > 0 && !opt->get_lnames().empty() && !takes.count(opt->get_lnames().front()))
+            throw ls::Error("--smem runs its own set of wgmma and TMA configurations (docs/gpu.md); --" +
+                            opt->get_lnames().front() + " does not go with it (legal with --smem: --device, --corrupt, "
+                            "--max-mismatches, --format, --out)");
     if (v.device != "cuda" && v.device != "auto")
         throw ls::Error("--smem needs --device cuda (or auto): the probes run wgmma and TMA on an NVIDIA Hopper GPU");
     const gpu::SmemCorruption corruption =
