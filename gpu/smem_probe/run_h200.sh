@@ -24,4 +24,14 @@ cuobjdump -sass "$OUT/bank_probe" > "$OUT/bank_probe.sass" 2>&1
 ncu --csv --metrics l1tex__data_pipe_lsu_wavefronts_mem_shared.sum "$OUT/bank_probe" "$here/patterns.txt" \
   > "$OUT/ncu.csv" 2> "$OUT/ncu.err"
 echo "ncu exit $?" >> "$OUT/ncu.err"
+# Each probe kernel must hold exactly 64 of its SASS instruction (nothing hoisted or merged).
+awk '/Function :/{f=$3} /LDSM|STSM|LDS|STS/{for(i=1;i<=NF;i++) if($i ~ /^(LDSM|STSM|LDS|STS)/){c[f" "$i]++; break}}
+     END{for(k in c) print k, c[k]}' "$OUT/bank_probe.sass" | sort > "$OUT/bank_sass_counts.txt"
+python3 "$here/banks.py" compare "$here/patterns.txt" "$OUT/ncu.csv" > "$OUT/banks.md" 2>&1; echo "exit $?" >> "$OUT/banks.md"
+# What verify says of Blackwell entries on this GPU, and the register probes of wgmma as before.
+for i in tcgen05.ld.sync.aligned.16x64b.x1.b32 tcgen05_mma_m128n64k16_f32_f16; do
+  "$CLI" verify --device cuda -a sm_100a -i "$i" >> "$OUT/blackwell.txt" 2>&1; echo "exit $?" >> "$OUT/blackwell.txt"
+done
+"$CLI" verify --device cuda -a sm_90a -i wgmma_m64n64k16_f32_f16 > "$OUT/wgmma_registers.txt" 2>&1; echo "exit $?" >> "$OUT/wgmma_registers.txt"
 rm -f "$OUT/bank_probe"
+(cd "$OUT" && tar czf smem-live-output.tar.gz --exclude smem-live-output.tar.gz *)
