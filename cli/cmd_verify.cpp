@@ -32,6 +32,7 @@ namespace gpu = lanescope::gpu;
 struct VerifyArgs {
     bool all = false;
     bool every_modifier = false;
+    bool smem = false;
     std::string device = "auto";
     std::string corrupt;
     size_t max_mismatches = 8;
@@ -68,7 +69,36 @@ std::string report_json(const gpu::Report& r) {
     return s + "]}";
 }
 
+// --smem: the shared-memory probes (wgmma B and SS A through descriptors, TMA boxes) on an H200.
+int run_verify_smem(const Options& o, const VerifyArgs& v) {
+    const bool json = o.format == "json";
+    if (!json && o.format != "table") throw ls::Error("unknown format '" + o.format + "' for verify; legal: table, json");
+    if (v.all || v.every_modifier)
+        throw ls::Error("--smem runs its own set of configurations; it does not go with --all or --every-modifier");
+    // Every other option would be ignored: refused by name.
+    static const std::set<std::string> takes = {"smem", "device", "corrupt", "max-mismatches", "format", "out", "help"};
+    for (const CLI::Option* opt : v.sub->get_options())
+        if (opt->count() > 0 && !opt->get_lnames().empty() && !takes.count(opt->get_lnames().front()))
+            throw ls::Error("--smem runs its own set of wgmma and TMA configurations (docs/gpu.md); --" +
+                            opt->get_lnames().front() + " does not go with it (legal with --smem: --device, --corrupt, "
+                            "--max-mismatches, --format, --out)");
+    if (v.device != "cuda" && v.device != "auto")
+        throw ls::Error("--smem needs --device cuda (or auto): the probes run wgmma and TMA on an NVIDIA Hopper GPU");
+    const gpu::SmemCorruption corruption =
+        v.corrupt.empty() ? gpu::SmemCorruption::None : gpu::parse_smem_corruption(v.corrupt);
+    std::string why;
+    std::unique_ptr<gpu::CudaDevice> dev = gpu::CudaDevice::open(&why);
+    if (!dev) {
+        std::fprintf(stderr, "lanescope-cli: %s\n", why.c_str());
+        return kNoDevice;
+    }
+    const gpu::SmemReport r = gpu::verify_smem(*dev, gpu::smem_cases(), corruption, v.max_mismatches);
+    emit(o, gpu::render_smem_report(r, json));
+    return r.passed() ? 0 : kCheckFailed;
+}
+
 int run_verify(const Options& o, const VerifyArgs& v) {
+    if (v.smem) return run_verify_smem(o, v);
     std::string why;
     std::unique_ptr<gpu::Device> dev = gpu::make_device(v.device, &why);
     if (!dev) {
@@ -337,8 +367,13 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
             sub->add_option("--device", v.device,
                             "auto (an AMD GPU through HIP, else an NVIDIA GPU through CUDA), hip, cuda, software (catalog semantics)")
                 ->capture_default_str();
+            sub->add_flag("--smem", v.smem,
+                          "NVIDIA shared memory (sm_90a GPU): wgmma B and SS A read through descriptors at every swizzle, "
+                          "both major-nesses, LBO/SBO, start and base offsets, raw descriptors; TMA boxes at every swizzle; "
+                          "each element compared with lanescope's claim");
             sub->add_option("--corrupt", v.corrupt,
-                            "check a deliberately wrong layout: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs");
+                            "check a deliberately wrong layout: OPERAND:swap-lanes:L1:L2 or OPERAND:shift-regs; with --smem: "
+                            "no-swizzle, base-offset-added, start-anchored, swap-lbo-sbo, no-padding");
             add_size_option(sub, "--max-mismatches", v.max_mismatches, 0, 1000000, "mismatches to print per instruction (default 8)");
         }
         out.push_back({sub, [&o] { return run_verify(o, v); }});

@@ -45,6 +45,9 @@ struct CudaDevice::Api {
                         void**) = nullptr;
     int (*GetErrorName)(int, const char**) = nullptr;
     int (*GetErrorString)(int, const char**) = nullptr;
+    // cuTensorMapEncodeTiled (CUDA 12+): optional, TMA probes only.
+    int (*TensorMapEncodeTiled)(void*, int, unsigned, void*, const unsigned long long*, const unsigned long long*,
+                                const unsigned*, const unsigned*, int, int, int, int) = nullptr;
     int device = 0;
     void* ctx = nullptr;
     std::map<std::string, std::pair<void*, void*>> kernels;  // PTX -> (module, function)
@@ -88,6 +91,7 @@ std::unique_ptr<CudaDevice> CudaDevice::open(std::string* why) {
                     bind(lib, "cuMemcpyDtoH_v2", a.MemcpyDtoH) && bind(lib, "cuLaunchKernel", a.LaunchKernel) &&
                     bind(lib, "cuGetErrorName", a.GetErrorName) && bind(lib, "cuGetErrorString", a.GetErrorString);
     if (!ok) return fail("the CUDA driver library lacks a function lanescope needs (too old?)");
+    if (!bind(lib, "cuTensorMapEncodeTiled", a.TensorMapEncodeTiled)) a.TensorMapEncodeTiled = nullptr;
     int rc = a.Init(0);
     if (rc != 0) return fail("the CUDA driver reports " + a.error("cuInit", rc));
     a.DriverGetVersion(&dev->driver_);
@@ -135,6 +139,11 @@ bool CudaDevice::supports(const Instruction& ins, const Target& t, std::string* 
     const int want = detail::sm_number(t.gfx);
     std::string reason = blackwell_need(ins, t, sm_);
     if (!reason.empty()) {
+    } else if (ins.kind == LayoutKind::Tcgen05LdSt && ins.mnemonic.find(".red") == std::string::npos) {
+        // Its tcgen05.st/ld round trip runs here (verify_tcgen05_ldst): a Blackwell GPU of this target.
+    } else if (ins.kind == LayoutKind::Tcgen05Mma && ins.mma_kind == "f16" && ins.cta_group == 1 && !ins.ws &&
+               !ins.tcgen05_sparse && !ins.a_in_tmem && (ins.m == 64 || ins.m == 128) && elem_bits(ins.d_type()) == 32) {
+        // Its one-hot D probe runs here (verify_tcgen05_mma): a Blackwell GPU of this target.
     } else if (is_blackwell_probe_only(ins)) {
         reason = ins.mnemonic + ": its Blackwell probe is generated and assembled by ptxas in lanescope's tests; running it "
                                "on this GPU is not wired yet";
@@ -147,12 +156,11 @@ bool CudaDevice::supports(const Instruction& ins, const Target& t, std::string* 
     return false;
 }
 
-std::vector<uint32_t> CudaDevice::run_ptx(const std::string& ptx, const std::vector<uint32_t>& in, size_t out_words,
-                                          int threads) {
-    Api& a = *api_;
-    a.check("cuCtxSetCurrent", a.CtxSetCurrent(a.ctx));
-    auto it = a.kernels.find(ptx);
-    if (it == a.kernels.end()) {
+// The entry "lanescope_probe" of a PTX module (JIT-compiled once per text) and one block's launch.
+struct CudaDevice::Launcher {
+    static void* function(Api& a, const std::string& ptx) {
+        auto it = a.kernels.find(ptx);
+        if (it != a.kernels.end()) return it->second.second;
         std::string error_log(16384, '\0'), info_log(16384, '\0');
         int options[] = {kJitErrorLog, kJitErrorLogSize, kJitInfoLog, kJitInfoLogSize};
         void* values[] = {&error_log[0], reinterpret_cast<void*>(error_log.size() - 1), &info_log[0],
@@ -161,25 +169,77 @@ std::vector<uint32_t> CudaDevice::run_ptx(const std::string& ptx, const std::vec
         const int rc = a.ModuleLoadDataEx(&module, ptx.c_str(), 4, options, values);
         if (rc != 0) {
             error_log.resize(error_log.find('\0'));
-            throw Error(a.error("the driver's JIT (cuModuleLoadDataEx)", rc) +
-                        (error_log.empty() ? "" : ": " + error_log));
+            throw Error(a.error("the driver's JIT (cuModuleLoadDataEx)", rc) + (error_log.empty() ? "" : ": " + error_log));
         }
         void* fn = nullptr;
         a.check("cuModuleGetFunction", a.ModuleGetFunction(&fn, module, "lanescope_probe"));
-        it = a.kernels.emplace(ptx, std::make_pair(module, fn)).first;
+        a.kernels.emplace(ptx, std::make_pair(module, fn));
+        return fn;
     }
-    std::vector<uint32_t> out(out_words, 0);
-    unsigned long long din = 0, dout = 0;
-    a.check("cuMemAlloc", a.MemAlloc(&din, std::max<size_t>(4, in.size() * 4)));
-    int rc = a.MemAlloc(&dout, std::max<size_t>(4, out.size() * 4));
-    if (rc == 0 && !in.empty()) rc = a.MemcpyHtoD(din, in.data(), in.size() * 4);
-    void* args[] = {&din, &dout};
-    if (rc == 0) rc = a.LaunchKernel(it->second.second, 1, 1, 1, unsigned(threads), 1, 1, 0, nullptr, args, nullptr);
-    if (rc == 0) rc = a.CtxSynchronize();
-    if (rc == 0 && !out.empty()) rc = a.MemcpyDtoH(out.data(), dout, out.size() * 4);
-    a.MemFree(din);
-    if (dout) a.MemFree(dout);
-    a.check("running the probe kernel", rc);
+    // Copies `in` to the device, launches one block with (in, out[, extra]) and copies `out` back.
+    static std::vector<uint32_t> launch(Api& a, void* fn, const std::vector<uint32_t>& in, size_t out_words, int threads,
+                                        const unsigned long long* extra) {
+        std::vector<uint32_t> out(out_words, 0);
+        unsigned long long din = 0, dout = 0;
+        a.check("cuMemAlloc", a.MemAlloc(&din, std::max<size_t>(4, in.size() * 4)));
+        int rc = a.MemAlloc(&dout, std::max<size_t>(4, out.size() * 4));
+        if (rc == 0 && !in.empty()) rc = a.MemcpyHtoD(din, in.data(), in.size() * 4);
+        unsigned long long third = extra ? *extra : 0;
+        void* args[] = {&din, &dout, &third};
+        if (rc == 0) rc = a.LaunchKernel(fn, 1, 1, 1, unsigned(threads), 1, 1, 0, nullptr, args, nullptr);
+        if (rc == 0) rc = a.CtxSynchronize();
+        if (rc == 0 && !out.empty()) rc = a.MemcpyDtoH(out.data(), dout, out.size() * 4);
+        a.MemFree(din);
+        if (dout) a.MemFree(dout);
+        a.check("running the probe kernel", rc);
+        return out;
+    }
+};
+
+std::vector<uint32_t> CudaDevice::run_ptx(const std::string& ptx, const std::vector<uint32_t>& in, size_t out_words,
+                                          int threads) {
+    Api& a = *api_;
+    a.check("cuCtxSetCurrent", a.CtxSetCurrent(a.ctx));
+    return Launcher::launch(a, Launcher::function(a, ptx), in, out_words, threads, nullptr);
+}
+
+std::vector<uint32_t> CudaDevice::run_ptx_tma(const std::string& ptx, const std::vector<uint32_t>& in, size_t out_words,
+                                              int threads, const TensorMap2D& m) {
+    Api& a = *api_;
+    if (!a.TensorMapEncodeTiled)
+        throw Error("this CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or later is needed for TMA)");
+    a.check("cuCtxSetCurrent", a.CtxSetCurrent(a.ctx));
+    void* fn = Launcher::function(a, ptx);
+    const int type = m.element_bytes == 1 ? 0 : m.element_bytes == 2 ? 1 : 2;  // CU_TENSOR_MAP_DATA_TYPE_UINT8/16/32
+    unsigned long long tensor = 0, map = 0;
+    a.check("cuMemAlloc", a.MemAlloc(&tensor, std::max<size_t>(16, m.tensor.size())));
+    int rc = a.MemcpyHtoD(tensor, m.tensor.data(), m.tensor.size());
+    alignas(64) unsigned char encoded[128] = {};
+    const unsigned long long dims[2] = {static_cast<unsigned long long>(m.width), static_cast<unsigned long long>(m.height)};
+    const unsigned long long strides[1] = {static_cast<unsigned long long>(m.width) * m.element_bytes};
+    const unsigned box[2] = {static_cast<unsigned>(m.box_inner), static_cast<unsigned>(m.box_outer)};
+    const unsigned element_strides[2] = {1, 1};
+    if (rc == 0) {
+        rc = a.TensorMapEncodeTiled(encoded, type, 2, reinterpret_cast<void*>(tensor), dims, strides, box, element_strides,
+                                    0 /*interleave none*/, m.swizzle, 0 /*L2 promotion none*/, 0 /*OOB fill none*/);
+        if (rc != 0) {
+            a.MemFree(tensor);
+            throw Error(a.error("cuTensorMapEncodeTiled", rc));
+        }
+    }
+    if (rc == 0) rc = a.MemAlloc(&map, sizeof encoded);
+    if (rc == 0) rc = a.MemcpyHtoD(map, encoded, sizeof encoded);
+    std::vector<uint32_t> out;
+    try {
+        if (rc == 0) out = Launcher::launch(a, fn, in, out_words, threads, &map);
+    } catch (...) {
+        a.MemFree(tensor);
+        if (map) a.MemFree(map);
+        throw;
+    }
+    a.MemFree(tensor);
+    if (map) a.MemFree(map);
+    a.check("preparing the TMA probe", rc);
     return out;
 }
 

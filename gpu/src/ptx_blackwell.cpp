@@ -14,6 +14,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 namespace lanescope::gpu {
@@ -250,6 +251,168 @@ std::string tcgen05_mma_probe_source(const Instruction& ins, const Target& t, co
     p << "    tcgen05.fence::before_thread_sync;\n    bar.sync 0;\n    @!%first bra DONE;\n"
       << "    tcgen05.dealloc.cta_group::1.sync.aligned.b32 %base, " << alloc << ";\nDONE:\n    ret;\n}\n";
     return p.str();
+}
+
+}  // namespace lanescope::gpu
+
+namespace lanescope::gpu {
+
+// The host side of the tcgen05.st/ld round trip (the probe above): every thread's register r of
+// warp w holds the tag 0x80000000 | thread << 12 | r; after the store with the row's shape the
+// 32x32b read-back gives, per TMEM lane (thread 32w + lane) and column, the tag stored there.
+// Core's claim (the row's D layout: element (row, col) in (thread, register)) says register
+// (lane, reg) of warp w lands in TMEM lane 32w + row, column col; every cell and every
+// round-tripped register is compared. Runs only on a Blackwell datacenter GPU (none was here).
+Report verify_tcgen05_ldst(CudaDevice& dev, const Instruction& ins, const Target& t) {
+    Report r;
+    r.instruction = ins.mnemonic;
+    r.target = t.gfx;
+    r.device = dev.name();
+    const std::string need = blackwell_need(ins, t, dev.sm());
+    if (!need.empty()) throw Error(need);
+    const std::string ptx = tcgen05_ldst_probe_source(ins, t);  // refuses .red and other rows
+    const LdStShape* sh = nullptr;
+    for (const LdStShape& s : kLdSt)
+        if (ins.tmem_shape == s.shape) sh = &s;
+    const bool x2 = ins.tmem_shape == "16x32bx2";
+    const int regs = sh->regs * ins.tmem_num, half = x2 ? ins.tmem_num : 0, unpacked = ins.pack16 ? 2 : 1;
+    const int cols = (sh->cols * ins.tmem_num + half) * unpacked, out_words = cols + regs;
+    std::vector<uint32_t> in(size_t(128) * regs);
+    auto tag = [](int thread, int reg) { return 0x80000000u | uint32_t(thread) << 12 | uint32_t(reg); };
+    for (int th = 0; th < 128; ++th)
+        for (int i = 0; i < regs; ++i) in[size_t(th) * regs + i] = tag(th, i);
+    const std::vector<uint32_t> out = dev.run_ptx(ptx, in, size_t(128) * out_words, 128);
+    r.probes = 1;
+    auto miss = [&](const std::string& probe, const Entry& e, double want, double got, const std::string& why) {
+        ++r.mismatch_count;
+        if (r.mismatches.size() >= 16) return;
+        Mismatch m;
+        m.probe = probe;
+        m.d = e.element;
+        m.at = e.loc;
+        m.expected = want;
+        m.found = got;
+        m.explanation = why;
+        r.mismatches.push_back(m);
+    };
+    // The round trip: the row's own ld returns every register as stored.
+    for (int th = 0; th < 128; ++th)
+        for (int i = 0; i < regs; ++i) {
+            ++r.slots_checked;
+            const uint32_t got = out[size_t(th) * out_words + cols + i];
+            if (got != tag(th, i)) {
+                Entry e;
+                e.loc.lane = th;
+                e.loc.reg = i;
+                miss("round trip", e, tag(th, i), got, "the row's tcgen05.ld did not return what its tcgen05.st stored");
+            }
+        }
+    // The cells: where core says each register went (32-bit elements; packed rows by the round trip only).
+    if (!ins.pack16) {
+        ResolvedModifiers mods = resolve_modifiers(ins, t, Modifiers{});
+        const ClaimedLayout d = claimed_from_core(ins, t, Operand::D, mods);
+        for (int w = 0; w < 4; ++w)
+            for (const Entry& e : d.entries) {
+                const int lane = 32 * w + e.element.row, col = e.element.col;
+                if (col >= cols || e.element.row >= 32) {
+                    miss("cells", e, 0, 0, "core places it outside the probe's columns");
+                    continue;
+                }
+                ++r.slots_checked;
+                const uint32_t want = tag(32 * w + e.loc.lane, e.loc.reg), got = out[size_t(lane) * out_words + col];
+                if (got != want)
+                    miss("cells", e, want, got,
+                         "TMEM lane " + num(lane) + ", column " + num(col) + " holds thread " + num((got >> 12) & 0x7FFF) +
+                             "'s register " + num(got & 0xFFF) + ", not thread " + num(32 * w + e.loc.lane) + "'s register " +
+                             num(e.loc.reg));
+            }
+    }
+    r.checked = {Operand::D};
+    r.passed = r.mismatch_count == 0;
+    return r;
+}
+
+}  // namespace lanescope::gpu
+
+namespace lanescope::gpu {
+
+// The host side of the one-hot tcgen05.mma probe (kind::f16, f32 D): A[m][0] = m + 1, A[m][1] = 256,
+// B[0][n] = 1, B[1][n] = n + 1, the rest 0, so D[m][n] = (m + 1) + 256 (n + 1) names its element
+// exactly. A and B are written into their shared-memory images where core's smem_operand places
+// them (the buffers are 1024-byte aligned, so the swizzle of the image offset is the hardware's);
+// every TMEM cell read back (32x32b: thread = TMEM lane, register = column) is compared with core's
+// D layout in Tensor Memory. Runs only on a Blackwell datacenter GPU (none was here).
+Report verify_tcgen05_mma(CudaDevice& dev, const Instruction& ins, const Target& t, const ResolvedModifiers& mods) {
+    Report r;
+    r.instruction = ins.mnemonic;
+    r.target = t.gfx;
+    r.device = dev.name();
+    const std::string need = blackwell_need(ins, t, dev.sm());
+    if (!need.empty()) throw Error(need);
+    const std::string ptx = tcgen05_mma_probe_source(ins, t, mods);  // refuses rows it has no probe for
+    if (elem_bits(ins.d_type()) != 32)
+        throw Error(ins.mnemonic + ": the one-hot D comparison is written for f32 D (f16 cannot hold (m + 1) + 256 (n + 1) exactly)");
+    const SmemOperand a = smem_operand(ins, Operand::A, mods), b = smem_operand(ins, Operand::B, mods);
+    auto image = [](const SmemOperand& s, auto value) {
+        std::uint32_t most = 0;
+        for (int mn = 0; mn < s.mn; ++mn)
+            for (int k = 0; k < s.k; ++k) most = std::max(most, s.linear(mn, k) + std::uint32_t(s.element_bits / 8));
+        std::vector<std::uint32_t> words((most + 1023) / 1024 * 256, 0);
+        for (int mn = 0; mn < s.mn; ++mn)
+            for (int k = 0; k < s.k; ++k) {
+                const std::uint16_t h = value(mn, k);
+                if (!h) continue;
+                const std::uint32_t off = smem_swizzle(s.linear(mn, k), s.desc.swizzle, s.desc.base_offset);
+                words[off / 4] |= std::uint32_t(h) << (8 * (off % 4));
+            }
+        return words;
+    };
+    // f16 bits of small integers (exact): 1..2048.
+    auto f16 = [](int v) {
+        int e = 0;
+        while ((v >> e) > 1) ++e;
+        return static_cast<std::uint16_t>((e + 15) << 10 | ((v << (10 - e)) & 0x3FF));
+    };
+    const bool bf = ins.a == ElemType::BF16;
+    auto enc = [&](int v) {
+        if (!bf) return f16(v);
+        float x = float(v);
+        std::uint32_t u;
+        std::memcpy(&u, &x, 4);
+        return static_cast<std::uint16_t>(u >> 16);
+    };
+    std::vector<std::uint32_t> in = image(a, [&](int m, int k) { return k == 0 ? enc(m + 1) : k == 1 ? enc(256) : std::uint16_t(0); });
+    const std::vector<std::uint32_t> bw = image(b, [&](int n, int k) { return k == 0 ? enc(1) : k == 1 ? enc(n + 1) : std::uint16_t(0); });
+    in.insert(in.end(), bw.begin(), bw.end());
+    const int words = ins.n;
+    const std::vector<std::uint32_t> out = dev.run_ptx(ptx, in, size_t(128) * words, 128);
+    r.probes = 1;
+    const ClaimedLayout d = claimed_from_core(ins, t, Operand::D, mods);
+    std::vector<bool> claimed(size_t(128) * words, false);
+    for (const Entry& e : d.entries) {
+        if (e.loc.lane >= 128 || e.loc.reg >= words) continue;
+        claimed[size_t(e.loc.lane) * words + e.loc.reg] = true;
+        ++r.slots_checked;
+        float v;
+        std::memcpy(&v, &out[size_t(e.loc.lane) * words + e.loc.reg], 4);
+        const double want = (e.element.row + 1) + 256.0 * (e.element.col + 1);
+        if (v == want) continue;
+        ++r.mismatch_count;
+        if (r.mismatches.size() < 16) {
+            Mismatch m;
+            m.probe = "D";
+            m.d = e.element;
+            m.at = e.loc;
+            m.expected = want;
+            m.found = v;
+            const long iv = long(v) - 257;
+            m.explanation = v > 0 && iv >= 0 ? "the cell holds D[" + num(iv % 256) + "][" + num(iv / 256) + "]" : "the cell holds " + std::to_string(v);
+            r.mismatches.push_back(m);
+        }
+    }
+    r.checked = {Operand::D};
+    r.passed = r.mismatch_count == 0;
+    return r;
 }
 
 }  // namespace lanescope::gpu

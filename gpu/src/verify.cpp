@@ -766,6 +766,10 @@ Report verify(const Instruction& ins, const Target& t, const ResolvedModifiers& 
     r.device = dev.name();
     std::string why;
     if (!dev.supports(ins, t, &why)) throw Error(ins.mnemonic + " on " + t.gfx + ": " + why);
+    if (ins.kind == LayoutKind::Tcgen05LdSt)  // a Blackwell GPU's own probe (CudaDevice::supports let it through)
+        if (auto* cuda = dynamic_cast<CudaDevice*>(&dev)) return verify_tcgen05_ldst(*cuda, ins, t);
+    if (ins.kind == LayoutKind::Tcgen05Mma)
+        if (auto* cuda = dynamic_cast<CudaDevice*>(&dev)) return verify_tcgen05_mma(*cuda, ins, t, mods);
     Prober p(ins, t, mods, dev, opts, r);
     std::vector<std::function<void()>> series = {[&] { p.probe_c(); }, [&] { p.probe_a(); }, [&] { p.probe_b(0); }};
     const auto nv = detail::nv_spelling(ins);

@@ -294,3 +294,23 @@ TEST_CASE("verify --corrupt: a swap whose D values decode to no element is repor
     CHECK(all.out.find("\n0 passed, ") != std::string::npos);
     CHECK(all.out.find("not run (the corruption moves nothing there)") != std::string::npos);
 }
+
+TEST_CASE("verify --smem: options it does not take are refused by name; without a GPU, status 4") {
+    for (const char* bad : {"-a sm_90a", "-i wgmma_m64n64k16_f32_f16", "--swizzle 128B", "--all"}) {
+        INFO(bad);
+        Run r = cli(std::string("verify --smem ") + bad);
+        CHECK(r.status == 1);
+        CHECK(r.err.find("does not go with") != std::string::npos);
+    }
+    Run soft = cli("verify --smem --device software");
+    CHECK(soft.status == 1);
+    CHECK(soft.err.find("--device cuda") != std::string::npos);
+    Run corrupt = cli("verify --smem --corrupt A:swap-lanes:0:1");
+    CHECK(corrupt.status == 1);
+    CHECK(corrupt.err.find("legal with --smem: no-swizzle, base-offset-added") != std::string::npos);
+    if (!lanescope::gpu::CudaDevice::open(nullptr)) {
+        Run none = cli("verify --smem --device cuda");
+        CHECK(none.status == 4);
+        CHECK(none.err.find("no NVIDIA GPU found") != std::string::npos);
+    }
+}

@@ -458,6 +458,25 @@ std::string mma_helper(const Query& q) {
              "}, %" + num(rd + ra) + ", p" + tail + ";\\n}\\n\"\n                 : " + outs + "\n                 : " + ins_ +
              "\n                 : \"memory\");\n";
         s += "#else\n    (void)a, (void)desc_b, (void)d;\n#endif\n}\n";
+        {
+            // The SS form (PTX 9.7.15.5.2): A through its descriptor too; the transposes (16-bit types only)
+            // as template arguments: 0 K-major, 1 MN-major.
+            std::string ss_outs;
+            for (int i = 0; i < rd; ++i) ss_outs += std::string(i ? ", " : "") + "\"+r\"(d[" + num(i) + "])";
+            const std::string ss_tail = integer ? "" : f16 ? ", 1, 1, %" + num(rd + 2) + ", %" + num(rd + 3) : ", 1, 1";
+            const std::string ss_ins = "\"l\"(desc_a), \"l\"(desc_b)" + std::string(f16 ? ", \"n\"(TransA), \"n\"(TransB)" : "");
+            s += "// One " + ins.mnemonic + " with A and B from shared memory (the SS form) through the descriptors\n"
+                 "// desc_a and desc_b (smem::wgmma_desc)" + std::string(f16 ? ", TransA / TransB = 1 for an MN-major A / B" : "") +
+                 ", accumulating into d.\n";
+            s += "template <int TransA = 0, int TransB = 0>\n"
+                 "LANESCOPE_DEVICE inline void wgmma_ss(unsigned long long desc_a, unsigned long long desc_b, unsigned* d) {\n"
+                 "    static_assert(TransA == 0 || TransA == 1, \"TransA: 0 or 1\");\n"
+                 "    static_assert(TransB == 0 || TransB == 1, \"TransB: 0 or 1\");\n#if defined(__CUDA_ARCH__)\n";
+            s += "    asm volatile(\"{\\n.reg .pred p;\\nsetp.ne.b32 p, 1, 0;\\n" + ins.mnemonic + " {" + d_list + "}, %" + num(rd) +
+                 ", %" + num(rd + 1) + ", p" + ss_tail + ";\\n}\\n\"\n                 : " + ss_outs + "\n                 : " + ss_ins +
+                 "\n                 : \"memory\");\n";
+            s += "#else\n    (void)desc_a, (void)desc_b, (void)d;\n#endif\n}\n";
+        }
         s += "LANESCOPE_DEVICE inline void wgmma_fence() {\n#if defined(__CUDA_ARCH__)\n"
              "    asm volatile(\"wgmma.fence.sync.aligned;\\n\" ::: \"memory\");\n#endif\n}\n";
         s += "LANESCOPE_DEVICE inline void wgmma_commit_and_wait() {\n#if defined(__CUDA_ARCH__)\n"
@@ -624,6 +643,88 @@ void check_namespace_name(const std::string& name, const std::string& option) {
                 throw Error(what + " is reserved to the standard library ([namespace.std], [namespace.posix])" + rule);
         }
     }
+}
+
+// Shared-memory descriptors and swizzled addresses for the operands wgmma and tcgen05.mma read
+// through a matrix descriptor: closed forms of core's smem_swizzle / encode_descriptor /
+// SmemOperand::linear (lanescope/smem.hpp), the same rules, written for device code.
+std::string smem_helpers(const Query& q) {
+    if (q.ins->kind != LayoutKind::Wgmma && q.ins->kind != LayoutKind::Tcgen05Mma) return "";
+    std::string s = R"LS(
+// Shared memory: matrix descriptors and swizzled addresses (PTX ISA 9.7.15.5.1.2 "Shared Memory
+// Matrix Layout" and "Matrix Descriptor Format" for wgmma, 9.7.16.4.1 "Shared Memory Descriptor"
+// for tcgen05; CUTLASS make_gmma_desc / make_umma_desc for the canonical LBO and SBO). Where PTX
+// is silent these follow what an H200 does (lanescope-cli verify --device cuda --smem): the swizzle
+// XOR takes its row from the ABSOLUTE shared-memory address, and the base offset is subtracted
+// from that 128-byte row. Modes: 0 none, 1 32B, 2 64B, 3 128B, 4 128B_base32B (tcgen05 only).
+namespace smem {
+// Bytes of one swizzled row (none: 16, a core matrix's row) and log2 of the 128-byte rows of one period.
+LANESCOPE_HD constexpr unsigned span(int mode) { return mode == 1 ? 32u : mode == 2 ? 64u : mode >= 3 ? 128u : 16u; }
+LANESCOPE_HD constexpr unsigned period_rows_log2(int mode) { return mode == 1 ? 1u : mode == 2 ? 2u : mode == 3 ? 3u : mode == 4 ? 2u : 0u; }
+// The byte the hardware uses for absolute shared-memory byte address a: CuTe's Swizzle<3,4,3> (128B),
+// <2,4,3> (64B), <1,4,3> (32B), <2,5,2> (128B_base32B), the base offset subtracted from the row first.
+LANESCOPE_HD constexpr unsigned swizzle(unsigned a, int mode, int base_offset = 0) {
+    return mode == 0 ? a
+                     : a ^ ((((a >> 7) - static_cast<unsigned>(base_offset)) & ((1u << period_rows_log2(mode)) - 1u))
+                            << (mode == 4 ? 5 : 4));
+}
+LANESCOPE_HD constexpr unsigned long long enc(unsigned bytes) { return (bytes & 0x3FFFFu) >> 4; }
+// wgmma (sm_90a): start >> 4 in bits 0-13, LBO >> 4 in 16-29, SBO >> 4 in 32-45, base offset in 49-51,
+// swizzle in 62-63 (0 none, 1 128B, 2 64B, 3 32B).
+LANESCOPE_HD constexpr unsigned long long wgmma_desc(unsigned start, unsigned lbo, unsigned sbo, int mode, int base_offset = 0) {
+    return enc(start) | enc(lbo) << 16 | enc(sbo) << 32 | static_cast<unsigned long long>(base_offset & 7) << 49 |
+           static_cast<unsigned long long>(mode == 3 ? 1 : mode == 2 ? 2 : mode == 1 ? 3 : 0) << 62;
+}
+// tcgen05 (sm_100a and later): the same fields, bits 46-48 the fixed 0b001, bit 52 the LBO mode (1: LBO is
+// an absolute address, sm_103a), swizzle in 61-63 (0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B).
+LANESCOPE_HD constexpr unsigned long long tcgen05_desc(unsigned start, unsigned lbo, unsigned sbo, int mode,
+                                                      int base_offset = 0, int lbo_mode = 0) {
+    return enc(start) | enc(lbo) << 16 | enc(sbo) << 32 | 1ull << 46 | static_cast<unsigned long long>(base_offset & 7) << 49 |
+           static_cast<unsigned long long>(lbo_mode & 1) << 52 |
+           static_cast<unsigned long long>(mode == 4 ? 1 : mode == 3 ? 2 : mode == 2 ? 4 : mode == 1 ? 6 : 0) << 61;
+}
+// One instruction's operand in PTX's canonical layouts: the byte offset from the descriptor's start,
+// before the swizzle, of element (mn, k) (mn: A's m or B's n) of e-byte elements.
+//   K-major,  none: (mn%8)*16 + (mn/8)*SBO + (k%T)*e + (k/T)*LBO        T = 16/e
+//   K-major,  W   : (mn%8)*W  + (mn/8)*SBO + k*e                         (LBO unused)
+//   MN-major, none: (mn%T)*e  + (mn/T)*SBO + (k%8)*16 + (k/8)*LBO
+//   MN-major, W   : (mn%(W/e))*e + (mn/(W/e))*LBO + (k%8)*W + (k/8)*SBO
+LANESCOPE_HD constexpr unsigned canonical_offset(int mn, int k, int e, bool mn_major, int mode, unsigned lbo, unsigned sbo) {
+    const unsigned W = span(mode), T = 16u / static_cast<unsigned>(e), m = static_cast<unsigned>(mn), kk = static_cast<unsigned>(k),
+                   E = static_cast<unsigned>(e);
+    if (!mn_major)
+        return mode == 0 ? (m % 8) * 16 + (m / 8) * sbo + (kk % T) * E + (kk / T) * lbo : (m % 8) * W + (m / 8) * sbo + kk * E;
+    return mode == 0 ? (m % T) * E + (m / T) * sbo + (kk % 8) * 16 + (kk / 8) * lbo
+                     : (m % (W / E)) * E + (m / (W / E)) * lbo + (kk % 8) * W + (kk / 8) * sbo;
+}
+// Element (mn, k)'s absolute shared-memory byte address through a descriptor with these fields.
+LANESCOPE_HD constexpr unsigned address(unsigned start, int mn, int k, int e, bool mn_major, int mode, unsigned lbo, unsigned sbo,
+                                        int base_offset = 0) {
+    return swizzle(start + canonical_offset(mn, k, e, mn_major, mode, lbo, sbo), mode, base_offset);
+}
+// CUTLASS's LBO and SBO for a tile_to_shape of the canonical atom whose MN extent is mn_extent elements.
+LANESCOPE_HD constexpr unsigned canonical_lbo(int mn_extent, int e, bool mn_major, int mode) {
+    return !mn_major ? (mode == 0 ? static_cast<unsigned>(mn_extent) * 16u : 16u)
+                     : (mode == 0 ? static_cast<unsigned>(mn_extent * e) * 8u : 8u * span(mode));
+}
+LANESCOPE_HD constexpr unsigned canonical_sbo(int mn_extent, int e, bool mn_major, int mode) {
+    return !mn_major ? (mode == 0 ? 128u : 8u * span(mode)) : (mode == 0 ? 128u : static_cast<unsigned>(mn_extent * e) * 8u);
+}
+// A K-major tile of mn_extent rows as TMA writes it with boxes span(mode) bytes wide (box j: the j-th
+// span(mode) bytes of K of every row, mn_extent rows of span(mode) bytes; CUTLASS's tile_to_shape
+// order, MN first): the byte offset before the swizzle of (mn, k). The descriptor of the k-slice
+// starting at (mn0, k0) starts at tile + ktile_offset(mn0, k0, ...), with canonical_lbo / canonical_sbo.
+LANESCOPE_HD constexpr unsigned ktile_offset(int mn, int k, int mn_extent, int e, int mode) {
+    const unsigned W = span(mode), b = static_cast<unsigned>(k * e);
+    return (b / W) * static_cast<unsigned>(mn_extent) * W + static_cast<unsigned>(mn) * W + b % W;
+}
+// The TMA box of such a tile (cuTensorMapEncodeTiled's boxDim[0], in elements) and its CUtensorMapSwizzle
+// (0 NONE, 1 32B, 2 64B, 3 128B, 4 128B_ATOM_32B: the same numbers as the modes here).
+LANESCOPE_HD constexpr int tma_box_inner(int e, int mode) { return static_cast<int>(span(mode)) / e; }
+LANESCOPE_HD constexpr int tensor_map_swizzle(int mode) { return mode; }
+}  // namespace smem
+)LS";
+    return s;
 }
 
 std::string render_header(const Query& q, const TileParams& tp, const std::string& name, const HeaderOptions& opts) {
@@ -799,6 +900,7 @@ std::string render_header(const Query& q, const TileParams& tp, const std::strin
                        "int lane, const T* in) {\n    D::store(p, ld, row_major, wave, lane, in);\n}\n";
     }
     helpers += mma_helper(q);
+    helpers += smem_helpers(q);
     s += helpers + "\n}  // namespace " + name + "\n\n#endif  // " + guard + "\n";
     return s;
 }

@@ -137,10 +137,21 @@ public:
     // the JIT's log when the PTX is rejected.
     std::vector<uint32_t> run_ptx(const std::string& ptx, const std::vector<uint32_t>& in, size_t out_words,
                                   int threads);
+    // A 2-D tensor map (cuTensorMapEncodeTiled) over `tensor` (width x height elements of
+    // element_bytes, rows dense), box box_inner x box_outer, `swizzle` CUtensorMapSwizzle's value.
+    struct TensorMap2D {
+        int element_bytes = 2, width = 0, height = 0, box_inner = 0, box_outer = 0, swizzle = 0;
+        std::vector<uint8_t> tensor;
+    };
+    // As run_ptx, the kernel taking a third parameter: the global address of that tensor map.
+    // Throws Error with the driver's reason when the map cannot be encoded.
+    std::vector<uint32_t> run_ptx_tma(const std::string& ptx, const std::vector<uint32_t>& in, size_t out_words,
+                                      int threads, const TensorMap2D& map);
 
 private:
     CudaDevice() = default;
     struct Api;
+    struct Launcher;
     std::unique_ptr<Api> api_;
     std::string device_name_;
     int sm_ = 0, driver_ = 0;
@@ -173,6 +184,18 @@ std::string mma_block_scale_probe_source(const Instruction& ins, const Target& t
 // smem_operand place them) into shared memory, the MMA issued by thread 0 with D = A * B, committed to
 // an mbarrier, and D read back by the four warps as 32x32b (thread = TMEM lane, register = column).
 std::string tcgen05_mma_probe_source(const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
+
+class CudaDevice;
+struct Report;
+// The host side of that round trip on a Blackwell datacenter GPU: launches the probe with tagged
+// registers, compares every TMEM cell (32x32b read-back) with core's claim of where each register
+// went, and every round-tripped register with what was stored. Throws Error with blackwell_need's
+// line on any other GPU (none was available: this is compiled, never run here).
+Report verify_tcgen05_ldst(CudaDevice& dev, const Instruction& ins, const Target& t);
+// The host side of the one-hot tcgen05.mma probe (kind::f16, f32 D, M = 64 / 128): A and B images
+// placed by core's smem_operand, D[m][n] = (m + 1) + 256 (n + 1), every TMEM cell compared with
+// core's D layout in Tensor Memory. Throws Error with blackwell_need's line on any other GPU.
+Report verify_tcgen05_mma(CudaDevice& dev, const Instruction& ins, const Target& t, const ResolvedModifiers& mods);
 
 // ----------------------------------------------------------------- probe ---
 
@@ -337,5 +360,69 @@ bool changes_layout(const ClaimedLayout& original, const Corruption& c);
 // of this operand, or that none can: a corruption that moves nothing is no test.
 std::string why_nothing_moves(const ClaimedLayout& original, const Corruption& c);
 ClaimedLayout apply(const ClaimedLayout& original, const Corruption& c);
+
+}  // namespace lanescope::gpu
+
+#include "lanescope/smem.hpp"
+
+namespace lanescope::gpu {
+
+// ------------------------------------------------ shared-memory probes ---
+// `verify --device cuda --smem`: the hardware reports where it reads each element of a wgmma
+// operand in shared memory (B with A = [I16; 0] in registers, so D[k][n] = B[k][n]; A in the SS
+// form with B = I16, so D[m][k] = A[m][k]) out of a buffer whose every halfword holds a distinct
+// f16 tag, and where a TMA tiled copy (cp.async.bulk.tensor.2d, a tensor map from
+// cuTensorMapEncodeTiled) puts each element of its box from a tagged global tensor. Both are
+// compared element by element with core's claims (smem_operand, tma_entries) at the buffer's
+// absolute shared-memory address.
+struct SmemCase {
+    enum Kind { WgmmaB, WgmmaA, Tma } kind = WgmmaB;
+    std::string name;         // "K 128B, base offset 3"
+    std::string instruction;  // WgmmaB / WgmmaA: the wgmma row (f16: the transpose exists for 16-bit types)
+    Modifiers mods;           // major, swizzle, lbo, sbo, base_offset; smem_address relative to the buffer
+    std::uint64_t raw_bits = 0;  // bits the hardware ignores, ORed into the descriptor: a raw-descriptor case
+    TmaBox box;               // Tma: smem_address relative to the buffer
+};
+// Every swizzle, K- and MN-major, B and SS A, CUTLASS's and other LBO/SBO, starts off the swizzle
+// period, base offsets, ignored LBOs, raw descriptors with ignored bits set; TMA boxes at every swizzle.
+std::vector<SmemCase> smem_cases();
+
+// A deliberately wrong shared-memory claim (`--corrupt` with --smem): the probe must catch it.
+enum class SmemCorruption { None, NoSwizzle, BaseOffsetAdded, StartAnchored, SwapStrides, NoPadding };
+SmemCorruption parse_smem_corruption(const std::string& text);  // "no-swizzle", ...; throws listing the legal ones
+std::string describe(SmemCorruption c);
+
+struct SmemCaseResult {
+    SmemCase c;
+    std::string descriptor;         // the 64-bit value the probe used ("" for TMA)
+    long long elements = 0, equal = 0;
+    std::string skipped;            // why it was not run (the corruption moves nothing here, ...)
+    std::vector<std::string> mismatches;  // the first few, in words
+};
+struct SmemReport {
+    std::string device;
+    std::uint32_t buffer_address = 0;  // the probe buffer's shared-memory address
+    SmemCorruption corruption = SmemCorruption::None;
+    std::vector<SmemCaseResult> cases;
+    long long elements = 0, equal = 0;
+    int run = 0, failed = 0, skipped = 0;
+    bool passed() const { return run > 0 && failed == 0; }
+};
+
+// The claim for one element of a case (core's, or corrupted): (row, col) of the operand / box ->
+// absolute shared-memory byte address. Exposed so that tests can hold it against independent formulas.
+struct SmemClaim {
+    int rows = 0, cols = 0;
+    std::vector<std::uint32_t> address;  // row-major; UINT32_MAX where the corruption cannot say
+    std::uint64_t descriptor = 0;
+    std::string why_unmoved;             // the corruption moves no element here (and why)
+};
+SmemClaim smem_claim(const SmemCase& c, std::uint32_t buffer_address, SmemCorruption corruption = SmemCorruption::None);
+
+// The PTX module of each probe kind (entry "lanescope_probe"): assembled by ptxas in the tests.
+std::string smem_probe_ptx(SmemCase::Kind kind, const Instruction& ins);
+SmemReport verify_smem(CudaDevice& dev, const std::vector<SmemCase>& cases, SmemCorruption corruption = SmemCorruption::None,
+                       size_t max_mismatches = 4);
+std::string render_smem_report(const SmemReport& r, bool json);
 
 }  // namespace lanescope::gpu
