@@ -21,7 +21,7 @@ unset CMAKE_CXX_COMPILER_LAUNCHER CMAKE_C_COMPILER_LAUNCHER
 mkdir -p "$out/include"
 ln -sfn /usr/include/CLI "$out/include/CLI"
 ln -sfn /usr/include/stb "$out/include/stb"
-emcmake cmake -S . -B "$out/cmake" -G Ninja -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_CXX_FLAGS=-fwasm-exceptions \
+emcmake cmake -S . -B "$out/cmake" -G Ninja -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_CXX_FLAGS=-fexceptions \
   -DLANESCOPE_BUILD_TESTS=OFF -DLANESCOPE_BUILD_CLI=OFF -DLANESCOPE_BUILD_GPU=OFF -DLANESCOPE_BUILD_APP=OFF \
   -DLANESCOPE_BUILD_WEB=ON -DLANESCOPE_STB_INCLUDE="$root/$out/include" -DLANESCOPE_CLI11_INCLUDE="$root/$out/include" >/dev/null
 cmake --build "$out/cmake" --target lanescope_web

@@ -384,7 +384,7 @@ def run_checks(b, cli, base, downloads, shots):
 
     # Screenshots at both sizes, checked from their pixels.
     for link in ("#arch=gfx950&i=v_mfma_scale_f32_16x16x128_f8f6f4&cbsz=4&operand=all&pin=A,3,17",
-                 "#arch=sm_90a&i=wgmma_m64n256k16_f32_bf16&operand=all",
+                 "#arch=sm_90a&i=wgmma_m64n128k16_f32_f16&operand=all",
                  "#arch=gfx942&i=v_mfma_f32_32x32x8_f16&operand=all&waves=2x2&shape=128x128x32"):
         for w, h in ((1100, 720), (1400, 900)):
             b.size(w, h)
