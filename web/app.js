@@ -88,6 +88,7 @@ function showMessage(text) {
   m.hidden = !text;
 }
 function render() {
+  delete document.body.dataset.ready;
   tipCache.clear();
   hideTip();
   syncControls();
@@ -98,6 +99,7 @@ function render() {
     showMessage(state.get('arch') ? 'Pick an instruction: type in the search box.' :
                 'Pick an architecture (gfx942, gfx950, sm_90a, …) and an instruction.');
     $('facts-text').textContent = '';
+    document.body.dataset.ready = '1';
     return;
   }
   const t0 = performance.now();
@@ -121,16 +123,25 @@ function render() {
     indexFigure();
     fitView();
   }
-  const info = cli(argsFor('info', [], {noTile: true}), 'info.txt');
-  showFacts(info.rc === 0 ? info.text : info.err);
-  buildModifiers();
   document.title = 'lanescope · ' + state.get('i') + ' · ' + state.get('arch');
   applyPin();
   drawHighlights();
   times.renderMs = performance.now() - t0;
-  // The first picture: painted in the frame after this (ms since navigation started).
-  if (!times.firstPicture) requestAnimationFrame(() => { times.firstPicture = performance.now(); });
+  // The first picture: painted in the frame after this (ms since navigation started). The facts
+  // and the modifier menus come after it has been painted.
+  const generation = ++renders;
+  requestAnimationFrame(() => {
+    if (!times.firstPicture) times.firstPicture = performance.now();
+    setTimeout(() => {
+      if (generation !== renders) return;
+      const info = cli(argsFor('info', [], {noTile: true}), 'info.txt');
+      showFacts(info.rc === 0 ? info.text : info.err);
+      buildModifiers();
+      document.body.dataset.ready = '1';
+    }, 0);
+  });
 }
+let renders = 0;
 
 // Tiles by element, lane and row/column, and a bucket grid for hit-testing.
 function indexFigure() {
@@ -560,7 +571,6 @@ lanescopeEngine({
   state = parseHash(location.hash);
   normalise();
   render();
-  document.body.dataset.ready = '1';
 }).catch((e) => { document.body.textContent = 'lanescope: the engine did not load: ' + e; });
 
 // For tests and the benchmark (scripts/web-bench.py): hit-test a figure point, read the state.
