@@ -16,6 +16,8 @@
 
 namespace lscli {
 
+std::function<void(const lanescope::figures::Figure&)> figure_drawn;
+
 #ifdef LANESCOPE_HAVE_FIGURES
 namespace {
 
@@ -113,6 +115,7 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
 }
 
 int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f) {
+    if (figure_drawn) figure_drawn(f);
     std::string bytes;
     switch (format) {
         case fig::FigureFormat::Svg: bytes = fig::to_svg(f); break;
@@ -152,6 +155,7 @@ int cmd_gallery(const Options& o, const FigureOptions& fo) {
 void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
 #ifdef LANESCOPE_HAVE_FIGURES
     static FigureOptions fo;
+    fo = FigureOptions{};  // lanescope_cli_main may run many times in one process (fuzzer, web page)
     if (registers(o, "figure")) {
         CLI::App* figure = app.add_subcommand(
             "figure", "draw one operand (or A, B, D with --operand all) as SVG, TikZ or PNG: -o FILE; with --memory (or any "

@@ -119,6 +119,7 @@ int run_load(const Options& o, const LoadArgs& a, const CLI::App* sub) {
 
 void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
     static LoadArgs a;
+    a = LoadArgs{};  // lanescope_cli_main may run many times in one process (fuzzer, web page)
     if (!registers(o, "load")) return;
     CLI::App* sub = app.add_subcommand(
         "load", "how each lane loads (or --store stores) an operand from a tile in LDS or global memory: per-lane "

@@ -470,6 +470,7 @@ int run_banks(const Options& o, const SmemArgs& a) {
 
 void register_smem_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
     static SmemArgs a;
+    a = SmemArgs{};  // lanescope_cli_main may run many times in one process (fuzzer, web page)
     if (registers(o, "tma")) {
         CLI::App* sub = app.add_subcommand("tma", "where a tiled cp.async.bulk.tensor (TMA) puts each element of a 2-D box "
                                                   "in shared memory (swizzle, padding, absolute-address anchoring)");

@@ -354,6 +354,7 @@ int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
 void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
 #ifdef LANESCOPE_HAVE_GPU
     static VerifyArgs v;
+    v = VerifyArgs{};  // lanescope_cli_main may run many times in one process (fuzzer, web page)
     if (registers(o, "verify")) {
         CLI::App* sub = app.add_subcommand(
             "verify", "run probes that check every element's location on an AMD or NVIDIA GPU (or --device software); "
@@ -381,6 +382,7 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
     if (!registers(o, "conformance")) return;
 
     static ConformanceArgs c;
+    c = ConformanceArgs{};
     CLI::App* conf = app.add_subcommand(
         "conformance", "compile every catalog builtin for each target with its compiler witness (clang-22; clang-19 for "
                        "gfx940/gfx941) and compare the disassembly (mnemonic, opcode, modifiers, registers) with the "

@@ -15,9 +15,17 @@
 #include <string>
 #include <vector>
 
+namespace lanescope::figures {
+struct Figure;
+}
+
 namespace lscli {
 
 namespace ls = lanescope;
+
+// Called with each figure `figure` draws, before it is written (the web page keeps its
+// tiles to hit-test the pointer, docs/web.md); empty: nothing is called.
+extern std::function<void(const lanescope::figures::Figure&)> figure_drawn;
 
 // A usage error (exit status 2): a missing or malformed flag.
 struct UsageError : ls::Error {

@@ -739,12 +739,13 @@ Figure build_figure(const FigureSpec& spec) {
                             t.x = x, t.y = y + n * h, t.w = cw, t.h = h;
                             t.fill = cell_color(e, locs[n], L.space());
                             t.ink = text_on(t.fill);
+                            t.ref = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
+                                    std::to_string(n);
                             if (tiled && form == TileForm::None) {  // anonymous: colours only
                                 f.tiles.push_back(std::move(t));
                                 continue;
                             }
-                            t.id = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
-                                   std::to_string(n);
+                            t.id = t.ref;
                             if (as_instruction && g.labels) t.lines = cell_lines(ins, p.op, locs[n].loc, L.element_bits(), cform, L.space());
                             else if (tiled && g.labels)
                                 t.lines = tile_cell_lines(ins, p.op, locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form, L.space());
@@ -772,12 +773,13 @@ Figure build_figure(const FigureSpec& spec) {
                             t.x = x + n * w, t.y = y, t.w = w, t.h = ch;
                             t.fill = cell_color(s.element, TileLocation{b, Location{reg, lane, s.bit_lo, s.bit_hi}}, L.space());
                             t.ink = text_on(t.fill);
+                            t.ref = opn + (tile_waves > 1 ? ".w" + std::to_string(b) : std::string()) + ".v" + std::to_string(reg) +
+                                    ".l" + std::to_string(lane) + "." + std::to_string(n);
                             if (tiled && form == TileForm::None) {  // anonymous: colours only
                                 f.tiles.push_back(std::move(t));
                                 continue;
                             }
-                            t.id = opn + (tile_waves > 1 ? ".w" + std::to_string(b) : std::string()) + ".v" + std::to_string(reg) +
-                                   ".l" + std::to_string(lane) + "." + std::to_string(n);
+                            t.id = t.ref;
                             if (g.labels) {
                                 t.lines.push_back(element_label(p.op, s.element, L.blocks()));
                                 if (s.bit_lo != 0 || s.bit_hi != 31) t.lines.push_back(bits_words(s.bit_lo, s.bit_hi));

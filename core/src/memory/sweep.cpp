@@ -333,7 +333,8 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
         std::map<int, std::string> issues;
         for (const MemoryOp& op : p.ops)
             if (op.wave == 0) issues.emplace(op.issue, op.mnemonic);
-        for (const auto& [i, m] : issues) {
+        for (const auto& issue : issues) {
+            const std::string& m = issue.second;  // a plain reference: lambdas capture no structured binding in C++17
             auto it = std::find_if(row.instructions.begin(), row.instructions.end(),
                                    [&](const std::pair<std::string, int>& x) { return x.first == m; });
             if (it == row.instructions.end()) row.instructions.push_back({m, 1});

@@ -94,6 +94,11 @@ void empty_tree(int dir, int depth) {
         unsigned char type;
         char name[1];
     };
+#ifdef __EMSCRIPTEN__
+    // The web page's engine (docs/web.md): no signal reaches it and no raw system call exists there.
+    (void)dir;
+    (void)depth;
+#else
     alignas(8) char buf[4096];
     for (int pass = 0; pass < 64; ++pass) {
         ::lseek(dir, 0, SEEK_SET);
@@ -120,6 +125,7 @@ void empty_tree(int dir, int depth) {
         }
         if (!removed) return;
     }
+#endif
 }
 
 void on_signal(int sig) {

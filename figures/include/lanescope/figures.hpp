@@ -75,6 +75,9 @@ struct Tile {
     Rgb fill, ink;
     std::string id;
     std::vector<std::string> lines;  // label, one string per text line
+    // The same name also where the tile is drawn anonymous (id empty); never written by a
+    // format: front ends that hit-test the pointer (the web page, docs/web.md) read it.
+    std::string ref;
 };
 enum class Anchor { Start, Middle, End };
 struct Text {

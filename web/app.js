@@ -1,0 +1,585 @@
+// lanescope in the browser (docs/web.md). The page holds no layout knowledge: every
+// picture, tooltip, fact, search hit, message and download is lanescope-cli's own
+// answer, computed by the CLI compiled to WebAssembly (web/bind.cpp). The link's
+// keys are the CLI's long options ('-' written '_'; 'i' is --instruction); 'pin'
+// is the page's own.
+'use strict';
+
+// Options that take no value: in a link the key alone (or =1).
+const FLAGS = new Set(['transposed', 'transpose', 'store']);
+// Options only `figure` has; the element queries (where, which, layout, info, header) get the rest.
+const FIGURE_ONLY = new Set(['view', 'color', 'color_by', 'theme', 'width', 'min_font', 'scale', 'memory', 'order', 'ld',
+                             'pad', 'swizzle', 'transpose', 'store', 'grouping', 'issue']);
+const TILE_KEYS = new Set(['waves', 'tiles_per_wave', 'shape', 'k_width', 'transposed']);
+const PAGE_KEYS = new Set(['pin']);
+const DOWNLOADS = [
+  ['SVG', 'figure', '.svg'], ['PNG', 'figure', '.png'], ['TikZ', 'figure', '.tex'], ['JSON', 'json', '.json'],
+  ['linear', 'linear', '.txt'], ['Gluon', 'gluon', '.py'], ['CuTe', 'cute', '.txt'], ['header', 'header', '.hpp'],
+];
+const FONT = '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf';  // where the PNG renderer looks (figures/src/png.cpp)
+
+const $ = (id) => document.getElementById(id);
+let engine = null;
+let stderr = [];
+let state = new Map();     // the link: key -> value ('' for a flag)
+let fig = null;            // the figure shown: {width, height, boxes, ids, lines, index, ...}
+let view = {x: 0, y: 0, s: 1};
+let hover = null;          // tile index under the pointer
+const times = window.lanescopeTimes = {hover: []};  // for scripts/web-bench.py
+let shiftDown = false;
+let drawnShift = false;    // the shift state the outlines were drawn for
+const tipCache = new Map();
+
+// ---- the link -------------------------------------------------------------------------------
+function parseHash(hash) {
+  const m = new Map();
+  for (const part of hash.replace(/^#/, '').split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const k = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+    m.set(k, eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' ')));
+  }
+  return m;
+}
+function hashOf(m) {
+  const enc = (s) => encodeURIComponent(s).replace(/%2C/g, ',').replace(/%3A/g, ':');
+  return '#' + [...m].map(([k, v]) => (v === '' && FLAGS.has(k) ? enc(k) : enc(k) + '=' + enc(v))).join('&');
+}
+function setKey(k, v) {
+  if (v === null || v === undefined || (v === '' && !FLAGS.has(k))) state.delete(k); else state.set(k, v);
+}
+function commit() {
+  const h = hashOf(state);
+  if (location.hash !== h) history.replaceState(null, '', h);
+  render();
+}
+
+// ---- the engine: one CLI run ----------------------------------------------------------------
+function cli(args, outName) {
+  stderr = [];
+  const out = outName ? '/out/' + outName : null;
+  const argv = out ? args.concat(['-o', out]) : args;
+  const rc = engine.run(argv.join('\n'));
+  let bytes = null;
+  if (out) {
+    try { bytes = engine.FS.readFile(out); engine.FS.unlink(out); } catch (e) { bytes = null; }
+  }
+  return {rc, bytes, text: bytes ? new TextDecoder().decode(bytes) : '', err: stderr.join('\n')};
+}
+// The command line of `cmd` for the link's state; `extra` is appended.
+function argsFor(cmd, extra = [], opts = {}) {
+  const a = [cmd];
+  for (const [k, v] of state) {
+    if (PAGE_KEYS.has(k)) continue;
+    if (cmd !== 'figure' && FIGURE_ONLY.has(k)) continue;
+    if (cmd !== 'figure' && k === 'operand') continue;
+    if (opts.noTile && TILE_KEYS.has(k)) continue;
+    const opt = k === 'i' ? '--instruction' : '--' + k.replace(/_/g, '-');
+    if (FLAGS.has(k) && (v === '' || v === '1' || v === 'true')) a.push(opt); else a.push(opt, v);
+  }
+  return a.concat(extra);
+}
+function operandKey() { return state.get('operand') || 'A'; }
+
+// ---- drawing --------------------------------------------------------------------------------
+function showMessage(text) {
+  const m = $('message');
+  m.textContent = text;
+  m.hidden = !text;
+}
+function render() {
+  delete document.body.dataset.ready;
+  tipCache.clear();
+  hideTip();
+  syncControls();
+  fig = null;
+  $('figure').innerHTML = '';
+  $('overlay').innerHTML = '';
+  if (!state.get('arch') || !state.get('i')) {
+    showMessage(state.get('arch') ? 'Pick an instruction: type in the search box.' :
+                'Pick an architecture (gfx942, gfx950, sm_90a, …) and an instruction.');
+    $('facts-text').textContent = '';
+    document.body.dataset.ready = '1';
+    return;
+  }
+  const t0 = performance.now();
+  const r = cli(argsFor('figure'), 'figure.svg');
+  if (r.rc !== 0) {
+    showMessage(r.err || 'lanescope-cli figure failed (exit ' + r.rc + ')');
+    fig = null;
+  } else {
+    showMessage('');
+    $('figure').innerHTML = r.text;
+    const svg = $('figure').querySelector('svg');
+    const boxes = Float64Array.from(engine.tileBoxes());
+    const rows = engine.tileIds().split('\n');
+    rows.pop();
+    fig = {width: +svg.getAttribute('width'), height: +svg.getAttribute('height'), boxes,
+           ids: rows.map((r) => r.split('\t')[0]), lines: rows.map((r) => r.split('\t').slice(1))};
+    const ov = $('overlay');
+    ov.setAttribute('width', fig.width);
+    ov.setAttribute('height', fig.height);
+    ov.setAttribute('viewBox', `0 0 ${fig.width} ${fig.height}`);
+    indexFigure();
+    fitView();
+  }
+  document.title = 'lanescope · ' + state.get('i') + ' · ' + state.get('arch');
+  applyPin();
+  drawHighlights();
+  times.renderMs = performance.now() - t0;
+  // The first picture: painted in the frame after this (ms since navigation started). The facts
+  // and the modifier menus come after it has been painted.
+  const generation = ++renders;
+  requestAnimationFrame(() => {
+    if (!times.firstPicture) times.firstPicture = performance.now();
+    setTimeout(() => {
+      if (generation !== renders) return;
+      const info = cli(argsFor('info', [], {noTile: true}), 'info.txt');
+      showFacts(info.rc === 0 ? info.text : info.err);
+      buildModifiers();
+      document.body.dataset.ready = '1';
+    }, 0);
+  });
+}
+let renders = 0;
+
+// Tiles by element, lane and row/column, and a bucket grid for hit-testing.
+function indexFigure() {
+  const n = fig.ids.length;
+  fig.parsed = new Array(n);
+  fig.byElement = new Map();
+  fig.byLane = new Map();
+  fig.byRow = new Map();
+  fig.byCol = new Map();
+  const push = (map, k, i) => { let l = map.get(k); if (!l) map.set(k, l = []); l.push(i); };
+  for (let i = 0; i < n; ++i) {
+    const p = parseId(fig.ids[i]);
+    fig.parsed[i] = p;
+    if (!p) continue;
+    push(fig.byElement, p.elementKey, i);
+    if (p.kind === 'matrix') {
+      push(fig.byRow, p.op + '.' + p.block + '.' + p.row, i);
+      push(fig.byCol, p.op + '.' + p.block + '.' + p.col, i);
+    }
+    if (p.lane) push(fig.byLane, p.lane, i);
+  }
+  fig.lanesKnown = !fig.parsed.some((p) => p && p.kind === 'matrix');
+  // Buckets of 32x32 units.
+  const B = 32, cols = Math.ceil(fig.width / B) + 1, rowsN = Math.ceil(fig.height / B) + 1;
+  fig.bucket = {B, cols, cells: new Array(cols * rowsN)};
+  for (let i = 0; i < n; ++i) {
+    const [x, y, w, h] = fig.boxes.subarray(4 * i, 4 * i + 4);
+    for (let by = Math.floor(y / B); by <= Math.floor((y + h) / B); ++by)
+      for (let bx = Math.floor(x / B); bx <= Math.floor((x + w) / B); ++bx) {
+        const c = by * cols + bx;
+        (fig.bucket.cells[c] || (fig.bucket.cells[c] = [])).push(i);
+      }
+  }
+}
+// "A.0.3.17.1" (matrix: operand, block, row, col, n-th location), "A.v3.l17.0" or "A.w1.v3.l17.0"
+// (registers: [wave], register, lane, n-th part), "mem0.r.c.n" (memory cells).
+function parseId(id) {
+  if (!id) return null;
+  const f = id.split('.');
+  let m;
+  if (f.length === 5 && /^\d+$/.test(f[1]))
+    return {kind: 'matrix', op: f[0], block: +f[1], row: +f[2], col: +f[3], n: +f[4],
+            elementKey: f.slice(0, 4).join('.')};
+  if ((m = /^([A-Z]+)\.(?:w(\d+)\.)?v(\d+)\.l(\d+)\.(\d+)$/.exec(id)))
+    return {kind: 'registers', op: m[1], wave: m[2] === undefined ? null : +m[2], reg: +m[3], lane: (m[2] || 0) + ':' + m[4],
+            laneNo: +m[4], n: +m[5], elementKey: id.slice(0, id.lastIndexOf('.'))};
+  return {kind: 'other', elementKey: id};
+}
+// The lane of every matrix-view tile, asked for once, on the first shift+hover (the first picture
+// does not wait for it).
+function learnLanes() {
+  if (fig.lanesKnown) return;
+  fig.lanesKnown = true;
+  const lanes = laneTables();
+  for (let i = 0; i < fig.parsed.length; ++i) {
+    const p = fig.parsed[i];
+    if (!p || p.kind !== 'matrix') continue;
+    const locs = lanes.get(p.op);
+    const at = locs && locs.get(p.block + '.' + p.row + '.' + p.col);
+    if (at && at[p.n]) {
+      p.lane = at[p.n];
+      let l = fig.byLane.get(p.lane);
+      if (!l) fig.byLane.set(p.lane, l = []);
+      l.push(i);
+    }
+  }
+}
+// Per operand drawn in the matrix view: element "b.r.c" -> the lane ("wave:lane") of each location,
+// in the order of `where` (the figure's n), from `layout --format json`.
+function laneTables() {
+  const tables = new Map();
+  if ((state.get('view') || 'matrix') !== 'matrix' || state.has('memory')) return tables;
+  const ops = new Set(fig.ids.map((id) => id.split('.')[0]).filter((o) => /^[A-Z]+$/.test(o)));
+  for (const op of ops) {
+    const r = cli(argsFor('layout', ['--operand', op, '--format', 'json']), 'layout.json');
+    if (r.rc !== 0) continue;
+    const j = JSON.parse(r.text);
+    const m = new Map();
+    for (const e of j.entries) {
+      const k = (e.block || 0) + '.' + e.row + '.' + e.col;
+      let l = m.get(k);
+      if (!l) m.set(k, l = []);
+      l.push((e.wave || 0) + ':' + e.lane);
+    }
+    tables.set(op, m);
+  }
+  return tables;
+}
+
+// ---- zoom and pan ---------------------------------------------------------------------------
+function applyView() {
+  $('canvas').style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.s})`;
+}
+function fitView() {
+  if (!fig) return;
+  const st = $('stage').getBoundingClientRect();
+  const s = Math.min((st.width - 16) / fig.width, (st.height - 16) / fig.height, 2);
+  view = {s, x: (st.width - fig.width * s) / 2, y: 8};
+  applyView();
+}
+function figurePoint(ev) {
+  const st = $('stage').getBoundingClientRect();
+  return [(ev.clientX - st.left - view.x) / view.s, (ev.clientY - st.top - view.y) / view.s];
+}
+function hit(x, y) {
+  if (!fig || !fig.bucket) return null;
+  const {B, cols, cells} = fig.bucket;
+  if (x < 0 || y < 0) return null;
+  const list = cells[Math.floor(y / B) * cols + Math.floor(x / B)];
+  if (!list) return null;
+  for (const i of list) {
+    const b = fig.boxes;
+    if (x >= b[4 * i] && x < b[4 * i] + b[4 * i + 2] && y >= b[4 * i + 1] && y < b[4 * i + 1] + b[4 * i + 3])
+      return fig.ids[i] ? i : null;  // memory figures' frames and padding have no name
+  }
+  return null;
+}
+
+// ---- hover, tooltip, pin --------------------------------------------------------------------
+// The CLI's answer for one tile: `where` for an element, `which` for a lane's register.
+function tipText(i) {
+  if (shiftDown) learnLanes();
+  const p = fig.parsed[i];
+  const key = fig.ids[i] + (shiftDown ? '+lane' : '');
+  if (tipCache.has(key)) return tipCache.get(key);
+  let r;
+  if (p.kind === 'matrix') {
+    if (shiftDown && p.lane) {
+      const [w, l] = p.lane.split(':');
+      r = cli(argsFor('which', ['--operand', p.op, '--lane', l].concat(tileMode() ? ['--of-wave', w] : [])), 'tip.txt');
+    } else {
+      r = cli(argsFor('where', ['--operand', p.op, '--row', '' + p.row, '--col', '' + p.col, '--block', '' + p.block]), 'tip.txt');
+    }
+  } else if (p.kind === 'registers') {
+    const extra = ['--operand', p.op, '--lane', '' + p.laneNo].concat(shiftDown ? [] : ['--reg', '' + p.reg]);
+    if (p.wave !== null) extra.push('--of-wave', '' + p.wave);
+    r = cli(argsFor('which', extra), 'tip.txt');
+  } else {
+    r = {rc: 0, text: fig.lines[i].join(' ') + '\n'};
+  }
+  const text = r.rc === 0 ? r.text : r.err;
+  tipCache.set(key, text);
+  return text;
+}
+function tileMode() { for (const k of TILE_KEYS) if (state.has(k)) return true; return false; }
+function showTip(i, ev) {
+  const t = $('tooltip');
+  t.textContent = tipText(i);
+  t.hidden = false;
+  const st = $('stage').getBoundingClientRect();
+  let x = ev.clientX - st.left + 14, y = ev.clientY - st.top + 14;
+  const w = t.offsetWidth, h = t.offsetHeight;
+  if (x + w > st.width) x = Math.max(0, ev.clientX - st.left - w - 14);
+  if (y + h > st.height) y = Math.max(0, ev.clientY - st.top - h - 14);
+  t.style.left = x + 'px';
+  t.style.top = y + 'px';
+}
+function hideTip() { $('tooltip').hidden = true; }
+// The tiles to outline for tile i: its element's locations (a D/C element: also A's row and B's
+// column, the GEMM's definition), or with shift everything its lane holds.
+function linked(i) {
+  if (shiftDown) learnLanes();
+  const p = fig.parsed[i];
+  if (!p) return {strong: [], weak: []};
+  if (shiftDown && p.lane) return {strong: fig.byLane.get(p.lane) || [], weak: []};
+  const strong = fig.byElement.get(p.elementKey) || [i];
+  let weak = [];
+  if (p.kind === 'matrix' && (p.op === 'D' || p.op === 'C'))
+    weak = (fig.byRow.get('A.' + p.block + '.' + p.row) || fig.byRow.get('A.0.' + p.row) || [])
+        .concat(fig.byCol.get('B.' + p.block + '.' + p.col) || fig.byCol.get('B.0.' + p.col) || []);
+  return {strong, weak};
+}
+let pinned = null;
+function drawHighlights() {
+  const ov = $('overlay');
+  if (!fig) { ov.innerHTML = ''; return; }
+  let s = '';
+  const rect = (i, cls) => {
+    const b = fig.boxes;
+    s += `<rect class="${cls}" x="${b[4 * i]}" y="${b[4 * i + 1]}" width="${b[4 * i + 2]}" height="${b[4 * i + 3]}"/>`;
+  };
+  const lw = Math.max(1, 1.5 / view.s);
+  for (const [idx, cls] of [[pinned, 'pin'], [hover, 'hov']]) {
+    if (idx === null || idx === undefined) continue;
+    const l = linked(idx);
+    for (const i of l.weak) rect(i, cls + ' weak');
+    for (const i of l.strong) rect(i, cls);
+  }
+  ov.innerHTML = s;
+  ov.style.setProperty('--lw', lw);
+}
+function pinKey(i) {
+  const p = fig.parsed[i];
+  if (p.kind === 'matrix') return [p.op, p.row, p.col].concat(p.block ? [p.block] : []).join(',');
+  if (p.kind === 'registers') return [p.op, 'v' + p.reg, 'l' + p.laneNo].concat(p.wave !== null ? ['w' + p.wave] : []).join(',');
+  return null;
+}
+// pin=A,3,17[,block] (matrix view) or pin=A,v3,l17[,wW] (registers view).
+function applyPin() {
+  pinned = null;
+  $('pinned').hidden = true;
+  const v = state.get('pin');
+  if (!v || !fig) return;
+  const f = v.split(',');
+  let id = null;
+  if (f.length >= 3 && /^\d+$/.test(f[1])) id = [f[0], f[3] || 0, f[1], f[2], 0].join('.');
+  else if (f.length >= 3) id = f[0] + '.' + (f[3] ? f[3] + '.' : '') + f[1] + '.' + f[2] + '.0';
+  const i = id ? fig.ids.indexOf(id) : -1;
+  if (i < 0) {
+    showMessage('pin=' + v + ': no such element in this figure; legal: pin=OPERAND,ROW,COL[,BLOCK] in the matrix view, ' +
+                'pin=OPERAND,vREG,lLANE[,wWAVE] in the registers view');
+    return;
+  }
+  pinned = i;
+  $('pinned').hidden = false;
+  $('pin-text').textContent = tipText(i);
+}
+
+// ---- controls -------------------------------------------------------------------------------
+function syncControls() {
+  $('arch').value = state.get('arch') || '';
+  if (document.activeElement !== $('search')) $('search').value = state.get('i') || '';
+  $('operand').value = state.get('operand') || 'A';
+  $('view').value = state.get('view') || 'matrix';
+  for (const el of document.querySelectorAll('[data-key]')) {
+    const k = el.dataset.key;
+    if (el.type === 'checkbox') el.checked = state.has(k);
+    else el.value = state.get(k) || '';
+  }
+}
+// One menu per modifier the instruction has, with its legal values (info --format json).
+function buildModifiers() {
+  const box = $('mods');
+  box.innerHTML = '';
+  const r = cli(argsFor('info', ['--format', 'json'], {noTile: true}), 'info.json');
+  if (r.rc !== 0) { box.innerHTML = '<p class="quiet">—</p>'; return; }
+  const legal = JSON.parse(r.text).modifiers_legal || {};
+  for (const [name, values] of Object.entries(legal)) {
+    if (!Array.isArray(values) || values.length < 2) continue;
+    const label = document.createElement('label');
+    label.textContent = name + ' ';
+    const sel = document.createElement('select');
+    sel.dataset.mod = name;
+    sel.innerHTML = '<option value="">default</option>' + values.map((v) => `<option>${v}</option>`).join('');
+    sel.value = state.get(name) || '';
+    if (state.has(name) && sel.value !== state.get(name)) {  // a value the menu lacks stays as typed
+      sel.insertAdjacentHTML('beforeend', `<option>${state.get(name)}</option>`);
+      sel.value = state.get(name);
+    }
+    sel.onchange = () => { setKey(name, sel.value); commit(); };
+    label.appendChild(sel);
+    box.appendChild(label);
+  }
+  if (!box.children.length) box.innerHTML = '<p class="quiet">none that move data</p>';
+}
+function searchHits(q) {
+  const r = cli(['list', '--arch', state.get('arch') || 'gfx942', '--search', q || ' ', '--format', 'json'], 'hits.json');
+  if (r.rc !== 0) return {err: r.err};
+  const j = JSON.parse(r.text);
+  return {hits: (j.targets[0] || {instructions: []}).instructions};
+}
+function showHits() {
+  const q = $('search').value.trim();
+  const ol = $('hits');
+  const res = searchHits(q);
+  ol.innerHTML = '';
+  if (res.err) { ol.innerHTML = `<li class="err">${escapeHtml(res.err)}</li>`; ol.hidden = false; return; }
+  for (const h of res.hits.slice(0, 60)) {
+    const li = document.createElement('li');
+    li.innerHTML = `<b>${escapeHtml(h.instruction)}</b> <span>${h.shape} · ${h.types}${h.blocks > 1 ? ' · ' + h.blocks + ' blocks' : ''}</span>`;
+    li.onmousedown = (e) => { e.preventDefault(); pick(h.instruction); };
+    ol.appendChild(li);
+  }
+  if (!res.hits.length) ol.innerHTML = '<li class="quiet">no instruction matches every word</li>';
+  ol.hidden = false;
+}
+function pick(name) {
+  // A new instruction: its modifiers and pin no longer apply.
+  const keep = new Map();
+  for (const [k, v] of state) if (['arch', 'operand', 'view'].includes(k) || TILE_KEYS.has(k)) keep.set(k, v);
+  if (!keep.has('operand')) keep.set('operand', 'all');
+  state = new Map([['arch', keep.get('arch')], ['i', name], ['operand', keep.get('operand')],
+                   ...[...keep].filter(([k]) => !['arch', 'i', 'operand'].includes(k))]);
+  $('hits').hidden = true;
+  $('search').blur();
+  commit();
+}
+// `info`'s text as the CLI prints it; its "fact  value" table set as two columns so it reads in a
+// narrow panel (the words are the CLI's, only the line breaks differ).
+function showFacts(text) {
+  const lines = text.split('\n');
+  const head = lines.findIndex((l) => /^fact\s+value$/.test(l));
+  if (head < 0) { $('facts-text').textContent = text; return; }
+  const col = lines[head].indexOf('value');
+  let end = head + 1;
+  while (end < lines.length && lines[end].trim()) ++end;
+  const rows = lines.slice(head + 1, end).map((l) => {
+    const k = l.slice(0, col).trim(), v = l.slice(col);
+    return k ? `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>` : `<tr><th></th><td>${escapeHtml(v)}</td></tr>`;
+  });
+  $('facts-text').innerHTML = `<p class="title">${escapeHtml(lines.slice(0, head).join('\n').trim())}</p>` +
+    `<table>${rows.join('')}</table><pre>${escapeHtml(lines.slice(end).join('\n').trim())}</pre>`;
+}
+function escapeHtml(s) { return s.replace(/[&<>"]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c])); }
+
+function download(label, kind, ext) {
+  if (!state.get('arch') || !state.get('i')) return;
+  const op = operandKey();
+  const base = 'lanescope_' + state.get('i').replace(/[^A-Za-z0-9_.-]/g, '_') + '_' + op;
+  let r;
+  if (kind === 'figure') {
+    if (ext === '.png') ensureFont();
+    r = cli(argsFor('figure'), 'download' + ext);
+  } else if (kind === 'header') {
+    r = cli(argsFor('header'), 'download' + ext);
+  } else {
+    r = cli(argsFor('layout', ['--operand', op, '--format', kind]), 'download' + ext);
+  }
+  if (r.rc !== 0 || !r.bytes) { showMessage(label + ': ' + (r.err || 'failed')); return; }
+  const url = URL.createObjectURL(new Blob([r.bytes], {type: 'application/octet-stream'}));
+  const a = document.createElement('a');
+  a.href = url;
+  a.download = base + ext;
+  document.body.appendChild(a);
+  a.click();
+  a.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10000);
+}
+function ensureFont() {
+  try { engine.FS.stat(FONT); return; } catch (e) { /* fetched below */ }
+  const x = new XMLHttpRequest();
+  x.open('GET', 'DejaVuSans.ttf', false);  // once, for the first PNG
+  x.overrideMimeType('text/plain; charset=x-user-defined');
+  x.send();
+  const s = x.responseText, b = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; ++i) b[i] = s.charCodeAt(i) & 0xff;
+  engine.FS.mkdirTree(FONT.slice(0, FONT.lastIndexOf('/')));
+  engine.FS.writeFile(FONT, b);
+}
+
+function wire() {
+  const list = cli(['list', '--format', 'json'], 'targets.json');
+  if (list.rc === 0)
+    $('arch-list').innerHTML = JSON.parse(list.text).targets.map((t) => `<option value="${t.target}">${t.arch}</option>`).join('');
+  $('arch').onchange = () => { setKey('arch', $('arch').value.trim()); commit(); };
+  $('search').oninput = showHits;
+  $('search').onfocus = () => { $('search').select(); showHits(); };
+  $('search').onblur = () => { $('hits').hidden = true; syncControls(); };
+  $('search').onkeydown = (e) => {
+    if (e.key === 'Enter') {
+      const first = $('hits').querySelector('li b');
+      pick(first ? first.textContent : $('search').value.trim());
+    } else if (e.key === 'Escape') $('search').blur();
+  };
+  $('operand').onchange = () => { setKey('operand', $('operand').value); state.delete('pin'); commit(); };
+  $('view').onchange = () => { setKey('view', $('view').value === 'matrix' ? null : $('view').value); state.delete('pin'); commit(); };
+  for (const el of document.querySelectorAll('[data-key]'))
+    el.onchange = () => { setKey(el.dataset.key, el.type === 'checkbox' ? (el.checked ? '' : null) : el.value.trim()); commit(); };
+  const dl = $('downloads');
+  for (const [label, kind, ext] of DOWNLOADS) {
+    const b = document.createElement('button');
+    b.textContent = label;
+    b.dataset.download = label;
+    b.onclick = () => download(label, kind, ext);
+    dl.appendChild(b);
+  }
+  $('fit').onclick = () => { fitView(); drawHighlights(); };
+  $('one').onclick = () => { view = {s: 1, x: 8, y: 8}; applyView(); drawHighlights(); };
+  $('unpin').onclick = () => { state.delete('pin'); commit(); };
+
+  const stage = $('stage');
+  let drag = null;
+  stage.addEventListener('wheel', (e) => {
+    e.preventDefault();
+    const st = stage.getBoundingClientRect();
+    const f = Math.exp(-e.deltaY * 0.0015), s = Math.min(32, Math.max(0.02, view.s * f));
+    const px = e.clientX - st.left, py = e.clientY - st.top;
+    view.x = px - (px - view.x) * (s / view.s);
+    view.y = py - (py - view.y) * (s / view.s);
+    view.s = s;
+    applyView();
+  }, {passive: false});
+  stage.addEventListener('mousedown', (e) => { drag = {x: e.clientX, y: e.clientY, vx: view.x, vy: view.y, moved: false}; });
+  window.addEventListener('mouseup', (e) => {
+    if (drag && !drag.moved && fig && e.target.closest('#stage')) {
+      const i = hit(...figurePoint(e));
+      if (i !== null) {
+        const k = pinKey(i);
+        if (k) { setKey('pin', state.get('pin') === k ? null : k); history.replaceState(null, '', hashOf(state)); applyPin(); drawHighlights(); }
+      }
+    }
+    drag = null;
+  });
+  stage.addEventListener('mousemove', (e) => {
+    const t0 = performance.now();
+    onMove(e);
+    times.hover.push(performance.now() - t0);
+  });
+  const onMove = (e) => {
+    shiftDown = e.shiftKey;
+    if (drag && (drag.moved || Math.abs(e.clientX - drag.x) + Math.abs(e.clientY - drag.y) > 3)) {
+      drag.moved = true;
+      view.x = drag.vx + e.clientX - drag.x;
+      view.y = drag.vy + e.clientY - drag.y;
+      applyView();
+      hideTip();
+      return;
+    }
+    const i = hit(...figurePoint(e));
+    if (i !== hover || shiftDown !== drawnShift) { hover = i; drawnShift = shiftDown; drawHighlights(); }
+    if (i === null) hideTip(); else showTip(i, e);
+  };
+  stage.addEventListener('mouseleave', () => { hover = null; hideTip(); drawHighlights(); });
+  window.addEventListener('hashchange', () => { state = parseHash(location.hash); normalise(); render(); });
+  window.addEventListener('resize', () => { fitView(); });
+}
+// A link without an operand shows the GEMM (A, B and D).
+function normalise() { if (state.get('i') && !state.has('operand')) state.set('operand', 'all'); }
+
+lanescopeEngine({
+  printErr: (line) => stderr.push(line),
+  print: (line) => stderr.push(line),
+}).then((m) => {
+  engine = m;
+  engine.FS.mkdirTree('/out');
+  wire();
+  state = parseHash(location.hash);
+  normalise();
+  render();
+}).catch((e) => { document.body.textContent = 'lanescope: the engine did not load: ' + e; });
+
+// For tests and the benchmark (scripts/web-bench.py): hit-test a figure point, read the state.
+window.lanescopePage = {
+  tileAt: (x, y) => hit(x, y),
+  tileBox: (i) => Array.from(fig.boxes.subarray(4 * i, 4 * i + 4)),
+  tileId: (i) => fig.ids[i],
+  toScreen: (x, y) => { const st = $('stage').getBoundingClientRect(); return [st.left + view.x + x * view.s, st.top + view.y + y * view.s]; },
+  figure: () => (fig ? {width: fig.width, height: fig.height, tiles: fig.ids.length} : null),
+  findTile: (id) => (fig ? fig.ids.indexOf(id) : -1),
+  laneOf: (i) => { if (!fig || !fig.parsed[i]) return null; learnLanes(); return fig.parsed[i].lane || null; },
+};
