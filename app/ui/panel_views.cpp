@@ -276,6 +276,17 @@ std::string operand_note(const LayoutSet& set, ls::Operand op) {
     if (const ls::OperandLayout* l = set.find(op)) {
         const std::string where = space_note(*l);
         if (!where.empty()) note = where + (note.empty() ? "" : "  ") + note;
+        // tcgen05.ld/st .16x32bx2: the two halves of the warp, the second at immHalfSplitoff columns on.
+        if (set.ins->kind == ls::LayoutKind::Tcgen05LdSt && set.ins->tmem_shape == "16x32bx2")
+            note = "threads 0\u201315 from column 0, threads 16\u201331 from column half_split = " + std::to_string(set.mods.half_split) +
+                   (note.empty() ? "" : "  ") + note;
+        // tcgen05.mma's D: which of PTX's data-path layouts (A-G) it is, and Layout F's skipped lanes.
+        const std::string& f = l->formula();
+        if (set.ins->kind == ls::LayoutKind::Tcgen05Mma && l->space() == ls::Space::TensorMemory && f.rfind("Layout ", 0) == 0) {
+            std::string name = f.substr(0, 8);
+            if (f.find("lanes 16-31 of each quarter are skipped") != std::string::npos) name += ": lanes 16\u201331 of each quarter unused";
+            note = name + (note.empty() ? "" : "  ") + note;
+        }
     }
     const ls::Evidence ev = ls::layout_evidence(*set.ins, op == ls::Operand::C ? ls::Operand::D : op, set.mods);
     // Blackwell layouts say so even when "high": nothing here ran on Blackwell silicon. First, so
@@ -345,6 +356,12 @@ std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const
         // a one-line title: a narrow column keeps it on the second line, shortened if need be.
         const bool nv = set.ins->vendor() == ls::Vendor::NVIDIA;
         std::string short_note = note;
+        if (note.rfind("not confirmed on hardware", 0) == 0) {
+            short_note = "not confirmed on hardware";
+            if (const size_t at = note.find("Layout "); at != std::string::npos) short_note += ", " + note.substr(at, 8);
+            if (set.ins->kind == ls::LayoutKind::Tcgen05LdSt && set.ins->tmem_shape == "16x32bx2")
+                short_note += "; threads 16\u201331 from column " + std::to_string(set.mods.half_split);
+        }
         if (set.ins->sparse() && l.operand() == ls::Operand::A) short_note = nv ? "2:4 sparse" : "4:2 compressed";
         if (set.ins->sparse() && l.operand() == ls::Operand::K) short_note = nv ? "metadata e" : "nibble per 4 k";
         const std::string v = ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r";
@@ -514,17 +531,35 @@ void draw_lane_quarters(const App& app, const PlacedGrid& pg, const TileGrid& g,
                                             "warp " + std::to_string(q), "w" + std::to_string(q)};
         // The label where the quarter has room for it (its top-left corner, over the cells, on a wash).
         if (32 * g.cell_h < lh + 2 * app.scale) continue;
+        // One form for every quarter: the first whose widest quarter ("CTA1 lanes 96-127") fits.
         std::string label;
-        for (const std::string& f : forms)
-            if (ImGui::CalcTextSize(f.c_str()).x + 10 * app.scale <= g.width) {
-                label = f;
-                break;
-            }
+        for (size_t fi = 0; fi < forms.size() && label.empty(); ++fi) {
+            const std::string widest = tmem ? std::string(pair ? "CTA0 " : "") + "lanes 96\u2013127: warp w%4 = 0" : "";
+            const float need = std::max(ImGui::CalcTextSize(forms[fi].c_str()).x, fi == 0 && tmem ? ImGui::CalcTextSize(widest.c_str()).x : 0.0f);
+            if (need + 10 * app.scale <= g.width) label = forms[fi];
+        }
         if (label.empty()) continue;
         const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
         const ImVec2 a = add(origin, pg.grid.x0 + 3 * app.scale, y + 2 * app.scale);
         dl->AddRectFilled(a, add(a, sz.x + 6 * app.scale, sz.y + 2 * app.scale), back, 3 * app.scale);
         dl->AddText(add(a, 3 * app.scale, 1 * app.scale), text, label.c_str());
+    }
+}
+
+// tcgen05.ld/st .16x32bx2: a line where the second half (threads 16-31, at +half_split columns) starts.
+void draw_half_split(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin) {
+    const ls::Instruction& ins = *app.set.ins;
+    if (ins.kind != ls::LayoutKind::Tcgen05LdSt || ins.tmem_shape != "16x32bx2" || g.view != ViewKind::Matrix) return;
+    const ls::OperandLayout* l = app.set.find(g.operand);
+    if (!l) return;
+    for (int c = 0; c < l->cols(); ++c) {
+        const auto w = l->where({0, 0, c});
+        if (w.empty() || w.front().lane < 16) continue;
+        const float x = pg.grid.x0 + c * g.cell_w;
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        dl->AddLine(add(origin, x, pg.grid.y0 - 2 * app.scale), add(origin, x, pg.grid.y0 + g.height + 2 * app.scale),
+                    to_imgui(ls::theme_colors(app.settings.view.theme).text), 2.5f * app.scale);
+        return;
     }
 }
 
@@ -799,6 +834,7 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
                          if (registers_tab) draw_lane_quarters(app, pg, g, *l, origin);
                      });
         if (!regs && !registers_tab) draw_sparse_groups(app, *app.set.ins, pg, g, origin);
+        if (!regs && !registers_tab) draw_half_split(app, pg, g, origin);
         // A lane number is a thread only in registers (a TMEM lane or a shared-memory line is no thread).
         if (registers_tab && l->space() == ls::Space::Registers && hovered && !c.dragging &&
             pg.axis_left.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y)) {
