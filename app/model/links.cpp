@@ -199,7 +199,7 @@ std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Ele
     }
     if (set.tmem_d && (op == ls::Operand::D || op == ls::Operand::C) && set.tmem_d->contains(e) && !locs.empty()) {
         // Read back by a tcgen05.ld: the thread is 32 * warp + lane; where the element came from in TMEM.
-        const ls::Location& at = set.tmem_d->where(e).front();
+        const ls::Location at = set.tmem_d->where(e).front();
         s << "warp " << locs.front().lane / 32 << ", lane " << locs.front().lane % 32 << " of that warp\n"
           << "read by tcgen05.ld from Tensor Memory lane " << at.lane << ", column " << at.reg << " (lane quarter "
           << (at.lane % 128) / 32 << ": warp w%4 = " << (at.lane % 128) / 32 << ")\n";

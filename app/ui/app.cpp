@@ -604,8 +604,10 @@ void App::draw_status_bar() {
     if (!mods.empty()) text += "  " + mods;
     if (tile.active()) text += "  |  tile: waves " + std::to_string(tile.want.waves_m) + "x" + std::to_string(tile.want.waves_n);
     // Blackwell: no such GPU here; every layout of it says so (core's evidence).
-    if (ls::instruction_evidence(ins, set.mods).why.find("not confirmed on hardware") != std::string::npos)
-        text += "  |  not confirmed on hardware (no Blackwell GPU)";
+    bool unconfirmed = false;
+    for (const ls::OperandLayout& l : set.layouts)
+        unconfirmed |= ls::layout_evidence(ins, l.operand(), set.mods).why.find("not confirmed on hardware") != std::string::npos;
+    if (unconfirmed) text += "  |  not confirmed on hardware (no Blackwell GPU)";
     // What is under the pointer, then what is pinned and where it lives (the go-to box and clicks pin).
     if (hover.kind != Hover::Kind::None && hover != pinned) text += "  |  " + place_text(hover, set);
     if (pinned.kind != Hover::Kind::None) {

@@ -364,7 +364,8 @@ std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const
         }
         if (set.ins->sparse() && l.operand() == ls::Operand::A) short_note = nv ? "2:4 sparse" : "4:2 compressed";
         if (set.ins->sparse() && l.operand() == ls::Operand::K) short_note = nv ? "metadata e" : "nibble per 4 k";
-        const std::string v = ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r";
+        // A narrow title's count: registers ("4r", "8v"), or the space's own unit.
+        const std::string v = tmem ? " cols" : smem ? " banks" : ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r";
         if (!note.empty()) {
             out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
             out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "\n" + note);
@@ -376,10 +377,9 @@ std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const
         out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep);
         out.push_back(name + "  " + shape + "  " + type + "\n" + regs + rep);
         out.push_back(name + "  " + shape + "\n" + type + "  " + regs);
-        out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + (ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r"));
+        out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + v);
         // Scales in a narrow column: the type and count without the byte (the wider forms name it).
-        out.push_back(name + "  " + shape + "\n" + std::string(ls::elem_name(l.type())) + " " + std::to_string(l.regs()) +
-                      (ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r"));
+        out.push_back(name + "  " + shape + "\n" + std::string(ls::elem_name(l.type())) + " " + std::to_string(l.regs()) + v);
         if (copies > 1) out.push_back(name + "  " + shape + "  x" + std::to_string(copies) + " copies");
         out.push_back(name + "  " + shape + "  " + std::string(ls::elem_name(l.type())));
         out.push_back(name + "  " + shape);
@@ -528,7 +528,7 @@ void draw_lane_quarters(const App& app, const PlacedGrid& pg, const TileGrid& g,
         const std::vector<std::string> forms =
             tmem ? std::vector<std::string>{cta + "lanes " + range + ": warp w%4 = " + w, cta + "warp w%4 = " + w, cta + "w%4=" + w, "w%4=" + w}
                  : std::vector<std::string>{"warp " + std::to_string(q) + ": TMEM lanes " + range, "warp " + std::to_string(q) + ": lanes " + range,
-                                            "warp " + std::to_string(q), "w" + std::to_string(q)};
+                                            "w" + std::to_string(q) + " \u2192 " + range, "warp " + std::to_string(q), "w" + std::to_string(q)};
         // The label where the quarter has room for it (its top-left corner, over the cells, on a wash).
         if (32 * g.cell_h < lh + 2 * app.scale) continue;
         // One form for every quarter: the first whose widest quarter ("CTA1 lanes 96-127") fits.
