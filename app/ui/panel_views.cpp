@@ -522,21 +522,23 @@ void draw_lane_quarters(const App& app, const PlacedGrid& pg, const TileGrid& g,
         if (q > 0)
             dl->AddLine(add(origin, pg.grid.x0 - 2 * app.scale, y), add(origin, pg.grid.x0 + g.width + 2 * app.scale, y), line,
                         (q % 4 == 0 ? 3.0f : 1.5f) * app.scale);
-        const std::string w = std::to_string(q % 4), cta = pair ? "CTA" + std::to_string(q / 4) + " " : "";
-        const std::string range = std::to_string(32 * (q % 4)) + "\u2013" + std::to_string(32 * (q % 4) + 31);
-        // The richest label that fits the grid's width.
-        const std::vector<std::string> forms =
-            tmem ? std::vector<std::string>{cta + "lanes " + range + ": warp w%4 = " + w, cta + "warp w%4 = " + w, cta + "w%4=" + w, "w%4=" + w}
-                 : std::vector<std::string>{"warp " + std::to_string(q) + ": TMEM lanes " + range, "warp " + std::to_string(q) + ": lanes " + range,
-                                            "w" + std::to_string(q) + " \u2192 " + range, "warp " + std::to_string(q), "w" + std::to_string(q)};
+        // The richest label that fits the grid's width, in the same form for every quarter.
+        auto forms_of = [&](int qq) {
+            const std::string w = std::to_string(qq % 4), cta = pair ? "CTA" + std::to_string(qq / 4) + " " : "";
+            const std::string range = std::to_string(32 * (qq % 4)) + "\u2013" + std::to_string(32 * (qq % 4) + 31);
+            const std::string warp = std::to_string(qq);
+            return tmem ? std::vector<std::string>{cta + "lanes " + range + ": warp w%4 = " + w, cta + "warp w%4 = " + w, cta + "w%4=" + w, "w%4=" + w}
+                        : std::vector<std::string>{"warp " + warp + ": TMEM lanes " + range, "warp " + warp + ": lanes " + range,
+                                                   "w" + warp + " \u2192 " + range, "warp " + warp, "w" + warp};
+        };
         // The label where the quarter has room for it (its top-left corner, over the cells, on a wash).
         if (32 * g.cell_h < lh + 2 * app.scale) continue;
-        // One form for every quarter: the first whose widest quarter ("CTA1 lanes 96-127") fits.
         std::string label;
-        for (size_t fi = 0; fi < forms.size() && label.empty(); ++fi) {
-            const std::string widest = tmem ? std::string(pair ? "CTA0 " : "") + "lanes 96\u2013127: warp w%4 = 0" : "";
-            const float need = std::max(ImGui::CalcTextSize(forms[fi].c_str()).x, fi == 0 && tmem ? ImGui::CalcTextSize(widest.c_str()).x : 0.0f);
-            if (need + 10 * app.scale <= g.width) label = forms[fi];
+        const size_t nforms = forms_of(0).size();
+        for (size_t fi = 0; fi < nforms && label.empty(); ++fi) {
+            bool fits = true;
+            for (int qq = 0; qq * 32 < g.lanes && fits; ++qq) fits = ImGui::CalcTextSize(forms_of(qq)[fi].c_str()).x + 10 * app.scale <= g.width;
+            if (fits) label = forms_of(q)[fi];
         }
         if (label.empty()) continue;
         const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
