@@ -5,6 +5,7 @@
 // lanescope::Error: printed to stderr, exit status 1. Usage errors: status 2.
 #include "common.hpp"
 #include "lanescope/numbers.hpp"
+#include "lanescope/search.hpp"
 
 #include "lanescope/cute.hpp"
 #include "lanescope/gluon.hpp"
@@ -48,13 +49,19 @@ int cmd_list(const Options& o) {
     const ls::Catalog& cat = catalog(o);
     std::vector<const ls::Target*> targets;
     if (o.list_arch.empty() || o.list_arch == "all") {
-        // One target per family, in order.
-        for (ls::Family f : ls::all_families())
-            for (const auto& t : cat.targets())
-                if (t.family == f) {
-                    targets.push_back(&t);
-                    break;
-                }
+        // One target per family, in order: the first, or with --search the one with the most
+        // matches (a Blackwell spelling is legal on sm_100a, not on the family's first, sm_100).
+        for (ls::Family f : ls::all_families()) {
+            const ls::Target* pick = nullptr;
+            size_t most = 0;
+            for (const auto& t : cat.targets()) {
+                if (t.family != f) continue;
+                const size_t n = o.search.empty() ? 0 : ls::search(cat, t, o.search).size();
+                if (!pick || n > most) pick = &t, most = n;
+                if (o.search.empty()) break;
+            }
+            if (pick) targets.push_back(pick);
+        }
     } else {
         targets.push_back(&cat.find_target(o.list_arch));
     }

@@ -4,6 +4,9 @@
 // PTX's tables and CUTLASS's SM120 CuTe layouts, evaluated here independently.
 #include "lanescope/blackwell.hpp"
 #include "lanescope/lanescope.hpp"
+#include "lanescope/search.hpp"
+
+#include <algorithm>
 
 #include <catch2/catch.hpp>
 
@@ -319,4 +322,44 @@ TEST_CASE("sm_120 scale-factor selectors move SF_A / SF_B as PTX's byte-id and t
     ls::Modifiers stray;
     stray.sf_thread_b = 1;
     CHECK_THROWS(ls::resolve_modifiers(find("sm_120a", "mma_m16n8k32_f32_e4m3_f8f6f4"), t, stray));
+}
+
+// Search (lanescope/search.hpp) finds the Blackwell spellings a target lists, by what a kernel
+// author types: the PTX words and the short names' parts. Which rows exist where is the sheet's
+// ptxas matrix (tcgen05 on sm_100a, not on sm_120a; block-scaled mma.sync on sm_120a only).
+TEST_CASE("search: Blackwell spellings and short names are found on the targets that have them") {
+    // One listed row per PTX spelling (and A's space): hits are named by spelling, short name and A's place.
+    struct Hit { std::string ptx, short_name; bool a_in_tmem; };
+    auto hits = [](const std::string& arch, const std::string& q) {
+        const ls::Target& t = ls::Catalog::target(arch);
+        std::vector<Hit> out;
+        for (const ls::SearchHit& h : ls::search(ls::Catalog::builtin(t.family), t, q))
+            out.push_back({h.ins->mnemonic, h.ins->short_name, h.ins->a_in_tmem});
+        return out;
+    };
+    auto has = [](const std::vector<Hit>& v, const std::string& ptx, int a_in_tmem = -1) {
+        return std::any_of(v.begin(), v.end(), [&](const Hit& h) { return h.ptx == ptx && (a_in_tmem < 0 || h.a_in_tmem == (a_in_tmem == 1)); });
+    };
+    // "tcgen05 f16 256": kind::f16 (N = 256 is the rows' first shape), cta_group::1 and ::2.
+    const auto f16 = hits("sm_100a", "tcgen05 f16 256");
+    CHECK(has(f16, "tcgen05.mma.cta_group::1.kind::f16"));
+    CHECK(has(f16, "tcgen05.mma.cta_group::2.kind::f16"));
+    for (const Hit& h : f16) CHECK(h.ptx.rfind("tcgen05.mma", 0) == 0);
+    // "mxf4nvf4": every hit is that kind, scale_vec::4X among them.
+    const auto nv = hits("sm_100a", "mxf4nvf4");
+    CHECK(has(nv, "tcgen05.mma.cta_group::1.kind::mxf4nvf4.block_scale.scale_vec::4X"));
+    for (const Hit& h : nv) CHECK(h.ptx.find("kind::mxf4nvf4") != std::string::npos);
+    CHECK(has(hits("sm_120a", "mxf4nvf4 m16n8k64"),
+              "mma.sync.aligned.m16n8k64.row.col.kind::mxf4nvf4.block_scale.scale_vec::4X.f32.e2m1.e2m1.f32.ue4m3"));
+    CHECK(has(hits("sm_100a", "16x32bx2"), "tcgen05.ld.sync.aligned.16x32bx2.x2.b32"));
+    // Short-name parts: cta_group::2 with A in Tensor Memory.
+    CHECK(has(hits("sm_100a", "2cta ts"), "tcgen05.mma.cta_group::2.kind::f16", 1));
+    for (const Hit& h : hits("sm_100a", "2cta ts")) CHECK(h.a_in_tmem);
+    // Where ptxas refuses them, search does not offer them.
+    CHECK(hits("sm_120a", "tcgen05").empty());
+    CHECK(hits("sm_100", "tcgen05").empty());  // tcgen05 needs an a or f target
+    CHECK(hits("sm_100a", "mxf4nvf4 m16n8k64").empty());
+    // The rows list shows are the rows search walks.
+    const ls::Target& t = ls::Catalog::target("sm_100a");
+    CHECK(ls::search(ls::Catalog::builtin(t.family), t, "").size() == ls::listed_on(ls::Catalog::builtin(t.family), t).size());
 }

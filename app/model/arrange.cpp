@@ -234,7 +234,7 @@ Arrangement place(const std::vector<GridShape>& shapes, const ArrangeParams& p, 
 
 const PlacedGrid* Arrangement::find(ls::Operand op, bool registers) const {
     for (const PlacedGrid& g : grids)
-        if (g.shape.op == op && g.shape.registers == registers) return &g;
+        if (g.shape.op == op && g.shape.registers == registers && !g.shape.tmem_d) return &g;
     return nullptr;
 }
 

@@ -32,6 +32,7 @@ struct GridShape {
     ls::Operand op = ls::Operand::A;
     int rows = 0, cols = 0, blocks = 1;
     bool registers = false;
+    bool tmem_d = false;  // the Registers tab's D in Tensor Memory beside D's tcgen05.ld registers (LayoutSet::tmem_d)
 };
 
 struct ArrangeParams {

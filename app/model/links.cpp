@@ -18,7 +18,11 @@ int element_index(const ls::OperandLayout& l, const ls::Element& e) {
 }
 
 void index_marks(Links& links) {
-    for (OperandHighlight& h : links.operands) {
+    std::vector<OperandHighlight*> all;
+    for (OperandHighlight& h : links.operands) all.push_back(&h);
+    all.push_back(&links.tmem_d);
+    for (OperandHighlight* hp : all) {
+        OperandHighlight& h = *hp;
         h.marked.clear();
         h.marked_slots.clear();
         for (size_t i = 0; i < h.elements.size(); ++i)
@@ -53,6 +57,20 @@ Links compute_links(const LayoutSet& set, const Hover& hover) {
         h.slots.assign(static_cast<size_t>(l.lanes()) * l.regs(), 0);
         links.operands.push_back(std::move(h));
     }
+    if (set.tmem_d) {
+        links.tmem_d.operand = ls::Operand::D;
+        links.tmem_d.elements.assign(static_cast<size_t>(set.tmem_d->elements()), 0);
+        links.tmem_d.slots.assign(static_cast<size_t>(set.tmem_d->lanes()) * set.tmem_d->regs(), 0);
+    }
+    // D read back by a tcgen05.ld: what is marked in its registers is marked where TMEM holds it.
+    auto follow_tmem = [&set, &links] {
+        const OperandHighlight* d = links.find(ls::Operand::D);
+        if (!set.tmem_d || !d) return;
+        const ls::OperandLayout& t = *set.tmem_d;
+        for (int i = 0; i < static_cast<int>(d->elements.size()) && i < t.elements(); ++i)
+            if (const std::uint8_t level = d->elements[static_cast<size_t>(i)])
+                mark_element(t, links.tmem_d, {i / (t.rows() * t.cols()), (i / t.cols()) % t.rows(), i % t.cols()}, level);
+    };
     if (hover.kind == Hover::Kind::None) return links;
 
     if (hover.kind == Hover::Kind::Lane) {
@@ -66,6 +84,7 @@ Links compute_links(const LayoutSet& set, const Hover& hover) {
                     h.elements[static_cast<size_t>(element_index(l, p.element))] = 2;
             }
         }
+        follow_tmem();
         index_marks(links);
         return links;
     }
@@ -97,6 +116,7 @@ Links compute_links(const LayoutSet& set, const Hover& hover) {
                 for (int r = 0; r < l.rows(); ++r) mark_element(l, h, {e.block, r, e.col}, 1);
         }
     }
+    follow_tmem();
     index_marks(links);
     return links;
 }
@@ -177,11 +197,19 @@ std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Ele
         }
         s << "\n";
     }
+    if (set.tmem_d && (op == ls::Operand::D || op == ls::Operand::C) && set.tmem_d->contains(e) && !locs.empty()) {
+        // Read back by a tcgen05.ld: the thread is 32 * warp + lane; where the element came from in TMEM.
+        const ls::Location at = set.tmem_d->where(e).front();
+        s << "warp " << locs.front().lane / 32 << ", lane " << locs.front().lane % 32 << " of that warp\n"
+          << "read by tcgen05.ld from Tensor Memory lane " << at.lane << ", column " << at.reg << " (lane quarter "
+          << (at.lane % 128) / 32 << ": warp w%4 = " << (at.lane % 128) / 32 << ")\n";
+    }
     if (set.ins) {
         // How sure the layout is, where core says (gfx1250): a guess is shown as one.
         const ls::Evidence ev = ls::layout_evidence(*set.ins, op, set.mods);
         if (!ev.confidence.empty()) {
             s << "confidence: " << ev.confidence;
+            if (ev.why.find("not confirmed on hardware") != std::string::npos) s << ", not confirmed on hardware";
             if (!ev.alternatives.empty())
                 s << " (" << ev.alternatives.size() << " alternative reading" << (ev.alternatives.size() == 1 ? "" : "s")
                   << " in Details)";

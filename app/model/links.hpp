@@ -39,6 +39,7 @@ struct OperandHighlight {
 
 struct Links {
     std::vector<OperandHighlight> operands;  // one per layout, same order as LayoutSet::layouts
+    OperandHighlight tmem_d;                 // LayoutSet::tmem_d: D's marked elements where TMEM holds them
     const OperandHighlight* find(ls::Operand op) const;
 };
 

@@ -15,20 +15,14 @@ const std::vector<std::string_view>& modifier_fields() {
     static const std::vector<std::string_view> kFields = {
         "cbsz",          "abid",           "blgp",           "opsel",          "wave",
         "opsel_a",       "opsel_b",        "selector",       "matrix_a_fmt",   "matrix_b_fmt",
-        "matrix_a_scale", "matrix_b_scale", "matrix_a_scale_fmt", "matrix_b_scale_fmt", "index_key"};
+        "matrix_a_scale", "matrix_b_scale", "matrix_a_scale_fmt", "matrix_b_scale_fmt", "index_key",
+        // NVIDIA Blackwell (Tensor Memory, sm_120's scale selectors) and shared-memory descriptors.
+        "tmem_load", "num_warps", "sfa_id", "sfb_id", "half_split", "sf_byte_a", "sf_thread_a", "sf_byte_b",
+        "sf_thread_b", "smem_a", "smem_major", "swizzle", "lbo", "sbo", "smem_address", "base_offset"};
     return kFields;
 }
 
-int modifier_field(const ls::Modifiers& m, std::string_view name) {
-    ls::ResolvedModifiers r;
-    r.cbsz = m.cbsz, r.abid = m.abid, r.blgp = m.blgp, r.opsel = m.opsel, r.wave = m.wave;
-    r.opsel_a = m.opsel_a, r.opsel_b = m.opsel_b, r.selector = m.selector;
-    r.matrix_a_fmt = m.matrix_a_fmt, r.matrix_b_fmt = m.matrix_b_fmt;
-    r.matrix_a_scale = m.matrix_a_scale, r.matrix_b_scale = m.matrix_b_scale;
-    r.matrix_a_scale_fmt = m.matrix_a_scale_fmt, r.matrix_b_scale_fmt = m.matrix_b_scale_fmt;
-    r.index_key = m.index_key;
-    return ls::modifier_value(r, name);
-}
+int modifier_field(const ls::Modifiers& m, std::string_view name) { return ls::modifier_value(m, name); }
 
 void add_app_options(CLI::App& cli, AppArgs& a) {
     cli.add_option("-i,--instruction", a.instruction, "mnemonic or builtin name");

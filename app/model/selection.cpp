@@ -33,6 +33,11 @@ LayoutSet resolve_selection(const ls::Catalog& cat, const Selection& sel) {
     set.mods = ls::resolve_modifiers(*set.ins, *set.target, set.chosen);
     for (ls::Operand op : ls::operands_of(*set.ins))
         set.layouts.push_back(ls::layout_of(*set.ins, *set.target, op, set.mods));
+    if (set.mods.tmem_load > 0) {
+        ls::ResolvedModifiers in_tmem = set.mods;
+        in_tmem.tmem_load = in_tmem.num_warps = 0;
+        set.tmem_d = ls::layout_of(*set.ins, *set.target, ls::Operand::D, in_tmem);
+    }
     return set;
 }
 
@@ -127,6 +132,9 @@ std::string modifier_menu_text(const ls::Instruction& ins, const std::string& na
 }
 
 std::string selection_name(const ls::Instruction& ins) {
+    // A Blackwell spelling names only its row's first instruction (M, N, the types and A's space
+    // live in the instruction descriptor): the short name says which one.
+    if (!ins.targets.empty() && !ins.short_name.empty()) return ins.short_name;
     if (!tied_builtin(ins)) return ins.mnemonic;
     std::string b = ins.builtin_pattern;
     const size_t w = b.find("_{w}");

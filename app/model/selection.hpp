@@ -5,6 +5,7 @@
 
 #include "lanescope/lanescope.hpp"
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct LayoutSet {
     ls::ResolvedModifiers mods;
     ls::Modifiers chosen;                 // the legal part of Selection::mods
     std::vector<ls::OperandLayout> layouts;  // in operands_of order
+    // With --tmem-load, D is the registers of the warps that read it back (tcgen05.ld): this is
+    // D as it sits in Tensor Memory, drawn beside them (the Registers tab) and hover-linked.
+    std::optional<ls::OperandLayout> tmem_d;
 
     const ls::OperandLayout* find(ls::Operand op) const;
     int wave() const { return mods.wave; }

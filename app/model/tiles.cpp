@@ -234,6 +234,7 @@ TileGrid build_register_grid(const ls::Instruction& ins, const ls::OperandLayout
     TileGrid g;
     g.operand = layout.operand();
     g.view = ViewKind::Registers;
+    g.space = layout.space();
     g.lanes = layout.lanes();
     g.regs = layout.regs();
     g.rows = g.lanes;

@@ -56,6 +56,7 @@ struct GridStyle {
 struct TileGrid {
     ls::Operand operand = ls::Operand::A;
     ViewKind view = ViewKind::Matrix;
+    ls::Space space = ls::Space::Registers;  // register view: where its slots are (TMEM lanes x columns, ...)
     float width = 0, height = 0;
     int rows = 0, cols = 0, blocks_shown = 0, first_block = 0, blocks_per_row = 1;
     float cell_w = 0, cell_h = 0, block_gap = 0, slot_w = 0;

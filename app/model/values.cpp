@@ -349,6 +349,12 @@ LayoutDiff diff_layouts(const ls::OperandLayout& a, const ls::OperandLayout& b) 
                  "x" + std::to_string(b.cols()) + " (blocks x rows x cols)";
         return d;
     }
+    if (a.space() != b.space()) {
+        // wgmma's D in registers vs tcgen05's in Tensor Memory: places of different kinds, side by side.
+        d.note = "in " + std::string(ls::space_title(a.space())) + " vs in " + std::string(ls::space_title(b.space())) +
+                 " (not compared cell by cell)";
+        return d;
+    }
     d.comparable = true;
     d.differs.assign(static_cast<size_t>(a.elements()), 0);
     for (int blk = 0; blk < a.blocks(); ++blk)

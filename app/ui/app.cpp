@@ -89,7 +89,7 @@ App::App(const ls::Catalog& cat, Settings s, Platform& p) : catalog(cat), platfo
 }
 
 App::~App() {
-    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release(), v.inset_tex.release();
+    for (auto& v : views) v.matrix_tex.release(), v.registers_tex.release(), v.side_tex.release(), v.inset_tex.release(), v.tmem_tex.release();
     for (auto& v : compare.views) v.matrix_tex.release(), v.registers_tex.release();
     for (auto& v : compare.left) v.matrix_tex.release();
     memory.tex.release(), memory.second_tex.release(), memory.fragment_tex.release();
@@ -167,6 +167,13 @@ std::vector<GridShape> App::register_shapes() const {
         g.rows = l.lanes();
         g.cols = l.regs() * std::clamp(32 / std::max(1, l.element_bits()), 1, 4);
         out.push_back(g);
+        if (l.operand() == ls::Operand::D && set.tmem_d) {
+            // Where the registers were read from: D in Tensor Memory, beside them.
+            g.tmem_d = true;
+            g.rows = set.tmem_d->lanes();
+            g.cols = set.tmem_d->regs() * std::clamp(32 / std::max(1, set.tmem_d->element_bits()), 1, 4);
+            out.push_back(g);
+        }
     }
     return out;
 }
@@ -181,7 +188,15 @@ ArrangeParams App::canvas_params(const Canvas& c, bool registers) const {
     // Two lines: a narrow operand's title wraps (name and shape over type and registers) instead of losing them.
     p.heading_h = std::ceil(2 * ImGui::GetTextLineHeight() + 4 * scale);
     // Rows of blocks are named on the left ("b12–15"): room for the widest such name.
-    p.axis_w = std::ceil(std::max(st.text_width(registers ? "L63" : "127"),
+    // TMEM lanes and shared-memory lines are named in their own terms ("CTA1 lane 127", "0x0F80").
+    float lane_text_w = st.text_width(registers ? "L63" : "127");
+    if (registers && set.ins)
+        for (const auto& l : set.layouts)
+            if (l.space() != ls::Space::Registers)
+                lane_text_w = std::max(lane_text_w, st.text_width(ls::lane_axis_text(*set.ins, l.lanes() - 1, l.space())));
+    if (registers && set.ins && set.tmem_d)
+        lane_text_w = std::max(lane_text_w, st.text_width(ls::lane_axis_text(*set.ins, set.tmem_d->lanes() - 1, ls::Space::TensorMemory)));
+    p.axis_w = std::ceil(std::max(lane_text_w,
                                   !registers && set.ins && set.ins->blocks > 1 ? st.text_width("b00–00") : 0.0f) +
                          6 * scale);
     p.axis_h = std::ceil(cell_font_size + 3 * scale);
@@ -231,6 +246,10 @@ void App::select(const Selection& s) {
     resolve_tile_mode();
     // A new instruction or modifier opens on the whole picture.
     layout_canvas.fit();
+    // Tensor Memory (128 lanes a CTA, four lane quarters) opens whole; registers open at "fit width".
+    regs_canvas.prefer_width = !set.tmem_d && std::none_of(set.layouts.begin(), set.layouts.end(), [](const ls::OperandLayout& l) {
+        return l.space() == ls::Space::TensorMemory;
+    });
     regs_canvas.fit();
     copy = -1;
     hover = pinned = Hover{};
@@ -333,19 +352,21 @@ void App::rebuild_grids() {
         max_copies = std::max(max_copies, v.matrix.max_copies);
         v.registers = build_register_grid(*set.ins, l, reg_style);
         if (settings.view.show_registers && !tile.active()) v.side = build_register_grid(*set.ins, l, side_style);
+        if (l.operand() == ls::Operand::D && set.tmem_d) v.tmem = build_register_grid(*set.ins, *set.tmem_d, reg_style);
         views.push_back(std::move(v));
     }
     for (auto& v : views)
         for (auto& o : old)
             if (o.operand == v.operand) {
-                v.matrix_tex = o.matrix_tex, v.registers_tex = o.registers_tex, v.side_tex = o.side_tex;
-                o.matrix_tex = o.registers_tex = o.side_tex = TileTexture{};
+                v.matrix_tex = o.matrix_tex, v.registers_tex = o.registers_tex, v.side_tex = o.side_tex, v.tmem_tex = o.tmem_tex;
+                o.matrix_tex = o.registers_tex = o.side_tex = o.tmem_tex = TileTexture{};
             }
-    for (auto& o : old) o.matrix_tex.release(), o.registers_tex.release(), o.side_tex.release(), o.inset_tex.release();
+    for (auto& o : old) o.matrix_tex.release(), o.registers_tex.release(), o.side_tex.release(), o.inset_tex.release(), o.tmem_tex.release();
     inset_built_w = inset_built_h = -1;  // the enlarged scale grids follow in the next Layout frame
     // The textures are drawn when their grids are (draw_grid_at): only what is in view, only on the tab shown.
     for (auto& v : views) {
-        v.matrix_tex.invalidate(), v.registers_tex.invalidate(), v.side_tex.invalidate();
+        v.matrix_tex.invalidate(), v.registers_tex.invalidate(), v.side_tex.invalidate(), v.tmem_tex.invalidate();
+        if (v.tmem.tiles.empty()) v.tmem_tex.release();
         if (!settings.view.show_registers || tile.active()) v.side_tex.release();
     }
     layout_canvas.built_w = layout_canvas.arr.cell_w, layout_canvas.built_h = layout_canvas.arr.cell_h;
@@ -582,6 +603,11 @@ void App::draw_status_bar() {
     const std::string mods = set.mods.describe();
     if (!mods.empty()) text += "  " + mods;
     if (tile.active()) text += "  |  tile: waves " + std::to_string(tile.want.waves_m) + "x" + std::to_string(tile.want.waves_n);
+    // Blackwell: no such GPU here; every layout of it says so (core's evidence).
+    bool unconfirmed = false;
+    for (const ls::OperandLayout& l : set.layouts)
+        unconfirmed |= ls::layout_evidence(ins, l.operand(), set.mods).why.find("not confirmed on hardware") != std::string::npos;
+    if (unconfirmed) text += "  |  not confirmed on hardware (no Blackwell GPU)";
     // What is under the pointer, then what is pinned and where it lives (the go-to box and clicks pin).
     if (hover.kind != Hover::Kind::None && hover != pinned) text += "  |  " + place_text(hover, set);
     if (pinned.kind != Hover::Kind::None) {

@@ -20,6 +20,7 @@
 #include <deque>
 #include <memory>
 #include <optional>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct OperandView {
     // A scaled MFMA's SA / SB enlarged in the Layout tab's free corner (their labels legible).
     TileGrid inset;
     TileTexture inset_tex;
+    // D: the Registers tab's D in Tensor Memory when D is shown read back (LayoutSet::tmem_d).
+    TileGrid tmem;
+    TileTexture tmem_tex;
 };
 
 // One cached grid copied to the frame by a draw callback (see draw_grid_at).
@@ -300,9 +304,10 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
                const std::vector<std::uint8_t>* diff = nullptr, const LayoutSet* other = nullptr,
                const OperandVerify* verified = nullptr);
 // The same at a screen position, hit-tested when `hovered` (the canvas is hovered and not dragged).
+// `overlay` draws over the cells and under the highlights (TMEM's lane-quarter labels).
 void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, ImVec2 p0, bool hovered,
                   bool clicked, const std::vector<std::uint8_t>* diff = nullptr, const LayoutSet* other = nullptr,
-                  const OperandVerify* verified = nullptr);
+                  const OperandVerify* verified = nullptr, const std::function<void()>& overlay = nullptr);
 // The legend of the current colouring (Layout and Registers tabs); hovering an entry highlights its cells.
 void draw_legend(App& app);
 // The richest of `forms` (richest first) that fits the width of `r` (canvas coordinates from

@@ -15,6 +15,11 @@ constexpr ls::LayoutKind kKinds[] = {ls::LayoutKind::Mfma,        ls::LayoutKind
                                      ls::LayoutKind::MmaSparse,   ls::LayoutKind::LdStMatrix,
                                      ls::LayoutKind::Wgmma};
 
+// A Blackwell row in the list and the instruction its short name selected are equal, not the same object.
+bool same_row(const ls::Instruction* a, const ls::Instruction* b) {
+    return a == b || (a && b && !a->targets.empty() && a->short_name == b->short_name && a->mnemonic == b->mnemonic);
+}
+
 void draw_modifiers(App& app) {
     const auto ranges = ls::modifier_ranges(*app.set.ins, *app.set.target, app.set.mods);
     bool any = false;
@@ -144,7 +149,7 @@ void draw_search_panel(App& app) {
     if (app.scroll_to_current) {
         // The clipper only draws visible rows: scroll to the selected one first.
         for (size_t i = 0; i < app.hits.size(); ++i)
-            if (app.hits[i].ins == app.set.ins) {
+            if (same_row(app.hits[i].ins, app.set.ins)) {
                 ImGui::SetScrollY(std::max(0.0f, i * ImGui::GetTextLineHeightWithSpacing() - list_h * 0.4f));
                 app.scroll_to_current = false;
                 break;
@@ -156,7 +161,7 @@ void draw_search_panel(App& app) {
         for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
             const ls::Instruction* ins = app.hits[static_cast<size_t>(i)].ins;
             ImGui::PushID(i);
-            const bool current = ins == app.set.ins;
+            const bool current = same_row(ins, app.set.ins);
             const bool under_cursor = i == app.cursor && app.query[0] != 0;
             const std::string name = display_name(*ins);
             if (ImGui::Selectable(name.c_str(), current || under_cursor)) {

@@ -5,6 +5,7 @@
 #include "ui/app.hpp"
 #include "model/selection.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -72,7 +73,8 @@ void draw_grid(App& app, const TileGrid& grid, TileTexture& tex, const OperandHi
 }
 
 void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const OperandHighlight* hl, ImVec2 p0, bool hovered,
-                  bool clicked, const std::vector<std::uint8_t>* diff, const LayoutSet* other, const OperandVerify* verified) {
+                  bool clicked, const std::vector<std::uint8_t>* diff, const LayoutSet* other, const OperandVerify* verified,
+                  const std::function<void()>& overlay) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     {
         // The part of the grid in view (grid pixels). A texture that does not hold it is drawn now:
@@ -103,6 +105,7 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
         dl->AddCallback(blit_grid, &app.blits.back());
         dl->AddCallback(ImDrawCallback_ResetRenderState, nullptr);
     }
+    if (overlay) overlay();
     const ls::ThemeColors colors = ls::theme_colors(app.settings.view.theme);
     const ImU32 strong = to_imgui(colors.highlight), weak = to_imgui(colors.highlight, 200),
                 wash = to_imgui(colors.highlight, 70);
@@ -206,9 +209,17 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
     ImGui::BeginTooltip();
     std::string text = tile ? describe_tile_element(app.tile.tiles, grid.operand, t.element)
                             : describe_element(other ? *other : app.set, grid.operand, t.element);
-    if (!matrix)
-        text = "v" + std::to_string(t.loc.reg) + " lane " + std::to_string(t.loc.lane) + " bits " +
-               std::to_string(t.loc.bit_lo) + ".." + std::to_string(std::min(t.loc.bit_hi, 31)) + " holds\n" + text;
+    if (!matrix) {
+        // The slot in its space's words: a TMEM cell, a shared-memory byte, an NVIDIA thread's register.
+        const std::string bits = " bits " + std::to_string(t.loc.bit_lo) + ".." + std::to_string(std::min(t.loc.bit_hi, 31)) + " holds\n";
+        const bool nv = app.set.ins->vendor() == ls::Vendor::NVIDIA;
+        if (grid.space != ls::Space::Registers)
+            text = ls::lane_axis_text(*app.set.ins, t.loc.lane, grid.space) + ", " +
+                   ls::register_text(*app.set.ins, grid.operand, t.loc.reg, 32, grid.space) + bits + text;
+        else
+            text = (nv ? "thread " + std::to_string(t.loc.lane) + " register r" + std::to_string(t.loc.reg)
+                       : "v" + std::to_string(t.loc.reg) + " lane " + std::to_string(t.loc.lane)) + bits + text;
+    }
     ImGui::PushTextWrapPos(520 * app.scale);
     ImGui::TextUnformatted(text.c_str());
     ImGui::PopTextWrapPos();
@@ -227,6 +238,11 @@ void draw_grid_at(App& app, const TileGrid& grid, TileTexture& tex, const Operan
 }
 
 namespace {
+
+std::string text_lower(std::string s) {
+    for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return s;
+}
 
 // What a learner must know about an operand that its picture alone does not say.
 std::string operand_note_of(const ls::Instruction& ins, ls::Operand op) {
@@ -249,8 +265,7 @@ std::string operand_note_of(const ls::Instruction& ins, ls::Operand op) {
 // each (PTX ISA §9.7.16.2.1), shared memory's cell text.
 std::string space_note(const ls::OperandLayout& l) {
     if (l.space() == ls::Space::TensorMemory)
-        return std::string("Tensor Memory: lanes 0\u201331 warp 0, 32\u201363 warp 1, 64\u201395 warp 2, 96\u2013127 warp 3 (w%4)") +
-               (l.lanes() > 128 ? "; lanes 128\u2013255 are CTA 1's" : "");
+        return std::string("warp w reaches lanes 32\u00B7(w%4)\u2026+31") + (l.lanes() > 128 ? "; lanes 128\u2013255 are CTA 1's" : "");
     if (l.space() == ls::Space::SharedMemory) return "shared memory: byte address, bank";
     return {};
 }
@@ -261,32 +276,64 @@ std::string operand_note(const LayoutSet& set, ls::Operand op) {
     if (const ls::OperandLayout* l = set.find(op)) {
         const std::string where = space_note(*l);
         if (!where.empty()) note = where + (note.empty() ? "" : "  ") + note;
+        // tcgen05.ld/st .16x32bx2: the two halves of the warp, the second at immHalfSplitoff columns on.
+        if (set.ins->kind == ls::LayoutKind::Tcgen05LdSt && set.ins->tmem_shape == "16x32bx2")
+            note = "threads 0\u201315 from column 0, threads 16\u201331 from column half_split = " + std::to_string(set.mods.half_split) +
+                   (note.empty() ? "" : "  ") + note;
+        // tcgen05.mma's D: which of PTX's data-path layouts (A-G) it is, and Layout F's skipped lanes.
+        const std::string& f = l->formula();
+        if (set.ins->kind == ls::LayoutKind::Tcgen05Mma && l->space() == ls::Space::TensorMemory && f.rfind("Layout ", 0) == 0) {
+            std::string name = f.substr(0, 8);
+            if (f.find("lanes 16-31 of each quarter are skipped") != std::string::npos) name += ": lanes 16\u201331 of each quarter unused";
+            note = name + (note.empty() ? "" : "  ") + note;
+        }
     }
     const ls::Evidence ev = ls::layout_evidence(*set.ins, op == ls::Operand::C ? ls::Operand::D : op, set.mods);
-    // Blackwell layouts say so even when "high": nothing here ran on Blackwell silicon.
+    // Blackwell layouts say so even when "high": nothing here ran on Blackwell silicon. First, so
+    // that a title too narrow for the whole note keeps it.
     const bool unconfirmed = ev.why.find("not confirmed on hardware") != std::string::npos;
     if (!ev.confidence.empty() && (ev.confidence != "high" || unconfirmed))
-        note += (note.empty() ? "" : "  ") + std::string("confidence ") + ev.confidence +
-                (unconfirmed ? ", not confirmed on hardware" : "") + (ev.alternatives.empty() ? "" : " (alternatives in Details)");
+        note = (unconfirmed ? "not confirmed on hardware, " : "") + std::string("confidence ") + ev.confidence +
+               (ev.alternatives.empty() ? "" : " (alternatives in Details)") + (note.empty() ? "" : "  ") + note;
     return note;
 }
 
 // Titles from the richest to the shortest; the longest that fits its column is drawn
 // (a form with "\n" takes two lines).
 std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const ls::OperandLayout& l, bool registers) {
-    const std::string name = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
-    const std::string shape = std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
-                              (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) : "");
+    // tcgen05.ld / st: the matrix is the message's TMEM cells (lane offsets in the warp's quarter x columns).
+    const bool ldst = set.ins->kind == ls::LayoutKind::Tcgen05LdSt && !registers;
+    const std::string name = ldst ? "TMEM" : l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
+    const std::string shape = ldst ? std::to_string(l.rows()) + " lanes x " + std::to_string(l.cols()) + " columns"
+                                   : std::to_string(l.rows()) + "x" + std::to_string(l.cols()) +
+                                         (l.blocks() > 1 ? " x" + std::to_string(l.blocks()) : "");
     // TMEM: columns x TMEM lanes; shared memory: banks x 128-byte lines (the space's own axes).
     const bool tmem = l.space() == ls::Space::TensorMemory, smem = l.space() == ls::Space::SharedMemory;
+    // D read back by a tcgen05.ld (--tmem-load): the shape and the warps that read it.
+    const bool read_back = !tmem && !smem && set.mods.tmem_load > 0 && (l.operand() == ls::Operand::D || l.operand() == ls::Operand::C);
     const std::string noun = tmem ? "TMEM column" : smem ? "bank" : std::string(ls::register_noun(set.ins->vendor()));
-    const std::string regs = std::to_string(l.regs()) + " " + noun + (l.regs() == 1 ? "" : "s");
-    const std::string lanes = std::to_string(l.lanes()) + (tmem ? " TMEM lanes" : smem ? " lines of 128 B" : " lanes");
-    const std::string view = tmem ? " in Tensor Memory" : smem ? " in shared memory" : " registers";
+    const std::string regs = std::to_string(l.regs()) + " " + noun + (l.regs() == 1 ? "" : "s") + (ldst ? " a thread" : "");
+    const std::string lanes = std::to_string(l.lanes()) + (tmem ? " TMEM lanes" : smem ? " lines of 128 B" : read_back ? " threads" : " lanes");
+    std::string view = tmem ? " in Tensor Memory" : smem ? " in shared memory" : " registers";
+    if (read_back)
+        view = " after tcgen05.ld." + text_lower(ls::modifier_value_name("tmem_load", set.mods.tmem_load)) + ", " +
+               std::to_string(set.mods.num_warps) + " warps";
     std::vector<std::string> out;
     if (registers) {
+        // Blackwell: the words a figure's caption carries, where the column has room for them.
+        const ls::Evidence ev = ls::layout_evidence(*set.ins, l.operand() == ls::Operand::C ? ls::Operand::D : l.operand(), set.mods);
+        if (ev.why.find("not confirmed on hardware") != std::string::npos) {
+            out.push_back(name + view + "  " + regs + " x " + lanes + "  (not confirmed on hardware)");
+            out.push_back(name + view + "  (not confirmed on hardware)\n" + regs + " x " + lanes);
+        }
         out.push_back(name + view + "  " + regs + " x " + lanes);
         out.push_back(name + view + "\n" + regs + " x " + lanes);
+        // Narrow: D in TMEM and D read back keep which is which.
+        if (tmem) out.push_back(name + " in TMEM\n" + regs);
+        if (read_back) {
+            out.push_back(name + " tcgen05.ld." + text_lower(ls::modifier_value_name("tmem_load", set.mods.tmem_load)) + "\n" + regs);
+            out.push_back(name + " after ld\n" + regs);
+        }
         out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + regs);
         // A narrow register view (wgmma's A beside its 128-register D) keeps its type and count.
         out.push_back(name + "  " + std::string(ls::elem_name(l.type())) + "\n" + std::to_string(l.regs()) +
@@ -300,7 +347,7 @@ std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const
                   (app.copy < 0 ? " (all shown)" : " (copy " + std::to_string(std::min(app.copy, copies - 1) + 1) + ")");
         std::string type = std::string(ls::elem_name(l.type()));
         // Scales: the byte of the scale VGPR that opsel_a / opsel_b select.
-        if (l.operand() == ls::Operand::SA || l.operand() == ls::Operand::SB) {
+        if ((l.operand() == ls::Operand::SA || l.operand() == ls::Operand::SB) && set.ins->vendor() == ls::Vendor::AMD) {
             const int byte = l.operand() == ls::Operand::SA ? set.mods.opsel_a : set.mods.opsel_b;
             type += " [" + std::to_string(8 * byte + 7) + ":" + std::to_string(8 * byte) + "]";
         }
@@ -309,9 +356,16 @@ std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const
         // a one-line title: a narrow column keeps it on the second line, shortened if need be.
         const bool nv = set.ins->vendor() == ls::Vendor::NVIDIA;
         std::string short_note = note;
+        if (note.rfind("not confirmed on hardware", 0) == 0) {
+            short_note = "not confirmed on hardware";
+            if (const size_t at = note.find("Layout "); at != std::string::npos) short_note += ", " + note.substr(at, 8);
+            if (set.ins->kind == ls::LayoutKind::Tcgen05LdSt && set.ins->tmem_shape == "16x32bx2")
+                short_note += "; threads 16\u201331 from column " + std::to_string(set.mods.half_split);
+        }
         if (set.ins->sparse() && l.operand() == ls::Operand::A) short_note = nv ? "2:4 sparse" : "4:2 compressed";
         if (set.ins->sparse() && l.operand() == ls::Operand::K) short_note = nv ? "metadata e" : "nibble per 4 k";
-        const std::string v = ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r";
+        // A narrow title's count: registers ("4r", "8v"), or the space's own unit.
+        const std::string v = tmem ? " cols" : smem ? " banks" : ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r";
         if (!note.empty()) {
             out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "  " + note);
             out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep + "\n" + note);
@@ -323,10 +377,9 @@ std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const
         out.push_back(name + "  " + shape + "  " + type + "  " + regs + rep);
         out.push_back(name + "  " + shape + "  " + type + "\n" + regs + rep);
         out.push_back(name + "  " + shape + "\n" + type + "  " + regs);
-        out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + (ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r"));
+        out.push_back(name + "  " + shape + "\n" + type + " " + std::to_string(l.regs()) + v);
         // Scales in a narrow column: the type and count without the byte (the wider forms name it).
-        out.push_back(name + "  " + shape + "\n" + std::string(ls::elem_name(l.type())) + " " + std::to_string(l.regs()) +
-                      (ls::register_noun(set.ins->vendor()) == "VGPR" ? "v" : "r"));
+        out.push_back(name + "  " + shape + "\n" + std::string(ls::elem_name(l.type())) + " " + std::to_string(l.regs()) + v);
         if (copies > 1) out.push_back(name + "  " + shape + "  x" + std::to_string(copies) + " copies");
         out.push_back(name + "  " + shape + "  " + std::string(ls::elem_name(l.type())));
         out.push_back(name + "  " + shape);
@@ -374,13 +427,13 @@ int tick_step(float cell, float need) {
     return step;
 }
 
-void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin) {
+void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin, const ls::OperandLayout* layout = nullptr) {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     ImFont* f = app.cell_font;
     const float fs = app.cell_font_size;
     const ImU32 col = ImGui::GetColorU32(ImGuiCol_TextDisabled);
     const bool regs = g.view == ViewKind::Registers;
-    const ls::OperandLayout* glayout = app.set.find(g.operand);
+    const ls::OperandLayout* glayout = layout ? layout : app.set.find(g.operand);
     const ls::Space gspace = glayout ? glayout->space() : ls::Space::Registers;
     const int rows = regs ? g.lanes : g.rows;
     const int brs = regs ? 1 : (g.blocks_shown + g.blocks_per_row - 1) / std::max(1, g.blocks_per_row);
@@ -448,6 +501,67 @@ void draw_axes(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 o
             dl->AddText(f, fs, add(origin, pg.grid.x0 + x0 + c * g.cell_w + (g.cell_w - sz.x) * 0.5f, pg.axis_top.y0 + 1), col,
                         t.c_str());
         }
+    }
+}
+
+// Tensor Memory's lane quarters (PTX ISA §9.7.16.2.1: warp w of a warpgroup reaches lanes
+// 32*(w%4) .. +31 only): a line between quarters (a thicker one between the CTAs of a pair) and, in
+// each quarter, the warp allowed there. A D read back by tcgen05.ld: a line between warps, each
+// named with the TMEM lanes it read.
+void draw_lane_quarters(const App& app, const PlacedGrid& pg, const TileGrid& g, const ls::OperandLayout& l, ImVec2 origin) {
+    const bool tmem = l.space() == ls::Space::TensorMemory;
+    const bool read_back = !tmem && app.set.tmem_d && (l.operand() == ls::Operand::D || l.operand() == ls::Operand::C);
+    if ((!tmem && !read_back) || g.lanes < 32 || g.view != ViewKind::Registers) return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ls::ThemeColors colors = ls::theme_colors(app.settings.view.theme);
+    const ImU32 line = to_imgui(colors.text), text = to_imgui(colors.text), back = to_imgui(colors.background, 215);
+    const bool pair = tmem && (app.set.ins->cta_group == 2 || g.lanes > 128);
+    const float lh = ImGui::GetTextLineHeight();
+    for (int q = 0; q * 32 < g.lanes; ++q) {
+        const float y = pg.grid.y0 + q * 32 * g.cell_h;
+        if (q > 0)
+            dl->AddLine(add(origin, pg.grid.x0 - 2 * app.scale, y), add(origin, pg.grid.x0 + g.width + 2 * app.scale, y), line,
+                        (q % 4 == 0 ? 3.0f : 1.5f) * app.scale);
+        // The richest label that fits the grid's width, in the same form for every quarter.
+        auto forms_of = [&](int qq) {
+            const std::string w = std::to_string(qq % 4), cta = pair ? "CTA" + std::to_string(qq / 4) + " " : "";
+            const std::string range = std::to_string(32 * (qq % 4)) + "\u2013" + std::to_string(32 * (qq % 4) + 31);
+            const std::string warp = std::to_string(qq);
+            return tmem ? std::vector<std::string>{cta + "lanes " + range + ": warp w%4 = " + w, cta + "warp w%4 = " + w, cta + "w%4=" + w, "w%4=" + w}
+                        : std::vector<std::string>{"warp " + warp + ": TMEM lanes " + range, "warp " + warp + ": lanes " + range,
+                                                   "w" + warp + " \u2192 " + range, "warp " + warp, "w" + warp};
+        };
+        // The label where the quarter has room for it (its top-left corner, over the cells, on a wash).
+        if (32 * g.cell_h < lh + 2 * app.scale) continue;
+        std::string label;
+        const size_t nforms = forms_of(0).size();
+        for (size_t fi = 0; fi < nforms && label.empty(); ++fi) {
+            bool fits = true;
+            for (int qq = 0; qq * 32 < g.lanes && fits; ++qq) fits = ImGui::CalcTextSize(forms_of(qq)[fi].c_str()).x + 10 * app.scale <= g.width;
+            if (fits) label = forms_of(q)[fi];
+        }
+        if (label.empty()) continue;
+        const ImVec2 sz = ImGui::CalcTextSize(label.c_str());
+        const ImVec2 a = add(origin, pg.grid.x0 + 3 * app.scale, y + 2 * app.scale);
+        dl->AddRectFilled(a, add(a, sz.x + 6 * app.scale, sz.y + 2 * app.scale), back, 3 * app.scale);
+        dl->AddText(add(a, 3 * app.scale, 1 * app.scale), text, label.c_str());
+    }
+}
+
+// tcgen05.ld/st .16x32bx2: a line where the second half (threads 16-31, at +half_split columns) starts.
+void draw_half_split(const App& app, const PlacedGrid& pg, const TileGrid& g, ImVec2 origin) {
+    const ls::Instruction& ins = *app.set.ins;
+    if (ins.kind != ls::LayoutKind::Tcgen05LdSt || ins.tmem_shape != "16x32bx2" || g.view != ViewKind::Matrix) return;
+    const ls::OperandLayout* l = app.set.find(g.operand);
+    if (!l) return;
+    for (int c = 0; c < l->cols(); ++c) {
+        const auto w = l->where({0, 0, c});
+        if (w.empty() || w.front().lane < 16) continue;
+        const float x = pg.grid.x0 + c * g.cell_w;
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        dl->AddLine(add(origin, x, pg.grid.y0 - 2 * app.scale), add(origin, x, pg.grid.y0 + g.height + 2 * app.scale),
+                    to_imgui(ls::theme_colors(app.settings.view.theme).text), 2.5f * app.scale);
+        return;
     }
 }
 
@@ -704,20 +818,28 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
     dl->PushClipRect(origin, add(origin, size.x, size.y), true);
     for (const PlacedGrid& pg : c.arr.grids) {
         OperandView* v = const_cast<OperandView*>(view_of(app, pg.shape.op));
-        const ls::OperandLayout* l = app.set.find(pg.shape.op);
+        // The Registers tab's D in Tensor Memory beside the registers a tcgen05.ld read it into.
+        const bool in_tmem = registers_tab && pg.shape.tmem_d && app.set.tmem_d;
+        const ls::OperandLayout* l = in_tmem ? &*app.set.tmem_d : app.set.find(pg.shape.op);
         if (!v || !l) continue;
         const bool regs = pg.shape.registers;
-        TileGrid& g = registers_tab ? v->registers : regs ? v->side : v->matrix;
-        TileTexture& tex = registers_tab ? v->registers_tex : regs ? v->side_tex : v->matrix_tex;
-        draw_title(app, *l, regs, pg.heading, origin);
-        draw_axes(app, pg, g, origin);
+        TileGrid& g = in_tmem ? v->tmem : registers_tab ? v->registers : regs ? v->side : v->matrix;
+        TileTexture& tex = in_tmem ? v->tmem_tex : registers_tab ? v->registers_tex : regs ? v->side_tex : v->matrix_tex;
+        if (in_tmem) draw_heading(title_forms(app, app.set, *l, true), pg.heading, origin);
+        else draw_title(app, *l, regs, pg.heading, origin);
+        draw_axes(app, pg, g, origin, l);
         const bool over = hovered && !c.dragging && pg.grid.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y);
         const bool tile = g.tile && app.tile.active();
-        draw_grid_at(app, g, tex, tile ? app.tile.links.find(pg.shape.op) : app.links.find(pg.shape.op),
+        draw_grid_at(app, g, tex, in_tmem ? &app.links.tmem_d : tile ? app.tile.links.find(pg.shape.op) : app.links.find(pg.shape.op),
                      add(origin, pg.grid.x0, pg.grid.y0), over, over && clicked, nullptr, nullptr,
-                     tile ? nullptr : app.verify_for(pg.shape.op));
+                     tile || in_tmem ? nullptr : app.verify_for(pg.shape.op), [&] {
+                         if (registers_tab) draw_lane_quarters(app, pg, g, *l, origin);
+                     });
         if (!regs && !registers_tab) draw_sparse_groups(app, *app.set.ins, pg, g, origin);
-        if (registers_tab && hovered && !c.dragging && pg.axis_left.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y)) {
+        if (!regs && !registers_tab) draw_half_split(app, pg, g, origin);
+        // A lane number is a thread only in registers (a TMEM lane or a shared-memory line is no thread).
+        if (registers_tab && l->space() == ls::Space::Registers && hovered && !c.dragging &&
+            pg.axis_left.contains(io.MousePos.x - origin.x, io.MousePos.y - origin.y)) {
             // A lane number: everything that lane holds, in every operand.
             const int lane = static_cast<int>((io.MousePos.y - origin.y - pg.grid.y0) / std::max(1.0f, g.cell_h));
             if (lane >= 0 && lane < g.lanes) {
@@ -787,10 +909,15 @@ void draw_legend(App& app) {
                        std::find(app.only_operands.begin(), app.only_operands.end(), l.operand()) != app.only_operands.end();
             };
             for (ls::Space sp : {ls::Space::Registers, ls::Space::TensorMemory, ls::Space::SharedMemory}) {
-                if (std::none_of(app.set.layouts.begin(), app.set.layouts.end(),
-                                 [sp, &drawn](const ls::OperandLayout& l) { return l.space() == sp && drawn(l); }))
+                const bool tmem_d = sp == ls::Space::TensorMemory && app.set.tmem_d && app.tab == Tab::Registers;
+                if (!tmem_d && std::none_of(app.set.layouts.begin(), app.set.layouts.end(),
+                                            [sp, &drawn](const ls::OperandLayout& l) { return l.space() == sp && drawn(l); }))
                     continue;
-                const int n = sp == ls::Space::TensorMemory ? 4 : sp == ls::Space::SharedMemory ? 8 : ls::lane_groups(ins, app.set.wave());
+                // Registers: every lane group drawn (a D read back by tcgen05.ld has 4 or 8 warps' threads).
+                int lanes = app.set.wave();
+                for (const ls::OperandLayout& l : app.set.layouts)
+                    if (l.space() == ls::Space::Registers && drawn(l)) lanes = std::max(lanes, l.lanes());
+                const int n = sp == ls::Space::TensorMemory ? 4 : sp == ls::Space::SharedMemory ? 8 : ls::lane_groups(ins, lanes);
                 for (int gi = 0; gi < n; ++gi) entries.push_back({gi, ls::lane_group_text(ins, sp, gi)});
                 spaces_shown.push_back(sp);
             }
@@ -839,7 +966,10 @@ void draw_legend(App& app) {
         }
         what = app.tile.tiles.lane_groups > 1 ? "colour = wave, shade = lane group, then lane (lighter = higher):" : "colour = wave, shade = lane (lighter = higher):";
     }
+    // Two spaces' words (TMEM and shared memory) wrap rather than run past the panel.
+    ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(what);
+    ImGui::PopTextWrapPos();
     const float sw = ImGui::GetTextLineHeight();
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     ImDrawList* dl = ImGui::GetWindowDrawList();

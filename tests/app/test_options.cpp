@@ -110,7 +110,14 @@ TEST_CASE("options: every modifier field is read by name from what the command l
     for (std::string_view f : modifier_fields()) set_modifier(m, f, v++);
     v = 1;
     for (std::string_view f : modifier_fields()) CHECK(modifier_field(m, f) == v++);
-    CHECK(modifier_fields().size() == 15);
+    CHECK(modifier_fields().size() == 31);  // AMD's 15, Blackwell's 9, the shared-memory descriptor's 7
+}
+
+TEST_CASE("options: Blackwell's --tmem-load and --num-warps reach the selection") {
+    AppArgs a;
+    CHECK(parse(a, {"--tmem-load", "16x256b", "--num-warps", "8"}) == "");
+    CHECK(modifier_field(a.mods, "tmem_load") == 4);  // PTX's order: none, 32x32b, 16x64b, 16x128b, 16x256b
+    CHECK(modifier_field(a.mods, "num_warps") == 8);
 }
 
 TEST_CASE("options: the modifier menus show named values with their numbers") {

@@ -342,6 +342,8 @@ std::string lane_group_name(const Instruction& ins, int wave);
 // Reads / writes one modifier field by the name modifier_ranges uses ("cbsz",
 // "wave", "opsel_a", ...). Unknown names read 0 and write nothing.
 int modifier_value(const ResolvedModifiers& m, std::string_view name);
+// The same on the modifiers as given: -1 (not given) for unknown names.
+int modifier_value(const Modifiers& m, std::string_view name);
 void set_modifier(Modifiers& m, std::string_view name, int value);
 // Named values of the gfx1250 controls, as LLVM's assembler spells them:
 // matrix_a_fmt / matrix_b_fmt FP8 BF8 FP6 BF6 FP4 (0..4), matrix_a_scale /

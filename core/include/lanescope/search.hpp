@@ -23,6 +23,11 @@ struct SearchHit {
 std::vector<SearchHit> search(const Catalog& cat, const Target& target, std::string_view query,
                               std::optional<LayoutKind> kind = std::nullopt);
 
+// The instructions `target` lists, in catalog order: the catalog's rows of its family, then
+// (NVIDIA) every Blackwell spelling legal there (one per PTX spelling and A space; the
+// instructions live as long as the program). `list` and search() both walk these.
+std::vector<const Instruction*> listed_on(const Catalog& cat, const Target& target);
+
 // The words an instruction is found by (lower case), for tests and tooltips.
 std::vector<std::string> search_keywords(const Instruction& ins);
 

@@ -1,5 +1,6 @@
 // Instruction search (lanescope/search.hpp): the app's search box and `list --search`.
 #include "lanescope/search.hpp"
+#include "lanescope/blackwell.hpp"
 #include "util/text_util.hpp"
 
 #include <algorithm>
@@ -61,6 +62,15 @@ std::string normalise_word(std::string_view word) {
     return w;
 }
 
+std::vector<const Instruction*> listed_on(const Catalog& cat, const Target& t) {
+    std::vector<const Instruction*> rows = cat.on(t.family);
+    if (t.vendor() != Vendor::NVIDIA) return rows;
+    static const std::vector<Instruction>* kBlackwell = new std::vector<Instruction>(blackwell_spellings());
+    for (const Instruction& r : *kBlackwell)
+        if (claimed_on(r, t)) rows.push_back(&r);
+    return rows;
+}
+
 std::vector<std::string> search_keywords(const Instruction& ins) {
     std::vector<std::string> kw;
     kw.push_back(lower(ins.mnemonic));
@@ -90,6 +100,29 @@ std::vector<std::string> search_keywords(const Instruction& ins) {
         kw.push_back(lower(ins.mnemonic.substr(0, ins.mnemonic.find('.'))));
         kw.push_back(lower(ins.short_name));
         if (ins.kind == LayoutKind::Wgmma) kw.push_back(std::to_string(ins.n));
+        // Blackwell: each part of the PTX spelling ("tcgen05", "kind::mxf4nvf4" and "mxf4nvf4",
+        // "cta_group::2", "16x256b") and of the short name ("2cta", "ts", "ws", "4x", "ue4m3"),
+        // M and N on their own ("tcgen05 f16 256").
+        if (!ins.targets.empty()) {
+            auto parts = [&kw](const std::string& s, const std::string& seps) {
+                std::string cur;
+                for (char c : s + seps.substr(0, 1)) {
+                    if (seps.find(c) == std::string::npos) { cur += c; continue; }
+                    if (!cur.empty()) {
+                        kw.push_back(lower(cur));
+                        const size_t colons = cur.rfind("::");
+                        if (colons != std::string::npos) kw.push_back(lower(cur.substr(colons + 2)));
+                        if (normalise_word(cur) != lower(cur)) kw.push_back(normalise_word(cur));
+                    }
+                    cur.clear();
+                }
+            };
+            parts(ins.mnemonic, ".");
+            parts(ins.short_name, "_");
+            if (ins.m > 0) kw.push_back(std::to_string(ins.m));
+            if (ins.n > 0) kw.push_back(std::to_string(ins.n));
+            if (!ins.mma_kind.empty()) kw.push_back(lower(ins.mma_kind));
+        }
         if (ins.transposed) kw.push_back("trans");
         if (ins.kind == LayoutKind::LdStMatrix) kw.push_back("x" + std::to_string(ins.blocks));
         kw.emplace_back("nvidia");
@@ -110,7 +143,7 @@ std::vector<SearchHit> search(const Catalog& cat, const Target& target, std::str
                               std::optional<LayoutKind> kind) {
     const std::vector<std::string> words = split_words(query);
     std::vector<SearchHit> hits;
-    for (const Instruction* ins : cat.on(target.family)) {
+    for (const Instruction* ins : listed_on(cat, target)) {
         if (kind && ins->kind != *kind) continue;
         const std::vector<std::string> kw = search_keywords(*ins);
         const std::string mnemonic = lower(ins->mnemonic);

@@ -1343,6 +1343,11 @@ int modifier_value(const ResolvedModifiers& m, std::string_view name) {
     return field ? *field : 0;
 }
 
+int modifier_value(const Modifiers& m, std::string_view name) {
+    const int* field = modifier_field(m, name);
+    return field ? *field : -1;
+}
+
 void set_modifier(Modifiers& m, std::string_view name, int value) {
     if (int* field = modifier_field(m, name)) *field = value;
 }

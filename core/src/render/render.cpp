@@ -999,23 +999,10 @@ std::string render_info(const Query& q, Format f) {
     return out;
 }
 
-namespace {
-// The rows a target lists: the catalog's, then (NVIDIA) the Blackwell spellings legal there
-// (one per PTX spelling and A space; core/catalog/blackwell.txt's templates name the shapes).
-std::vector<const Instruction*> listed(const Catalog& cat, const Target& t) {
-    std::vector<const Instruction*> rows = cat.on(t.family);
-    if (t.vendor() != Vendor::NVIDIA) return rows;
-    static const std::vector<Instruction>* kBlackwell = new std::vector<Instruction>(blackwell_spellings());
-    for (const Instruction& r : *kBlackwell)
-        if (claimed_on(r, t)) rows.push_back(&r);
-    return rows;
-}
-}  // namespace
-
 std::string render_list(const Catalog& cat, const std::vector<const Target*>& targets, Format f, std::string_view query) {
     // Each target's rows: all of them, or what search() finds for the query, best first.
     auto rows_of = [&](const Target& t) {
-        if (query.empty()) return listed(cat, t);
+        if (query.empty()) return listed_on(cat, t);
         std::vector<const Instruction*> hits;
         for (const SearchHit& h : search(cat, t, query)) hits.push_back(h.ins);
         return hits;
