@@ -70,17 +70,23 @@ def _option_words(options):
             value = repr(value)
         elif not isinstance(value, str):
             raise UsageError(f"{flag} {value!r} is not legal: a {type(value).__name__}; legal: a number or a name")
-        words.append(f"{flag}={value}")
+        words += _flag_value(flag, value)
     return words
+
+
+def _flag_value(flag, value):
+    """FLAG VALUE as two words (an empty value stays one, as on a command line); FLAG=VALUE when the
+    value starts with '-', which would otherwise read as an option."""
+    return [f"{flag}={value}"] if value.startswith("-") else [flag, value]
 
 
 def _target_words(arch, instruction, operand=None):
     for name, value in (("arch", arch), ("instruction", instruction), ("operand", operand)):
-        if value is not None and not isinstance(value, str):
+        if (value is not None or name != "operand") and not isinstance(value, str):
             raise UsageError(f"{name} must be a str, not {type(value).__name__} ({value!r})")
-    words = [f"--arch={arch}", f"--instruction={instruction}"]
+    words = [*_flag_value("--arch", arch), *_flag_value("--instruction", instruction)]
     if operand is not None:
-        words.append(f"--operand={operand}")
+        words += _flag_value("--operand", operand)
     return words
 
 
@@ -262,11 +268,11 @@ class Layout:
 
     def table(self, view: str = "matrix", format: str = "table") -> str:
         """The CLI's table (``view`` matrix or registers; ``format`` table, csv, markdown)."""
-        return self._text(f"--view={view}", f"--format={format}")
+        return self._text(*_flag_value("--view", _str("view", view)), *_flag_value("--format", _str("format", format)))
 
     def to_json(self, view: str = "matrix") -> str:
         """The JSON contract of docs/json.md, byte for byte ``lanescope-cli layout ... --format json``."""
-        return self._text(f"--view={view}", "--format=json")
+        return self._text(*_flag_value("--view", _str("view", view)), "--format=json")
 
     def json(self, view: str = "matrix") -> dict:
         """to_json() parsed."""
@@ -298,8 +304,10 @@ class Layout:
     def header(self, **options) -> str:
         """A C++17 header (HIP/CUDA) for this operand's instruction (``lanescope-cli header``);
         options: namespace=, tables=True."""
-        words = [w for w in self._words if not w.startswith("--operand=")]
-        return _run(["header", *words, *_option_words(options)])[1].decode()
+        words = list(self._words)
+        at = words.index("--operand") if "--operand" in words else -1
+        words = words[:at] + words[at + 2:] if at >= 0 else [w for w in words if not w.startswith("--operand=")]
+        return _run(["header", *words, *_option_words(options), "--out=-"])[1].decode()
 
     def check(self, other, show: int = 10) -> "CheckResult":
         """Compares ``other`` (JSON contract, CSV, linear text, a dict, a path, a Layout or a Gluon
@@ -358,6 +366,12 @@ class Layout:
 
 def _html(text):
     return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+
+
+def _str(name, v):
+    if not isinstance(v, str):
+        raise UsageError(f"{name} must be a str, not {type(v).__name__} ({v!r})")
+    return v
 
 
 def _ints(**values):
@@ -485,7 +499,7 @@ def check(layout, arch: str, instruction: str, operand: str = "A", show: int = 1
 
 def header(arch: str, instruction: str, **options) -> str:
     """A C++17 header for the instruction (``lanescope-cli header``): index math, loads/stores, mma helpers."""
-    return _run(["header", *_target_words(arch, instruction), *_option_words(options)])[1].decode()
+    return _run(["header", *_target_words(arch, instruction), *_option_words(options), "--out=-"])[1].decode()
 
 
 def load(arch: str, instruction: str, operand: str = "A", **options) -> dict:
@@ -503,9 +517,9 @@ def sweep(arch: str, instruction: str, operand: str = "A", top: int = 10, **opti
 def _figure(words, path, format, options):
     if path is not None and not isinstance(path, (str, _os.PathLike)):
         raise UsageError(f"figure: path must be a str or a path, not {type(path).__name__}")
-    extra = [f"--format={format}"] if format else []
+    extra = _flag_value("--format", _str("format", format)) if format is not None else []
     out = _os.fspath(path) if path is not None else "-"
-    if path is None and not format:
+    if path is None and format is None:
         extra = ["--format=svg"]
     rc, data = _run(["figure", *words, *_option_words(options), *extra, f"--out={out}"])
     if path is not None:
