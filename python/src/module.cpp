@@ -18,6 +18,7 @@
 #include <pybind11/stl.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -432,6 +433,24 @@ std::vector<std::string> operands(const std::string& arch, const std::string& na
     }
 }
 
+// The benchmark's reference (scripts/bench-python.py): the C++ engine alone making the same
+// layout and its placements (TileLayout or OperandLayout, then entries()), best of `runs`, seconds.
+double engine_seconds(const std::vector<std::string>& args, int runs) {
+    std::unique_ptr<Parsed> p = parse_query(args);
+    double best = 1e30;
+    size_t n = 0;
+    py::gil_scoped_release nogil;
+    for (int k = 0; k < std::max(1, runs); ++k) {
+        const auto t0 = std::chrono::steady_clock::now();
+        if (p->tiled)
+            n += ls::TileLayout(*p->r.ins, *p->r.target, p->op, p->r.query.mods, p->tile).entries().size();
+        else
+            n += ls::layout_of(*p->r.ins, *p->r.target, p->op, p->r.query.mods).entries().size();
+        best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
+    }
+    return n ? best : 0.0;
+}
+
 }  // namespace
 
 PYBIND11_MODULE(_core, m) {
@@ -452,6 +471,8 @@ PYBIND11_MODULE(_core, m) {
     m.def("instructions", &instructions, py::arg("arch"), py::arg("query") = "",
           "the instructions of `arch` that match `query` (best first; empty: all, in catalog order)");
     m.def("operands", &operands, py::arg("arch"), py::arg("instruction"), "the instruction's operands");
+    m.def("engine_seconds", &engine_seconds, py::arg("args"), py::arg("runs") = 5,
+          "the C++ engine's time to make this layout's placements (best of runs), for the benchmark");
     m.def("linear_layout", &linear_layout, py::arg("text"), "a linear layout's bases and places, read from text");
 
     py::class_<PyLayout>(m, "Layout")
