@@ -378,6 +378,8 @@ def _ints(**values):
     for name, v in values.items():
         if isinstance(v, bool) or not isinstance(v, (int, _np.integer)):
             raise UsageError(f"{name} must be a whole number, not {type(v).__name__} ({v!r})")
+        if not -(1 << 31) <= int(v) < (1 << 31):
+            raise QueryError(f"{name} {int(v)} is not legal; legal: a 32-bit index in the layout's range")
 
 
 def layout(arch: str, instruction: str, operand: str = "A", **options) -> Layout:

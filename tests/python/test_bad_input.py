@@ -73,10 +73,9 @@ def test_unknown_names(args):
     lambda: lanescope.LinearLayout("{\"reg_bases\": [[1]]}"),
 ])
 def test_raises_and_survives(call):
-    with pytest.raises((lanescope.Error, OverflowError, TypeError)) as e:
+    with pytest.raises(lanescope.Error) as e:
         call()
-    if isinstance(e.value, lanescope.Error):
-        assert str(e.value)
+    assert str(e.value)
     # the interpreter and the module still answer
     assert lanescope.layout(ARCH, INS, operand="C").lane_of[3, 5] == 5
 
