@@ -7,6 +7,8 @@ import pytest
 
 SOURCE = os.environ.get("LANESCOPE_SOURCE", os.path.join(os.path.dirname(__file__), "..", ".."))
 CLI = os.environ.get("LANESCOPE_CLI", "lanescope-cli")
+# The sanitizer build (Debug, ASan): the same tests over fewer cases, as its CLI starts ten times slower.
+SANITIZED = bool(os.environ.get("LANESCOPE_SANITIZED"))
 
 
 def run_cli(*args):

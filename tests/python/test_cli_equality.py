@@ -3,7 +3,7 @@ import numpy as np
 import pytest
 
 import lanescope
-from conftest import cli_json, run_cli
+from conftest import SANITIZED, cli_json, run_cli
 
 FIELDS = ("block", "row", "col", "lane", "reg", "bit_lo", "bit_hi")
 
@@ -15,7 +15,7 @@ def _cases():
         if t["family"] in seen:
             continue
         seen.add(t["family"])
-        for ins in lanescope.instructions(t["name"])[:2]:
+        for ins in lanescope.instructions(t["name"])[:1 if SANITIZED else 2]:
             for op in ins["operands"]:
                 yield t["name"], ins["mnemonic"], op, {}
     yield "gfx942", "v_mfma_f32_32x32x8_f16", "A", {"waves": (2, 2), "shape": (128, 128, 32), "k_width": 8}
@@ -82,6 +82,8 @@ def test_text_exports_equal_cli():
         lanescope.load("gfx942", "v_mfma_f32_32x32x8_f16", operand="A")
     assert cli_json("load", "-a", "gfx942", "-i", "v_mfma_f32_32x32x8_f16", "--operand", "B", "--pad", "4",
                     "--format", "json") == L.__class__("gfx942", "v_mfma_f32_32x32x8_f16", "B").load(pad=4)
+    if SANITIZED:
+        return  # the sweep ranks dozens of load plans: minutes in the Debug ASan build; the Release suite compares it
     s = lanescope.sweep("gfx942", "v_mfma_f32_32x32x8_f16", operand="A", top=3)
     assert s == cli_json("load", "-a", "gfx942", "-i", "v_mfma_f32_32x32x8_f16", "--operand", "A", "--sweep",
                          "--top", "3", "--format", "json")

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import lanescope
-from conftest import SOURCE
+from conftest import SANITIZED, SOURCE
 
 
 def test_seed_s0_32x32_two_block_accumulator():
@@ -72,7 +72,7 @@ def _records():
             r = json.loads(line)
             p = r["params"]
             key = (r["layout"], p.get("version"), tuple(p.get("instr_shape", [])))
-            if key in _TRITON and "reg_bases" in r and n % 4 == 0:
+            if key in _TRITON and "reg_bases" in r and n % (16 if SANITIZED else 4) == 0:
                 yield r, _TRITON[key]
 
 
@@ -111,7 +111,7 @@ def test_tiles_equal_triton_36_layouts():
         ours = np.stack([rows[held], cols[held]], axis=1).reshape(W, Lanes, R, 2)
         assert (ours == theirs).all(), r
         compared += 1
-    assert compared >= 100
+    assert compared >= (25 if SANITIZED else 100)
 
 
 def test_inverse_is_the_inverse_of_the_placements():
