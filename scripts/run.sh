@@ -10,6 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh
 scripts/build.sh
+scripts/install-python.sh   # import lanescope (docs/python.md)
 default=(--arch cdna3 --instruction v_mfma_f32_32x32x8_f16)
 given=$#
 if ((given == 0)); then

@@ -13,5 +13,6 @@ if [[ ${1:-} == --sanitize ]]; then
   ctest --test-dir build-asan --output-on-failure -j"$(nproc)"
 else
   scripts/build.sh
+  scripts/install-python.sh   # import lanescope after this command, as the README shows
   ctest --test-dir build --output-on-failure -j"$(nproc)"
 fi

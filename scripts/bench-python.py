@@ -1,0 +1,44 @@
+#!/usr/bin/env python3
+"""Benchmark (not a test): a 256x256x64 gfx942 tile's three operands to numpy, against the C++ engine.
+
+For A, B and C of v_mfma_f32_32x32x8_f16 over waves 2x2 with shape 256x256x64: the time from
+lanescope.layout(...) to its arrays (parse, lay out, placements, the eight int32 arrays) and the
+dense lane_of/reg_of views, against the C++ engine alone making the same placements
+(TileLayout + entries(), lanescope._core.engine_seconds). Best of RUNS each. Goal: numpy within
+2x the engine's time.
+
+    PYTHONPATH=build/python /usr/bin/python3 scripts/bench-python.py [RUNS]
+"""
+import sys
+import time
+
+import lanescope
+from lanescope import _core
+
+RUNS = int(sys.argv[1]) if len(sys.argv) > 1 else 7
+TILE = dict(waves=(2, 2), shape=(256, 256, 64))
+ARCH, INS = "gfx942", "v_mfma_f32_32x32x8_f16"
+
+
+def best(f):
+    out = float("inf")
+    for _ in range(RUNS):
+        t = time.perf_counter()
+        f()
+        out = min(out, time.perf_counter() - t)
+    return out
+
+
+total_np = total_dense = total_cpp = 0.0
+print(f"{ARCH} {INS}, waves 2x2, shape 256x256x64, best of {RUNS}")
+print("| operand | placements | C++ engine ms | to numpy ms | ratio | + lane_of/reg_of ms |")
+print("|---|---|---|---|---|---|")
+for op in "ABC":
+    L = lanescope.layout(ARCH, INS, operand=op, **TILE)
+    cpp = _core.engine_seconds(L._words, RUNS)
+    to_np = best(lambda: lanescope.layout(ARCH, INS, operand=op, **TILE).arrays())
+    dense = best(lambda: lanescope.layout(ARCH, INS, operand=op, **TILE).reg_of)
+    total_cpp, total_np, total_dense = total_cpp + cpp, total_np + to_np, total_dense + dense
+    print(f"| {op} | {len(L)} | {cpp * 1e3:.2f} | {to_np * 1e3:.2f} | {to_np / cpp:.2f} | {dense * 1e3:.2f} |")
+print(f"| all | | {total_cpp * 1e3:.2f} | {total_np * 1e3:.2f} | {total_np / total_cpp:.2f} | {total_dense * 1e3:.2f} |")
+print(f"goal: to numpy within 2x the engine: {'met' if total_np <= 2 * total_cpp else 'NOT met'}")
