@@ -102,7 +102,21 @@ int emit_streamed(const Options& o, const std::function<void(ls::TextSink&)>& pr
     return 0;
 }
 
+bool sets_up_option(const Options& o, std::string_view names) {
+    if (o.every_option) return true;
+    for (size_t from = 0; from <= names.size();) {
+        const size_t comma = std::min(names.find(',', from), names.size());
+        const std::string_view name = names.substr(from, comma - from);
+        if (std::find(o.typed.begin(), o.typed.end(), name) != o.typed.end()) return true;
+        from = comma + 1;
+    }
+    return false;
+}
+
 void add_tile_options(CLI::App* sub, Options& o) {
+    const bool any = sets_up_option(o, "--waves") || sets_up_option(o, "--tiles-per-wave") || sets_up_option(o, "--shape") ||
+                     sets_up_option(o, "--k-width") || sets_up_option(o, "--transposed");
+    if (!any) return;
     const std::string limits = " (" + ls::tile_limits_help() + ")";
     sub->add_option("--waves", o.waves, "tile: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2; WM x WN at most " +
                                             std::to_string(ls::TileLimits::waves) + limits);
@@ -327,6 +341,7 @@ CLI::Option* add_double_option(CLI::App* sub, const std::string& names, double& 
 namespace {
 // One row of core's option table (lanescope/options.hpp) as an option of `sub`.
 void add_table_option(CLI::App* sub, Options& o, const ls::ModifierOption& row) {
+    if (!sets_up_option(o, row.names)) return;
     const std::string flag = row.flag();
     sub->add_option_function<std::string>(
            std::string(row.names),

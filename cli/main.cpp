@@ -1065,9 +1065,22 @@ int cmd_bench(const Options& o) {
 
 }  // namespace
 
-// The whole CLI as a function: main() below, and the argument-parser fuzz target (fuzz/).
-int lanescope_cli_main(int argc, char** argv) {
+namespace {
+// Returned by cli_main when a command line set up with only the options it names does
+// not parse: it is parsed again with every option, for CLI11's full message.
+constexpr int kParseAgain = -1;
+
+int cli_main(int argc, char** argv, bool every_option) {
     Options o;
+    o.every_option = every_option;
+    for (int n = 1; n < argc && !every_option; ++n) {
+        const std::string_view w = argv[n];
+        if (w == "--") break;
+        if (w.size() < 2 || w[0] != '-' || (w[1] >= '0' && w[1] <= '9')) continue;
+        const std::string_view name = w[1] == '-' ? w.substr(0, w.find('=')) : w.substr(0, 2);
+        if (name == "--help" || name == "-h") o.every_option = true;
+        o.typed.emplace_back(name);
+    }
     CLI::App app{"lanescope-cli: where every element of an AMD or NVIDIA GPU matrix instruction lives (lane, register, "
                  "bits).\n"
                  "Examples:\n"
@@ -1179,7 +1192,7 @@ int lanescope_cli_main(int argc, char** argv) {
                 ->required();
             add_int_option(c.sub, "--wave-size", o.wave_size, 32, 128, "the wave size, as --wave");
             // --wave is the wave size here too; a small number is most likely a wave index (the old spelling).
-            c.sub->remove_option(c.sub->get_option("--wave"));
+            if (CLI::Option* table_wave = c.sub->get_option_no_throw("--wave")) c.sub->remove_option(table_wave);
             c.sub
                 ->add_option_function<std::string>(
                     "-w,--wave",
@@ -1250,6 +1263,7 @@ int lanescope_cli_main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        if (!o.every_option) return kParseAgain;
         std::fprintf(stderr, "%s\nRun with --help for more information.\n", parse_error_text(e, app, argc, argv).c_str());
         return 2;
     }
@@ -1278,6 +1292,14 @@ int lanescope_cli_main(int argc, char** argv) {
         return 3;
     }
     return rc;
+}
+
+}  // namespace
+
+// The whole CLI as a function: main() below, and the argument-parser fuzz target (fuzz/).
+int lanescope_cli_main(int argc, char** argv) {
+    const int rc = cli_main(argc, argv, false);
+    return rc == kParseAgain ? cli_main(argc, argv, true) : rc;
 }
 
 #ifndef LANESCOPE_CLI_NO_MAIN
