@@ -5,6 +5,7 @@
 // lanescope::Error: printed to stderr, exit status 1. Usage errors: status 2.
 #include "common.hpp"
 #include "lanescope/numbers.hpp"
+#include "lanescope/blackwell.hpp"
 
 #include "lanescope/cute.hpp"
 #include "lanescope/gluon.hpp"
@@ -838,6 +839,8 @@ struct StartupQuery {
 };
 std::vector<StartupQuery> startup_queries() {
     const ls::Catalog& cat = ls::Catalog::builtin();
+    // Blackwell's rows are templates, made on demand: their spellings join the families' instructions.
+    const std::vector<ls::Instruction> blackwell = ls::blackwell_spellings();
     std::vector<StartupQuery> out;
     for (ls::Family f : ls::all_families()) {
         // The instruction's first target of this family that accepts it, and its default modifiers.
@@ -855,13 +858,19 @@ std::vector<StartupQuery> startup_queries() {
         const ls::Instruction* small = nullptr;
         ls::Operand small_op = ls::Operand::D;
         long long most = -1, fewest = -1;
-        for (const ls::Instruction* ins : cat.on(f)) {
+        std::vector<const ls::Instruction*> pool = cat.on(f);
+        for (const ls::Instruction& ins : blackwell)
+            if (ins.on(f)) pool.push_back(&ins);
+        const ls::Instruction* big_ldst = nullptr;  // tcgen05.ld/st: the largest register fragment, for `info`
+        long long most_ldst = -1;
+        for (const ls::Instruction* ins : pool) {
             const ls::Target* t = target_of(*ins);
             if (!t) continue;
             const ls::ResolvedModifiers mods = ls::resolve_modifiers(*ins, *t, ls::Modifiers{});
             for (ls::Operand op : ls::operands_of(*ins)) {
                 const long long n = ls::layout_of_elements(*ins, *t, op, mods, {}).elements();
                 if (op == ls::Operand::D && n > most) most = n, big = ins;
+                if (op == ls::Operand::D && ins->kind == ls::LayoutKind::Tcgen05LdSt && n > most_ldst) most_ldst = n, big_ldst = ins;
                 if (fewest < 0 || n < fewest) fewest = n, small = ins, small_op = op;
             }
         }
@@ -883,6 +892,7 @@ std::vector<StartupQuery> startup_queries() {
                                             std::to_string(d.cols() - 1)}));
         out.push_back(query("which", *big, {"--operand", "D", "--reg", "0", "--lane", std::to_string(std::min(5, d.lanes() - 1))}));
         out.push_back(query("info", *big, {}));
+        if (big_ldst) out.push_back(query("info", *big_ldst, {}));
         out.push_back(query("layout", *small, {"--operand", std::string(ls::operand_name(small_op))}));
     }
     return out;
