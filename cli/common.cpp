@@ -3,6 +3,7 @@
 
 #include "lanescope/files.hpp"
 #include "lanescope/numbers.hpp"
+#include "lanescope/options.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -101,7 +102,21 @@ int emit_streamed(const Options& o, const std::function<void(ls::TextSink&)>& pr
     return 0;
 }
 
+bool sets_up_option(const Options& o, std::string_view names) {
+    if (o.every_option) return true;
+    for (size_t from = 0; from <= names.size();) {
+        const size_t comma = std::min(names.find(',', from), names.size());
+        const std::string_view name = names.substr(from, comma - from);
+        if (std::find(o.typed.begin(), o.typed.end(), name) != o.typed.end()) return true;
+        from = comma + 1;
+    }
+    return false;
+}
+
 void add_tile_options(CLI::App* sub, Options& o) {
+    const bool any = sets_up_option(o, "--waves") || sets_up_option(o, "--tiles-per-wave") || sets_up_option(o, "--shape") ||
+                     sets_up_option(o, "--k-width") || sets_up_option(o, "--transposed");
+    if (!any) return;
     const std::string limits = " (" + ls::tile_limits_help() + ")";
     sub->add_option("--waves", o.waves, "tile: wave grid WMxWN (Triton's warpsPerCTA), e.g. 2x2; WM x WN at most " +
                                             std::to_string(ls::TileLimits::waves) + limits);
@@ -323,109 +338,45 @@ CLI::Option* add_double_option(CLI::App* sub, const std::string& names, double& 
     return add_parsed_option(sub, names, into, parse, help, "NUMBER");
 }
 
+namespace {
+// One row of core's option table (lanescope/options.hpp) as an option of `sub`.
+void add_table_option(CLI::App* sub, Options& o, const ls::ModifierOption& row) {
+    if (!sets_up_option(o, row.names)) return;
+    const std::string flag = row.flag();
+    sub->add_option_function<std::string>(
+           std::string(row.names),
+           [&o, &row, flag](const std::string& text) {
+               try {
+                   ls::apply_option_value(o.mods, row, ls::parse_option_value(row, text, flag));
+               } catch (const ls::Error& e) {
+                   throw CLI::ValidationError(e.what());
+               }
+           },
+           ls::option_help(row))
+        ->type_name(std::string(row.type));
+}
+}  // namespace
+
 void add_modifier_options(CLI::App* sub, Options& o) {
     // Wide ranges here; each instruction's legal values are checked (and listed) after.
-    add_int_option(sub, "--cbsz", o.mods.cbsz, 0, 255,
-                   "CBSZ: A broadcast size (MFMA), A format (mfma_scale), index-set gate (SMFMAC)");
-    add_int_option(sub, "--abid", o.mods.abid, 0, 255, "ABID: broadcast block (MFMA), sparse index set (SMFMAC)");
-    add_int_option(sub, "--blgp", o.mods.blgp, 0, 255,
-                   "BLGP: B lane-group pattern 0-7 (MFMA), B format (mfma_scale), f64 negation");
-    add_int_option(sub, "--opsel", o.mods.opsel, 0, 255,
-                   "OPSEL as encoded: 4 = op_sel:[0,0,1] (RDNA3 16-bit C/D high half), index_key (RDNA4 SWMMAC), "
-                   "scale byte (mfma_scale)");
-    add_int_option(sub, "--opsel-a", o.mods.opsel_a, 0, 255, "mfma_scale: byte of the A-scale VGPR (0-3)");
-    add_int_option(sub, "--opsel-b", o.mods.opsel_b, 0, 255, "mfma_scale: byte of the B-scale VGPR (0-3)");
-    add_int_option(sub, "-w,--wave", o.mods.wave, 32, 128,
-                   "wave size: 32 (RDNA default) or 64 on RDNA; 128 names an NVIDIA warpgroup (wgmma); each instruction's "
-                   "legal sizes are checked after");
-    add_int_option(sub, "--selector", o.mods.selector, 0, 255, "NVIDIA mma.sp: sparsity selector (k16: 0-3, k32: 0-1)");
-    // gfx1250 controls, spelled as LLVM's assembler writes the fields: a name or a number.
-    auto named = [sub](const std::string& flag, const char* field, int& into, const std::string& help) {
-        auto parse = [field](const std::string& text, const std::string& name) {
-            const std::optional<int> v = ls::parse_modifier_value(field, text);
-            if (!v || *v > 255)
-                throw ls::Error(name + " '" + text + "' is not a value, legal: " + ls::modifier_value_names(field));
-            return *v;
-        };
-        add_parsed_option(sub, flag, into, parse, help + "; legal: " + ls::modifier_value_names(field), "NAME|INT");
-    };
-    named("--matrix-a-fmt", "matrix_a_fmt", o.mods.matrix_a_fmt, "gfx1250 f8f6f4: A's data format (matrix_a_fmt)");
-    named("--matrix-b-fmt", "matrix_b_fmt", o.mods.matrix_b_fmt, "gfx1250 f8f6f4: B's data format (matrix_b_fmt)");
-    named("--matrix-a-scale", "matrix_a_scale", o.mods.matrix_a_scale,
-          "gfx1250 wmma_scale*: which half-wave gives A's scales (matrix_a_scale; the builtin's a_scale_sel)");
-    named("--matrix-b-scale", "matrix_b_scale", o.mods.matrix_b_scale,
-          "gfx1250 wmma_scale*: which half-wave gives B's scales (matrix_b_scale; b_scale_sel)");
-    named("--matrix-a-scale-fmt", "matrix_a_scale_fmt", o.mods.matrix_a_scale_fmt,
-          "gfx1250 wmma_scale*: A's scale format (matrix_a_scale_fmt; a_scale_fmt)");
-    named("--matrix-b-scale-fmt", "matrix_b_scale_fmt", o.mods.matrix_b_scale_fmt,
-          "gfx1250 wmma_scale*: B's scale format (matrix_b_scale_fmt; b_scale_fmt)");
-    add_int_option(sub, "--index-key", o.mods.index_key, 0, 255, "gfx1250 SWMMAC: index_key");
-    // NVIDIA Blackwell, Tensor Memory.
-    named("--tmem-load", "tmem_load", o.mods.tmem_load,
-          "tcgen05.mma D (or C): the registers after reading it back with this tcgen05.ld shape, as Triton 3.6's "
-          "get_tmem_reg_layout numbers them (thread = 32*warp + lane)");
-    add_int_option(sub, "--num-warps", o.mods.num_warps, 1, 64, "with --tmem-load: the warps that read D (4 or 8)");
-    add_int_option(sub, "--sfa-id", o.mods.sfa_id, 0, 255,
-                   "block-scaled tcgen05.mma: SFA_ID, the byte of the scale word (1X 0-3, 2X 0 or 2, 4X 0)");
-    add_int_option(sub, "--sfb-id", o.mods.sfb_id, 0, 255, "block-scaled tcgen05.mma: SFB_ID (as --sfa-id)");
-    add_int_option(sub, "--half-split", o.mods.half_split, 0, 4096,
-                   "tcgen05.ld/st .16x32bx2: immHalfSplitoff, the second half's column offset (default: the columns "
-                   "of one half, as CUTLASS passes)");
-    // sm_120 block-scaled mma.sync (PTX 9.7.14.3): the {byte-id, thread-id} selectors of the scale operands.
-    add_int_option(sub, "--sf-byte-a", o.mods.sf_byte_a, 0, 3, "sm_120 block-scaled mma.sync: byte-id-a (the first SF_A byte)");
-    add_int_option(sub, "--sf-thread-a", o.mods.sf_thread_a, 0, 1,
-                   "sm_120 block-scaled mma.sync: thread-id-a (the lane pair supplying SF_A)");
-    add_int_option(sub, "--sf-byte-b", o.mods.sf_byte_b, 0, 3, "sm_120 block-scaled mma.sync: byte-id-b (the first SF_B byte)");
-    add_int_option(sub, "--sf-thread-b", o.mods.sf_thread_b, 0, 3,
-                   "sm_120 block-scaled mma.sync: thread-id-b (the lane of each quad supplying SF_B)");
+    for (const ls::ModifierOption& row : ls::modifier_options())
+        if (row.group != "smem") add_table_option(sub, o, row);
     add_smem_options(sub, o);
 }
 
 std::uint64_t parse_number64(const std::string& text, std::uint64_t hi, const std::string& flag) {
-    const std::string legal = "; legal: a whole number 0.." + std::to_string(hi) + " in decimal or 0x hexadecimal";
-    const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-    const std::string digits = hex ? text.substr(2) : text;
-    if (digits.empty() || digits.size() > (hex ? 16u : 20u))
-        throw ls::Error(flag + " '" + text + "' is not legal" + legal);
-    std::uint64_t v = 0;
-    const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, hex ? 16 : 10);
-    if (ec != std::errc() || end != digits.data() + digits.size() || v > hi)
-        throw ls::Error(flag + " '" + text + "' is not legal" + legal);
-    return v;
+    return ls::parse_number64(text, hi, flag);
 }
 
 void add_smem_options(CLI::App* sub, Options& o) {
     // NVIDIA shared-memory descriptors (wgmma B and SS A, tcgen05.mma A/B): lanescope/smem.hpp.
-    auto word = [](const char* field) {
-        return [field](const std::string& text, const std::string& flag) {
-            const std::optional<int> v = ls::parse_modifier_value(field, text);
-            if (!v || *v >= (std::string(field) == "swizzle" ? 5 : 2))
-                throw ls::Error(flag + " '" + text + "' is not legal; legal: " +
-                                (std::string(field) == "swizzle" ? "none, 32B, 64B, 128B, 128B_base32B (tcgen05)" : "K, MN"));
-            return *v;
-        };
-    };
-    add_parsed_option(sub, "--major", o.mods.smem_major, word("smem_major"),
-                      "shared-memory operands (wgmma, tcgen05.mma): K or MN (K-major default)", "K|MN");
     const std::string name = sub->get_name();
-    if (name != "load" && name != "figure")  // theirs is the memory options' --swizzle (smem words with --memory smem)
-        add_parsed_option(sub, "--swizzle", o.mods.swizzle, word("swizzle"),
-                          "shared-memory operands: the descriptor's swizzle none|32B|64B|128B|128B_base32B (default 128B)",
-                          "MODE");
-    auto bytes = [](const std::string& text, const std::string& flag) {
-        return static_cast<int>(parse_number64(text, (1u << 18) - 1, flag));
-    };
-    add_parsed_option(sub, "--lbo", o.mods.lbo, bytes, "shared-memory operands: leading byte offset (bytes)", "BYTES");
-    add_parsed_option(sub, "--sbo", o.mods.sbo, bytes, "shared-memory operands: stride byte offset (bytes)", "BYTES");
-    add_parsed_option(sub, "--smem-address", o.mods.smem_address, bytes,
-                      "shared-memory operands: the descriptor's start address (absolute byte; swizzles depend on it)", "BYTES");
-    add_int_option(sub, "--base-offset", o.mods.base_offset, 0, 7, "shared-memory operands: the descriptor's base offset");
-    add_parsed_option(
-        sub, "--descriptor", o.mods.descriptor,
-        [](const std::string& text, const std::string& flag) {
-            return std::optional<std::uint64_t>(parse_number64(text, ~std::uint64_t{0}, flag));
-        },
-        "shared-memory operands: a whole 64-bit matrix descriptor (0x...): decoded, and the operand laid out from it", "0xHEX");
+    for (const ls::ModifierOption& row : ls::modifier_options()) {
+        if (row.group != "smem") continue;
+        // load's and figure's --swizzle is the memory options' (smem words with --memory smem).
+        if (row.field == "swizzle" && (name == "load" || name == "figure")) continue;
+        add_table_option(sub, o, row);
+    }
 }
 
 void add_target_options(CLI::App* sub, Options& o, bool with_operand) {

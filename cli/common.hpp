@@ -67,7 +67,18 @@ struct Options {
     std::string invoked;
     // The invoked subcommand is one of subcommand_names(): only it is registered.
     bool alone = false;
+    // The option names the command line holds ("--wave", "-w": each word's name up to '=';
+    // a short option's first letter). Unless every_option, the modifier and tile options
+    // (most of a subcommand's options, and most of CLI11's set-up time) are added only
+    // when named there; --help, and any parse error, set the command line up again with
+    // every option, so help and messages are the same.
+    std::vector<std::string> typed;
+    bool every_option = true;
 };
+
+// Whether an option of these CLI11 names ("-w,--wave") is set up: always with
+// every_option, else only when the command line names it.
+bool sets_up_option(const Options& o, std::string_view names);
 
 // Whether subcommand `name` gets its options: only the invoked one does. Every
 // subcommand is still registered, so --help and the unknown-subcommand message

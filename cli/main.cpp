@@ -5,6 +5,7 @@
 // lanescope::Error: printed to stderr, exit status 1. Usage errors: status 2.
 #include "common.hpp"
 #include "lanescope/numbers.hpp"
+#include "lanescope/blackwell.hpp"
 #include "lanescope/search.hpp"
 
 #include "lanescope/cute.hpp"
@@ -845,6 +846,8 @@ struct StartupQuery {
 };
 std::vector<StartupQuery> startup_queries() {
     const ls::Catalog& cat = ls::Catalog::builtin();
+    // Blackwell's rows are templates, made on demand: their spellings join the families' instructions.
+    const std::vector<ls::Instruction> blackwell = ls::blackwell_spellings();
     std::vector<StartupQuery> out;
     for (ls::Family f : ls::all_families()) {
         // The instruction's first target of this family that accepts it, and its default modifiers.
@@ -862,13 +865,19 @@ std::vector<StartupQuery> startup_queries() {
         const ls::Instruction* small = nullptr;
         ls::Operand small_op = ls::Operand::D;
         long long most = -1, fewest = -1;
-        for (const ls::Instruction* ins : cat.on(f)) {
+        std::vector<const ls::Instruction*> pool = cat.on(f);
+        for (const ls::Instruction& ins : blackwell)
+            if (ins.on(f)) pool.push_back(&ins);
+        const ls::Instruction* big_ldst = nullptr;  // tcgen05.ld/st: the largest register fragment, for `info`
+        long long most_ldst = -1;
+        for (const ls::Instruction* ins : pool) {
             const ls::Target* t = target_of(*ins);
             if (!t) continue;
             const ls::ResolvedModifiers mods = ls::resolve_modifiers(*ins, *t, ls::Modifiers{});
             for (ls::Operand op : ls::operands_of(*ins)) {
                 const long long n = ls::layout_of_elements(*ins, *t, op, mods, {}).elements();
                 if (op == ls::Operand::D && n > most) most = n, big = ins;
+                if (op == ls::Operand::D && ins->kind == ls::LayoutKind::Tcgen05LdSt && n > most_ldst) most_ldst = n, big_ldst = ins;
                 if (fewest < 0 || n < fewest) fewest = n, small = ins, small_op = op;
             }
         }
@@ -890,6 +899,7 @@ std::vector<StartupQuery> startup_queries() {
                                             std::to_string(d.cols() - 1)}));
         out.push_back(query("which", *big, {"--operand", "D", "--reg", "0", "--lane", std::to_string(std::min(5, d.lanes() - 1))}));
         out.push_back(query("info", *big, {}));
+        if (big_ldst) out.push_back(query("info", *big_ldst, {}));
         out.push_back(query("layout", *small, {"--operand", std::string(ls::operand_name(small_op))}));
     }
     return out;
@@ -1072,9 +1082,22 @@ int cmd_bench(const Options& o) {
 
 }  // namespace
 
-// The whole CLI as a function: main() below, and the argument-parser fuzz target (fuzz/).
-int lanescope_cli_main(int argc, char** argv) {
+namespace {
+// Returned by cli_main when a command line set up with only the options it names does
+// not parse: it is parsed again with every option, for CLI11's full message.
+constexpr int kParseAgain = -1;
+
+int cli_main(int argc, char** argv, bool every_option) {
     Options o;
+    o.every_option = every_option;
+    for (int n = 1; n < argc && !every_option; ++n) {
+        const std::string_view w = argv[n];
+        if (w == "--") break;
+        if (w.size() < 2 || w[0] != '-' || (w[1] >= '0' && w[1] <= '9')) continue;
+        const std::string_view name = w[1] == '-' ? w.substr(0, w.find('=')) : w.substr(0, 2);
+        if (name == "--help" || name == "-h") o.every_option = true;
+        o.typed.emplace_back(name);
+    }
     CLI::App app{"lanescope-cli: where every element of an AMD or NVIDIA GPU matrix instruction lives (lane, register, "
                  "bits).\n"
                  "Examples:\n"
@@ -1186,7 +1209,7 @@ int lanescope_cli_main(int argc, char** argv) {
                 ->required();
             add_int_option(c.sub, "--wave-size", o.wave_size, 32, 128, "the wave size, as --wave");
             // --wave is the wave size here too; a small number is most likely a wave index (the old spelling).
-            c.sub->remove_option(c.sub->get_option("--wave"));
+            if (CLI::Option* table_wave = c.sub->get_option_no_throw("--wave")) c.sub->remove_option(table_wave);
             c.sub
                 ->add_option_function<std::string>(
                     "-w,--wave",
@@ -1257,6 +1280,7 @@ int lanescope_cli_main(int argc, char** argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
         if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        if (!o.every_option) return kParseAgain;
         std::fprintf(stderr, "%s\nRun with --help for more information.\n", parse_error_text(e, app, argc, argv).c_str());
         return 2;
     }
@@ -1285,6 +1309,14 @@ int lanescope_cli_main(int argc, char** argv) {
         return 3;
     }
     return rc;
+}
+
+}  // namespace
+
+// The whole CLI as a function: main() below, and the argument-parser fuzz target (fuzz/).
+int lanescope_cli_main(int argc, char** argv) {
+    const int rc = cli_main(argc, argv, false);
+    return rc == kParseAgain ? cli_main(argc, argv, true) : rc;
 }
 
 #ifndef LANESCOPE_CLI_NO_MAIN

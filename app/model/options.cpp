@@ -2,12 +2,9 @@
 #include "model/options.hpp"
 
 #include "lanescope/numbers.hpp"
+#include "lanescope/options.hpp"
 #include "lanescope/tile.hpp"
 
-#include <charconv>
-#include <cstdint>
-#include <functional>
-#include <optional>
 
 namespace lsapp {
 
@@ -44,70 +41,23 @@ void add_app_options(CLI::App& cli, AppArgs& a) {
                 help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")")
             ->type_name("INT");
     };
-    add_int("--cbsz", a.mods.cbsz, 0, 255, "broadcast block size");
-    add_int("--abid", a.mods.abid, 0, 255, "broadcast block id");
-    add_int("--blgp", a.mods.blgp, 0, 255, "B lane group pattern");
-    add_int("--opsel", a.mods.opsel, 0, 255, "operand select");
-    add_int("-w,--wave", a.mods.wave, 32, 128, "wave size (32 or 64 on RDNA; 128 names an NVIDIA warpgroup)");
-    add_int("--opsel-a", a.mods.opsel_a, 0, 255, "scale byte select of A (mfma_scale)");
-    add_int("--opsel-b", a.mods.opsel_b, 0, 255, "scale byte select of B (mfma_scale)");
-    add_int("--selector", a.mods.selector, 0, 255, "sparsity selector (NVIDIA mma.sp)");
-    // gfx1250's controls as lanescope-cli takes them: a name as LLVM's assembler spells it, or a number.
-    auto named = [&cli](const std::string& flag, const char* field, int& into, const std::string& help) {
+    // The modifiers: core's one table (lanescope/options.hpp), as lanescope-cli takes them. Its
+    // --swizzle (the descriptor's) is not the app's: --swizzle here is the memory view's XOR swizzle.
+    for (const ls::ModifierOption& row : ls::modifier_options()) {
+        if (row.field == "swizzle") continue;
+        const std::string flag = row.flag();
         cli.add_option_function<std::string>(
-               flag,
-               [&into, field, flag](const std::string& text) {
-                   const std::optional<int> v = ls::parse_modifier_value(field, text);
-                   if (!v || *v > 255)
-                       throw CLI::ValidationError(flag + " '" + text + "' is not a value, legal: " + ls::modifier_value_names(field));
-                   into = *v;
+               std::string(row.names),
+               [&a, &row, flag](const std::string& text) {
+                   try {
+                       ls::apply_option_value(a.mods, row, ls::parse_option_value(row, text, flag));
+                   } catch (const ls::Error& e) {
+                       throw CLI::ValidationError(e.what());
+                   }
                },
-               help + "; legal: " + ls::modifier_value_names(field))
-            ->type_name("NAME|INT");
-    };
-    named("--matrix-a-fmt", "matrix_a_fmt", a.mods.matrix_a_fmt, "gfx1250 f8f6f4: A's data format (matrix_a_fmt)");
-    named("--matrix-b-fmt", "matrix_b_fmt", a.mods.matrix_b_fmt, "gfx1250 f8f6f4: B's data format (matrix_b_fmt)");
-    named("--matrix-a-scale", "matrix_a_scale", a.mods.matrix_a_scale, "gfx1250 wmma_scale*: which half-wave gives A's scales");
-    named("--matrix-b-scale", "matrix_b_scale", a.mods.matrix_b_scale, "gfx1250 wmma_scale*: which half-wave gives B's scales");
-    named("--matrix-a-scale-fmt", "matrix_a_scale_fmt", a.mods.matrix_a_scale_fmt, "gfx1250 wmma_scale*: A's scale format");
-    named("--matrix-b-scale-fmt", "matrix_b_scale_fmt", a.mods.matrix_b_scale_fmt, "gfx1250 wmma_scale*: B's scale format");
-    add_int("--index-key", a.mods.index_key, 0, 255, "gfx1250 SWMMAC: index_key");
-    // NVIDIA Blackwell (Tensor Memory, sm_120 scale selectors) and shared-memory descriptors, as
-    // lanescope-cli takes them (the same Modifiers fields, resolved by core).
-    named("--tmem-load", "tmem_load", a.mods.tmem_load, "tcgen05.mma D read back by this tcgen05.ld shape");
-    add_int("--num-warps", a.mods.num_warps, 1, 64, "with --tmem-load: the warps that read D (4 or 8)");
-    add_int("--sfa-id", a.mods.sfa_id, 0, 255, "block-scaled tcgen05.mma: SFA_ID");
-    add_int("--sfb-id", a.mods.sfb_id, 0, 255, "block-scaled tcgen05.mma: SFB_ID");
-    add_int("--half-split", a.mods.half_split, 0, 4096, "tcgen05.ld/st .16x32bx2: immHalfSplitoff (columns)");
-    add_int("--sf-byte-a", a.mods.sf_byte_a, 0, 3, "sm_120 block-scaled mma.sync: byte-id-a");
-    add_int("--sf-thread-a", a.mods.sf_thread_a, 0, 1, "sm_120 block-scaled mma.sync: thread-id-a");
-    add_int("--sf-byte-b", a.mods.sf_byte_b, 0, 3, "sm_120 block-scaled mma.sync: byte-id-b");
-    add_int("--sf-thread-b", a.mods.sf_thread_b, 0, 3, "sm_120 block-scaled mma.sync: thread-id-b");
-    named("--major", "smem_major", a.mods.smem_major, "shared-memory operands (wgmma, tcgen05.mma): K or MN");
-    // Byte fields and the descriptor: decimal or 0x hexadecimal, as lanescope-cli reads them.
-    auto add_u64 = [&cli](const std::string& flag, std::uint64_t hi, std::function<void(std::uint64_t)> set, const std::string& help) {
-        cli.add_option_function<std::string>(
-               flag,
-               [flag, hi, set](const std::string& text) {
-                   const bool hex = text.size() > 2 && text[0] == '0' && (text[1] == 'x' || text[1] == 'X');
-                   const std::string digits = hex ? text.substr(2) : text;
-                   std::uint64_t v = 0;
-                   const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), v, hex ? 16 : 10);
-                   if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size() || v > hi)
-                       throw CLI::ValidationError(flag + " '" + text + "' is not legal; legal: a whole number 0.." +
-                                                  std::to_string(hi) + " in decimal or 0x hexadecimal");
-                   set(v);
-               },
-               help)
-            ->type_name("BYTES");
-    };
-    auto into = [](int& field) { return [&field](std::uint64_t v) { field = static_cast<int>(v); }; };
-    add_u64("--lbo", (1u << 18) - 1, into(a.mods.lbo), "shared-memory operands: leading byte offset (bytes)");
-    add_u64("--sbo", (1u << 18) - 1, into(a.mods.sbo), "shared-memory operands: stride byte offset (bytes)");
-    add_u64("--smem-address", (1u << 18) - 1, into(a.mods.smem_address), "shared-memory operands: the descriptor's start address");
-    add_int("--base-offset", a.mods.base_offset, 0, 7, "shared-memory operands: the descriptor's base offset");
-    add_u64("--descriptor", ~std::uint64_t{0}, [&a](std::uint64_t v) { a.mods.descriptor = v; },
-            "shared-memory operands: a whole 64-bit matrix descriptor (0x...)");
+               ls::option_help(row))
+            ->type_name(std::string(row.type));
+    }
     cli.add_option_function<std::string>(
         "--tma-box",
         [](const std::string&) {

@@ -191,33 +191,36 @@ void resize_matrix_grid(TileGrid& g, const GridStyle& style, LabelForm form,
 }
 
 void resize_matrix_grid(TileGrid& g, const ls::Instruction& ins, const ls::OperandLayout& layout, const GridStyle& style) {
-    if (g.form_widths.empty()) {
-        // Each form's widest label over the locations shown (what choose_label_form measures), once.
-        std::vector<ls::Location> shown;
-        for (const Tile& t : g.tiles)
-            if (t.copies > 0) shown.push_back(t.loc);
+    // Each form's widest label over the locations shown (what choose_label_form measures), measured
+    // the first time the cells are tall enough for the form: zooming in measures one form at a time,
+    // over several steps, instead of all of them in the first step (tens of ms on the largest grids).
+    if (g.form_widths.empty())
         for (LabelForm f : {LabelForm::Full, LabelForm::TwoLines, LabelForm::Short, LabelForm::OneLine, LabelForm::Lane,
-                            LabelForm::Number}) {
-            float widest = 0;
-            std::string last1 = "\x01", last2;
-            for (const ls::Location& loc : shown) {
-                auto [l1, l2] = label_lines(ins, layout.operand(), loc, layout.element_bits(), f, layout.space());
-                if (l1 == last1 && l2 == last2) continue;
-                const float w = f == LabelForm::Number ? (style.small_text_width ? style.small_text_width(l1) : 0.75f * width_of(style, l1))
-                                                        : std::max(width_of(style, l1), l2.empty() ? 0.0f : width_of(style, l2));
-                widest = std::max(widest, w);
-                last1 = std::move(l1), last2 = std::move(l2);
-            }
-            g.form_widths.push_back({f, widest});
+                            LabelForm::Number})
+            g.form_widths.push_back({f, -1.0f});
+    auto widest_label = [&](LabelForm f) {
+        float widest = 0;
+        std::string last1 = "\x01", last2;
+        for (const Tile& t : g.tiles) {
+            if (t.copies <= 0) continue;
+            auto [l1, l2] = label_lines(ins, layout.operand(), t.loc, layout.element_bits(), f, layout.space());
+            if (l1 == last1 && l2 == last2) continue;
+            const float w = f == LabelForm::Number ? (style.small_text_width ? style.small_text_width(l1) : 0.75f * width_of(style, l1))
+                                                    : std::max(width_of(style, l1), l2.empty() ? 0.0f : width_of(style, l2));
+            widest = std::max(widest, w);
+            last1 = std::move(l1), last2 = std::move(l2);
         }
-    }
+        return widest;
+    };
     // The first form whose widest label fits (label_fits' rule, for every cell at once).
     LabelForm form = LabelForm::None;
     if (style.labels)
-        for (const auto& [f, widest] : g.form_widths) {
+        for (auto& [f, widest] : g.form_widths) {
             const bool two = f == LabelForm::TwoLines || f == LabelForm::Short || f == LabelForm::WaveLane;
-            const bool fits = f == LabelForm::Number ? style.small_line_h <= style.cell_h && widest + 2 <= style.cell_w
-                                                     : (two ? 2 : 1) * style.line_h + 2 <= style.cell_h && widest + kLabelPad <= style.cell_w;
+            const bool tall = f == LabelForm::Number ? style.small_line_h <= style.cell_h : (two ? 2 : 1) * style.line_h + 2 <= style.cell_h;
+            if (!tall) continue;
+            if (widest < 0) widest = widest_label(f);
+            const bool fits = f == LabelForm::Number ? widest + 2 <= style.cell_w : widest + kLabelPad <= style.cell_w;
             if (fits) {
                 form = f;
                 break;

@@ -71,8 +71,9 @@ struct TileGrid {
     // view are ever labelled), else Tile::label / label2.
     std::function<std::pair<std::string, std::string>(const Tile&)> label_of;
     // The widest label of each form over the grid's cells (in the order choose_label_form tries them),
-    // measured at the first resize, so that a zoom picks its form without measuring every cell again.
-    std::vector<std::pair<LabelForm, float>> form_widths;
+    // each measured at the first resize whose cells are tall enough for it, so that a zoom picks its form
+    // without measuring every cell again.
+    std::vector<std::pair<LabelForm, float>> form_widths;  // widest label per form; < 0: not measured yet
     std::pair<std::string, std::string> labels(const Tile& t) const {
         if (!label_of) return {t.label, t.label2};
         if (t.copies <= 0) return {};

@@ -320,7 +320,8 @@ void App::set_tile(bool enabled, const ls::TileParams& p) {
 
 void App::render_texture(TileTexture& tex, const TileGrid& grid, const Rect* window) {
     const auto t0 = std::chrono::steady_clock::now();
-    tex.render(grid, ls::theme_colors(settings.view.theme), cell_font, cell_font_size, small_font, small_font_size, window);
+    tex.render(grid, ls::theme_colors(settings.view.theme), cell_font, cell_font_size, small_font, small_font_size, window,
+               &fill_buffers);
     frame_texture_ms += ms_since(t0);
 }
 

@@ -232,6 +232,7 @@ public:
     // Timing of the last cache rebuild (ms), shown by the benchmark.
     double last_rebuild_ms = 0;
     double frame_texture_ms = 0;  // texture drawing in this frame (render_texture), for the benchmark
+    FillBuffers fill_buffers;     // render_texture's CPU buffers, kept from frame to frame
     int rebuilds = 0;
 
     GridStyle grid_style() const;

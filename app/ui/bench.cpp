@@ -45,6 +45,7 @@ bool probe_point(const App& app, int i, ImVec2* out) {
 
 struct Phase {
     std::vector<double> app_ms, frame_ms;
+    std::vector<double> texture_ms, build_ms;  // of app_ms: texture fills, and a grid rebuild or resize
     int hovered = 0;
     long vertices = 0;  // ImGui vertices per frame (mean)
     double worst() const { return frame_ms.empty() ? 0 : *std::max_element(frame_ms.begin(), frame_ms.end()); }
@@ -58,7 +59,10 @@ Phase run_phase(App& app, Platform& platform, int frames, const std::function<vo
         ImVec2 p(-1, -1);
         probe_point(app, i, &p);
         const auto t0 = Clock::now();
+        const int rebuilds = app.rebuilds;
         ph.app_ms.push_back(run_frame(app, platform, &p));
+        ph.texture_ms.push_back(app.frame_texture_ms);
+        ph.build_ms.push_back(app.rebuilds != rebuilds ? app.last_rebuild_ms : 0.0);
         platform.present();
         ph.frame_ms.push_back(ms(t0, Clock::now()));
         ph.hovered += app.hover.kind == Hover::Kind::Element;
@@ -189,6 +193,12 @@ int run_benchmark(App& app, Platform& platform, int frames, int width, int heigh
                 pct(actual.frame_ms, 0.95));
     std::printf("zoom:  fit -> 100 %% in %zu wheel steps, 100 %% -> fit in %zu: whole frame p50 %.3f ms, worst %.1f ms in, %.1f ms out\n",
                 zoom_in.frame_ms.size(), zoom_out.frame_ms.size(), pct(zoom_in.frame_ms, 0.5), zoom_in.worst(), zoom_out.worst());
+    for (const auto& [name, ph] : {std::pair<const char*, const Phase*>{"in", &zoom_in}, {"out", &zoom_out}}) {
+        if (ph->app_ms.empty()) continue;
+        const size_t w = static_cast<size_t>(std::max_element(ph->app_ms.begin(), ph->app_ms.end()) - ph->app_ms.begin());
+        std::printf("       zoom %s: worst app CPU %.1f ms (texture fills %.1f ms, grid rebuild %.1f ms)\n", name, ph->app_ms[w],
+                    ph->texture_ms[w], ph->build_ms[w]);
+    }
     std::printf("cache builds in all: %d\n", app.rebuilds);
     // The worst frame of every measured phase (fit, zoom in, panning at 100 %, zoom out): the smoothness goal is <= 50 ms.
     double worst = 0;

@@ -93,16 +93,22 @@ void stamp_text(const Stamp& st, const std::string& text, float x, float y, cons
 
 // The window [ox, ox + w) x [oy, oy + h) of the grid (grid pixels) into the texture.
 void fill_cells(const TileGrid& grid, GLuint texture, int ox, int oy, int w, int h, const ls::Rgb& background, float line,
-                const Stamp& stamp) {
+                const Stamp& stamp, FillBuffers& buf) {
     const std::uint32_t bg = rgba(background);
-    std::vector<std::uint32_t> row_of_cells(static_cast<size_t>(w)), plain(static_cast<size_t>(w), bg);
+    // Every pixel of these is written before it is read (the strip row by row): sized, not cleared.
+    std::vector<std::uint32_t>& row_of_cells = buf.row_of_cells;
+    std::vector<std::uint32_t>& plain = buf.plain;
+    std::vector<std::uint32_t>& strip = buf.strip;
+    row_of_cells.resize(static_cast<size_t>(w));
+    plain.assign(static_cast<size_t>(w), bg);
     const int strip_rows = std::max(1, (4 << 20) / (4 * w));  // 4 MB at a time
-    std::vector<std::uint32_t> strip(static_cast<size_t>(w) * strip_rows);
+    if (strip.size() < static_cast<size_t>(w) * strip_rows) strip.resize(static_cast<size_t>(w) * strip_rows);
     // The columns of cells that reach into the window.
     const float cw = std::max(grid.cell_w, 0.01f), ch = std::max(grid.cell_h, 0.01f);
     const int c0 = std::clamp(static_cast<int>(ox / cw) - 1, 0, grid.cols), c1 = std::clamp(static_cast<int>((ox + w) / cw) + 2, c0, grid.cols);
     // The row of cells each pixel row of the window shows (-1: a grid line or the edge).
-    std::vector<int> source(static_cast<size_t>(h), -1);
+    std::vector<int>& source = buf.source;
+    source.assign(static_cast<size_t>(h), -1);
     const int r0 = std::clamp(static_cast<int>(oy / ch) - 1, 0, grid.rows), r1 = std::clamp(static_cast<int>((oy + h) / ch) + 2, r0, grid.rows);
     for (int r = r0; r < r1; ++r) {
         const auto [y0, y1] = covered(r * grid.cell_h + line - oy, (r + 1) * grid.cell_h - oy, h);
@@ -160,7 +166,7 @@ void fill_cells(const TileGrid& grid, GLuint texture, int ox, int oy, int w, int
 }  // namespace
 
 void TileTexture::render(const TileGrid& grid, const ls::ThemeColors& colors, ImFont* font, float font_size, ImFont* small_font,
-                         float small_size, const Rect* window) {
+                         float small_size, const Rect* window, FillBuffers* buffers) {
     if (grid.form == LabelForm::Number && small_font && small_size > 0) font = small_font, font_size = small_size;
     GLint max_size = 4096;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &max_size);
@@ -199,7 +205,8 @@ void TileTexture::render(const TileGrid& grid, const ls::ThemeColors& colors, Im
         if (atlas->TexPixelsAlpha8) pixels = atlas->TexPixelsAlpha8, stamp.atlas_w = atlas->TexWidth, stamp.atlas_h = atlas->TexHeight;
         if (pixels && font && font->ContainerAtlas == atlas && font->FontSize > 0)
             stamp.atlas = pixels, stamp.font = font, stamp.size = font_size;
-        fill_cells(grid, target_.color, ox, oy, w, h, colors.grid, line, stamp);
+        FillBuffers local;
+        fill_cells(grid, target_.color, ox, oy, w, h, colors.grid, line, stamp, buffers ? *buffers : local);
         if (stamp.atlas) return;  // labels stamped too: nothing left for GL
     }
     ImDrawList list(ImGui::GetDrawListSharedData());

@@ -9,7 +9,18 @@
 
 #include <imgui.h>
 
+#include <cstdint>
+#include <vector>
+
 namespace lsapp {
+
+// The CPU buffers a texture's cells are filled in (tile_texture.cpp), kept between
+// renders by their owner: zooming fills a new picture every frame, and fresh
+// buffers of up to 4 MB cost a page fault per page each time.
+struct FillBuffers {
+    std::vector<std::uint32_t> strip, row_of_cells, plain;
+    std::vector<int> source;
+};
 
 class TileTexture {
 public:
@@ -18,8 +29,9 @@ public:
     // a margin is drawn, and drawn again when the view moves past it). Call inside a
     // frame, after the backend's NewFrame (the font texture must exist).
     // Labels in `font`; a grid whose form is LabelForm::Number (lane numbers at fit) in `small_font` when given.
+    // `buffers`: kept fill buffers to reuse (nullptr: buffers of this call only).
     void render(const TileGrid& grid, const ls::ThemeColors& colors, ImFont* font, float font_size, ImFont* small_font = nullptr,
-                float small_size = 0, const Rect* window = nullptr);
+                float small_size = 0, const Rect* window = nullptr, FillBuffers* buffers = nullptr);
     void release();
     bool ready() const { return target_.fbo != 0; }
     // The grid changed: the pixels are stale (the allocation is kept for the next render).

@@ -437,7 +437,7 @@ private:
     int blocks_ = 1, rows_ = 0, cols_ = 0, lanes_ = 64, regs_ = 0, bits_ = 32;
     std::string formula_;
     std::vector<Entry> entries_;                 // sorted by element, then location
-    std::vector<int> first_entry_;               // per linear element index: [first, next) into entries_
+    std::vector<int> first_entry_;               // per linear element index (Elements: per covered one): [first, next) into entries_
     std::vector<SlotPart> slot_parts_;           // grouped by slot (lane * regs_ + reg), sorted by bit
     std::vector<int> slot_first_;                // per slot: [first, next) into slot_parts_
 };

@@ -303,12 +303,18 @@ Row parse_row(const std::vector<std::string_view>& f, int line) {
     return r;
 }
 
-const std::vector<Row>& rows() {
-    static const std::vector<Row> kRows = [] {
-        std::vector<Row> out;
-        std::string_view text = kBlackwellCatalogText;
+// The catalog's rows as text, found once (lines and their first four fields, no
+// parsing): a name parses only the rows whose templates it could spell.
+struct RowText {
+    int line = 0;
+    std::string_view text, kind, ptx, short_name;
+};
+
+const std::vector<RowText>& row_texts() {
+    static const std::vector<RowText> kTexts = [] {
+        std::vector<RowText> out;
+        const std::string_view text = kBlackwellCatalogText;
         int line = 0;
-        std::vector<std::string_view> f;
         for (size_t at = 0; at < text.size();) {
             size_t end = text.find('\n', at);
             if (end == std::string_view::npos) end = text.size();
@@ -316,12 +322,94 @@ const std::vector<Row>& rows() {
             at = end + 1;
             ++line;
             if (l.empty() || l[0] == '#') continue;
-            text::split_view_into(f, l, '|', true);
-            out.push_back(parse_row(f, line));
+            RowText r{line, l, {}, {}, {}};
+            std::string_view* fields[] = {nullptr, &r.kind, &r.ptx, &r.short_name};
+            size_t from = 0;
+            for (std::string_view* f : fields) {
+                const size_t bar = l.find('|', from);
+                if (bar == std::string_view::npos) break;  // parse_row says what is missing
+                if (f) *f = text::trim_view(l.substr(from, bar - from));
+                from = bar + 1;
+            }
+            out.push_back(r);
         }
         return out;
     }();
-    return kRows;
+    return kTexts;
+}
+
+char lower_char(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+
+bool same_lowered(std::string_view lowered, size_t at, std::string_view lit) {
+    if (at + lit.size() > lowered.size()) return false;
+    for (size_t i = 0; i < lit.size(); ++i)
+        if (lowered[at + i] != lower_char(lit[i])) return false;
+    return true;
+}
+
+// Whether `lowered` could fill template `tpl`: its literal pieces in order, the
+// first at the start and the last at the end (match() decides; this only skips
+// the rows it would reject).
+bool could_spell(std::string_view tpl, std::string_view lowered) {
+    size_t pos = 0, i = 0;
+    bool first = true;
+    while (i <= tpl.size()) {
+        const size_t open = std::min(tpl.find('{', i), tpl.size());
+        const std::string_view lit = tpl.substr(i, open - i);
+        const bool last = open == tpl.size();
+        if (first && last) return lit.size() == lowered.size() && same_lowered(lowered, 0, lit);
+        if (first) {
+            if (!same_lowered(lowered, 0, lit)) return false;
+            pos = lit.size();
+        } else if (last) {
+            return lowered.size() >= pos + lit.size() && same_lowered(lowered, lowered.size() - lit.size(), lit);
+        } else if (!lit.empty()) {
+            size_t at = pos;
+            while (at + lit.size() <= lowered.size() && !same_lowered(lowered, at, lit)) ++at;
+            if (at + lit.size() > lowered.size()) return false;
+            pos = at + lit.size();
+        }
+        first = false;
+        const size_t close = tpl.find('}', open);
+        if (close == std::string_view::npos) return true;  // parse_row refuses it
+        i = close + 1;
+    }
+    return true;
+}
+
+std::mutex& rows_mutex() {
+    static std::mutex m;
+    return m;
+}
+
+// Row n of row_texts(), parsed on first use and kept for the process.
+const Row& row(size_t n) {
+    static auto* parsed = new std::vector<std::unique_ptr<Row>>(row_texts().size());  // lives with the process
+    std::lock_guard<std::mutex> lock(rows_mutex());
+    std::unique_ptr<Row>& slot = (*parsed)[n];
+    if (!slot) {
+        std::vector<std::string_view> f;
+        text::split_view_into(f, row_texts()[n].text, '|', true);
+        slot = std::make_unique<Row>(parse_row(f, row_texts()[n].line));
+    }
+    return *slot;
+}
+
+// Whether row n could spell `lowered` by any of its templates (its PTX spelling, its
+// short name, CUTLASS's order of an sm_120 spelling).
+bool could_spell_row(size_t n, std::string_view lowered) {
+    const RowText& t = row_texts()[n];
+    if (could_spell(t.ptx, lowered) || could_spell(t.short_name, lowered)) return true;
+    if (t.kind != "mma_block_scale") return false;
+    const std::string alias = cutlass_order(std::string(t.ptx));
+    return !alias.empty() && could_spell(alias, lowered);
+}
+
+// Every row, parsed (listings and the catalog check).
+std::vector<const Row*> rows() {
+    std::vector<const Row*> out;
+    for (size_t n = 0; n < row_texts().size(); ++n) out.push_back(&row(n));
+    return out;
 }
 
 // The values one instruction of a row takes.
@@ -581,7 +669,9 @@ struct Found {
 
 Found lookup(std::string_view lowered) {
     Found best;
-    for (const Row& r : rows())
+    for (size_t n = 0; n < row_texts().size(); ++n) {
+        if (!could_spell_row(n, lowered)) continue;
+        const Row& r = row(n);
         for (const Pattern* p : {&r.short_p, &r.ptx_p, &r.alias_p}) {
             if (p->empty()) continue;
             for (const Captures& cap : match(*p, lowered)) {
@@ -592,6 +682,7 @@ Found lookup(std::string_view lowered) {
                 if (score > best.score) best = Found{nullptr, {}, std::string(lowered) + ": " + why, score};
             }
         }
+    }
     return best;
 }
 
@@ -666,7 +757,8 @@ const Instruction* blackwell_find(const Target& t, std::string_view name) {
 
 std::vector<Instruction> blackwell_instructions(bool every_shape) {
     std::vector<Instruction> out;
-    for (const Row& r : rows()) {
+    for (const Row* row_p : rows()) {
+        const Row& r = *row_p;
         Choice base;
         defaults(r, base);
         std::vector<bool> spaces = {false};
@@ -713,8 +805,9 @@ BlackwellFacts blackwell_facts(const Instruction& ins) {
     if (ins.kind != LayoutKind::Tcgen05Mma && ins.kind != LayoutKind::Tcgen05LdSt && ins.kind != LayoutKind::Tcgen05Cp &&
         ins.kind != LayoutKind::MmaBlockScale)
         return {};
-    for (const Row& r : rows())
-        if (r.line == ins.catalog_line) {
+    for (size_t n = 0; n < row_texts().size(); ++n)
+        if (row_texts()[n].line == ins.catalog_line) {
+            const Row& r = row(n);
             std::string section = r.source.substr(0, r.source.find(';'));
             return {r.sass, section};
         }
@@ -722,9 +815,10 @@ BlackwellFacts blackwell_facts(const Instruction& ins) {
 }
 
 void blackwell_check() {
-    const std::vector<Row>& all = rows();
+    const std::vector<const Row*> all = rows();
     if (all.empty()) throw Error(std::string(kOrigin) + ": holds no rows");
-    for (const Row& r : all) {
+    for (const Row* row_p : all) {
+        const Row& r = *row_p;
         for (const std::string& t : r.targets) {
             const Target& tgt = Catalog::target(t);
             if (tgt.gfx != t || std::find(r.families.begin(), r.families.end(), tgt.family) == r.families.end())

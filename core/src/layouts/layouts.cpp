@@ -810,7 +810,8 @@ public:
         const bool part = only || only_slot != -1;
         L.part_ = only ? OperandLayout::Part::Elements : only_slot != -1 ? OperandLayout::Part::Slot : OperandLayout::Part::Whole;
         L.part_slot_ = only_slot;
-        L.first_entry_.assign(static_cast<size_t>(L.elements()) + 1, 0);
+        // Whole: per element; Elements: per covered element; Slot: none (only the slot's parts).
+        if (!part) L.first_entry_.assign(static_cast<size_t>(L.elements()) + 1, 0);
         const size_t n_slots = static_cast<size_t>(lanes * s.regs);
         std::vector<std::pair<int, SlotPart>> parts;  // (slot, part), grouped by slot below
         if (!part) {
@@ -854,11 +855,11 @@ public:
                     const int lo = bit % 32;
                     const int hi = std::min(31, lo + (loc.bit_hi - bit));
                     const int slot = loc.lane * s.regs + reg;
-                    if (only_slot == -1 || slot == only_slot) parts.push_back({slot, SlotPart{lo, hi, e, bit - loc.bit_lo}});
+                    if ((!only && only_slot == -1) || slot == only_slot) parts.push_back({slot, SlotPart{lo, hi, e, bit - loc.bit_lo}});
                     bit += hi - lo + 1;
                 }
             }
-            L.first_entry_[static_cast<size_t>((b * s.rows + r) * s.cols + c) + 1] = static_cast<int>(L.entries_.size());
+            if (!part) L.first_entry_[static_cast<size_t>((b * s.rows + r) * s.cols + c) + 1] = static_cast<int>(L.entries_.size());
         };
         if (only) {
             // Sorted and in range (where() refuses the others with its message).
@@ -867,13 +868,11 @@ public:
             L.covered_.erase(std::unique(L.covered_.begin(), L.covered_.end()), L.covered_.end());
             L.covered_.erase(std::remove_if(L.covered_.begin(), L.covered_.end(), [&](const Element& e) { return !L.contains(e); }),
                              L.covered_.end());
-            for (const Element& e : L.covered_) {
-                const size_t idx = static_cast<size_t>((e.block * s.rows + e.row) * s.cols + e.col);
-                const int before = static_cast<int>(L.entries_.size());
-                place(e);
-                L.first_entry_[idx + 1] = static_cast<int>(L.entries_.size()) - before;  // a count, summed below
+            L.first_entry_.assign(L.covered_.size() + 1, 0);
+            for (size_t i = 0; i < L.covered_.size(); ++i) {
+                place(L.covered_[i]);
+                L.first_entry_[i + 1] = static_cast<int>(L.entries_.size());
             }
-            for (size_t i = 0; i + 1 < L.first_entry_.size(); ++i) L.first_entry_[i + 1] += L.first_entry_[i];
         } else if (only_slot >= 0 && static_cast<size_t>(only_slot) < n_slots && s.candidates) {
             // The family names the elements the slot's items may hold: place only those.
             const int lane = only_slot / s.regs, reg = only_slot % s.regs;
@@ -889,6 +888,14 @@ public:
             for (int b = 0; b < s.blocks; ++b)
                 for (int r = 0; r < s.rows; ++r)
                     for (int c = 0; c < s.cols; ++c) place({b, r, c});
+        }
+        if (part) {  // one slot's parts (or none, for elements): sorted by bit, then element
+            L.slot_parts_.reserve(parts.size());
+            for (const auto& p : parts) L.slot_parts_.push_back(p.second);
+            std::sort(L.slot_parts_.begin(), L.slot_parts_.end(), [](const SlotPart& x, const SlotPart& y) {
+                return x.bit_lo != y.bit_lo ? x.bit_lo < y.bit_lo : x.element < y.element;
+            });
+            return L;
         }
         // Counting sort by slot (a flat array instead of one small vector per slot), then
         // each slot's parts by bit, then element.
@@ -923,7 +930,10 @@ std::vector<Location> OperandLayout::where(const Element& e) const {
     if (part_ == Part::Slot || (part_ == Part::Elements && !std::binary_search(covered_.begin(), covered_.end(), e)))
         throw Error("internal: this layout of operand " + std::string(operand_name(operand_)) +
                     " was made for other elements (layout_of_elements / layout_of_slot); use layout_of for every element");
-    const size_t idx = static_cast<size_t>((e.block * rows_ + e.row) * cols_ + e.col);
+    // Whole: by the element's linear index; Elements: by its place among the covered ones.
+    const size_t idx = part_ == Part::Elements
+                           ? static_cast<size_t>(std::lower_bound(covered_.begin(), covered_.end(), e) - covered_.begin())
+                           : static_cast<size_t>((e.block * rows_ + e.row) * cols_ + e.col);
     std::vector<Location> out;
     for (int n = first_entry_[idx]; n < first_entry_[idx + 1]; ++n) out.push_back(entries_[static_cast<size_t>(n)].loc);
     return out;
@@ -938,6 +948,7 @@ std::vector<SlotPart> OperandLayout::which(int reg, int lane) const {
     if (part_ == Part::Elements || (part_ == Part::Slot && static_cast<int>(slot) != part_slot_))
         throw Error("internal: this layout of operand " + std::string(operand_name(operand_)) +
                     " was made for another slot (layout_of_elements / layout_of_slot); use layout_of for every slot");
+    if (part_ == Part::Slot) return slot_parts_;  // that slot's parts alone
     return std::vector<SlotPart>(slot_parts_.begin() + slot_first_[slot], slot_parts_.begin() + slot_first_[slot + 1]);
 }
 

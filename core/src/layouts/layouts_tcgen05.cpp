@@ -50,6 +50,7 @@
 #include "layouts/layout_spec.hpp"
 
 #include <algorithm>
+#include <mutex>
 #include <map>
 #include <memory>
 #include <string>
@@ -133,6 +134,12 @@ OperandSpec tmem_d(const Instruction& ins) {
     s.place = [=](int, int m, int n, std::vector<Slot>& out) {
         const Cell c = d_cell(l, N, m, n);
         out.push_back({c.lane, c.col});
+    };
+    // One-slot queries: column c holds only the n = c (mod the columns) of every layout above.
+    const int M = ins.m, cols = s.regs;
+    s.candidates = [M, N, cols](int, int column, std::vector<Element>& out) {
+        for (int n = column; n >= 0 && n < N; n += cols)
+            for (int m = 0; m < M; ++m) out.push_back({0, m, n});
     };
     return s;
 }
@@ -312,21 +319,52 @@ OperandSpec tmem_meta(const Instruction& ins) {
 
 // --------------------------------------------------- forward-built specs ---
 
-// A spec from the forward map (lane, item) -> element: element -> slots built once.
-OperandSpec from_forward(OperandSpec s, int items, const std::function<bool(int lane, int item, int& r, int& c)>& fwd) {
-    auto table = std::make_shared<std::vector<std::vector<Slot>>>(static_cast<size_t>(s.rows) * s.cols);
-    for (int lane = 0; lane < s.lanes; ++lane)
-        for (int item = 0; item < items; ++item) {
-            int r = 0, c = 0;
-            if (!fwd(lane, item, r, c)) continue;
-            if (r < 0 || r >= s.rows || c < 0 || c >= s.cols)
-                throw Error("internal: tcgen05 forward map outside the operand (row " + str(r) + ", col " + str(c) + ")");
-            (*table)[static_cast<size_t>(r) * s.cols + c].push_back({lane, item});
+// A spec from the forward map (lane, item) -> element. The inverse (element -> slots)
+// is built on the first placement, in two passes into one array (no table for a query
+// that only asks the spec's registers, type or formula); one-slot queries take the
+// forward map itself as their candidates.
+OperandSpec from_forward(OperandSpec s, int items, std::function<bool(int lane, int item, int& r, int& c)> fwd) {
+    struct Inverse {
+        std::once_flag once;
+        std::vector<int> start;  // element e's slots: slots[start[e] .. start[e + 1])
+        std::vector<Slot> slots;
+    };
+    auto inv = std::make_shared<Inverse>();
+    auto map = std::make_shared<const std::function<bool(int, int, int&, int&)>>(std::move(fwd));
+    const int lanes = s.lanes, rows = s.rows, cols = s.cols;
+    auto build = [inv, map, lanes, items, rows, cols] {
+        std::vector<int>& start = inv->start;
+        start.assign(static_cast<size_t>(rows) * cols + 1, 0);
+        for (int pass = 0; pass < 2; ++pass) {
+            if (pass == 1) {
+                for (size_t e = 1; e < start.size(); ++e) start[e] += start[e - 1];
+                inv->slots.resize(static_cast<size_t>(start.back()));
+            }
+            for (int lane = 0; lane < lanes; ++lane)
+                for (int item = 0; item < items; ++item) {
+                    int r = 0, c = 0;
+                    if (!(*map)(lane, item, r, c)) continue;
+                    if (r < 0 || r >= rows || c < 0 || c >= cols)
+                        throw Error("internal: tcgen05 forward map outside the operand (row " + str(r) + ", col " + str(c) + ")");
+                    const size_t e = static_cast<size_t>(r) * cols + c;
+                    if (pass == 0)
+                        ++start[e + 1];
+                    else
+                        inv->slots[static_cast<size_t>(start[e]++)] = {lane, item};
+                }
         }
-    const int cols = s.cols;
-    s.place = [table, cols](int, int r, int c, std::vector<Slot>& out) {
-        const auto& v = (*table)[static_cast<size_t>(r) * cols + c];
-        out.insert(out.end(), v.begin(), v.end());
+        // start[e] now ends e's slots: shift back so that it begins them.
+        for (size_t e = start.size() - 1; e > 0; --e) start[e] = start[e - 1];
+        start[0] = 0;
+    };
+    s.place = [inv, build, cols](int, int r, int c, std::vector<Slot>& out) {
+        std::call_once(inv->once, build);
+        const size_t e = static_cast<size_t>(r) * cols + c;
+        out.insert(out.end(), inv->slots.begin() + inv->start[e], inv->slots.begin() + inv->start[e + 1]);
+    };
+    s.candidates = [map, lanes, items](int lane, int item, std::vector<Element>& out) {
+        int r = 0, c = 0;
+        if (lane >= 0 && lane < lanes && item >= 0 && item < items && (*map)(lane, item, r, c)) out.push_back({0, r, c});
     };
     return s;
 }

@@ -574,13 +574,14 @@ OperandSpec smem_operand_spec(const Instruction& ins, Operand op, const Resolved
     s.type = so.type;
     s.width = s.stride = so.element_bits;
     s.regs = 32;
-    std::uint32_t top = 0;
-    for (int r = 0; r < so.rows; ++r)
-        for (int c = 0; c < so.cols; ++c) {
-            const auto [m, kk] = so.mn_k(r, c);
-            top = std::max(top, so.address(m, kk));
-        }
-    s.lanes = static_cast<int>(top / 128) + 1;
+    // The lines the operand spans: its highest address / 128. linear(m, k) is a sum of a
+    // term in m and a term in k (every canonical layout above), and the swizzle moves
+    // bits 4-6 only (below a 128-byte line): the highest line is that of
+    // start + max_m linear(m, 0) + max_k linear(0, k), found in mn + k steps, not mn x k.
+    std::uint32_t top_m = 0, top_k = 0;
+    for (int m = 0; m < so.mn; ++m) top_m = std::max(top_m, so.linear(m, 0));
+    for (int kk = 0; kk < so.k; ++kk) top_k = std::max(top_k, so.linear(0, kk));
+    s.lanes = static_cast<int>((so.desc.start + top_m + top_k - so.linear(0, 0)) / 128) + 1;
     s.formula = so.formula;
     const int bits = so.element_bits;
     s.place = [so, bits](int, int r, int c, std::vector<Slot>& out) {
