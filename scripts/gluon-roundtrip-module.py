@@ -63,7 +63,7 @@ def run_case(label, args):
         named = L.to_gluon("named")
         if named is not forms["linear"] and type(named).__name__ != "DistributedLinearLayout":
             forms["named"] = named
-            rec["named"] = type(named).__name__
+            rec["named_object"] = type(named).__name__
     except lanescope.Error as e:
         rec["error"] = f"lanescope: {e}"
         return rec
@@ -102,7 +102,7 @@ def main():
         for key in ("linear", "named"):
             if key not in r:
                 continue
-            kind = "DistributedLinearLayout" if key == "linear" else r["named"]
+            kind = "DistributedLinearLayout" if key == "linear" else r["named_object"]
             by[(kind, "to_gluon bases " + r[key])] += 1
             by[(kind, "from_gluon check " + r.get(key + "_check", "-"))] += 1
             by[(kind, "assert_layout " + r.get(key + "_assert", "-"))] += 1
