@@ -256,7 +256,19 @@ std::string render_smem_load(const Resolved& r, const ls::SmemOperand& so, const
 }  // namespace
 
 bool smem_load_requested(const Options& o, const MemoryArgs& a, const CLI::App* sub) {
-    if (a.memory == "smem") return true;
+    if (a.memory == "smem") {
+        // mma.sync operands in shared memory are loaded by ldmatrix / ld.shared (memory_request); the
+        // descriptor path is for wgmma and tcgen05.mma.
+        try {
+            Options plain = o;
+            plain.mods = ls::Modifiers{};
+            plain.mods.wave = o.mods.wave;
+            const Resolved r = resolve(plain);
+            return r.ins->kind == ls::LayoutKind::Wgmma || r.ins->kind == ls::LayoutKind::Tcgen05Mma;
+        } catch (const ls::Error&) {
+            return true;  // the descriptor path names what is wrong
+        }
+    }
     if (sub->get_option("--memory")->count() > 0 || o.arch.empty() || o.instruction.empty()) return false;
     try {
         Options plain = o;

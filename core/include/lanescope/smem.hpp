@@ -19,6 +19,7 @@
 #pragma once
 
 #include "lanescope/lanescope.hpp"
+#include "lanescope/memory.hpp"
 #include "lanescope/render.hpp"
 
 #include <cstdint>
@@ -168,6 +169,14 @@ struct SmemBankReport {
     int wavefronts = 0;
     int minimum = 0;  // ceil(distinct bytes / 128): no access of these bytes costs less
 };
+// The phases of one warp-wide access as pass groups, the measured n^1 / n^2 merge applied to these
+// addresses (one per lane; `active`: the lanes that take part, empty = all that the access uses).
+// The name says which ("4 quarter-warps", "2 half-warps (lane pairs n, n^1 merged)", "4 matrices
+// of 8 row addresses"); `merge_rule`, when given, receives the merge's words ("" unmerged).
+PassGrouping smem_phases(const SmemAccess& a, const std::vector<std::uint32_t>& addresses,
+                         const std::vector<bool>& active = {}, std::string* merge_rule = nullptr);
+// The fixed phases of the access before any merge (what pass_groupings offers for it).
+PassGrouping smem_fixed_phases(const SmemAccess& a);
 // `addresses`: one per lane (ldmatrix/stmatrix .xN: at least 8N, the rest ignored).
 // Throws Error when an address is not aligned to the access or the count is wrong.
 SmemBankReport smem_bank_wavefronts(const SmemAccess& a, const std::vector<std::uint32_t>& addresses);
