@@ -13,6 +13,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 
 namespace {
@@ -193,4 +196,17 @@ TEST_CASE("lanescope-cli load --memory smem plans ldmatrix for mma.sync and keep
     CHECK(bad.err.find("legal: smem") != std::string::npos);
     const lstest::Run hip = cli("load -a sm_80 -i mma_m16n8k16_f32_f16 --operand A --format hip");
     CHECK(hip.status == 1);
+}
+
+TEST_CASE("figure --memory smem draws an ldmatrix plan with its banks per phase", "[nvload][cli]") {
+    const auto path = lstest::temp_path("nvload_fig.svg");
+    const lstest::Run r =
+        cli("figure --memory smem -a sm_80 -i mma_m16n8k16_f32_f16 --operand A -o " + path.string());
+    REQUIRE(r.status == 0);
+    std::ifstream in(path);
+    const std::string svg((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    CHECK(svg.find("ldmatrix.sync.aligned.m8n8.x4.shared.b16") != std::string::npos);
+    CHECK(svg.find("4 phases, 8 wavefronts vs conflict-free minimum 4") != std::string::npos);
+    CHECK(svg.find("in shared memory") != std::string::npos);
+    std::filesystem::remove(path);
 }
