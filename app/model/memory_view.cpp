@@ -123,7 +123,7 @@ MemoryPlan make_plan(const LayoutSet& set, const MemorySettings& s, MemoryPlan::
         switch (kind) {
             case MemoryPlan::Kind::Plain:
                 // NVIDIA: ldmatrix where every register is one m8n8 matrix of the tile, else ld.shared (core decides).
-                if (set.target->vendor() == ls::Vendor::NVIDIA && !(s.tiles && !s.tiles->single())) {
+                if (set.target->vendor() == ls::Vendor::NVIDIA && !s.ld_shared && !(s.tiles && !s.tiles->single())) {
                     try {
                         plan.ops = ls::plan_matrix_loads(*set.ins, *set.target, op, set.mods, tile, false);
                         break;
@@ -137,7 +137,7 @@ MemoryPlan make_plan(const LayoutSet& set, const MemorySettings& s, MemoryPlan::
                 break;
             case MemoryPlan::Kind::Store:
                 if (!is_result(op)) throw ls::Error("stores are of C/D only; " + std::string(ls::operand_name(op)) + " is loaded");
-                if (set.target->vendor() == ls::Vendor::NVIDIA && !(s.tiles && !s.tiles->single())) {
+                if (set.target->vendor() == ls::Vendor::NVIDIA && !s.ld_shared && !(s.tiles && !s.tiles->single())) {
                     try {
                         plan.ops = ls::plan_matrix_loads(*set.ins, *set.target, op, set.mods, tile, true);  // stmatrix
                         break;
