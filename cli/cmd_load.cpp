@@ -52,12 +52,12 @@ std::string sweep_base_command(const Options& o, const CLI::App* sub) {
 }
 
 int run_sweep(const Options& o, const LoadArgs& a, const CLI::App* sub) {
-    for (const char* flag : {"--pad", "--swizzle", "--transpose", "--namespace", "--tables"})
+    for (const char* flag : {"--pad", "--swizzle", "--transpose", "--ld-shared", "--namespace", "--tables"})
         if (sub->get_option(flag)->count() > 0)
             throw UsageError(std::string(flag) + " does not go with --sweep: the sweep " +
                              (std::string(flag) == "--namespace" || std::string(flag) == "--tables"
                                   ? "writes a ranking, not HIP code"
-                                  : "tries the paddings, swizzles and transpose loads itself") +
+                                  : "tries the paddings, swizzles, transpose loads (AMD) and ld.shared (NVIDIA) itself") +
                              "; legal with --sweep: the target, instruction and operand, --memory, --order, --ld, "
                              "--store, --grouping, the tile options, --top N, --format table|csv|markdown|json, -o");
     // hip conflicts with --sweep (exit 2); a word that is no format at all is a bad query, as for load (exit 1).

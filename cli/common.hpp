@@ -166,8 +166,9 @@ struct MemoryArgs {
     bool transpose = false;
     bool store = false;
     std::string grouping;
+    bool ld_shared = false;  // NVIDIA: plain ld.shared / st.shared instead of ldmatrix / stmatrix
 };
-// --memory, --order, --ld, --pad, --swizzle, --transpose, --store, --grouping.
+// --memory, --order, --ld, --pad, --swizzle, --transpose, --store, --grouping, --ld-shared.
 void add_memory_options(CLI::App* sub, MemoryArgs& a);
 // Whether any of those was given on the command line.
 bool memory_options_given(const CLI::App* sub);
@@ -183,8 +184,9 @@ void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out
 void register_smem_commands(CLI::App& app, Options& o, std::vector<Command>& out);    // cmd_smem.cpp (tma, banks)
 // `load --memory smem` (cmd_smem.cpp): an NVIDIA operand read through a matrix descriptor.
 int run_smem_load(const Options& o, const MemoryArgs& a, const CLI::App* sub, const std::string& tma_box);
-// Whether `load` of o.operand goes to shared memory through a descriptor (--memory smem, or a
-// wgmma B / tcgen05 operand with --memory not given).
+// Whether `load` of o.operand goes to shared memory through a descriptor (--memory smem on a
+// wgmma / tcgen05.mma operand, or a wgmma B / tcgen05 operand with --memory not given); mma.sync
+// operands with --memory smem are planned as ldmatrix / ld.shared loads (memory_request).
 bool smem_load_requested(const Options& o, const MemoryArgs& a, const CLI::App* sub);
 
 }  // namespace lscli

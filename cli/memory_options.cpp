@@ -29,12 +29,12 @@ ls::XorSwizzle parse_swizzle(const std::string& text) {
     return {static_cast<int>(v[0]), static_cast<int>(v[1]), static_cast<int>(v[2])};
 }
 
-const char* const kMemoryFlags[] = {"--memory", "--order", "--ld", "--pad", "--swizzle", "--transpose", "--store", "--grouping"};
+const char* const kMemoryFlags[] = {"--memory", "--order", "--ld", "--pad", "--swizzle", "--transpose", "--store", "--grouping", "--ld-shared"};
 
 }  // namespace
 
 void add_memory_options(CLI::App* sub, MemoryArgs& a) {
-    sub->add_option("--memory", a.memory, "where the tile lies: lds or global (AMD); smem: an NVIDIA operand read through a wgmma/tcgen05 matrix descriptor")->capture_default_str();
+    sub->add_option("--memory", a.memory, "where the tile lies: lds or global (AMD); smem (NVIDIA shared memory: mma.sync operands by ldmatrix / ld.shared, wgmma/tcgen05 operands read through a matrix descriptor)")->capture_default_str();
     sub->add_option("--order", a.order, "row (row-major) or col (column-major)")->capture_default_str();
     add_int_option(sub, "--ld", a.ld, 1, 1 << 24, "leading dimension in elements (default: the tile's contiguous extent)");
     add_int_option(sub, "--pad", a.pad, 0, 1 << 24, "elements of padding after each line (default 0)");
@@ -42,6 +42,7 @@ void add_memory_options(CLI::App* sub, MemoryArgs& a) {
     sub->add_flag("--transpose", a.transpose, "use the hardware transpose loads (gfx950 ds_read_*_tr_*, gfx12 global_load_tr_*)");
     sub->add_flag("--store", a.store, "plan the stores of C/D instead of loads");
     sub->add_option("--grouping", a.grouping, "LDS pass grouping to analyse banks with (the table lists those offered)");
+    sub->add_flag("--ld-shared", a.ld_shared, "NVIDIA: plain ld.shared / st.shared instead of ldmatrix / stmatrix");
 }
 
 bool memory_options_given(const CLI::App* sub) {
@@ -51,8 +52,19 @@ bool memory_options_given(const CLI::App* sub) {
 }
 
 ls::MemoryRequest memory_request(const Options& o, const MemoryArgs& a, const Resolved& r) {
-    if (a.memory != "lds" && a.memory != "global")
-        throw ls::Error("--memory '" + a.memory + "' is not legal; legal: lds, global");
+    const bool nvidia = r.target->vendor() == ls::Vendor::NVIDIA;
+    if (nvidia) {
+        // NVIDIA's on-chip shared memory is the LDS of the model; the default "lds" reads as smem.
+        if (a.memory != "smem" && a.memory != "lds")
+            throw ls::Error("--memory '" + a.memory + "' is not legal on " + r.target->gfx +
+                            "; legal: smem (NVIDIA fragments are loaded from shared memory by ldmatrix or ld.shared)");
+    } else if (a.memory != "lds" && a.memory != "global") {
+        throw ls::Error("--memory '" + a.memory + "' is not legal; legal: lds, global" +
+                        std::string(a.memory == "smem" ? " (smem is NVIDIA's shared memory)" : ""));
+    }
+    if (a.ld_shared && !nvidia)
+        throw ls::Error("--ld-shared chooses NVIDIA's plain ld.shared over ldmatrix; " + r.target->gfx +
+                        " is AMD (legal: leave --ld-shared out)");
     if (a.order != "row" && a.order != "col")
         throw ls::Error("--order '" + a.order + "' is not legal; legal: row (row-major), col (column-major)");
     ls::MemoryRequest req;
@@ -60,8 +72,9 @@ ls::MemoryRequest memory_request(const Options& o, const MemoryArgs& a, const Re
     req.transpose = a.transpose;
     req.store = a.store;
     req.grouping = a.grouping;
+    req.ld_shared = a.ld_shared;
     if (tile_mode(o)) req.tiles = tile_params(o);
-    req.tile.space = a.memory == "lds" ? ls::MemorySpace::Lds : ls::MemorySpace::Global;
+    req.tile.space = a.memory == "global" ? ls::MemorySpace::Global : ls::MemorySpace::Lds;  // lds, or NVIDIA smem
     req.tile.order = a.order == "row" ? ls::MemoryOrder::RowMajor : ls::MemoryOrder::ColMajor;
     req.tile.pad = a.pad;
     if (!a.swizzle.empty()) req.tile.swizzle = parse_swizzle(a.swizzle);

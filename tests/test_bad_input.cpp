@@ -217,7 +217,7 @@ std::vector<BadCase> cli_cases() {
     c.push_back({load + " --grouping nonsense -o {dir}/l.txt", 1, {"nonsense", "legal"}});
     c.push_back({load + " --memory global --grouping '16 consecutive lanes' -o {dir}/l.txt", 1, {"--grouping", "LDS"}});
     c.push_back({load + " --format hip --namespace 9x -o {dir}/l.hpp", 1, {"9x", "legal"}});
-    c.push_back({"load --arch sm_80 -i mma_m16n8k16_f32_bf16 -o {dir}/l.txt", 1, {"AMD"}});
+    c.push_back({"load --arch sm_80 -i mma_m16n8k16_f32_bf16 --memory global -o {dir}/l.txt", 1, {"legal: smem"}});
     // load --sweep: the options it chooses itself, formats it cannot write, --top alone, work beyond its bound.
     c.push_back({load + " --sweep --pad 4 -o {dir}/l.txt", 2, {"--pad", "--sweep", "legal"}});
     c.push_back({load + " --sweep --swizzle 4,1,2 -o {dir}/l.txt", 2, {"--swizzle", "--sweep", "legal"}});

@@ -121,12 +121,29 @@ MemoryPlan make_plan(const LayoutSet& set, const MemorySettings& s, MemoryPlan::
     try {
         const ls::MemoryTile tile = effective_tile(memory_matrix(set, s), s);
         switch (kind) {
-            case MemoryPlan::Kind::Plain: plan.ops = ls::plan_plain_loads(*set.ins, *set.target, op, set.mods, tile, s.tiles); break;
+            case MemoryPlan::Kind::Plain:
+                // NVIDIA: ldmatrix where every register is one m8n8 matrix of the tile, else ld.shared (core decides).
+                if (set.target->vendor() == ls::Vendor::NVIDIA && !s.ld_shared && !(s.tiles && !s.tiles->single())) {
+                    try {
+                        plan.ops = ls::plan_matrix_loads(*set.ins, *set.target, op, set.mods, tile, false);
+                        break;
+                    } catch (const ls::Error&) {
+                    }
+                }
+                plan.ops = ls::plan_plain_loads(*set.ins, *set.target, op, set.mods, tile, s.tiles);
+                break;
             case MemoryPlan::Kind::Transposed:
                 plan.ops = ls::plan_transposed_loads(*set.ins, *set.target, op, set.mods, tile, s.tiles);
                 break;
             case MemoryPlan::Kind::Store:
                 if (!is_result(op)) throw ls::Error("stores are of C/D only; " + std::string(ls::operand_name(op)) + " is loaded");
+                if (set.target->vendor() == ls::Vendor::NVIDIA && !s.ld_shared && !(s.tiles && !s.tiles->single())) {
+                    try {
+                        plan.ops = ls::plan_matrix_loads(*set.ins, *set.target, op, set.mods, tile, true);  // stmatrix
+                        break;
+                    } catch (const ls::Error&) {
+                    }
+                }
                 plan.ops = ls::plan_stores(*set.ins, *set.target, op, set.mods, tile, s.tiles);
                 break;
         }

@@ -25,6 +25,7 @@ struct MemorySettings {
     ls::MemoryTile tile;      // ld <= 0: the operand's contiguous extent
     bool transposed = false;  // show the transpose load (when one serves the operand)
     bool store = false;       // stores of C/D instead of loads
+    bool ld_shared = false;   // NVIDIA: plain ld.shared / st.shared instead of ldmatrix / stmatrix
     bool side_by_side = true; // plain and transposed grids together (when a transpose load exists)
     std::string grouping;     // pass grouping of the selected instruction's mnemonic; "" = the first offered
     int issue = 0;            // selected wave-level instruction (index into MemoryPlan::issues)

@@ -81,6 +81,7 @@ void add_app_options(CLI::App& cli, AppArgs& a) {
     cli.add_option("--swizzle", a.swizzle, "memory view: XOR swizzle VEC,PER_PHASE,MAX_PHASE (e.g. 8,2,8)");
     cli.add_flag("--transpose", a.transpose, "memory view: the transpose load (where one serves the operand)");
     cli.add_flag("--store", a.store, "memory view: stores of C/D instead of loads");
+    cli.add_flag("--ld-shared", a.ld_shared, "memory view (NVIDIA): plain ld.shared / st.shared instead of ldmatrix / stmatrix");
     cli.add_flag("--no-side-by-side", a.no_side_by_side, "memory view: only the chosen load, not plain and transposed together");
     add_int("--issue", a.issue, 0, 1 << 20, "memory view: the wave-level instruction whose banks are shown");
     cli.add_option("--grouping", a.grouping, "memory view: the LDS pass grouping by name (as listed in the view)");

@@ -34,10 +34,10 @@ struct AppArgs {
     // The Memory tab (any of these opens it).
     std::string memory, order, swizzle, grouping;
     int ld = -1, pad = -1, issue = -1;
-    bool transpose = false, store = false, no_side_by_side = false;
+    bool transpose = false, store = false, no_side_by_side = false, ld_shared = false;
     bool memory_given() const {
         return !memory.empty() || !order.empty() || !swizzle.empty() || !grouping.empty() || ld >= 0 || pad >= 0 ||
-               issue >= 0 || transpose || store || no_side_by_side;
+               issue >= 0 || transpose || store || no_side_by_side || ld_shared;
     }
 };
 

@@ -282,6 +282,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         }
         ms.transposed = a.transpose;
         ms.store = a.store;
+        ms.ld_shared = a.ld_shared;
         ms.side_by_side = !a.no_side_by_side;
         ms.grouping = a.grouping;
         ms.issue = a.issue >= 0 ? a.issue : 0;

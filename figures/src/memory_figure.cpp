@@ -52,14 +52,14 @@ std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Re
     return lines;
 }
 
-std::string plan_words(const MemoryPlan& p) {
+std::string plan_words(const MemoryPlan& p, bool nvidia) {
     std::map<std::string, int> count;  // mnemonic -> wave-level instructions
     std::set<std::pair<std::string, int>> seen;
     for (const MemoryOp& op : p.ops)
         if (op.wave == 0 && seen.insert({op.mnemonic, op.issue}).second) ++count[op.mnemonic];
     std::string s;
     for (const auto& [m, n] : count) s += (s.empty() ? "" : ", ") + std::to_string(n) + " x " + m;
-    return s + " per wave";
+    return s + (nvidia ? " per warp" : " per wave");
 }
 
 }  // namespace
@@ -101,8 +101,14 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
             throw Error("--issue " + std::to_string(spec.issue) + " is not legal for the " +
                         (r.store ? "stores" : r.transpose ? "transpose loads" : "plain loads") + ": legal 0.." +
                         std::to_string(issues - 1) + " (" + std::to_string(issues) + " instructions per wave)");
+        const bool nvidia = q.target->vendor() == Vendor::NVIDIA;
         std::string what = r.store ? "stores" : r.transpose ? "transpose loads" : "plain loads";
-        p.heading.push_back(what + ": " + plan_words(p.plan));
+        if (nvidia) what = p.plan.ops.empty() || p.plan.ops.front().mnemonic.find("matrix") == std::string::npos
+                               ? (r.store ? "st.shared stores" : "ld.shared loads")
+                               : (r.store ? "stmatrix stores" : "ldmatrix loads");
+        p.heading.push_back(what + ": " + plan_words(p.plan, nvidia));
+        for (const std::string& n : p.plan.notes)
+            if (nvidia && n.find("instead") != std::string::npos) p.heading.push_back(n);
         if (r.transpose) {
             // The lane rule's confidence, from the transpose-load catalog.
             const std::string& m = p.plan.ops.front().mnemonic;
@@ -158,11 +164,13 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
                 p.dwords.push_back(std::move(n));
             }
             const PassGrouping& g = b.grouping;
+            const bool nv = q.target->vendor() == Vendor::NVIDIA;
             p.caption.push_back("banks of issue " + std::to_string(b.issue) + " (" + b.mnemonic + "): " +
-                                std::to_string(b.passes.size()) + " pass" + (b.passes.size() == 1 ? "" : "es") + ", " +
-                                std::to_string(b.cycles) + " cycles vs conflict-free minimum " + std::to_string(b.minimum_cycles) +
+                                std::to_string(b.passes.size()) + (nv ? " phase" : " pass") +
+                                (b.passes.size() == 1 ? "" : nv ? "s" : "es") + ", " + std::to_string(b.cycles) +
+                                (nv ? " wavefronts" : " cycles") + " vs conflict-free minimum " + std::to_string(b.minimum_cycles) +
                                 (worst > 1 ? " (worst bank " + std::to_string(worst) + "-way)" : " (no conflict)"));
-            p.caption.push_back("grouping '" + g.name + "', " + g.confidence + " (" + g.source + "); " +
+            p.caption.push_back(std::string(nv ? "phases '" : "grouping '") + g.name + "', " + g.confidence + " (" + g.source + "); " +
                                 std::to_string(model.banks) + " banks of " + std::to_string(model.bank_bytes) + " bytes, " +
                                 model.confidence);
         } else if (p.coalescing) {
@@ -262,12 +270,14 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
 
     // Heading.
     const std::string opn(operand_name(req.operand));
-    f.title = ins.mnemonic + "  \u00B7  operand " + opn + " in " + (lds ? "LDS" : "global memory");
+    const bool nvidia = q.target->vendor() == Vendor::NVIDIA;
+    f.title = ins.mnemonic + "  \u00B7  operand " + opn + " in " + (lds ? (nvidia ? "shared memory" : "LDS") : "global memory");
     std::string sw = tile.swizzle.active() ? "swizzle " + std::to_string(tile.swizzle.vec) + "," +
                                                  std::to_string(tile.swizzle.per_phase) + "," + std::to_string(tile.swizzle.max_phase)
                                            : "no swizzle";
     const std::string mods = q.mods.describe();
-    f.subtitle = q.target->gfx + " (" + std::string(family_title(q.target->family)) + "), wave" + std::to_string(q.mods.wave) +
+    f.subtitle = q.target->gfx + " (" + std::string(family_title(q.target->family)) + "), " + (nvidia ? "warp" : "wave") +
+                 std::to_string(q.mods.wave) +
                  "  \u00B7  " + (row_major ? "row-major" : "column-major") + " " + std::to_string(rows) + " x " +
                  std::to_string(cols) + " " + type_words(ins, req.operand, q.mods) + ", ld " + std::to_string(tile.ld) +
                  ", pad " + std::to_string(tile.pad) + ", " + sw + "  \u00B7  " + (mods.empty() ? "default modifiers" : mods) +
@@ -415,9 +425,10 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
                     if (b0 == 0) {
                         const int cycles = p.banks->passes[pass].cycles;
                         f.texts.push_back({sx + strip_cols * cw + 0.4 * m, ry + 0.5 * row_h + 0.35 * index_font,
-                                           std::to_string(cycles) + (cycles == 1 ? " cycle" : " cycles"), index_font, Anchor::Start,
+                                           std::to_string(cycles) + (nvidia ? (cycles == 1 ? " wavefront" : " wavefronts")
+                                                                     : (cycles == 1 ? " cycle" : " cycles")), index_font, Anchor::Start,
                                            cycles > 1, cycles > 1 ? conflict : tc.muted});
-                        content_w = std::max(content_w, sx + strip_cols * cw + 0.4 * m + text_width("64 cycles", index_font) * 1.12);
+                        content_w = std::max(content_w, sx + strip_cols * cw + 0.4 * m + text_width(nvidia ? "64 wavefronts" : "64 cycles", index_font) * 1.12);
                     }
                     for (int b = b0; b < b1; ++b) {
                         const std::vector<int>& lanes = p.hits[pass][static_cast<size_t>(b)];

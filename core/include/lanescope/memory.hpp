@@ -22,6 +22,8 @@ namespace lanescope {
 enum class MemorySpace { Global, Lds };
 enum class MemoryOrder { RowMajor, ColMajor };
 std::string_view memory_space_name(MemorySpace s);  // "global", "lds"
+// The same as the target names it: NVIDIA's on-chip shared memory (MemorySpace::Lds) is "smem".
+std::string_view memory_space_name(const Target& t, MemorySpace s);
 std::string_view memory_order_name(MemoryOrder o);  // "row", "col"
 
 // The XOR swizzle kernels use against LDS bank conflicts (Triton's
@@ -113,6 +115,16 @@ std::vector<MemoryOp> plan_plain_loads(const Instruction& ins, const Target& t, 
 std::vector<MemoryOp> plan_stores(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods,
                                   const MemoryTile& tile, const std::optional<TileParams>& tiles = std::nullopt);
 
+// NVIDIA: the ldmatrix (or, `store`, stmatrix) instructions that move operand `op` of an mma.sync /
+// mma.sp between `tile` in shared memory and its fragment: every register of the fragment is one
+// m8n8 matrix (with .trans where the tile's order needs it), grouped .x4, .x2, .x1 in register
+// order; lane 8j+i supplies the address of row i of matrix j (PTX ISA §9.7.14.5.15-16). Each op's
+// `reg` is the first register of the group, `width_bits` 32 per matrix. Throws Error naming the
+// register that no matrix fills and why (rows not 16 contiguous, 16-byte aligned bytes; elements
+// that .trans would split), for AMD targets, other instructions and stmatrix before sm_90.
+std::vector<MemoryOp> plan_matrix_loads(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods,
+                                        const MemoryTile& tile, bool store = false);
+
 // Wave-level instructions of `wave` in a plan (ops of one issue index count once).
 int wave_instruction_count(const std::vector<MemoryOp>& ops, int wave = 0);
 // The alignment rule applied to a plain access of `bytes` bytes on this target
@@ -196,12 +208,17 @@ struct MemoryRequest {
     bool transpose = false;           // plan_transposed_loads instead of plain loads
     bool store = false;               // plan_stores (C, D)
     std::string grouping;             // LDS pass grouping (pass_groupings' name); empty = the best-supported
+    // NVIDIA (shared memory): plain ld.shared / st.shared instead of ldmatrix / stmatrix. Without it
+    // the plan uses ldmatrix (stmatrix for stores on sm_90+) where every register is one m8n8
+    // matrix of the tile, else the plain accesses (MemoryPlan::notes says why).
+    bool ld_shared = false;
 };
 struct MemoryPlan {
     std::vector<MemoryOp> ops;
     std::vector<BankReport> banks;              // LDS
     std::vector<CoalescingReport> coalescing;   // global
     int instructions_per_wave = 0;              // wave-level instructions of wave 0
+    std::vector<std::string> notes;             // what the planner chose and why (NVIDIA: ldmatrix or not)
 };
 // Plans the request (throws Error with what is legal, e.g. --transpose where no transpose load exists).
 MemoryPlan plan_memory(const Query& q, const MemoryRequest& r);
@@ -228,6 +245,7 @@ struct SweepCandidate {
     int pad = 0;  // elements after each line
     XorSwizzle swizzle;
     bool transpose = false;
+    bool ld_shared = false;  // NVIDIA: plain ld.shared / st.shared instead of ldmatrix / stmatrix (--ld-shared)
     // The tile's order and leading dimension (LDS: the sweep also tries the other order, and a
     // power-of-two ld where swizzles need room). `reorder`: the order differs from the request's;
     // `ld`: a leading dimension other than the request's (0: the request's, or with `reorder`

@@ -19,6 +19,7 @@
 #pragma once
 
 #include "lanescope/lanescope.hpp"
+#include "lanescope/memory.hpp"
 #include "lanescope/render.hpp"
 
 #include <cstdint>
@@ -132,6 +133,27 @@ void check_tma_box(const TmaBox& b);
 int tma_pitch(const TmaBox& b);
 std::vector<TmaEntry> tma_entries(const TmaBox& b);
 
+// Whether an operand's descriptor reads back what TMA wrote: the box D0 x D1 (CUDA's order) written
+// at the descriptor's start with its swizzle, compared element by element; when they differ, the
+// one change that makes them agree ("this descriptor's base offset must be 0 ...") or why none does.
+struct TmaComparison {
+    TmaBox box;
+    int equal = 0, compared = 0;
+    std::vector<std::string> differences;  // the first few, in words
+    std::string why;
+};
+// Throws Error when the box does not cover the operand or is not a legal TMA box (check_tma_box).
+TmaComparison compare_tma(const SmemOperand& so, int d0, int d1);
+
+// `load --memory smem`: the descriptor's fields, the byte formula, notes, the TMA comparison (if
+// any) and every element's address, bank and core matrix. JSON (the load contract: the layout's
+// header, "memory", "descriptor", "formula", "notes", "entries"), CSV or a table.
+std::string render_smem_operand(const Query& q, const SmemOperand& so, const OperandLayout& L,
+                                const TmaComparison* tma, Format f);
+// `tma`: where the box puts each element (JSON "entries": row, col, address, bank), CSV/markdown, or
+// a table of where each row's 16-byte chunks land.
+std::string render_tma(const TmaBox& b, Format f);
+
 // ---------------------------------------------------------------- banks ---
 // NVIDIA shared-memory bank model: 32 banks x 4 bytes, bank = (addr / 4) % 32.
 // A warp access is split into fixed phases (32-bit: one of 32 lanes; 64-bit:
@@ -168,9 +190,22 @@ struct SmemBankReport {
     int wavefronts = 0;
     int minimum = 0;  // ceil(distinct bytes / 128): no access of these bytes costs less
 };
+// The phases of one warp-wide access as pass groups, the measured n^1 / n^2 merge applied to these
+// addresses (one per lane; `active`: the lanes that take part, empty = all that the access uses).
+// The name says which ("4 quarter-warps", "2 half-warps (lane pairs n, n^1 merged)", "4 matrices
+// of 8 row addresses"); `merge_rule`, when given, receives the merge's words ("" unmerged).
+PassGrouping smem_phases(const SmemAccess& a, const std::vector<std::uint32_t>& addresses,
+                         const std::vector<bool>& active = {}, std::string* merge_rule = nullptr);
+// The fixed phases of the access before any merge (what pass_groupings offers for it).
+PassGrouping smem_fixed_phases(const SmemAccess& a);
 // `addresses`: one per lane (ldmatrix/stmatrix .xN: at least 8N, the rest ignored).
 // Throws Error when an address is not aligned to the access or the count is wrong.
 SmemBankReport smem_bank_wavefronts(const SmemAccess& a, const std::vector<std::uint32_t>& addresses);
 std::string render_smem_banks(const SmemBankReport& r, Format f);
+// `banks`: the wavefronts (NVIDIA) or LDS cycles (AMD, its pass grouping) one warp/wave-wide access
+// costs, phase by phase, table or JSON ("wavefronts"); `access` an NVIDIA name (smem_access_names)
+// or an LDS mnemonic (ds_read_b128, ...). Throws Error with what is legal.
+std::string render_bank_access(const Target& t, std::string_view access, const std::vector<std::uint32_t>& addresses,
+                               Format f);
 
 }  // namespace lanescope

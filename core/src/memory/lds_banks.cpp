@@ -2,6 +2,7 @@
 // (passes), bank-conflict reports and global coalescing reports. Facts and
 // confidence: docs/memory.md; sources in docs/sources.md.
 #include "lanescope/memory.hpp"
+#include "lanescope/smem.hpp"
 
 #include <algorithm>
 #include <map>
@@ -71,11 +72,21 @@ const std::vector<std::vector<std::pair<int, int>>> kCdna4B128 = {{{0, 3}, {12, 
 
 const char* kRefSheet = "sources: docs/sources.md, LDS banks";
 
+// NVIDIA's shared-memory accesses (ld.shared, st.shared, ldmatrix, stmatrix).
+bool nvidia_shared(std::string_view m) {
+    return m.rfind("ld.shared", 0) == 0 || m.rfind("st.shared", 0) == 0 || m.rfind("ldmatrix", 0) == 0 ||
+           m.rfind("stmatrix", 0) == 0;
+}
+// The accesses the banks serve (LDS or shared memory), not global memory.
+bool on_chip(std::string_view m) { return m.rfind("ds_", 0) == 0 || nvidia_shared(m); }
+
 }  // namespace
 
 BankModel bank_model(const Target& t) {
     if (t.vendor() != Vendor::AMD)
-        throw Error("the LDS bank model is modelled for AMD targets; " + t.gfx + " is NVIDIA");
+        return {32, 4, "CUDA C++ Programming Guide, shared memory (compute capability 5.x and later): 32 banks of 4 "
+                       "bytes, bank = (address / 4) mod 32; phases measured on an H200",
+                "documented"};
     switch (t.family) {
         case Family::CDNA4:
             return {64, 4, "CDNA4 ISA guide §11.1: 64 banks of dwords (160 KiB LDS); 64 measured (HipKittens)", "documented"};
@@ -108,7 +119,10 @@ std::vector<PassGrouping> pass_groupings(const Target& t, std::string_view mnemo
                       "contiguous vector at its own address; the transpose only permutes data between lanes]."
                     : "";
     auto inferred_if_tr = [&](std::string conf) { return a.transpose ? std::string("inferred") : conf; };
-    if (t.vendor() != Vendor::AMD) return out;
+    if (t.vendor() != Vendor::AMD) {
+        if (nvidia_shared(mnemonic)) out.push_back(smem_fixed_phases(parse_smem_access(mnemonic)));
+        return out;
+    }
     if (t.family == Family::CDNA4) {
         if (!a.write && a.bytes == 16)
             out.push_back(grouping("gfx950 b128 groups", halves(kCdna4B128, w),
@@ -201,7 +215,7 @@ std::vector<BankReport> analyse_banks(const std::vector<MemoryOp>& ops, const Ta
     const BankModel model = bank_model(t);
     std::map<std::pair<int, int>, std::vector<const MemoryOp*>> groups;
     for (const MemoryOp& op : ops)
-        if (op.mnemonic.rfind("ds_", 0) == 0) groups[{op.wave, op.issue}].push_back(&op);
+        if (on_chip(op.mnemonic)) groups[{op.wave, op.issue}].push_back(&op);
     std::vector<BankReport> out;
     // The groupings offered per mnemonic, asked once (a sweep analyses thousands of issues).
     std::map<std::string, std::vector<PassGrouping>, std::less<>> offered_of;
@@ -215,7 +229,23 @@ std::vector<BankReport> analyse_banks(const std::vector<MemoryOp>& ops, const Ta
         r.mnemonic = members.front()->mnemonic;
         auto found = offered_of.find(r.mnemonic);
         if (found == offered_of.end()) found = offered_of.emplace(r.mnemonic, pass_groupings(t, r.mnemonic, wave_size)).first;
-        const std::vector<PassGrouping>& offered = found->second;
+        std::vector<PassGrouping> nvidia_offered;
+        if (t.vendor() == Vendor::NVIDIA) {
+            // The phases follow from the addresses (the measured n^1 / n^2 merge): one grouping, no what-ifs.
+            nvidia_offered = found->second;
+            const SmemAccess acc = parse_smem_access(r.mnemonic);
+            std::vector<std::uint32_t> addresses(32, 0);
+            std::vector<bool> active(32, false);
+            for (const MemoryOp* op : members)
+                if (op->lane >= 0 && op->lane < 32) {
+                    addresses[static_cast<size_t>(op->lane)] = static_cast<std::uint32_t>(op->address);
+                    active[static_cast<size_t>(op->lane)] = true;
+                }
+            nvidia_offered.insert(nvidia_offered.begin(), smem_phases(acc, addresses, active));
+            if (nvidia_offered.size() > 1 && nvidia_offered[0].name == nvidia_offered[1].name)
+                nvidia_offered.erase(nvidia_offered.begin() + 1);
+        }
+        const std::vector<PassGrouping>& offered = t.vendor() == Vendor::NVIDIA ? nvidia_offered : found->second;
         if (grouping_name.empty()) {
             r.grouping = offered.front();
         } else {
@@ -275,7 +305,7 @@ std::vector<CoalescingReport> analyse_coalescing(const std::vector<MemoryOp>& op
     if (line_bytes < 1) throw Error("cache line size " + std::to_string(line_bytes) + " is not legal; legal: >= 1 byte");
     std::map<std::pair<int, int>, std::vector<const MemoryOp*>> groups;
     for (const MemoryOp& op : ops)
-        if (op.mnemonic.rfind("ds_", 0) != 0) groups[{op.wave, op.issue}].push_back(&op);
+        if (!on_chip(op.mnemonic)) groups[{op.wave, op.issue}].push_back(&op);
     std::vector<CoalescingReport> out;
     for (const auto& [key, members] : groups) {
         CoalescingReport r;

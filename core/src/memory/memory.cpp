@@ -19,6 +19,9 @@ namespace lanescope {
 
 std::string_view memory_space_name(MemorySpace s) { return s == MemorySpace::Global ? "global" : "lds"; }
 std::string_view memory_order_name(MemoryOrder o) { return o == MemoryOrder::RowMajor ? "row" : "col"; }
+std::string_view memory_space_name(const Target& t, MemorySpace s) {
+    return t.vendor() == Vendor::NVIDIA && s == MemorySpace::Lds ? "smem" : memory_space_name(s);
+}
 
 long long element_bit_address(const MemoryTile& t, int row, int col) {
     const bool row_major = t.order == MemoryOrder::RowMajor;
@@ -84,8 +87,22 @@ void require_amd(const Target& t, const char* what) {
                     " is NVIDIA, whose fragments are loaded with ldmatrix (see the catalog's ldmatrix rows)");
 }
 
+// PTX's shared-memory accesses (PTX ISA §9.7.9.8 ld, §9.7.9.10 st): .b8 / .b16 / .b32, .v2.b32, .v4.b32.
+std::string shared_mnemonic(bool store, int bytes) {
+    const std::string base = store ? "st.shared." : "ld.shared.";
+    if (bytes == 16) return base + "v4.b32";
+    if (bytes == 8) return base + "v2.b32";
+    if (bytes == 4) return base + "b32";
+    if (bytes == 2) return base + "b16";
+    return base + (store ? "b8" : "u8");
+}
+
+bool nvidia(Family f) { return f == Family::Ampere || f == Family::Ada || f == Family::Hopper || f == Family::Blackwell ||
+                                f == Family::BlackwellGeForce; }
+
 // The plain access of `bytes` at register bit `bit` (0 or 16 for sub-dword forms).
 std::string plain_mnemonic(Family f, MemorySpace space, bool store, int bytes, int bit) {
+    if (nvidia(f)) return shared_mnemonic(store, bytes);
     const bool hi = bit == 16 && bytes <= 2;
     if (space == MemorySpace::Lds) {
         if (rdna(f)) {
@@ -222,6 +239,7 @@ private:
             int chosen = 1;
             for (int w : {16, 12, 8, 4, 2}) {
                 if (pos + 8LL * w > hi) continue;
+                if (w == 12 && target_.vendor() == Vendor::NVIDIA) continue;  // PTX has no 3-word vector
                 if (w >= 4 && pos % 32 != 0) continue;
                 if (w >= 8 && even_tuples(fam) && (pos / 32) % 2 != 0) continue;
                 if (w == 2 && pos % 16 != 0) continue;
@@ -235,7 +253,8 @@ private:
             }
             const int bit = static_cast<int>(pos % 32);
             // A byte at bits 8 or 24 has no load or store of its own: through a scratch VGPR.
-            const bool temp = chosen == 1 && (bit == 8 || bit == 24);
+            // NVIDIA: a byte lands in place only at bit 0 (ld.shared.u8 zero-extends into a register).
+            const bool temp = chosen == 1 && (target_.vendor() == Vendor::NVIDIA ? bit != 0 : (bit == 8 || bit == 24));
             for (const Cover& cv : cover) {
                 MemoryOp op = base_op(*cv.lane, pos, 8LL * chosen);
                 op.address = (pos + cv.offset) / 8;
@@ -372,7 +391,12 @@ private:
 
 std::vector<MemoryOp> plan_plain(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods,
                                  const MemoryTile& tile, const std::optional<TileParams>& tiles, bool store) {
-    require_amd(t, store ? "plain stores" : "plain loads");
+    if (t.vendor() != Vendor::AMD && tile.space != MemorySpace::Lds)
+        throw Error(std::string(store ? "plain stores" : "plain loads") + " on NVIDIA targets are modelled from shared "
+                    "memory (ld.shared / st.shared, ldmatrix / stmatrix); legal: --memory smem");
+    if (t.vendor() != Vendor::AMD && ins.kind != LayoutKind::MmaSync && ins.kind != LayoutKind::MmaSparse &&
+        ins.kind != LayoutKind::MmaBlockScale)
+        require_amd(t, store ? "plain stores" : "plain loads");
     if (store && op != Operand::C && op != Operand::D)
         throw Error("stores are planned for the accumulator: legal operands C, D (not " + std::string(operand_name(op)) + ")");
     if (ins.sparse() && (op == Operand::A || op == Operand::K))
@@ -407,13 +431,17 @@ std::vector<MemoryOp> plan_plain(const Instruction& ins, const Target& t, Operan
 }  // namespace
 
 int plain_access_alignment(const Target& t, MemorySpace s, int bytes) {
+    if (t.vendor() == Vendor::NVIDIA) return bytes == 12 ? 16 : bytes;  // natural (PTX ISA §6.4.1)
     if (s == MemorySpace::Global) return bytes >= 4 ? 4 : bytes;
-    (void)t;
     if (bytes == 12) return 16;
     return bytes;
 }
 
 std::string alignment_rule(const Target& t, MemorySpace s) {
+    if (t.vendor() == Vendor::NVIDIA)
+        return "shared memory: natural alignment, the address a multiple of the access size (PTX ISA §6.4.1 "
+               "\"Addresses as Operands\"); ld.shared/st.shared .b8 .b16 .b32 .v2.b32 .v4.b32 (no 12-byte vector); "
+               "ldmatrix/stmatrix row addresses 16-byte aligned (PTX ISA §9.7.14.5.15).";
     std::string regs = even_tuples(t.family)
                            ? std::string(t.family == Family::CDNA5
                                              ? " 64-bit and wider accesses start at an even VGPR (llvm-mc-22 rejects "

@@ -84,6 +84,63 @@ SmemAccess parse_smem_access(std::string_view raw) {
     return a;
 }
 
+namespace {
+
+const char* const kPhaseSource =
+    "CUDA C++ Programming Guide (shared memory, compute capability 5.x and later: 32 banks of 4 bytes); PTX ISA "
+    "§9.7.14.5.15 ldmatrix (lanes 8j..8j+7 give the rows of matrix j); the phases and the n^1 / n^2 merge measured on "
+    "an H200 with Nsight Compute (docs/memory.md)";
+
+std::string phase_name(const SmemAccess& a, int phase_lanes) {
+    if (a.matrix) return std::to_string(a.lanes_used / 8) + " matri" + (a.lanes_used == 8 ? "x" : "ces") + " of 8 row addresses";
+    if (phase_lanes >= 32) return "1 warp";
+    if (phase_lanes == 16) return "2 half-warps";
+    return "4 quarter-warps";
+}
+
+std::vector<std::vector<int>> split(int lanes_used, int phase_lanes, const std::vector<bool>& active) {
+    std::vector<std::vector<int>> out;
+    for (int first = 0; first < lanes_used; first += phase_lanes) {
+        std::vector<int> p;
+        for (int l = first; l < std::min(lanes_used, first + phase_lanes); ++l)
+            if (active.empty() || active[static_cast<size_t>(l)]) p.push_back(l);
+        if (!p.empty()) out.push_back(std::move(p));
+    }
+    return out;
+}
+
+}  // namespace
+
+PassGrouping smem_fixed_phases(const SmemAccess& a) {
+    return {phase_name(a, a.phase_lanes), split(a.lanes_used, a.phase_lanes, {}), kPhaseSource, "measured"};
+}
+
+PassGrouping smem_phases(const SmemAccess& a, const std::vector<std::uint32_t>& addresses, const std::vector<bool>& active,
+                         std::string* merge_rule) {
+    int phase_lanes = a.phase_lanes;
+    std::string rule;
+    auto on = [&](int l) { return active.empty() || active[static_cast<size_t>(l)]; };
+    // The measured merge: 64/128-bit loads whose every lane n reads the address of lane n^1 (or n^2).
+    if (!a.matrix && !a.store && (a.bytes == 8 || a.bytes == 16) && addresses.size() >= 32) {
+        for (int x : {1, 2}) {
+            bool all = true;
+            for (int l = 0; l < 32 && all; ++l)
+                all = on(l) == on(l ^ x) &&
+                      (!on(l) || addresses[static_cast<size_t>(l)] == addresses[static_cast<size_t>(l ^ x)]);
+            if (all) {
+                rule = "every lane n reads the address of lane n^" + str(x) + ": phases of " + str(2 * phase_lanes) +
+                       " lanes instead of " + str(phase_lanes) + " (measured on an H200)";
+                phase_lanes *= 2;
+                break;
+            }
+        }
+    }
+    if (merge_rule) *merge_rule = rule;
+    std::string name = phase_name(a, phase_lanes);
+    if (!rule.empty()) name += " (merged: " + rule.substr(0, rule.find(':')) + ")";
+    return {name, split(a.lanes_used, phase_lanes, active), kPhaseSource, "measured"};
+}
+
 SmemBankReport smem_bank_wavefronts(const SmemAccess& a, const std::vector<std::uint32_t>& addresses) {
     SmemBankReport r;
     r.access = a;
@@ -102,26 +159,13 @@ SmemBankReport smem_bank_wavefronts(const SmemAccess& a, const std::vector<std::
         if (addresses[static_cast<size_t>(l)] % static_cast<std::uint32_t>(align) != 0)
             throw Error("--addresses: lane " + str(l) + "'s address " + str(addresses[static_cast<size_t>(l)]) +
                         " is not " + str(align) + "-byte aligned, as " + a.name + " requires");
-    int phase_lanes = a.phase_lanes;
-    // The measured merge: 64/128-bit loads whose lanes pair up on one address.
-    if (!a.matrix && !a.store && (a.bytes == 8 || a.bytes == 16)) {
-        for (int x : {1, 2}) {
-            bool all = true;
-            for (int l = 0; l < 32 && all; ++l) all = addresses[static_cast<size_t>(l)] == addresses[static_cast<size_t>(l ^ x)];
-            if (all) {
-                r.merged = true;
-                r.merge_rule = "every lane n reads the address of lane n^" + str(x) + ": phases of " + str(2 * phase_lanes) +
-                               " lanes instead of " + str(phase_lanes) + " (measured on an H200)";
-                phase_lanes *= 2;
-                break;
-            }
-        }
-    }
+    const PassGrouping phases = smem_phases(a, addresses, {}, &r.merge_rule);
+    r.merged = !r.merge_rule.empty();
     std::set<std::uint32_t> all_words;
-    for (int first = 0; first < a.lanes_used; first += phase_lanes) {
+    for (const std::vector<int>& lanes : phases.passes) {
         SmemPhase ph;
         std::vector<std::set<std::uint32_t>> words(32);
-        for (int l = first; l < std::min(a.lanes_used, first + phase_lanes); ++l) {
+        for (int l : lanes) {
             ph.lanes.push_back(l);
             const std::uint32_t base = addresses[static_cast<size_t>(l)];
             for (int b = 0; b < std::max(4, a.bytes); b += 4) {

@@ -23,6 +23,7 @@ std::string SweepCandidate::options() const {
         add("--swizzle " + std::to_string(swizzle.vec) + "," + std::to_string(swizzle.per_phase) + "," +
             std::to_string(swizzle.max_phase));
     if (transpose) add("--transpose");
+    if (ld_shared) add("--ld-shared");
     if (reorder) add("--order " + std::string(memory_order_name(order)));
     if (ld > 0) add("--ld " + std::to_string(ld));
     return s;
@@ -31,7 +32,7 @@ std::string SweepCandidate::options() const {
 namespace {
 
 // How many choices a candidate makes (a pad, a swizzle, the transpose loads, a leading dimension).
-int complexity(const SweepCandidate& c) { return (c.pad > 0) + c.swizzle.active() + c.transpose + (c.ld > 0); }
+int complexity(const SweepCandidate& c) { return (c.pad > 0) + c.swizzle.active() + c.transpose + c.ld_shared + (c.ld > 0); }
 
 // The operand's distinct elements one wave holds, the most over the waves of a tile.
 long long elements_per_wave(const Query& q, const MemoryRequest& r) {
@@ -190,6 +191,8 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     base.tile.pad = 0;
     base.tile.swizzle = XorSwizzle{};
     base.transpose = false;
+    base.ld_shared = false;
+    const bool nvidia = q.target->vendor() == Vendor::NVIDIA;
     const auto [rows, cols] = memory_extent(q, base);  // refuses a tile over the planning limit
 
     SweepReport s;
@@ -203,7 +206,7 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     if (lds) {
         const BankModel bm = bank_model(*q.target);
         s.bytes_per_cycle = bm.banks * bm.bank_bytes;
-        s.metric = "LDS bank cycles per wave";
+        s.metric = nvidia ? "shared-memory bank wavefronts per warp" : "LDS bank cycles per wave";
     } else {
         s.bytes_per_cycle = 128;
         s.metric = "128-byte cache lines per wave";
@@ -241,9 +244,9 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     };
     std::vector<SweepCandidate> plain_candidates;
     for (int pad = 0; pad <= pad_max; pad += pad_step)
-        plain_candidates.push_back({pad, XorSwizzle{}, false, given_order, false, 0});
+        plain_candidates.push_back({pad, XorSwizzle{}, false, false, given_order, false, 0});
     for (const XorSwizzle& z : swizzles_of(given_order, given_ld))
-        plain_candidates.push_back({0, z, false, given_order, false, 0});
+        plain_candidates.push_back({0, z, false, false, given_order, false, 0});
     s.pad_step = pad_step;
     s.pad_max = pad_max / pad_step * pad_step;
     s.swizzles = static_cast<int>(plain_candidates.size()) - (s.pad_max / pad_step + 1);
@@ -285,7 +288,10 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
         return false;
     };
     bool transpose = false;
-    if (base.store) {
+    if (nvidia) {
+        s.transpose_note = "NVIDIA has no transpose loads: ldmatrix's .trans follows the tile's order; the sweep ranks "
+                           "ldmatrix against plain " + std::string(base.store ? "st.shared" : "ld.shared") + " (--ld-shared)";
+    } else if (base.store) {
         s.transpose_note = "stores have no transpose form";
     } else {
         transpose = transposable(given_order, given_ld, &s.transpose_note);
@@ -293,6 +299,16 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     }
 
     std::vector<SweepCandidate> all = plain_candidates;
+    auto add_ld_shared = [&](std::vector<SweepCandidate>& group) {
+        if (!nvidia) return;
+        const size_t n = group.size();
+        for (size_t i = 0; i < n; ++i) {
+            SweepCandidate c = group[i];
+            c.ld_shared = true;
+            group.push_back(c);
+        }
+    };
+    add_ld_shared(all);
     if (transpose)
         for (SweepCandidate c : plain_candidates) {
             c.transpose = true;
@@ -313,17 +329,26 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
         req.tile.pad = c.pad;
         req.tile.swizzle = c.swizzle;
         req.transpose = c.transpose;
+        req.ld_shared = c.ld_shared;
         return req;
     };
     auto plan_row = [&](const SweepCandidate& c) {
         const MemoryRequest req = request_of(c);
         MemoryPlan p;
         try {
-            const bool is_plain = c.pad == 0 && !c.swizzle.active() && !c.transpose && c.order == given_order &&
+            const bool is_plain = c.pad == 0 && !c.swizzle.active() && !c.transpose && !c.ld_shared && c.order == given_order &&
                                   req.tile.ld == given_ld && base.grouping.empty();
             p = is_plain ? plain : plan_memory(q, req);
         } catch (const Error& e) {
             s.skipped.push_back((c.options().empty() ? std::string("(none)") : c.options()) + ": " + e.what());
+            return;
+        }
+        // NVIDIA: a candidate without --ld-shared stands for ldmatrix; where the planner fell back to
+        // ld.shared, its --ld-shared twin is that plan.
+        if (nvidia && !c.ld_shared &&
+            std::none_of(p.ops.begin(), p.ops.end(), [](const MemoryOp& op) { return op.mnemonic.find("matrix") != std::string::npos; })) {
+            s.skipped.push_back((c.options().empty() ? std::string("(none)") : c.options()) + ": " +
+                                (p.notes.empty() ? std::string("no ldmatrix plan") : p.notes.front()));
             return;
         }
         SweepRow row;
@@ -412,8 +437,9 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
         if (lines_of(other) > 1 || extent_of(other) > 1) {
             std::vector<SweepCandidate> group;
             const int ld = extent_of(other);
-            for (int pad = 0; pad <= pad_max; pad += pad_step) group.push_back({pad, XorSwizzle{}, false, other, true, 0});
-            for (const XorSwizzle& z : swizzles_of(other, ld)) group.push_back({0, z, false, other, true, 0});
+            for (int pad = 0; pad <= pad_max; pad += pad_step) group.push_back({pad, XorSwizzle{}, false, false, other, true, 0});
+            for (const XorSwizzle& z : swizzles_of(other, ld)) group.push_back({0, z, false, false, other, true, 0});
+            add_ld_shared(group);
             if (!base.store && transposable(other, ld, nullptr)) {
                 const size_t n = group.size();
                 for (size_t i = 0; i < n; ++i) {
@@ -434,17 +460,18 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
             while (ld2 < ld0) ld2 *= 2;
             if (ld2 == ld0 || ld2 > (1 << 24)) continue;
             std::vector<SweepCandidate> group;
-            for (const XorSwizzle& z : swizzles_of(order, ld2)) group.push_back({0, z, false, order, order != given_order, ld2});
+            for (const XorSwizzle& z : swizzles_of(order, ld2)) group.push_back({0, z, false, false, order, order != given_order, ld2});
+            add_ld_shared(group);
             const size_t before = s.rows.size();
             plan_all(group, "--ld " + std::to_string(ld2) + " with swizzles");
             if (s.rows.size() > before) s.lds_tried.push_back(ld2);
         }
         // Paddings with swizzles: the best few of each (by cost, then instructions) combined, per order and ld.
-        std::map<std::pair<int, int>, std::pair<std::vector<const SweepRow*>, std::vector<const SweepRow*>>> by_layout;
+        std::map<std::tuple<int, int, bool>, std::pair<std::vector<const SweepRow*>, std::vector<const SweepRow*>>> by_layout;
         for (const SweepRow& x : s.rows) {
             const SweepCandidate& c = x.candidate;
             if (c.transpose) continue;
-            auto& slot = by_layout[{static_cast<int>(c.order), ld_of(c)}];
+            auto& slot = by_layout[{static_cast<int>(c.order), ld_of(c), c.ld_shared}];
             if (c.pad > 0 && !c.swizzle.active()) slot.first.push_back(&x);
             if (c.pad == 0 && c.swizzle.active()) slot.second.push_back(&x);
         }
@@ -484,7 +511,7 @@ SweepReport sweep_memory(const Query& q, const MemoryRequest& r) {
     auto key = [&](const SweepRow& x) {
         const SweepCandidate& c = x.candidate;
         return std::make_tuple(x.cost, x.instructions_per_wave, x.pad_bytes, complexity(c), c.reorder,
-                               c.transpose, c.pad, c.swizzle.max_phase, c.swizzle.vec, c.swizzle.per_phase, c.ld);
+                               c.transpose, c.ld_shared, c.pad, c.swizzle.max_phase, c.swizzle.vec, c.swizzle.per_phase, c.ld);
     };
     std::stable_sort(s.rows.begin(), s.rows.end(), [&](const SweepRow& a, const SweepRow& b) { return key(a) < key(b); });
 

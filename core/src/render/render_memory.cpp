@@ -72,8 +72,8 @@ std::string swizzle_json(const XorSwizzle& s) {
     return "{\"vec\": " + num(s.vec) + ", \"per_phase\": " + num(s.per_phase) + ", \"max_phase\": " + num(s.max_phase) + "}";
 }
 
-std::string memory_words(const MemoryTile& t) {
-    std::string s = std::string(memory_space_name(t.space)) + ", " + (t.order == MemoryOrder::RowMajor ? "row" : "column") +
+std::string memory_words(const Target& target, const MemoryTile& t) {
+    std::string s = std::string(memory_space_name(target, t.space)) + ", " + (t.order == MemoryOrder::RowMajor ? "row" : "column") +
                     "-major, ld " + num(t.ld) + ", pad " + num(t.pad) + ", " + num(t.element_bits) + "-bit elements";
     if (t.swizzle.active())
         s += ", XOR swizzle vec " + num(t.swizzle.vec) + " per_phase " + num(t.swizzle.per_phase) + " max_phase " +
@@ -100,10 +100,16 @@ std::vector<const MemoryOp*> issues_of(const std::vector<MemoryOp>& ops, int wav
     return v;
 }
 
-std::string reg_range(const MemoryOp& op) {
-    const int n = op.via_temp ? 1 : std::max(1, (op.bytes + 3) / 4);
-    std::string s = n == 1 ? "v" + num(op.reg) : "v[" + num(op.reg) + ":" + num(op.reg + n - 1) + "]";
-    if (op.via_temp) s += " bits " + num(op.bit) + ".." + num(op.bit + op.width_bits - 1) + " via a scratch VGPR";
+std::string reg_range(const MemoryOp& op, bool nvidia) {
+    // NVIDIA: PTX's 32-bit registers of the fragment (ldmatrix/stmatrix: one per matrix, width_bits / 32).
+    const bool matrix = op.mnemonic.find("matrix") != std::string::npos;
+    const int n = op.via_temp ? 1 : nvidia ? std::max(1, matrix ? op.width_bits / 32 : (op.bytes + 3) / 4)
+                                           : std::max(1, (op.bytes + 3) / 4);
+    const std::string v = nvidia ? "r" : "v";
+    std::string s = n == 1 ? v + num(op.reg) : nvidia ? "r" + num(op.reg) + "..r" + num(op.reg + n - 1)
+                                                      : "v[" + num(op.reg) + ":" + num(op.reg + n - 1) + "]";
+    if (op.via_temp) s += " bits " + num(op.bit) + ".." + num(op.bit + op.width_bits - 1) +
+                          (nvidia ? " via a scratch register" : " via a scratch VGPR");
     else if (op.bytes < 4 && op.bit) s += " bits " + num(op.bit) + ".." + num(op.bit + 8 * op.bytes - 1);
     return s;
 }
@@ -125,7 +131,37 @@ MemoryPlan plan_memory(const Query& q, const MemoryRequest& r) {
     memory_extent(q, r);  // refuses a tile over the work limit before any planning
     if (r.transpose && r.store) throw Error("--transpose and --store do not go together: transpose loads only read");
     MemoryPlan p;
-    if (r.store) p.ops = plan_stores(*q.ins, *q.target, r.operand, q.mods, r.tile, r.tiles);
+    if (r.ld_shared && q.target->vendor() != Vendor::NVIDIA)
+        throw Error("--ld-shared chooses NVIDIA's plain ld.shared / st.shared over ldmatrix / stmatrix; " + q.target->gfx +
+                    " is AMD (legal: leave --ld-shared out)");
+    if (q.target->vendor() == Vendor::NVIDIA) {
+        if (r.transpose)
+            throw Error("--transpose selects AMD's transpose loads; on NVIDIA ldmatrix's .trans is chosen from the tile's "
+                        "order (legal: leave --transpose out; --ld-shared for plain ld.shared)");
+        if (r.tiles && !r.tiles->single())
+            throw Error("NVIDIA shared-memory plans are modelled for one instruction's operand; legal: leave the tile "
+                        "options out");
+        if (r.tile.space != MemorySpace::Lds)
+            throw Error("NVIDIA plans are modelled from shared memory (ldmatrix, ld.shared); legal: --memory smem");
+        const std::string matrix = r.store ? "stmatrix" : "ldmatrix";
+        const std::string plain = r.store ? "st.shared" : "ld.shared";
+        bool planned = false;
+        if (!r.ld_shared) {
+            try {
+                p.ops = plan_matrix_loads(*q.ins, *q.target, r.operand, q.mods, r.tile, r.store);
+                planned = true;
+                p.notes.push_back(matrix + ": every register of the fragment is one m8n8 matrix of this tile (--ld-shared "
+                                  "plans " + plain + " instead)");
+            } catch (const Error& e) {
+                p.notes.push_back(plain + " instead of " + matrix + ": " + e.what());
+            }
+        }
+        if (!planned) {
+            p.ops = r.store ? plan_stores(*q.ins, *q.target, r.operand, q.mods, r.tile, r.tiles)
+                            : plan_plain_loads(*q.ins, *q.target, r.operand, q.mods, r.tile, r.tiles);
+            if (r.ld_shared) p.notes.push_back(plain + ", as asked (--ld-shared)");
+        }
+    } else if (r.store) p.ops = plan_stores(*q.ins, *q.target, r.operand, q.mods, r.tile, r.tiles);
     else if (r.transpose) p.ops = plan_transposed_loads(*q.ins, *q.target, r.operand, q.mods, r.tile, r.tiles);
     else p.ops = plan_plain_loads(*q.ins, *q.target, r.operand, q.mods, r.tile, r.tiles);
     p.banks = analyse_banks(p.ops, *q.target, q.mods.wave, r.grouping);
@@ -144,7 +180,10 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
     const MemoryTile& t = r.tile;
     const std::string op_name(operand_name(r.operand));
     const std::string direction = r.store ? "store" : "load";
-    const std::string kind = r.store ? "stores" : r.transpose ? "transposed loads" : "plain loads";
+    const bool nvidia = q.target->vendor() == Vendor::NVIDIA;
+    std::string kind = r.store ? "stores" : r.transpose ? "transposed loads" : "plain loads";
+    if (nvidia && !plan.ops.empty() && plan.ops.front().mnemonic.find("matrix") != std::string::npos)
+        kind = r.store ? "stores (stmatrix)" : "matrix loads (ldmatrix)";
     if (f == Format::Json) {
         std::string s = "{" + query_header_json(q) + ", ";
         if (!L.tile_fields.empty()) s += L.tile_fields + ", ";
@@ -152,12 +191,14 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
              ", \"element_bits\": " + num(L.bits) + ", \"space\": \"registers\", \"blocks\": " + num(L.blocks) +
              ", \"rows\": " + num(L.rows) +
              ", \"cols\": " + num(L.cols) + ", \"regs\": " + num(L.regs) + ", \"lanes\": " + num(L.lanes) + ",\n";
-        s += "\"memory\": {\"space\": " + json_string(memory_space_name(t.space)) + ", \"order\": " +
+        s += "\"memory\": {\"space\": " + json_string(memory_space_name(*q.target, t.space)) + ", \"order\": " +
              json_string(memory_order_name(t.order)) + ", \"ld\": " + num(t.ld) + ", \"pad\": " + num(t.pad) +
              ", \"swizzle\": " + swizzle_json(t.swizzle) + ", \"element_bits\": " + num(t.element_bits) +
              ", \"alignment_rule\": " + json_string(alignment_rule(*q.target, t.space)) + "},\n";
         s += "\"direction\": " + json_string(direction) + ", \"transpose\": " + (r.transpose ? "true" : "false") +
-             ", \"instructions_per_wave\": " + num(plan.instructions_per_wave) + ",\n";
+             ", \"instructions_per_wave\": " + num(plan.instructions_per_wave) + ", \"notes\": [";
+        for (size_t n = 0; n < plan.notes.size(); ++n) s += (n ? ", " : "") + json_string(plan.notes[n]);
+        s += "],\n";
         s += "\"entries\": [\n";
         for (size_t n = 0; n < L.rows_.size(); ++n) {
             const Row& e = L.rows_[n];
@@ -185,6 +226,7 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
                 const BankReport& b = plan.banks[n];
                 s += std::string(n ? ",\n" : "\n") + "{\"wave\": " + num(b.wave) + ", \"issue\": " + num(b.issue) +
                      ", \"mnemonic\": " + json_string(b.mnemonic) + ", \"cycles\": " + num(b.cycles) +
+                     (nvidia ? ", \"wavefronts\": " + num(b.cycles) : std::string()) +
                      ", \"minimum_cycles\": " + num(b.minimum_cycles) + ", \"grouping\": {\"name\": " +
                      json_string(b.grouping.name) + ", \"source\": " + json_string(b.grouping.source) +
                      ", \"confidence\": " + json_string(b.grouping.confidence) + "}, \"passes\": [";
@@ -225,10 +267,13 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
         return render_grid(grid, f);
     }
     const bool md = f == Format::Markdown;
-    std::string out = (md ? "### " : "") + std::string(kind == "stores" ? "Stores of " : "Loads of ") + op_name + " of " +
+    std::string out = (md ? "### " : "") + std::string(r.store ? "Stores of " : "Loads of ") + op_name + " of " +
                       query_title(q) + (r.tiles && !r.tiles->single() ? " (tile: " + r.tiles->describe() + ")" : "") +
-                      "\nmemory: " + memory_words(t) + "\n" + kind + ": " + num(plan.instructions_per_wave) +
-                      " instructions per wave\nalignment: " + alignment_rule(*q.target, t.space) + "\n\n";
+                      "\nmemory: " + memory_words(*q.target, t) + "\n" + kind + ": " + num(plan.instructions_per_wave) +
+                      " instructions per " + (nvidia ? "warp" : "wave") + "\nalignment: " +
+                      alignment_rule(*q.target, t.space) + "\n";
+    for (const std::string& n : plan.notes) out += "note: " + n + "\n";
+    out += "\n";
     // Per-lane address table: one column per wave-level instruction.
     const auto issues = issues_of(plan.ops);
     std::vector<std::string> head = {L.waves > 1 ? "wave:lane" : "lane"};
@@ -252,16 +297,19 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
         if (o.wave == 0) ++lanes_of_issue[o.issue];
     for (const MemoryOp* op : issues) {
         const int lanes = lanes_of_issue[op->issue];
-        grid.push_back({num(op->issue), op->mnemonic, num(op->bytes), reg_range(*op), num(lanes),
+        grid.push_back({num(op->issue), op->mnemonic, num(op->bytes), reg_range(*op, nvidia), num(lanes),
                         op->builtin.empty() ? "-" : op->builtin});
     }
-    out += (md ? "#### " : "") + std::string("Instructions (wave 0)\n") + render_grid(grid, f) + "\n";
+    out += (md ? "#### " : "") + std::string(nvidia ? "Instructions (warp 0)\n" : "Instructions (wave 0)\n") + render_grid(grid, f) + "\n";
     if (!plan.banks.empty()) {
         const BankModel bm = bank_model(*q.target);
-        out += (md ? "#### " : "") + std::string("LDS banks: ") + num(bm.banks) + " x " + num(bm.bank_bytes) + " bytes (" +
-               bm.confidence + "; " + bm.source + ")\n";
+        out += (md ? "#### " : "") + std::string(nvidia ? "Shared-memory banks: " : "LDS banks: ") + num(bm.banks) + " x " +
+               num(bm.bank_bytes) + " bytes (" + bm.confidence + "; " + bm.source + ")\n";
         grid.clear();
-        grid.push_back({"issue", "mnemonic", "passes", "cycles", "conflict-free", "worst pass", "grouping (confidence)"});
+        if (nvidia)
+            grid.push_back({"issue", "mnemonic", "phases", "wavefronts", "conflict-free", "worst phase", "phases (confidence)"});
+        else
+            grid.push_back({"issue", "mnemonic", "passes", "cycles", "conflict-free", "worst pass", "grouping (confidence)"});
         std::set<std::string> sources;
         for (const BankReport& b : plan.banks) {
             if (b.wave != 0) continue;
@@ -273,7 +321,38 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
             sources.insert(b.grouping.name + ": " + b.grouping.source);
         }
         out += render_grid(grid, f);
-        for (const auto& s : sources) out += "grouping " + s + "\n";
+        for (const auto& s : sources) out += (nvidia ? "phases " : "grouping ") + s + "\n";
+        if (nvidia) {
+            // Each instruction's banks phase by phase (distinct words per bank; . = none).
+            std::map<std::pair<int, int>, const MemoryOp*> by;
+            std::map<int, std::map<int, const MemoryOp*>> lanes_of;
+            for (const MemoryOp& op : plan.ops)
+                if (op.wave == 0) lanes_of[op.issue][op.lane] = &op;
+            for (const BankReport& b : plan.banks) {
+                if (b.wave != 0) continue;
+                out += "#" + num(b.issue) + " " + b.mnemonic + ": " + num(b.cycles) + " wavefronts\n";
+                for (size_t p = 0; p < b.passes.size(); ++p) {
+                    std::map<long long, std::set<long long>> words;  // bank -> words
+                    for (int lane : b.passes[p].lanes) {
+                        const MemoryOp* op = lanes_of[b.issue][lane];
+                        if (!op) continue;
+                        for (long long w = op->address / 4; w <= (op->address + op->bytes - 1) / 4; ++w) words[w % 32].insert(w);
+                    }
+                    std::string row;
+                    for (int bank = 0; bank < 32; ++bank) {
+                        const size_t n = words.count(bank) ? words[bank].size() : 0;
+                        row += n == 0 ? '.' : n < 10 ? static_cast<char>('0' + n) : '+';
+                        if (bank % 8 == 7 && bank < 31) row += ' ';
+                    }
+                    const auto& ls = b.passes[p].lanes;
+                    char line[200];
+                    std::snprintf(line, sizeof line, "  phase %-2zu lanes %2d-%-2d  %d  %s\n", p, ls.front(), ls.back(),
+                                  b.passes[p].cycles, row.c_str());
+                    out += line;
+                }
+            }
+            return out;
+        }
         const auto offered = pass_groupings(*q.target, plan.banks.front().mnemonic, q.mods.wave);
         out += "other groupings (--grouping NAME):";
         for (size_t n = 1; n < offered.size(); ++n) out += (n > 1 ? "," : "") + std::string(" '") + offered[n].name + "'";
@@ -457,6 +536,9 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std:
 
 std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, const std::string& name,
                               bool tables) {
+    if (q.target->vendor() == Vendor::NVIDIA)
+        throw Error("--format hip writes HIP code for AMD targets; " + q.target->gfx +
+                    " is NVIDIA (legal: table, csv, markdown, json)");
     const Layout L = layout_for(q, r);
     const int waves = L.waves, lanes = L.lanes;
     std::vector<const MemoryOp*> issues = issues_of(plan.ops);
@@ -479,7 +561,7 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const Memo
     const bool lds = r.tile.space == MemorySpace::Lds;
     const std::string space = lds ? "LS_LDS" : "LS_GLOBAL";
     std::string s = "// Generated by lanescope-cli load: " + std::string(r.store ? "stores of " : "loads of ") +
-                    std::string(operand_name(r.operand)) + " of " + query_title(q) + "\n// memory: " + memory_words(r.tile) +
+                    std::string(operand_name(r.operand)) + " of " + query_title(q) + "\n// memory: " + memory_words(*q.target, r.tile) +
                     "\n// " + num(n_issues) + " instructions per wave. Compiles as HIP device code (clang -x hip) and, "
                     "for plain loads, as host C++ with clang (the engine's own check runs it there).\n";
     s += "#pragma once\n#if defined(__HIP__)\n#ifndef LS_HD\n#define LS_HD __attribute__((host)) __attribute__((device))\n#endif\n"
@@ -573,7 +655,7 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const Memo
         const std::optional<AddressForm>& form = forms[static_cast<size_t>(n)];
         const int su = shared_unit[static_cast<size_t>(n)];
         const std::string unit_bit = su == -1 || op.via_temp ? "Plan::unit_bit[at]" : num(std::max(0, su));
-        s += "    {  // #" + num(op.issue) + " " + op.mnemonic + " -> " + reg_range(op) + "\n";
+        s += "    {  // #" + num(op.issue) + " " + op.mnemonic + " -> " + reg_range(op, false) + "\n";
         if (!form || op.via_temp || su == -1) s += "        const int at = " + at0 + num(n) + ") * Plan::lanes + lane;\n";
         if (form) {
             s += "        const unsigned addr = " + form->expr + ";  // closed form of (wave, lane)\n";

@@ -86,7 +86,7 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
     if (f == Format::Json) {
         std::string j = "{" + query_header_json(q) + ", \"operand\": " + json_string(op_name) +
                         (r.tiles && !r.tiles->single() ? ", \"tile\": " + json_string(r.tiles->describe()) : "") + ",\n";
-        j += "\"memory\": {\"space\": " + json_string(memory_space_name(r.tile.space)) + ", \"order\": " +
+        j += "\"memory\": {\"space\": " + json_string(memory_space_name(*q.target, r.tile.space)) + ", \"order\": " +
              json_string(memory_order_name(r.tile.order)) + ", \"ld\": " + num(r.tile.ld) + ", \"element_bits\": " +
              num(r.tile.element_bits) + ", \"lines\": " + num(s.lines) + "}, \"direction\": " +
              json_string(r.store ? "store" : "load") + ",\n";
@@ -137,7 +137,8 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
                      ", \"count\": " + num(x.instructions[i].second) + "}";
             j += "], \"pad\": " + num(c.pad) + ", \"swizzle\": {\"vec\": " + num(c.swizzle.vec) + ", \"per_phase\": " +
                  num(c.swizzle.per_phase) + ", \"max_phase\": " + num(c.swizzle.max_phase) + "}, \"transpose\": " +
-                 (c.transpose ? "true" : "false") + ", \"pad_bytes\": " + num(x.pad_bytes) + ", \"groupings\": [";
+                 (c.transpose ? "true" : "false") + ", \"ld_shared\": " + (c.ld_shared ? "true" : "false") +
+                 ", \"pad_bytes\": " + num(x.pad_bytes) + ", \"groupings\": [";
             for (size_t i = 0; i < x.groupings.size(); ++i) j += (i ? ", " : "") + json_string(x.groupings[i]);
             j += "], \"confidence\": [";
             for (size_t i = 0; i < x.confidences.size(); ++i) j += (i ? ", " : "") + json_string(x.confidences[i]);
@@ -179,7 +180,7 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
     const bool md = f == Format::Markdown;
     std::string out = (md ? "### " : "") + std::string("Sweep of ") + op_name + " of " + query_title(q) +
                       (r.tiles && !r.tiles->single() ? " (tile: " + r.tiles->describe() + ")" : "") + ": " +
-                      (r.store ? "stores" : "loads") + ", " + std::string(memory_space_name(r.tile.space)) + ", " +
+                      (r.store ? "stores" : "loads") + ", " + std::string(memory_space_name(*q.target, r.tile.space)) + ", " +
                       (r.tile.order == MemoryOrder::RowMajor ? "row" : "column") + "-major, ld " + num(r.tile.ld) + ", " +
                       num(r.tile.element_bits) + "-bit elements, " + num(s.lines) + " lines\n";
     out += "cost: " + s.metric + (lds ? " (each instruction's passes under its pass grouping, as `load` counts them; the "
