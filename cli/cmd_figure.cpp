@@ -32,6 +32,7 @@ struct FigureOptions {
     MemoryArgs memory;  // figure --memory ...: the memory view (issue 13)
     int issue = 0;
     bool memory_mode = false;
+    bool hover_titles = false;  // svg: each tile's element and location as its <title>
 };
 
 // Without --format, the file name decides: .png, .tex, anything else SVG.
@@ -51,6 +52,10 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
     if (fo.out.empty()) throw UsageError("figure needs -o FILE (the .svg, .tex or .png to write; - for stdout)");
     const fig::FigureFormat format = fig::parse_figure_format(fo.format.empty() ? format_from_name(fo.out) : fo.format);
     Resolved r = resolve(o);
+    if (fo.hover_titles && format != fig::FigureFormat::Svg)
+        throw ls::Error("--hover-titles is written by SVG only (a <title> per tile); legal: --format svg or an .svg name");
+    if (fo.hover_titles && fo.memory_mode)
+        throw ls::Error("--hover-titles applies to the layout figures, not the memory figure; legal: leave out the memory options");
     if (fo.memory_mode) {
         if (o.operand == "all" || o.operand == "ALL")
             throw ls::Error("a memory figure draws one operand (--operand A, B, C or D), not all");
@@ -80,6 +85,7 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
     spec.color = fig::parse_color_by(fo.color);
     spec.theme = fig::parse_theme(fo.theme);
     spec.tile = tile;
+    spec.hover_titles = fo.hover_titles;
     if (o.operand == "all" || o.operand == "ALL") {
         // A, B and D as a GEMM, those of them the instruction has (wgmma reads B from memory; ldmatrix has only D).
         const auto has = ls::operands_of(*r.ins);
@@ -182,6 +188,9 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
                                "default: column for tikz, natural for svg/png");
             figure->add_option("--min-font", fo.min_font, "with --width: smallest font size drawn (tile labels that need less are left out)")
                 ->capture_default_str();
+            figure->add_flag("--hover-titles", fo.hover_titles,
+                             "svg: each tile's element and location, in full, as its <title> (shown under the pointer in a "
+                             "browser or notebook)");
             // The memory view (docs/memory.md): any memory option draws it instead of the layout.
             add_memory_options(figure, fo.memory);
             add_int_option(figure, "--issue", fo.issue, 0, 1 << 20,

@@ -131,6 +131,13 @@ std::string short_reg(const CellLabel& l, Operand op, const Location& loc) {
     return l.reg_bare;
 }
 
+// Lines as one hover text: "v3[15:0] L17".
+std::string joined(const std::vector<std::string>& lines) {
+    std::string out;
+    for (const std::string& l : lines) out += (out.empty() ? "" : " ") + l;
+    return out;
+}
+
 // A cell's lines, composed by core (palette.hpp) in the vendor's terms: AMD
 // "v0[15:0]" over "L17", NVIDIA "a0" over "T13"; Short drops the bits
 // ("v0" over "L17"); Lane is the lane number alone.
@@ -242,6 +249,7 @@ Figure build_figure(const FigureSpec& spec) {
     const Instruction& ins = *spec.ins;
     const ThemeColors tc = theme_colors(spec.theme);
     Figure f;
+    f.hover_titles = spec.hover_titles;
     f.background = tc.background;
     f.tile_stroke = tc.grid;
     const double font = f.tile_font, line = f.tile_line;
@@ -741,6 +749,11 @@ Figure build_figure(const FigureSpec& spec) {
                             t.ink = text_on(t.fill);
                             t.ref = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
                                     std::to_string(n);
+                            if (spec.hover_titles)
+                                t.hover = element_label(p.op, e, L.blocks()) + ": " +
+                                          joined(as_instruction ? cell_lines(ins, p.op, locs[n].loc, L.element_bits(), CellForm::Full, L.space())
+                                                                : tile_cell_lines(ins, p.op, locs[n].wave, tile_waves, locs[n].loc,
+                                                                                  L.element_bits(), TileForm::Full, L.space()));
                             if (tiled && form == TileForm::None) {  // anonymous: colours only
                                 f.tiles.push_back(std::move(t));
                                 continue;
@@ -775,6 +788,13 @@ Figure build_figure(const FigureSpec& spec) {
                             t.ink = text_on(t.fill);
                             t.ref = opn + (tile_waves > 1 ? ".w" + std::to_string(b) : std::string()) + ".v" + std::to_string(reg) +
                                     ".l" + std::to_string(lane) + "." + std::to_string(n);
+                            if (spec.hover_titles) {
+                                const Location at{reg, lane, s.bit_lo, s.bit_hi};
+                                t.hover = joined(as_instruction ? cell_lines(ins, p.op, at, L.element_bits(), CellForm::Full, L.space())
+                                                                : tile_cell_lines(ins, p.op, b, tile_waves, at, L.element_bits(),
+                                                                                  TileForm::Full, L.space())) +
+                                          ": " + element_label(p.op, s.element, L.blocks());
+                            }
                             if (tiled && form == TileForm::None) {  // anonymous: colours only
                                 f.tiles.push_back(std::move(t));
                                 continue;

@@ -265,6 +265,22 @@ std::string to_svg(const Figure& f) {
 
     for (size_t n = 0; n < text_groups.items().size(); ++n)
         out += "<g class=\"s" + std::to_string(n) + "\">\n" + text_groups.items()[n].second + "</g>\n";
+    // Hover titles: a transparent rectangle over each tile, on top of everything, carrying its text.
+    if (f.hover_titles) {
+        out += "<g fill=\"#000\" fill-opacity=\"0\">\n";
+        for (const Tile& t : f.tiles) {
+            if (t.hover.empty()) continue;
+            out += "<rect";
+            attr(out, "x", t.x);
+            attr(out, "y", t.y);
+            attr(out, "width", t.w);
+            attr(out, "height", t.h);
+            out += "><title>";
+            append_xml(out, t.hover);
+            out += "</title></rect>\n";
+        }
+        out += "</g>\n";
+    }
     out += "</svg>\n";
     return out;
 }

@@ -42,7 +42,7 @@ Part = _namedtuple("Part", "block row col bit_lo bit_hi elem_bit_lo")
 Part.__doc__ = "Bits [bit_lo, bit_hi] of a register hold bits elem_bit_lo.. of element (block, row, col)."
 
 # Flags that take no value (True gives the flag, False leaves it out).
-_FLAGS = {"transposed", "transpose", "store", "sweep", "tables"}
+_FLAGS = {"transposed", "transpose", "store", "sweep", "tables", "hover_titles"}
 
 
 def _option_words(options):
@@ -342,8 +342,9 @@ class Layout:
             return None
 
     def _repr_html_(self):
-        svg = self._repr_svg_()
-        if svg is None:
+        try:  # the figure with a hover title on every tile: the element and where it lives
+            svg = self.svg(hover_titles=True)
+        except Error:
             return None
         start = svg.find("<svg")
         return (f'<div class="lanescope-layout" title="{_html(repr(self))}">' + svg[start:] + "</div>")
@@ -538,7 +539,7 @@ def figure(path, arch: str, instruction: str, operand: str = "all", format: str 
 
 
 _FIGURE_KEYS = {"view", "color", "color_by", "theme", "scale", "width", "min_font", "issue", "memory", "order", "ld",
-                "pad", "swizzle", "transpose", "store", "grouping"}
+                "pad", "swizzle", "transpose", "store", "grouping", "hover_titles"}
 
 
 def _option_words_split(options):

@@ -52,6 +52,9 @@ struct FigureSpec {
     // out when they do not fit; frames mark the instruction tiles, the waves
     // and the repetitions of the wave grid's tile.
     std::optional<TileParams> tile;
+    // Every tile carries its full element and location as a hover text, which the SVG writes as
+    // a <title> over the tile (a browser or a notebook shows it under the pointer).
+    bool hover_titles = false;
 };
 
 // Points per user unit of each format: TikZ draws 1 unit as 0.5 pt; SVG and
@@ -78,6 +81,9 @@ struct Tile {
     // The same name also where the tile is drawn anonymous (id empty); never written by a
     // format: front ends that hit-test the pointer (the web page, docs/web.md) read it.
     std::string ref;
+    // With FigureSpec::hover_titles: what a pointer over the tile is told, in full however little of
+    // the label fits ("A[1][6]: L17 v3[15:0]"); the SVG writes it as the tile's <title>.
+    std::string hover;
 };
 enum class Anchor { Start, Middle, End };
 struct Text {
@@ -120,6 +126,7 @@ struct Figure {
     std::vector<Text> texts;   // title, axes, legend
     std::vector<LegendEntry> legend;
     std::string legend_title;
+    bool hover_titles = false;  // the SVG writes each tile's hover text as its <title>
 };
 
 Figure build_figure(const FigureSpec& spec);
