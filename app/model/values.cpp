@@ -247,11 +247,21 @@ Outputs compute_d(const LayoutSet& set, const Inputs& in) {
     const ls::OperandLayout* D = set.find(ls::Operand::D);
     if (!D) return out;
     out.d = shaped(*D);
+    // D = A x B (+ C) only where the operands as laid out span D's rows and columns: an operand
+    // the layout gives for one CTA of a cta_group::2 pair (half of M or N) computes no D here.
+    const bool spans = !in.a.empty() && !in.b.empty() && in.a.rows >= out.d.rows && in.b.cols >= out.d.cols &&
+                       (in.c.empty() || (in.c.rows >= out.d.rows && in.c.cols >= out.d.cols)) &&
+                       (in.k.empty() || (in.k.rows >= out.d.rows && in.k.cols >= in.a.cols));
+    if (!spans) return Outputs{};
     const ls::Instruction& ins = *set.ins;
     const bool integer = is_int(out.d.type);
     const bool sparse = !in.k.empty();
     const bool dense_sparse = ins.sparse() && in.k.empty();
     const bool scaled = !in.sa.empty() && !in.sb.empty();
+    // Elements per scale factor along K (32 for MX formats, 16 for NVFP4's 4X): from the scales' own extent.
+    const int sa_block = scaled && in.sa.cols > 0 ? std::max(1, ins.k / in.sa.cols) : 32;
+    const int sb_block = scaled && in.sb.rows > 0 ? std::max(1, ins.k / in.sb.rows) : 32;
+    if (scaled && (in.sa.rows < out.d.rows || in.sb.cols < out.d.cols)) return Outputs{};
     for (int b = 0; b < out.d.blocks; ++b) {
         int ab = std::min(b, in.a.blocks - 1);
         if (ins.kind == ls::LayoutKind::Mfma && set.mods.cbsz > 0)
@@ -276,8 +286,8 @@ Outputs compute_d(const LayoutSet& set, const Inputs& in) {
                         iacc += static_cast<long long>(x) * static_cast<long long>(y);
                     } else {
                         double p = x * y;
-                        if (scaled) p *= std::ldexp(1.0, static_cast<int>(in.sa.at(0, i, k / 32)) - 127) *
-                                         std::ldexp(1.0, static_cast<int>(in.sb.at(0, k / 32, j)) - 127);
+                        if (scaled) p *= std::ldexp(1.0, static_cast<int>(in.sa.at(0, i, std::min(k / sa_block, in.sa.cols - 1))) - 127) *
+                                         std::ldexp(1.0, static_cast<int>(in.sb.at(0, std::min(k / sb_block, in.sb.rows - 1), j)) - 127);
                         acc += p;
                     }
                 }
