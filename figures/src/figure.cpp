@@ -731,6 +731,12 @@ Figure build_figure(const FigureSpec& spec) {
                 f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35, std::to_string(r),
                                    g.index_font, Anchor::End, false, tc.muted});
             const size_t first_tile = f.tiles.size();
+            // A location in full, as a hover text: "v3[15:0] L17" (a tile's adds its wave).
+            auto full_location = [&](int wave, const Location& loc) {
+                return joined(as_instruction ? cell_lines(ins, p.op, loc, L.element_bits(), CellForm::Full, L.space())
+                                             : tile_cell_lines(ins, p.op, wave, tile_waves, loc, L.element_bits(), TileForm::Full,
+                                                               L.space()));
+            };
             if (spec.view == View::Matrix) {
                 for (int r = 0; r < p.rows; ++r)
                     for (int c = 0; c < p.cols; ++c) {
@@ -750,10 +756,7 @@ Figure build_figure(const FigureSpec& spec) {
                             t.ref = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
                                     std::to_string(n);
                             if (spec.hover_titles)
-                                t.hover = element_label(p.op, e, L.blocks()) + ": " +
-                                          joined(as_instruction ? cell_lines(ins, p.op, locs[n].loc, L.element_bits(), CellForm::Full, L.space())
-                                                                : tile_cell_lines(ins, p.op, locs[n].wave, tile_waves, locs[n].loc,
-                                                                                  L.element_bits(), TileForm::Full, L.space()));
+                                t.hover = element_label(p.op, e, L.blocks()) + ": " + full_location(locs[n].wave, locs[n].loc);
                             if (tiled && form == TileForm::None) {  // anonymous: colours only
                                 f.tiles.push_back(std::move(t));
                                 continue;
@@ -788,13 +791,9 @@ Figure build_figure(const FigureSpec& spec) {
                             t.ink = text_on(t.fill);
                             t.ref = opn + (tile_waves > 1 ? ".w" + std::to_string(b) : std::string()) + ".v" + std::to_string(reg) +
                                     ".l" + std::to_string(lane) + "." + std::to_string(n);
-                            if (spec.hover_titles) {
-                                const Location at{reg, lane, s.bit_lo, s.bit_hi};
-                                t.hover = joined(as_instruction ? cell_lines(ins, p.op, at, L.element_bits(), CellForm::Full, L.space())
-                                                                : tile_cell_lines(ins, p.op, b, tile_waves, at, L.element_bits(),
-                                                                                  TileForm::Full, L.space())) +
-                                          ": " + element_label(p.op, s.element, L.blocks());
-                            }
+                            if (spec.hover_titles)
+                                t.hover = full_location(b, Location{reg, lane, s.bit_lo, s.bit_hi}) + ": " +
+                                          element_label(p.op, s.element, L.blocks());
                             if (tiled && form == TileForm::None) {  // anonymous: colours only
                                 f.tiles.push_back(std::move(t));
                                 continue;
