@@ -1313,12 +1313,9 @@ int cli_main(int argc, char** argv, bool every_option) {
 
 }  // namespace
 
-// The whole CLI as a function: main() below, and the argument-parser fuzz target (fuzz/).
+// The whole CLI as a function: lanescope-cli's main() (cli_main.cpp), the Python module, the
+// web page's engine and the argument fuzzers call it.
 int lanescope_cli_main(int argc, char** argv) {
     const int rc = cli_main(argc, argv, false);
     return rc == kParseAgain ? cli_main(argc, argv, true) : rc;
 }
-
-#ifndef LANESCOPE_CLI_NO_MAIN
-int main(int argc, char** argv) { return lanescope_cli_main(argc, argv); }
-#endif

@@ -1,5 +1,5 @@
-# The CLI's sources, shared by lanescope-cli (cli/CMakeLists.txt) and the
-# argument fuzzer (fuzz/CMakeLists.txt), which compiles them without main().
+# The CLI's sources: the CLI library (cli/library.cmake) that lanescope-cli, the Python
+# module, the web page's engine and the argument fuzzers link; main() is cli_main.cpp.
 set(LANESCOPE_CLI_SOURCES
   ${CMAKE_CURRENT_LIST_DIR}/main.cpp
   ${CMAKE_CURRENT_LIST_DIR}/common.cpp
