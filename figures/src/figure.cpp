@@ -85,9 +85,13 @@ std::string axis_words(Operand op, bool sparse, View view) {
     return "";
 }
 
-std::string color_words(const Instruction& ins, ColorBy by) {
+// What the colours mean; in Tensor Memory and shared memory "by lane" is core's
+// location_color (palette.hpp): a hue per TMEM lane quarter, per 16-byte chunk of a line.
+std::string color_words(const Instruction& ins, ColorBy by, Space space = Space::Registers) {
     switch (by) {
         case ColorBy::Lane:
+            if (space == Space::TensorMemory) return "TMEM lane quarter (the lanes warp w%4 of a warpgroup may access)";
+            if (space == Space::SharedMemory) return "16-byte chunk of the 128-byte line (its 4 banks)";
             if (ins.vendor() == Vendor::NVIDIA) return ins.kind == LayoutKind::Wgmma ? "warp of the warpgroup" : "groupID";
             return "lane group";
         case ColorBy::Register: return "register";
@@ -97,7 +101,9 @@ std::string color_words(const Instruction& ins, ColorBy by) {
 }
 
 // What the shade within a lane group's hue steps by (core's lane_shade_text).
-std::string shade_words(const Instruction& ins) {
+std::string shade_words(const Instruction& ins, Space space = Space::Registers) {
+    if (space == Space::TensorMemory) return ", shaded by lane within the quarter";
+    if (space == Space::SharedMemory) return ", shaded by the line's place in its period of 8 lines (the rows of a core matrix)";
     if (ins.vendor() != Vendor::NVIDIA) return ", shade by lane within the group (lightest = last lane)";
     return ", shade by " + lane_shade_text(ins) + (ins.kind == LayoutKind::Wgmma ? " within the warp (lightest = 7)" : " (lightest = 3)");
 }
@@ -441,6 +447,10 @@ Figure build_figure(const FigureSpec& spec) {
         spec.operands.size() > 1)
         ops += " (B in shared memory)";
     const std::string mods = spec.mods.describe();
+    // The panels' one space other than registers (TMEM D, shared-memory B), else Registers.
+    Space panels_space = panels.empty() ? Space::Registers : panels.front().layout.space();
+    for (const Panel& p : panels)
+        if (p.layout.space() != panels_space) panels_space = Space::Registers;
     f.subtitle = (nvidia_short ? "PTX " + ins.mnemonic + "  \u00B7  " : std::string()) + spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), " +
                  lane_group_name(ins, wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
                  "  \u00B7  operand" + (spec.operands.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
@@ -448,7 +458,7 @@ Figure build_figure(const FigureSpec& spec) {
                  (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " +
                  (tiled && spec.color == ColorBy::Lane && tile_waves > 1
                       ? (ins.vendor() == Vendor::NVIDIA ? "warp and lane group" : "wave and lane group")
-                      : color_words(ins, spec.color));
+                      : color_words(ins, spec.color, panels_space));
     // The special facts and the confidence: a line of their own under the subtitle.
     std::string facts;
     for (const std::string& fact : special_facts(ins, spec.mods, spec.operands)) facts += (facts.empty() ? "" : "  \u00B7  ") + fact;
@@ -1008,9 +1018,7 @@ Figure build_figure(const FigureSpec& spec) {
     // Legend: one swatch per colour class shown.
     // Panels all in one space other than registers (TMEM D, shared-memory B): its colour classes
     // (core's location_color: 4 TMEM lane quarters, 8 chunks of a shared-memory line).
-    Space legend_space = panels.empty() ? Space::Registers : panels.front().layout.space();
-    for (const Panel& p : panels)
-        if (p.layout.space() != legend_space) legend_space = Space::Registers;
+    const Space legend_space = panels_space;
     int classes = 0;
     switch (spec.color) {
         case ColorBy::Lane:
@@ -1054,8 +1062,8 @@ Figure build_figure(const FigureSpec& spec) {
                          (g.reg_right > 0 || g.reg_bottom > 0 ? (ins.vendor() == Vendor::NVIDIA ? std::string("a1 by a run of cells: PTX's name of the fragment element holding it. ")
                                                                                                  : "v3 by a run of cells: the VGPR holding it. ")
                                                                 : std::string()) +
-                         "Colour by " + color_words(ins, spec.color) +
-                         (shade_lanes ? shade_words(ins) : "") + ":";
+                         "Colour by " + color_words(ins, spec.color, legend_space) +
+                         (shade_lanes ? shade_words(ins, legend_space) : "") + ":";
     }
     const double lf = g.legend_font, sw = g.swatch;
     const double legend_w = (fit ? spec.fit_width : std::max(content_w, g.min_width)) - g.margin;

@@ -694,3 +694,46 @@ TEST_CASE("sparse index cells keep their nibble where bits do not fit; wgmma nam
         CHECK(r.out.find(label) != std::string::npos);
     }
 }
+
+// A shared-memory B (wgmma) and a Tensor Memory D (tcgen05.mma) are coloured by where they live
+// (palette.hpp's location_color), so their legends and subtitles must say so, not name warps: a
+// learner reading "colour by warp of the warpgroup" over 16-byte chunks is told something false.
+TEST_CASE("figures of shared-memory and Tensor Memory operands name their own colour classes") {
+    {
+        const Built b = build({"sm_90a", "wgmma_m64n64k16_f32_f16", ls::Operand::B, {}});
+        REQUIRE(b.layout.space() == ls::Space::SharedMemory);
+        const std::string svg = fig::to_svg(b.figure);
+        CHECK(svg.find("Colour by 16-byte chunk of the 128-byte line") != std::string::npos);
+        CHECK(svg.find("colour by 16-byte chunk of the 128-byte line") != std::string::npos);  // the subtitle
+        CHECK(svg.find("warp of the warpgroup") == std::string::npos);
+        // The colour is a function of the chunk (address bits 4-6) and the line within its period of 8
+        // (bits 7-9) alone, and the chunks of a line that hold elements take different hues.
+        std::map<std::pair<int, int>, std::string> fill_of;
+        std::map<int, std::map<int, std::string>> chunks_of_line;
+        for (const SvgTile& t : svg_tiles(svg)) {
+            REQUIRE(t.lines.size() == 2);
+            const int address = std::stoi(t.lines[0].substr(2), nullptr, 16);  // "0x0490"
+            const auto key = std::make_pair((address >> 4) & 7, (address >> 7) & 7);
+            INFO(t.id << " at " << t.lines[0]);
+            if (!fill_of.count(key)) fill_of[key] = t.fill;
+            CHECK(fill_of[key] == t.fill);
+            chunks_of_line[address >> 7][(address >> 4) & 7] = t.fill;
+        }
+        for (const auto& [line, chunks] : chunks_of_line) {
+            std::set<std::string> hues;
+            for (const auto& [chunk, fill] : chunks) hues.insert(fill);
+            CHECK(hues.size() == chunks.size());
+        }
+    }
+    {
+        const Built b = build({"sm_100a", "tcgen05_mma_m128n256k16_f32_f16", ls::Operand::D, {}});
+        REQUIRE(b.layout.space() == ls::Space::TensorMemory);
+        const std::string svg = fig::to_svg(b.figure);
+        CHECK(svg.find("Colour by TMEM lane quarter") != std::string::npos);
+        CHECK(svg.find("warp of the warpgroup") == std::string::npos);
+    }
+    {   // registers keep their words
+        const Built b = build({"sm_90a", "wgmma_m64n64k16_f32_f16", ls::Operand::D, {}});
+        CHECK(fig::to_svg(b.figure).find("Colour by warp of the warpgroup") != std::string::npos);
+    }
+}
