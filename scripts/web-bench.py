@@ -40,7 +40,7 @@ def main():
     rng = random.Random(28)
     try:
         b.size(1400, 900)
-        print("| view | first picture ms | render ms | engine ms | DOM parse ms | layout+paint ms | tiles |"
+        print("| view | first picture ms | render ms | engine ms | display list ms | paint ms | tiles |"
               " hover median ms | hover p90 ms | hover max ms |")
         print("|---|---|---|---|---|---|---|---|---|---|")
         for label, link in LINKS:

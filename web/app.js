@@ -66,6 +66,12 @@ function cli(args, outName) {
   }
   return {rc, bytes, text: bytes ? new TextDecoder().decode(bytes) : '', err: stderr.join('\n')};
 }
+// `figure` drawn for the canvas: the engine keeps its display list and writes no file.
+function draw(args) {
+  stderr = [];
+  const rc = engine.draw(args.concat(['-o', '-']).join('\n'));  // -o: figure requires it; nothing is written
+  return {rc, err: stderr.join('\n')};
+}
 // The command line of `cmd` for the link's state; `extra` is appended.
 function argsFor(cmd, extra = [], opts = {}) {
   const a = [cmd];
@@ -103,7 +109,7 @@ function render() {
     return;
   }
   const t0 = performance.now();
-  const r = cli(argsFor('figure'), 'figure.svg');
+  const r = draw(argsFor('figure'));
   times.engineMs = performance.now() - t0;  // the engine's share (scripts/web-bench.py)
   if (r.rc !== 0) {
     showMessage(r.err || 'lanescope-cli figure failed (exit ' + r.rc + ')');

@@ -19,6 +19,9 @@
 #include <sys/types.h>
 
 int lanescope_cli_main(int argc, char** argv);
+namespace lscli {
+extern bool figure_drawn_only;  // cli/cmd_figure.cpp: `figure` draws for figure_drawn only
+}
 
 // `bench` times child processes; a page starts none (emscripten's posix_spawn fails, so `bench`
 // says "cannot start" before it would wait), and emscripten's C library has no wait4 to link.
@@ -86,8 +89,9 @@ std::string scene_of(const fig::Figure& f) {
     return s;
 }
 
-// One CLI run; `args` is the command line after the program name, one argument a line.
-int run(const std::string& args) {
+// One CLI run; `args` is the command line after the program name, one argument a line. With
+// `draw_only`, a figure is drawn for the page (its display list kept) and not serialised.
+int run_cli(const std::string& args, bool draw_only) {
     // emscripten starts with umask 0777, which leaves the files the CLI writes mode 0 (unreadable);
     // a shell's usual 022 instead.
     ::umask(022);
@@ -107,6 +111,7 @@ int run(const std::string& args) {
     g_ids.clear();
     g_colors.clear();
     g_scene.clear();
+    lscli::figure_drawn_only = draw_only;
     lscli::figure_drawn = [](const fig::Figure& f) {
         g_boxes.reserve(f.tiles.size() * 4);
         g_colors.reserve(f.tiles.size() * 3);
@@ -121,10 +126,15 @@ int run(const std::string& args) {
     };
     const int rc = lanescope_cli_main(static_cast<int>(words.size()), argv.data());
     lscli::figure_drawn = nullptr;
+    lscli::figure_drawn_only = false;
     std::fflush(stdout);
     std::fflush(stderr);
     return rc;
 }
+
+int run(const std::string& args) { return run_cli(args, false); }
+// `figure`'s picture for the page: the display list only (scene, tileBoxes, ...), no file written.
+int draw(const std::string& args) { return run_cli(args, true); }
 
 emscripten::val tile_boxes() {
     return emscripten::val(emscripten::typed_memory_view(g_boxes.size(), g_boxes.data()));
@@ -139,6 +149,7 @@ std::string scene() { return g_scene; }
 
 EMSCRIPTEN_BINDINGS(lanescope) {
     emscripten::function("run", &run);
+    emscripten::function("draw", &draw);
     emscripten::function("tileBoxes", &tile_boxes);
     emscripten::function("tileIds", &tile_ids);
     emscripten::function("tileColors", &tile_colors);

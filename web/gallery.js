@@ -64,8 +64,8 @@ function drawNext() {
 }
 function preview(r) {
   r.drawn = true;
-  const res = run(['figure', '--arch', r.target, '--instruction', r.instruction, '--operand', 'all'], 'preview.svg');
-  if (res.rc !== 0) { r.canvas.title = 'no preview'; return; }
+  const rc = engine.draw(['figure', '--arch', r.target, '--instruction', r.instruction, '--operand', 'all', '-o', '-'].join('\n'));
+  if (rc !== 0) { r.canvas.title = 'no preview'; return; }
   const fig = readFigure(engine);
   const s = Math.min(PREVIEW / fig.width, PREVIEW / fig.height);
   const W = Math.max(1, Math.round(fig.width * s)), H = Math.max(1, Math.round(fig.height * s));
