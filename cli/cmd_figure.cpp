@@ -17,6 +17,9 @@
 namespace lscli {
 
 std::function<void(const lanescope::figures::Figure&)> figure_drawn;
+// Set by the web page (web/bind.cpp) while it draws for its own canvas: `figure` hands its figure to
+// figure_drawn and neither serialises nor writes it.
+bool figure_drawn_only = false;
 
 #ifdef LANESCOPE_HAVE_FIGURES
 namespace {
@@ -121,7 +124,10 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
 }
 
 int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f) {
-    if (figure_drawn) figure_drawn(f);
+    if (figure_drawn) {
+        figure_drawn(f);
+        if (figure_drawn_only) return 0;
+    }
     std::string bytes;
     switch (format) {
         case fig::FigureFormat::Svg: bytes = fig::to_svg(f); break;

@@ -40,10 +40,11 @@ def main():
     rng = random.Random(28)
     try:
         b.size(1400, 900)
-        print("| view | first picture ms | render ms | tiles | hover median ms | hover p90 ms | hover max ms |")
-        print("|---|---|---|---|---|---|---|")
+        print("| view | first picture ms | render ms | engine ms | display list ms | paint ms | tiles |"
+              " hover median ms | hover p90 ms | hover max ms |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         for label, link in LINKS:
-            firsts, renders = [], []
+            firsts, renders, parts = [], [], []
             for _ in range(3):  # a fresh page each time (the wasm compiled again, from the HTTP cache)
                 b.open(base + link)
                 for _ in range(100):
@@ -52,6 +53,7 @@ def main():
                         break
                 firsts.append(t["firstPicture"])
                 renders.append(t["renderMs"])
+                parts.append((t["engineMs"], t.get("parseMs", 0), t.get("paintMs", 0)))
             fig = b.js("lanescopePage.figure()")
             b.js("window.lanescopeTimes.hover = []")
             for _ in range(a.hovers):
@@ -60,8 +62,10 @@ def main():
                 sx, sy = b.js("lanescopePage.toScreen(%f, %f)" % (x + w / 2, y + h / 2))
                 b.mouse(sx, sy, modifiers=8 if rng.random() < 0.25 else 0)
             hv = sorted(b.js("window.lanescopeTimes.hover"))
-            print("| %s | %.0f | %.0f | %d | %.2f | %.2f | %.2f |" % (
-                label, statistics.median(firsts), statistics.median(renders), fig["tiles"], statistics.median(hv),
+            med = lambda k: statistics.median(p[k] for p in parts)  # noqa: E731
+            print("| %s | %.0f | %.0f | %.0f | %.0f | %.0f | %d | %.2f | %.2f | %.2f |" % (
+                label, statistics.median(firsts), statistics.median(renders), med(0), med(1), med(2), fig["tiles"],
+                statistics.median(hv),
                 hv[len(hv) * 9 // 10], hv[-1]))
     finally:
         b.close()

@@ -21,7 +21,7 @@ unset CMAKE_CXX_COMPILER_LAUNCHER CMAKE_C_COMPILER_LAUNCHER
 mkdir -p "$out/include"
 ln -sfn /usr/include/CLI "$out/include/CLI"
 ln -sfn /usr/include/stb "$out/include/stb"
-emcmake cmake -S . -B "$out/cmake" -G Ninja -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_CXX_FLAGS=-fexceptions \
+emcmake cmake -S . -B "$out/cmake" -G Ninja -DCMAKE_BUILD_TYPE=MinSizeRel -DCMAKE_CXX_FLAGS=-fwasm-exceptions \
   -DLANESCOPE_BUILD_TESTS=OFF -DLANESCOPE_BUILD_CLI=OFF -DLANESCOPE_BUILD_GPU=OFF -DLANESCOPE_BUILD_APP=OFF \
   -DLANESCOPE_BUILD_WEB=ON -DLANESCOPE_STB_INCLUDE="$root/$out/include" -DLANESCOPE_CLI11_INCLUDE="$root/$out/include" >/dev/null
 cmake --build "$out/cmake" --target lanescope_web
@@ -30,11 +30,11 @@ cmake --build "$out/cmake" --target lanescope_web
 # inside it), and the font PNG downloads are drawn with (fetched only for a PNG).
 site=$out/site
 rm -rf "$site.tmp" && mkdir -p "$site.tmp"
-cp web/index.html web/app.js web/style.css "$out/cmake/web/lanescope.js" "$out/cmake/web/lanescope.wasm" "$site.tmp/"
+cp web/index.html web/app.js web/paint.js web/gallery.html web/gallery.js web/style.css "$out/cmake/web/lanescope.js" "$out/cmake/web/lanescope.wasm" "$site.tmp/"
 cp /usr/share/fonts/truetype/dejavu/DejaVuSans.ttf "$site.tmp/"
 rm -rf "$site" && mv "$site.tmp" "$site"
-bytes=$(($(stat -c %s "$site/lanescope.js") + $(stat -c %s "$site/lanescope.wasm") + $(stat -c %s "$site/app.js")))
-echo "web: site in $site (engine and page script: $((bytes / 1024)) KiB)"
+bytes=$(($(stat -c %s "$site/lanescope.js") + $(stat -c %s "$site/lanescope.wasm") + $(stat -c %s "$site/app.js") + $(stat -c %s "$site/paint.js")))
+echo "web: site in $site (engine and page script: $((bytes / 1024)) KiB; the whole site: $(du -sk "$site" | cut -f1) KiB)"
 
 if [[ ${1:-} == --serve ]]; then
   port=${2:-8028}

@@ -66,6 +66,12 @@ function cli(args, outName) {
   }
   return {rc, bytes, text: bytes ? new TextDecoder().decode(bytes) : '', err: stderr.join('\n')};
 }
+// `figure` drawn for the canvas: the engine keeps its display list and writes no file.
+function draw(args) {
+  stderr = [];
+  const rc = engine.draw(args.concat(['-o', '-']).join('\n'));  // -o: figure requires it; nothing is written
+  return {rc, err: stderr.join('\n')};
+}
 // The command line of `cmd` for the link's state; `extra` is appended.
 function argsFor(cmd, extra = [], opts = {}) {
   const a = [cmd];
@@ -93,7 +99,7 @@ function render() {
   hideTip();
   syncControls();
   fig = null;
-  $('figure').innerHTML = '';
+  schedulePaint();
   $('overlay').innerHTML = '';
   if (!state.get('arch') || !state.get('i')) {
     showMessage(state.get('arch') ? 'Pick an instruction: type in the search box.' :
@@ -103,19 +109,18 @@ function render() {
     return;
   }
   const t0 = performance.now();
-  const r = cli(argsFor('figure'), 'figure.svg');
+  const r = draw(argsFor('figure'));
+  times.engineMs = performance.now() - t0;  // the engine's share (scripts/web-bench.py)
   if (r.rc !== 0) {
     showMessage(r.err || 'lanescope-cli figure failed (exit ' + r.rc + ')');
     fig = null;
   } else {
     showMessage('');
-    $('figure').innerHTML = r.text;
-    const svg = $('figure').querySelector('svg');
-    const boxes = Float64Array.from(engine.tileBoxes());
-    const rows = engine.tileIds().split('\n');
-    rows.pop();
-    fig = {width: +svg.getAttribute('width'), height: +svg.getAttribute('height'), boxes,
-           ids: rows.map((r) => r.split('\t')[0]), lines: rows.map((r) => r.split('\t').slice(1))};
+    const t1 = performance.now();
+    // The engine's display list of the figure just drawn (web/bind.cpp): the page paints it on a
+    // <canvas>, as figures/src/svg.cpp writes it, and hit-tests the same tiles.
+    fig = readFigure(engine);
+    times.parseMs = performance.now() - t1;  // reading the display list (painting comes after render)
     const ov = $('overlay');
     ov.setAttribute('width', fig.width);
     ov.setAttribute('height', fig.height);
@@ -130,7 +135,9 @@ function render() {
   // The first picture: painted in the frame after this (ms since navigation started). The facts
   // and the modifier menus come after it has been painted.
   const generation = ++renders;
+  const t2 = performance.now();
   requestAnimationFrame(() => {
+    times.paintMs = performance.now() - t2;  // the canvas painted, the frame laid out
     if (!times.firstPicture) times.firstPicture = performance.now();
     setTimeout(() => {
       if (generation !== renders) return;
@@ -234,6 +241,35 @@ function laneTables() {
 // ---- zoom and pan ---------------------------------------------------------------------------
 function applyView() {
   $('canvas').style.transform = `translate(${view.x}px, ${view.y}px) scale(${view.s})`;
+  schedulePaint();
+}
+
+// ---- painting the engine's display list -----------------------------------------------------
+// The engine's display list, painted by paint.js once per change of figure or view (zoom, pan,
+// resize), never on hover: the outlines are the overlay above it.
+let paintQueued = false;
+function schedulePaint() {
+  if (paintQueued) return;
+  paintQueued = true;
+  requestAnimationFrame(paint);
+}
+function paint() {
+  paintQueued = false;
+  const c = $('paint'), st = $('stage');
+  const dpr = window.devicePixelRatio || 1, W = st.clientWidth, H = st.clientHeight;
+  if (c.width !== Math.round(W * dpr) || c.height !== Math.round(H * dpr)) {
+    c.width = Math.round(W * dpr);
+    c.height = Math.round(H * dpr);
+    c.style.width = W + 'px';
+    c.style.height = H + 'px';
+  }
+  const g = c.getContext('2d');
+  g.setTransform(1, 0, 0, 1, 0, 0);
+  g.clearRect(0, 0, c.width, c.height);
+  if (!fig) return;
+  const t0 = performance.now();
+  paintFigure(g, fig, view, W, H, dpr);
+  times.lastPaintMs = performance.now() - t0;
 }
 function fitView() {
   if (!fig) return;
@@ -556,7 +592,7 @@ function wire() {
   };
   stage.addEventListener('mouseleave', () => { hover = null; hideTip(); drawHighlights(); });
   window.addEventListener('hashchange', () => { state = parseHash(location.hash); normalise(); render(); });
-  window.addEventListener('resize', () => { fitView(); });
+  window.addEventListener('resize', () => { fitView(); schedulePaint(); });
 }
 // A link without an operand shows the GEMM (A, B and D).
 function normalise() { if (state.get('i') && !state.has('operand')) state.set('operand', 'all'); }
@@ -579,7 +615,8 @@ window.lanescopePage = {
   tileBox: (i) => Array.from(fig.boxes.subarray(4 * i, 4 * i + 4)),
   tileId: (i) => fig.ids[i],
   toScreen: (x, y) => { const st = $('stage').getBoundingClientRect(); return [st.left + view.x + x * view.s, st.top + view.y + y * view.s]; },
-  figure: () => (fig ? {width: fig.width, height: fig.height, tiles: fig.ids.length} : null),
+  figure: () => (fig ? {width: fig.width, height: fig.height, tiles: fig.ids.length,
+                        labelled: fig.colors.filter((v, k) => k % 3 === 2 && v).length} : null),
   findTile: (id) => (fig ? fig.ids.indexOf(id) : -1),
   laneOf: (i) => { if (!fig || !fig.parsed[i]) return null; learnLanes(); return fig.parsed[i].lane || null; },
 };

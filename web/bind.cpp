@@ -5,11 +5,13 @@
 // (the page collects them); `figure` also leaves its tiles for hit-testing.
 #include "common.hpp"
 #include "lanescope/figures.hpp"
+#include "lanescope/render.hpp"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
 #include <cerrno>
+#include <cstdint>
 #include <string>
 #include <vector>
 #include <sys/resource.h>
@@ -17,6 +19,9 @@
 #include <sys/types.h>
 
 int lanescope_cli_main(int argc, char** argv);
+namespace lscli {
+extern bool figure_drawn_only;  // cli/cmd_figure.cpp: `figure` draws for figure_drawn only
+}
 
 // `bench` times child processes; a page starts none (emscripten's posix_spawn fails, so `bench`
 // says "cannot start" before it would wait), and emscripten's C library has no wait4 to link.
@@ -30,12 +35,63 @@ namespace {
 namespace fig = lanescope::figures;
 
 // The tiles of the last figure drawn: x, y, w, h per tile (user units, the SVG's), and one line
-// per tile: its id, then its label lines, tab-separated.
+// per tile: its id, then its label lines, tab-separated; per tile its fill, its label's ink
+// (0xRRGGBB) and whether its label is drawn; and the rest of the figure (boxes, lines, texts and
+// the figure's own settings) as JSON. The page paints this list on a <canvas> as the SVG writer
+// (figures/src/svg.cpp) draws it: every colour, label and position is the engine's.
 std::vector<double> g_boxes;
 std::string g_ids;
+std::vector<std::uint32_t> g_colors;
+std::string g_scene;
 
-// One CLI run; `args` is the command line after the program name, one argument a line.
-int run(const std::string& args) {
+std::uint32_t packed(const lanescope::Rgb& c) { return (std::uint32_t{c.r} << 16) | (std::uint32_t{c.g} << 8) | c.b; }
+
+void number(std::string& out, double v) { out += std::to_string(v); }
+
+std::string scene_of(const fig::Figure& f) {
+    std::string s = "{\"width\":";
+    number(s, f.width);
+    s += ",\"height\":";
+    number(s, f.height);
+    s += ",\"background\":" + std::to_string(packed(f.background));
+    s += ",\"tileStroke\":" + std::to_string(packed(f.tile_stroke));
+    s += std::string(",\"tileGrid\":") + (f.tile_grid ? "true" : "false");
+    s += ",\"tileFont\":";
+    number(s, f.tile_font);
+    s += ",\"tileLine\":";
+    number(s, f.tile_line);
+    s += ",\"boxes\":[";
+    for (size_t i = 0; i < f.boxes.size(); ++i) {
+        const fig::Box& b = f.boxes[i];
+        s += i ? ",[" : "[";
+        for (double v : {b.x, b.y, b.w, b.h}) number(s, v), s += ',';
+        s += (b.filled ? std::to_string(packed(b.fill)) : std::string("-1")) + ',' + std::to_string(packed(b.stroke)) + ',';
+        number(s, b.stroke_width);
+        s += ']';
+    }
+    s += "],\"lines\":[";
+    for (size_t i = 0; i < f.lines.size(); ++i) {
+        const fig::Line& l = f.lines[i];
+        s += i ? ",[" : "[";
+        for (double v : {l.x1, l.y1, l.x2, l.y2, l.width}) number(s, v), s += ',';
+        s += std::to_string(packed(l.color)) + ']';
+    }
+    s += "],\"texts\":[";
+    for (size_t i = 0; i < f.texts.size(); ++i) {
+        const fig::Text& t = f.texts[i];
+        s += i ? ",[" : "[";
+        for (double v : {t.x, t.y, t.size}) number(s, v), s += ',';
+        const char* anchor = t.anchor == fig::Anchor::Middle ? "\"center\"" : t.anchor == fig::Anchor::End ? "\"end\"" : "\"start\"";
+        s += std::string(anchor) + ',' + (t.bold ? "true" : "false") + ',' + std::to_string(packed(t.color)) + ',' +
+             lanescope::json_string(t.text) + ']';
+    }
+    s += "]}";
+    return s;
+}
+
+// One CLI run; `args` is the command line after the program name, one argument a line. With
+// `draw_only`, a figure is drawn for the page (its display list kept) and not serialised.
+int run_cli(const std::string& args, bool draw_only) {
     // emscripten starts with umask 0777, which leaves the files the CLI writes mode 0 (unreadable);
     // a shell's usual 022 instead.
     ::umask(022);
@@ -53,10 +109,16 @@ int run(const std::string& args) {
     argv.push_back(nullptr);
     g_boxes.clear();
     g_ids.clear();
+    g_colors.clear();
+    g_scene.clear();
+    lscli::figure_drawn_only = draw_only;
     lscli::figure_drawn = [](const fig::Figure& f) {
         g_boxes.reserve(f.tiles.size() * 4);
+        g_colors.reserve(f.tiles.size() * 3);
+        g_scene = scene_of(f);
         for (const fig::Tile& t : f.tiles) {
             g_boxes.insert(g_boxes.end(), {t.x, t.y, t.w, t.h});
+            g_colors.insert(g_colors.end(), {packed(t.fill), packed(t.ink), t.id.empty() ? 0u : 1u});
             g_ids += t.id.empty() ? t.ref : t.id;
             for (const std::string& line : t.lines) g_ids += '\t' + line;
             g_ids += '\n';
@@ -64,20 +126,32 @@ int run(const std::string& args) {
     };
     const int rc = lanescope_cli_main(static_cast<int>(words.size()), argv.data());
     lscli::figure_drawn = nullptr;
+    lscli::figure_drawn_only = false;
     std::fflush(stdout);
     std::fflush(stderr);
     return rc;
 }
 
+int run(const std::string& args) { return run_cli(args, false); }
+// `figure`'s picture for the page: the display list only (scene, tileBoxes, ...), no file written.
+int draw(const std::string& args) { return run_cli(args, true); }
+
 emscripten::val tile_boxes() {
     return emscripten::val(emscripten::typed_memory_view(g_boxes.size(), g_boxes.data()));
 }
 std::string tile_ids() { return g_ids; }
+emscripten::val tile_colors() {
+    return emscripten::val(emscripten::typed_memory_view(g_colors.size(), g_colors.data()));
+}
+std::string scene() { return g_scene; }
 
 }  // namespace
 
 EMSCRIPTEN_BINDINGS(lanescope) {
     emscripten::function("run", &run);
+    emscripten::function("draw", &draw);
     emscripten::function("tileBoxes", &tile_boxes);
     emscripten::function("tileIds", &tile_ids);
+    emscripten::function("tileColors", &tile_colors);
+    emscripten::function("scene", &scene);
 }

@@ -30,6 +30,7 @@ import zlib
 import websocket  # python3-websocket
 
 FAILURES = []
+SITE = []  # the site under test (its size is checked)
 
 
 def check(cond, what):
@@ -219,6 +220,7 @@ def main():
     downloads = os.path.join(work, "downloads")
     os.makedirs(downloads)
     cli = Cli(a.cli, work)
+    SITE.append(a.site)
     httpd = serve(a.site)
     base = "http://127.0.0.1:%d/index.html" % httpd.server_address[1]
     b = Browser(os.path.join(work, "profile"), downloads)
@@ -264,9 +266,13 @@ def run_checks(b, cli, base, downloads, shots):
         rc, svg, err = cli.run(cli_args("figure", keys), ".svg")
         fig = b.js("lanescopePage.figure()")
         check(fig is not None and fig["tiles"] > 0, link + ": a figure is drawn")
-        drawn = b.js("document.querySelector('#figure svg').outerHTML")
-        check(rc == 0 and drawn is not None and svg.decode().count("<tspan id=") == drawn.count("<tspan id="),
-              link + ": the page draws the CLI's SVG (same labelled tiles)")
+        # The page paints the engine's display list: as many labelled tiles as the CLI's SVG has
+        # (one <tspan id> each), at the SVG's size.
+        svg_text = svg.decode()
+        size = svg_text.split("<svg", 1)[1].split(">", 1)[0]
+        check(rc == 0 and fig is not None and svg_text.count("<tspan id=") == fig["labelled"] and
+              ('width="%g"' % fig["width"]) in size and ('height="%g"' % fig["height"]) in size,
+              link + ": the page paints the CLI's figure (same labelled tiles, same size)")
         msg = b.js("document.getElementById('message').hidden")
         check(msg, link + ": no message")
         rc, want, err = cli.run(cli_args("where", keys, ["--operand", op, "--row", str(row), "--col", str(col),
@@ -382,6 +388,8 @@ def run_checks(b, cli, base, downloads, shots):
         check(b.js("document.getElementById('search') !== null && document.getElementById('arch').value") is not None,
               "bad link %s: the page stays usable" % link)
 
+    check_gallery(b, cli, base, shots)
+
     # Screenshots at both sizes, checked from their pixels.
     for link in ("#arch=gfx950&i=v_mfma_scale_f32_16x16x128_f8f6f4&cbsz=4&operand=all&pin=A,3,17",
                  "#arch=sm_90a&i=wgmma_m64n128k16_f32_f16&operand=all",
@@ -391,8 +399,9 @@ def run_checks(b, cli, base, downloads, shots):
             b.open(base + link)
             time.sleep(0.2)
             stage = b.js("(() => { const s = document.getElementById('stage').getBoundingClientRect(),"
-                         " c = document.querySelector('#figure svg').getBoundingClientRect();"
-                         " return [s.left, s.top, s.right, s.bottom, c.left, c.top, c.right, c.bottom]; })()")
+                         " f = lanescopePage.figure(), a = lanescopePage.toScreen(0, 0),"
+                         " z = lanescopePage.toScreen(f.width, f.height);"
+                         " return [s.left, s.top, s.right, s.bottom, a[0], a[1], z[0], z[1]]; })()")
             whole = stage[4] >= stage[0] - 0.5 and stage[5] >= stage[1] - 0.5 and stage[6] <= stage[2] + 0.5 and stage[7] <= stage[3] + 0.5
             check(whole, "%s at %dx%d: the whole figure lies inside the view" % (link, w, h))
             png = base64.b64decode(b.page("Page.captureScreenshot", {"format": "png"})["data"])
@@ -412,6 +421,66 @@ def run_checks(b, cli, base, downloads, shots):
             present = [any(sum(abs(p - q) for p, q in zip(c, hue)) < 40 for c in colours) for hue in hues]
             check(pw == w and ph == h and all(present), "%s at %dx%d: lane colours in the picture (%s)" % (link, w, h, present))
     b.size(1400, 900)
+
+
+def check_gallery(b, cli, base, shots):
+    """The gallery (gallery.html): its index is `list --format json`'s instructions, its filters
+    keep what the CLI's list says matches, a row opens the page on that instruction, previews are
+    drawn, and the whole site is small (goal: under 20 MB)."""
+    gallery = base.replace("index.html", "gallery.html")
+    rc, out, _ = cli.run(["list", "--format", "json"])
+    targets = json.loads(out)["targets"]
+    every = [(t["target"], x["instruction"]) for t in targets for x in t["instructions"]]
+    check(b.open(gallery), "opens the gallery")
+    check(b.js("lanescopeGallery.total()") == len(every) and b.js("lanescopeGallery.shown()") == [list(e) for e in every],
+          "gallery: one row per instruction of `list --format json` (%d), in its order" % len(every))
+    time.sleep(1.0)
+    check(b.js("lanescopeGallery.drawn()") > 0, "gallery: previews of the rows in view are drawn (%s)" % b.js("lanescopeGallery.drawn()"))
+    for w, h in ((1100, 720), (1400, 900)):
+        b.size(w, h)
+        time.sleep(0.5)
+        if shots:
+            os.makedirs(shots, exist_ok=True)
+            png = base64.b64decode(b.page("Page.captureScreenshot", {"format": "png"})["data"])
+            open(os.path.join(shots, "web_gallery_%dx%d.png" % (w, h)), "wb").write(png)
+    b.size(1400, 900)
+    # Filters from the link: architecture, element type, shape; and typed words.
+    check(b.open(gallery + "#arch=gfx942&type=f16&shape=32x32x8"), "opens the gallery filtered by a link")
+    gfx942 = next(t for t in targets if t["target"] == "gfx942")
+    want = [["gfx942", x["instruction"]] for x in gfx942["instructions"]
+            if x["shape"] == "32x32x8" and "f16" in x["types"].split(",")]
+    got = b.js("lanescopeGallery.shown()")
+    check(bool(want) and got == want, "gallery: arch=gfx942&type=f16&shape=32x32x8 keeps the CLI list's matches (%s)" %
+          ", ".join(x[1] for x in got or []))
+    check(b.open(gallery), "opens the gallery again")
+    b.js("document.getElementById('q').focus()")
+    b.page("Input.insertText", {"text": "wgmma m64n256k16"})
+    time.sleep(0.3)
+    got = b.js("lanescopeGallery.shown()")
+    want = [list(e) for e in every if "wgmma" in e[1].lower() and "m64n256k16" in e[1].lower()]
+    check(bool(want) and got == want, "gallery: typed words keep the instructions whose name has them all (%d)" % len(want))
+    check("q=wgmma" in b.js("location.hash"), "gallery: the filter is written to the link")
+    # A row's link opens the page on that instruction (the GEMM, with its facts).
+    target, name = got[0]
+    b.js("document.querySelector('#index tbody tr:not([hidden]) a.name').click()")
+    for _ in range(200):
+        try:
+            if b.js("location.pathname.endsWith('index.html') && document.body.dataset.ready === '1'"):
+                break
+        except RuntimeError:
+            pass
+        time.sleep(0.05)
+    h = b.js("location.hash")
+    keys = dict(parse_hash(h))
+    check(keys.get("arch") == target and keys.get("i") == name and b.js("lanescopePage.figure() !== null"),
+          "gallery: clicking %s opens the page on it (%s)" % (name, h))
+    rc, info, _ = cli.run(["info", "--arch", target, "--instruction", name], ".txt")
+    facts = b.js("document.getElementById('facts-text').textContent")
+    first = info.decode().splitlines()[0].strip() if rc == 0 and info else "?"
+    check(rc == 0 and first in (facts or ""), "gallery: the opened page's facts are `info`'s (%s)" % first)
+    site = SITE[0]
+    size = sum(os.path.getsize(os.path.join(d, f)) for d, _, fs in os.walk(site) for f in fs)
+    check(size < 20e6, "the whole site, gallery included, is under 20 MB (%.1f MB)" % (size / 1e6))
 
 
 if __name__ == "__main__":
