@@ -57,8 +57,35 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
     Resolved r = resolve(o);
     if (fo.hover_titles && format != fig::FigureFormat::Svg)
         throw ls::Error("--hover-titles is written by SVG only (a <title> per tile); legal: --format svg or an .svg name");
+    // A wgmma / tcgen05.mma operand read through a shared-memory descriptor: the tile as the descriptor lays it out.
+    if (fo.memory_mode && smem_load_requested(o, fo.memory, o.sub)) {
+        const std::vector<std::string> allowed = {"--arch", "--instruction", "--operand", "--memory", "--major", "--swizzle",
+                                                  "--lbo", "--sbo", "--smem-address", "--base-offset", "--descriptor",
+                                                  "--catalog", "--wave", "--format", "--out", "--theme", "--scale",
+                                                  "--width", "--min-font", "--hover-titles"};
+        const auto extra = given_options_except(o, allowed);
+        if (!extra.empty())
+            throw UsageError(extra.front() + " does not apply to a shared-memory operand read through a matrix descriptor "
+                             "(no thread issues loads for it); legal with figure --memory smem: --major K|MN, --swizzle "
+                             "none|32B|64B|128B|128B_base32B, --lbo, --sbo, --smem-address, --base-offset, --descriptor 0x..., "
+                             "--theme, --width, --min-font, --scale, --hover-titles");
+        fig::SmemFigureSpec spec;
+        SmemPick pick = pick_smem_operand(o, fo.memory);
+        spec.query = pick.r.query;
+        spec.operand = std::move(pick.so);
+        spec.theme = fig::parse_theme(fo.theme);
+        spec.hover_titles = fo.hover_titles;
+        const double width_pt = fig::parse_width_pt(fo.width.empty() ? (format == fig::FigureFormat::Tikz ? "column" : "natural") : fo.width);
+        const double min_pt = fig::parse_font_pt(fo.min_font);
+        if (width_pt > 0) {
+            spec.fit_width = width_pt / fig::pt_per_unit(format);
+            spec.min_font = min_pt / fig::pt_per_unit(format);
+        }
+        return write_figure(fo, format, fig::build_smem_figure(spec));
+    }
     if (fo.hover_titles && fo.memory_mode)
-        throw ls::Error("--hover-titles applies to the layout figures, not the memory figure; legal: leave out the memory options");
+        throw ls::Error("--hover-titles applies to the layout figures and the shared-memory figure of a wgmma / tcgen05.mma "
+                        "operand, not to the load-plan memory figure; legal: leave out the memory options");
     if (fo.memory_mode) {
         if (o.operand == "all" || o.operand == "ALL")
             throw ls::Error("a memory figure draws one operand (--operand A, B, C or D), not all");

@@ -69,18 +69,7 @@ bool smem_load_requested(const Options& o, const MemoryArgs& a, const CLI::App* 
     }
 }
 
-int run_smem_load(const Options& o, const MemoryArgs& a, const CLI::App*, const std::string& tma_box) {
-    const std::vector<std::string> allowed = {"--arch", "--instruction", "--operand", "--memory", "--major", "--swizzle",
-                                              "--lbo", "--sbo", "--smem-address", "--base-offset", "--descriptor",
-                                              "--tma-box", "--format", "--out", "--catalog", "--wave"};
-    const auto extra = given_options_except(o, allowed);
-    if (!extra.empty())
-        throw UsageError(extra.front() + " does not apply to a shared-memory operand read through a matrix descriptor "
-                         "(no thread issues loads for it); legal with --memory smem: --major K|MN, --swizzle "
-                         "none|32B|64B|128B|128B_base32B, --lbo, --sbo, --smem-address, --base-offset, --descriptor 0x..., "
-                         "--tma-box D0xD1, --format table|csv|json");
-    if (o.format != "table" && o.format != "csv" && o.format != "json")
-        throw ls::Error("--format '" + o.format + "' is not legal for load --memory smem; legal: table, csv, json");
+SmemPick pick_smem_operand(const Options& o, const MemoryArgs& a) {
     Options q = o;
     {
         Options plain = o;
@@ -98,9 +87,25 @@ int run_smem_load(const Options& o, const MemoryArgs& a, const CLI::App*, const 
         if (!a.swizzle.empty())
             q.mods.swizzle = static_cast<int>(parse_swizzle_word(a.swizzle, r0.ins->kind == ls::LayoutKind::Tcgen05Mma));
     }
-    const Resolved r = resolve(q);
+    Resolved r = resolve(q);
     const ls::Operand op = parse_operand_or_throw(q.operand, *r.ins);
-    const ls::SmemOperand so = ls::smem_operand(*r.ins, op, r.query.mods);
+    ls::SmemOperand so = ls::smem_operand(*r.ins, op, r.query.mods);
+    return {std::move(r), op, std::move(so)};
+}
+
+int run_smem_load(const Options& o, const MemoryArgs& a, const CLI::App*, const std::string& tma_box) {
+    const std::vector<std::string> allowed = {"--arch", "--instruction", "--operand", "--memory", "--major", "--swizzle",
+                                              "--lbo", "--sbo", "--smem-address", "--base-offset", "--descriptor",
+                                              "--tma-box", "--format", "--out", "--catalog", "--wave"};
+    const auto extra = given_options_except(o, allowed);
+    if (!extra.empty())
+        throw UsageError(extra.front() + " does not apply to a shared-memory operand read through a matrix descriptor "
+                         "(no thread issues loads for it); legal with --memory smem: --major K|MN, --swizzle "
+                         "none|32B|64B|128B|128B_base32B, --lbo, --sbo, --smem-address, --base-offset, --descriptor 0x..., "
+                         "--tma-box D0xD1, --format table|csv|json");
+    if (o.format != "table" && o.format != "csv" && o.format != "json")
+        throw ls::Error("--format '" + o.format + "' is not legal for load --memory smem; legal: table, csv, json");
+    const auto [r, op, so] = pick_smem_operand(o, a);
     const ls::OperandLayout L = ls::layout_of(*r.ins, *r.target, op, r.query.mods);
     std::optional<ls::TmaComparison> tc;
     if (!tma_box.empty()) {

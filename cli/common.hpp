@@ -7,6 +7,7 @@
 #include "lanescope/check.hpp"
 #include "lanescope/linear.hpp"
 #include "lanescope/memory.hpp"
+#include "lanescope/smem.hpp"
 #include "lanescope/tile.hpp"
 
 #include <CLI/CLI.hpp>
@@ -184,6 +185,15 @@ void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out
 void register_smem_commands(CLI::App& app, Options& o, std::vector<Command>& out);    // cmd_smem.cpp (tma, banks)
 // `load --memory smem` (cmd_smem.cpp): an NVIDIA operand read through a matrix descriptor.
 int run_smem_load(const Options& o, const MemoryArgs& a, const CLI::App* sub, const std::string& tma_box);
+// The operand of o read through a shared-memory descriptor (wgmma A with smem_a set, --swizzle
+// read as the descriptor's word), as `load --memory smem` and `figure --memory smem` take it;
+// throws Error naming the operands legal when o.operand is not read through a descriptor.
+struct SmemPick {
+    Resolved r;
+    ls::Operand op;
+    ls::SmemOperand so;
+};
+SmemPick pick_smem_operand(const Options& o, const MemoryArgs& a);
 // Whether `load` of o.operand goes to shared memory through a descriptor (--memory smem on a
 // wgmma / tcgen05.mma operand, or a wgmma B / tcgen05 operand with --memory not given); mma.sync
 // operands with --memory smem are planned as ldmatrix / ld.shared loads (memory_request).

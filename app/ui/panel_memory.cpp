@@ -39,12 +39,16 @@ std::string instruction_counts(const MemoryPlan& p) {
 }
 
 // `waves` > 1 (tile mode): the counts are of every wave together, and say so.
-std::string plan_summary(const MemoryPlan& p, bool lds, int waves = 1) {
+// NVIDIA's words for its shared memory: phases and wavefronts, not LDS passes and cycles.
+bool nvidia_target(const App& app) { return app.set.target && app.set.target->vendor() == ls::Vendor::NVIDIA; }
+
+std::string plan_summary(const MemoryPlan& p, bool lds, int waves = 1, bool nvidia = false) {
     if (!p.ok()) return std::string(plan_kind_name(p.kind)) + ": " + p.error;
     std::string s = std::string(plan_kind_name(p.kind)) + (waves > 1 ? ", all " + std::to_string(waves) + " waves" : "") +
                     ": " + instruction_counts(p);
     if (lds && !p.banks.empty())
-        s += ", " + std::to_string(p.cycles) + " cycles (conflict-free " + std::to_string(p.minimum_cycles) + ")";
+        s += ", " + std::to_string(p.cycles) + (nvidia ? " wavefronts" : " cycles") + " (conflict-free " +
+             std::to_string(p.minimum_cycles) + ")";
     if (!lds && !p.coalescing.empty()) {
         int lines = 0, minimum = 0;
         for (const auto& c : p.coalescing) lines += c.cache_lines, minimum += c.minimum_lines;
@@ -222,7 +226,7 @@ void draw_controls(App& app) {
     ImGui::SameLine(0, 14 * sc);
     ImGui::TextUnformatted("in");
     ImGui::SameLine();
-    if (ImGui::RadioButton("LDS", s.tile.space == ls::MemorySpace::Lds)) changed |= s.tile.space != ls::MemorySpace::Lds, s.tile.space = ls::MemorySpace::Lds;
+    if (ImGui::RadioButton(nvidia_target(app) ? "shared memory" : "LDS", s.tile.space == ls::MemorySpace::Lds)) changed |= s.tile.space != ls::MemorySpace::Lds, s.tile.space = ls::MemorySpace::Lds;
     ImGui::SameLine();
     if (ImGui::RadioButton("global", s.tile.space == ls::MemorySpace::Global))
         changed |= s.tile.space != ls::MemorySpace::Global, s.tile.space = ls::MemorySpace::Global;
@@ -261,19 +265,19 @@ void draw_controls(App& app) {
     const bool result = s.operand == ls::Operand::C || s.operand == ls::Operand::D;
     const bool showing_tr = s.transposed && m.transposed.ok();
     if (ImGui::RadioButton("plain", !showing_tr && !s.store)) changed |= s.transposed || s.store, s.transposed = s.store = false;
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", plan_summary(m.plain, s.tile.space == ls::MemorySpace::Lds).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", plan_summary(m.plain, s.tile.space == ls::MemorySpace::Lds, 1, nvidia_target(app)).c_str());
     ImGui::SameLine();
     ImGui::BeginDisabled(!m.transposed.ok());
     if (ImGui::RadioButton("transposed", showing_tr && !s.store)) changed |= !s.transposed || s.store, s.transposed = true, s.store = false;
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s", plan_summary(m.transposed, s.tile.space == ls::MemorySpace::Lds).c_str());
+        ImGui::SetTooltip("%s", plan_summary(m.transposed, s.tile.space == ls::MemorySpace::Lds, 1, nvidia_target(app)).c_str());
     ImGui::SameLine();
     ImGui::BeginDisabled(!result);
     if (ImGui::RadioButton("store", s.store)) changed |= !s.store, s.store = true;
     ImGui::EndDisabled();
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("%s", result ? plan_summary(m.store, s.tile.space == ls::MemorySpace::Lds).c_str()
+        ImGui::SetTooltip("%s", result ? plan_summary(m.store, s.tile.space == ls::MemorySpace::Lds, 1, nvidia_target(app)).c_str()
                                        : "stores are of C/D: choose operand C or D");
     if (m.transposed.ok()) {
         flow(radio_w("side by side"));
@@ -435,7 +439,7 @@ void draw_memory_grid(App& app, const MemoryGrid& g, const TileGrid& tiles, Tile
 
 std::vector<std::string> memory_headings(const App& app, const MemoryGrid& g, const MemoryPlan& p, bool mark) {
     const bool lds = g.tile.space == ls::MemorySpace::Lds;
-    std::string where = op_name(g.operand) + " in " + (lds ? "LDS" : "global") + ", " +
+    std::string where = op_name(g.operand) + " in " + (lds ? (nvidia_target(app) ? "shared memory" : "LDS") : "global") + ", " +
                         (g.tile.order == ls::MemoryOrder::RowMajor ? "row-major" : "column-major") + ", ld " +
                         std::to_string(g.tile.ld) + (g.tile.pad ? " + pad " + std::to_string(g.tile.pad) : "");
     if (g.tile.swizzle.active())
@@ -532,7 +536,7 @@ void draw_memory_canvas(App& app, float height) {
 
 // The issue table's columns: fixed widths from the widest text (auto-fit would
 // take a few frames to settle, and screenshots have two).
-std::vector<std::pair<const char*, float>> issue_columns(const MemoryPlan& p, bool lds) {
+std::vector<std::pair<const char*, float>> issue_columns(const MemoryPlan& p, bool lds, bool nvidia) {
     float mnemonic_w = ImGui::CalcTextSize("instruction").x;
     for (const IssueRow& r : p.issues) mnemonic_w = std::max(mnemonic_w, ImGui::CalcTextSize(r.mnemonic.c_str()).x);
     mnemonic_w += ImGui::CalcTextSize("00").x;  // ImGui 1.86 draws fixed columns a little narrower than asked
@@ -540,7 +544,8 @@ std::vector<std::pair<const char*, float>> issue_columns(const MemoryPlan& p, bo
     const bool waves = !p.issues.empty() && p.issues.back().wave > 0;  // tile mode: "12 w3"
     std::vector<std::pair<const char*, float>> c{{"#", w("#", waves ? "000 w00" : "000")}, {"instruction", mnemonic_w}, {"lanes", w("lanes", "64")},
                                                  {"bytes", w("bytes", "16")}};
-    if (lds) c.insert(c.end(), {{"cycles", w("cycles", "64")}, {"min", w("min", "64")}});
+    if (lds && nvidia) c.insert(c.end(), {{"wavefronts", w("wavefronts", "64")}, {"min", w("min", "64")}});
+    else if (lds) c.insert(c.end(), {{"cycles", w("cycles", "64")}, {"min", w("min", "64")}});
     else c.insert(c.end(), {{"lines", w("lines", "64")}, {"64B", w("64B", "64")}, {"min", w("min", "64")}});
     return c;
 }
@@ -548,7 +553,7 @@ std::vector<std::pair<const char*, float>> issue_columns(const MemoryPlan& p, bo
 float issue_table_width(const App& app) {
     const MemoryPlan& p = app.memory.active();
     float w = ImGui::GetStyle().ScrollbarSize + 2 * ImGui::GetStyle().WindowPadding.x + 12 * app.scale;
-    for (const auto& c : issue_columns(p, app.memory.settings.tile.space == ls::MemorySpace::Lds))
+    for (const auto& c : issue_columns(p, app.memory.settings.tile.space == ls::MemorySpace::Lds, nvidia_target(app)))
         w += c.second + 2 * ImGui::GetStyle().CellPadding.x + 1;
     return w;
 }
@@ -565,7 +570,7 @@ void draw_issue_table(App& app) {
     }
     const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
                                   ImGuiTableFlags_SizingFixedFit;
-    const auto columns = issue_columns(p, lds);
+    const auto columns = issue_columns(p, lds, nvidia_target(app));
     if (!ImGui::BeginTable("issues###memory_issues", static_cast<int>(columns.size()), flags, ImVec2(0, 0))) return;
     ImGui::TableSetupScrollFreeze(0, 1);
     for (const auto& c : columns) ImGui::TableSetupColumn(c.first, ImGuiTableColumnFlags_WidthFixed, c.second);
@@ -642,8 +647,10 @@ void draw_banks(App& app) {
     // The pass grouping of this mnemonic: the user may pick another one.
     const std::vector<ls::PassGrouping> offered = groupings_for(app.set, row->mnemonic);
     const std::string of_wave = m.settings.tiles ? " of wave " + std::to_string(row->wave) : "";
-    ImGui::TextWrapped("instruction %d%s, %s: %d passes, %d cycles (conflict-free %d)", row->issue, of_wave.c_str(),
-                       row->mnemonic.c_str(), static_cast<int>(rep.passes.size()), rep.cycles, rep.minimum_cycles);
+    const bool nv = nvidia_target(app);
+    ImGui::TextWrapped("instruction %d%s, %s: %d %s, %d %s (conflict-free %d)", row->issue, of_wave.c_str(), row->mnemonic.c_str(),
+                       static_cast<int>(rep.passes.size()), nv ? "phases" : "passes", rep.cycles, nv ? "wavefronts" : "cycles",
+                       rep.minimum_cycles);
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("lanes served together:");
     const std::string current = rep.grouping.name + " (" + rep.grouping.confidence + ")";
@@ -667,7 +674,7 @@ void draw_banks(App& app) {
     const BankStrip strip = bank_strip(p.ops, *row, *p.bank_model, passes_of(p, *row));
     // The strip: one column per bank, one row per pass; the number of distinct
     // dwords a bank must supply, red where it is more than one (a conflict).
-    const float label_w = ImGui::CalcTextSize("pass 7: 9 cyc ").x;
+    const float label_w = ImGui::CalcTextSize("phase 7: 9 cyc ").x;
     const float avail = ImGui::GetContentRegionAvail().x - label_w;
     const float cw = std::max(3.0f, std::floor(avail / std::max(1, strip.banks)));
     const float chh = std::max(8.0f, std::min(ImGui::GetTextLineHeight(),
@@ -688,11 +695,13 @@ void draw_banks(App& app) {
     const ImVec2 mp = ImGui::GetIO().MousePos;
     for (size_t pi = 0; pi < strip.lanes.size(); ++pi) {
         const float y = top + pi * chh;
-        const std::string lbl = "pass " + std::to_string(pi) + ": " + std::to_string(strip.pass_cycles[pi]) + " cyc";
+        const bool nv = nvidia_target(app);
+        const std::string lbl = (nv ? "phase " : "pass ") + std::to_string(pi) + ": " + std::to_string(strip.pass_cycles[pi]) +
+                                (nv ? " wf" : " cyc");
         dl->AddText(f, fs, add(o, 0, y + (chh - fs) * 0.5f), strip.pass_cycles[pi] > 1 ? kConflict : text, lbl.c_str());
         if (ImGui::IsMouseHoveringRect(add(o, 0, y), add(o, label_w, y + chh)))
-            ImGui::SetTooltip("pass %d: lanes %s, %d cycle(s)", static_cast<int>(pi), lane_ranges(strip.lanes[pi]).c_str(),
-                              strip.pass_cycles[pi]);
+            ImGui::SetTooltip(nv ? "phase %d: threads %s, %d wavefront(s)" : "pass %d: lanes %s, %d cycle(s)", static_cast<int>(pi),
+                              lane_ranges(strip.lanes[pi]).c_str(), strip.pass_cycles[pi]);
         for (int b = 0; b < strip.banks; ++b) {
             const int n = strip.distinct[pi][static_cast<size_t>(b)];
             const ImVec2 a = add(o, label_w + b * cw, y), z = add(o, label_w + (b + 1) * cw - 1, y + chh - 1);
@@ -801,14 +810,14 @@ void draw_memory_panel(App& app) {
     const int waves = m.settings.tiles ? std::max(1, app.tile.tiles.waves()) : 1;
     if (m.settings.tiles) draw_tile_summary(app);
     if (m.settings.store) {
-        ImGui::TextUnformatted(plan_summary(m.store, lds, waves).c_str());
+        ImGui::TextUnformatted(plan_summary(m.store, lds, waves, nvidia_target(app)).c_str());
     } else {
-        ImGui::TextUnformatted(plan_summary(m.plain, lds, waves).c_str());
+        ImGui::TextUnformatted(plan_summary(m.plain, lds, waves, nvidia_target(app)).c_str());
         if (m.transposed.ok()) {
-            ImGui::TextUnformatted(plan_summary(m.transposed, lds, waves).c_str());
+            ImGui::TextUnformatted(plan_summary(m.transposed, lds, waves, nvidia_target(app)).c_str());
             if (ImGui::IsItemHovered() && !m.transposed.confidence_basis.empty())
                 ImGui::SetTooltip("%s: %s", m.transposed.confidence.c_str(), m.transposed.confidence_basis.c_str());
-        } else ImGui::TextDisabled("%s", plan_summary(m.transposed, lds).c_str());
+        } else ImGui::TextDisabled("%s", plan_summary(m.transposed, lds, 1, nvidia_target(app)).c_str());
     }
     ImGui::PopTextWrapPos();
     const float bottom = std::min(220.0f * app.scale, ImGui::GetContentRegionAvail().y * 0.4f);

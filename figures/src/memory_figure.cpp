@@ -477,7 +477,8 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
         for (int j = i; j < groups; j += categorical_count()) label += (label.empty() ? "" : ", ") + legend_label(ins, ColorBy::Lane, j);
         f.legend.push_back({categorical(i, spec.theme), label});
     }
-    f.legend_title = "Colour by the reading lane's group:";
+    // NVIDIA: threads, phases and 4-byte words.
+    f.legend_title = nvidia ? "Colour by the reading thread's group:" : "Colour by the reading lane's group:";
     const double lf = legend_font, swatch = fit ? m : 12;
     const double legend_w = (fit ? spec.fit_width : std::max(content_w, 420.0)) - margin;
     double lx = margin, ly = bottom + (fit ? 1.8 * m : 22);
@@ -498,11 +499,13 @@ Figure build_memory_figure(const MemoryFigureSpec& spec) {
     std::vector<std::pair<int, std::string>> marks;  // 0 padding, 1 room, 2 frame, 3 conflict
     if (tile.pad > 0) marks.push_back({0, "padding"});
     if (tile.ld > extent) marks.push_back({1, "room of ld beyond the tile"});
-    marks.push_back({2, "one lane's access (thick: issue " + std::to_string(spec.issue) + ")"});
-    if (lds) marks.push_back({3, "bank serving several dwords in one pass"});
-    std::string form_words = form == LabelForm::Full ? (panels.back().transposed ? "cells: reading lane, issue\u2192receiving lane"
-                                                                                 : "cells: reading lane, issue")
-                             : form == LabelForm::Short ? "cells: reading lane" : "";
+    marks.push_back({2, std::string(nvidia ? "one thread's access" : "one lane's access") + " (thick: issue " +
+                            std::to_string(spec.issue) + ")"});
+    if (lds) marks.push_back({3, nvidia ? "bank serving several 4-byte words in one phase" : "bank serving several dwords in one pass"});
+    const std::string who = nvidia ? "thread" : "lane";
+    std::string form_words = form == LabelForm::Full ? (panels.back().transposed ? "cells: reading " + who + ", issue\u2192receiving " + who
+                                                                                 : "cells: reading " + who + ", issue")
+                             : form == LabelForm::Short ? "cells: reading " + who : "";
     for (const auto& [kind, label] : marks) {
         const double w = swatch + 0.4 * lf + text_width(label, lf) + 1.4 * lf;
         place(w);

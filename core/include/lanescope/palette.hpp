@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace lanescope {
 
@@ -131,6 +132,13 @@ struct CellLabel {
 //           lane its bank "b0" (the word of the 128-byte line); text "0x0480 b0".
 CellLabel cell_label(const Instruction& ins, Operand op, const Location& loc, int element_bits,
                      Space space = Space::Registers);
+// The elements one 16-byte chunk of shared memory holds (their (row, col) in the
+// operand's matrix), named in the operand's own index letters (A: m, k; B: k, n;
+// else r, c), in the forms a picture may take, richest first:
+//   {"B[k0..7][n3]", "k0..7 n3", "k0n3"}: a run along one index ("B[k8][n0..7]", ...);
+//   elements that are no run: {"B[k0][n3] +7", "k0 n3 +7", "k0n3"} (the first, and how many more).
+// The figures and the app label a shared-memory chunk with one of these.
+std::vector<std::string> smem_chunk_labels(Operand op, const std::vector<std::pair<int, int>>& elements);
 // A shared-memory location's byte address: 128*lane + 4*reg + bit_lo/8 (lanescope.hpp's Space).
 int smem_address(const Location& loc);
 

@@ -282,6 +282,30 @@ std::pair<std::string, std::string> cell_label_lines(const Instruction& ins, Ope
     return {"", ""};
 }
 
+std::vector<std::string> smem_chunk_labels(Operand op, const std::vector<std::pair<int, int>>& elements) {
+    if (elements.empty()) return {"", "", ""};
+    // The operand's index letters: A is M x K, B is K x N (PTX's names of their extents).
+    const char row_letter = op == Operand::A ? 'm' : op == Operand::B ? 'k' : 'r';
+    const char col_letter = op == Operand::A ? 'k' : op == Operand::B ? 'n' : 'c';
+    int r0 = elements.front().first, r1 = r0, c0 = elements.front().second, c1 = c0;
+    for (const auto& [r, c] : elements) r0 = std::min(r0, r), r1 = std::max(r1, r), c0 = std::min(c0, c), c1 = std::max(c1, c);
+    auto span = [](char letter, int lo, int hi) {
+        return letter + std::to_string(lo) + (hi > lo ? ".." + std::to_string(hi) : "");
+    };
+    const std::string name(operand_name(op));
+    // A run: one row or one column, every index between the ends present once.
+    const bool run = (r0 == r1 || c0 == c1) &&
+                     static_cast<long long>(r1 - r0 + 1) * (c1 - c0 + 1) == static_cast<long long>(elements.size());
+    if (run) {
+        const std::string rs = span(row_letter, r0, r1), cs = span(col_letter, c0, c1);
+        return {name + "[" + rs + "][" + cs + "]", rs + " " + cs, span(row_letter, r0, r0) + span(col_letter, c0, c0)};
+    }
+    const std::string more = " +" + std::to_string(elements.size() - 1);
+    const std::string rs = span(row_letter, elements.front().first, elements.front().first),
+                      cs = span(col_letter, elements.front().second, elements.front().second);
+    return {name + "[" + rs + "][" + cs + "]" + more, rs + " " + cs + more, rs + cs};
+}
+
 std::string tile_label(const Location& loc, int bits, bool with_bits) {
     std::string reg = with_bits ? register_bits("v", loc, bits, true)
                                 : bits == 64 && loc.bit_lo == 0 ? register_bits("v", loc, bits, true) : "v" + std::to_string(loc.reg);

@@ -15,6 +15,7 @@
 #include "lanescope/memory.hpp"
 #include "lanescope/palette.hpp"
 #include "lanescope/render.hpp"
+#include "lanescope/smem.hpp"
 #include "lanescope/tile.hpp"
 
 #include <cstdint>
@@ -158,6 +159,30 @@ struct MemoryFigureSpec {
     double min_font = 0;
 };
 Figure build_memory_figure(const MemoryFigureSpec& spec);
+
+// NVIDIA shared memory read through a wgmma / tcgen05 matrix descriptor
+// (docs/figures.md, "The shared-memory figure"): the operand's tile as core's
+// SmemOperand places it, one grid row per 128-byte row of shared memory (only
+// the rows it occupies; skipped ones are marked), its address in hex on the
+// left, each row split into its 8 chunks of 16 bytes (4 banks each). A chunk
+// holding elements is coloured by its core matrix (8 rows x 16 bytes) and
+// labelled with them (smem_chunk_labels, the shortest form that fits) over its
+// chunk index in the row before and after the swizzle ("c1→c5"; without a
+// swizzle its banks); the descriptor's fields (descriptor_fields: ignored bits
+// named ignored), the byte formula with the swizzle's XOR rule and core's notes
+// beside the tile (below it when fitted to a width); a caption says how far the
+// model is confirmed (wgmma: H200; tcgen05: not on hardware). Tile ids and refs
+// "B.0x0400" (the chunk's first address); with hover_titles every chunk's address
+// range, banks, core matrix and elements as its <title>.
+struct SmemFigureSpec {
+    Query query;          // instruction, target, modifiers
+    SmemOperand operand;  // smem_operand(...) of the operand drawn
+    Theme theme = Theme::Light;
+    double fit_width = 0;  // as FigureSpec
+    double min_font = 0;
+    bool hover_titles = false;
+};
+Figure build_smem_figure(const SmemFigureSpec& spec);
 
 // SVG 1.1, standalone, text kept as <text>.
 std::string to_svg(const Figure& f);
