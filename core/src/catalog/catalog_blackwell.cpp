@@ -846,6 +846,14 @@ namespace lanescope {
 
 std::vector<Instruction> blackwell_spellings() { return detail::blackwell_instructions(false); }
 
+std::vector<Instruction> blackwell_mma_forms(const Target& t) {
+    std::vector<Instruction> out;
+    for (Instruction& ins : detail::blackwell_instructions(true))
+        if ((ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::MmaBlockScale) && claimed_on(ins, t))
+            out.push_back(std::move(ins));
+    return out;
+}
+
 bool claimed_on(const Instruction& ins, const Target& t) {
     if (!ins.targets.empty()) return std::find(ins.targets.begin(), ins.targets.end(), t.gfx) != ins.targets.end();
     if (!ins.on(t.family)) return false;
