@@ -16,6 +16,9 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <string>
 #include <utility>
@@ -181,4 +184,32 @@ TEST_CASE("tcgen05: lanescope-cli layout --tmem-load prints what the catalog pat
     run = lstest::run_command(cli_args(short_name(128, 64, false), "32x32b", 6, "json"));
     CHECK(run.status == 1);
     CHECK(run.err.find("legal: 4, 8") != std::string::npos);
+}
+
+TEST_CASE("tcgen05: the gallery holds Blackwell's representatives on the targets where they are legal",
+          "[tcgen05][cli][gallery]") {
+    // tcgen05 is legal on sm_100a/103a/110a only, block-scaled mma.sync on sm_120a/121a only (CUDA 13.0
+    // ptxas): the gallery's family targets (sm_100, sm_120) refuse both, so these rows name their own.
+    const std::string dir = (std::filesystem::temp_directory_path() / "lanescope-gallery-tcgen05").string();
+    std::filesystem::remove_all(dir);
+    lstest::Run run = lstest::cli("gallery --match tcgen05 -o " + dir);
+    REQUIRE(run.status == 0);
+    std::ifstream in(dir + "/index.html");
+    const std::string index((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const char* name : {"tcgen05_mma_m128n64k16_f32_f16", "tcgen05_mma_m64n64k16_f32_f16", "tcgen05_mma_m256n64k16_f32_f16_2cta",
+                             "tcgen05_ld_16x32bx2_x4"}) {
+        INFO(name);
+        CHECK(index.find(std::string("<code>") + name + "</code>") != std::string::npos);
+        std::ifstream facts(dir + "/facts/blackwell_" + name + ".html");
+        const std::string page((std::istreambuf_iterator<char>(facts)), std::istreambuf_iterator<char>());
+        CHECK(page.find("not confirmed on hardware") != std::string::npos);
+    }
+    CHECK(index.find("data-arch=\"blackwell sm_100a") != std::string::npos);
+    run = lstest::cli("gallery --match mxf4nvf4_4x -o " + dir);
+    REQUIRE(run.status == 0);
+    std::ifstream in2(dir + "/index.html");
+    const std::string index2((std::istreambuf_iterator<char>(in2)), std::istreambuf_iterator<char>());
+    CHECK(index2.find("<code>mma_m16n8k64_f32_e2m1_mxf4nvf4_4x_ue4m3</code>") != std::string::npos);
+    CHECK(index2.find("data-arch=\"blackwell-geforce sm_120a") != std::string::npos);
+    std::filesystem::remove_all(dir);
 }
