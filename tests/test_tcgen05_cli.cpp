@@ -213,3 +213,61 @@ TEST_CASE("tcgen05: the gallery holds Blackwell's representatives on the targets
     CHECK(index2.find("data-arch=\"blackwell-geforce sm_120a") != std::string::npos);
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("tcgen05: --tmem-load on Layout A (cta_group::2, M = 256) is each CTA's Triton 3.6 two_ctas layout, CTA c on rows 128c..",
+          "[tcgen05][triton][cli]") {
+    // CUTLASS's 2-SM UMMA: CLayout (2,(M/2,N)):(M/2,(1,M)), CTA c holds D rows 128c..128c+127 as the
+    // 128-row tmem_frg; its epilogue's warps read their own CTA's TMEM (PTX §9.7.16.8.1). Triton 3.6's
+    // records with two_ctas = true and block [128, N] are that per-CTA layout. Thread 32W*c + t of
+    // lanescope's pair is thread t of CTA c.
+    const auto records = lstest::read_triton_dump(LANESCOPE_TRITON_TMEM_DUMP);
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& sm100a = ls::Catalog::target("sm_100a");
+    int compared = 0;
+    for (const auto& r : records) {
+        if (!r["two_ctas"].get<bool>() || r.contains("error") || r["dtype"] != "float32") continue;
+        const int M = r["block"][0], N = r["block"][1], W = r["num_warps"];
+        if (M != 128 || r["shape"][0] != 128) continue;
+        const std::string v = r["variant"];
+        const std::string name = "tcgen05_mma_m256n" + std::to_string(N) + "k16_f32_f16_2cta";
+        INFO(name << " --tmem-load " << v << " --num-warps " << W);
+        if (N < 16) continue;  // cta_group::2 N starts at 16 (PTX ISA's shape table)
+        ls::Modifiers m;
+        m.tmem_load = *ls::parse_modifier_value("tmem_load", v);
+        m.num_warps = W;
+        const ls::Instruction& ins = cat.find_instruction(sm100a, name);
+        const ls::OperandLayout L = ls::layout_of(ins, sm100a, ls::Operand::D, ls::resolve_modifiers(ins, sm100a, m));
+        REQUIRE(L.lanes() == 2 * 32 * W);
+        REQUIRE(L.rows() == 256);
+        const Bases rb = bases_of(r["reg_bases"]), lb = bases_of(r["lane_bases"]), wb = bases_of(r["warp_bases"]);
+        const int elems = 1 << rb.size();
+        REQUIRE(L.regs() == elems);
+        bool same = true;
+        for (int c = 0; c < 2; ++c)
+            for (int t = 0; t < 32 * W; ++t)
+                for (int e = 0; e < elems; ++e) {
+                    int row = 0, col = 0;
+                    auto add = [&](const Bases& b, int x) {
+                        for (size_t i = 0; i < b.size(); ++i)
+                            if ((x >> i) & 1) row ^= b[i].first, col ^= b[i].second;
+                    };
+                    add(rb, e);
+                    add(lb, t % 32);
+                    add(wb, t / 32);
+                    const auto at = L.where({0, 128 * c + row, col});
+                    same &= at.size() == 1 && at[0].lane == 32 * W * c + t && at[0].reg == e;
+                }
+        CHECK(same);
+        ++compared;
+    }
+    CHECK(compared > 0);
+    WARN("Triton 3.6 two_ctas per-CTA layouts compared on Layout A: " << compared);
+    // The refusals left say why and what to ask instead.
+    const lstest::Run run = lstest::cli("layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16_2cta --operand D --tmem-load 32x32b");
+    CHECK(run.status != 0);
+    CHECK(run.err.find("Layout B") != std::string::npos);
+    CHECK(run.err.find("ask M = 256") != std::string::npos);
+    const lstest::Run g = lstest::cli("layout -a sm_100a -i tcgen05_mma_m256n64k16_f32_f16_2cta --operand D --tmem-load 32x32b --format gluon");
+    CHECK(g.status != 0);
+    CHECK(g.err.find("one Gluon layout per CTA") != std::string::npos);
+}
