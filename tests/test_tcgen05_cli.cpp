@@ -19,7 +19,9 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -270,4 +272,48 @@ TEST_CASE("tcgen05: --tmem-load on Layout A (cta_group::2, M = 256) is each CTA'
     const lstest::Run g = lstest::cli("layout -a sm_100a -i tcgen05_mma_m256n64k16_f32_f16_2cta --operand D --tmem-load 32x32b --format gluon");
     CHECK(g.status != 0);
     CHECK(g.err.find("one Gluon layout per CTA") != std::string::npos);
+}
+
+TEST_CASE("sm_120 sparse block-scaled mma.sp: the metadata is the sparse index operand K, the whole quad supplying it",
+          "[blackwell][sm120][sparse]") {
+    // PTX ISA §9.7.14.6: one 4-bit field (two 2-bit indices) per chunk of a row of A; a row of 16 x 4-bit
+    // fields (m16n8k64 8-bit 2:4, m16n8k128 e2m1 pairwise 4:8) is 64 bits, held by the quad of groupID
+    // row%8 together with row + 8: the 32 threads' 32-bit metadata registers hold 1024 bits, exactly
+    // 16 rows x 64, so every thread supplies metadata and the sparsity selector is 0 (LLVM's NVVM
+    // intrinsics: selector range [0, 1) for these types).
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& t = ls::Catalog::target("sm_120a");
+    for (const char* name : {"mma_sp_m16n8k64_f32_e4m3_mxf8f6f4_ue8m0", "mma_sp_m16n8k64_f32_e2m1_f8f6f4",
+                             "mma_sp_m16n8k128_f32_e2m1_mxf4nvf4_4x_ue4m3", "mma_sp_m16n8k128_f32_e2m1_mxf4_ue8m0"}) {
+        INFO(name);
+        const ls::Instruction& ins = cat.find_instruction(t, name);
+        const auto ops = ls::operands_of(ins);
+        REQUIRE(std::find(ops.begin(), ops.end(), ls::Operand::K) != ops.end());
+        const ls::OperandLayout K = ls::layout_of(ins, t, ls::Operand::K, ls::resolve_modifiers(ins, t, ls::Modifiers{}));
+        CHECK(K.rows() == 16);
+        CHECK(K.cols() == ins.k);
+        CHECK(K.regs() == 1);
+        const int chunk = ins.k / 16;  // 4 (8-bit containers) or 8 (packed e2m1 pairs)
+        std::set<std::pair<int, int>> fields;  // (thread, 4-bit field)
+        bool in_quad = true, halves = true, chunk_shared = true;
+        for (int r = 0; r < 16; ++r)
+            for (int k = 0; k < ins.k; ++k) {
+                const auto at = K.where({0, r, k});
+                REQUIRE(at.size() == 1);
+                in_quad &= at[0].lane / 4 == r % 8;
+                halves &= at[0].bit_lo / 16 == r / 8 && at[0].bit_hi - at[0].bit_lo == 3;
+                const auto first = K.where({0, r, k - k % chunk});
+                chunk_shared &= first[0].lane == at[0].lane && first[0].bit_lo == at[0].bit_lo;
+                if (k % chunk == 0) fields.insert({at[0].lane, at[0].bit_lo / 4});
+            }
+        CHECK(in_quad);
+        CHECK(halves);
+        CHECK(chunk_shared);
+        CHECK(fields.size() == 32 * 8);  // every thread's 8 fields, each once
+        // The kept values of a chunk sit in the same quad as its metadata (groupID = row % 8).
+        const ls::OperandLayout A = ls::layout_of(ins, t, ls::Operand::A, ls::resolve_modifiers(ins, t, ls::Modifiers{}));
+        CHECK(A.where({0, 11, 5})[0].lane / 4 == K.where({0, 11, 5})[0].lane / 4);
+        CHECK(ls::layout_evidence(ins, ls::Operand::K, ls::resolve_modifiers(ins, t, ls::Modifiers{})).why.find(
+                  "not confirmed on hardware") != std::string::npos);
+    }
 }

@@ -541,7 +541,8 @@ Instruction build(const Row& r, const Choice& c) {
         }
         ins.confidence = ins.tcgen05_sparse
                              ? "medium: B, C, D as PTX's fragment tables and CUTLASS's SM120 traits agree; sparse A derived "
-                               "from the dense fragment of the compressed A (one source); the metadata is not modelled; " +
+                               "from the dense fragment of the compressed A (one source); the metadata (operand K) extends PTX's "
+                               "m16n8k32 rule to the whole quad (medium); " +
                                    std::string(kNotOnHardware)
                              : "high: PTX's fragment tables and CUTLASS's SM120 traits agree; " + std::string(kNotOnHardware);
     } else {
