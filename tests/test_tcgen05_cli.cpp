@@ -16,7 +16,12 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -181,4 +186,134 @@ TEST_CASE("tcgen05: lanescope-cli layout --tmem-load prints what the catalog pat
     run = lstest::run_command(cli_args(short_name(128, 64, false), "32x32b", 6, "json"));
     CHECK(run.status == 1);
     CHECK(run.err.find("legal: 4, 8") != std::string::npos);
+}
+
+TEST_CASE("tcgen05: the gallery holds Blackwell's representatives on the targets where they are legal",
+          "[tcgen05][cli][gallery]") {
+    // tcgen05 is legal on sm_100a/103a/110a only, block-scaled mma.sync on sm_120a/121a only (CUDA 13.0
+    // ptxas): the gallery's family targets (sm_100, sm_120) refuse both, so these rows name their own.
+    const std::string dir = (std::filesystem::temp_directory_path() / "lanescope-gallery-tcgen05").string();
+    std::filesystem::remove_all(dir);
+    lstest::Run run = lstest::cli("gallery --match tcgen05 -o " + dir);
+    REQUIRE(run.status == 0);
+    std::ifstream in(dir + "/index.html");
+    const std::string index((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (const char* name : {"tcgen05_mma_m128n64k16_f32_f16", "tcgen05_mma_m64n64k16_f32_f16", "tcgen05_mma_m256n64k16_f32_f16_2cta",
+                             "tcgen05_ld_16x32bx2_x4"}) {
+        INFO(name);
+        CHECK(index.find(std::string("<code>") + name + "</code>") != std::string::npos);
+        std::ifstream facts(dir + "/facts/blackwell_" + name + ".html");
+        const std::string page((std::istreambuf_iterator<char>(facts)), std::istreambuf_iterator<char>());
+        CHECK(page.find("not confirmed on hardware") != std::string::npos);
+    }
+    CHECK(index.find("data-arch=\"blackwell sm_100a") != std::string::npos);
+    run = lstest::cli("gallery --match mxf4nvf4_4x -o " + dir);
+    REQUIRE(run.status == 0);
+    std::ifstream in2(dir + "/index.html");
+    const std::string index2((std::istreambuf_iterator<char>(in2)), std::istreambuf_iterator<char>());
+    CHECK(index2.find("<code>mma_m16n8k64_f32_e2m1_mxf4nvf4_4x_ue4m3</code>") != std::string::npos);
+    CHECK(index2.find("data-arch=\"blackwell-geforce sm_120a") != std::string::npos);
+    std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("tcgen05: --tmem-load on Layout A (cta_group::2, M = 256) is each CTA's Triton 3.6 two_ctas layout, CTA c on rows 128c..",
+          "[tcgen05][triton][cli]") {
+    // CUTLASS's 2-SM UMMA: CLayout (2,(M/2,N)):(M/2,(1,M)), CTA c holds D rows 128c..128c+127 as the
+    // 128-row tmem_frg; its epilogue's warps read their own CTA's TMEM (PTX §9.7.16.8.1). Triton 3.6's
+    // records with two_ctas = true and block [128, N] are that per-CTA layout. Thread 32W*c + t of
+    // lanescope's pair is thread t of CTA c.
+    const auto records = lstest::read_triton_dump(LANESCOPE_TRITON_TMEM_DUMP);
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& sm100a = ls::Catalog::target("sm_100a");
+    int compared = 0;
+    for (const auto& r : records) {
+        if (!r["two_ctas"].get<bool>() || r.contains("error") || r["dtype"] != "float32") continue;
+        const int M = r["block"][0], N = r["block"][1], W = r["num_warps"];
+        if (M != 128 || r["shape"][0] != 128) continue;
+        const std::string v = r["variant"];
+        const std::string name = "tcgen05_mma_m256n" + std::to_string(N) + "k16_f32_f16_2cta";
+        INFO(name << " --tmem-load " << v << " --num-warps " << W);
+        if (N < 16) continue;  // cta_group::2 N starts at 16 (PTX ISA's shape table)
+        ls::Modifiers m;
+        m.tmem_load = *ls::parse_modifier_value("tmem_load", v);
+        m.num_warps = W;
+        const ls::Instruction& ins = cat.find_instruction(sm100a, name);
+        const ls::OperandLayout L = ls::layout_of(ins, sm100a, ls::Operand::D, ls::resolve_modifiers(ins, sm100a, m));
+        REQUIRE(L.lanes() == 2 * 32 * W);
+        REQUIRE(L.rows() == 256);
+        const Bases rb = bases_of(r["reg_bases"]), lb = bases_of(r["lane_bases"]), wb = bases_of(r["warp_bases"]);
+        const int elems = 1 << rb.size();
+        REQUIRE(L.regs() == elems);
+        bool same = true;
+        for (int c = 0; c < 2; ++c)
+            for (int t = 0; t < 32 * W; ++t)
+                for (int e = 0; e < elems; ++e) {
+                    int row = 0, col = 0;
+                    auto add = [&](const Bases& b, int x) {
+                        for (size_t i = 0; i < b.size(); ++i)
+                            if ((x >> i) & 1) row ^= b[i].first, col ^= b[i].second;
+                    };
+                    add(rb, e);
+                    add(lb, t % 32);
+                    add(wb, t / 32);
+                    const auto at = L.where({0, 128 * c + row, col});
+                    same &= at.size() == 1 && at[0].lane == 32 * W * c + t && at[0].reg == e;
+                }
+        CHECK(same);
+        ++compared;
+    }
+    CHECK(compared > 0);
+    WARN("Triton 3.6 two_ctas per-CTA layouts compared on Layout A: " << compared);
+    // The refusals left say why and what to ask instead.
+    const lstest::Run run = lstest::cli("layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16_2cta --operand D --tmem-load 32x32b");
+    CHECK(run.status != 0);
+    CHECK(run.err.find("Layout B") != std::string::npos);
+    CHECK(run.err.find("ask M = 256") != std::string::npos);
+    const lstest::Run g = lstest::cli("layout -a sm_100a -i tcgen05_mma_m256n64k16_f32_f16_2cta --operand D --tmem-load 32x32b --format gluon");
+    CHECK(g.status != 0);
+    CHECK(g.err.find("one Gluon layout per CTA") != std::string::npos);
+}
+
+TEST_CASE("sm_120 sparse block-scaled mma.sp: the metadata is the sparse index operand K, the whole quad supplying it",
+          "[blackwell][sm120][sparse]") {
+    // PTX ISA §9.7.14.6: one 4-bit field (two 2-bit indices) per chunk of a row of A; a row of 16 x 4-bit
+    // fields (m16n8k64 8-bit 2:4, m16n8k128 e2m1 pairwise 4:8) is 64 bits, held by the quad of groupID
+    // row%8 together with row + 8: the 32 threads' 32-bit metadata registers hold 1024 bits, exactly
+    // 16 rows x 64, so every thread supplies metadata and the sparsity selector is 0 (LLVM's NVVM
+    // intrinsics: selector range [0, 1) for these types).
+    const ls::Catalog& cat = ls::Catalog::builtin();
+    const ls::Target& t = ls::Catalog::target("sm_120a");
+    for (const char* name : {"mma_sp_m16n8k64_f32_e4m3_mxf8f6f4_ue8m0", "mma_sp_m16n8k64_f32_e2m1_f8f6f4",
+                             "mma_sp_m16n8k128_f32_e2m1_mxf4nvf4_4x_ue4m3", "mma_sp_m16n8k128_f32_e2m1_mxf4_ue8m0"}) {
+        INFO(name);
+        const ls::Instruction& ins = cat.find_instruction(t, name);
+        const auto ops = ls::operands_of(ins);
+        REQUIRE(std::find(ops.begin(), ops.end(), ls::Operand::K) != ops.end());
+        const ls::OperandLayout K = ls::layout_of(ins, t, ls::Operand::K, ls::resolve_modifiers(ins, t, ls::Modifiers{}));
+        CHECK(K.rows() == 16);
+        CHECK(K.cols() == ins.k);
+        CHECK(K.regs() == 1);
+        const int chunk = ins.k / 16;  // 4 (8-bit containers) or 8 (packed e2m1 pairs)
+        std::set<std::pair<int, int>> fields;  // (thread, 4-bit field)
+        bool in_quad = true, halves = true, chunk_shared = true;
+        for (int r = 0; r < 16; ++r)
+            for (int k = 0; k < ins.k; ++k) {
+                const auto at = K.where({0, r, k});
+                REQUIRE(at.size() == 1);
+                in_quad &= at[0].lane / 4 == r % 8;
+                halves &= at[0].bit_lo / 16 == r / 8 && at[0].bit_hi - at[0].bit_lo == 3;
+                const auto first = K.where({0, r, k - k % chunk});
+                chunk_shared &= first[0].lane == at[0].lane && first[0].bit_lo == at[0].bit_lo;
+                if (k % chunk == 0) fields.insert({at[0].lane, at[0].bit_lo / 4});
+            }
+        CHECK(in_quad);
+        CHECK(halves);
+        CHECK(chunk_shared);
+        CHECK(fields.size() == 32 * 8);  // every thread's 8 fields, each once
+        // The kept values of a chunk sit in the same quad as its metadata (groupID = row % 8).
+        const ls::OperandLayout A = ls::layout_of(ins, t, ls::Operand::A, ls::resolve_modifiers(ins, t, ls::Modifiers{}));
+        CHECK(A.where({0, 11, 5})[0].lane / 4 == K.where({0, 11, 5})[0].lane / 4);
+        CHECK(ls::layout_evidence(ins, ls::Operand::K, ls::resolve_modifiers(ins, t, ls::Modifiers{})).why.find(
+                  "not confirmed on hardware") != std::string::npos);
+    }
 }

@@ -3,6 +3,7 @@
 #include "ui/app.hpp"
 #include "model/selection.hpp"
 #include "model/goto.hpp"
+#include "model/mma_picker.hpp"
 
 namespace lsapp {
 
@@ -72,6 +73,49 @@ void draw_modifiers(App& app) {
         ImGui::PopID();
     }
     if (!any) ImGui::TextDisabled("No modifiers move data for this instruction.");
+}
+
+// A Blackwell matrix multiply chosen by what it is (model/mma_picker.hpp): a menu per facet
+// that has more than one legal value, each listing what the catalog spells on this target
+// under the choices above it; a change selects the one instruction the choices name.
+void draw_mma_picker(App& app) {
+    const ls::Instruction& ins = *app.set.ins;
+    if (ins.kind != ls::LayoutKind::Tcgen05Mma && ins.kind != ls::LayoutKind::MmaBlockScale) return;
+    const std::vector<ls::Instruction>& forms = mma_forms(*app.set.target);
+    const std::vector<std::string> now = facet_keys(ins);
+    // Recomputed only when the instruction changes (the menus narrow tens of thousands of forms).
+    static std::string picked_for;
+    static MmaPick pick;
+    if (const std::string key = app.set.target->gfx + " " + ins.short_name; key != picked_for) {
+        pick = pick_mma(forms, now);
+        picked_for = key;
+    }
+    if (!pick.form) return;
+    ImGui::Spacing();
+    if (!ImGui::CollapsingHeader("Choose the instruction", ImGuiTreeNodeFlags_DefaultOpen)) return;
+    for (const MmaMenu& menu : pick.menus) {
+        if (menu.keys.size() < 2) continue;
+        ImGui::PushID(static_cast<int>(menu.facet));
+        ImGui::TextUnformatted(facet_label(menu.facet).c_str());
+        ImGui::SameLine(std::max(ImGui::GetCursorPosX(), 96 * app.scale));
+        ImGui::SetNextItemWidth(-1);
+        const std::string shown = facet_value_name(menu.facet, menu.keys[static_cast<size_t>(menu.chosen)]);
+        if (ImGui::BeginCombo("##facet", shown.c_str())) {
+            for (size_t i = 0; i < menu.keys.size(); ++i) {
+                const std::string name = facet_value_name(menu.facet, menu.keys[i]);
+                if (ImGui::Selectable(name.c_str(), static_cast<int>(i) == menu.chosen) && static_cast<int>(i) != menu.chosen) {
+                    std::vector<std::string> want = now;
+                    want[static_cast<size_t>(menu.facet)] = menu.keys[i];
+                    const MmaPick to = pick_mma(forms, want);
+                    Selection s = app.settings.selection;
+                    s.instruction = to.form->short_name;
+                    app.want_selection = s;
+                }
+            }
+            ImGui::EndCombo();
+        }
+        ImGui::PopID();
+    }
 }
 
 }  // namespace
@@ -184,6 +228,7 @@ void draw_search_panel(App& app) {
     if (moved) ImGui::SetScrollY(std::max(0.0f, app.cursor * ImGui::GetTextLineHeightWithSpacing() - list_h * 0.5f));
     ImGui::EndChild();
 
+    draw_mma_picker(app);
     ImGui::Spacing();
     ImGui::TextUnformatted("Modifiers");
     ImGui::Separator();

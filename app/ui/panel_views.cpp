@@ -385,6 +385,22 @@ std::vector<std::string> title_forms(const App& app, const LayoutSet& set, const
         out.push_back(name + "  " + shape);
     }
     out.push_back(name);
+    // Blackwell: no form drops "not confirmed on hardware" (nothing here ran on Blackwell
+    // silicon); where the column is narrow or one line high, the rest is shortened instead.
+    const std::string kUnconfirmed = "not confirmed on hardware";
+    const ls::Evidence ev = ls::layout_evidence(*set.ins, l.operand() == ls::Operand::C ? ls::Operand::D : l.operand(), set.mods);
+    if (ev.why.find(kUnconfirmed) != std::string::npos) {
+        std::vector<std::string> kept;
+        for (const std::string& f : out)
+            if (f.find(kUnconfirmed) != std::string::npos) kept.push_back(f);
+        const std::string type(ls::elem_name(l.type()));
+        for (const std::string& head : {name + (registers ? view : "  " + shape) + "  " + type, name + (registers ? view : "  " + shape), name})
+            kept.push_back(head + "  (" + kUnconfirmed + ")");
+        kept.push_back(name + "\n" + kUnconfirmed);
+        kept.push_back(name + "  not confirmed\non hardware");  // a narrow column (wgmma-like A beside a wide D)
+        kept.push_back(name + "\nnot confirmed\non hardware");
+        return kept;
+    }
     return out;
 }
 

@@ -88,6 +88,26 @@ bool in_gallery(const Instruction& ins) {
     return std::find(std::begin(kGalleryWgmmaN), std::end(kGalleryWgmmaN), ins.n) != std::end(kGalleryWgmmaN);
 }
 
+// Blackwell's instructions are templates, not rows of Catalog::on(), and are legal only on
+// arch-specific targets (tcgen05 on sm_100a/103a/110a, block-scaled mma.sync on sm_120a/121a;
+// CUDA 13.0 ptxas): a handful of representatives on their first legal target, one per layout
+// family that looks different (`figure` draws any other).
+struct GalleryPick {
+    const char* gfx;
+    const char* name;
+};
+constexpr GalleryPick kGalleryBlackwell[] = {
+    {"sm_100a", "tcgen05_mma_m128n64k16_f32_f16"},             // D in TMEM, Layout D (M = 128)
+    {"sm_100a", "tcgen05_mma_m64n64k16_f32_f16"},              // Layout F (M = 64): lanes 16-31 of each quarter unused
+    {"sm_100a", "tcgen05_mma_m256n64k16_f32_f16_2cta"},        // Layout A: the CTA pair's 256 lanes
+    {"sm_100a", "tcgen05_mma_m128n64k64_f32_e2m1_mxf4nvf4_4x_ue4m3"},  // scale factors SFA / SFB in TMEM
+    {"sm_100a", "tcgen05_ld_32x32b_x8"},
+    {"sm_100a", "tcgen05_ld_16x256b_x1"},
+    {"sm_100a", "tcgen05_ld_16x32bx2_x4"},
+    {"sm_120a", "mma_m16n8k32_f32_e4m3_f8f6f4"},
+    {"sm_120a", "mma_m16n8k64_f32_e2m1_mxf4nvf4_4x_ue4m3"},    // SFA / SFB owners under the thread and byte selectors
+};
+
 std::string variant_slug(const ResolvedModifiers& m) {
     std::string d = m.describe();
     if (d.empty()) return "default";
@@ -570,6 +590,16 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
     try {
         std::vector<const Target*> targets;
         std::vector<Row> rows;
+        // What each family shows, on the family's first target; then Blackwell's representatives
+        // on the targets where they are legal (kGalleryBlackwell).
+        struct Source {
+            Family fam;
+            const Target* t;
+            std::string gfx_list;
+            std::vector<const Instruction*> list;
+            bool variants = true;  // also the modifier values that move data (Blackwell's: `figure` draws them)
+        };
+        std::vector<Source> sources;
         for (Family fam : all_families()) {
             const Target* t = nullptr;
             std::string gfx_list;
@@ -580,7 +610,26 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
                 }
             if (!t) continue;
             targets.push_back(t);
-            for (const Instruction* ins : cat.on(fam))
+            sources.push_back({fam, t, gfx_list, cat.on(fam), true});
+        }
+        for (const GalleryPick& pick : kGalleryBlackwell) {
+            const Target* t = nullptr;
+            const Instruction* ins = nullptr;
+            try {
+                t = &cat.find_target(pick.gfx);
+                ins = &cat.find_instruction(*t, pick.name);
+            } catch (const Error&) {
+                continue;  // a catalog without it (--catalog)
+            }
+            std::string gfx_list;
+            for (const std::string& g : ins->targets) gfx_list += (gfx_list.empty() ? "" : " ") + g;
+            sources.push_back({t->family, t, gfx_list, {ins}, false});
+        }
+        for (const Source& src : sources) {
+            const Family fam = src.fam;
+            const Target* t = src.t;
+            const std::string& gfx_list = src.gfx_list;
+            for (const Instruction* ins : src.list)
                 for (int wave : wave_sizes(*ins, *t)) {
                     if (!needle.empty() && lower(ins->mnemonic).find(needle) == std::string::npos &&
                         lower(ins->builtin(wave)).find(needle) == std::string::npos &&
@@ -615,7 +664,8 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
 
                     std::map<Operand, std::vector<Entry>> default_entries;
                     std::vector<ResolvedModifiers> all{def};
-                    for (const ResolvedModifiers& m : data_variants(*ins, *t, wave)) all.push_back(m);
+                    if (src.variants)
+                        for (const ResolvedModifiers& m : data_variants(*ins, *t, wave)) all.push_back(m);
                     for (size_t v = 0; v < all.size(); ++v) {
                         VariantFigures vf;
                         vf.title = v == 0 ? "default modifiers" : all[v].describe();

@@ -541,7 +541,8 @@ Instruction build(const Row& r, const Choice& c) {
         }
         ins.confidence = ins.tcgen05_sparse
                              ? "medium: B, C, D as PTX's fragment tables and CUTLASS's SM120 traits agree; sparse A derived "
-                               "from the dense fragment of the compressed A (one source); the metadata is not modelled; " +
+                               "from the dense fragment of the compressed A (one source); the metadata (operand K) extends PTX's "
+                               "m16n8k32 rule to the whole quad (medium); " +
                                    std::string(kNotOnHardware)
                              : "high: PTX's fragment tables and CUTLASS's SM120 traits agree; " + std::string(kNotOnHardware);
     } else {
@@ -845,6 +846,14 @@ void blackwell_check() {
 namespace lanescope {
 
 std::vector<Instruction> blackwell_spellings() { return detail::blackwell_instructions(false); }
+
+std::vector<Instruction> blackwell_mma_forms(const Target& t) {
+    std::vector<Instruction> out;
+    for (Instruction& ins : detail::blackwell_instructions(true))
+        if ((ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::MmaBlockScale) && claimed_on(ins, t))
+            out.push_back(std::move(ins));
+    return out;
+}
 
 bool claimed_on(const Instruction& ins, const Target& t) {
     if (!ins.targets.empty()) return std::find(ins.targets.begin(), ins.targets.end(), t.gfx) != ins.targets.end();

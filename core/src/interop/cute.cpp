@@ -132,7 +132,8 @@ std::string cute_tmem_atom(const Instruction& ins, const ResolvedModifiers& mods
     if (ins.kind != LayoutKind::Tcgen05Mma || mods.tmem_load <= 0) return "";
     const detail::TmemRegBases b = detail::tcgen05_tmem_reg_bases(ins, mods);
     return b.cute_atom + " (CUTLASS copy_traits_sm100.hpp): " + b.message + " per warp; make_tmem_copy tiles 4 warps at " +
-           "32 TMEM lanes each" + (b.num_warps == 8 ? ", the second warpgroup the other columns or rows as Triton 3.6 splits them" : "");
+           "32 TMEM lanes each" + (b.num_warps == 8 ? ", the second warpgroup the other columns or rows as Triton 3.6 splits them" : "") +
+           (b.cta.empty() ? "" : "; cta_group::2: in each CTA of the pair, over its own 128 rows of D");
 }
 
 }  // namespace lanescope

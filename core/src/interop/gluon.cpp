@@ -152,6 +152,10 @@ GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& ta
     const Operand op = t.operand();
     if (ins.kind != LayoutKind::Tcgen05Mma || mods.tmem_load <= 0 || (op != Operand::C && op != Operand::D)) return g;
     const detail::TmemRegBases b = detail::tcgen05_tmem_reg_bases(ins, mods);
+    if (!b.cta.empty())
+        throw Error("--format gluon: a cta_group::2 M = 256 D is one Gluon layout per CTA of the pair (rows 128c..128c+127 of "
+                    "CTA c, TensorMemoryLayout(..., two_ctas=True)); ask M = 128 of cta_group::1 with the same N and types for "
+                    "that per-CTA layout, or --format json / linear for the pair");
     const std::string dtype = b.element_bits == 16 ? (ins.d_type() == ElemType::BF16 ? "gl.bfloat16" : "gl.float16")
                                                    : ins.d_type() == ElemType::S32 ? "gl.int32" : "gl.float32";
     // Triton infers 16x32bx2 from a 32x32b request on a 64-row block; it refuses it by name.

@@ -113,6 +113,9 @@ std::vector<int> tcgen05_half_split_values(const Instruction& ins, std::string& 
 // (elements, Triton's numbering), of the lane and of the warp moves to one (row m, col n) of D.
 struct TmemRegBases {
     std::vector<std::pair<int, int>> reg, lane, warp;
+    // cta_group::2 M = 256 (Layout A): the CTA of the pair ({128, 0}: CTA c holds rows 128c..),
+    // each CTA's warps reading their own CTA's TMEM; the thread is 32*num_warps*cta + 32*warp + lane.
+    std::vector<std::pair<int, int>> cta;
     int rows = 0, cols = 0, element_bits = 32, num_warps = 4;
     std::string variant;   // "32x32b" ... as Gluon's instr_variant spells it
     std::string message;   // the tcgen05.ld Triton's lowering issues: "tcgen05.ld.sync.aligned.32x32b.x64.b32"

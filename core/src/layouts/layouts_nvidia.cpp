@@ -264,6 +264,32 @@ OperandSpec block_scale_sparse_a(const Instruction& ins) {
     return s;
 }
 
+// sm_120's sparse metadata (mma.sp::ordered_metadata m16n8k64 kind::f8f6f4 / mxf8f6f4, m16n8k128
+// kind::mxf4 / mxf4nvf4): the sparse index operand K of sparse_k, in dense coordinates 16 x K. A
+// row has 16 chunks (2:4 of 8-bit containers: 4 k each; e2m1 packed, pairwise 4:8: 8 k each),
+// 4 bits per chunk, 64 bits per row: the whole quad of groupID row%8 holds rows row%8 and row%8 + 8
+// (16 bits of each thread per row), so the sparsity selector is 0 (PTX ISA §9.7.14.6; LLVM's NVVM
+// mma.sp intrinsics take selector range [0, 1) for these types). Chunk c of a row: lane
+// 4*(row%8) + floor(c/4), bits 16*floor(row/8) + 4*(c%4): PTX's m16n8k32 rule (sparse_k) with the
+// quad's four threads in place of two.
+OperandSpec block_scale_sparse_k(const Instruction& ins) {
+    OperandSpec s;
+    s.rows = 16;
+    s.cols = ins.k;
+    s.type = ElemType::IDX;
+    s.width = s.stride = 4;
+    s.regs = 1;
+    const int chunk = containers(ins) ? 4 : 8;
+    s.formula = "chunk c = floor(k/" + str(chunk) + "): 4-bit field at bits 16*floor(row/8) + 4*(c%4) of lane 4*(row%8) + "
+                "floor(c/4) (sparsity selector 0: all four threads of each quad give metadata; bits 1:0 and 3:2 index the "
+                "chunk's two kept " + std::string(chunk == 4 ? "values" : "pairs") + ").";
+    s.place = [=](int, int row, int k, std::vector<Slot>& out) {
+        const int c = k / chunk;
+        out.push_back({4 * (row % 8) + c / 4, 4 * (row / 8) + c % 4});
+    };
+    return s;
+}
+
 // Scale factors (PTX 9.7.14.3 block scaling; CUTLASS SM120 SFALayout / SFBLayout).
 // SA is M x V (V = scale_vec), SB is V x N. SF_A of row m is in lane
 // 4*(m%8) + floor(m/8) + 2*thread_id_a, SF_B of column n in lane 4n + thread_id_b;
@@ -301,8 +327,9 @@ std::vector<Operand> nvidia_operands(const Instruction& ins) {
         case LayoutKind::LdStMatrix: return {Operand::D};
         case LayoutKind::Wgmma: return {Operand::A, Operand::B, Operand::C, Operand::D};  // B in shared memory
         case LayoutKind::MmaBlockScale: {
-            // The sparse forms' metadata (8-bit and e2m1 2:4) is not modelled yet: no K operand.
+            // The sparse forms' metadata is the sparse index operand K (block_scale_sparse_k).
             std::vector<Operand> ops = {Operand::A, Operand::B, Operand::C, Operand::D};
+            if (ins.tcgen05_sparse) ops.push_back(Operand::K);
             if (ins.scale_vec > 0) {
                 ops.push_back(Operand::SA);
                 ops.push_back(Operand::SB);
@@ -341,6 +368,7 @@ OperandSpec nvidia_spec(const Instruction& ins, Operand op, const ResolvedModifi
             return acc == Operand::A ? wgmma_a(ins) : wgmma_d(ins);
         case LayoutKind::MmaBlockScale:
             if (acc == Operand::SA || acc == Operand::SB) return block_scale_sf(ins, acc, mods);
+            if (acc == Operand::K) return block_scale_sparse_k(ins);
             if (acc == Operand::A) return ins.tcgen05_sparse ? block_scale_sparse_a(ins) : block_scale_ab(ins, Operand::A);
             if (acc == Operand::B) return block_scale_ab(ins, Operand::B);
             return mma_cd(ins);
@@ -386,6 +414,13 @@ Evidence mma_block_scale_evidence(const Instruction& ins, Operand op, const Reso
         e.why = "PTX's selector text, CUTLASS's SF layouts and Triton's scale layout agree on the owning lanes (which row "
                 "of a lane pair rests on the two code sources); factor j in byte byte-id + j is medium (CUTLASS packs the "
                 "vector little-endian)" + hw;
+    } else if (op == Operand::K) {
+        e.confidence = "medium";
+        e.sources = "PTX ISA §9.7.14.6 (sparse mma metadata and sparsity selector; the m16n8k64 / m16n8k128 metadata "
+                    "figures are images); LLVM NVVM mma.sp intrinsics (selector range [0, 1) for the f8f6f4 types)";
+        e.why = "PTX's m16n8k32 metadata rule extended to the quad's four threads: 16 chunks x 4 bits per row fill the "
+                "quad's 16-bit halves exactly, which fixes the threads; the order of chunks within a thread follows "
+                "m16n8k32, one source" + hw;
     } else if (op == Operand::A && ins.tcgen05_sparse) {
         e.confidence = "medium";
         e.sources = "PTX ISA §9.7.14.6 (sparse mma fragments); CUTLASS mma_traits_sm120_sparse.hpp";

@@ -446,9 +446,16 @@ const char* kVariants[] = {"", "32x32b", "16x64b", "16x128b", "16x256b", "16x32b
 // Why D of `ins` cannot be read back with variant v (0 = any variant), or "".
 std::string tmem_load_refusal(const Instruction& ins, int v) {
     const DLayout l = d_layout(ins);
-    if (l != DLayout::D && l != DLayout::F)
-        return std::string("--tmem-load is laid out for D in Layout D (M = 128) or F (M = 64) of cta_group::1, as "
-                           "Triton 3.6's get_tmem_reg_layout lays them out; this D is Layout ") + d_letter(l);
+    // Layout A (cta_group::2, M = 256): CTA c of the pair holds rows 128c..128c+127 as Layout D
+    // (CUTLASS CLayout (2,(M/2,N)):(M/2,(1,M)) over the 128-row tmem_frg), and each CTA's
+    // warps read their own CTA's TMEM (PTX §9.7.16.8.1: a warp reaches its own CTA's lanes only).
+    if (l != DLayout::D && l != DLayout::F && l != DLayout::A)
+        return std::string("--tmem-load is laid out for D in Layout D (M = 128) or F (M = 64) of cta_group::1 and Layout A "
+                           "(M = 256, cta_group::2: each CTA's 128 rows as Layout D), as Triton 3.6's get_tmem_reg_layout "
+                           "lays them out; this D is Layout ") + d_letter(l) +
+               (l == DLayout::B ? " (cta_group::2, M = 128: the 2x2 data path puts each CTA's two column halves in lanes "
+                                  "0-63 and 64-127, not read back here yet; ask M = 256 of cta_group::2, or cta_group::1)"
+                                : "");
     const int bits = elem_bits(ins.d_type());
     if (bits != 32 && bits != 16) return "D of " + str(bits) + " bits is not read back by tcgen05.ld here";
     if (!pow2(ins.n))
@@ -536,7 +543,8 @@ TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifi
     if (W != 4 && W != 8) throw Error("--num-warps " + str(W) + " is not legal; legal: 4, 8 (one or two warpgroups)");
     if (const std::string why = tmem_load_refusal(ins, v); !why.empty()) throw Error("--tmem-load " + std::string(kVariants[v]) + " on " + ins.mnemonic + ": " + why);
     using B = std::pair<int, int>;  // (row, col) of TMEM, then (m, n) of D
-    const int M = ins.m, bits = elem_bits(ins.d_type());
+    const bool pair = d_layout(ins) == DLayout::A;  // each CTA's 128 rows as Layout D
+    const int M = pair ? 128 : ins.m, bits = elem_bits(ins.d_type());
     // A 16-bit D: two adjacent columns per 32-bit register (.pack::16b); the 32-bit
     // plan runs on N/2 packed columns (Triton: the castbbitwidth of the 16-bit case).
     const int pack = bits == 16 ? 2 : 1, Nc = ins.n / pack;
@@ -595,7 +603,8 @@ TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifi
     for (const B& b : reg) out.reg.push_back(to_d(b));
     for (const B& b : lane) out.lane.push_back(to_d(b));
     for (const B& b : warp) out.warp.push_back(to_d(b));
-    out.rows = M;
+    if (pair) out.cta.push_back({128, 0});
+    out.rows = ins.m;
     out.cols = ins.n;
     out.element_bits = bits;
     out.num_warps = W;
@@ -613,7 +622,8 @@ namespace {
 OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods) {
     const TmemRegBases L = tcgen05_tmem_reg_bases(ins, mods);
     OperandSpec s;
-    s.lanes = 32 * L.num_warps;
+    const int per_cta = 32 * L.num_warps;
+    s.lanes = per_cta << L.cta.size();
     s.rows = L.rows;
     s.cols = L.cols;
     s.type = ins.d_type();
@@ -630,8 +640,11 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
                 (L.element_bits == 16 ? "floor(e/2), bits 16*(e%2)" : std::string("e")) +
                 ") holds D at the XOR of the bases of e's, the lane's and the warp's set bits (m, n): register " +
                 bases_text(L.reg) + ", lane " + bases_text(L.lane) + ", warp " + bases_text(L.warp) +
-                ". Warp w reads TMEM lanes 32*(w%4) .. +31 only.";
-    return from_forward(s, elems, [L](int t, int e, int& r, int& c) {
+                ". Warp w reads TMEM lanes 32*(w%4) .. +31 only." +
+                (L.cta.empty() ? std::string()
+                               : " cta_group::2: thread " + str(per_cta) + "*c + t is thread t of CTA c of the pair, which reads "
+                                 "its own CTA's TMEM: D rows 128c .. 128c+127 (CTA base [128, 0]).");
+    return from_forward(s, elems, [L, per_cta](int t, int e, int& r, int& c) {
         r = c = 0;
         auto add = [&](const std::vector<std::pair<int, int>>& bases, int x) {
             for (size_t i = 0; i < bases.size(); ++i)
@@ -639,7 +652,8 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
         };
         add(L.reg, e);
         add(L.lane, t % 32);
-        add(L.warp, t / 32);
+        add(L.warp, (t % per_cta) / 32);
+        add(L.cta, t / per_cta);
         return true;
     });
 }
