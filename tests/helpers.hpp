@@ -55,13 +55,15 @@ inline void for_each_default(const std::function<void(const Case&)>& fn) {
 // sanitizers (CI's second run, -O0 and instrumented: some 40x slower) every instruction
 // still comes, with every 4th of its combinations and its last: each formula's code
 // runs instrumented; the Release run checks every combination.
+#ifdef LANESCOPE_TEST_SANITIZED
+constexpr int kCombinationStride = 4;
+#else
+constexpr int kCombinationStride = 1;
+#endif
+
 inline void for_each_combination(const std::function<void(const Case&)>& fn) {
     for_each_default([&](const Case& base) {
-#ifdef LANESCOPE_TEST_SANITIZED
-        constexpr int kStride = 4;
-#else
-        constexpr int kStride = 1;
-#endif
+        constexpr int kStride = kCombinationStride;
         int index = 0;
         std::optional<Case> held;  // the latest combination not visited, visited last
         auto visit = [&](const Case& c) {
