@@ -65,4 +65,7 @@ for size in 1100x720 1400x900; do
   shot_at memory-wmma-16x16x16-f16-B-global-gfx1200-$size       $size -a gfx1200 -i v_wmma_f32_16x16x16_f16 --view memory --operand B --memory global --order row --ld 64 --transpose
   # Tile mode's Memory tab (issue 20): B of the 256x256 tile, every wave's loads; lane 5 of wave 3 pinned.
   shot_at memory-tile-256x256-mfma-32x32x8-B-gfx942-$size        $size "${tile256[@]}" --view memory --pin lane,5,3
+  # NVIDIA (issue 26): wgmma's B through a 128B-swizzled descriptor, B[9][3] pinned; an ldmatrix plan for mma.sync's A.
+  shot_at memory-wgmma-m64n128k16-B-128B-sm90a-$size             $size -a sm_90a -i wgmma_m64n128k16_f32_f16 --memory smem --operand B --swizzle 128B --pin B,9,3
+  shot_at memory-mma-m16n8k16-A-ldmatrix-sm90-$size              $size -a sm_90 -i mma_m16n8k16_f32_f16 --view memory --operand A --ld 24
 done

@@ -41,8 +41,8 @@ void add_app_options(CLI::App& cli, AppArgs& a) {
                 help + " (" + std::to_string(lo) + ".." + std::to_string(hi) + ")")
             ->type_name("INT");
     };
-    // The modifiers: core's one table (lanescope/options.hpp), as lanescope-cli takes them. Its
-    // --swizzle (the descriptor's) is not the app's: --swizzle here is the memory view's XOR swizzle.
+    // The modifiers: core's one table (lanescope/options.hpp), as lanescope-cli takes them; --swizzle,
+    // which the memory view's XOR swizzle shares, is added below.
     for (const ls::ModifierOption& row : ls::modifier_options()) {
         if (row.field == "swizzle") continue;
         const std::string flag = row.flag();
@@ -74,11 +74,33 @@ void add_app_options(CLI::App& cli, AppArgs& a) {
     cli.add_option("--tab,--view", a.tab, "layout (or matrix, as lanescope-cli figure --view), registers, compare, values, details or memory")
         ->check(CLI::IsMember({"layout", "matrix", "registers", "compare", "values", "details", "memory"}));
     // The Memory tab: the operand (the first of --operand, else B) as a tile in memory.
-    cli.add_option("--memory", a.memory, "memory view: where the tile lies, lds or global")->check(CLI::IsMember({"lds", "global"}));
+    cli.add_option("--memory", a.memory,
+                   "memory view: where the tile lies, lds or global; smem: an operand a matrix descriptor reads (wgmma B or SS A, "
+                   "tcgen05.mma A/B), drawn from its descriptor as lanescope-cli load --memory smem lays it out")
+        ->check(CLI::IsMember({"lds", "global", "smem"}));
     cli.add_option("--order", a.order, "memory view: row or col (major)")->check(CLI::IsMember({"row", "col"}));
     add_int("--ld", a.ld, 1, 1 << 24, "memory view: leading dimension in elements (default: the contiguous extent)");
     add_int("--pad", a.pad, 0, 1 << 24, "memory view: padding elements after each line");
-    cli.add_option("--swizzle", a.swizzle, "memory view: XOR swizzle VEC,PER_PHASE,MAX_PHASE (e.g. 8,2,8)");
+    // --swizzle takes both: a descriptor's mode word (lanescope-cli's --swizzle none|32B|64B|128B|128B_base32B, the
+    // smem modifier) or the memory view's XOR swizzle VEC,PER_PHASE,MAX_PHASE of a plain tile.
+    cli.add_option_function<std::string>(
+           "--swizzle",
+           [&a](const std::string& text) {
+               if (text.find(',') == std::string::npos) {
+                   const ls::ModifierOption* row = ls::find_modifier_option("swizzle");
+                   try {
+                       ls::apply_option_value(a.mods, *row, ls::parse_option_value(*row, text, "--swizzle"));
+                   } catch (const ls::Error& e) {
+                       throw CLI::ValidationError(std::string(e.what()) +
+                                                  "; or the memory view's XOR swizzle VEC,PER_PHASE,MAX_PHASE (e.g. 8,2,8)");
+                   }
+                   return;
+               }
+               a.swizzle = text;
+           },
+           "a shared-memory descriptor's swizzle none|32B|64B|128B|128B_base32B (wgmma, tcgen05.mma operands), or the memory "
+           "view's XOR swizzle VEC,PER_PHASE,MAX_PHASE of a plain tile (e.g. 8,2,8)")
+        ->type_name("MODE|V,P,M");
     cli.add_flag("--transpose", a.transpose, "memory view: the transpose load (where one serves the operand)");
     cli.add_flag("--store", a.store, "memory view: stores of C/D instead of loads");
     cli.add_flag("--ld-shared", a.ld_shared, "memory view (NVIDIA): plain ld.shared / st.shared instead of ldmatrix / stmatrix");

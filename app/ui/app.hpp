@@ -8,6 +8,7 @@
 #include "model/memory_view.hpp"
 #include "model/search.hpp"
 #include "model/settings.hpp"
+#include "model/smem_view.hpp"
 #include "model/tile_view.hpp"
 #include "model/tiles.hpp"
 #include "model/values.hpp"
@@ -136,6 +137,16 @@ struct MemoryViewState {
     std::pair<int, int> bank_hover{-1, -1}, frame_bank_hover{-1, -1};
     // Tile mode: the wave the table last showed; a new wave field value selects that wave's first instruction.
     int shown_wave = -1;
+    // An operand a matrix descriptor reads (wgmma B, SS A; tcgen05.mma A, B): its tile in shared
+    // memory instead of plans (panel_smem.cpp), and the descriptor text field's contents.
+    bool descriptor = false;
+    SmemView smem;
+    TileGrid smem_tiles;
+    TileTexture smem_tex;
+    char descriptor_text[40] = {};
+    float smem_row_h = 0, smem_scroll = 0;  // the tile's row height (0: legible or fit, -1: "100%", -2: Fit) and scroll
+    bool smem_dragging = false;
+    std::string descriptor_error;
     // The plan the issue table and the bank strip describe.
     const MemoryPlan& active() const {
         if (settings.store) return store;
@@ -296,6 +307,7 @@ void draw_values_panel(App& app);     // panel_values.cpp: inputs, generators, D
 void draw_details_panel(App& app);    // panel_details.cpp: facts, signature, formulas, HIP snippet
 void draw_verify_control(App& app);   // panel_verify.cpp: "Verify on GPU" (left column, under Modifiers)
 void draw_memory_panel(App& app);     // panel_memory.cpp: the operand in memory, its loads, the LDS banks
+void draw_smem_panel(App& app);       // panel_smem.cpp: the Memory tab for an operand a matrix descriptor reads
 
 // Draws one cached grid (texture + highlights) at the cursor and reports hover.
 // `other`: the grid belongs to the compared instruction (no linking, its own tooltip).

@@ -198,6 +198,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         const int v = modifier_field(a.mods, name);
         if (v != -1) set_modifier(sel.mods, name, v);
     }
+    if (a.mods.descriptor) sel.mods.descriptor = a.mods.descriptor;  // --descriptor 0x...: a whole descriptor
     LayoutSet checked;
     try {
         // Names and explicitly given modifiers must be legal: say what is.
@@ -216,12 +217,34 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         std::cerr << "lanescope: " << e.what() << "\n";
         return 2;
     }
+    // --memory smem --operand A on wgmma: A from shared memory, the SS form (as lanescope-cli load takes it).
+    if (a.memory == "smem" && !only.empty() && only.front() == ls::Operand::A && checked.ins->kind == ls::LayoutKind::Wgmma &&
+        !descriptor_operand(checked, ls::Operand::A)) {
+        sel.mods.smem_a = 1;
+        try {
+            checked = resolve_selection(cat, sel);
+        } catch (const ls::Error& e) {
+            std::cerr << "lanescope: " << e.what() << "\n";
+            return 2;
+        }
+    }
     // The Memory tab's settings: every value checked here, with what is legal.
     std::optional<MemorySettings> memory;
     if (a.memory_given() || a.tab == "memory") {
         MemorySettings ms;
         ms.operand = !only.empty() ? only.front() : checked.find(ls::Operand::B) ? ls::Operand::B : checked.layouts.front().operand();
         ms.tile.space = a.memory == "global" ? ls::MemorySpace::Global : ls::MemorySpace::Lds;
+        if (a.memory == "smem" && !descriptor_operand(checked, ms.operand)) {
+            std::string legal;
+            for (const ls::OperandLayout& o : checked.layouts)
+                if (descriptor_operand(checked, o.operand())) legal += (legal.empty() ? "" : ", ") + std::string(ls::operand_name(o.operand()));
+            std::cerr << "lanescope: --memory smem: operand " << ls::operand_name(ms.operand) << " of " << checked.ins->mnemonic
+                      << " is not read through a matrix descriptor; legal: "
+                      << (legal.empty() ? "an instruction with one (wgmma B or, with --smem-a 1, A; tcgen05.mma A and B)"
+                                        : "--operand " + legal)
+                      << "\n";
+            return 2;
+        }
         ms.tile.order = a.order == "col" ? ls::MemoryOrder::ColMajor : ls::MemoryOrder::RowMajor;
         const ls::OperandLayout& l = *checked.find(ms.operand);
         // The matrix in memory: the operand's, or with tile options the tile operand's (a tile core refuses is

@@ -81,6 +81,19 @@ void App::rebuild_memory_plans() {
     MemoryViewState& m = memory;
     m.plans_dirty = false;
     m.tiles_dirty = true;
+    // An operand a matrix descriptor reads: its tile in shared memory, no loads to plan.
+    m.descriptor = descriptor_operand(set, m.settings.operand);
+    m.descriptor_text[0] = 0;
+    if (m.descriptor) {
+        m.smem = build_smem_view(set, m.settings.operand);
+        m.smem_row_h = 0, m.smem_scroll = 0;  // a new tile opens with every label legible
+        m.plain = m.transposed = m.store = MemoryPlan{};
+        m.plain.error = m.transposed.error = m.store.error = "read through a matrix descriptor: the instruction loads it itself";
+        m.grid = m.second = MemoryGrid{};
+        m.show_second = false;
+        return;
+    }
+    m.smem = SmemView{};
     // Tile mode: the tile operand of every wave, planned whole by core.
     m.settings.tiles = tile.active() ? std::optional<ls::TileParams>(tile.tiles.params) : std::nullopt;
     m.plain = make_plan(set, m.settings, MemoryPlan::Kind::Plain);
@@ -110,6 +123,21 @@ std::vector<GridShape> App::memory_shapes() const {
     std::vector<GridShape> out;
     const ls::OperandLayout* l = set.find(memory.settings.operand);
     if (!l) return out;
+    if (memory.descriptor) {
+        // The tile (a grid row per 128-byte row, a cell per element width), then the operand's matrix.
+        if (!memory.smem.ok()) return out;
+        GridShape tile;
+        tile.op = l->operand();
+        tile.rows = static_cast<int>(memory.smem.rows.size());
+        tile.cols = smem_cells_per_row(memory.smem);
+        out.push_back(tile);
+        GridShape frag;
+        frag.op = l->operand();
+        frag.rows = l->rows();
+        frag.cols = l->cols();
+        out.push_back(frag);
+        return out;
+    }
     auto grid_shape = [&](const MemoryGrid& g) {
         GridShape s;
         s.op = g.operand;
@@ -147,6 +175,16 @@ ArrangeParams App::memory_canvas_params() const {
     p.natural_w = std::ceil(st.text_width("63") + 8 * scale);
     p.natural_h = std::ceil(st.line_h + 4 * scale);
     p.max_grid_px = 8190;
+    if (memory.descriptor && memory.smem.ok()) {
+        // Room for the tile's row addresses; "100 %": a chunk's label (two lines) fits its 16 bytes.
+        p.axis_w = std::ceil(st.text_width("0x00000") + 6 * scale);
+        float widest = 0;
+        for (const ls::SmemChunk& ch : memory.smem.chunks)
+            widest = std::max({widest, st.text_width(ls::smem_chunk_labels(memory.smem.operand, ch.elements)[1]),
+                               st.text_width(ls::smem_chunk_place(*memory.smem.so, ch))});
+        p.natural_w = std::max(p.natural_w, std::ceil((widest + 8 * scale) / std::max(1, smem_cells_per_row(memory.smem) / 8)));
+        p.natural_h = std::ceil(2 * st.line_h + 6 * scale);
+    }
     return p;
 }
 
@@ -165,6 +203,7 @@ void App::rebuild_memory_tiles() {
     st.block = -1;
     st.blocks_per_row = m.canvas.arr.blocks_per_row;
     st.copy = 0;
+    if (m.descriptor) return;  // panel_smem.cpp builds its grids at its own cell sizes
     const MemoryPlan& main = m.show_second ? m.plain : m.active();
     const TileSet* ts = m.settings.tiles ? &tile.tiles : nullptr;
     m.tiles = memory_tiles(*set.ins, m.grid, main.ops, st, ts);
@@ -206,12 +245,10 @@ bool small_int(const char* label, int& v, int lo, int hi, float width) {
     return true;
 }
 
-void draw_controls(App& app) {
-    MemoryViewState& m = app.memory;
-    MemorySettings& s = m.settings;
+// The operand the tab shows (every view of the tab: loads, or a descriptor's tile).
+bool operand_radio(App& app) {
+    MemorySettings& s = app.memory.settings;
     bool changed = false;
-    const float sc = app.scale;
-    // Operand.
     ImGui::AlignTextToFramePadding();
     ImGui::TextUnformatted("operand");
     for (const ls::OperandLayout& l : app.set.layouts) {
@@ -223,6 +260,20 @@ void draw_controls(App& app) {
             changed = true;
         }
     }
+    if (changed) {
+        app.memory.plans_dirty = true;
+        app.memory.canvas.fit();
+        app.request_redraw();
+    }
+    return changed;
+}
+
+void draw_controls(App& app) {
+    MemoryViewState& m = app.memory;
+    MemorySettings& s = m.settings;
+    bool changed = false;
+    const float sc = app.scale;
+    changed |= operand_radio(app);
     ImGui::SameLine(0, 14 * sc);
     ImGui::TextUnformatted("in");
     ImGui::SameLine();
@@ -795,6 +846,12 @@ void draw_memory_panel(App& app) {
     m.bank_hover = m.frame_bank_hover;
     m.frame_bank_hover = {-1, -1};
     if (m.plans_dirty) app.rebuild_memory_plans();
+    if (m.descriptor) {
+        // A matrix descriptor's operand: its tile in shared memory (panel_smem.cpp).
+        operand_radio(app);
+        if (m.plans_dirty) app.rebuild_memory_plans();
+        if (m.descriptor) return draw_smem_panel(app);
+    }
     draw_legend(app);  // the Layout tab's colours, Fit and 100 % for this canvas
     draw_controls(app);
     if (m.plans_dirty) app.rebuild_memory_plans();

@@ -593,28 +593,6 @@ void draw_sparse_groups(const App& app, const ls::Instruction& ins, const Placed
         }
 }
 
-// wgmma's B is in shared memory: say so where B would be (above C/D), not leave a silent gap.
-void draw_shared_memory_b(const App& app, const LayoutSet& set, const Arrangement& arr, ImVec2 origin) {
-    if (set.ins->kind != ls::LayoutKind::Wgmma || set.find(ls::Operand::B)) return;
-    const PlacedGrid* d = arr.find(ls::Operand::D);
-    if (!d) return;
-    ImDrawList* dl = ImGui::GetWindowDrawList();
-    const ls::Instruction& ins = *set.ins;
-    const std::string full = "B  " + std::to_string(ins.k) + "x" + std::to_string(ins.n) + "  " + std::string(ls::elem_name(ins.b)) +
-                             "  in shared memory\nread through a matrix descriptor: no thread's registers hold it";
-    const std::string narrow = "B  " + std::to_string(ins.k) + "x" + std::to_string(ins.n) + "  " + std::string(ls::elem_name(ins.b)) +
-                               "\nin shared memory\n(matrix descriptor;\nno registers hold it)";
-    // The box fits over C/D's column (the narrow form in a narrow column, e.g. a compared side).
-    const std::string& text = ImGui::CalcTextSize(full.c_str()).x + 12 * app.scale <= std::max(d->heading.w(), arr.panel.x1 - d->grid.x0) ? full : narrow;
-    const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
-    // Where B would be: the room the arrangement keeps for it (an empty grid above C/D), else above C/D's title.
-    const PlacedGrid* room = arr.find(ls::Operand::B);
-    const float x = d->grid.x0, y = room ? room->heading.y0 : std::max(2.0f, d->heading.y0 - sz.y - 12 * app.scale);
-    const ImVec2 a = add(origin, x, y), b = add(origin, x + sz.x + 12 * app.scale, y + sz.y + 8 * app.scale);
-    dl->AddRect(a, b, ImGui::GetColorU32(ImGuiCol_Border), 3 * app.scale, 0, 1.5f * app.scale);
-    dl->AddText(add(a, 6 * app.scale, 4 * app.scale), ImGui::GetColorU32(ImGuiCol_Text), text.c_str());
-}
-
 // A scaled MFMA's scale operands: which lane holds SA[i][kb] / SB[kb][j] (read from core's layout) and
 // which byte of the lane's scale VGPR opsel_a / opsel_b select, drawn as the register's four bytes at a
 // legible size in the free corner above A and left of B (the scale grids themselves share the small
@@ -867,7 +845,6 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
             }
         }
     }
-    if (!registers_tab) draw_shared_memory_b(app, app.set, c.arr, origin);
     if (!registers_tab && !app.tile.active() && !app.notes.empty() && !app.set.find(ls::Operand::SA) && !app.set.find(ls::Operand::SB))
         draw_notes(app, free_corner(app, c.arr), origin);
     if (!registers_tab && !app.tile.active() && (app.set.find(ls::Operand::SA) || app.set.find(ls::Operand::SB))) {
@@ -1365,7 +1342,6 @@ void draw_compare_panel(App& app) {
                          over && clicked, mask, mine ? nullptr : &c.set);
             draw_sparse_groups(app, *s.ins, pg, v->matrix, o);
         }
-        draw_shared_memory_b(app, s, arr, o);
     };
     draw_side(app.set, c.left, c.left_arr, c.left_box, true);
     if (c.set.ins) draw_side(c.set, c.views, c.right_arr, c.right_box, false);

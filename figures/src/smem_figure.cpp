@@ -21,11 +21,6 @@ std::string hex(std::uint64_t v, int digits) {
     return buf;
 }
 
-struct Chunk {
-    std::vector<std::pair<int, int>> elements;  // (row, col) of the operand's matrix
-    int core = -1;                              // its core matrix (the first element's)
-    int before = 0;                             // chunk index in the 128-byte row before the swizzle
-};
 
 }  // namespace
 
@@ -34,26 +29,16 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
     if (!q.ins || !q.target) throw Error("build_smem_figure: no instruction or target given");
     const SmemOperand& so = spec.operand;
     const Instruction& ins = *q.ins;
-    const bool tcgen05 = so.desc.format == DescriptorFormat::Tcgen05;
 
     // Every element's chunk, from core's byte map.
-    std::map<std::uint32_t, Chunk> chunks;  // absolute chunk number (address / 16)
-    for (int r = 0; r < so.rows; ++r)
-        for (int c = 0; c < so.cols; ++c) {
-            const auto [mn, k] = so.mn_k(r, c);
-            const std::uint32_t a = so.address(mn, k);
-            Chunk& ch = chunks[a / 16];
-            if (ch.elements.empty()) {
-                ch.core = so.core_matrix(mn, k);
-                ch.before = static_cast<int>(((so.desc.start + so.linear(mn, k)) / 16) % 8);
-            }
-            ch.elements.push_back({r, c});
-        }
+    std::map<std::uint32_t, const SmemChunk*> chunks;  // absolute chunk number (address / 16)
+    const std::vector<SmemChunk> all = smem_chunks(so);
+    for (const SmemChunk& ch : all) chunks[ch.address / 16] = &ch;
     std::vector<std::uint32_t> rows;  // the 128-byte rows holding elements, ascending
     for (const auto& [n, ch] : chunks)
         if (rows.empty() || rows.back() != n / 8) rows.push_back(n / 8);
     int cores = 0;
-    for (const auto& [n, ch] : chunks) cores = std::max(cores, ch.core + 1);
+    for (const SmemChunk& ch : all) cores = std::max(cores, ch.core + 1);
 
     const ThemeColors tc = theme_colors(spec.theme);
     Figure f;
@@ -67,11 +52,6 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
     const std::string op_name(operand_name(so.operand));
 
     // Labels: the richest form whose widest label fits the chunk at the tile font.
-    auto second_line = [&](std::uint32_t n, const Chunk& ch) {
-        if (swizzled) return "c" + std::to_string(ch.before) + "\u2192c" + std::to_string(n % 8);
-        const int b = static_cast<int>((n * 16 / 4) % 32);
-        return "b" + std::to_string(b) + "\u2013" + std::to_string(b + 3);
-    };
     const int digits = rows.empty() ? 4 : std::max(4, static_cast<int>(hex(rows.back() * 128, 1).size()) - 2);
     const double axis_w = text_width(hex(0, digits), small) + 0.8 * small;
     double font = f.tile_font;
@@ -79,8 +59,8 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
     auto need = [&](int fm, double size) {
         double w = 0;
         for (const auto& [n, ch] : chunks) {
-            w = std::max(w, text_width(smem_chunk_labels(so.operand, ch.elements)[static_cast<size_t>(fm)], size));
-            w = std::max(w, text_width(second_line(n, ch), size));
+            w = std::max(w, text_width(smem_chunk_labels(so.operand, ch->elements)[static_cast<size_t>(fm)], size));
+            w = std::max(w, text_width(smem_chunk_place(so, *ch), size));
         }
         return w + 0.8 * size;
     };
@@ -151,7 +131,7 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
                 f.boxes.push_back({x, y, cw, rh, tc.background, true, tc.grid, 0.5});
                 continue;
             }
-            const Chunk& ch = it->second;
+            const SmemChunk& ch = *it->second;
             Tile t;
             t.x = x, t.y = y, t.w = cw, t.h = rh;
             t.fill = categorical(ch.core, spec.theme);
@@ -159,11 +139,8 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
             t.ref = op_name + "." + hex(n * 16, 4);
             t.id = form == 3 ? "" : t.ref;
             const std::vector<std::string> labels = smem_chunk_labels(so.operand, ch.elements);
-            if (form < 3) t.lines = {labels[static_cast<size_t>(form)], second_line(n, ch)};
-            const int bank = static_cast<int>((n * 16 / 4) % 32);
-            t.hover = hex(n * 16, 4) + "\u2013" + hex(n * 16 + 15, 4) + ": banks " + std::to_string(bank) + "\u2013" +
-                      std::to_string(bank + 3) + ", core matrix " + std::to_string(ch.core) + ", " + labels[0] +
-                      (swizzled ? ", chunk " + std::to_string(ch.before) + " before the swizzle, " + std::to_string(c) + " after" : "");
+            if (form < 3) t.lines = {labels[static_cast<size_t>(form)], smem_chunk_place(so, ch)};
+            t.hover = smem_chunk_description(so, ch);
             f.tiles.push_back(std::move(t));
         }
         y += rh;
@@ -237,11 +214,7 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
                                 "formula above)."
                               : "the 4 banks it lies in (bank = address / 4 mod 32)."),
                 tc.muted);
-    caption(tcgen05 ? "Modelled from the PTX ISA (tcgen05 shared memory descriptor) and CUTLASS (UMMA::SmemDescriptor); not "
-                      "confirmed on hardware: no Blackwell GPU has been measured."
-                    : "Modelled from the PTX ISA (wgmma matrix descriptor) and CUTLASS (GmmaDescriptor); confirmed element by "
-                      "element on an H200 (docs/verification/2026-12-02-h200-smem-live.md).",
-            tc.text);
+    caption(std::string(smem_model_confirmation(so.desc.format)), tc.text);
     for (const Text& t : f.texts) content_w = std::max(content_w, t.anchor == Anchor::Start ? t.x + text_width(t.text, t.size) : t.x);
     f.width = std::ceil(fit ? std::max(spec.fit_width, content_w + margin) : content_w + margin);
     f.height = std::ceil(ly + margin);

@@ -11,6 +11,11 @@
 // Mode "tabs" (EGL) checks the Compare tab (both sides whole, every lane group, titled), the
 // "Inputs and D" tab (D's table in view) of the judged instructions and a scaled MFMA's enlarged
 // SA / SB at 1100x720 and 1400x900.
+// Mode "smem" (EGL) checks the Memory tab of operands a matrix descriptor reads (wgmma B at 128B,
+// wgmma's SS A at 64B from an unaligned start, tcgen05 B MN-major 32B, a raw descriptor) and an
+// ldmatrix plan at 1100x720 and 1400x900: each core matrix colour of the tile is there (the
+// categorical colours, a chunk's fill), the plan's lane colours, and --memory smem on an operand
+// in registers is refused with the operands that are legal.
 // Mode "errors" checks that bad input gives a message and a non-zero exit;
 // mode "window" opens the interactive window under Xvfb and checks the saved settings.
 // Mode "verify" (EGL, no display) runs "Verify on GPU" with the software device
@@ -104,7 +109,7 @@ int palette_colours(const unsigned char* px, int w, int h, const std::map<std::s
 
 int main(int argc, char** argv) {
     if (argc != 4) {
-        std::fprintf(stderr, "usage: %s LANESCOPE xvfb|egl|errors|fit|tabs|tile|verify|window OUTDIR\n", argv[0]);
+        std::fprintf(stderr, "usage: %s LANESCOPE xvfb|egl|errors|fit|tabs|tile|verify|window|smem OUTDIR\n", argv[0]);
         return 2;
     }
     const std::string app = argv[1], mode = argv[2], dir = argv[3];
@@ -122,6 +127,58 @@ int main(int argc, char** argv) {
         check(run(prefix + app + " --screenshot /nonexistent-dir/x.png") != 0, "unwritable path: non-zero exit");
         check(run(prefix + app + " --operand Q --screenshot " + out) != 0 && !exists(out), "unknown operand: non-zero exit");
         check(run(prefix + app + " --no-settings") != 0, "no display, interactive: non-zero exit with a message");
+        return failures ? 1 : 0;
+    }
+
+    if (mode == "smem") {
+        struct Shot { const char* arch; const char* ins; const char* extra; int cores; };
+        const Shot shots[] = {
+            {"sm_90a", "wgmma_m64n128k16_f32_f16", "--memory smem --operand B --swizzle 128B", 8},
+            {"sm_90a", "wgmma_m64n256k16_f32_f16", "--memory smem --operand A --swizzle 64B --smem-address 0x480", 8},
+            {"sm_100a", "tcgen05_mma_m256n256k16_f16_f16_2cta", "--memory smem --operand B --major MN --swizzle 32B", 8},
+            {"sm_90a", "wgmma_m64n64k16_f32_f16", "--memory smem --descriptor 0x4000004000010040", 8},
+        };
+        int n = 0;
+        for (const char* size : {"1100x720", "1400x900"}) {
+            for (const Shot& c : shots) {
+                const std::string what = std::string(c.ins) + " " + c.extra + " at " + size;
+                int w = 0, h = 0;
+                unsigned char* px = screenshot(prefix + app + " --no-settings -a " + c.arch + " -i " + c.ins + " " + c.extra +
+                                                   " --size " + size, dir + "/smem-" + std::to_string(n++) + ".png", what, w, h);
+                if (!px) continue;
+                check(std::to_string(w) + "x" + std::to_string(h) == size, what + ": the size asked for");
+                // Each of the first core matrices fills chunks (many pixels of its colour).
+                int cores = 0;
+                for (int i = 0; i < c.cores; ++i) cores += pixels_of(px, w, h, ls::categorical(i, ls::Theme::Light)) >= 400;
+                check(cores == c.cores, what + ": " + std::to_string(cores) + " of " + std::to_string(c.cores) + " core matrix colours");
+                stbi_image_free(px);
+            }
+            // An ldmatrix plan for mma.sync's A: the cells coloured by the reading thread's group.
+            const std::string what = std::string("ldmatrix plan of mma_m16n8k16_f32_f16 A at ") + size;
+            int w = 0, h = 0;
+            unsigned char* px = screenshot(prefix + app + " --no-settings -a sm_90 -i mma_m16n8k16_f32_f16 --view memory --operand A --size " + size,
+                                           dir + "/smem-ldmatrix-" + std::to_string(n++) + ".png", what, w, h);
+            if (px) {
+                const ls::Instruction& ins = cat.find_instruction(cat.find_target("sm_90"), "mma_m16n8k16_f32_f16");
+                const int got = palette_colours(px, w, h, tile_palette(&ins, 32, ls::Theme::Light), 40);
+                check(got == ls::lane_groups(ins, 32), what + ": " + std::to_string(got) + " thread-group colours");
+                stbi_image_free(px);
+            }
+        }
+        const std::string out = dir + "/never.png";
+        std::remove(out.c_str());
+        const std::string err = dir + "/smem-d.err";
+        check(run(prefix + app + " --no-settings -a sm_90a -i wgmma_m64n128k16_f32_f16 --memory smem --operand D --screenshot " + out +
+                  " 2>" + err) != 0 && !exists(out),
+              "--memory smem on D (registers): non-zero exit, no file");
+        std::string text;
+        if (std::FILE* f = std::fopen(err.c_str(), "r")) {
+            char buf[2048];
+            size_t k;
+            while ((k = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, k);
+            std::fclose(f);
+        }
+        check(text.find("legal: --operand B") != std::string::npos, "--memory smem on D: says B is legal");
         return failures ? 1 : 0;
     }
 

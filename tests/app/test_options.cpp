@@ -153,3 +153,40 @@ TEST_CASE("copy: the Copy menu's text is what lanescope-cli layout --format line
     CHECK(copy_text(set, tp, ls::Operand::D, CopyKind::Linear) ==
           run_output(cli + " layout -a gfx942 -i v_mfma_f32_16x16x16_f16 --waves 2x2 --tiles-per-wave 1x1 --operand D --format linear"));
 }
+
+TEST_CASE("options: --swizzle takes a descriptor's mode word (lanescope-cli's) or the memory view's XOR triple") {
+    {
+        AppArgs a;
+        CHECK(parse(a, {"--swizzle", "128B"}) == "");
+        CHECK(modifier_field(a.mods, "swizzle") == 3);  // lanescope's SmemSwizzle numbers: none 0, 32B 1, 64B 2, 128B 3
+        CHECK(a.swizzle.empty());
+        CHECK_FALSE(a.memory_given());  // a modifier: the Layout tab's B follows it too
+    }
+    {
+        AppArgs a;
+        CHECK(parse(a, {"--swizzle", "128b_base32b"}) == "");
+        CHECK(modifier_field(a.mods, "swizzle") == 4);
+    }
+    {
+        AppArgs a;
+        CHECK(parse(a, {"--swizzle", "8,2,8"}) == "");
+        CHECK(a.swizzle == "8,2,8");
+        CHECK(modifier_field(a.mods, "swizzle") == -1);
+    }
+    AppArgs a;
+    const std::string bad = parse(a, {"--swizzle", "96B"});
+    CHECK(bad.find("legal: none, 32B, 64B, 128B") != std::string::npos);
+    CHECK(bad.find("VEC,PER_PHASE,MAX_PHASE") != std::string::npos);
+}
+
+TEST_CASE("options: --memory smem and --descriptor, as lanescope-cli load takes them") {
+    AppArgs a;
+    CHECK(parse(a, {"--memory", "smem", "--descriptor", "0x4000004000010040", "--lbo", "16", "--major", "MN"}) == "");
+    CHECK(a.memory == "smem");
+    REQUIRE(a.mods.descriptor.has_value());
+    CHECK(*a.mods.descriptor == 0x4000004000010040ull);
+    CHECK(modifier_field(a.mods, "lbo") == 16);
+    CHECK(modifier_field(a.mods, "smem_major") == 1);
+    AppArgs b;
+    CHECK(parse(b, {"--memory", "tmem"}).find("smem") != std::string::npos);  // CLI11 names the legal words
+}

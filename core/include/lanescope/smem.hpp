@@ -112,6 +112,28 @@ bool in_shared_memory(const Instruction& ins, Operand op, const ResolvedModifier
 // what the hardware does not allow.
 SmemOperand smem_operand(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
 
+// The operand's 16-byte chunks of shared memory (8 to a 128-byte row, 4 banks each), ascending
+// by address: what each holds, from SmemOperand::address. The figure (`figure --memory smem`),
+// the app's Memory tab and the web page draw these, and label them with the texts below.
+struct SmemChunk {
+    std::uint32_t address = 0;                  // its first byte (a multiple of 16)
+    std::vector<std::pair<int, int>> elements;  // (row, col) of the operand's matrix, row-major order
+    int core = -1;                              // the core matrix of its first element
+    int before = 0;                             // its chunk index in the 128-byte row before the swizzle
+    int after() const { return static_cast<int>((address / 16) % 8); }  // ... and after it
+    int first_bank() const { return static_cast<int>((address / 4) % 32); }
+};
+std::vector<SmemChunk> smem_chunks(const SmemOperand& so);
+// A chunk's second label line: "c1→c5" (swizzled: its chunk index before → after the XOR),
+// else its banks "b4–7".
+std::string smem_chunk_place(const SmemOperand& so, const SmemChunk& ch);
+// A chunk in full: "0x0400–0x040F: banks 0–3, core matrix 2, B[k0..7][n3], chunk 1 before the
+// swizzle, 5 after" (the figure's hover text, the app's tooltip).
+std::string smem_chunk_description(const SmemOperand& so, const SmemChunk& ch);
+// How far the descriptor model is confirmed, one sentence for captions (wgmma: measured on an
+// H200; tcgen05: not on hardware).
+std::string_view smem_model_confirmation(DescriptorFormat f);
+
 // ------------------------------------------------------------------ TMA ---
 // Where a tiled cp.async.bulk.tensor (2-D box, CUDA's order: box[0] the inner
 // dimension) puts each element in shared memory: row pitch = the box's inner

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <map>
 
 namespace lanescope {
 
@@ -643,6 +644,34 @@ std::vector<TmaEntry> tma_entries(const TmaBox& b) {
             out.push_back({r, c, smem_swizzle(lin, b.swizzle, 0)});
         }
     return out;
+}
+
+std::vector<SmemChunk> smem_chunks(const SmemOperand& so) {
+    std::map<std::uint32_t, SmemChunk> by_chunk;  // address / 16
+    for (int r = 0; r < so.rows; ++r)
+        for (int c = 0; c < so.cols; ++c) {
+            const auto [mn, k] = so.mn_k(r, c);
+            const std::uint32_t a = so.address(mn, k);
+            SmemChunk& ch = by_chunk[a / 16];
+            if (ch.elements.empty()) {
+                ch.address = a / 16 * 16;
+                ch.core = so.core_matrix(mn, k);
+                ch.before = static_cast<int>(((so.desc.start + so.linear(mn, k)) / 16) % 8);
+            }
+            ch.elements.push_back({r, c});
+        }
+    std::vector<SmemChunk> out;
+    out.reserve(by_chunk.size());
+    for (auto& [n, ch] : by_chunk) out.push_back(std::move(ch));
+    return out;
+}
+
+std::string_view smem_model_confirmation(DescriptorFormat f) {
+    return f == DescriptorFormat::Tcgen05
+               ? "Modelled from the PTX ISA (tcgen05 shared memory descriptor) and CUTLASS (UMMA::SmemDescriptor); not "
+                 "confirmed on hardware: no Blackwell GPU has been measured."
+               : "Modelled from the PTX ISA (wgmma matrix descriptor) and CUTLASS (GmmaDescriptor); confirmed element by "
+                 "element on an H200 (docs/verification/2026-12-02-h200-smem-live.md).";
 }
 
 }  // namespace lanescope

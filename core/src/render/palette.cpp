@@ -1,5 +1,6 @@
 // Palette and labels shared by the app and the figures.
 #include "lanescope/palette.hpp"
+#include "lanescope/smem.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -361,6 +362,21 @@ std::string register_text(const Instruction& ins, Operand op, int reg, int bits,
     std::string s;
     for (int lo = 0; lo + bits <= 32; lo += bits)
         s += (s.empty() ? "" : "/") + cell_label(ins, op, Location{reg, 0, lo, lo + bits - 1}, bits).reg_bare;
+    return s;
+}
+
+std::string smem_chunk_place(const SmemOperand& so, const SmemChunk& ch) {
+    if (so.desc.swizzle != SmemSwizzle::None) return "c" + std::to_string(ch.before) + "\u2192c" + std::to_string(ch.after());
+    return "b" + std::to_string(ch.first_bank()) + "\u2013" + std::to_string(ch.first_bank() + 3);
+}
+
+std::string smem_chunk_description(const SmemOperand& so, const SmemChunk& ch) {
+    const int a = static_cast<int>(ch.address);
+    std::string s = hex_address(a) + "\u2013" + hex_address(a + 15) + ": banks " + std::to_string(ch.first_bank()) + "\u2013" +
+                    std::to_string(ch.first_bank() + 3) + ", core matrix " + std::to_string(ch.core) + ", " +
+                    smem_chunk_labels(so.operand, ch.elements)[0];
+    if (so.desc.swizzle != SmemSwizzle::None)
+        s += ", chunk " + std::to_string(ch.before) + " before the swizzle, " + std::to_string(ch.after()) + " after";
     return s;
 }
 

@@ -1,0 +1,171 @@
+// The Memory tab's descriptor view (smem_view.hpp): core's SmemOperand and chunks, indexed for drawing.
+#include "model/smem_view.hpp"
+
+#include "lanescope/options.hpp"
+#include "lanescope/palette.hpp"
+
+#include <algorithm>
+
+namespace lsapp {
+
+bool descriptor_operand(const LayoutSet& set, ls::Operand op) {
+    if (!set.ins || !set.target || (op != ls::Operand::A && op != ls::Operand::B)) return false;
+    const ls::OperandLayout* l = set.find(op);
+    return l && l->space() == ls::Space::SharedMemory;
+}
+
+SmemView build_smem_view(const LayoutSet& set, ls::Operand op) {
+    SmemView v;
+    v.operand = op;
+    if (!descriptor_operand(set, op)) {
+        v.error = std::string("operand ") + std::string(ls::operand_name(op)) + " is not read through a matrix descriptor";
+        return v;
+    }
+    try {
+        v.so = ls::smem_operand(*set.ins, op, set.mods);
+    } catch (const ls::Error& e) {
+        v.error = e.what();
+        return v;
+    }
+    const ls::SmemOperand& so = *v.so;
+    v.chunks = ls::smem_chunks(so);
+    v.chunk_of_element.assign(static_cast<size_t>(so.rows) * so.cols, -1);
+    v.element_of_byte.assign(v.chunks.size(), {});
+    for (auto& bytes : v.element_of_byte) bytes.fill(-1);
+    const int bytes_per = std::max(1, so.element_bits / 8);
+    for (size_t i = 0; i < v.chunks.size(); ++i) {
+        const ls::SmemChunk& ch = v.chunks[i];
+        v.cores = std::max(v.cores, ch.core + 1);
+        if (v.rows.empty() || v.rows.back() != ch.address / 128) v.rows.push_back(ch.address / 128);
+        for (const auto& [r, c] : ch.elements) {
+            const int index = r * so.cols + c;
+            v.chunk_of_element[static_cast<size_t>(index)] = static_cast<int>(i);
+            const auto [mn, k] = so.mn_k(r, c);
+            const int at = static_cast<int>(so.address(mn, k) - ch.address);
+            // Sub-byte elements share a byte: the first one named keeps it.
+            for (int b = at; b < std::min(16, at + bytes_per); ++b)
+                if (v.element_of_byte[i][static_cast<size_t>(b)] < 0) v.element_of_byte[i][static_cast<size_t>(b)] = index;
+        }
+    }
+    return v;
+}
+
+int SmemView::chunk_at(std::uint32_t address) const {
+    const std::uint32_t first = address / 16 * 16;
+    auto it = std::lower_bound(chunks.begin(), chunks.end(), first,
+                               [](const ls::SmemChunk& c, std::uint32_t a) { return c.address < a; });
+    return it != chunks.end() && it->address == first ? static_cast<int>(it - chunks.begin()) : -1;
+}
+
+std::optional<ls::Element> SmemView::element_at(int chunk, int byte) const {
+    if (!so || chunk < 0 || chunk >= static_cast<int>(chunks.size()) || byte < 0 || byte >= 16) return std::nullopt;
+    const int index = element_of_byte[static_cast<size_t>(chunk)][static_cast<size_t>(byte)];
+    if (index < 0) return std::nullopt;
+    return ls::Element{0, index / so->cols, index % so->cols};
+}
+
+int SmemView::row_of(int chunk) const {
+    const std::uint32_t row = chunks[static_cast<size_t>(chunk)].address / 128;
+    return static_cast<int>(std::lower_bound(rows.begin(), rows.end(), row) - rows.begin());
+}
+
+int smem_cells_per_row(const SmemView& v) { return v.so ? 128 * 8 / std::max(1, v.so->element_bits) : 0; }
+
+TileGrid smem_tile_grid(const SmemView& v, const GridStyle& style) {
+    TileGrid g;
+    g.operand = v.operand;
+    g.view = ViewKind::Matrix;
+    g.space = ls::Space::SharedMemory;
+    if (!v.so) return g;
+    const int cols = smem_cells_per_row(v), rows = static_cast<int>(v.rows.size());
+    const int bits = v.so->element_bits;
+    g.rows = rows, g.cols = cols, g.blocks_shown = 1, g.blocks_per_row = 1;
+    g.cell_w = style.cell_w, g.cell_h = style.cell_h;
+    g.width = cols * style.cell_w, g.height = rows * style.cell_h;
+    g.form = LabelForm::None;
+    const ls::ThemeColors tc = ls::theme_colors(style.theme);
+    g.tiles.resize(static_cast<size_t>(rows) * cols);
+    for (int r = 0; r < rows; ++r)
+        for (int c = 0; c < cols; ++c) {
+            Tile& t = g.tiles[static_cast<size_t>(r) * cols + c];
+            t.x0 = c * style.cell_w, t.y0 = r * style.cell_h, t.x1 = t.x0 + style.cell_w, t.y1 = t.y0 + style.cell_h;
+            const std::uint32_t byte = v.rows[static_cast<size_t>(r)] * 128 + static_cast<std::uint32_t>(c * bits / 8);
+            const int chunk = v.chunk_at(byte);
+            const auto e = v.element_at(chunk, static_cast<int>(byte % 16));
+            if (!e) {
+                t.fill = tc.background, t.text = tc.text, t.copies = 0, t.key = -1;
+                continue;
+            }
+            const int core = v.chunks[static_cast<size_t>(chunk)].core;
+            t.fill = ls::categorical(core, style.theme);
+            t.text = ls::text_on(t.fill);
+            t.element = *e;
+            t.loc = ls::Location{static_cast<int>(byte % 128 / 4), static_cast<int>(byte / 128), static_cast<int>(byte % 4 * 8),
+                                 static_cast<int>(byte % 4 * 8 + bits - 1)};
+            t.key = core;
+        }
+    return g;
+}
+
+int smem_cell_of(const SmemView& v, const ls::Element& e) {
+    if (!v.so || e.block != 0 || e.row < 0 || e.col < 0 || e.row >= v.so->rows || e.col >= v.so->cols) return -1;
+    const int chunk = v.chunk_of_element[static_cast<size_t>(e.row) * v.so->cols + e.col];
+    if (chunk < 0) return -1;
+    const auto [mn, k] = v.so->mn_k(e.row, e.col);
+    const std::uint32_t a = v.so->address(mn, k);
+    return v.row_of(chunk) * smem_cells_per_row(v) + static_cast<int>(a % 128 * 8 / static_cast<std::uint32_t>(std::max(1, v.so->element_bits)));
+}
+
+void colour_by_core_matrix(TileGrid& fragment, const SmemView& v, ls::Theme theme) {
+    if (!v.so) return;
+    for (Tile& t : fragment.tiles) {
+        if (t.element.row >= v.so->rows || t.element.col >= v.so->cols) continue;
+        const int chunk = v.chunk_of_element[static_cast<size_t>(t.element.row) * v.so->cols + t.element.col];
+        if (chunk < 0) continue;
+        t.key = v.chunks[static_cast<size_t>(chunk)].core;
+        t.fill = ls::categorical(t.key, theme);
+        t.text = ls::text_on(t.fill);
+        t.copy_fills.clear(), t.copy_keys.clear();
+    }
+}
+
+DescriptorControls descriptor_controls(const LayoutSet& set, const SmemView& v) {
+    DescriptorControls c;
+    if (v.so) {
+        c.major = static_cast<int>(v.so->major);
+        c.swizzle = static_cast<int>(v.so->desc.swizzle);
+        c.lbo = static_cast<int>(v.so->desc.lbo);
+        c.sbo = static_cast<int>(v.so->desc.sbo);
+        c.start = static_cast<int>(v.so->desc.start);
+        c.base_offset = v.so->desc.base_offset;
+    }
+    const bool whole = set.chosen.descriptor.has_value();
+    c.lbo_chosen = whole || set.chosen.lbo >= 0;
+    c.sbo_chosen = whole || set.chosen.sbo >= 0;
+    c.start_chosen = whole || set.chosen.smem_address >= 0;
+    c.base_chosen = whole || set.chosen.base_offset >= 0;
+    if (set.ins && set.target)
+        for (const ls::ModifierRange& r : ls::modifier_ranges(*set.ins, *set.target, set.mods)) {
+            if (r.name == "smem_major") c.majors = r.values;
+            if (r.name == "swizzle") c.swizzles = r.values;
+        }
+    if (c.majors.empty()) c.majors = {c.major};
+    if (c.swizzles.empty()) c.swizzles = {c.swizzle};
+    return c;
+}
+
+DescriptorApplied apply_descriptor_text(const ls::Modifiers& mods, const std::string& text) {
+    DescriptorApplied out;
+    out.mods = mods;
+    const ls::ModifierOption* row = ls::find_modifier_option("descriptor");
+    try {
+        if (!row) throw ls::Error("no descriptor option");
+        ls::apply_option_value(out.mods, *row, ls::parse_option_value(*row, text, "--descriptor"));
+    } catch (const ls::Error& e) {
+        out.error = e.what();
+        out.mods = mods;
+    }
+    return out;
+}
+
+}  // namespace lsapp

@@ -1,0 +1,77 @@
+// The Memory tab for an operand that a matrix descriptor reads from shared memory
+// (wgmma's B and its SS-form A; tcgen05.mma's A and B): core's SmemOperand for the
+// selection's descriptor modifiers, its 16-byte chunks (lanescope/smem.hpp
+// smem_chunks, the chunks `figure --memory smem` draws) and the element at each
+// byte, so that the app draws the swizzled tile and links a chunk's elements with
+// the Layout tab. Nothing here places an element: every address is core's.
+#pragma once
+
+#include "model/selection.hpp"
+#include "model/tiles.hpp"
+
+#include "lanescope/smem.hpp"
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace lsapp {
+
+// Whether the Memory tab shows `op` of the selection as a descriptor's tile.
+bool descriptor_operand(const LayoutSet& set, ls::Operand op);
+
+struct SmemView {
+    ls::Operand operand = ls::Operand::B;
+    std::string error;  // core's refusal of the descriptor's settings (then nothing else is set)
+    std::optional<ls::SmemOperand> so;
+    std::vector<ls::SmemChunk> chunks;  // ascending address
+    std::vector<std::uint32_t> rows;    // the 128-byte rows (address / 128) holding elements, ascending
+    int cores = 0;                      // core matrices
+    std::vector<int> chunk_of_element;  // row * cols + col of the operand's matrix -> chunk index
+    // Per chunk, per byte of its 16: the element (row * cols + col) whose bits lie there, -1 none.
+    std::vector<std::array<int, 16>> element_of_byte;
+    bool ok() const { return so.has_value(); }
+    // The chunk holding absolute byte `address`, or -1.
+    int chunk_at(std::uint32_t address) const;
+    // The element whose bits lie at byte `byte` (0..15) of chunk `chunk`, or nullopt.
+    std::optional<ls::Element> element_at(int chunk, int byte) const;
+    // The row (index into rows) of a chunk.
+    int row_of(int chunk) const;
+};
+
+// Never throws: core's message becomes `error`.
+SmemView build_smem_view(const LayoutSet& set, ls::Operand op);
+
+// The tile in shared memory as a grid to cache in a texture: one grid row per 128-byte row
+// holding elements (v.rows), one cell per element width of it (64 for 16-bit types), in
+// row-major order, so TileGrid::hit finds a cell; a cell holding an element is filled with
+// its core matrix's colour (categorical), the rest in the background colour (copies 0).
+// No cell labels: the app writes each chunk's label over its 16 bytes (smem_chunk_labels).
+int smem_cells_per_row(const SmemView& v);
+TileGrid smem_tile_grid(const SmemView& v, const GridStyle& style);
+// The cell of smem_tile_grid that holds an element (its first byte), or -1.
+int smem_cell_of(const SmemView& v, const ls::Element& e);
+// The operand's matrix grid (build_matrix_grid: the Layout tab's B with address and bank)
+// recoloured by core matrix, as the tile is.
+void colour_by_core_matrix(TileGrid& fragment, const SmemView& v, ls::Theme theme);
+
+// The descriptor's settings as the controls show them: the values in use (core's
+// canonical ones where the user chose none) and whether the user chose each.
+struct DescriptorControls {
+    int major = 0, swizzle = 0, lbo = 0, sbo = 0, start = 0, base_offset = 0;
+    bool lbo_chosen = false, sbo_chosen = false, start_chosen = false, base_chosen = false;
+    std::vector<int> majors, swizzles;  // legal values (core's modifier_ranges)
+};
+DescriptorControls descriptor_controls(const LayoutSet& set, const SmemView& v);
+
+// The selection's modifiers with a whole descriptor applied (lanescope-cli's --descriptor:
+// its fields become the modifiers), or core's message for a value it refuses.
+struct DescriptorApplied {
+    ls::Modifiers mods;
+    std::string error;
+};
+DescriptorApplied apply_descriptor_text(const ls::Modifiers& mods, const std::string& text);
+
+}  // namespace lsapp
