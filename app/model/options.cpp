@@ -86,6 +86,9 @@ void add_app_options(CLI::App& cli, AppArgs& a) {
     cli.add_option_function<std::string>(
            "--swizzle",
            [&a](const std::string& text) {
+               if (text.empty())
+                   throw CLI::ValidationError("--swizzle '' is empty; legal: none, 32B, 64B, 128B, 128B_base32B (a descriptor's "
+                                              "swizzle) or VEC,PER_PHASE,MAX_PHASE (the memory view's XOR swizzle, e.g. 8,2,8)");
                if (text.find(',') == std::string::npos) {
                    const ls::ModifierOption* row = ls::find_modifier_option("swizzle");
                    try {
