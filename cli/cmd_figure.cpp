@@ -10,6 +10,8 @@
 #include "lanescope/limits.hpp"
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <string>
 #endif
@@ -36,6 +38,8 @@ struct FigureOptions {
     int issue = 0;
     bool memory_mode = false;
     bool hover_titles = false;  // svg: each tile's element and location as its <title>
+    bool svg = false;           // gallery: the SVG file gallery instead of the site
+    std::string site;           // gallery: the built web site to write (default: found beside this program)
 };
 
 // Without --format, the file name decides: .png, .tex, anything else SVG.
@@ -178,13 +182,78 @@ int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::F
     return 0;
 }
 
+// The built web site (scripts/web.sh's build-web/site/): --site, else $LANESCOPE_SITE, else beside
+// this program: the build tree's build-web/site (build/cli/lanescope-cli) or an install's
+// share/lanescope/site (bin/lanescope-cli). "" when none holds the page and its engine.
+std::string find_site(const std::string& given) {
+    namespace fs = std::filesystem;
+    auto complete = [](const fs::path& d) {
+        std::error_code ec;
+        for (const char* f : {"index.html", "gallery.html", "lanescope.js", "lanescope.wasm"})
+            if (!fs::is_regular_file(d / f, ec)) return false;
+        return true;
+    };
+    if (!given.empty()) return complete(given) ? given : "";
+    std::vector<fs::path> candidates;
+    if (const char* env = std::getenv("LANESCOPE_SITE"); env && *env) candidates.emplace_back(env);
+    std::error_code ec;
+    const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) {
+        const fs::path bin = exe.parent_path();
+        candidates.push_back(bin.parent_path().parent_path() / "build-web" / "site");
+        candidates.push_back(bin.parent_path() / "build-web" / "site");
+        candidates.push_back(bin.parent_path() / "share" / "lanescope" / "site");
+    }
+    for (const fs::path& c : candidates)
+        if (complete(c)) return c.string();
+    return "";
+}
+
 int cmd_gallery(const Options& o, const FigureOptions& fo) {
     if (!fo.bench && fo.out.empty()) throw UsageError("gallery needs -o DIR (or --bench to render in memory only)");
-    const fig::GalleryStats st = fig::write_gallery(catalog(o), fo.bench ? std::string() : fo.out, fig::parse_theme(fo.theme), fo.match);
-    std::printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants, %zu of tiles of many waves), %zu tiles, "
-                "%.1f MB in %.2f s%s%s\n",
-                fo.bench ? "rendered (in memory)" : "wrote", st.instructions, st.figures, st.variants, st.tile_figures, st.tiles,
-                st.bytes / 1e6, st.seconds, fo.bench ? "" : " to ", fo.bench ? " (goal < 10 s on one core)" : fo.out.c_str());
+    if (fo.svg || fo.bench) {
+        if (!fo.site.empty()) throw UsageError("gallery: --site is the web site's; --svg and --bench draw the SVG file gallery");
+        const fig::GalleryStats st =
+            fig::write_gallery(catalog(o), fo.bench ? std::string() : fo.out, fig::parse_theme(fo.theme), fo.match);
+        std::printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants, %zu of tiles of many waves), %zu tiles, "
+                    "%.1f MB in %.2f s%s%s\n",
+                    fo.bench ? "rendered (in memory)" : "wrote", st.instructions, st.figures, st.variants, st.tile_figures,
+                    st.tiles, st.bytes / 1e6, st.seconds, fo.bench ? "" : " to ", fo.bench ? " (goal < 10 s on one core)" : fo.out.c_str());
+        return 0;
+    }
+    // The gallery is the web site (docs/web.md): the page, gallery.html (the index of every
+    // instruction, previews drawn by the engine in the browser) and the engine, plus the index as
+    // a file (`list --format json`, what gallery.html lists).
+    if (fo.theme != "light") throw UsageError("gallery: --theme is the SVG gallery's (--svg); the site follows the browser");
+    const std::string site = find_site(fo.site);
+    if (site.empty())
+        throw UsageError(fo.site.empty()
+                             ? "gallery: the web site is not built here (no build-web/site beside this program, no "
+                               "$LANESCOPE_SITE); build it with scripts/web.sh, or pass --site DIR; gallery --svg writes the "
+                               "SVG file gallery instead"
+                             : "gallery: --site '" + fo.site + "' is not a built site (it needs index.html, gallery.html, "
+                               "lanescope.js and lanescope.wasm: scripts/web.sh builds build-web/site/)");
+    namespace fs = std::filesystem;
+    fs::path final_dir(fo.out);
+    if (final_dir.filename().empty()) final_dir = final_dir.parent_path();
+    ls::files::DirectoryWriter out(final_dir.string(), ".lanescope-gallery");
+    size_t bytes = 0, count = 0;
+    for (const auto& e : fs::directory_iterator(site)) {
+        if (!e.is_regular_file()) continue;
+        const std::string data = ls::files::read_file(e.path().string());
+        out.write(e.path().filename().string(), data);
+        bytes += data.size(), ++count;
+    }
+    const std::string index = ls::render_list(catalog(o), list_targets(catalog(o), ""), ls::Format::Json, "");
+    out.write("instructions.json", index);
+    bytes += index.size(), ++count;
+    out.commit();
+    std::string open = final_dir.string() + "/gallery.html";
+    if (!fo.match.empty()) open += "#q=" + fo.match;
+    std::printf("wrote the gallery site to %s: %zu files, %.1f MB (the page, gallery.html, the engine, instructions.json); "
+                "serve it over HTTP, e.g. python3 -m http.server -b 127.0.0.1 -d %s 8028, and open %s (browsers do not "
+                "run WebAssembly from file://)\n",
+                final_dir.c_str(), count, bytes / 1e6, final_dir.c_str(), open.c_str());
     return 0;
 }
 
@@ -237,12 +306,17 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
     if (!registers(o, "gallery")) return;
 
     CLI::App* gallery = app.add_subcommand(
-        "gallery", "every instruction of the catalog as SVG figures plus index.html (opens from the file system): -o DIR");
+        "gallery", "the web site (docs/web.md) with gallery.html, the index of every instruction drawn live in the browser: "
+                   "-o DIR; --svg: every instruction as SVG figures plus index.html instead (opens from the file system)");
     if (sets_up(o, "gallery")) {
         gallery->add_option("-o,--out", fo.out, "directory to create (or a previous gallery to replace)");
-        gallery->add_option("--theme", fo.theme, "light or dark")->capture_default_str();
-        gallery->add_option("--match", fo.match, "only instructions whose mnemonic or builtin contains TEXT (a partial gallery)");
-        gallery->add_flag("--bench", fo.bench, "render everything in memory, write nothing, print the time");
+        gallery->add_option("--site", fo.site, "the built web site to write (default: build-web/site beside this program, or $LANESCOPE_SITE)");
+        gallery->add_flag("--svg", fo.svg, "the SVG file gallery: every instruction as SVG figures plus index.html");
+        gallery->add_option("--theme", fo.theme, "--svg: light or dark")->capture_default_str();
+        gallery->add_option("--match", fo.match,
+                            "only instructions whose mnemonic or builtin contains TEXT (--svg: a partial gallery; the site: "
+                            "the link that opens gallery.html filtered)");
+        gallery->add_flag("--bench", fo.bench, "render the SVG gallery in memory, write nothing, print the time");
     }
     out.push_back({gallery, [&o] { return cmd_gallery(o, fo); }});
 #else

@@ -4,6 +4,7 @@
 #include "lanescope/files.hpp"
 #include "lanescope/numbers.hpp"
 #include "lanescope/options.hpp"
+#include "lanescope/search.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -22,6 +23,22 @@ const std::vector<std::string>& subcommand_names() {
                                                     "header", "check", "export", "bench",  "figure",      "gallery",
                                                     "verify", "conformance", "load", "tma", "banks"};
     return kNames;
+}
+
+std::vector<const ls::Target*> list_targets(const ls::Catalog& cat, const std::string& search) {
+    std::vector<const ls::Target*> targets;
+    for (ls::Family f : ls::all_families()) {
+        const ls::Target* pick = nullptr;
+        size_t most = 0;
+        for (const auto& t : cat.targets()) {
+            if (t.family != f) continue;
+            const size_t n = search.empty() ? 0 : ls::search(cat, t, search).size();
+            if (!pick || n > most) pick = &t, most = n;
+            if (search.empty()) break;
+        }
+        if (pick) targets.push_back(pick);
+    }
+    return targets;
 }
 
 const ls::Catalog& catalog(const Options& o) {

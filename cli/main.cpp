@@ -49,23 +49,8 @@ namespace {
 int cmd_list(const Options& o) {
     const ls::Catalog& cat = catalog(o);
     std::vector<const ls::Target*> targets;
-    if (o.list_arch.empty() || o.list_arch == "all") {
-        // One target per family, in order: the first, or with --search the one with the most
-        // matches (a Blackwell spelling is legal on sm_100a, not on the family's first, sm_100).
-        for (ls::Family f : ls::all_families()) {
-            const ls::Target* pick = nullptr;
-            size_t most = 0;
-            for (const auto& t : cat.targets()) {
-                if (t.family != f) continue;
-                const size_t n = o.search.empty() ? 0 : ls::search(cat, t, o.search).size();
-                if (!pick || n > most) pick = &t, most = n;
-                if (o.search.empty()) break;
-            }
-            if (pick) targets.push_back(pick);
-        }
-    } else {
-        targets.push_back(&cat.find_target(o.list_arch));
-    }
+    if (o.list_arch.empty() || o.list_arch == "all") targets = list_targets(cat, o.search);
+    else targets.push_back(&cat.find_target(o.list_arch));
     return emit(o, ls::render_list(cat, targets, parse_format(o.format), o.search));
 }
 

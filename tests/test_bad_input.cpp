@@ -178,7 +178,7 @@ std::vector<BadCase> cli_cases() {
     c.push_back({"lsit", 2, {"'lsit'", "did you mean 'list'"}});
     c.push_back({"", 2, {"subcommand"}});
     c.push_back({"gallery --bench --match zzz_no_such_instruction", 1, {"zzz_no_such_instruction", "matches no"}});
-    c.push_back({"gallery -o {dir}/g --match zzz_no_such_instruction", 1, {"zzz_no_such_instruction", "legal"}});
+    c.push_back({"gallery --svg -o {dir}/g --match zzz_no_such_instruction", 1, {"zzz_no_such_instruction", "legal"}});
     c.push_back({"verify --device tpu" + kOk, 1, {"tpu", "legal"}});
     c.push_back({"verify --device software" + kOk + " --corrupt K:swap-lanes:1:2", 1, {"no operand K", "legal"}});
     c.push_back({"verify --device software" + kOk + " --corrupt A:swap-lanes:1:1", 1, {"same", "legal"}});
@@ -233,7 +233,7 @@ std::vector<BadCase> cli_cases() {
     c.push_back({"figure" + kOk + " -o {dir}/foreign", 1, {"is a directory"}});
     c.push_back({"export -o {dir}/existing.json", 1, {"not a directory"}});
     c.push_back({"export -o {dir}/foreign", 1, {"refusing", "legal"}});
-    c.push_back({"gallery -o {dir}/foreign --match 32x32x8", 1, {"refusing", "legal"}});
+    c.push_back({"gallery --svg -o {dir}/foreign --match 32x32x8", 1, {"refusing", "legal"}});
     c.push_back({"export", 2, {"--out"}});
     // Per subcommand: an unknown option, an unknown format.
     for (const std::string& sub : {std::string("list"), "info" + kOk, "layout" + kOk, "where --row 0" + kOk,

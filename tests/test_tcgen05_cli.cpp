@@ -194,7 +194,7 @@ TEST_CASE("tcgen05: the gallery holds Blackwell's representatives on the targets
     // ptxas): the gallery's family targets (sm_100, sm_120) refuse both, so these rows name their own.
     const std::string dir = (std::filesystem::temp_directory_path() / "lanescope-gallery-tcgen05").string();
     std::filesystem::remove_all(dir);
-    lstest::Run run = lstest::cli("gallery --match tcgen05 -o " + dir);
+    lstest::Run run = lstest::cli("gallery --svg --match tcgen05 -o " + dir);
     REQUIRE(run.status == 0);
     std::ifstream in(dir + "/index.html");
     const std::string index((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
@@ -207,7 +207,7 @@ TEST_CASE("tcgen05: the gallery holds Blackwell's representatives on the targets
         CHECK(page.find("not confirmed on hardware") != std::string::npos);
     }
     CHECK(index.find("data-arch=\"blackwell sm_100a") != std::string::npos);
-    run = lstest::cli("gallery --match mxf4nvf4_4x -o " + dir);
+    run = lstest::cli("gallery --svg --match mxf4nvf4_4x -o " + dir);
     REQUIRE(run.status == 0);
     std::ifstream in2(dir + "/index.html");
     const std::string index2((std::istreambuf_iterator<char>(in2)), std::istreambuf_iterator<char>());

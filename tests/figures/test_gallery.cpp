@@ -66,7 +66,7 @@ TEST_CASE("gallery: index page and facts pages and SVGs all local and filtered i
     const std::string dir = temp_dir("gallery");
     const std::string out = dir + "/g";
     const std::string needle = "f32_16x16x16";  // every family has one; small enough for ASan runs
-    Run r = cli("gallery -o " + out + " --match " + needle);
+    Run r = cli("gallery --svg -o " + out + " --match " + needle);
     INFO(r.err);
     REQUIRE(r.status == 0);
     const std::string index = read_file(out + "/index.html");
@@ -170,17 +170,17 @@ TEST_CASE("gallery: index page and facts pages and SVGs all local and filtered i
     CHECK(static_cast<double>(svg_bytes) / static_cast<double>(svg_tiles_seen) < 130.0);
 
     // Running again replaces the previous gallery; a foreign directory is refused.
-    r = cli("gallery -o " + out + " --match 16x16x16f16");
+    r = cli("gallery --svg -o " + out + " --match 16x16x16f16");
     CHECK(r.status == 0);
     CHECK(fs::exists(out + "/facts/cdna3_mfma_f32_16x16x16f16.html"));
     CHECK_FALSE(fs::exists(out + "/facts/rdna3_wmma_f32_16x16x16_f16_w32.html"));
     fs::create_directories(dir + "/mine");
     { std::ofstream(dir + "/mine/keep.txt") << "mine"; }
-    r = cli("gallery -o " + dir + "/mine --match " + needle);
+    r = cli("gallery --svg -o " + dir + "/mine --match " + needle);
     CHECK(r.status == 1);
     CHECK(r.err.find("refusing") != std::string::npos);
     CHECK(read_file(dir + "/mine/keep.txt") == "mine");
-    r = cli("gallery -o /proc/lanescope-gallery --match " + needle);
+    r = cli("gallery --svg -o /proc/lanescope-gallery --match " + needle);
     CHECK(r.status == 1);
     size_t entries = 0;
     for (const auto& e : fs::directory_iterator(dir)) {

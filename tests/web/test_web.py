@@ -220,8 +220,26 @@ def main():
     downloads = os.path.join(work, "downloads")
     os.makedirs(downloads)
     cli = Cli(a.cli, work)
-    SITE.append(a.site)
-    httpd = serve(a.site)
+    # The gallery is the site: `lanescope-cli gallery -o DIR` writes it (the page, gallery.html, the
+    # engine and the index as instructions.json); every check below runs on what it wrote.
+    gallery = os.path.join(work, "gallery")
+    rc, out, err = cli.run(["gallery", "--site", a.site, "-o", gallery])
+    check(rc == 0 and os.path.exists(os.path.join(gallery, "gallery.html")),
+          "lanescope-cli gallery -o DIR writes the site (%s)" % (err or out.decode().strip()))
+    if rc != 0:
+        print("%d failed" % len(FAILURES))
+        return 1
+    _, listed, _ = cli.run(["list", "--format", "json"])
+    with open(os.path.join(gallery, "instructions.json"), "rb") as f:
+        check(f.read() == listed, "gallery: instructions.json is `lanescope-cli list --format json`, byte for byte")
+    for name in os.listdir(a.site):
+        with open(os.path.join(a.site, name), "rb") as x, open(os.path.join(gallery, name), "rb") as y:
+            check(x.read() == y.read(), "gallery: %s is the built site's" % name)
+    rc, _, err = cli.run(["gallery", "--site", work, "-o", os.path.join(work, "g2")])
+    check(rc != 0 and "not a built site" in err and not os.path.exists(os.path.join(work, "g2")),
+          "gallery --site with no site: refused, nothing written (%s)" % err)
+    SITE.append(gallery)
+    httpd = serve(gallery)
     base = "http://127.0.0.1:%d/index.html" % httpd.server_address[1]
     b = Browser(os.path.join(work, "profile"), downloads)
     try:
