@@ -144,6 +144,9 @@ function render() {
       const info = cli(argsFor('info', [], {noTile: true}), 'info.txt');
       showFacts(info.rc === 0 ? info.text : info.err);
       buildModifiers();
+      // Every tile's lane now, after the picture, so that no hover (shift+hover: everything a lane
+      // holds) waits for `layout --format json`.
+      learnLanes();
       document.body.dataset.ready = '1';
     }, 0);
   });
@@ -197,8 +200,8 @@ function parseId(id) {
             laneNo: +m[4], n: +m[5], elementKey: id.slice(0, id.lastIndexOf('.'))};
   return {kind: 'other', elementKey: id};
 }
-// The lane of every matrix-view tile, asked for once, on the first shift+hover (the first picture
-// does not wait for it).
+// The lane of every matrix-view tile, asked for once per figure: after the first picture is painted
+// (the picture does not wait for it), or by an earlier shift+hover.
 function learnLanes() {
   if (fig.lanesKnown) return;
   fig.lanesKnown = true;

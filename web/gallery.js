@@ -95,7 +95,7 @@ function build(list) {
       const tr = document.createElement('tr');
       tr.innerHTML = `<td class="pv"><a href="${link}"><canvas width="1" height="1"></canvas></a></td>` +
         `<td><a class="name" href="${link}">${escapeHtml(ins.instruction)}</a><br><span class="quiet">${escapeHtml(ins.builtin)}</span></td>` +
-        `<td>${escapeHtml(t.arch)} <span class="quiet">${escapeHtml(t.target)}</span></td><td>${escapeHtml(ins.layout_family)}</td>` +
+        `<td>${escapeHtml(t.arch)}${t.target === t.arch ? '' : ` <span class="quiet">${escapeHtml(t.target)}</span>`}</td><td>${escapeHtml(ins.layout_family)}</td>` +
         `<td>${escapeHtml(ins.shape)}</td><td>${escapeHtml(ins.types)}</td><td>${ins.blocks}</td>`;
       r.tr = tr;
       r.canvas = tr.querySelector('canvas');

@@ -452,6 +452,9 @@ def check_gallery(b, cli, base, shots):
     check(b.open(gallery), "opens the gallery")
     check(b.js("lanescopeGallery.total()") == len(every) and b.js("lanescopeGallery.shown()") == [list(e) for e in every],
           "gallery: one row per instruction of `list --format json` (%d), in its order" % len(every))
+    twice = b.js("[...document.querySelectorAll('#index tbody tr')].filter((tr) => {"
+                 " const w = tr.cells[2].textContent.trim().split(/\\s+/); return w.length > 1 && w[0] === w[1]; }).length")
+    check(twice == 0, "gallery: no row names its architecture twice (%s rows do)" % twice)
     time.sleep(1.0)
     check(b.js("lanescopeGallery.drawn()") > 0, "gallery: previews of the rows in view are drawn (%s)" % b.js("lanescopeGallery.drawn()"))
     for w, h in ((1100, 720), (1400, 900)):
