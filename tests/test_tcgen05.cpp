@@ -393,9 +393,9 @@ TEST_CASE("tcgen05: --tmem-load refuses what Triton and PTX refuse, with the rul
     CHECK_THROWS_WITH(lay(mma(128, 64, 1), ls::Operand::D, w), Catch::Contains("--tmem-load"));
     m.num_warps = 4;
     CHECK_THROWS_WITH(lay(mma(128, 24, 1), ls::Operand::D, m), Catch::Contains("power of 2"));
-    ls::Instruction e = mma(64, 128, 1);
-    e.ws = true;
-    CHECK_THROWS_WITH(lay(e, ls::Operand::D, m), Catch::Contains("Layout E"));
+    ls::Instruction c = mma(128, 128, 2);
+    c.tcgen05_sparse = true;  // Layout C: PTX's table alone places it (low); not read back
+    CHECK_THROWS_WITH(lay(c, ls::Operand::D, m), Catch::Contains("Layout C"));
     m.tmem_load = 5;  // 16x32bx2: Triton infers it from 32x32b on Layout F and refuses it by name
     CHECK_THROWS_WITH(lay(mma(128, 64, 1), ls::Operand::D, m), Catch::Contains("16x32bx2"));
     // Triton 3.6 refuses it by name on Layout F too: there 32x32b is the 16x32bx2 load.
@@ -408,6 +408,59 @@ TEST_CASE("tcgen05: --tmem-load refuses what Triton and PTX refuse, with the rul
     b.num_warps = 8;
     const ls::OperandLayout L = lay(mma(128, 64, 1), ls::Operand::D, b);
     for (const ls::Entry& en : L.entries()) CHECK(en.element.row / 32 == (en.loc.lane / 32) % 4);
+}
+
+TEST_CASE("tcgen05: --tmem-load on Layouts B, E and G is the PTX load over CUTLASS's placement of D", "[tcgen05]") {
+    // PTX ISA §9.7.16.10.5 with CUTLASS's tmem_frg_ws / 2-SM atoms (the reference's table): D(m, n) sits at
+    //   E (.ws, M = 64):  lane m + 64*floor(n/(N/2)), column n%(N/2)
+    //   G (.ws, M = 32):  lane m + 32*floor(n/(N/4)), column n%(N/4)
+    //   B (cta_group::2, M = 128): CTA floor(m/64), lane m%64 + 64*floor(n/(N/2)), column n%(N/2)
+    // A warp w of a warpgroup reads TMEM lanes 32*(w%4) .. +31 (§9.7.16.8.1), its own CTA's; a
+    // 32x32b message gives thread i of the warp TMEM lane 32*(w%4) + i (§9.7.16.8.4, the 32x32b figure).
+    struct Case { int M, N, cta; bool ws; char layout; };
+    int checked = 0;
+    for (const Case& c : {Case{64, 128, 1, true, 'E'}, Case{64, 256, 1, true, 'E'}, Case{32, 128, 1, true, 'G'},
+                          Case{32, 256, 1, true, 'G'}, Case{128, 128, 2, false, 'B'}, Case{128, 256, 2, false, 'B'}}) {
+        ls::Instruction ins = mma(c.M, c.N, c.cta);
+        ins.ws = c.ws;
+        for (int v = 1; v <= 4; ++v)
+            for (int W : {4, 8}) {
+                ls::Modifiers m;
+                m.tmem_load = v, m.num_warps = W;
+                INFO("Layout " << c.layout << " M=" << c.M << " N=" << c.N << " variant " << v << " warps " << W);
+                const ls::OperandLayout L = lay(ins, ls::Operand::D, m);
+                REQUIRE(L.rows() == c.M);
+                REQUIRE(L.cols() == c.N);
+                REQUIRE(L.lanes() == 32 * W * c.cta);
+                std::set<std::pair<int, int>> slots;
+                for (int r = 0; r < c.M; ++r)
+                    for (int n = 0; n < c.N; ++n) {
+                        const auto at = L.where({0, r, n});
+                        REQUIRE(at.size() == 1);  // every element read by exactly one thread, once
+                        CHECK(slots.insert({at[0].lane, at[0].reg}).second);
+                        int lane = 0, cta = 0;
+                        if (c.layout == 'E') lane = r + 64 * (n / (c.N / 2));
+                        if (c.layout == 'G') lane = r + 32 * (n / (c.N / 4));
+                        if (c.layout == 'B') cta = r / 64, lane = r % 64 + 64 * (n / (c.N / 2));
+                        const int thread = at[0].lane % (32 * W), warp = thread / 32;
+                        CHECK(at[0].lane / (32 * W) == cta);  // its own CTA's TMEM
+                        CHECK(lane / 32 == warp % 4);         // the warp's lane quarter
+                        if (v == 1) CHECK(lane % 32 == thread % 32);
+                    }
+                ++checked;
+            }
+    }
+    CHECK(checked == 6 * 4 * 2);
+    // Exports: no Triton constructor names these layouts; the bases stay exact.
+    ls::Instruction e = mma(64, 128, 1);
+    e.ws = true;
+    ls::Modifiers m;
+    m.tmem_load = 1;
+    const ls::ResolvedModifiers rm = ls::resolve_modifiers(e, sm100a(), m);
+    const std::string g = ls::render_gluon(ls::gluon_of(ls::TileLayout(e, sm100a(), ls::Operand::D, rm, ls::TileParams{}), e, sm100a(), rm), "E");
+    CHECK(g.find("get_tmem_reg_layout(") == std::string::npos);
+    CHECK(g.find("no named form") != std::string::npos);
+    CHECK(ls::layout_evidence(e, ls::Operand::D, rm).confidence == "medium");
 }
 
 TEST_CASE("tcgen05: every layout carries evidence and says it is not confirmed on hardware", "[tcgen05]") {

@@ -264,11 +264,15 @@ TEST_CASE("tcgen05: --tmem-load on Layout A (cta_group::2, M = 256) is each CTA'
     }
     CHECK(compared > 0);
     WARN("Triton 3.6 two_ctas per-CTA layouts compared on Layout A: " << compared);
-    // The refusals left say why and what to ask instead.
-    const lstest::Run run = lstest::cli("layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16_2cta --operand D --tmem-load 32x32b");
+    // Layout B (cta_group::2, M = 128) is read back too, CTA c on rows 64c.. (the CTA base [64, 0]); the
+    // sparse Layout C is refused with why and what to ask instead.
+    const lstest::Run b = lstest::cli("layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16_2cta --operand D --tmem-load 32x32b --format linear");
+    CHECK(b.status == 0);
+    CHECK(b.out.find("\"warp\": [[32, 0], [0, 32], [64, 0]]") != std::string::npos);  // the CTA: the last warp basis
+    const lstest::Run run = lstest::cli("layout -a sm_100a -i tcgen05_mma_sp_m128n64k32_f32_f16_2cta --operand D --tmem-load 32x32b");
     CHECK(run.status != 0);
-    CHECK(run.err.find("Layout B") != std::string::npos);
-    CHECK(run.err.find("ask M = 256") != std::string::npos);
+    CHECK(run.err.find("Layout C") != std::string::npos);
+    CHECK(run.err.find("ask the dense form") != std::string::npos);
     const lstest::Run g = lstest::cli("layout -a sm_100a -i tcgen05_mma_m256n64k16_f32_f16_2cta --operand D --tmem-load 32x32b --format gluon");
     CHECK(g.status != 0);
     CHECK(g.err.find("one Gluon layout per CTA") != std::string::npos);

@@ -152,6 +152,13 @@ GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& ta
     const Operand op = t.operand();
     if (ins.kind != LayoutKind::Tcgen05Mma || mods.tmem_load <= 0 || (op != Operand::C && op != Operand::D)) return g;
     const detail::TmemRegBases b = detail::tcgen05_tmem_reg_bases(ins, mods);
+    if (b.layout != 'D' && b.layout != 'F' && b.layout != 'A') {
+        // Layouts B, E, G: no TensorMemoryLayout of Triton 3.6 holds them; the bases are exact.
+        g.named.clear();
+        g.named_note = std::string("no named form: Triton 3.6's TensorMemoryLayout has no Layout ") + b.layout +
+                       " (.ws M = 64 / 32, or cta_group::2 M = 128); the DistributedLinearLayout below is the read-back, exact";
+        return g;
+    }
     if (!b.cta.empty())
         throw Error("--format gluon: a cta_group::2 M = 256 D is one Gluon layout per CTA of the pair (rows 128c..128c+127 of "
                     "CTA c, TensorMemoryLayout(..., two_ctas=True)); ask M = 128 of cta_group::1 with the same N and types for "

@@ -113,10 +113,11 @@ std::vector<int> tcgen05_half_split_values(const Instruction& ins, std::string& 
 // (elements, Triton's numbering), of the lane and of the warp moves to one (row m, col n) of D.
 struct TmemRegBases {
     std::vector<std::pair<int, int>> reg, lane, warp;
-    // cta_group::2 M = 256 (Layout A): the CTA of the pair ({128, 0}: CTA c holds rows 128c..),
+    // cta_group::2 (Layout A: {128, 0}, CTA c holds rows 128c..; Layout B: {64, 0}): the CTA of the pair,
     // each CTA's warps reading their own CTA's TMEM; the thread is 32*num_warps*cta + 32*warp + lane.
     std::vector<std::pair<int, int>> cta;
     int rows = 0, cols = 0, element_bits = 32, num_warps = 4;
+    char layout = 'D';     // D's TMEM layout (PTX's letters A-G): Triton's constructors name D, F and A only
     std::string variant;   // "32x32b" ... as Gluon's instr_variant spells it
     std::string message;   // the tcgen05.ld Triton's lowering issues: "tcgen05.ld.sync.aligned.32x32b.x64.b32"
     std::string cute_atom; // the CUTLASS copy atom of that message: "SM100_TMEM_LOAD_16dp256b8x"

@@ -449,28 +449,29 @@ std::string tmem_load_refusal(const Instruction& ins, int v) {
     // Layout A (cta_group::2, M = 256): CTA c of the pair holds rows 128c..128c+127 as Layout D
     // (CUTLASS CLayout (2,(M/2,N)):(M/2,(1,M)) over the 128-row tmem_frg), and each CTA's
     // warps read their own CTA's TMEM (PTX §9.7.16.8.1: a warp reaches its own CTA's lanes only).
-    if (l != DLayout::D && l != DLayout::F && l != DLayout::A)
-        return std::string("--tmem-load is laid out for D in Layout D (M = 128) or F (M = 64) of cta_group::1 and Layout A "
-                           "(M = 256, cta_group::2: each CTA's 128 rows as Layout D), as Triton 3.6's get_tmem_reg_layout "
-                           "lays them out; this D is Layout ") + d_letter(l) +
-               (l == DLayout::B ? " (cta_group::2, M = 128: the 2x2 data path puts each CTA's two column halves in lanes "
-                                  "0-63 and 64-127, not read back here yet; ask M = 256 of cta_group::2, or cta_group::1)"
-                                : "");
-    const int bits = elem_bits(ins.d_type());
+    // Layouts B, E and G fill all 128 lanes with fewer columns (d_cell): the same load over those
+    // lanes and columns, mapped back to D by the layout's formula.
+    if (l == DLayout::C)
+        return "--tmem-load is laid out for D in Layouts D, F, E, G (cta_group::1) and A, B (cta_group::2); this D is Layout "
+               "C (cta_group::2 sparse, M = 128), whose TMEM placement rests on PTX's table alone (confidence low: no "
+               "CUTLASS atom), so it is not read back here; ask the dense form (Layout B) or cta_group::1";    const int bits = elem_bits(ins.d_type());
     if (bits != 32 && bits != 16) return "D of " + str(bits) + " bits is not read back by tcgen05.ld here";
     if (!pow2(ins.n))
         return "Triton 3.6 lays out power-of-two N only (TensorMemoryLayout: blockN must be a power of 2); N = " + str(ins.n);
     // One message's columns (32-bit; a 16-bit D packs two per register): 16x256b reads 8, 16x128b 4.
     static const int kMessageCols[] = {0, 1, 2, 4, 8, 1};
-    const int packed = bits == 16 ? ins.n / 2 : ins.n;
+    const int packed = (bits == 16 ? d_columns(l, ins.n) / 2 : d_columns(l, ins.n));
     if (v > 0 && v <= 5 && packed < kMessageCols[v])
         return std::string(kVariants[v]) + " reads " + str(kMessageCols[v]) + " columns per message, more than this D's " +
                str(packed) + (bits == 16 ? " (16-bit, two per register)" : "") +
-               "; Triton 3.6 refuses it (get_tmem_reg_layout: unsupported for shape [M, " + str(ins.n) + "])";
+               (d_columns(l, ins.n) != ins.n ? " (Layout " + std::string(1, d_letter(l)) + " puts N = " + str(ins.n) + " in " +
+                                                  str(d_columns(l, ins.n)) + " columns)"
+                                             : "; Triton 3.6 refuses it (get_tmem_reg_layout: unsupported for shape [M, " +
+                                                  str(ins.n) + "])");
     // Triton 3.6 refuses 16x32bx2 by name ("inferred implicitly and cannot be requested explicitly"):
     // it is what its 32x32b request becomes on Layout F, so that is the spelling to ask for.
     if (v == 5)
-        return ins.m == 64
+        return l == DLayout::F
                    ? "Triton 3.6 infers 16x32bx2 and refuses it by name (get_tmem_reg_layout: cannot be requested "
                      "explicitly); on Layout F (M = 64) --tmem-load 32x32b is that load (lanes 16-31 of a quarter read "
                      "the next columns, tcgen05.ld.sync.aligned.16x32bx2)"
@@ -543,12 +544,16 @@ TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifi
     if (W != 4 && W != 8) throw Error("--num-warps " + str(W) + " is not legal; legal: 4, 8 (one or two warpgroups)");
     if (const std::string why = tmem_load_refusal(ins, v); !why.empty()) throw Error("--tmem-load " + std::string(kVariants[v]) + " on " + ins.mnemonic + ": " + why);
     using B = std::pair<int, int>;  // (row, col) of TMEM, then (m, n) of D
-    const bool pair = d_layout(ins) == DLayout::A;  // each CTA's 128 rows as Layout D
-    const int M = pair ? 128 : ins.m, bits = elem_bits(ins.d_type());
+    const DLayout dl = d_layout(ins);
+    // cta_group::2: each CTA's warps read their own CTA's 128 lanes (Layout A: 128 rows of D as
+    // Layout D; Layout B: 64 rows in all 128 lanes).
+    const bool pair = dl == DLayout::A || dl == DLayout::B;
+    const int bits = elem_bits(ins.d_type());
     // A 16-bit D: two adjacent columns per 32-bit register (.pack::16b); the 32-bit
-    // plan runs on N/2 packed columns (Triton: the castbbitwidth of the 16-bit case).
-    const int pack = bits == 16 ? 2 : 1, Nc = ins.n / pack;
-    const bool instr32 = v == 1 || v == 5, layout16 = M == 64;
+    // plan runs on the packed columns (Triton: the castbbitwidth of the 16-bit case).
+    // Layouts B, E, G hold D in d_columns(N) = N/2 or N/4 columns of all 128 lanes.
+    const int pack = bits == 16 ? 2 : 1, Nc = d_columns(dl, ins.n) / pack;
+    const bool instr32 = v == 1 || v == 5, layout16 = dl == DLayout::F;
     const Atom& a = kAtoms[v == 5 ? 0 : v - 1];
     // The message's own bases (Triton getTileLayout), TMEM (row, col).
     std::vector<B> reg, lane;
@@ -591,19 +596,25 @@ TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifi
         if (i < 2 ? row != want : (row & 96) != 0)
             throw Error("internal: --tmem-load puts a warp outside its TMEM lane quarter (PTX §9.7.16.8.1)");
     }
-    // Through the TMEM layout: TMEM (row, col) -> D (m, n) (Layout D: identity; Layout F:
-    // rows 1..8 -> m, row 16 -> nothing, row 32 -> m 16, row 64 -> m 32).
+    // Through the TMEM layout (d_cell inverted, bit by bit): TMEM (row, col) -> D (m, n).
+    //   D, A: identity.  F: rows 1..8 -> m, row 16 -> nothing, row 32 -> m 16, row 64 -> m 32.
+    //   B, E: rows 1..32 -> m, row 64 -> n + N/2.  G: rows 1..16 -> m, row 32 -> n + N/4, row 64 -> n + N/2.
+    const int N = ins.n;
     auto to_d = [&](B b) -> B {
-        int m = b.first;
-        if (layout16) m = (b.first & 15) | ((b.first & 32) ? 16 : 0) | ((b.first & 64) ? 32 : 0);
-        return {m, b.second * pack};
+        const int row = b.first;
+        int m = row, n = b.second * pack;
+        if (layout16) m = (row & 15) | ((row & 32) ? 16 : 0) | ((row & 64) ? 32 : 0);
+        if (dl == DLayout::B || dl == DLayout::E) m = row & 63, n ^= (row & 64) ? N / 2 : 0;
+        if (dl == DLayout::G) m = row & 31, n ^= ((row & 32) ? N / 4 : 0) ^ ((row & 64) ? N / 2 : 0);
+        return {m, n};
     };
     TmemRegBases out;
     if (pack == 2) out.reg.push_back({0, 1});
     for (const B& b : reg) out.reg.push_back(to_d(b));
     for (const B& b : lane) out.lane.push_back(to_d(b));
     for (const B& b : warp) out.warp.push_back(to_d(b));
-    if (pair) out.cta.push_back({128, 0});
+    if (pair) out.cta.push_back({dl == DLayout::A ? 128 : 64, 0});
+    out.layout = d_letter(dl);
     out.rows = ins.m;
     out.cols = ins.n;
     out.element_bits = bits;
@@ -635,15 +646,26 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
         for (const auto& b : v) t += (t.empty() ? "" : ", ") + std::string("[") + str(b.first) + ", " + str(b.second) + "]";
         return "[" + t + "]";
     };
-    s.formula = "D read back by " + str(L.num_warps) + " warps with " + L.message + " (Triton 3.6 get_tmem_reg_layout, "
-                "instr_variant \"" + L.variant + "\"): thread = 32*warp + lane; element e of a thread (register " +
+    // Triton 3.6 builds D, F and A (get_tmem_reg_layout); B, E and G are the PTX load over CUTLASS's placement.
+    static const char* kPlace[] = {"", "", "", "", "lane m + 64*floor(n/(N/2)), column n%(N/2)", "",
+                                   "lane m + 32*floor(n/(N/4)), column n%(N/4)"};
+    const int li = L.layout - 'A';
+    const std::string how =
+        L.layout == 'D' || L.layout == 'F' || L.layout == 'A'
+            ? "Triton 3.6 get_tmem_reg_layout, instr_variant \"" + L.variant + "\""
+            : "tcgen05.ld ." + L.variant + " over all 128 TMEM lanes of Layout " + std::string(1, L.layout) + ", D(m, n) at " +
+                  (L.layout == 'B' ? std::string("lane m' + 64*floor(n/(N/2)), column n%(N/2) with m' = m - 64c") : kPlace[li]) +
+                  " (CUTLASS tmem_frg" + (L.layout == 'B' ? "_2sm" : "_ws") + "; Triton has no TensorMemoryLayout for it)";
+    s.formula = "D read back by " + str(L.num_warps) + " warps with " + L.message + " (" + how +
+                "): thread = 32*warp + lane; element e of a thread (register " +
                 (L.element_bits == 16 ? "floor(e/2), bits 16*(e%2)" : std::string("e")) +
                 ") holds D at the XOR of the bases of e's, the lane's and the warp's set bits (m, n): register " +
                 bases_text(L.reg) + ", lane " + bases_text(L.lane) + ", warp " + bases_text(L.warp) +
                 ". Warp w reads TMEM lanes 32*(w%4) .. +31 only." +
                 (L.cta.empty() ? std::string()
                                : " cta_group::2: thread " + str(per_cta) + "*c + t is thread t of CTA c of the pair, which reads "
-                                 "its own CTA's TMEM: D rows 128c .. 128c+127 (CTA base [128, 0]).");
+                                 "its own CTA's TMEM: D rows " + str(L.cta[0].first) + "c .. " + str(L.cta[0].first) + "c+" +
+                                 str(L.cta[0].first - 1) + " (CTA base [" + str(L.cta[0].first) + ", 0]).");
     return from_forward(s, elems, [L, per_cta](int t, int e, int& r, int& c) {
         r = c = 0;
         auto add = [&](const std::vector<std::pair<int, int>>& bases, int x) {
@@ -828,6 +850,14 @@ Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModi
     if (ins.kind != LayoutKind::Tcgen05Mma) return ev("low", "PTX ISA §9.7.16", "not a tcgen05 family");
     const DLayout l = d_layout(ins);
     const std::string letter(1, d_letter(l));
+    if ((op == Operand::C || op == Operand::D) && mods.tmem_load > 0 && (l == DLayout::B || l == DLayout::E || l == DLayout::G))
+        return ev(l == DLayout::B ? "high" : "medium",
+                  "PTX ISA §9.7.16.8 (tcgen05.ld shapes) and §9.7.16.10.5 (Layout " + letter + "); CUTLASS copy_traits_sm100.hpp "
+                  "SM100_TMEM_LOAD_* atoms; " + std::string(kCutlassFrg),
+                  "the PTX load's threads and registers over Layout " + letter + " as CUTLASS places D" +
+                      (l == DLayout::B ? "" : " (medium: PTX's own table for .ws M = " + str(ins.m) + " reads \"" +
+                                                  (l == DLayout::E ? "2x3" : "1x4") + "\", its figure is an image)") +
+                      "; Triton 3.6 has no layout for it to compare with; not confirmed on hardware");
     if ((op == Operand::C || op == Operand::D) && mods.tmem_load > 0)
         return ev("high",
                   "Triton 3.6 get_tmem_reg_layout (its own dump, scripts/triton-tmem-layouts.py); CUTLASS "
