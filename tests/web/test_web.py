@@ -460,6 +460,8 @@ def check_gallery(b, cli, base, shots):
     for w, h in ((1100, 720), (1400, 900)):
         b.size(w, h)
         time.sleep(0.5)
+        wide = b.js("document.documentElement.scrollWidth - window.innerWidth")
+        check(wide is not None and wide <= 1, "gallery at %dx%d: every column in the window (%s px beyond it)" % (w, h, wide))
         if shots:
             os.makedirs(shots, exist_ok=True)
             png = base64.b64decode(b.page("Page.captureScreenshot", {"format": "png"})["data"])
