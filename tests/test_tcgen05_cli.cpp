@@ -274,8 +274,15 @@ TEST_CASE("tcgen05: --tmem-load on Layout A (cta_group::2, M = 256) is each CTA'
     CHECK(run.err.find("Layout C") != std::string::npos);
     CHECK(run.err.find("ask the dense form") != std::string::npos);
     const lstest::Run g = lstest::cli("layout -a sm_100a -i tcgen05_mma_m256n64k16_f32_f16_2cta --operand D --tmem-load 32x32b --format gluon");
-    CHECK(g.status != 0);
-    CHECK(g.err.find("one Gluon layout per CTA") != std::string::npos);
+    // Gluon: each CTA's named layout (the two_ctas records above) and the pair's bases, the CTA a block basis.
+    CHECK(g.status == 0);
+    CHECK(g.out.find("TensorMemoryLayout(block=(128, 64), col_stride=1, two_ctas=True), num_warps=4, instr_variant=\"32x32b\")") !=
+          std::string::npos);
+    CHECK(g.out.find("warp_bases=[[32, 0], [64, 0]], block_bases=[[128, 0]], shape=[256, 64]") != std::string::npos);
+    const lstest::Run gb = lstest::cli("layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16_2cta --operand D --tmem-load 32x32b --format gluon");
+    CHECK(gb.status == 0);
+    CHECK(gb.out.find("get_tmem_reg_layout(") == std::string::npos);  // Layout B: no Triton constructor
+    CHECK(gb.out.find("block_bases=[[64, 0]]") != std::string::npos);
 }
 
 TEST_CASE("sm_120 sparse block-scaled mma.sp: the metadata is the sparse index operand K, the whole quad supplying it",
@@ -320,4 +327,32 @@ TEST_CASE("sm_120 sparse block-scaled mma.sp: the metadata is the sparse index o
         CHECK(ls::layout_evidence(ins, ls::Operand::K, ls::resolve_modifiers(ins, t, ls::Modifiers{})).why.find(
                   "not confirmed on hardware") != std::string::npos);
     }
+}
+
+TEST_CASE("tcgen05: every --tmem-load export reads back equal with check, 8 warps and CTA pairs included", "[tcgen05][cli]") {
+    // check reads Triton's 32-lane warps (and a pair's block basis, the CTA after the warps) into lanescope's one
+    // list of threads: what layout --format linear / gluon writes must be what check compares equal.
+    const std::string dir = (std::filesystem::temp_directory_path() / "lanescope-tmem-check").string();
+    std::filesystem::create_directories(dir);
+    const char* cases[] = {
+        "-i tcgen05_mma_m128n64k16_f32_f16 --tmem-load 16x256b --num-warps 8",
+        "-i tcgen05_mma_m64n64k16_f32_f16 --tmem-load 32x32b --num-warps 4",
+        "-i tcgen05_mma_m256n64k16_f32_f16_2cta --tmem-load 32x32b --num-warps 4",
+        "-i tcgen05_mma_m256n128k16_f32_f16_2cta --tmem-load 16x128b --num-warps 8",
+        "-i tcgen05_mma_m128n64k16_f32_f16_2cta --tmem-load 32x32b --num-warps 4",
+        "-i tcgen05_mma_ws_m64n128k16_f32_f16 --tmem-load 16x64b --num-warps 8",
+        "-i tcgen05_mma_ws_m32n128k16_f32_f16 --tmem-load 32x32b --num-warps 4",
+    };
+    for (const char* c : cases)
+        for (const char* format : {"linear", "gluon"}) {
+            INFO(c << " --format " << format);
+            const std::string args = std::string("-a sm_100a ") + c + " --operand D";
+            const std::string file = dir + "/layout." + (std::string(format) == "gluon" ? "py" : "json");
+            const lstest::Run out = lstest::cli("layout " + args + " --format " + format + " -o " + file);
+            REQUIRE(out.status == 0);
+            const lstest::Run chk = lstest::cli("check " + args + " --layout " + file);
+            CHECK(chk.status == 0);
+            CHECK(chk.out.rfind("equal:", 0) == 0);
+        }
+    std::filesystem::remove_all(dir);
 }

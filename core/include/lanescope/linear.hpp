@@ -68,9 +68,11 @@ LinearLayout split_warp_lanes(const LinearLayout& l, int warp_lanes);
 // Triton 3.6's get_tmem_reg_layout); 0 (one wave of all its lanes, as before) otherwise.
 int linear_warp_lanes(const Instruction& ins, const ResolvedModifiers& mods);
 // Gluon's constructor for it: "DistributedLinearLayout(reg_bases=[...], lane_bases=[...],
-// warp_bases=[...], block_bases=[], shape=[R, C])", with lanes beyond `warp_lanes`
-// (32 on NVIDIA, where a 128-lane warpgroup is four warps) moved to warp bases.
-std::string render_distributed_linear(const LinearLayout& l, int warp_lanes);
+// warp_bases=[...], block_bases=[...], shape=[R, C])", with lanes beyond `warp_lanes`
+// (32 on NVIDIA, where a 128-lane warpgroup is four warps) moved to warp bases; block_bases
+// the CTAs of a cluster (a tcgen05 CTA pair), none by default.
+std::string render_distributed_linear(const LinearLayout& l, int warp_lanes,
+                                     const std::vector<std::pair<int, int>>& block_bases = {});
 
 // Reads a linear layout in any of the forms below; throws Error naming
 // `origin`, what is wrong and what is legal (limits above):

@@ -615,7 +615,9 @@ void compare(std::vector<Rec>& mine, std::vector<Rec>& theirs, bool linear, Chec
 // A layout of 32-lane warps checked against a wave of more lanes (NVIDIA's
 // 128-lane warpgroup, as Triton's warps 0-3): its low warp bases are lanes.
 LinearLayout fold_warps(LinearLayout L, int lanes) {
-    if (lanes != 128 || L.lane_count() != 32) return L;
+    // Triton's 32-lane warps of lanescope's one list of threads: a wgmma warpgroup (128), the warps
+    // reading a tcgen05 D back (32 x W) and a CTA pair's (2 x 32 x W, the CTA after the warps).
+    if (lanes <= 32 || L.lane_count() != 32) return L;
     while (L.lane_count() < lanes && !L.warp.empty()) {
         L.lane.push_back(L.warp.front());
         L.warp.erase(L.warp.begin());

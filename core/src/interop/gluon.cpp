@@ -152,6 +152,18 @@ GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& ta
     const Operand op = t.operand();
     if (ins.kind != LayoutKind::Tcgen05Mma || mods.tmem_load <= 0 || (op != Operand::C && op != Operand::D)) return g;
     const detail::TmemRegBases b = detail::tcgen05_tmem_reg_bases(ins, mods);
+    const std::string dtype = b.element_bits == 16 ? (ins.d_type() == ElemType::BF16 ? "gl.bfloat16" : "gl.float16")
+                                                   : ins.d_type() == ElemType::S32 ? "gl.int32" : "gl.float32";
+    const std::string variant = b.variant == "16x32bx2" ? "32x32b" : b.variant;
+    if (!b.cta.empty()) {
+        // cta_group::2: Gluon's layouts are per CTA, the CTA a block basis: the DistributedLinearLayout of the pair
+        // is each CTA's warps' bases with block_bases the CTA's rows ([128, 0] Layout A, [64, 0] Layout B).
+        LinearLayout pair;
+        pair.reg = b.reg, pair.lane = b.lane, pair.warp = b.warp;
+        pair.rows = b.rows, pair.cols = b.cols;
+        g.linear = "gl." + render_distributed_linear(pair, 32, b.cta);
+        g.why_not_linear.clear();
+    }
     if (b.layout != 'D' && b.layout != 'F' && b.layout != 'A') {
         // Layouts B, E, G: no TensorMemoryLayout of Triton 3.6 holds them; the bases are exact.
         g.named.clear();
@@ -159,14 +171,18 @@ GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& ta
                        " (.ws M = 64 / 32, or cta_group::2 M = 128); the DistributedLinearLayout below is the read-back, exact";
         return g;
     }
-    if (!b.cta.empty())
-        throw Error("--format gluon: a cta_group::2 M = 256 D is one Gluon layout per CTA of the pair (rows 128c..128c+127 of "
-                    "CTA c, TensorMemoryLayout(..., two_ctas=True)); ask M = 128 of cta_group::1 with the same N and types for "
-                    "that per-CTA layout, or --format json / linear for the pair");
-    const std::string dtype = b.element_bits == 16 ? (ins.d_type() == ElemType::BF16 ? "gl.bfloat16" : "gl.float16")
-                                                   : ins.d_type() == ElemType::S32 ? "gl.int32" : "gl.float32";
-    // Triton infers 16x32bx2 from a 32x32b request on a 64-row block; it refuses it by name.
-    const std::string variant = b.variant == "16x32bx2" ? "32x32b" : b.variant;
+    if (!b.cta.empty()) {
+        // Layout A: CTA c of the pair holds rows 128c..128c+127 as the two_ctas layout of a 128-row block (Triton
+        // 3.6's dump: tests/test_tcgen05_cli.cpp compares it with both CTAs).
+        g.named = "get_tmem_reg_layout(" + dtype + ", [128, " + num(b.cols) + "], TensorMemoryLayout(block=(128, " + num(b.cols) +
+                  "), col_stride=" + num(32 / b.element_bits) + ", two_ctas=True), num_warps=" + num(b.num_warps) +
+                  ", instr_variant=\"" + variant + "\")";
+        g.named_note = "named form: each CTA's layout (Triton 3.6's get_tmem_reg_layout for its 128-row block of D with two_ctas; "
+                       "CTA c holds rows 128c..128c+127: " + b.message + " in each CTA); the pair is the DistributedLinearLayout "
+                       "below, the CTA its block basis [128, 0]";
+        return g;
+    }
+    // Triton infers 16x32bx2 from a 32x32b request on a 64-row block; it refuses it by name (variant above).
     g.named = "get_tmem_reg_layout(" + dtype + ", [" + num(b.rows) + ", " + num(b.cols) +
               "], TensorMemoryLayout(block=(" + num(b.rows) + ", " + num(b.cols) + "), col_stride=" +
               num(32 / b.element_bits) + "), num_warps=" + num(b.num_warps) + ", instr_variant=\"" + variant + "\")";

@@ -129,11 +129,11 @@ std::string render_linear(const LinearLayout& l) {
            ",\n \"block\": [],\n \"shape\": [" + num(l.rows) + ", " + num(l.cols) + "]}\n";
 }
 
-std::string render_distributed_linear(const LinearLayout& l, int warp_lanes) {
+std::string render_distributed_linear(const LinearLayout& l, int warp_lanes, const std::vector<std::pair<int, int>>& block_bases) {
     // Gluon builds DistributedLinearLayout surjective (Triton's LinearLayout with requireSurjective):
     // the bases must span the whole shape, or Gluon refuses the layout.
     std::vector<uint64_t> span;
-    for (const auto* dim : {&l.reg, &l.lane, &l.warp})
+    for (const auto* dim : {&l.reg, &l.lane, &l.warp, &block_bases})
         for (const auto& [r, c] : *dim) {
             uint64_t v = static_cast<uint64_t>(r) << 32 | static_cast<uint32_t>(c);
             for (uint64_t b : span)
@@ -154,7 +154,8 @@ std::string render_distributed_linear(const LinearLayout& l, int warp_lanes) {
     // Lanes past a warp's (a warpgroup's lanes 32..127 on NVIDIA) are Triton's low warp bits.
     const LinearLayout w = split_warp_lanes(l, warp_lanes);
     return "DistributedLinearLayout(reg_bases=" + bases(w.reg) + ", lane_bases=" + bases(w.lane) +
-           ", warp_bases=" + bases(w.warp) + ", block_bases=[], shape=[" + num(w.rows) + ", " + num(w.cols) + "])";
+           ", warp_bases=" + bases(w.warp) + ", block_bases=" + bases(block_bases) + ", shape=[" + num(w.rows) + ", " +
+           num(w.cols) + "])";
 }
 
 LinearLayout split_warp_lanes(const LinearLayout& l, int warp_lanes) {
@@ -184,7 +185,7 @@ using Basis = std::pair<long long, long long>;
 
 // Bases as read, before their limits are checked against the shape.
 struct RawLinear {
-    std::vector<Basis> reg, lane, warp;
+    std::vector<Basis> reg, lane, warp, block;
     size_t counted[4] = {0, 0, 0, 0};  // bases listed per in-dim (register, lane, warp, block)
     bool seen[5] = {false, false, false, false, false};  // register, lane, warp, block, shape
     long long rows = 0, cols = 0;
@@ -202,7 +203,10 @@ std::string limits_text() {
 // Stores basis `i` of in-dim `d` while within its limit; past it only counts (for the message).
 void keep_basis(RawLinear& raw, int d, Basis b) {
     raw.counted[d]++;
-    if (d == 3) return;
+    if (d == 3) {
+        if (raw.block.size() < 1) raw.block.push_back(b);
+        return;
+    }
     auto& v = d == 0 ? raw.reg : d == 1 ? raw.lane : raw.warp;
     if (v.size() < kMaxDim[d]) v.push_back(b);
 }
@@ -220,9 +224,11 @@ LinearLayout finish_linear(const RawLinear& raw, const std::string& where, const
         throw Error(where + ": \"" + key[4] + "\" [" + num(R) + ", " + num(C) +
                     "] is not legal: powers of two with rows x cols at most 16777216 (2^24, the largest tile lanescope "
                     "lays out)");
-    if (raw.counted[3])
+    // Block bases place the CTAs of a cluster: lanescope lays out one CTA, or a tcgen05 cta_group::2 pair
+    // (its threads one list, thread 32*W*c + t, so the CTA is read as the warp basis after the last).
+    if (raw.counted[3] > 1)
         throw Error(where + ": \"" + key[3] + "\" has " + num(static_cast<long long>(raw.counted[3])) +
-                    " bases; legal: none (lanescope lays out one workgroup; block bases place CTAs of a cluster)");
+                    " bases; legal: none (one CTA) or one (a tcgen05 cta_group::2 CTA pair)");
     size_t total = 0;
     for (int d = 0; d < 3; ++d) {
         if (raw.counted[d] > kMaxDim[d])
@@ -249,6 +255,12 @@ LinearLayout finish_linear(const RawLinear& raw, const std::string& where, const
                             num(R - 1) + ", 0.." + num(C - 1) + ")");
             out.push_back({static_cast<int>(r), static_cast<int>(c)});
         }
+    }
+    for (const auto& [r, c] : raw.block) {
+        if (r < 0 || r >= R || c < 0 || c >= C)
+            throw Error(where + ": \"" + key[3] + "\"[0] = [" + num(r) + ", " + num(c) + "] is outside the shape " + num(R) +
+                        " x " + num(C));
+        L.warp.push_back({static_cast<int>(r), static_cast<int>(c)});  // the CTA: after the last warp
     }
     return L;
 }
