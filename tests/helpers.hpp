@@ -53,8 +53,8 @@ inline void for_each_default(const std::function<void(const Case&)>& fn) {
 
 // Every legal combination of cbsz, abid, blgp, opsel (and opsel_a/b) too. Under the
 // sanitizers (CI's second run, -O0 and instrumented: some 40x slower) every instruction
-// still comes, with every 4th of its combinations and its last: each formula's code
-// runs instrumented; the Release run checks every combination.
+// still comes, with every 4th of its combinations (from a phase that moves from one instruction to
+// the next) and its last: each formula's code runs instrumented; the Release run checks every combination.
 #ifdef LANESCOPE_TEST_SANITIZED
 constexpr int kCombinationStride = 4;
 #else
@@ -62,9 +62,12 @@ constexpr int kCombinationStride = 1;
 #endif
 
 inline void for_each_combination(const std::function<void(const Case&)>& fn) {
+    int bases = 0;
     for_each_default([&](const Case& base) {
         constexpr int kStride = kCombinationStride;
-        int index = 0;
+        // Each instruction starts the sampling at another phase, so that every value of an inner
+        // modifier (blgp's 8 patterns, opsel) is visited on some instruction.
+        int index = bases++ % kStride;
         std::optional<Case> held;  // the latest combination not visited, visited last
         auto visit = [&](const Case& c) {
             if (index++ % kStride == 0) fn(c), held.reset();
