@@ -52,7 +52,7 @@ inline void for_each_default(const std::function<void(const Case&)>& fn) {
 }
 
 // Every legal combination of cbsz, abid, blgp, opsel (and opsel_a/b) too. Under the
-// sanitizers (CI's second run, -O0 and instrumented: some 40x slower) every instruction
+// sanitizers (CI's second run, instrumented: some 20-40x slower) every instruction
 // still comes, with every 4th of its combinations (from a phase that moves from one instruction to
 // the next) and its last: each formula's code runs instrumented; the Release run checks every combination.
 #ifdef LANESCOPE_TEST_SANITIZED

@@ -815,7 +815,8 @@ std::string tcgen05_family_source(LayoutKind k) {
             return std::string(kPtxLayouts) + " and §9.7.16.10.4-.8 (A, scale factors, metadata in Tensor Memory); " +
                    kCutlassFrg + ", tmem_sf_frg, tmem_e_frg; " + kTritonTmem +
                    " and tensorMemoryScalesToLinearLayout; the register layout after tcgen05.ld: Triton 3.6 "
-                   "get_tmem_reg_layout (TritonNvidiaGPU Dialect.cpp getDistributedLayoutForTmemLdSt). " +
+                   "get_tmem_reg_layout (TritonNvidiaGPU Dialect.cpp getDistributedLayoutForTmemLdSt) on Layouts D, F "
+                   "and A, the PTX load over CUTLASS's placement on B, E and G. " +
                    kNotOnHardware;
         case LayoutKind::Tcgen05LdSt:
             return std::string("PTX ISA §9.7.16.8.3-.4 (tcgen05.ld/st, Table 49) and figures 183-187; CUTLASS "
