@@ -454,7 +454,8 @@ std::string tmem_load_refusal(const Instruction& ins, int v) {
     if (l == DLayout::C)
         return "--tmem-load is laid out for D in Layouts D, F, E, G (cta_group::1) and A, B (cta_group::2); this D is Layout "
                "C (cta_group::2 sparse, M = 128), whose TMEM placement rests on PTX's table alone (confidence low: no "
-               "CUTLASS atom), so it is not read back here; ask the dense form (Layout B) or cta_group::1";    const int bits = elem_bits(ins.d_type());
+               "CUTLASS atom), so it is not read back here; ask the dense form (Layout B) or cta_group::1";
+    const int bits = elem_bits(ins.d_type());
     if (bits != 32 && bits != 16) return "D of " + str(bits) + " bits is not read back by tcgen05.ld here";
     if (!pow2(ins.n))
         return "Triton 3.6 lays out power-of-two N only (TensorMemoryLayout: blockN must be a power of 2); N = " + str(ins.n);
@@ -655,7 +656,8 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
             ? "Triton 3.6 get_tmem_reg_layout, instr_variant \"" + L.variant + "\""
             : "tcgen05.ld ." + L.variant + " over all 128 TMEM lanes of Layout " + std::string(1, L.layout) + ", D(m, n) at " +
                   (L.layout == 'B' ? std::string("lane m' + 64*floor(n/(N/2)), column n%(N/2) with m' = m - 64c") : kPlace[li]) +
-                  " (CUTLASS tmem_frg" + (L.layout == 'B' ? "_2sm" : "_ws") + "; Triton has no TensorMemoryLayout for it)";
+                  (L.layout == 'B' ? " (CUTLASS's 2-SM 2x2 atom" : " (CUTLASS tmem_frg_ws") +
+                  "; Triton has no TensorMemoryLayout for it)";
     s.formula = "D read back by " + str(L.num_warps) + " warps with " + L.message + " (" + how +
                 "): thread = 32*warp + lane; element e of a thread (register " +
                 (L.element_bits == 16 ? "floor(e/2), bits 16*(e%2)" : std::string("e")) +
@@ -856,8 +858,11 @@ Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModi
                   "PTX ISA §9.7.16.8 (tcgen05.ld shapes) and §9.7.16.10.5 (Layout " + letter + "); CUTLASS copy_traits_sm100.hpp "
                   "SM100_TMEM_LOAD_* atoms; " + std::string(kCutlassFrg),
                   "the PTX load's threads and registers over Layout " + letter + " as CUTLASS places D" +
-                      (l == DLayout::B ? "" : " (medium: PTX's own table for .ws M = " + str(ins.m) + " reads \"" +
-                                                  (l == DLayout::E ? "2x3" : "1x4") + "\", its figure is an image)") +
+                      (l == DLayout::B ? ""
+                       : l == DLayout::E ? " (medium: PTX's table reads \"2x3\" for .ws M = 64 where CUTLASS and tvm say 2x2; "
+                                           "its figure is an image)"
+                                         : " (medium: CUTLASS's tmem_frg_ws and PTX's \"1x4\" agree, but PTX's figure is an "
+                                           "image)") +
                       "; Triton 3.6 has no layout for it to compare with; not confirmed on hardware");
     if ((op == Operand::C || op == Operand::D) && mods.tmem_load > 0)
         return ev("high",
