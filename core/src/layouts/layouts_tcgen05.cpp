@@ -863,7 +863,7 @@ Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModi
                                            "its figure is an image)"
                                          : " (medium: CUTLASS's tmem_frg_ws and PTX's \"1x4\" agree, but PTX's figure is an "
                                            "image)") +
-                      "; Triton 3.6 has no layout for it to compare with; not confirmed on hardware");
+                      "; Triton 3.6 has no layout for it to compare with");
     if ((op == Operand::C || op == Operand::D) && mods.tmem_load > 0)
         return ev("high",
                   "Triton 3.6 get_tmem_reg_layout (its own dump, scripts/triton-tmem-layouts.py); CUTLASS "
