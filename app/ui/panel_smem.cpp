@@ -30,6 +30,10 @@ std::string hex(std::uint64_t v, int digits) {
     return buf;
 }
 
+// Selects `s` when core lays the operand out under it; else says core's rule (an LBO that is no
+// multiple of 16, a swizzle atom the start breaks) instead of letting the selection drop the value.
+void propose(App& app, const Selection& s);
+
 // Changes the selection's descriptor modifiers. A whole descriptor given before: its fields become
 // the modifiers first, so that changing one field keeps the others.
 void change_mods(App& app, const std::function<void(ls::Modifiers&)>& f) {
@@ -43,12 +47,24 @@ void change_mods(App& app, const std::function<void(ls::Modifiers&)>& f) {
         s.mods.smem_address = static_cast<int>(d.start), s.mods.base_offset = d.base_offset;
     }
     f(s.mods);
+    propose(app, s);
+}
+
+void propose(App& app, const Selection& s) {
+    try {
+        const ls::ResolvedModifiers r = ls::resolve_modifiers(*app.set.ins, *app.set.target, s.mods);
+        ls::smem_operand(*app.set.ins, app.memory.settings.operand, r);
+    } catch (const ls::Error& e) {
+        app.memory.descriptor_error = e.what();
+        return;
+    }
+    app.memory.descriptor_error.clear();
     app.want_selection = s;
     app.memory.canvas.fit();
 }
 
 // "label [value]" for a byte count the user may set; returns true with the new value.
-bool byte_field(App& app, const char* label, int value, bool chosen, int hi, float width, const char* tip, int& out) {
+bool byte_field(const char* label, int value, bool chosen, int hi, float width, const char* tip, int& out) {
     ImGui::AlignTextToFramePadding();
     if (chosen) ImGui::TextUnformatted(label);
     else ImGui::TextDisabled("%s", label);
@@ -59,7 +75,6 @@ bool byte_field(App& app, const char* label, int value, bool chosen, int hi, flo
     const bool edited = ImGui::InputInt(id.c_str(), &x, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s\n%s", tip, chosen ? "set here (\"canonical\" restores CUTLASS's value)" : "the canonical value (CUTLASS's make_gmma_desc / make_umma_desc): type another and press Enter");
-    (void)app;
     if (!edited || x == value) return false;
     out = std::clamp(x, 0, hi);
     return true;
@@ -91,17 +106,17 @@ void draw_smem_controls(App& app) {
     const float w = 64 * sc;
     int x = 0;
     constexpr int kBytes = (1 << 18) - 16;
-    if (byte_field(app, "LBO", c.lbo, c.lbo_chosen, kBytes, w, "leading byte offset (bytes; a multiple of 16)", x))
+    if (byte_field("LBO", c.lbo, c.lbo_chosen, kBytes, w, "leading byte offset (bytes; a multiple of 16)", x))
         change_mods(app, [x](ls::Modifiers& mm) { mm.lbo = x; });
     ImGui::SameLine(0, 10 * sc);
-    if (byte_field(app, "SBO", c.sbo, c.sbo_chosen, kBytes, w, "stride byte offset (bytes; a multiple of 16)", x))
+    if (byte_field("SBO", c.sbo, c.sbo_chosen, kBytes, w, "stride byte offset (bytes; a multiple of 16)", x))
         change_mods(app, [x](ls::Modifiers& mm) { mm.sbo = x; });
     ImGui::SameLine(0, 10 * sc);
-    if (byte_field(app, "start", c.start, c.start_chosen, kBytes, w,
+    if (byte_field("start", c.start, c.start_chosen, kBytes, w,
                    "the descriptor's start address: the absolute shared-memory byte (a multiple of 16); swizzles depend on its bits 7-9", x))
         change_mods(app, [x](ls::Modifiers& mm) { mm.smem_address = x; });
     ImGui::SameLine(0, 10 * sc);
-    if (byte_field(app, "base offset", c.base_offset, c.base_chosen, 7, 34 * sc,
+    if (byte_field("base offset", c.base_offset, c.base_chosen, 7, 34 * sc,
                    "descriptor bits 49-51: the 128-byte row the swizzle pattern starts at (0..7)", x))
         change_mods(app, [x](ls::Modifiers& mm) { mm.base_offset = x; });
     ImGui::SameLine(0, 10 * sc);
@@ -126,13 +141,16 @@ void draw_smem_controls(App& app) {
         if (d.error.empty()) {
             Selection s = app.settings.selection;
             s.mods = d.mods;
-            app.want_selection = s;
-            m.canvas.fit();
+            propose(app, s);
         }
     }
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("a whole 64-bit matrix descriptor (0x...): Enter decodes it and lays the operand out from its fields");
-    if (!m.descriptor_error.empty()) ImGui::TextColored(kErrorColour, "descriptor: %s", m.descriptor_error.c_str());
+    if (!m.descriptor_error.empty()) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextColored(kErrorColour, "%s", m.descriptor_error.c_str());
+        ImGui::PopTextWrapPos();
+    }
 }
 
 // One line of swatches: the core matrices' colours (the tile and the matrix share them).
