@@ -245,7 +245,9 @@ TEST_CASE("readers: hostile input is refused up front, naming what is legal") {
         {"{\"register\": [[0, 1]], \"lane\": [[1, 0]], \"shape\": [16384, 16384]}", "at most 16777216"},
         {"{\"register\": [[0, 1]], \"lane\": [[1, 0]], \"shape\": [65536, 65536]}", "at most 16777216"},
         {"{\"register\": [[0, 1]], \"lane\": [[1, 0]], \"shape\": [99999999999999999999, 2]}", "out of range"},
-        {"{\"register\": [[0, 1]], \"lane\": [[1, 0]], \"block\": [[0, 0]], \"shape\": [2, 2]}", "legal: none"},
+        // One block basis is a tcgen05 CTA pair (the CTA after the warps); more are CTAs lanescope does not lay out.
+        {"{\"register\": [[0, 1]], \"lane\": [[1, 0]], \"block\": [[0, 0], [1, 0]], \"shape\": [2, 2]}",
+         "legal: none (one CTA) or one"},
         {"{\"register\": [[0, 1]], \"reg_bases\": [[1, 0]], \"shape\": [2, 2]}", "use one set"},
         {"{\"register\": [[0, 1]], \"lanes\": [[1, 0]], \"shape\": [2, 2]}", "unknown key \"lanes\""},
         {"{\"register\": [[0, 1, 0]], \"lane\": [], \"shape\": [2, 2]}", "two-dimensional"},
