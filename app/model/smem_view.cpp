@@ -89,7 +89,7 @@ TileGrid smem_tile_grid(const SmemView& v, const GridStyle& style) {
         for (int c = 0; c < cols; ++c) {
             Tile& t = g.tiles[static_cast<size_t>(r) * cols + c];
             t.x0 = c * style.cell_w, t.y0 = r * style.cell_h, t.x1 = t.x0 + style.cell_w, t.y1 = t.y0 + style.cell_h;
-            const std::uint32_t byte = v.rows[static_cast<size_t>(r)] * 128 + static_cast<std::uint32_t>(c * bits / 8);
+            const std::uint32_t byte = smem_cell_address(v, r * cols + c);
             const int chunk = v.chunk_at(byte);
             const auto e = v.element_at(chunk, static_cast<int>(byte % 16));
             if (!e) {
@@ -114,6 +114,12 @@ int smem_cell_of(const SmemView& v, const ls::Element& e) {
     const auto [mn, k] = v.so->mn_k(e.row, e.col);
     const std::uint32_t a = v.so->address(mn, k);
     return v.row_of(chunk) * smem_cells_per_row(v) + static_cast<int>(a % 128 * 8 / static_cast<std::uint32_t>(std::max(1, v.so->element_bits)));
+}
+
+std::uint32_t smem_cell_address(const SmemView& v, int cell) {
+    const int cols = smem_cells_per_row(v);
+    return v.rows[static_cast<size_t>(cell / cols)] * 128 +
+           static_cast<std::uint32_t>(cell % cols * std::max(1, v.so->element_bits) / 8);
 }
 
 void colour_by_core_matrix(TileGrid& fragment, const SmemView& v, ls::Theme theme) {

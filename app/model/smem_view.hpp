@@ -51,8 +51,10 @@ SmemView build_smem_view(const LayoutSet& set, ls::Operand op);
 // No cell labels: the app writes each chunk's label over its 16 bytes (smem_chunk_labels).
 int smem_cells_per_row(const SmemView& v);
 TileGrid smem_tile_grid(const SmemView& v, const GridStyle& style);
-// The cell of smem_tile_grid that holds an element (its first byte), or -1.
+// The cell of smem_tile_grid that holds an element (its first byte), or -1; and the absolute byte
+// address a cell starts at (its row's address plus a cell's bytes per cell before it).
 int smem_cell_of(const SmemView& v, const ls::Element& e);
+std::uint32_t smem_cell_address(const SmemView& v, int cell);
 // The operand's matrix grid (build_matrix_grid: the Layout tab's B with address and bank)
 // recoloured by core matrix, as the tile is.
 void colour_by_core_matrix(TileGrid& fragment, const SmemView& v, ls::Theme theme);

@@ -146,6 +146,7 @@ struct MemoryViewState {
     char descriptor_text[40] = {};
     float smem_row_h = 0, smem_scroll = 0;  // the tile's row height (0: legible or fit, -1: "100%", -2: Fit) and scroll
     bool smem_dragging = false;
+    int smem_label_form = 3;  // the chunks' label form (smem_chunk_labels' index) at the tile's cell size; 3 none
     std::string descriptor_error;
     // The plan the issue table and the bank strip describe.
     const MemoryPlan& active() const {

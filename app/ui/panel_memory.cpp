@@ -123,21 +123,6 @@ std::vector<GridShape> App::memory_shapes() const {
     std::vector<GridShape> out;
     const ls::OperandLayout* l = set.find(memory.settings.operand);
     if (!l) return out;
-    if (memory.descriptor) {
-        // The tile (a grid row per 128-byte row, a cell per element width), then the operand's matrix.
-        if (!memory.smem.ok()) return out;
-        GridShape tile;
-        tile.op = l->operand();
-        tile.rows = static_cast<int>(memory.smem.rows.size());
-        tile.cols = smem_cells_per_row(memory.smem);
-        out.push_back(tile);
-        GridShape frag;
-        frag.op = l->operand();
-        frag.rows = l->rows();
-        frag.cols = l->cols();
-        out.push_back(frag);
-        return out;
-    }
     auto grid_shape = [&](const MemoryGrid& g) {
         GridShape s;
         s.op = g.operand;
@@ -175,16 +160,6 @@ ArrangeParams App::memory_canvas_params() const {
     p.natural_w = std::ceil(st.text_width("63") + 8 * scale);
     p.natural_h = std::ceil(st.line_h + 4 * scale);
     p.max_grid_px = 8190;
-    if (memory.descriptor && memory.smem.ok()) {
-        // Room for the tile's row addresses; "100 %": a chunk's label (two lines) fits its 16 bytes.
-        p.axis_w = std::ceil(st.text_width("0x00000") + 6 * scale);
-        float widest = 0;
-        for (const ls::SmemChunk& ch : memory.smem.chunks)
-            widest = std::max({widest, st.text_width(ls::smem_chunk_labels(memory.smem.operand, ch.elements)[1]),
-                               st.text_width(ls::smem_chunk_place(*memory.smem.so, ch))});
-        p.natural_w = std::max(p.natural_w, std::ceil((widest + 8 * scale) / std::max(1, smem_cells_per_row(memory.smem) / 8)));
-        p.natural_h = std::ceil(2 * st.line_h + 6 * scale);
-    }
     return p;
 }
 
@@ -194,7 +169,7 @@ void App::rebuild_memory_tiles() {
     m.tiles_dirty = false;
     m.tex.release(), m.second_tex.release(), m.fragment_tex.release();
     const ls::OperandLayout* l = set.find(m.settings.operand);
-    if (!l) return;
+    if (!l || m.descriptor) return;  // a descriptor's tile: panel_smem.cpp builds its grids at its own cell sizes
     m.canvas.shapes = memory_shapes();
     m.canvas.arr = arrange(m.canvas.shapes, memory_canvas_params());
     GridStyle st = grid_style();
@@ -203,7 +178,6 @@ void App::rebuild_memory_tiles() {
     st.block = -1;
     st.blocks_per_row = m.canvas.arr.blocks_per_row;
     st.copy = 0;
-    if (m.descriptor) return;  // panel_smem.cpp builds its grids at its own cell sizes
     const MemoryPlan& main = m.show_second ? m.plain : m.active();
     const TileSet* ts = m.settings.tiles ? &tile.tiles : nullptr;
     m.tiles = memory_tiles(*set.ins, m.grid, main.ops, st, ts);

@@ -59,8 +59,7 @@ void propose(App& app, const Selection& s) {
         return;
     }
     app.memory.descriptor_error.clear();
-    app.want_selection = s;
-    app.memory.canvas.fit();
+    app.want_selection = s;  // the new tile opens as a new one does (App::rebuild_memory_plans)
 }
 
 // "label [value]" for a byte count the user may set; returns true with the new value.
@@ -204,22 +203,28 @@ void draw_smem_summary(App& app) {
 }
 
 // The chunks' labels over the cached tile (only the chunks in view, only when a form fits).
-void draw_chunk_labels(App& app, const SmemView& v, const TileGrid& g, ImVec2 p0) {
-    if (!v.so || g.cell_h < app.cell_font_size * 2 + 2) return;
+// The richest of smem_chunk_labels' forms whose widest label (and chunk move) fits every chunk of
+// width `cw`: one form for the whole tile, as the figure chooses; 3 = none fits.
+int chunk_label_form(const App& app, const SmemView& v, float cw) {
+    if (!v.so) return 3;
+    auto width = [&app](const std::string& s) { return app.cell_font->CalcTextSizeA(app.cell_font_size, FLT_MAX, 0, s.c_str()).x; };
+    for (int f = 0; f < 3; ++f) {
+        float widest = 0;
+        for (const ls::SmemChunk& ch : v.chunks)
+            widest = std::max({widest, width(ls::smem_chunk_labels(v.operand, ch.elements)[static_cast<size_t>(f)]),
+                               width(ls::smem_chunk_place(*v.so, ch))});
+        if (widest + 6 * app.scale <= cw) return f;
+    }
+    return 3;
+}
+
+// The chunks' labels over the cached tile (only the chunks in view), in the form chosen at its last rebuild.
+void draw_chunk_labels(App& app, const SmemView& v, const TileGrid& g, int form, ImVec2 p0) {
+    if (!v.so || form == 3 || g.cell_h < app.cell_font_size * 2 + 2) return;
     const int per_chunk = std::max(1, smem_cells_per_row(v) / 8);
     const float cw = per_chunk * g.cell_w;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec4 clip = dl->_ClipRectStack.back();
-    // The richest form whose widest label fits every chunk (one form for the whole tile, as the figure).
-    int form = 3;
-    for (int f = 0; f < 3 && form == 3; ++f) {
-        float widest = 0;
-        for (const ls::SmemChunk& ch : v.chunks)
-            widest = std::max({widest, app.cell_font->CalcTextSizeA(app.cell_font_size, FLT_MAX, 0, ls::smem_chunk_labels(v.operand, ch.elements)[static_cast<size_t>(f)].c_str()).x,
-                               app.cell_font->CalcTextSizeA(app.cell_font_size, FLT_MAX, 0, ls::smem_chunk_place(*v.so, ch).c_str()).x});
-        if (widest + 6 * app.scale <= cw) form = f;
-    }
-    if (form == 3) return;
     for (size_t i = 0; i < v.chunks.size(); ++i) {
         const ls::SmemChunk& ch = v.chunks[i];
         const float x = p0.x + ch.after() * cw, y = p0.y + v.row_of(static_cast<int>(i)) * g.cell_h;
@@ -311,8 +316,7 @@ void tile_hover(App& app, const SmemView& v, const TileGrid& g, ImVec2 p0, bool 
     const int cell = g.hit(mp.x - p0.x, mp.y - p0.y);
     if (cell < 0) return;
     const Tile& t = g.tiles[static_cast<size_t>(cell)];
-    const std::uint32_t address = v.rows[static_cast<size_t>(cell / g.cols)] * 128 +
-                                  static_cast<std::uint32_t>(cell % g.cols * std::max(1, v.so->element_bits) / 8);
+    const std::uint32_t address = smem_cell_address(v, cell);
     const int chunk = v.chunk_at(address);
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(520 * app.scale);
@@ -397,6 +401,7 @@ void draw_smem_canvas(App& app, float height) {
         st.cell_w = fcw, st.cell_h = fch;
         m.fragment = build_matrix_grid(*app.set.ins, *l, st);
         colour_by_core_matrix(m.fragment, v, app.settings.view.theme);
+        m.smem_label_form = chunk_label_form(app, v, std::max(1, cols / 8) * cell_w);
     }
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const std::string name(ls::operand_name(l->operand()));
@@ -420,7 +425,7 @@ void draw_smem_canvas(App& app, float height) {
         const ImVec2 p0 = add(origin, pg.grid.x0, pg.grid.y0);
         dl->PushClipRect(add(origin, 0, head + top), add(origin, axis + tile_w + 2 * sc, size.y), true);
         draw_grid_at(app, m.smem_tiles, m.smem_tex, nullptr, p0, false, false);
-        draw_chunk_labels(app, v, m.smem_tiles, p0);
+        draw_chunk_labels(app, v, m.smem_tiles, m.smem_label_form, p0);
         draw_tile_links(app, v, m.smem_tiles, p0);
         dl->PopClipRect();
         draw_chunk_frames(app, v, m.smem_tiles, pg, origin, head + top);
