@@ -984,6 +984,39 @@ void draw_legend(App& app) {
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s: hover to outline its cells", e.text.c_str());
         if (app.frame_legend_key == e.key && app.legend_key != e.key) app.request_redraw();
     }
+    // View controls on the same strip: fit, 100 %, replicated copies.
+    const bool memory = app.tab == Tab::Memory;
+    Canvas& c = app.tab == Tab::Registers ? app.regs_canvas : memory ? app.memory.canvas : app.layout_canvas;
+    auto params = [&] { return memory ? app.memory_canvas_params() : app.canvas_params(c, app.tab == Tab::Registers); };
+    ImGui::SameLine(0, 20 * app.scale);
+    if (ImGui::GetCursorScreenPos().x + 200 * app.scale > right) ImGui::NewLine();
+    if (ImGui::SmallButton("Fit")) c.fit_all();
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Whole picture (Ctrl+0, or double-click). Wheel: zoom, drag: pan.");
+    ImGui::SameLine();
+    if (ImGui::SmallButton("100%")) c.view = actual_size(c.shapes, params());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cells at their natural size, every label in full (Ctrl+1)");
+    // The zoom as a fraction of the natural cell size (100 %: every label in full).
+    const float natural_w = params().natural_w;
+    if (c.arr.cell_w > 0) {
+        ImGui::SameLine();
+        char pct[16];
+        std::snprintf(pct, sizeof pct, "%.0f%%", 100.0f * c.arr.cell_w / std::max(1.0f, natural_w));
+        ImGui::TextDisabled("%s", pct);
+        const float pad = ImGui::CalcTextSize("1000%").x - ImGui::CalcTextSize(pct).x;  // a fixed slot: what follows stays put
+        if (pad > 0) ImGui::SameLine(0, 0), ImGui::Dummy(ImVec2(pad, 1));
+    }
+    if (app.max_copies > 1 && app.tab == Tab::Layout) {
+        ImGui::SameLine(0, 16 * app.scale);
+        ImGui::TextUnformatted("copies:");
+        for (int k = -1; k < app.max_copies; ++k) {
+            ImGui::SameLine();
+            const std::string label = k < 0 ? "all##copy" : std::to_string(k + 1) + "##copy";
+            if (ImGui::RadioButton(label.c_str(), app.copy == k) && app.copy != k) app.copy = k, app.grids_dirty = true;
+        }
+        if (ImGui::IsItemHovered())
+            ImGui::SetTooltip("Replicated elements: each sits in %d places. 'all' splits each cell into one stripe per copy.",
+                              app.max_copies);
+    }
     if (app.tab == Tab::Layout && app.settings.view.labels) {
         // What the text in the cells is (one form per operand; it depends on the cell size).
         const bool tile_text = app.tile.active();
@@ -1022,38 +1055,21 @@ void draw_legend(App& app) {
         if (same && !forms.empty()) text += forms.front().second;
         else
             for (size_t i = 0; i < forms.size(); ++i) text += (i ? ", " : "") + forms[i].first + " " + forms[i].second;
+        // Last on the strip and cut to it (the whole text in a tooltip): a zoom that changes the cells'
+        // text never re-wraps the strip, so the canvas under it keeps its size (a new size rebuilt every grid).
         ImGui::SameLine(0, 16 * app.scale);
-        if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(text.c_str()).x > right) ImGui::NewLine();
-        ImGui::TextDisabled("%s", text.c_str());
-    }
-    // View controls on the same strip: fit, 100 %, replicated copies.
-    const bool memory = app.tab == Tab::Memory;
-    Canvas& c = app.tab == Tab::Registers ? app.regs_canvas : memory ? app.memory.canvas : app.layout_canvas;
-    auto params = [&] { return memory ? app.memory_canvas_params() : app.canvas_params(c, app.tab == Tab::Registers); };
-    ImGui::SameLine(0, 20 * app.scale);
-    if (ImGui::GetCursorScreenPos().x + 200 * app.scale > right) ImGui::NewLine();
-    if (ImGui::SmallButton("Fit")) c.fit_all();
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Whole picture (Ctrl+0, or double-click). Wheel: zoom, drag: pan.");
-    ImGui::SameLine();
-    if (ImGui::SmallButton("100%")) c.view = actual_size(c.shapes, params());
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Cells at their natural size, every label in full (Ctrl+1)");
-    // The zoom as a fraction of the natural cell size (100 %: every label in full).
-    const float natural_w = params().natural_w;
-    if (c.arr.cell_w > 0) {
-        ImGui::SameLine();
-        ImGui::TextDisabled("%.0f%%", 100.0f * c.arr.cell_w / std::max(1.0f, natural_w));
-    }
-    if (app.max_copies > 1 && app.tab == Tab::Layout) {
-        ImGui::SameLine(0, 16 * app.scale);
-        ImGui::TextUnformatted("copies:");
-        for (int k = -1; k < app.max_copies; ++k) {
-            ImGui::SameLine();
-            const std::string label = k < 0 ? "all##copy" : std::to_string(k + 1) + "##copy";
-            if (ImGui::RadioButton(label.c_str(), app.copy == k) && app.copy != k) app.copy = k, app.grids_dirty = true;
+        const float room = right - ImGui::GetCursorScreenPos().x;
+        if (room < ImGui::CalcTextSize("cell text: register[bits] / lane").x) ImGui::NewLine();
+        const float avail = right - ImGui::GetCursorScreenPos().x;
+        std::string shown = text;
+        if (ImGui::CalcTextSize(shown.c_str()).x > avail) {
+            while (!shown.empty() && ImGui::CalcTextSize((shown + "...").c_str()).x > avail) shown.pop_back();
+            while (!shown.empty() && (static_cast<unsigned char>(shown.back()) & 0xC0) == 0x80) shown.pop_back();  // whole UTF-8 characters
+            if (!shown.empty() && static_cast<unsigned char>(shown.back()) >= 0xC0) shown.pop_back();
+            shown += "...";
         }
-        if (ImGui::IsItemHovered())
-            ImGui::SetTooltip("Replicated elements: each sits in %d places. 'all' splits each cell into one stripe per copy.",
-                              app.max_copies);
+        ImGui::TextDisabled("%s", shown.c_str());
+        if (shown != text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());
     }
 }
 
