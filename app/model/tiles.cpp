@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <unordered_set>
 
 namespace lsapp {
 
@@ -43,6 +45,20 @@ bool label_fits(LabelForm f, const std::string& l1, const std::string& l2, float
 }
 
 namespace {
+int digits(int v) { return v < 10 ? 1 : v < 100 ? 2 : v < 1000 ? 3 : v < 10000 ? 4 : 5 + (v >= 100000); }
+
+// Cells whose labels are equally wide, whatever the form: the register part of a label (core's
+// cell_label) depends on the register and bits alone, the lane part on the lane's digits (digits
+// are equally wide in the cell font) and, in TMEM, on its CTA. Shared-memory labels are addresses
+// (hex letters differ in width): each location is its own class there.
+std::uint64_t label_width_class(const ls::Location& loc, ls::Space space) {
+    const auto u = [](int v) { return static_cast<std::uint64_t>(static_cast<std::uint32_t>(v)); };
+    const std::uint64_t base = (u(loc.reg) << 32) ^ (u(loc.bit_lo & 0xff) << 24) ^ (u(loc.bit_hi & 0xff) << 16);
+    if (space == ls::Space::SharedMemory) return base ^ (u(loc.lane) & 0xffff) ^ (std::uint64_t{1} << 63);
+    if (space == ls::Space::TensorMemory) return base ^ u(digits(loc.lane % 128)) ^ (u(loc.lane / 128) << 4);
+    return base ^ u(digits(loc.lane));
+}
+
 // The locations a matrix tile shows: one (copy k, clamped) or, for "all", the first.
 ls::Location shown_location(const std::vector<ls::Location>& locs, int copy) {
     if (locs.empty()) return {};
@@ -201,8 +217,9 @@ void resize_matrix_grid(TileGrid& g, const ls::Instruction& ins, const ls::Opera
     auto widest_label = [&](LabelForm f) {
         float widest = 0;
         std::string last1 = "\x01", last2;
+        std::unordered_set<std::uint64_t> measured;  // one cell of each width class (65,536 cells of D: 30 ms -> 1 ms)
         for (const Tile& t : g.tiles) {
-            if (t.copies <= 0) continue;
+            if (t.copies <= 0 || !measured.insert(label_width_class(t.loc, layout.space())).second) continue;
             auto [l1, l2] = label_lines(ins, layout.operand(), t.loc, layout.element_bits(), f, layout.space());
             if (l1 == last1 && l2 == last2) continue;
             const float w = f == LabelForm::Number ? (style.small_text_width ? style.small_text_width(l1) : 0.75f * width_of(style, l1))

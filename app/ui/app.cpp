@@ -325,6 +325,8 @@ void App::render_texture(TileTexture& tex, const TileGrid& grid, const Rect* win
     frame_texture_ms += ms_since(t0);
 }
 
+bool App::drawn_as_d(ls::Operand op) const { return op == ls::Operand::C && set.find(ls::Operand::D) != nullptr; }
+
 void App::rebuild_grids() {
     const auto t0 = std::chrono::steady_clock::now();
     // Textures are kept for reuse by the operand's new view (allocation is what costs most on llvmpipe).
@@ -348,6 +350,10 @@ void App::rebuild_grids() {
     for (const auto& l : set.layouts) {
         OperandView v;
         v.operand = l.operand();
+        if (drawn_as_d(l.operand())) {  // no grid of its own: building one cost as much as D's
+            views.push_back(std::move(v));
+            continue;
+        }
         const ls::TileLayout* t = tile.active() ? tile.tiles.find(l.operand()) : nullptr;
         v.matrix = t && l.operand() != ls::Operand::C ? build_tile_matrix_grid(*t, tile.tiles, st) : build_matrix_grid(*set.ins, l, st);
         max_copies = std::max(max_copies, v.matrix.max_copies);
@@ -386,7 +392,7 @@ void App::resize_layout_grids() {
     st.blocks_per_row = layout_canvas.arr.blocks_per_row;
     for (auto& v : views) {
         const ls::OperandLayout* l = set.find(v.operand);
-        if (!l) continue;
+        if (!l || drawn_as_d(v.operand)) continue;
         const ls::TileLayout* t = tile.active() && v.operand != ls::Operand::C ? tile.tiles.find(v.operand) : nullptr;
         if (t) resize_tile_matrix_grid(v.matrix, *t, tile.tiles, st);
         else resize_matrix_grid(v.matrix, *set.ins, *l, st);

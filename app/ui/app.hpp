@@ -250,6 +250,8 @@ public:
     GridStyle grid_style() const;
     const Hover& active_hover() const { return hover.kind != Hover::Kind::None ? hover : pinned; }
 
+    // C is drawn as D wherever the set has D (the GEMM, the Registers tab): it gets no grids of its own.
+    bool drawn_as_d(ls::Operand op) const;
     void rebuild_grids();
     // The Layout tab zoomed (only its cell size changed): its grids resized in place, not rebuilt.
     void resize_layout_grids();
