@@ -67,7 +67,7 @@ void add_app_options(CLI::App& cli, AppArgs& a) {
         "lanescope-cli load's TMA comparison (refused here, with where it is answered)");
     cli.add_option("--screenshot", a.screenshot, "render one frame to this PNG and exit (no display needed)");
     cli.add_option("--size", a.size, "screenshot / benchmark size WxH (default 1400x900)");
-    add_int("--bench-frames", a.bench_frames, 1, 1000000, "render N frames of the largest layout (or, with --waves/--tiles-per-wave/--shape, that tile) with a moving pointer; print timings");
+    add_int("--bench-frames", a.bench_frames, 1, 1000000, "render N frames of the largest layout (or of -i/-a's instruction, or with --waves/--tiles-per-wave/--shape its tile) with a moving pointer; print timings");
     cli.add_option("--theme", a.theme, "light or dark")->check(CLI::IsMember({"light", "dark"}));
     cli.add_option("--color-by,--color", a.color_by, "lane, register or block")->check(CLI::IsMember({"lane", "register", "block"}));
     // lanescope-cli figure's --view matrix is the Layout tab here.

@@ -1,6 +1,6 @@
 // lanescope: the desktop app. Interactive by default; --screenshot renders one
 // frame to a PNG and exits (GLFW under X, EGL surfaceless with no display);
-// --bench-frames measures frame cost with the catalog's largest layout.
+// --bench-frames measures frame cost with the catalog's largest layout (or the named instruction or tile).
 #include "ui/app.hpp"
 #include "model/goto.hpp"
 #include "model/options.hpp"
@@ -445,8 +445,8 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             return 2;
         }
     }
-    if (a.bench_frames > 0 && tile_mode) {
-        // A tile: the selected instruction (-a, -i) over the given tile, labels on, every operand.
+    if (a.bench_frames > 0 && (tile_mode || !a.instruction.empty())) {
+        // The named instruction (-a, -i, its modifiers), or its tile: labels on, every operand.
         settings.view.labels = true;
         settings.view.block = -1;
         only.clear();
