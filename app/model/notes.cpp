@@ -112,4 +112,19 @@ std::vector<std::string> picture_notes(const LayoutSet& set) {
     return notes;
 }
 
+std::vector<std::string> tile_notes(const LayoutSet& set) {
+    std::vector<std::string> notes;
+    for (const ls::OperandLayout& l : set.layouts) {
+        if (l.operand() == ls::Operand::C || l.space() == ls::Space::Registers) continue;
+        const std::string name = l.operand() == ls::Operand::D ? "C / D" : std::string(ls::operand_name(l.operand()));
+        if (l.space() == ls::Space::SharedMemory)
+            notes.push_back(name + " is not in the tile: each instruction reads it from shared memory through a matrix descriptor, "
+                                   "so no lane holds it (tile mode off, the Layout and Memory tabs draw it from its descriptor).");
+        else
+            notes.push_back(name + " is not in the tile: it lives in Tensor Memory, in no lane's registers (tile mode off, the "
+                                   "Layout tab draws it there).");
+    }
+    return notes;
+}
+
 }  // namespace lsapp

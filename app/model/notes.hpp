@@ -28,4 +28,8 @@ BlockLanes block_lanes(const ls::OperandLayout& l);
 // The notes, one sentence each ("A and B: lanes 16–63 hold copies of lanes 0–15 ...").
 std::vector<std::string> picture_notes(const LayoutSet& set);
 
+// Tile mode's notes: the operands a tile leaves out (those not held in registers: wgmma's B,
+// tcgen05's shared-memory and Tensor Memory operands), with where they live instead.
+std::vector<std::string> tile_notes(const LayoutSet& set);
+
 }  // namespace lsapp

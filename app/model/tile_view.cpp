@@ -51,6 +51,12 @@ TileSet resolve_tile(const LayoutSet& set, const ls::TileParams& p) {
                             std::to_string(t.cols()) + " elements; the app draws at most " + std::to_string(kMaxTileCells) +
                             " cells per operand (e.g. 1024x1024; lanescope-cli prints larger tiles)");
     }
+    if (ts.layouts.empty() && !p.single()) {
+        // No register operand (tcgen05.mma: A/B in shared memory, D in Tensor Memory): core says why for D (or A).
+        const ls::OperandLayout* l = set.find(ls::Operand::D) ? set.find(ls::Operand::D) : &set.layouts.front();
+        ls::TileLayout(*set.ins, *set.target, l->operand(), set.mods, p);  // throws core's reason
+        throw ls::Error(set.ins->mnemonic + " has no operand in registers: tiles compose the register layouts of many waves");
+    }
     ts.lane_group_size = std::max(1, ls::lane_group_size(*set.ins));
     ts.ins = set.ins;
     ts.lane_groups = std::max(1, ls::lane_groups(*set.ins, set.wave()));

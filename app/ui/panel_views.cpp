@@ -3,6 +3,7 @@
 // cached texture and only the highlights per frame.
 #include <algorithm>
 #include "ui/app.hpp"
+#include "model/notes.hpp"
 #include "model/selection.hpp"
 
 #include <cctype>
@@ -730,10 +731,10 @@ void draw_scale_inset(App& app, const Canvas& c, const Rect& room, ImVec2 origin
 // The notes of the selection (model/notes.hpp: replicated lanes, blocks and their lanes) in the
 // free corner of the GEMM picture, wrapped to it; in the cell font when the UI font does not fit,
 // and in a tooltip when neither does (or the corner is too small to hold a line).
-void draw_notes(const App& app, const Rect& room, ImVec2 origin) {
-    if (room.w() < 140 * app.scale || room.h() < 2 * ImGui::GetTextLineHeight()) return;
+void draw_notes(const App& app, const std::vector<std::string>& notes, const Rect& room, ImVec2 origin) {
+    if (notes.empty() || room.w() < 140 * app.scale || room.h() < 2 * ImGui::GetTextLineHeight()) return;
     std::string text;
-    for (const std::string& n : app.notes) text += (text.empty() ? "" : "\n\n") + n;
+    for (const std::string& n : notes) text += (text.empty() ? "" : "\n\n") + n;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 a = add(origin, room.x0, room.y0), b = add(origin, room.x1, room.y1);
     ImFont* font = ImGui::GetFont();
@@ -846,7 +847,7 @@ void draw_canvas(App& app, Canvas& c, bool registers_tab) {
         }
     }
     if (!registers_tab && !app.tile.active() && !app.notes.empty() && !app.set.find(ls::Operand::SA) && !app.set.find(ls::Operand::SB))
-        draw_notes(app, free_corner(app, c.arr), origin);
+        draw_notes(app, app.notes, free_corner(app, c.arr), origin);
     if (!registers_tab && !app.tile.active() && (app.set.find(ls::Operand::SA) || app.set.find(ls::Operand::SB))) {
         // A scaled MFMA: which byte of the scale VGPR (bottom of the free corner), SA and SB enlarged above it.
         Rect room = free_corner(app, c.arr);
@@ -1160,6 +1161,10 @@ void draw_tile_controls(App& app) {
                      " + instruction reg, step digits (fastest first) " + register_order_text(t) + "\n";
         ImGui::SetTooltip("%s%s", tile_summary(tm.tiles, *app.set.ins).c_str(), order.c_str());
     }
+    // The operands a tile leaves out, and where they are instead (one line each, under the controls).
+    ImGui::PushTextWrapPos(0.0f);
+    for (const std::string& n : tile_notes(app.set)) ImGui::TextDisabled("%s", n.c_str());
+    ImGui::PopTextWrapPos();
 }
 
 }  // namespace

@@ -182,7 +182,9 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
     if (instr_.space() != Space::Registers && !p.single())  // one descriptor per instruction, not per wave
         throw Error(std::string(operand_name(op)) + " of " + ins.mnemonic + " lives in " +
                     std::string(space_title(instr_.space())) +
-                    ", read through a descriptor: tiles compose the register layouts of many waves, so --waves, "
+                    (instr_.space() == Space::SharedMemory ? ", read through a matrix descriptor"
+                                                           : ", at a Tensor Memory address, in no lane's registers") +
+                    ": tiles compose the register layouts of many waves, so --waves, "
                     "--tiles-per-wave, --shape, --k-width and --transposed apply to its register operands");
     if (instr_.blocks() != 1)
         throw Error(ins.mnemonic + " has " + num(instr_.blocks()) +
