@@ -31,13 +31,23 @@ let drawnShift = false;    // the shift state the outlines were drawn for
 const tipCache = new Map();
 
 // ---- the link -------------------------------------------------------------------------------
+let linkError = '';         // why the link could not be read ('' when it could)
 function parseHash(hash) {
   const m = new Map();
+  linkError = '';
+  // A part that is not percent-encoding ('%ZZ', a lone '%') is said, not thrown: the page keeps working.
+  const decode = (s, part) => {
+    try { return decodeURIComponent(s); } catch (e) {
+      if (!linkError) linkError = `this link's part '${part}' is not valid percent-encoding (a '%' must start %XX, e.g. %20 for a space, %25 for '%'); correct or remove it`;
+      return null;
+    }
+  };
   for (const part of hash.replace(/^#/, '').split('&')) {
     if (!part) continue;
     const eq = part.indexOf('=');
-    const k = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
-    m.set(k, eq < 0 ? '' : decodeURIComponent(part.slice(eq + 1).replace(/\+/g, ' ')));
+    const k = decode(eq < 0 ? part : part.slice(0, eq), part);
+    const v = eq < 0 ? '' : decode(part.slice(eq + 1).replace(/\+/g, ' '), part);
+    if (k !== null && v !== null) m.set(k, v);
   }
   return m;
 }
@@ -101,6 +111,12 @@ function render() {
   fig = null;
   schedulePaint();
   $('overlay').innerHTML = '';
+  if (linkError) {
+    showMessage(linkError);
+    $('facts-text').textContent = '';
+    document.body.dataset.ready = '1';
+    return;
+  }
   if (!state.get('arch') || !state.get('i')) {
     showMessage(state.get('arch') ? 'Pick an instruction: type in the search box.' :
                 'Pick an architecture (gfx942, gfx950, sm_90a, …) and an instruction.');

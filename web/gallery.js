@@ -24,7 +24,8 @@ function parseHash() {
   for (const part of location.hash.replace(/^#/, '').split('&')) {
     if (!part) continue;
     const eq = part.indexOf('=');
-    if (eq > 0) m.set(decodeURIComponent(part.slice(0, eq)), decodeURIComponent(part.slice(eq + 1)));
+    if (eq <= 0) continue;
+    try { m.set(decodeURIComponent(part.slice(0, eq)), decodeURIComponent(part.slice(eq + 1))); } catch (e) { /* not percent-encoding: that filter is left empty */ }
   }
   return m;
 }

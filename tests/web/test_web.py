@@ -406,6 +406,21 @@ def run_checks(b, cli, base, downloads, shots):
         check(b.js("document.getElementById('search') !== null && document.getElementById('arch').value") is not None,
               "bad link %s: the page stays usable" % link)
 
+    # A link that is not percent-encoding: said on the page (no exception, no blank page), and a
+    # good link after it draws again.
+    for link in ("#arch=gfx942&i=v_mfma_f32_32x32x8_f16%ZZ", "#arch=gfx942&i=v_mfma_f32_32x32x8_f16&cbsz=%"):
+        b.open(base + link)
+        got = b.js("document.getElementById('message').hidden ? null : document.getElementById('message').textContent") or ""
+        check("not valid percent-encoding" in got and "%XX" in got, "malformed link %s is said: %s" % (link, got[:80]))
+        check(b.js("document.getElementById('search') !== null && document.getElementById('arch').value") is not None,
+              "malformed link %s: the page stays usable" % link)
+    b.js("location.hash = '#arch=gfx942&i=v_mfma_f32_32x32x8_f16&operand=A'")
+    for _ in range(100):
+        if b.js("window.lanescopePage.figure() !== null"):
+            break
+        time.sleep(0.05)
+    check(b.js("window.lanescopePage.figure() !== null"), "after a malformed link, a good one draws again")
+
     check_gallery(b, cli, base, shots)
 
     # Screenshots at both sizes, checked from their pixels.
