@@ -125,6 +125,8 @@ struct Resolved {
     const ls::Instruction* ins;
     ls::Query query;
 };
+// Refuses, as typed, a shared-memory or Tensor Memory modifier asked of a --operand that lives elsewhere.
+void refuse_other_space_modifiers(const Options& o, const Resolved& r);
 // Target, instruction and validated modifiers from the options; throws ls::Error.
 Resolved resolve(const Options& o);
 // The whole text of a file; throws ls::Error naming it.

@@ -318,6 +318,26 @@ std::vector<BadCase> cli_cases() {
     c.push_back({"layout --arch gfx942 -i v_smfmac_f32_16x16x32_f16 --operand K --k-width 8", 1, {"the sparse index", "legal"}});
     c.push_back({"layout --arch gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 4 --operand A --k-width 16", 1,
                  {"--k-width", "fp4", "legal"}});
+    // kWidth of C/D and transposed of A/B would change nothing (--operand all sends each where it applies).
+    for (const char* op : {"C", "D"})
+        c.push_back({std::string("layout --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand ") + op + " --k-width 8", 1,
+                     {"--k-width applies to A and B", "legal: --operand A or B"}});
+    for (const char* op : {"A", "B"})
+        c.push_back({std::string("layout --arch gfx942 -i v_mfma_f32_32x32x8_f16 --operand ") + op + " --transposed", 1,
+                     {"--transposed applies to C and D", "legal: --operand C or D"}});
+    // Shared-memory descriptor fields and the tcgen05.ld read-back asked of an operand that lives elsewhere.
+    c.push_back({"layout -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand A --descriptor 0x4000004000010000", 2,
+                 {"--descriptor describes an operand in shared memory", "A of wgmma", "lives in registers", "legal: --operand B",
+                  "load --memory smem --operand A"}});
+    c.push_back({"layout -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand D --lbo 128", 2, {"--lbo describes", "D of wgmma"}});
+    c.push_back({"figure -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand D --descriptor 0x4000004000010000 -o never.svg", 2,
+                 {"--descriptor describes"}});
+    c.push_back({"layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16 --operand D --smem-address 0x400", 2,
+                 {"--smem-address describes", "lives in Tensor Memory", "legal: --operand B or A"}});
+    c.push_back({"layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16_ts --operand A --major MN", 2,
+                 {"--major describes", "A of tcgen05", "lives in Tensor Memory", "legal: --operand B,"}});
+    c.push_back({"layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16 --operand A --tmem-load 32x32b", 2,
+                 {"--tmem-load chooses how D is read back", "legal: --operand D (or C)"}});
     // verify --corrupt that moves nothing: refused with one that does.
     c.push_back({"verify --device software -a gfx942 -i v_mfma_f32_32x32x2f32 --corrupt A:shift-regs", 1,
                  {"moves nothing", "one register per lane", "legal: a corruption that moves an element, e.g. A:swap-lanes:0:1"}});

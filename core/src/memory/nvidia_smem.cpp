@@ -414,8 +414,33 @@ SmemOperand smem_operand(const Instruction& ins, Operand op, const ResolvedModif
                         "16-byte units of an 18-bit byte value; legal: a multiple of 16 in 0.." + str(kWindow - 16));
     };
     field_check("--smem-address", s.desc.start);
-    if (s.lbo_used) field_check("--lbo", lbo);
-    if (s.sbo_used) field_check("--sbo", sbo);
+    if (s.lbo_used || lbo_given) field_check("--lbo", lbo);  // a given field is encoded even where it is ignored
+    if (s.sbo_used || sbo_given) field_check("--sbo", sbo);
+    if (!swz) {
+        // No swizzle: every core matrix is 128 contiguous bytes (8 rows x 16 bytes, PTX's canonical layouts);
+        // LBO and SBO place them, and two placed on the same bytes would hold different elements there.
+        const bool kmaj = s.major == SmemMajor::K;
+        const int step_mn = kmaj ? 8 : std::max(1, 128 / bits), step_k = kmaj ? std::max(1, 128 / bits) : 8;
+        std::vector<std::pair<std::uint32_t, std::pair<int, int>>> cores;
+        for (int m = 0; m < s.mn; m += step_mn)
+            for (int kk = 0; kk < s.k; kk += step_k) cores.push_back({s.linear(m, kk), {m, kk}});
+        std::sort(cores.begin(), cores.end());
+        for (size_t i = 1; i < cores.size(); ++i)
+            if (cores[i].first < cores[i - 1].first + 128) {
+                auto element = [&](std::pair<int, int> at) {
+                    const int row = op == Operand::A ? at.first : at.second, col = op == Operand::A ? at.second : at.first;
+                    return std::string(operand_name(op)) + "[" + str(row) + "][" + str(col) + "]";
+                };
+                throw Error("--lbo " + str(lbo) + " with --sbo " + str(sbo) + " is not legal for " + who +
+                            " without a swizzle: each core matrix is 128 contiguous bytes (8 rows x 16 bytes), and the "
+                            "core matrices starting at " + element(cores[i - 1].second) + " (byte " +
+                            str(cores[i - 1].first) + ") and " + element(cores[i].second) + " (byte " + str(cores[i].first) +
+                            ") overlap; legal: LBO and SBO that keep core matrices 128 bytes apart, e.g. CUTLASS's LBO " +
+                            str(s.major == SmemMajor::K ? static_cast<long long>(ceil_div(s.mn, 8)) * 128
+                                                        : static_cast<long long>(ceil_div(mn_bytes, 16)) * 128) +
+                            ", SBO 128");
+            }
+    }
     if (swz) {
         if (s.major == SmemMajor::K) {
             // Every 8-row group's K slice must lie inside one W-byte swizzle row, and the groups
@@ -545,9 +570,8 @@ void resolve_smem_modifiers(const Instruction& ins, const Target& t, const Modif
         r.smem_address = static_cast<int>(d.start);
         r.base_offset = d.base_offset;
     }
-    // Check every operand in shared memory now (the rule names the option).
-    for (Operand op : {Operand::A, Operand::B})
-        if (in_shared_memory(ins, op, r)) (void)smem_operand(ins, op, r);
+    // The fields' geometry (swizzle atoms, LBO/SBO, the address window) is checked where an operand is
+    // laid out (smem_operand), so a refusal names the operand asked about: A and B take the same fields.
 }
 
 void smem_modifier_ranges(const Instruction& ins, const ResolvedModifiers& cur, std::vector<ModifierRange>& out) {
