@@ -338,6 +338,13 @@ std::vector<BadCase> cli_cases() {
                  {"--major describes", "A of tcgen05", "lives in Tensor Memory", "legal: --operand B,"}});
     c.push_back({"layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16 --operand A --tmem-load 32x32b", 2,
                  {"--tmem-load chooses how D is read back", "legal: --operand D (or C)"}});
+    // Without a swizzle, LBO/SBO that stack core matrices on the same bytes (128 of 256 elements shared at LBO 0).
+    c.push_back({"layout -a sm_90a -i wgmma_m64n16k16_f32_f16 --operand B --swizzle none --lbo 0", 1,
+                 {"--lbo 0 with --sbo 128", "B[0][0] (byte 0) and B[8][0] (byte 0) overlap", "legal"}});
+    c.push_back({"layout -a sm_90a -i wgmma_m64n16k16_f32_f16 --operand B --swizzle none --major MN --sbo 16", 1, {"overlap", "legal"}});
+    c.push_back({"layout -a sm_90a -i wgmma_m64n16k16_f32_f16 --operand B --lbo 7", 1, {"--lbo 7", "a multiple of 16"}});
+    // A and B take the same descriptor fields: the refusal names the operand asked about.
+    c.push_back({"layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16 --operand B --sbo 16", 1, {"tcgen05 operand B", "legal: SBO >= 1024"}});
     // verify --corrupt that moves nothing: refused with one that does.
     c.push_back({"verify --device software -a gfx942 -i v_mfma_f32_32x32x2f32 --corrupt A:shift-regs", 1,
                  {"moves nothing", "one register per lane", "legal: a corruption that moves an element, e.g. A:swap-lanes:0:1"}});

@@ -356,3 +356,33 @@ TEST_CASE("tcgen05: every --tmem-load export reads back equal with check, 8 warp
         }
     std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("JSON modifiers: sm_120's scale-factor selectors and the shared-memory descriptor options as given (docs/json.md)",
+          "[tcgen05][json]") {
+    // The values asked for come back under the CLI's names; those not given are null.
+    const lstest::Run sf = lstest::cli("layout -a sm_120a -i mma_m16n8k64_f32_e2m1_mxf4_2x_ue8m0 --operand SB --sf-thread-b 3 "
+                                       "--sf-byte-b 2 --format json");
+    REQUIRE(sf.status == 0);
+    const nlohmann::json m = nlohmann::json::parse(sf.out)["modifiers"];
+    CHECK(m["sf_byte_b"] == 2);
+    CHECK(m["sf_thread_b"] == 3);
+    CHECK(m["sf_byte_a"] == 0);
+    const lstest::Run wg = lstest::cli("layout -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand B --swizzle 64B --major MN --lbo 512 "
+                                       "--format json");
+    REQUIRE(wg.status == 0);
+    const nlohmann::json w = nlohmann::json::parse(wg.out)["modifiers"];
+    CHECK(w["swizzle"] == "64B");
+    CHECK(w["major"] == "MN");
+    CHECK(w["lbo"] == 512);
+    CHECK(w["sbo"].is_null());
+    CHECK(w["descriptor"].is_null());
+    // A whole descriptor: its value, and the fields PTX's bit layout gives it (LBO bits 16-29, SBO 32-45, swizzle 62-63).
+    const lstest::Run d = lstest::cli("layout -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand B --descriptor 0x4000004000010000 "
+                                      "--format json");
+    REQUIRE(d.status == 0);
+    const nlohmann::json dm = nlohmann::json::parse(d.out)["modifiers"];
+    CHECK(dm["descriptor"] == "0x4000004000010000");
+    CHECK(dm["lbo"] == 16);     // field 1 << 4
+    CHECK(dm["sbo"] == 1024);   // field 64 << 4
+    CHECK(dm["swizzle"] == "128B");  // bits 62-63 = 1: wgmma's 128B
+}

@@ -5,6 +5,7 @@
 #include "lanescope/palette.hpp"
 #include "catalog/catalog_blackwell.hpp"
 #include "lanescope/blackwell.hpp"
+#include "lanescope/smem.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -25,6 +26,12 @@ std::string hex(unsigned v, int digits) {
 }
 
 std::string num(long long v) { return std::to_string(v); }
+
+std::string hex64(std::uint64_t v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(v));
+    return buf;
+}
 
 // Dword 0 of the MFMA/WMMA word (the family's encoding format | opcode).
 unsigned encoding_word0(const Instruction& ins) { return encoding_words(ins).back().word; }
@@ -72,10 +79,27 @@ std::string modifiers_json(const ResolvedModifiers& m, const Instruction& ins) {
                              : ", \"tmem_load\": " + json_string(m.tmem_load ? text::lower(modifier_value_name("tmem_load", m.tmem_load)) : "") +
                                    ", \"num_warps\": " + num(m.num_warps) + ", \"sfa_id\": " + num(m.sfa_id) +
                                    ", \"sfb_id\": " + num(m.sfb_id) + ", \"half_split\": " + num(m.half_split);
+    // sm_120 block-scaled rows add PTX's byte-id / thread-id selectors of SA and SB.
+    const std::string sf = ins.kind != LayoutKind::MmaBlockScale ? std::string()
+                           : ", \"sf_byte_a\": " + num(m.sf_byte_a) + ", \"sf_thread_a\": " + num(m.sf_thread_a) +
+                                 ", \"sf_byte_b\": " + num(m.sf_byte_b) + ", \"sf_thread_b\": " + num(m.sf_thread_b);
+    // wgmma and tcgen05.mma rows add the shared-memory descriptor's options as given, named as the CLI's
+    // (null: not given, CUTLASS's canonical value for each operand; smem_layout in the operand's JSON has the values used).
+    const bool sm = ins.kind == LayoutKind::Wgmma || ins.kind == LayoutKind::Tcgen05Mma;
+    auto given = [](int v) { return v < 0 ? std::string("null") : num(v); };
+    const std::string smem =
+        !sm ? std::string()
+            : (ins.kind == LayoutKind::Wgmma ? ", \"smem_a\": " + num(m.smem_a) : std::string()) +
+                  ", \"major\": " + (m.smem_major < 0 ? std::string("null") : json_string(m.smem_major ? "MN" : "K")) +
+                  ", \"swizzle\": " +
+                  (m.swizzle < 0 ? std::string("null") : json_string(smem_swizzle_name(static_cast<SmemSwizzle>(m.swizzle)))) +
+                  ", \"lbo\": " + given(m.lbo) + ", \"sbo\": " + given(m.sbo) + ", \"smem_address\": " + given(m.smem_address) +
+                  ", \"base_offset\": " + given(m.base_offset) + ", \"descriptor\": " +
+                  (m.descriptor ? json_string(hex64(*m.descriptor)) : std::string("null"));
     return "{\"cbsz\": " + num(m.cbsz) + ", \"abid\": " + num(m.abid) + ", \"blgp\": " + num(m.blgp) +
            ", \"opsel\": " + num(m.opsel) + ", \"opsel_a\": " + num(m.opsel_a) + ", \"opsel_b\": " + num(m.opsel_b) +
-           (v == Vendor::NVIDIA ? ", \"selector\": " + num(m.selector) : std::string()) + g + tmem + ", \"wave\": " + num(m.wave) +
-           "}";
+           (v == Vendor::NVIDIA ? ", \"selector\": " + num(m.selector) : std::string()) + g + tmem + sf + smem +
+           ", \"wave\": " + num(m.wave) + "}";
 }
 
 std::string header_json(const Query& q) {
