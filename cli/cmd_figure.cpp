@@ -9,6 +9,7 @@
 #include "lanescope/files.hpp"
 #include "lanescope/limits.hpp"
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -42,15 +43,20 @@ struct FigureOptions {
     std::string site;           // gallery: the built web site to write (default: found beside this program)
 };
 
-// Without --format, the file name decides: .png, .tex, anything else SVG.
+// Without --format, the file name decides (in any case): .png, .tex, .svg, or SVG for a name with no
+// extension (or -); another extension is refused rather than given SVG it does not name.
 std::string format_from_name(const std::string& out) {
-    auto ends = [&out](const char* ext) {
-        const std::string e(ext);
-        return out.size() >= e.size() && out.compare(out.size() - e.size(), e.size(), e) == 0;
-    };
-    if (ends(".png")) return "png";
-    if (ends(".tex")) return "tikz";
-    return "svg";
+    const size_t slash = out.find_last_of('/');
+    const std::string base = slash == std::string::npos ? out : out.substr(slash + 1);
+    const size_t dot = base.find_last_of('.');
+    if (dot == std::string::npos || dot == 0) return "svg";
+    std::string ext = base.substr(dot + 1);
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (ext == "png") return "png";
+    if (ext == "tex") return "tikz";
+    if (ext == "svg") return "svg";
+    throw UsageError("-o " + out + ": figure writes SVG, PNG or TikZ, and '." + base.substr(dot + 1) +
+                     "' names none of them; legal: a name ending .svg, .png or .tex (any case), or --format svg|png|tikz");
 }
 
 int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f);

@@ -338,6 +338,8 @@ std::vector<BadCase> cli_cases() {
                  {"--major describes", "A of tcgen05", "lives in Tensor Memory", "legal: --operand B,"}});
     c.push_back({"layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16 --operand A --tmem-load 32x32b", 2,
                  {"--tmem-load chooses how D is read back", "legal: --operand D (or C)"}});
+    // A figure name whose extension is no figure format (it was given SVG).
+    c.push_back({"figure -a gfx942 -i v_mfma_f32_32x32x8_f16 -o never.pdf", 2, {"-o never.pdf", "'.pdf' names none", "legal: a name ending .svg, .png or .tex"}});
     // Without a swizzle, LBO/SBO that stack core matrices on the same bytes (128 of 256 elements shared at LBO 0).
     c.push_back({"layout -a sm_90a -i wgmma_m64n16k16_f32_f16 --operand B --swizzle none --lbo 0", 1,
                  {"--lbo 0 with --sbo 128", "B[0][0] (byte 0) and B[8][0] (byte 0) overlap", "legal"}});
