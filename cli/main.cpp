@@ -240,6 +240,14 @@ int cmd_layout(const Options& o) {
             if (ls::layout_of(*r.ins, *r.target, op, r.query.mods).space() == ls::Space::Registers) ops.push_back(op);
         return ops;
     };
+    // The exports are one layout over the operand's matrix; a multi-block instruction is several
+    // independent products (json, csv, markdown and table have a block column).
+    if ((o.format == "cute" || o.format == "gluon" || o.format == "linear") && r.ins->blocks > 1)
+        throw ls::Error("--format " + o.format + " writes one layout over one matrix; " + r.ins->mnemonic + " has " +
+                        std::to_string(r.ins->blocks) + " blocks, each its own " + std::to_string(r.ins->m) + "x" +
+                        std::to_string(r.ins->n) + "x" + std::to_string(r.ins->k) +
+                        " product, which no Triton, Gluon or CuTe layout of one matrix describes; legal: --format json, csv, "
+                        "markdown or table (with a block column), or a single-block instruction");
     if (o.format == "cute") {
         const ls::TileParams tp = tile_params(o);
         if (o.operand == "all" || o.operand == "ALL") {

@@ -338,6 +338,10 @@ std::vector<BadCase> cli_cases() {
                  {"--major describes", "A of tcgen05", "lives in Tensor Memory", "legal: --operand B,"}});
     c.push_back({"layout -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16 --operand A --tmem-load 32x32b", 2,
                  {"--tmem-load chooses how D is read back", "legal: --operand D (or C)"}});
+    // The one-matrix exports of a multi-block instruction: why, not the tile rule.
+    for (const char* f : {"linear", "cute", "gluon"})
+        c.push_back({std::string("layout -a gfx942 -i v_mfma_f32_32x32x1_2b_f32 --operand A --format ") + f, 1,
+                     {"writes one layout over one matrix", "has 2 blocks", "legal: --format json"}});
     // A figure name whose extension is no figure format (it was given SVG).
     c.push_back({"figure -a gfx942 -i v_mfma_f32_32x32x8_f16 -o never.pdf", 2, {"-o never.pdf", "'.pdf' names none", "legal: a name ending .svg, .png or .tex"}});
     // Without a swizzle, LBO/SBO that stack core matrices on the same bytes (128 of 256 elements shared at LBO 0).
