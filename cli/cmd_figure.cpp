@@ -43,8 +43,8 @@ struct FigureOptions {
     std::string site;           // gallery: the built web site to write (default: found beside this program)
 };
 
-// Without --format, the file name decides (in any case): .png, .tex, .svg, or SVG for a name with no
-// extension (or -); another extension is refused rather than given SVG it does not name.
+// Without --format, the file name decides (in any case): .png, .tex, else SVG; an extension that names
+// another picture or document format (.pdf, .jpg, ...) is refused rather than given SVG it does not name.
 std::string format_from_name(const std::string& out) {
     const size_t slash = out.find_last_of('/');
     const std::string base = slash == std::string::npos ? out : out.substr(slash + 1);
@@ -54,9 +54,12 @@ std::string format_from_name(const std::string& out) {
     for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
     if (ext == "png") return "png";
     if (ext == "tex") return "tikz";
-    if (ext == "svg") return "svg";
-    throw UsageError("-o " + out + ": figure writes SVG, PNG or TikZ, and '." + base.substr(dot + 1) +
-                     "' names none of them; legal: a name ending .svg, .png or .tex (any case), or --format svg|png|tikz");
+    for (const char* other : {"pdf", "eps", "ps", "jpg", "jpeg", "gif", "bmp", "webp", "tif", "tiff", "html", "htm"})
+        if (ext == other)
+            throw UsageError("-o " + out + ": figure writes SVG, PNG or TikZ, and '." + base.substr(dot + 1) +
+                             "' names another format; legal: a name ending .svg, .png or .tex (any case), or --format "
+                             "svg|png|tikz");
+    return "svg";
 }
 
 int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f);

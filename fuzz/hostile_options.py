@@ -11,6 +11,7 @@ with one extra option that changes something (a non-default value), and every ru
 Usage: fuzz/hostile_options.py build/cli/lanescope-cli [--limit 20]
 Prints one line per finding and a summary; exits 1 when anything was found. Expected findings
 (options that are documented no-ops) are listed in KNOWN and reported apart."""
+import json
 import subprocess
 import sys
 import time
@@ -19,6 +20,12 @@ GFX942 = "-a gfx942 -i v_mfma_f32_32x32x8_f16"
 G1250 = "-a gfx1250 -i v_wmma_f32_16x16x128_f8f6f4"
 SCALE = "-a gfx1250 -i v_wmma_scale_f32_16x16x128_f8f6f4"
 RDNA3 = "-a gfx1100 -i v_wmma_f32_16x16x16_f16"
+WGMMA = "-a sm_90a -i wgmma_m64n64k16_f32_f16"
+TC05 = "-a sm_100a -i tcgen05_mma_m128n64k16_f32_f16"
+TC05_TS = "-a sm_100a -i tcgen05_mma_m128n64k16_f32_f16_ts"
+SM120 = "-a sm_120a -i mma_m16n8k64_f32_e2m1_mxf4_2x_ue8m0"
+DESC = "--descriptor 0x4000004000010000"
+DESC_SBO = "--descriptor 0x4000008000010000"  # wgmma 128B, LBO 16, SBO 2048: not CUTLASS's canonical B (SBO 1024)
 
 # (base query, [extra options]); every extra changes a default, so "ignored" means it did nothing.
 CASES = [
@@ -43,6 +50,21 @@ CASES = [
                                             "--max-mismatches 1", "--every-modifier --cbsz 1"]),
     ("verify --device software -a gfx942 -i v_mfma_f32_32x32x2f32", ["--corrupt A:shift-regs", "--corrupt A:swap-lanes:0:1"]),
     (f"verify --device software {RDNA3}", ["--corrupt A:swap-lanes:0:16", "--corrupt A:swap-lanes:0:1"]),
+    # Shared memory and Tensor Memory (JSON bases: their elements are compared, not the echoed modifiers).
+    (f"layout {WGMMA} --operand A --format json", [DESC, "--swizzle 64B", "--lbo 128", "--major MN", "--k-width 8",
+                                                    "--tmem-load 32x32b"]),
+    (f"layout {WGMMA} --operand D --format json", ["--swizzle 64B", "--sbo 2048", "--smem-address 1024", "--base-offset 1",
+                                                    "--k-width 8", "--transposed", "--selector 1"]),
+    (f"layout {WGMMA} --operand B --format json", ["--swizzle 64B", "--swizzle none", "--major MN", "--swizzle none --lbo 0",
+                                                    "--smem-address 16", "--base-offset 1", DESC_SBO, "--tmem-load 32x32b",
+                                                    "--lbo 7", "--swizzle 1"]),
+    (f"layout {TC05} --operand D --format json", ["--tmem-load 32x32b", "--tmem-load 7", "--num-warps 8", "--swizzle 64B",
+                                                   "--lbo 128", "--half-split 8", "--sfa-id 1"]),
+    (f"layout {TC05} --operand A --format json", ["--tmem-load 32x32b", "--swizzle 64B", "--major MN", "--num-warps 8"]),
+    (f"layout {TC05_TS} --operand A --format json", ["--swizzle 64B", "--major MN", "--lbo 128", DESC]),
+    (f"layout {SM120} --operand SB --format json", ["--sf-thread-b 3", "--sf-byte-b 2", "--swizzle 64B", "--tmem-load 32x32b"]),
+    (f"where {TC05} --operand D --row 5 --col 3 --format json", ["--tmem-load 32x32b", "--swizzle 64B", "--half-split 8"]),
+    (f"figure {WGMMA} --operand D -o /dev/stdout", [DESC, "--lbo 128"]),
     ("conformance --target gfx908 --clang /bin/false", ["--tool-timeout 1", "--jobs 3", "--objdump /bin/true"]),
 ]
 
@@ -76,6 +98,18 @@ def run(cli, args, limit):
         return None, "", "", time.time() - t0
 
 
+def same_answer(a, b):
+    """The same elements where they are: a JSON answer's entries (its modifiers echo what was asked), else the text."""
+    try:
+        ja, jb = json.loads(a), json.loads(b)
+    except ValueError:
+        return a == b
+    if isinstance(ja, dict) and isinstance(jb, dict):
+        strip = lambda j: {k: v for k, v in j.items() if k not in ("modifiers", "notes", "formula", "modifiers_legal")}
+        return strip(ja) == strip(jb)
+    return ja == jb
+
+
 def main():
     cli = sys.argv[1] if len(sys.argv) > 1 else "build/cli/lanescope-cli"
     limit = float(sys.argv[sys.argv.index("--limit") + 1]) if "--limit" in sys.argv else 20.0
@@ -96,7 +130,7 @@ def main():
                 what = f"hang (> {limit:.0f} s)"
             elif rc not in (0, 1, 2, 4, 5) or "internal error" in err:
                 what = f"crash (exit {rc}): {err.strip()[:200]}"
-            elif rc == 0 and b[0] == 0 and out == b[1]:
+            elif rc == 0 and b[0] == 0 and same_answer(out, b[1]):
                 what = "ignored: the same output as without it"
             elif rc in (1, 2) and word not in err and word.lstrip("-") not in err:
                 what = f"unnamed: refused without naming {word}: {err.strip()[:200]}"

@@ -343,7 +343,7 @@ std::vector<BadCase> cli_cases() {
         c.push_back({std::string("layout -a gfx942 -i v_mfma_f32_32x32x1_2b_f32 --operand A --format ") + f, 1,
                      {"writes one layout over one matrix", "has 2 blocks", "legal: --format json"}});
     // A figure name whose extension is no figure format (it was given SVG).
-    c.push_back({"figure -a gfx942 -i v_mfma_f32_32x32x8_f16 -o never.pdf", 2, {"-o never.pdf", "'.pdf' names none", "legal: a name ending .svg, .png or .tex"}});
+    c.push_back({"figure -a gfx942 -i v_mfma_f32_32x32x8_f16 -o never.pdf", 2, {"-o never.pdf", "'.pdf' names another format", "legal: a name ending .svg, .png or .tex"}});
     // Without a swizzle, LBO/SBO that stack core matrices on the same bytes (128 of 256 elements shared at LBO 0).
     c.push_back({"layout -a sm_90a -i wgmma_m64n16k16_f32_f16 --operand B --swizzle none --lbo 0", 1,
                  {"--lbo 0 with --sbo 128", "B[0][0] (byte 0) and B[8][0] (byte 0) overlap", "legal"}});

@@ -177,8 +177,10 @@ SmemDescriptor decode_descriptor(std::uint64_t v, DescriptorFormat f) {
     const std::string where = "--descriptor " + hex64(v) + " (tcgen05): ";
     if (((v >> 46) & 7) != 1)
         throw Error(where + "bits 46-48 are " + str(static_cast<long long>((v >> 46) & 7)) +
-                    "; they must be 0b001 (the fixed version field, PTX tcgen05 'Shared Memory Descriptor')");
-    if ((v >> 53) & 0xFF) throw Error(where + "bits 53-60 must be 0 (fixed)");
+                    "; they must be 0b001 (the fixed version field, PTX tcgen05 'Shared Memory Descriptor'); legal: "
+                    "the descriptor with bits 46-48 = 0b001 (" + hex64((v & ~(std::uint64_t{7} << 46)) | (std::uint64_t{1} << 46)) + ")");
+    if ((v >> 53) & 0xFF)
+        throw Error(where + "bits 53-60 must be 0 (fixed); legal: " + hex64(v & ~(std::uint64_t{0xFF} << 53)));
     d.lbo_mode = static_cast<int>((v >> 52) & 1);
     switch ((v >> 61) & 7) {
         case 0: d.swizzle = SmemSwizzle::None; break;
@@ -534,10 +536,10 @@ void resolve_smem_modifiers(const Instruction& ins, const Target& t, const Modif
         for (const Given& g : given)
             if (g.value > 0 || (g.value == 0 && std::string(g.flag) != "--memory smem"))  // smem_a 0 is the default
                 throw Error(std::string(g.flag) + " does not apply to " + where + ": only wgmma and tcgen05.mma read "
-                            "operands through a shared-memory matrix descriptor");
+                            "operands through a shared-memory matrix descriptor; legal: leave " + g.flag + " out");
         if (m.descriptor)
             throw Error("--descriptor does not apply to " + where + ": only wgmma and tcgen05.mma read operands "
-                        "through a shared-memory matrix descriptor");
+                        "through a shared-memory matrix descriptor; legal: leave --descriptor out");
         return;
     }
     if (m.smem_a >= 0) {

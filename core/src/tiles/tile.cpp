@@ -308,7 +308,7 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
     // kWidth and transposed: Triton's parameters, refused where not modelled.
     const std::string where_modelled =
         "; Triton's AMD layouts are modelled for A/B (kWidth) and C/D (transposed) of single-block MFMA (wave64) and "
-        "WMMA (wave32) instructions whose own layout is Triton's";
+        "WMMA (wave32) instructions whose own layout is Triton's; legal: leave the option out here";
     // K, SA and SB (the sparse index, the block scales) are no operand of Triton's MFMA/WMMA layouts.
     if ((p.k_width != 0 || p.transposed) && (op == Operand::K || op == Operand::SA || op == Operand::SB))
         throw Error(std::string(p.k_width ? "--k-width" : "--transposed") + " applies to " +
@@ -330,7 +330,7 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
             throw Error("--k-width applies to A and B as Triton lays them out; " + std::string(operand_name(op)) + " of " +
                         ins.mnemonic + " on " + t.gfx + " is lanescope's own composition" + where_modelled);
         if (family == TritonLayout::None)
-            throw Error("--k-width is a parameter of Triton's AMD dot operands; " + t.gfx + " is not AMD");
+            throw Error("--k-width is a parameter of Triton's AMD dot operands; " + t.gfx + " is not AMD; legal: leave --k-width out");
         if (use_dot_) {
             const std::vector<int> legal = triton_k_widths(triton_);
             if (std::find(legal.begin(), legal.end(), p.k_width) == legal.end())
@@ -342,7 +342,7 @@ TileLayout::TileLayout(const Instruction& ins, const Target& t, Operand op, cons
     }
     if (p.transposed) {
         if (family == TritonLayout::None)
-            throw Error("--transposed is a parameter of Triton's AMD MFMA/WMMA layouts; " + t.gfx + " is not AMD");
+            throw Error("--transposed is a parameter of Triton's AMD MFMA/WMMA layouts; " + t.gfx + " is not AMD; legal: leave --transposed out");
         if (role == Role::C && triton_ == TritonLayout::None)
             throw Error("--transposed: " + std::string(operand_name(op)) + " of " + ins.mnemonic + " on " + t.gfx +
                         " is not laid out as Triton's " + std::string(triton_name(family)) + " C/D" + where_modelled);
