@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <optional>
+#include <tuple>
 
 namespace lanescope {
 
@@ -268,7 +270,32 @@ int SmemOperand::core_matrix(int m, int kk) const {
     return (kk / 8) * per_mn + static_cast<int>(static_cast<long long>(m) * element_bits / 128);
 }
 
+namespace {
+SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+}  // namespace
+
+// One query asks for the same operand's layout many times (its type, registers, lanes, formula and
+// places come from it): the last few are kept per thread. The key is everything smem_operand reads.
 SmemOperand smem_operand(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    // The instruction by its address and by what smem_operand reads of it (a user's catalog may be
+    // freed and another row take its address).
+    using Key = std::tuple<const Instruction*, std::string, LayoutKind, int, int, int, int, bool, bool, ElemType, ElemType,
+                           Operand, int, int, int, int, int, int, int, std::optional<std::uint64_t>>;
+    const Key key{&ins,         ins.mnemonic, ins.kind,       ins.m,         ins.n,        ins.k,
+                  ins.cta_group, ins.a_in_tmem, ins.tcgen05_sparse, ins.a,    ins.b,        op,
+                  mods.smem_a,   mods.smem_major, mods.swizzle, mods.lbo,     mods.sbo,     mods.smem_address,
+                  mods.base_offset, mods.descriptor};
+    thread_local std::vector<std::pair<Key, SmemOperand>> kept;
+    for (const auto& [k, so] : kept)
+        if (k == key) return so;
+    SmemOperand so = smem_operand_uncached(ins, op, mods);
+    if (kept.size() >= 4) kept.erase(kept.begin());
+    kept.emplace_back(key, so);
+    return so;
+}
+
+namespace {
+SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
     if (!in_shared_memory(ins, op, mods))
         throw Error("operand " + std::string(operand_name(op)) + " of " + ins.mnemonic +
                     " is not read from shared memory" +
@@ -516,6 +543,7 @@ SmemOperand smem_operand(const Instruction& ins, Operand op, const ResolvedModif
                 ". Descriptor " + hex64(s.value) + ".";
     return s;
 }
+}  // namespace
 
 // ------------------------------------------------------------- modifiers ---
 
