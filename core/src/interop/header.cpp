@@ -595,6 +595,17 @@ std::string ldmatrix_helper(const TileLayout& t, const std::vector<std::vector<I
 
 }  // namespace
 
+std::string default_header_namespace(const Instruction& ins, const Target& t, int wave) {
+    const std::string name = "ls_" + t.gfx + "_" + ins.key(wave);
+    std::string safe;
+    for (char c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+        if (c != '_' || safe.empty() || safe.back() != '_') safe += c;
+    }
+    while (!safe.empty() && safe.back() == '_') safe.pop_back();
+    return safe;
+}
+
 void check_namespace_name(const std::string& name, const std::string& option) {
     const std::string rule =
         "; legal: a C++ identifier (letters, digits, _; not starting with a digit) that is not a keyword or reserved "
