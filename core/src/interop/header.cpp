@@ -750,7 +750,7 @@ std::string render_header(const Query& q, const TileParams& tp, const std::strin
          std::string(family_title(q.target->family)) + ", " + (nvidia ? "warp" : "wave") + num(q.mods.wave) + ")";
     if (!q.mods.describe().empty()) s += " [" + q.mods.describe() + "]";
     s += "\n";
-    if (!tp.single()) s += "// Tile: " + tp.describe() + " (docs/tiles.md: Triton's AMD composition)\n";
+    if (!tp.single()) s += "// Tile: " + with_shape(tp, *q.ins).describe() + " (docs/tiles.md: Triton's AMD composition)\n";
     s += "// Layout family " + std::string(layout_kind_name(q.ins->kind)) + "; source: " + family_source(q.ins->kind) + "\n";
     s += "//\n// Per operand X: X::rows, X::cols, X::items (elements one lane holds, in register-and-bit order),\n"
          "// X::row_of / X::col_of / X::which(wave, lane, item) -> element, X::copies(row, col),\n"

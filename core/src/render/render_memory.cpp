@@ -268,7 +268,7 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
     }
     const bool md = f == Format::Markdown;
     std::string out = (md ? "### " : "") + std::string(r.store ? "Stores of " : "Loads of ") + op_name + " of " +
-                      query_title(q) + (r.tiles && !r.tiles->single() ? " (tile: " + r.tiles->describe() + ")" : "") +
+                      query_title(q) + (r.tiles && !r.tiles->single() ? " (tile: " + with_shape(*r.tiles, *q.ins).describe() + ")" : "") +
                       "\nmemory: " + memory_words(*q.target, t) + "\n" + kind + ": " + num(plan.instructions_per_wave) +
                       " instructions per " + (nvidia ? "warp" : "wave") + "\nalignment: " +
                       alignment_rule(*q.target, t.space) + "\n";

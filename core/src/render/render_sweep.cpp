@@ -179,7 +179,7 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
     }
     const bool md = f == Format::Markdown;
     std::string out = (md ? "### " : "") + std::string("Sweep of ") + op_name + " of " + query_title(q) +
-                      (r.tiles && !r.tiles->single() ? " (tile: " + r.tiles->describe() + ")" : "") + ": " +
+                      (r.tiles && !r.tiles->single() ? " (tile: " + with_shape(*r.tiles, *q.ins).describe() + ")" : "") + ": " +
                       (r.store ? "stores" : "loads") + ", " + std::string(memory_space_name(*q.target, r.tile.space)) + ", " +
                       (r.tile.order == MemoryOrder::RowMajor ? "row" : "column") + "-major, ld " + num(r.tile.ld) + ", " +
                       num(r.tile.element_bits) + "-bit elements, " + num(s.lines) + " lines\n";
