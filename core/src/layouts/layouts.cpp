@@ -1390,15 +1390,23 @@ std::string modifier_value_name(std::string_view modifier, int value) {
 }
 
 std::optional<int> parse_modifier_value(std::string_view modifier, std::string_view raw) {
-    std::string t = text::lower(text::trim(raw));
+    // As every number (numbers.hpp): the text is the value, with no surrounding space.
+    std::string t = text::lower(raw);
     if (t.empty() || t.size() > 32) return std::nullopt;
     if (std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         if (t.size() > 6) return std::nullopt;  // no legal value is that large; stoi would overflow
-        return std::stoi(t);
+        // The shared-memory words are names only: a number would be ambiguous (wgmma's descriptor
+        // encodes 128B as 1, tcgen05's as 2; a TMA map's 32B is 1).
+        if (modifier == "swizzle" || modifier == "smem_major") return std::nullopt;
+        const int v = std::stoi(t);
+        // A named field's number is the index of its name (0..names-1), nothing past them.
+        if (names && v >= static_cast<int>(names->size())) return std::nullopt;
+        return v;
     }
     const auto* names = value_names(modifier);
     if (!names) return std::nullopt;
     for (const char* prefix : {"matrix_scale_fmt_", "matrix_scale_", "matrix_fmt_"})
+    const auto* names = value_names(modifier);
         if (t.rfind(prefix, 0) == 0) {
             t = t.substr(std::string_view(prefix).size());
             break;
@@ -1409,7 +1417,6 @@ std::optional<int> parse_modifier_value(std::string_view modifier, std::string_v
 }
 
 std::string modifier_value_names(std::string_view modifier) {
-    const auto* names = value_names(modifier);
     if (!names) return "a number";
     std::string s;
     for (const auto& n : *names) s += (s.empty() ? "" : " ") + n;
