@@ -192,9 +192,10 @@ void register_smem_commands(CLI::App& app, Options& o, std::vector<Command>& out
                                                     "shared-memory access costs, phase by phase");
         out.push_back({sub, [&o] { return run_banks(o, a); }});
         if (sets_up(o, "banks")) {
-            sub->add_option("-a,--arch", o.arch, "target (sm_90a, gfx942, ...)");
-            sub->add_option("--access", a.access, "NVIDIA: " + ls::smem_access_names() + "; AMD: ds_read_b32|b64|b96|b128, ds_write_*");
-            sub->add_option("--addresses", a.addresses, "one byte address per lane, comma-separated (decimal or 0x)");
+            sub->add_option("-a,--arch", o.arch, "target (sm_90a, gfx942, ...) (required)");
+            sub->add_option("--access", a.access,
+                            "NVIDIA: " + ls::smem_access_names() + "; AMD: ds_read_b32|b64|b96|b128, ds_write_* (required)");
+            sub->add_option("--addresses", a.addresses, "one byte address per lane, comma-separated (decimal or 0x) (required)");
             sub->add_option("--format", o.format, "table, json")->capture_default_str();
             sub->add_option("-o,--out", o.out, "write to FILE");
             sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");

@@ -193,8 +193,12 @@ void refuse_empty_values(const CLI::App& app) {
                 if (v.empty()) {
                     std::string name = opt->get_name(false, true);
                     const std::string longest = name.substr(name.find_last_of(',') + 1);
-                    throw UsageError(longest + " '' is empty; legal: " + opt->get_description() +
-                                     " (or leave the option out)");
+                    // "Leave it out" only where that is legal: not for an option the subcommand needs (CLI11's
+                    // required, or one whose help says "(required)" because the subcommand checks it itself).
+                    const std::string& help = opt->get_description();
+                    const bool says = help.find("(required") != std::string::npos;
+                    throw UsageError(longest + " '' is empty; legal: " + help +
+                                     (says ? "" : opt->get_required() ? " (the option is required)" : " (or leave the option out)"));
                 }
         }
 }

@@ -24,6 +24,7 @@
 //  * wmma_gfx1250, wmma_scale_gfx1250, swmmac_gfx1250: layouts_gfx1250.cpp
 //                  (Triton 3.6 WMMA v3, rocjitsu; evidence per operand).
 #include "lanescope/lanescope.hpp"
+#include "lanescope/options.hpp"
 #include "lanescope/palette.hpp"
 #include "lanescope/smem.hpp"
 #include "layouts/layout_spec.hpp"
@@ -1163,7 +1164,13 @@ int check(const char* name, int given, int fallback, const Legal& legal, const I
     const std::string where = ins.mnemonic + " on " + t.gfx;
     if (legal.values.empty()) {
         if (given == 0) return 0;  // the encoding's default is always fine
-        throw Error(std::string("--") + name + " does not apply to " + where + ": " + legal.why + "; legal: 0 (or omit it)");
+    {
+        // 0 (the encoding's default) is legal only where the option's parser takes it (--num-warps is 1..64).
+        const ModifierOption* o = find_modifier_option(std::string("--") + name);
+        const bool zero = !o || (o->lo == 0 && o->value != OptionValue::Word);
+        throw Error(std::string("--") + name + " does not apply to " + where + ": " + legal.why + "; legal: " +
+                    (zero ? "0 (or leave the option out)" : "leave the option out"));
+    }
     }
     if (std::find(legal.values.begin(), legal.values.end(), given) == legal.values.end())
         throw Error(std::string("--") + name + " " + std::to_string(given) + " is not legal for " + where +
@@ -1393,6 +1400,7 @@ std::optional<int> parse_modifier_value(std::string_view modifier, std::string_v
     // As every number (numbers.hpp): the text is the value, with no surrounding space.
     std::string t = text::lower(raw);
     if (t.empty() || t.size() > 32) return std::nullopt;
+    const auto* names = value_names(modifier);
     if (std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         if (t.size() > 6) return std::nullopt;  // no legal value is that large; stoi would overflow
         // The shared-memory words are names only: a number would be ambiguous (wgmma's descriptor
@@ -1403,10 +1411,8 @@ std::optional<int> parse_modifier_value(std::string_view modifier, std::string_v
         if (names && v >= static_cast<int>(names->size())) return std::nullopt;
         return v;
     }
-    const auto* names = value_names(modifier);
     if (!names) return std::nullopt;
     for (const char* prefix : {"matrix_scale_fmt_", "matrix_scale_", "matrix_fmt_"})
-    const auto* names = value_names(modifier);
         if (t.rfind(prefix, 0) == 0) {
             t = t.substr(std::string_view(prefix).size());
             break;
@@ -1417,6 +1423,7 @@ std::optional<int> parse_modifier_value(std::string_view modifier, std::string_v
 }
 
 std::string modifier_value_names(std::string_view modifier) {
+    const auto* names = value_names(modifier);
     if (!names) return "a number";
     std::string s;
     for (const auto& n : *names) s += (s.empty() ? "" : " ") + n;
