@@ -263,10 +263,16 @@ std::string parse_error_text(const CLI::ParseError& e, const CLI::App& app, int 
     const CLI::App* sub = nullptr;
     for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
         if (s->parsed()) sub = s;
-    std::vector<std::string> names;  // the options legal here
+    std::vector<std::string> names;   // the options legal here
+    std::vector<std::string> hidden;  // known here, but refused whenever given (not in --help)
     for (const CLI::App* a : {&app, sub}) {
         if (!a) continue;
         for (const CLI::Option* opt : a->get_options()) {
+            if (opt->get_group().empty()) {  // hidden: kept only to be refused with the reason, not offered
+                for (const std::string& l : opt->get_lnames()) hidden.push_back("--" + l);
+                for (const std::string& sn : opt->get_snames()) hidden.push_back("-" + sn);
+                continue;
+            }
             for (const std::string& l : opt->get_lnames()) names.push_back("--" + l);
             for (const std::string& sn : opt->get_snames()) names.push_back("-" + sn);
         }
@@ -277,7 +283,9 @@ std::string parse_error_text(const CLI::ParseError& e, const CLI::App& app, int 
         if (w == "--") break;
         if (w.size() < 2 || w[0] != '-' || std::isdigit(static_cast<unsigned char>(w[1]))) continue;
         const std::string name = w.rfind("--", 0) == 0 ? w.substr(0, w.find('=')) : w.substr(0, 2);
-        if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+        if (std::find(names.begin(), names.end(), name) != names.end() ||
+            std::find(hidden.begin(), hidden.end(), name) != hidden.end())
+            continue;
         out += (out.empty() ? "" : "\n") + std::string("unknown option '") + name + "'" +
                (sub ? " for " + sub->get_name() : std::string());
         const auto near = ls::closest(name, names, 2);

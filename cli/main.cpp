@@ -1208,6 +1208,9 @@ int cli_main(int argc, char** argv, bool every_option) {
         if (name == "layout" || name == "where" || name == "which" || name == "check" || name == "trace")
             add_tile_options(c.sub, o);
         if (name == "header") {
+            // --operand and --format are there only to be refused with the reason (cmd_header): not in --help.
+            for (const char* refused : {"--operand", "--format"})
+                if (CLI::Option* opt = c.sub->get_option_no_throw(refused)) opt->group("");
             add_tile_options(c.sub, o);
             c.sub->add_option("--namespace", o.header_namespace, "namespace of the generated code (default ls_<gfx>_<name>: the builtin without __builtin_amdgcn_ on AMD, "
                               "the short name on NVIDIA, e.g. ls_sm_100a_tcgen05_mma_m128n64k16_f32_f16; one per instruction)");
