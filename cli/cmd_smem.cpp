@@ -21,20 +21,26 @@ bool is_smem_operand(const ls::Instruction& ins, ls::Operand op) {
            (ins.kind == ls::LayoutKind::Tcgen05Mma && (op == ls::Operand::B || (op == ls::Operand::A && !ins.a_in_tmem)));
 }
 
-// "D0xD1" -> (D0, D1).
+// "D0xD1" -> (D0, D1). A malformed value is a usage error (exit 2), as every malformed number is.
 std::pair<int, int> parse_box(const std::string& text, const std::string& flag) {
     const size_t x = text.find_first_of("xX");
     if (x == std::string::npos)
-        throw ls::Error(flag + " '" + text + "' is not legal; legal: D0xD1 (inner x outer box elements, e.g. 64x128)");
-    const int d0 = static_cast<int>(ls::parse_integer(text.substr(0, x), 1, 256, flag + " D0"));
-    const int d1 = static_cast<int>(ls::parse_integer(text.substr(x + 1), 1, 256, flag + " D1"));
-    return {d0, d1};
+        throw UsageError(flag + " '" + text + "' is not legal; legal: D0xD1 (inner x outer box elements, e.g. 64x128)");
+    try {
+        const int d0 = static_cast<int>(ls::parse_integer(text.substr(0, x), 1, 256, flag + " D0"));
+        const int d1 = static_cast<int>(ls::parse_integer(text.substr(x + 1), 1, 256, flag + " D1"));
+        return {d0, d1};
+    } catch (const UsageError&) {
+        throw;
+    } catch (const ls::Error& e) {
+        throw UsageError(std::string(e.what()) + " (" + flag + " D0xD1: inner x outer box elements, e.g. 64x128)");
+    }
 }
 
 ls::SmemSwizzle parse_swizzle_word(const std::string& text, bool tcgen05) {
     const auto s = ls::parse_smem_swizzle(text);
     if (!s)
-        throw ls::Error("--swizzle '" + text + "' is not legal for a shared-memory descriptor or TMA box; legal: none, 32B, "
+        throw UsageError("--swizzle '" + text + "' is not legal for a shared-memory descriptor or TMA box; legal: none, 32B, "
                         "64B, 128B" + std::string(tcgen05 ? ", 128B_base32B" : " (tcgen05 also 128B_base32B)"));
     return *s;
 }
@@ -137,7 +143,12 @@ int run_tma(const Options& o, const SmemArgs& a) {
     std::tie(b.inner, b.outer) = parse_box(a.box, "--box");
     b.element_bits = a.element_bits;
     b.swizzle = parse_swizzle_word(a.swizzle, true);
-    b.smem_address = a.address_text.empty() ? 0 : static_cast<std::uint32_t>(parse_number64(a.address_text, (1u << 18) - 1, "--smem-address"));
+    try {  // a malformed address is a usage error (exit 2); one TMA cannot write to is the engine's refusal (1)
+        b.smem_address =
+            a.address_text.empty() ? 0 : static_cast<std::uint32_t>(parse_number64(a.address_text, (1u << 18) - 1, "--smem-address"));
+    } catch (const ls::Error& e) {
+        throw UsageError(e.what());
+    }
     return emit(o, ls::render_tma(b, parse_format(o.format)));
 }
 
@@ -148,7 +159,11 @@ std::vector<std::uint32_t> parse_addresses(const std::string& text) {
     while (start <= text.size()) {
         const size_t comma = text.find(',', start);
         const std::string part = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        out.push_back(static_cast<std::uint32_t>(parse_number64(part, (1u << 18) - 1, "--addresses")));
+        try {  // a malformed address is a usage error (exit 2), as every malformed number is
+            out.push_back(static_cast<std::uint32_t>(parse_number64(part, (1u << 18) - 1, "--addresses")));
+        } catch (const ls::Error& e) {
+            throw UsageError(std::string(e.what()) + " (--addresses: one byte address per lane, comma-separated)");
+        }
         if (comma == std::string::npos) break;
         start = comma + 1;
     }
@@ -192,9 +207,10 @@ void register_smem_commands(CLI::App& app, Options& o, std::vector<Command>& out
                                                     "shared-memory access costs, phase by phase");
         out.push_back({sub, [&o] { return run_banks(o, a); }});
         if (sets_up(o, "banks")) {
-            sub->add_option("-a,--arch", o.arch, "target (sm_90a, gfx942, ...)");
-            sub->add_option("--access", a.access, "NVIDIA: " + ls::smem_access_names() + "; AMD: ds_read_b32|b64|b96|b128, ds_write_*");
-            sub->add_option("--addresses", a.addresses, "one byte address per lane, comma-separated (decimal or 0x)");
+            sub->add_option("-a,--arch", o.arch, "target (sm_90a, gfx942, ...) (required)");
+            sub->add_option("--access", a.access,
+                            "NVIDIA: " + ls::smem_access_names() + "; AMD: ds_read_b32|b64|b96|b128, ds_write_* (required)");
+            sub->add_option("--addresses", a.addresses, "one byte address per lane, comma-separated (decimal or 0x) (required)");
             sub->add_option("--format", o.format, "table, json")->capture_default_str();
             sub->add_option("-o,--out", o.out, "write to FILE");
             sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");

@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <iostream>
 #include <memory>
+#include <optional>
 #include <set>
 
 #ifdef LANESCOPE_HAVE_GPU
@@ -212,27 +213,47 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         for (const Job& j : jobs) {
             const auto ops = gpu::probe_operands(*j.ins);  // wgmma: B in shared memory too
             const bool has = std::find(ops.begin(), ops.end(), corruption->operand) != ops.end();
-            const bool lanes_in = corruption->kind != gpu::Corruption::SwapLanes ||
-                                  (corruption->lane_a < j.mods.wave && corruption->lane_b < j.mods.wave);
             if (!v.all && !has) {
                 std::string legal;
                 for (ls::Operand op : ops) legal += (legal.empty() ? "" : ", ") + std::string(ls::operand_name(op));
                 throw ls::Error("--corrupt: " + j.ins->mnemonic + " has no operand " +
                                 std::string(ls::operand_name(corruption->operand)) + "; legal operands: " + legal);
             }
-            if (!v.all && !lanes_in)
-                throw ls::Error("--corrupt: lanes " + std::to_string(corruption->lane_a) + " and " +
-                                std::to_string(corruption->lane_b) + " are outside wave" + std::to_string(j.mods.wave) +
-                                "; legal: 0.." + std::to_string(j.mods.wave - 1));
+            // The lanes are the operand's, as the probe reads it (wgmma's B: one shared-memory image, no lanes),
+            // checked before anything is said about what a swap would move.
+            std::optional<gpu::ClaimedLayout> probed;
+            if (has) probed = gpu::probe_layout(*j.ins, *j.t, corruption->operand, j.mods);
+            const int lanes = probed ? probed->lanes : j.mods.wave;
+            const bool swap = corruption->kind == gpu::Corruption::SwapLanes;
+            const bool lanes_in = !swap || (corruption->lane_a < lanes && corruption->lane_b < lanes);
+            if (!v.all && has && swap && lanes <= 1) {
+                const std::string X(ls::operand_name(corruption->operand));
+                throw ls::Error("--corrupt " + v.corrupt + ": " + X + " of " + j.ins->mnemonic + " lives in shared memory " +
+                                "(the device reads it through its matrix descriptor), so it has no register lanes to "
+                                "swap; legal: " + X + ":shift-regs (shifts its 32-bit words), or swap-lanes on a "
+                                "register operand");
+            }
+            if (!v.all && !lanes_in) {
+                std::vector<int> outside;
+                for (int l : {corruption->lane_a, corruption->lane_b})
+                    if (l >= lanes) outside.push_back(l);
+                const std::string span = lanes == j.mods.wave ? "wave" + std::to_string(lanes)
+                                                              : "the " + std::to_string(lanes) + " lanes of " +
+                                                                    std::string(ls::operand_name(corruption->operand));
+                throw ls::Error("--corrupt: " +
+                                (outside.size() == 2 ? "lanes " + std::to_string(outside[0]) + " and " +
+                                                           std::to_string(outside[1]) + " are"
+                                                     : "lane " + std::to_string(outside[0]) + " is") +
+                                " outside " + span + "; legal: 0.." + std::to_string(lanes - 1));
+            }
             // A corruption that moves nothing would PASS while "corrupted": refused for one
             // instruction, and those it moves nothing in are not run (--all, --every-modifier).
             std::string nothing;
-            if (has && lanes_in)
-                nothing = gpu::why_nothing_moves(gpu::probe_layout(*j.ins, *j.t, corruption->operand, j.mods), *corruption);
+            if (has && lanes_in) nothing = gpu::why_nothing_moves(*probed, *corruption);
             if (!nothing.empty() && jobs.size() == 1)
                 throw ls::Error("--corrupt " + v.corrupt + " moves nothing in " + j.ins->mnemonic + " on " + j.t->gfx +
                                 ": " + nothing);
-            if (!nothing.empty()) moves_nothing.insert(&j - jobs.data());
+            if (!nothing.empty() || (has && !lanes_in)) moves_nothing.insert(&j - jobs.data());  // lanes it lacks: no move
             applies = applies || (has && lanes_in && nothing.empty());
         }
         if (!applies)

@@ -239,8 +239,12 @@ void refuse_empty_values(const CLI::App& app) {
                 if (v.empty()) {
                     std::string name = opt->get_name(false, true);
                     const std::string longest = name.substr(name.find_last_of(',') + 1);
-                    throw UsageError(longest + " '' is empty; legal: " + opt->get_description() +
-                                     " (or leave the option out)");
+                    // "Leave it out" only where that is legal: not for an option the subcommand needs (CLI11's
+                    // required, or one whose help says "(required)" because the subcommand checks it itself).
+                    const std::string& help = opt->get_description();
+                    const bool says = help.find("(required") != std::string::npos;
+                    throw UsageError(longest + " '' is empty; legal: " + help +
+                                     (says ? "" : opt->get_required() ? " (the option is required)" : " (or leave the option out)"));
                 }
         }
 }
@@ -305,10 +309,16 @@ std::string parse_error_text(const CLI::ParseError& e, const CLI::App& app, int 
     const CLI::App* sub = nullptr;
     for (const CLI::App* s : app.get_subcommands([](const CLI::App*) { return true; }))
         if (s->parsed()) sub = s;
-    std::vector<std::string> names;  // the options legal here
+    std::vector<std::string> names;   // the options legal here
+    std::vector<std::string> hidden;  // known here, but refused whenever given (not in --help)
     for (const CLI::App* a : {&app, sub}) {
         if (!a) continue;
         for (const CLI::Option* opt : a->get_options()) {
+            if (opt->get_group().empty()) {  // hidden: kept only to be refused with the reason, not offered
+                for (const std::string& l : opt->get_lnames()) hidden.push_back("--" + l);
+                for (const std::string& sn : opt->get_snames()) hidden.push_back("-" + sn);
+                continue;
+            }
             for (const std::string& l : opt->get_lnames()) names.push_back("--" + l);
             for (const std::string& sn : opt->get_snames()) names.push_back("-" + sn);
         }
@@ -319,7 +329,9 @@ std::string parse_error_text(const CLI::ParseError& e, const CLI::App& app, int 
         if (w == "--") break;
         if (w.size() < 2 || w[0] != '-' || std::isdigit(static_cast<unsigned char>(w[1]))) continue;
         const std::string name = w.rfind("--", 0) == 0 ? w.substr(0, w.find('=')) : w.substr(0, 2);
-        if (std::find(names.begin(), names.end(), name) != names.end()) continue;
+        if (std::find(names.begin(), names.end(), name) != names.end() ||
+            std::find(hidden.begin(), hidden.end(), name) != hidden.end())
+            continue;
         out += (out.empty() ? "" : "\n") + std::string("unknown option '") + name + "'" +
                (sub ? " for " + sub->get_name() : std::string());
         const auto near = ls::closest(name, names, 2);

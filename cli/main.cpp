@@ -410,19 +410,8 @@ int cmd_header(const Options& o) {
     refuse_option(o, "--operand", o.operand, "writes the index math of every operand of the instruction");
     Resolved r = resolve(o);
     if (o.out.empty()) throw UsageError("header needs -o FILE (or - for standard output)");
-    std::string name = o.header_namespace;
-    if (name.empty()) {
-        const std::string builtin = r.ins->builtin(r.query.mods.wave);
-        const std::string prefix = "__builtin_amdgcn_";
-        name = "ls_" + r.target->gfx + "_" +
-               (builtin.rfind(prefix, 0) == 0 ? builtin.substr(prefix.size()) : r.ins->mnemonic);
-        std::string safe;  // "kind::f16" -> "kind_f16": a double underscore is reserved ([lex.name])
-        for (char c : name) {
-            if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
-            if (c != '_' || safe.empty() || safe.back() != '_') safe += c;
-        }
-        name = safe;
-    }
+    const std::string name =
+        o.header_namespace.empty() ? ls::default_header_namespace(*r.ins, *r.target, r.query.mods.wave) : o.header_namespace;
     ls::HeaderOptions ho;
     ho.tables = o.header_tables;
     return emit(o, ls::render_header(r.query, tile_params(o), name, ho));
@@ -1227,8 +1216,12 @@ int cli_main(int argc, char** argv, bool every_option) {
         if (name == "layout" || name == "where" || name == "which" || name == "check" || name == "trace")
             add_tile_options(c.sub, o);
         if (name == "header") {
+            // --operand and --format are there only to be refused with the reason (cmd_header): not in --help.
+            for (const char* refused : {"--operand", "--format"})
+                if (CLI::Option* opt = c.sub->get_option_no_throw(refused)) opt->group("");
             add_tile_options(c.sub, o);
-            c.sub->add_option("--namespace", o.header_namespace, "namespace of the generated code (default ls_<gfx>_<builtin>)");
+            c.sub->add_option("--namespace", o.header_namespace, "namespace of the generated code (default ls_<gfx>_<name>: the builtin without __builtin_amdgcn_ on AMD, "
+                              "the short name on NVIDIA, e.g. ls_sm_100a_tcgen05_mma_m128n64k16_f32_f16; one per instruction)");
             c.sub->add_flag("--tables", o.header_tables,
                             "constexpr tables instead of closed-form index math (the earlier form, for host-side checks)");
         }

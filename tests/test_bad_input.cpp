@@ -83,6 +83,8 @@ struct Sandbox {
         std::ofstream(dir / "lin.json") << "{\"register\": [[0, 1]], \"lane\": [[1, 0]], \"warp\": [], \"shape\": [2, 2]}\n";
         std::ofstream(dir / "bigrow.csv") << "row,col,lane,reg,bit_lo,bit_hi\n2147483648,0,0,0,0,15\n";
         std::ofstream(dir / "operand5.json") << "{\"operand\": 5, \"entries\": []}\n";
+        std::ofstream(dir / "deep.json") << std::string(100000, '[');
+        std::ofstream(dir / "halfshape.json") << "{\"register\": [[0, 1]], \"lane\": [[1, 0]], \"shape\": [32, 8.5]}\n";
         std::ofstream(dir / "bigrow.json") << "{\"operand\": \"A\", \"entries\": [{\"row\": 2147483648, \"col\": 0, "
                                               "\"lane\": 0, \"reg\": 0, \"bit_lo\": 0, \"bit_hi\": 15}]}\n";
         // gfx1250 rows checked as every other: registers per operand (and per format), prefix words, D's type.
@@ -118,11 +120,12 @@ std::vector<BadCase> cli_cases() {
             for (const char* v : {"-1", "''", "fp5", "1x", "99999999999999999999"})
                 c.push_back({std::string("layout") + sc + " " + flag + " " + v, 2, {flag, "legal"}});
         for (const char* v : {"-1", "''", "x"}) c.push_back({"layout" + sc + " --index-key " + std::string(v), 2, {"--index-key", "legal"}});
-        c.push_back({"layout" + f + " --matrix-a-fmt 5", 1, {"--matrix-a-fmt 5", "legal: 0..4", "FP4"}});
+        // A number past the names is no value of the field at all (usage, as --tmem-load 7): the names are listed.
+        c.push_back({"layout" + f + " --matrix-a-fmt 5", 2, {"--matrix-a-fmt '5'", "(or 0..4)", "fp4"}});
         c.push_back({"layout" + f + " --matrix-a-scale row1", 1, {"--matrix-a-scale", "wmma_scale"}});
         c.push_back({"layout" + f + " --cbsz 2", 1, {"--cbsz", "--matrix-a-fmt"}});
         c.push_back({"layout" + f + " --wave 64", 1, {"--wave 64", "wave32 only"}});
-        c.push_back({"layout" + sc + " --matrix-b-scale-fmt 3", 1, {"--matrix-b-scale-fmt 3", "legal: 0..2", "E4M3"}});
+        c.push_back({"layout" + sc + " --matrix-b-scale-fmt 3", 2, {"--matrix-b-scale-fmt '3'", "(or 0..2)", "e4m3"}});
         c.push_back({"layout --arch gfx1250 -i v_wmma_scale_f32_32x16x128_f4 --matrix-a-scale row1", 1,
                      {"--matrix-a-scale 1", "no source says"}});
         c.push_back({"layout --arch gfx1250 -i v_swmmac_f32_16x16x128_fp8_fp8 --index-key 1", 1,
@@ -356,6 +359,53 @@ std::vector<BadCase> cli_cases() {
                  {"moves nothing", "one register per lane", "legal: a corruption that moves an element, e.g. A:swap-lanes:0:1"}});
     c.push_back({"verify --device software -a gfx1100 -i v_wmma_f32_16x16x16_f16 --corrupt A:swap-lanes:0:16", 1,
                  {"moves nothing", "lanes 0 and 16 hold the same elements of A", "legal"}});
+    // Audit A (helper h-cli): each row is one defect's root, where the option is parsed or the rule lives.
+    // B6: B of wgmma lives in shared memory: no register lanes to swap (not "replicated"); lanes checked first.
+    const std::string wg = " -a sm_90a -i wgmma_m64n64k16_f32_f16";
+    c.push_back({"verify --device software" + wg + " --corrupt B:swap-lanes:0:5", 1,
+                 {"B of wgmma", "lives in shared memory", "no register lanes", "legal: B:shift-regs"}});
+    // B11: only the lane outside the wave is named.
+    c.push_back({"verify --device software" + kOk + " --corrupt D:swap-lanes:0:64", 1, {"lane 64 is outside wave64", "legal: 0..63"}});
+    c.push_back({"verify --device software" + kOk + " --corrupt D:swap-lanes:70:64", 1, {"lanes 70 and 64 are outside wave64"}});
+    // B7: a Tensor Memory operand is read by tcgen05.ld, not loaded by threads (and not "AMD only").
+    const std::string tc = " -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16";
+    c.push_back({"load" + tc + " --operand D", 1, {"lives in Tensor Memory", "tcgen05.ld reads it", "--tmem-load"}});
+    c.push_back({"load -a sm_100a -i tcgen05_ld_32x32b_x4 --operand D", 1, {"is itself the load", "from Tensor Memory"}});
+    // B8 / C12: a named field's number is the index of a name (0..5 for --tmem-load), written exactly.
+    for (const char* v : {"7", "6", "99", "07", "' 3'", "'3 '"})
+        c.push_back({"layout" + tc + " --operand D --tmem-load " + v, 2, {"--tmem-load", "legal: none 32x32b", "(or 0..5)"}});
+    // C12: --swizzle takes the names only (the descriptors number them differently), no surrounding space.
+    for (const char* v : {"1", "3", "0", "128", "'128B '"}) {
+        c.push_back({"layout" + wg + " --operand B --swizzle " + v, 2, {"--swizzle", "none, 32B, 64B, 128B, 128B_base32B"}});
+        c.push_back({std::string("tma --box 64x8 --swizzle ") + v, 2, {"--swizzle", "none, 32B, 64B, 128B"}});
+    }
+    // C12: no '+' and no space around any number, whichever parser reads it.
+    for (const char* opt : {"--base-offset +3", "--lbo +16", "--base-offset ' 3'", "--lbo '16 '"})
+        c.push_back({"layout" + wg + " --operand B " + opt, 2, {"is not legal", "legal: a whole number"}});
+    c.push_back({"layout" + kOk + " --cbsz +0", 2, {"--cbsz '+0' is not legal"}});
+    c.push_back({"layout" + kOk + " --cbsz -0", 2, {"--cbsz '-0' is not legal"}});
+    c.push_back({"layout" + kOk + " --waves +2x2", 2, {"--waves", "legal"}});
+    c.push_back({"layout -a sm_120a -i mma_m16n8k32_f32_e2m1_mxf4 --sf-byte-a +1", 2, {"--sf-byte-a '+1' is not legal"}});
+    // B9: the legal hint does not name what the parser refuses, nor "leave it out" for a required option.
+    c.push_back({"layout" + kOk + " --num-warps 4", 1, {"--num-warps does not apply", "legal: leave the option out"}});
+    c.push_back({"banks -a sm_90a --access ldmatrix.x4 --addresses ''", 2, {"--addresses '' is empty", "(required)"}});
+    c.push_back({"tma --box ''", 2, {"--box '' is empty", "the option is required"}});
+    c.push_back({"layout --arch '' -i v_mfma_f32_32x32x8_f16", 2, {"--arch '' is empty", "(required)"}});
+    // B10: x4 takes all 32 row addresses; x1/x2 a prefix.
+    c.push_back({"banks -a sm_90a --access ldmatrix.x4 --addresses 0,16", 1, {"lanes 0..31 (32 addresses, one per lane); 2 given"}});
+    c.push_back({"banks -a sm_90a --access ldmatrix.x2 --addresses 0,16", 1,
+                 {"lanes 0..15 (16 to 32 addresses; those of lanes 16-31 are ignored); 2 given"}});
+    // C13: a malformed number of banks --addresses or tma --box/--smem-address is a usage error.
+    for (const char* v : {"1x", "' 0'", "+0", "0,,16", "-16"})
+        c.push_back({std::string("banks -a sm_90a --access ld.shared.u32 --addresses ") + v, 2, {"--addresses", "legal"}});
+    for (const char* v : {"8", "-8x8", "8x", "x8", "+8x8", "0x8", "8x300"})
+        c.push_back({std::string("tma --box ") + v, 2, {"--box", "legal"}});
+    c.push_back({"tma --box 64x8 --smem-address 1x", 2, {"--smem-address '1x' is not legal"}});
+    // B11: a check file's real fault is named: nesting too deep; a shape's number echoed alone.
+    c.push_back({"check" + kOk + " --layout {dir}/deep.json", 1, {"nested more than 64 levels deep"}});
+    c.push_back({"check" + kOk + " --layout {dir}/halfshape.json", 1, {"must be a whole number, not 8.5"}});
+    // E16: header refuses --operand and --format (and its --help does not offer them: test_cli).
+    c.push_back({"header" + kOk + " --format json -o {dir}/h.hpp", 2, {"--format does not apply"}});
     // conformance: a time limit that is no number of seconds.
     for (const char* v : {"0", "-5", "1e9", "soon"})
         c.push_back({std::string("conformance --target gfx908 --tool-timeout ") + v, 2, {"--tool-timeout"}});

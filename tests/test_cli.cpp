@@ -257,3 +257,78 @@ TEST_CASE("sm80 and sm90a (no underscore) name sm_80 and sm_90a") {
     REQUIRE(c.status == 0);
     CHECK(nlohmann::json::parse(c.out)["arch"] == "sm_90a");
 }
+
+// Audit A (helper h-cli): what the output says, checked against independent reasoning.
+TEST_CASE("load, load --sweep and header name the tile's resolved shape, never 0x0x0") {
+    // v_mfma_f32_32x32x8_f16 is 32x32x8; a 2x2 wave grid of one tile each covers 64x64, K one instruction's 8.
+    const std::string base = "-a gfx942 -i v_mfma_f32_32x32x8_f16 --waves 2x2";
+    for (const std::string& cmd : {"load " + base, "load " + base + " --sweep", "header " + base + " -o -",
+                                   "load " + base + " --tiles-per-wave 2x1"}) {
+        Run r = cli(cmd);
+        INFO(cmd << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        CHECK(r.out.find("0x0x0") == std::string::npos);
+        const bool rm2 = cmd.find("2x1") != std::string::npos;  // 32 x 2 tiles x 2 waves = 128 along M
+        CHECK(r.out.find(rm2 ? "shape 128x64x8" : "shape 64x64x8") != std::string::npos);
+    }
+    Run j = cli("load " + base + " --sweep --format json");
+    REQUIRE(j.status == 0);
+    CHECK(j.out.find("\"tile\": \"waves 2x2, tiles per wave 1x1, shape 64x64x8\"") != std::string::npos);
+    // A shape given is kept as given.
+    Run g = cli("load " + base + " --shape 128x64x16");
+    REQUIRE(g.status == 0);
+    CHECK(g.out.find("shape 128x64x16") != std::string::npos);
+}
+
+TEST_CASE("trace and load say how sure a gfx1250 layout is, in the words layout and where use") {
+    const std::string ins = "-a gfx1250 -i v_wmma_f32_16x16x128_fp8_fp8";
+    for (const std::string& cmd : {"trace " + ins + " --row 1 --col 1", "trace " + ins + " --row 1 --col 1 --waves 2x2",
+                                   "load " + ins + " --operand A", "load " + ins + " --operand A --sweep"}) {
+        Run r = cli(cmd);
+        INFO(cmd << "\n" << r.err);
+        REQUIRE(r.status == 0);
+        CHECK(r.out.find("Confidence: disputed") != std::string::npos);
+        Run js = cli(cmd + " --format json");
+        REQUIRE(js.status == 0);
+        CHECK(js.out.find("\"confidence\": \"disputed\", \"confidence_why\"") != std::string::npos);
+        CHECK(js.out.find("\"alternatives\": [{\"reading\"") != std::string::npos);
+    }
+    // A layout two sources agree on says high; an AMD layout with no such evidence says nothing.
+    Run hi = cli("trace -a gfx1250 -i v_wmma_f32_16x16x4_f32 --row 0 --col 0");
+    REQUIRE(hi.status == 0);
+    CHECK(hi.out.find("Confidence: high") != std::string::npos);
+    Run none = cli("trace -a gfx942 -i v_mfma_f32_32x32x8_f16 --row 0 --col 0");
+    REQUIRE(none.status == 0);
+    CHECK(none.out.find("Confidence") == std::string::npos);
+}
+
+TEST_CASE("header --help does not offer the --operand and --format it refuses, other subcommands keep them") {
+    Run h = cli("header --help");
+    REQUIRE(h.status == 0);
+    CHECK(h.out.find("--operand") == std::string::npos);
+    CHECK(h.out.find("--format") == std::string::npos);
+    CHECK(h.out.find("--namespace") != std::string::npos);
+    for (const char* sub : {"layout", "where", "load"}) {
+        Run o = cli(std::string(sub) + " --help");
+        INFO(sub);
+        CHECK(o.out.find("--operand") != std::string::npos);
+        CHECK(o.out.find("--format") != std::string::npos);
+    }
+    // Still refused with the reason, not as an unknown option.
+    Run op = cli("header -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A -o -");
+    CHECK(op.status == 2);
+    CHECK(op.err.find("--operand does not apply to header") != std::string::npos);
+    Run typo = cli("header -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --bogus -o -");
+    CHECK(typo.status == 2);
+    CHECK(typo.err.find("unknown option '--operand'") == std::string::npos);
+    CHECK(typo.err.find("unknown option '--bogus'") != std::string::npos);
+}
+
+TEST_CASE("a check file's shape error echoes the number alone") {
+    const std::string path = lstest::temp_path("lanescope_half_shape").string() + ".json";
+    std::ofstream(path) << "{\"register\": [[0, 1]], \"lane\": [[1, 0]], \"shape\": [32, 8.5]}\n";
+    Run r = cli("check -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --layout " + path);
+    std::filesystem::remove(path);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("must be a whole number, not 8.5\n") != std::string::npos);
+}

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <tuple>
 
@@ -365,4 +366,50 @@ TEST_CASE("load --format hip: closed-form addresses equal the address table, eve
     CHECK(run.out.find("differs") == std::string::npos);
     CHECK(run.out.find("compared") != std::string::npos);
     std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("header: the default namespace and include guard are unique per instruction, on every target") {
+    // Two headers included together must not share a guard (the second would be skipped silently, leaving the
+    // first instruction's index math): tcgen05.mma m128n64k16 and m64n64k16 once both became
+    // ls_sm_100a_tcgen05_mma_cta_group_1_kind_f16.
+    const auto& cat = ls::Catalog::builtin();
+    size_t names = 0, blackwell = 0;
+    for (const ls::Target& t : cat.targets()) {
+        std::map<std::string, std::string> seen;  // namespace -> the instruction that has it
+        for (const ls::Instruction* ins : cat.on(t.family))
+            for (int wave : t.wave_sizes) {
+                ls::Modifiers m;
+                m.wave = wave;
+                ls::ResolvedModifiers r;
+                try {
+                    r = ls::resolve_modifiers(*ins, t, m);
+                } catch (const ls::Error&) {
+                    continue;  // not at this wave size
+                }
+                const std::string ns = ls::default_header_namespace(*ins, t, r.wave);
+                const std::string who = ins->mnemonic + " (" + ins->key(r.wave) + ") wave" + std::to_string(r.wave);
+                INFO(t.gfx << " " << who << ": " << ns);
+                CHECK_NOTHROW(ls::check_namespace_name(ns, "--namespace"));
+                CHECK(ns.rfind("ls_" + t.gfx + "_", 0) == 0);
+                const auto [it, fresh] = seen.emplace(ns, who);
+                if (!fresh && it->second == who) continue;  // one instruction at two wave sizes that are one builtin
+                INFO("also " << it->second);
+                CHECK(fresh);
+                ++names;
+                if (t.family == ls::Family::Blackwell) ++blackwell;
+            }
+    }
+    CHECK(names > 1000);
+    CHECK(blackwell > 100);
+    // The two that collided, by the command line.
+    auto guard = [](const std::string& ins) {
+        const lstest::Run r = lstest::run_command(std::string(LANESCOPE_CLI) + " header -a sm_100a -i " + ins + " -o -");
+        const size_t at = r.out.find("#ifndef ");
+        return r.status == 0 && at != std::string::npos ? r.out.substr(at, r.out.find('\n', at) - at) : "failed: " + r.err;
+    };
+    const std::string a = guard("tcgen05_mma_m128n64k16_f32_f16"), b = guard("tcgen05_mma_m64n64k16_f32_f16"),
+                      ts = guard("tcgen05_mma_m128n64k16_f32_f16_ts");
+    CHECK(a == "#ifndef LANESCOPE_HEADER_ls_sm_100a_tcgen05_mma_m128n64k16_f32_f16");
+    CHECK(b == "#ifndef LANESCOPE_HEADER_ls_sm_100a_tcgen05_mma_m64n64k16_f32_f16");
+    CHECK(ts == "#ifndef LANESCOPE_HEADER_ls_sm_100a_tcgen05_mma_m128n64k16_f32_f16_ts");
 }

@@ -381,7 +381,7 @@ TEST_CASE("CLI: load --memory smem, --descriptor, --tma-box, tma, banks", "[smem
     r = cli("banks -a gfx942 --access ds_read_b32 --addresses " + addresses(std::vector<std::uint32_t>(64, 0)) + " --format json");
     REQUIRE(r.status == 0);
     CHECK(json::parse(r.out).contains("wavefronts"));
-    CHECK(cli("load -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand B --swizzle 96B").status == 1);
+    CHECK(cli("load -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand B --swizzle 96B").status == 2);  // no such word: usage
     CHECK(cli("load -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand B --pad 8").status == 2);
 }
 

@@ -390,3 +390,29 @@ TEST_CASE("tile arithmetic is checked in 64 bits: legal counts whose products pa
     CHECK(at.waves() == 1024);
     CHECK(at.rows() == 32 * 1024);
 }
+
+TEST_CASE("with_shape fills in the shape TileLayout resolves, without laying it out") {
+    const auto& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("gfx942");
+    const ls::Target& r = cat.find_target("gfx1100");
+    size_t checked = 0;
+    for (const ls::Target* tg : {&t, &r})
+        for (const ls::Instruction* ins : cat.on(tg->family)) {
+            if (ins->blocks != 1) continue;
+            ls::Modifiers m;
+            const ls::ResolvedModifiers mods = ls::resolve_modifiers(*ins, *tg, m);
+            for (const ls::TileParams& p : {ls::parse_tile_params("2x2", "", ""), ls::parse_tile_params("1x4", "2x1", ""),
+                                            ls::parse_tile_params("2x1", "", "")}) {
+                const ls::TileParams w = ls::with_shape(p, *ins);
+                for (ls::Operand op : {ls::Operand::A, ls::Operand::B, ls::Operand::D}) {
+                    const ls::TileLayout L(*ins, *tg, op, mods, p);
+                    INFO(tg->gfx << " " << ins->mnemonic << " " << p.describe());
+                    CHECK(w.m == L.params().m);
+                    CHECK(w.n == L.params().n);
+                    CHECK(w.k == L.params().k);
+                    ++checked;
+                }
+            }
+        }
+    CHECK(checked > 100);
+}

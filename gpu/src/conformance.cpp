@@ -647,7 +647,11 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                 // The compiler's own list of what it offers for this target
                 // (__has_builtin honours target features); builtins it does
                 // offer are compiled alone and must still fail.
-                std::string probe_src;
+                // A positive control first: a builtin every amdgcn target has. Unless the compiler says it has
+                // it, its silence about the others is no evidence that they are absent (a broken
+                // preprocessor or __has_builtin would pass them all).
+                const std::string control = "__builtin_amdgcn_workitem_id_x";
+                std::string probe_src = "#if __has_builtin(" + control + ")\nint lanescope_control_present;\n#endif\n";
                 for (size_t id : *idsp)
                     probe_src += "#if __has_builtin(" + cases[id].builtin + ")\nint lanescope_has_" +
                                  std::to_string(id) + ";\n#endif\n";
@@ -662,6 +666,17 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                                 clipped(err.empty() ? first_error(read_file(base + ".log")) : err));
                 const std::string offered = read_file(base + ".i");
                 std::lock_guard<std::mutex> lock(mu);
+                if (offered.find("lanescope_control_present;") == std::string::npos) {
+                    for (size_t id : *idsp) {
+                        Case& c = cases[id];
+                        c.done = true;
+                        c.passed = false;
+                        c.detail = "the compiler gave no answer: " + clang + " -E did not report __has_builtin(" +
+                                   control + "), which every amdgcn target has, as present, so its silence about " +
+                                   c.builtin + " says nothing";
+                    }
+                    return;
+                }
                 for (size_t id : *idsp) {
                     Case& c = cases[id];
                     const std::string mark = "lanescope_has_" + std::to_string(id) + ";";
@@ -747,9 +762,16 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                 ++cases_n;
                 cases_ok += k.passed;
             }
+        bool unanswered = false;  // the positive control was not seen: no evidence about the unclaimed builtins
+        for (const ConformanceCheck& k : result.checks)
+            unanswered = unanswered || (k.target == s.target && k.negative && k.detail.rfind("the compiler gave no answer", 0) == 0);
         log << s.builtins_passed << "/" << s.builtins << " builtins passed (" << cases_ok << "/" << cases_n
             << " with modifier combinations); " << s.negatives_passed << "/" << s.negatives
-            << " unclaimed builtins rejected; " << s.compiler
+            << " unclaimed builtins rejected"
+            << (unanswered ? " (the compiler gave no answer: its preprocessor did not report "
+                             "__has_builtin(__builtin_amdgcn_workitem_id_x), which every amdgcn target has)"
+                           : "")
+            << "; " << s.compiler
             << (s.skip_reason.empty() ? "" : " (" + s.skip_reason + ")") << "\n";
     }
     int shown = 0;

@@ -147,3 +147,30 @@ TEST_CASE("conformance stopped by SIGTERM or SIGINT stops its tools, removes its
         CHECK(tool_stopped(f.root / "pid"));
     }
 }
+
+TEST_CASE("conformance takes a compiler's silence about unclaimed builtins as evidence only past a positive control") {
+    FakeTools f;
+    // Says nothing at all (an empty preprocessed file): no evidence, so every unclaimed builtin fails.
+    lstest::Run mute = f.cli("conformance --target gfx908 --clang " + f.compiler() + " --objdump /bin/true");
+    INFO(mute.out.substr(0, 3000) << mute.err);
+    CHECK(mute.status == 5);
+    CHECK(mute.out.find(" 0/") != std::string::npos);
+    CHECK(mute.out.find("unclaimed builtins rejected") != std::string::npos);
+    CHECK(mute.out.find("the compiler gave no answer") != std::string::npos);
+    CHECK(mute.out.find("__builtin_amdgcn_workitem_id_x") != std::string::npos);
+    // Reports the control (a builtin every amdgcn target has) and nothing else: the rest are absent, and pass.
+    const std::string control = f.script(
+        "clang-control", "in=''\nfor a in \"$@\"; do case \"$a\" in *.c) in=$a;; esac; done\n"
+                         "grep -h lanescope_control_present \"$in\" > \"$out\" 2>/dev/null || : > \"$out\"\nexit 0");
+    lstest::Run ok = f.cli("conformance --target gfx908 --clang " + control + " --objdump /bin/true");
+    INFO(ok.out.substr(0, 3000) << ok.err);
+    CHECK(ok.out.find("the compiler gave no answer") == std::string::npos);
+    const size_t at = ok.out.find(" unclaimed builtins rejected");
+    REQUIRE(at != std::string::npos);
+    const size_t from = ok.out.rfind(' ', ok.out.rfind('/', at) - 1) + 1;
+    const std::string frac = ok.out.substr(from, at - from);  // "N/N"
+    const size_t slash = frac.find('/');
+    CHECK(frac.substr(0, slash) == frac.substr(slash + 1));
+    CHECK(frac.substr(0, slash) != "0");
+    CHECK(f.tmp_empty());
+}

@@ -28,6 +28,13 @@ struct HeaderOptions {
 // row then col. Tiles need single-block instructions (TileLayout throws).
 std::string render_header(const Query& q, const TileParams& tile, const std::string& name, const HeaderOptions& opts = {});
 
+// The namespace (and include guard) `header` gives instruction `ins` on `t` at `wave` when --namespace is
+// left out: "ls_<gfx>_<key>", the key the catalog keeps unique per family and wave (the builtin without
+// __builtin_amdgcn_ on AMD, the short name on NVIDIA: tcgen05_mma_m128n64k16_f32_f16_ts), made an
+// identifier (other characters become one _: a double underscore is reserved). So two headers of two
+// instructions never share a namespace or a guard.
+std::string default_header_namespace(const Instruction& ins, const Target& t, int wave);
+
 // Throws Error unless `name` can name the namespace of generated code: a C++
 // identifier (letters, digits, _, not starting with a digit) that is not a
 // keyword or alternative token (int, class, and), not reserved (a double

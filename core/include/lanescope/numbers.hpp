@@ -14,7 +14,8 @@
 
 namespace lanescope {
 
-// Throws Error "<what> '<text>' is not legal; legal: a whole number in lo..hi".
+// Throws Error "<what> '<text>' is not legal; legal: a whole number in lo..hi". The one rule of every
+// number a front end reads: digits only, a '-' only where lo < 0, never a '+' or surrounding space.
 inline long long parse_integer(std::string_view text, long long lo, long long hi, std::string_view what) {
     const std::string s(text);
     auto fail = [&]() -> long long {
@@ -22,7 +23,7 @@ inline long long parse_integer(std::string_view text, long long lo, long long hi
                     ".." + std::to_string(hi));
     };
     if (s.empty() || s.size() > 20) return fail();
-    size_t i = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    const size_t i = (s[0] == '-' && lo < 0) ? 1 : 0;
     if (i == s.size()) return fail();
     for (size_t n = i; n < s.size(); ++n)
         if (s[n] < '0' || s[n] > '9') return fail();
@@ -33,7 +34,8 @@ inline long long parse_integer(std::string_view text, long long lo, long long hi
     return v;
 }
 
-// Decimal numbers ("1.5", "2"), finite, in [lo, hi].
+// Decimal numbers ("1.5", "2"), finite, in [lo, hi]: digits and one '.', a leading '-' only where lo < 0
+// (as parse_integer: no '+', no space).
 inline double parse_decimal(std::string_view text, double lo, double hi, std::string_view what) {
     const std::string s(text);
     auto fail = [&]() -> double {
@@ -41,8 +43,14 @@ inline double parse_decimal(std::string_view text, double lo, double hi, std::st
                     std::to_string(lo).substr(0, 4) + ".." + std::to_string(hi).substr(0, 4));
     };
     if (s.empty() || s.size() > 32) return fail();
-    for (char c : s)
-        if (!((c >= '0' && c <= '9') || c == '.' || c == '-' || c == '+')) return fail();  // no nan, inf, hex, exponents
+    size_t dots = 0, digits = 0;
+    for (size_t n = 0; n < s.size(); ++n) {
+        const char c = s[n];
+        if (c >= '0' && c <= '9') ++digits;
+        else if (c == '.') ++dots;
+        else if (!(c == '-' && n == 0 && lo < 0)) return fail();  // no nan, inf, hex, exponents, '+'
+    }
+    if (digits == 0 || dots > 1) return fail();
     errno = 0;
     char* end = nullptr;
     const double v = std::strtod(s.c_str(), &end);

@@ -6,9 +6,12 @@
 // text everywhere, with the same message.
 //
 // Values: Integer  a whole number in lo..hi (parse_integer's message);
-//         Named    a name of modifier_value_names(field) or a number (gfx1250's
+//         Named    a name of modifier_value_names(field) or its index 0..names-1 (gfx1250's
 //                  controls as LLVM's assembler spells them, tcgen05.ld shapes);
-//         Word     a name only, below hi (--major K|MN, --swizzle none..128B_base32B);
+//         Word     a name only, below hi (--major K|MN, --swizzle none..128B_base32B): no number,
+//                  since the descriptors number their swizzles differently (wgmma 1 = 128B,
+//                  tcgen05 2 = 128B, a TMA map 1 = 32B);
+// Every value is its text exactly: no surrounding space, no '+' (numbers.hpp's rule).
 //         Bytes    a whole number 0..hi, decimal or 0x hexadecimal (descriptor fields);
 //         Descriptor  a whole 64-bit matrix descriptor, decimal or 0x hexadecimal.
 #pragma once

@@ -59,6 +59,21 @@ struct TileLimits {
     static constexpr long long registers = 65536;        // 32-bit registers per lane
     static constexpr long long placements = 1LL << 24;   // (wave, lane, element) placements of one operand
 };
+
+// The parameters with the shape that applies filled in, as TileLayout::params() has them, without laying
+// anything out: M = instruction M x RM x WM and N = instruction N x RN x WN when left 0 (one wave-grid tile),
+// K the instruction's. What every description of a tile prints (describe() of these), never "0x0x0".
+// (Parameters past TileLimits, which TileLayout refuses, keep their 0: no product overflows.)
+inline TileParams with_shape(TileParams p, const Instruction& ins) {
+    const auto fill = [](int& v, long long product) {
+        if (v == 0 && product > 0 && product <= TileLimits::cells) v = static_cast<int>(product);
+    };
+    fill(p.m, static_cast<long long>(ins.m) * p.tiles_m * p.waves_m);
+    fill(p.n, static_cast<long long>(ins.n) * p.tiles_n * p.waves_n);
+    if (p.k == 0) p.k = ins.k;
+    return p;
+}
+
 // One line for the options' --help: "limits: WM x WN <= 1024 waves, ...".
 std::string tile_limits_help();
 

@@ -647,8 +647,21 @@ GivenLayout parse_layout_text(std::string_view text_in, std::string_view origin_
     const std::string_view text = without_bom(text_in);
     size_t first = text.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) throw Error(origin + ": empty; expected the JSON contract, CSV or a linear layout");
-    if (text[first] == '[')
-        throw Error(origin + ": a list of layouts; give one operand's layout (layout --operand X, not all)");
+    if (text[first] == '[') {
+        // What the array is: arrays in arrays past the JSON reader's depth limit, a list of layouts
+        // (layout --operand all), or some other array; none is one operand's layout.
+        int depth = 0;
+        size_t p = first;
+        for (; p < text.size() && (text[p] == '[' || std::isspace(static_cast<unsigned char>(text[p]))); ++p)
+            depth += text[p] == '[';
+        if (depth > json_read::Pull::kMaxDepth)
+            throw Error(origin + ": arrays nested more than " + num(json_read::Pull::kMaxDepth) +
+                        " levels deep; expected one operand's layout (the JSON contract, an object; CSV or a linear layout)");
+        if (depth == 1 && p < text.size() && text[p] == '{')
+            throw Error(origin + ": a list of layouts; give one operand's layout (layout --operand X, not all)");
+        throw Error(origin + ": a JSON array, not a layout; expected one operand's layout (the JSON contract, an object; "
+                    "CSV or a linear layout)");
+    }
     if (has_gluon_named_layout(text)) {
         GivenLayout g;
         g.origin = origin;

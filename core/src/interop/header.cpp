@@ -595,6 +595,17 @@ std::string ldmatrix_helper(const TileLayout& t, const std::vector<std::vector<I
 
 }  // namespace
 
+std::string default_header_namespace(const Instruction& ins, const Target& t, int wave) {
+    const std::string name = "ls_" + t.gfx + "_" + ins.key(wave);
+    std::string safe;
+    for (char c : name) {
+        if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+        if (c != '_' || safe.empty() || safe.back() != '_') safe += c;
+    }
+    while (!safe.empty() && safe.back() == '_') safe.pop_back();
+    return safe;
+}
+
 void check_namespace_name(const std::string& name, const std::string& option) {
     const std::string rule =
         "; legal: a C++ identifier (letters, digits, _; not starting with a digit) that is not a keyword or reserved "
@@ -739,7 +750,7 @@ std::string render_header(const Query& q, const TileParams& tp, const std::strin
          std::string(family_title(q.target->family)) + ", " + (nvidia ? "warp" : "wave") + num(q.mods.wave) + ")";
     if (!q.mods.describe().empty()) s += " [" + q.mods.describe() + "]";
     s += "\n";
-    if (!tp.single()) s += "// Tile: " + tp.describe() + " (docs/tiles.md: Triton's AMD composition)\n";
+    if (!tp.single()) s += "// Tile: " + with_shape(tp, *q.ins).describe() + " (docs/tiles.md: Triton's AMD composition)\n";
     s += "// Layout family " + std::string(layout_kind_name(q.ins->kind)) + "; source: " + family_source(q.ins->kind) + "\n";
     s += "//\n// Per operand X: X::rows, X::cols, X::items (elements one lane holds, in register-and-bit order),\n"
          "// X::row_of / X::col_of / X::which(wave, lane, item) -> element, X::copies(row, col),\n"

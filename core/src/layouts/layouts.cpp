@@ -24,6 +24,7 @@
 //  * wmma_gfx1250, wmma_scale_gfx1250, swmmac_gfx1250: layouts_gfx1250.cpp
 //                  (Triton 3.6 WMMA v3, rocjitsu; evidence per operand).
 #include "lanescope/lanescope.hpp"
+#include "lanescope/options.hpp"
 #include "lanescope/palette.hpp"
 #include "lanescope/smem.hpp"
 #include "layouts/layout_spec.hpp"
@@ -1163,7 +1164,13 @@ int check(const char* name, int given, int fallback, const Legal& legal, const I
     const std::string where = ins.mnemonic + " on " + t.gfx;
     if (legal.values.empty()) {
         if (given == 0) return 0;  // the encoding's default is always fine
-        throw Error(std::string("--") + name + " does not apply to " + where + ": " + legal.why + "; legal: 0 (or omit it)");
+    {
+        // 0 (the encoding's default) is legal only where the option's parser takes it (--num-warps is 1..64).
+        const ModifierOption* o = find_modifier_option(std::string("--") + name);
+        const bool zero = !o || (o->lo == 0 && o->value != OptionValue::Word);
+        throw Error(std::string("--") + name + " does not apply to " + where + ": " + legal.why + "; legal: " +
+                    (zero ? "0 (or leave the option out)" : "leave the option out"));
+    }
     }
     if (std::find(legal.values.begin(), legal.values.end(), given) == legal.values.end())
         throw Error(std::string("--") + name + " " + std::to_string(given) + " is not legal for " + where +
@@ -1390,13 +1397,20 @@ std::string modifier_value_name(std::string_view modifier, int value) {
 }
 
 std::optional<int> parse_modifier_value(std::string_view modifier, std::string_view raw) {
-    std::string t = text::lower(text::trim(raw));
+    // As every number (numbers.hpp): the text is the value, with no surrounding space.
+    std::string t = text::lower(raw);
     if (t.empty() || t.size() > 32) return std::nullopt;
+    const auto* names = value_names(modifier);
     if (std::all_of(t.begin(), t.end(), [](char c) { return c >= '0' && c <= '9'; })) {
         if (t.size() > 6) return std::nullopt;  // no legal value is that large; stoi would overflow
-        return std::stoi(t);
+        // The shared-memory words are names only: a number would be ambiguous (wgmma's descriptor
+        // encodes 128B as 1, tcgen05's as 2; a TMA map's 32B is 1).
+        if (modifier == "swizzle" || modifier == "smem_major") return std::nullopt;
+        const int v = std::stoi(t);
+        // A named field's number is the index of its name (0..names-1), nothing past them.
+        if (names && v >= static_cast<int>(names->size())) return std::nullopt;
+        return v;
     }
-    const auto* names = value_names(modifier);
     if (!names) return std::nullopt;
     for (const char* prefix : {"matrix_scale_fmt_", "matrix_scale_", "matrix_fmt_"})
         if (t.rfind(prefix, 0) == 0) {

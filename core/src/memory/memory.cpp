@@ -81,10 +81,34 @@ bool even_tuples(Family f) {
     return f == Family::CDNA2 || f == Family::CDNA3 || f == Family::CDNA4 || f == Family::CDNA5;
 }
 
-void require_amd(const Target& t, const char* what) {
-    if (t.vendor() != Vendor::AMD)
-        throw Error(std::string(what) + " are modelled for AMD targets (CDNA1-5, RDNA3/4); " + t.gfx +
-                    " is NVIDIA, whose fragments are loaded with ldmatrix (see the catalog's ldmatrix rows)");
+// Why threads' plain loads (or stores) do not fill operand `op` of this NVIDIA instruction, in the terms of
+// where the operand lives: only mma.sync's register fragments (ldmatrix / ld.shared) are planned on NVIDIA.
+[[noreturn]] void refuse_nvidia_plain(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods,
+                                      bool store) {
+    const std::string what = store ? "plain stores" : "plain loads";
+    const std::string X = std::string(operand_name(op)) + " of " + ins.mnemonic;
+    const std::string legal = "; legal: load of an mma.sync operand (ldmatrix / ld.shared), or --memory smem for an "
+                              "operand read through a shared-memory descriptor (wgmma A/B, tcgen05.mma A/B)";
+    if (operand_space(ins, op, mods) == Space::TensorMemory)
+        throw Error(X + " lives in Tensor Memory (TMEM), which no thread loads or stores: " +
+                    (op == Operand::D || op == Operand::C ? "tcgen05.mma writes it there, and tcgen05.ld reads it into registers"
+                                                          : "tcgen05.cp or tcgen05.st puts it there, and tcgen05.mma reads it") +
+                    " (" + t.gfx + "); the registers a tcgen05.ld gives are `layout`/`where`/`which` of D with --tmem-load "
+                    "SHAPE, or of the tcgen05_ld_* instructions; " + what + " are not modelled for it" + legal);
+    if (ins.kind == LayoutKind::Tcgen05LdSt)
+        throw Error(ins.mnemonic + std::string(ins.store ? " is itself the store of its register fragment into Tensor "
+                                                           "Memory"
+                                                         : " is itself the load of its register fragment from Tensor "
+                                                           "Memory") +
+                    " (TMEM, which no thread reads with ld.shared or global loads); `layout`/`where`/`which` give its "
+                    "fragment" + legal);
+    if (ins.kind == LayoutKind::Tcgen05Cp)
+        throw Error(ins.mnemonic + " copies shared memory into Tensor Memory itself; no thread's loads take part" + legal);
+    if (ins.kind == LayoutKind::LdStMatrix)
+        throw Error(ins.mnemonic + " is itself the shared-memory " + (ins.store ? "store" : "load") +
+                    " of its fragment; `load` of an mma.sync operand plans it (ldmatrix / stmatrix)" + legal);
+    throw Error(what + " into " + X + " (" + std::string(space_title(operand_space(ins, op, mods))) + ", " + t.gfx +
+                ") are not modelled: on NVIDIA targets `load` plans mma.sync's register fragments" + legal);
 }
 
 // PTX's shared-memory accesses (PTX ISA §9.7.9.8 ld, §9.7.9.10 st): .b8 / .b16 / .b32, .v2.b32, .v4.b32.
@@ -396,7 +420,7 @@ std::vector<MemoryOp> plan_plain(const Instruction& ins, const Target& t, Operan
                     "memory (ld.shared / st.shared, ldmatrix / stmatrix); legal: --memory smem");
     if (t.vendor() != Vendor::AMD && ins.kind != LayoutKind::MmaSync && ins.kind != LayoutKind::MmaSparse &&
         ins.kind != LayoutKind::MmaBlockScale)
-        require_amd(t, store ? "plain stores" : "plain loads");
+        refuse_nvidia_plain(ins, t, op, mods, store);
     if (store && op != Operand::C && op != Operand::D)
         throw Error("stores are planned for the accumulator: legal operands C, D (not " + std::string(operand_name(op)) + ")");
     if (ins.sparse() && (op == Operand::A || op == Operand::K))

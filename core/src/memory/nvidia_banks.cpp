@@ -148,8 +148,10 @@ SmemBankReport smem_bank_wavefronts(const SmemAccess& a, const std::vector<std::
     if (a.matrix) {
         if (addresses.size() < static_cast<size_t>(a.lanes_used) || addresses.size() > 32)
             throw Error("--addresses: " + a.name + " takes the row addresses of lanes 0.." + str(a.lanes_used - 1) +
-                        " (" + str(a.lanes_used) + " to 32 addresses; those of lanes " + str(a.lanes_used) +
-                        "-31 are ignored); " + str(static_cast<long long>(addresses.size())) + " given");
+                        (a.lanes_used >= 32 ? std::string(" (32 addresses, one per lane)")
+                                            : " (" + str(a.lanes_used) + " to 32 addresses; those of lanes " +
+                                                  str(a.lanes_used) + "-31 are ignored)") +
+                        "; " + str(static_cast<long long>(addresses.size())) + " given");
     } else if (addresses.size() != 32) {
         throw Error("--addresses: " + a.name + " takes one address per lane of the warp (32); " +
                     str(static_cast<long long>(addresses.size())) + " given");

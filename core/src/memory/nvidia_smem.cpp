@@ -52,11 +52,12 @@ std::string_view smem_swizzle_name(SmemSwizzle s) {
 }
 
 std::optional<SmemSwizzle> parse_smem_swizzle(std::string_view text) {
-    const std::string t = text::lower(text::trim(text));
-    if (t == "none" || t == "interleave" || t == "0") return SmemSwizzle::None;
-    if (t == "32b" || t == "32") return SmemSwizzle::B32;
-    if (t == "64b" || t == "64") return SmemSwizzle::B64;
-    if (t == "128b" || t == "128") return SmemSwizzle::B128;
+    // Names only, as typed (no space): a number would be read as one encoding or another.
+    const std::string t = text::lower(text);
+    if (t == "none" || t == "interleave") return SmemSwizzle::None;
+    if (t == "32b") return SmemSwizzle::B32;
+    if (t == "64b") return SmemSwizzle::B64;
+    if (t == "128b") return SmemSwizzle::B128;
     if (t == "128b_base32b" || t == "128b_atom_32b" || t == "128b_32b") return SmemSwizzle::B128Base32;
     return std::nullopt;
 }

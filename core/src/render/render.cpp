@@ -674,8 +674,11 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
             for (size_t m = 0; m < term.locations.size(); ++m) s += (m ? ", " : "") + location_json(term.locations[m]);
             s += n + 1 < t.terms.size() ? "]},\n" : "]}\n";
         }
-        return s + "], \"note\": " + json_string(t.note) + "}\n";
+        // How sure the layouts are: the weakest of the operands a trace spans (as `info` and a GEMM figure say).
+        const Evidence ev = instruction_evidence(*q.ins, q.mods);
+        return s + "], \"note\": " + json_string(t.note) + (ev.confidence.empty() ? "" : ", " + evidence_json(ev)) + "}\n";
     }
+    const std::string ev_text = evidence_text(instruction_evidence(*q.ins, q.mods));
     const std::string d_label = "D" + std::string(blocks > 1 ? "[b" + num(t.d.block) + "]" : "") + "[" + num(t.d.row) + "][" +
                                 num(t.d.col) + "]";
     auto space_of = [&](Operand op) { return std::find(ops.begin(), ops.end(), op) == ops.end() ? Space::Registers : operand_space(*q.ins, op, q.mods); };
@@ -690,12 +693,12 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
         rows.push_back({std::string(operand_name(term.operand)), element_label(term.operand, term.element, ob),
                         locations_text(*q.ins, term.operand, term.locations, bits_of(term.operand), space_of(term.operand))});
     }
-    if (one) return grid(with_note(rows, t.note), f);
+    if (one) return grid(with_note(rows, t.note.empty() ? ev_text : t.note + " " + ev_text), f);
     std::string out = d_label + " of " + title(q) + " is at " + d_at + "\n";
     out += "D = sum over k of A[i][k]*B[k][j] + C[i][j]; its inputs:\n\n";
     out += grid(rows, f);
     if (!t.note.empty()) out += "\nnote: " + t.note + "\n";
-    return out;
+    return out + ev_text;
 }
 
 namespace {

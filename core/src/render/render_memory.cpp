@@ -184,13 +184,16 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
     std::string kind = r.store ? "stores" : r.transpose ? "transposed loads" : "plain loads";
     if (nvidia && !plan.ops.empty() && plan.ops.front().mnemonic.find("matrix") != std::string::npos)
         kind = r.store ? "stores (stmatrix)" : "matrix loads (ldmatrix)";
+    // How sure the operand's layout is (gfx1250), in the words layout/where/which use.
+    const Evidence ev = layout_evidence(*q.ins, r.operand, q.mods);
     if (f == Format::Json) {
         std::string s = "{" + query_header_json(q) + ", ";
         if (!L.tile_fields.empty()) s += L.tile_fields + ", ";
         s += "\"operand\": " + json_string(op_name) + ", \"view\": \"matrix\", \"type\": " + json_string(L.type) +
              ", \"element_bits\": " + num(L.bits) + ", \"space\": \"registers\", \"blocks\": " + num(L.blocks) +
              ", \"rows\": " + num(L.rows) +
-             ", \"cols\": " + num(L.cols) + ", \"regs\": " + num(L.regs) + ", \"lanes\": " + num(L.lanes) + ",\n";
+             ", \"cols\": " + num(L.cols) + ", \"regs\": " + num(L.regs) + ", \"lanes\": " + num(L.lanes) +
+             (ev.confidence.empty() ? "" : ", " + evidence_json(ev)) + ",\n";
         s += "\"memory\": {\"space\": " + json_string(memory_space_name(*q.target, t.space)) + ", \"order\": " +
              json_string(memory_order_name(t.order)) + ", \"ld\": " + num(t.ld) + ", \"pad\": " + num(t.pad) +
              ", \"swizzle\": " + swizzle_json(t.swizzle) + ", \"element_bits\": " + num(t.element_bits) +
@@ -268,10 +271,10 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
     }
     const bool md = f == Format::Markdown;
     std::string out = (md ? "### " : "") + std::string(r.store ? "Stores of " : "Loads of ") + op_name + " of " +
-                      query_title(q) + (r.tiles && !r.tiles->single() ? " (tile: " + r.tiles->describe() + ")" : "") +
+                      query_title(q) + (r.tiles && !r.tiles->single() ? " (tile: " + with_shape(*r.tiles, *q.ins).describe() + ")" : "") +
                       "\nmemory: " + memory_words(*q.target, t) + "\n" + kind + ": " + num(plan.instructions_per_wave) +
                       " instructions per " + (nvidia ? "warp" : "wave") + "\nalignment: " +
-                      alignment_rule(*q.target, t.space) + "\n";
+                      alignment_rule(*q.target, t.space) + "\n" + evidence_text(ev);
     for (const std::string& n : plan.notes) out += "note: " + n + "\n";
     out += "\n";
     // Per-lane address table: one column per wave-level instruction.

@@ -83,9 +83,11 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
     const std::string op_name(operand_name(r.operand));
     const std::string unit = lds ? "cycles" : "lines";
     const std::string per = lds ? "bytes per cycle" : "bytes per 128-byte line";
+    const Evidence ev = layout_evidence(*q.ins, r.operand, q.mods);  // the operand's layout (gfx1250), as `load` says it
     if (f == Format::Json) {
         std::string j = "{" + query_header_json(q) + ", \"operand\": " + json_string(op_name) +
-                        (r.tiles && !r.tiles->single() ? ", \"tile\": " + json_string(r.tiles->describe()) : "") + ",\n";
+                        (r.tiles && !r.tiles->single() ? ", \"tile\": " + json_string(with_shape(*r.tiles, *q.ins).describe()) : "") +
+                        (ev.confidence.empty() ? "" : ", " + evidence_json(ev)) + ",\n";
         j += "\"memory\": {\"space\": " + json_string(memory_space_name(*q.target, r.tile.space)) + ", \"order\": " +
              json_string(memory_order_name(r.tile.order)) + ", \"ld\": " + num(r.tile.ld) + ", \"element_bits\": " +
              num(r.tile.element_bits) + ", \"lines\": " + num(s.lines) + "}, \"direction\": " +
@@ -179,10 +181,10 @@ std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepRepo
     }
     const bool md = f == Format::Markdown;
     std::string out = (md ? "### " : "") + std::string("Sweep of ") + op_name + " of " + query_title(q) +
-                      (r.tiles && !r.tiles->single() ? " (tile: " + r.tiles->describe() + ")" : "") + ": " +
+                      (r.tiles && !r.tiles->single() ? " (tile: " + with_shape(*r.tiles, *q.ins).describe() + ")" : "") + ": " +
                       (r.store ? "stores" : "loads") + ", " + std::string(memory_space_name(*q.target, r.tile.space)) + ", " +
                       (r.tile.order == MemoryOrder::RowMajor ? "row" : "column") + "-major, ld " + num(r.tile.ld) + ", " +
-                      num(r.tile.element_bits) + "-bit elements, " + num(s.lines) + " lines\n";
+                      num(r.tile.element_bits) + "-bit elements, " + num(s.lines) + " lines\n" + evidence_text(ev);
     out += "cost: " + s.metric + (lds ? " (each instruction's passes under its pass grouping, as `load` counts them; the "
                                         "worst wave of a tile)"
                                       : " (distinct lines each instruction touches, as `load` counts them; the worst "

@@ -335,7 +335,9 @@ std::string render_tile_trace(const Query& q, const TileLayout& a, const TileLay
             s += "{\"operand\": " + json_string(operand_name(terms[n].op)) + ", \"block\": 0, \"row\": " +
                  num(terms[n].el.row) + ", \"col\": " + num(terms[n].el.col) + ", \"locations\": " +
                  json_locs(terms[n].at) + (n + 1 < terms.size() ? "},\n" : "}\n");
-        return s + "]}\n";
+        // The weakest evidence of the operands the trace spans, as one instruction's trace gives it.
+        const Evidence ev = instruction_evidence(*q.ins, q.mods);
+        return s + "]" + (ev.confidence.empty() ? "" : ", " + evidence_json(ev)) + "}\n";
     }
     std::vector<std::vector<std::string>> rows = {{"operand", "element", "locations"}};
     std::string out;
@@ -351,7 +353,8 @@ std::string render_tile_trace(const Query& q, const TileLayout& a, const TileLay
     }
     for (const Term& t : terms)
         rows.push_back({std::string(operand_name(t.op)), element_label(t.op, t.el, 1), labels(t.op, t.at, t.bits)});
-    return out + render_grid(rows, f);
+    // As the tile's where/which: the confidence after the table (CSV: the table alone).
+    return out + render_grid(rows, f) + (f == Format::Csv ? "" : evidence_text(instruction_evidence(*q.ins, q.mods)));
 }
 
 }  // namespace lanescope

@@ -75,8 +75,15 @@ public:
         const size_t start = p_;
         if (t_[p_] == '-') ++p_;
         while (p_ < t_.size() && t_[p_] >= '0' && t_[p_] <= '9') ++p_;
-        if (p_ < t_.size() && (t_[p_] == '.' || t_[p_] == 'e' || t_[p_] == 'E'))
-            fail(what + " must be a whole number, not " + std::string(t_.substr(start, std::min<size_t>(p_ - start + 8, 24))));
+        if (p_ < t_.size() && (t_[p_] == '.' || t_[p_] == 'e' || t_[p_] == 'E')) {
+            // Echo the number alone (8.5, 1e3), not what follows it.
+            size_t end = p_;
+            while (end < t_.size() && end - start < 24 &&
+                   ((t_[end] >= '0' && t_[end] <= '9') || t_[end] == '.' || t_[end] == 'e' || t_[end] == 'E' ||
+                    t_[end] == '+' || t_[end] == '-'))
+                ++end;
+            fail(what + " must be a whole number, not " + std::string(t_.substr(start, end - start)));
+        }
         long long v = 0;
         auto r = std::from_chars(t_.data() + start, t_.data() + p_, v);
         if (r.ec != std::errc() || r.ptr != t_.data() + p_)
