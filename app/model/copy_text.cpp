@@ -57,12 +57,8 @@ std::string one(const LayoutSet& set, const ls::TileParams& tp, ls::Operand op, 
 
 std::string copy_text(const LayoutSet& set, const ls::TileParams& tile, std::optional<ls::Operand> op, CopyKind kind) {
     if (kind == CopyKind::Header) {
-        // The namespace lanescope-cli header gives by default: ls_<gfx>_<builtin without __builtin_amdgcn_, else the mnemonic>.
-        const std::string builtin = set.ins->builtin(set.mods.wave);
-        const std::string prefix = "__builtin_amdgcn_";
-        std::string name = "ls_" + set.target->gfx + "_" + (builtin.rfind(prefix, 0) == 0 ? builtin.substr(prefix.size()) : set.ins->mnemonic);
-        for (char& c : name)
-            if (!std::isalnum(static_cast<unsigned char>(c))) c = '_';
+        // The namespace lanescope-cli header gives by default (core's one rule: unique per instruction).
+        const std::string name = ls::default_header_namespace(*set.ins, *set.target, set.mods.wave);
         ls::Query q;
         q.ins = set.ins, q.target = set.target, q.mods = set.mods;
         return ls::render_header(q, tile, name);
