@@ -219,7 +219,7 @@ function parseId(id) {
 // The lane of every matrix-view tile, asked for once per figure: after the first picture is painted
 // (the picture does not wait for it), or by an earlier shift+hover.
 function learnLanes() {
-  if (fig.lanesKnown) return;
+  if (!fig || fig.lanesKnown) return;  // no figure (a refused link): nothing to learn
   fig.lanesKnown = true;
   const lanes = laneTables();
   for (let i = 0; i < fig.parsed.length; ++i) {

@@ -405,6 +405,7 @@ def run_checks(b, cli, base, downloads, shots):
         check(rc != 0 and got == want, "bad link %s shows the CLI's message: %s" % (link, (got or "nothing").splitlines()[0]))
         check(b.js("document.getElementById('search') !== null && document.getElementById('arch').value") is not None,
               "bad link %s: the page stays usable" % link)
+        check(b.js("document.body.dataset.ready === '1'"), "bad link %s: the page finished (facts and menus built)" % link)
 
     # A link that is not percent-encoding: said on the page (no exception, no blank page), and a
     # good link after it draws again.
