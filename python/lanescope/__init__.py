@@ -45,12 +45,49 @@ Part.__doc__ = "Bits [bit_lo, bit_hi] of a register hold bits elem_bit_lo.. of e
 _FLAGS = {"transposed", "transpose", "store", "sweep", "tables", "hover_titles"}
 
 
-def _option_words(options):
+# Keywords no function takes as an option: what the function writes itself (the format it reads back,
+# the output) and the CLI's own help/version. Functions add the words they set (row=, lane=, top=...).
+_RESERVED = {"format": "the format is the one this function reads back (Layout.table(format=...) gives CSV or Markdown)",
+             "out": "the text is returned (figure(path) writes a file)",
+             "help": "help(lanescope.layout) and docs/python.md describe the keywords",
+             "version": "lanescope.__version__ is the module's version"}
+# Options whose value may be a tuple of whole numbers (WMxWN, RMxRN, TMxTN[xTK]).
+_TUPLE_KEYS = {"waves", "tiles_per_wave", "shape"}
+_known = None
+
+
+def _known_options():
+    """Every long option of the CLI's query subcommands, as keyword names (from their --help)."""
+    global _known
+    if _known is None:
+        names = set()
+        for sub in ("layout", "where", "which", "info", "trace", "load", "header", "check", "figure"):
+            rc, out, err = _core.run_cli([sub, "--help"])
+            for word in (out + (err.encode() if isinstance(err, str) else err)).decode(errors="replace").split():
+                word = word.strip(",[]")
+                for part in word.split(","):
+                    if part.startswith("--") and len(part) > 2:
+                        names.add(part[2:].split("=")[0].replace("-", "_"))
+        _known = names
+    return _known
+
+
+def _option_words(options, reserved=None):
     """The CLI words for keyword options: name=value -> --name=value (underscores as dashes)."""
     words = []
     for key, value in options.items():
-        if value is None:
-            continue
+        if key in _RESERVED:
+            raise UsageError(f"{key}= is not an option here: {_RESERVED[key]}; legal: leave it out")
+        if reserved and key in reserved:
+            raise UsageError(f"{key}= is set by this function ({reserved[key]}); legal: leave it out")
+        if value is None or value is False:
+            # Not passed on, so the CLI cannot name a typo: the name is checked here (a given value is the
+            # CLI's to judge, with its "did you mean").
+            if key not in _known_options():
+                raise UsageError(f"unknown keyword {key}=; legal: the long options of lanescope-cli's query commands "
+                                 f"(`lanescope-cli layout --help`), with '_' for '-', e.g. cbsz=, waves=, k_width=")
+            if value is None:
+                continue
         flag = "--" + key.replace("_", "-")
         if key in _FLAGS:
             if not isinstance(value, (bool, _np.bool_)):
@@ -61,6 +98,9 @@ def _option_words(options):
         if isinstance(value, (bool, _np.bool_)):
             raise UsageError(f"{flag} takes a value, not {value!r} (legal: `lanescope-cli layout --help` lists it)")
         if isinstance(value, (tuple, list)):
+            if key not in _TUPLE_KEYS:
+                raise UsageError(f"{flag} takes one value, not a {type(value).__name__} ({value!r}); a tuple is legal for "
+                                 + ", ".join(sorted(_TUPLE_KEYS)))
             if not value or not all(isinstance(v, (int, _np.integer)) and not isinstance(v, bool) for v in value):
                 raise UsageError(f"{flag} {value!r} is not legal: a tuple of whole numbers such as (2, 2), or 'WMxWN'")
             value = "x".join(str(int(v)) for v in value)
@@ -70,7 +110,7 @@ def _option_words(options):
             value = repr(value)
         elif not isinstance(value, str):
             raise UsageError(f"{flag} {value!r} is not legal: a {type(value).__name__}; legal: a number or a name")
-        words += _flag_value(flag, value)
+        words += _flag_value(flag, _text_arg(key, value))
     return words
 
 
@@ -104,9 +144,26 @@ def _message(err):
     return "\n".join(lines) or "lanescope-cli failed without a message"
 
 
+def _text_arg(name, value):
+    """A str the engine reads as C text: no NUL (it would end the text there) and valid UTF-8."""
+    if not isinstance(value, str):
+        raise UsageError(f"{name} must be a str, not {type(value).__name__} ({value!r})")
+    if "\x00" in value:
+        raise UsageError(f"{name} {value!r} contains a NUL character; legal: text without NUL")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise UsageError(f"{name} {value!r} is not valid text (a lone surrogate); legal: a str that encodes as UTF-8") from None
+    return value
+
+
+def _checked_words(words):
+    return [_text_arg("argument", str(w)) for w in words]
+
+
 def _run(words, ok=(0,)):
     """lanescope-cli WORDS in process: (exit status, stdout bytes); errors raised as lanescope.Error."""
-    rc, out, err = _core.run_cli([str(w) for w in words])
+    rc, out, err = _core.run_cli(_checked_words(words))
     if rc in ok:
         return rc, out
     cls = {1: QueryError, 2: UsageError}.get(rc, InternalError)
@@ -129,9 +186,7 @@ def architectures() -> list:
 def instructions(arch: str, search: str = "") -> list:
     """The instructions of ``arch`` (dicts of their facts); with ``search`` only those matching its
     words, best first, as the app's search box and ``lanescope-cli list --search`` find them."""
-    if not isinstance(arch, str) or not isinstance(search, str):
-        raise UsageError("instructions(arch, search='') takes strings")
-    return _core.instructions(arch, search)
+    return _core.instructions(_text_arg("arch", arch), _text_arg("search", search))
 
 
 def search(arch: str, words: str) -> list:
@@ -164,7 +219,7 @@ class Layout:
     """
 
     def __init__(self, arch: str, instruction: str, operand: str = "A", **options):
-        self._words = [*_target_words(arch, instruction, operand), *_option_words(options)]
+        self._words = _checked_words([*_target_words(arch, instruction, operand), *_option_words(options)])
         self._core = _core.Layout(self._words)
         info = self._core.info()
         self._info = info
@@ -321,8 +376,9 @@ class Layout:
 
     def sweep(self, top: int = 10, **options) -> dict:
         """Paddings and swizzles ranked for this operand's loads (``load --sweep --format json``)."""
-        return _json.loads(_run(["load", *self._words, *_option_words(options), "--sweep", f"--top={top}",
-                                 "--format=json"])[1])
+        return _json.loads(_run(["load", *self._words,
+                                 *_option_words(options, {"sweep": "sweep() is the sweep; load() plans one layout"}),
+                                 "--sweep", f"--top={top}", "--format=json"])[1])
 
     # --- pictures -------------------------------------------------------------------
     def figure(self, path=None, format: str = None, **options):
@@ -354,6 +410,10 @@ class Layout:
         return (f"<lanescope.Layout {self.operand} of {self.instruction} on {self.target}{tile}: "
                 f"{self.shape_text()} {self.type} in {self.space}, {self.waves} wave(s) x {self.lanes} lanes x "
                 f"{self.regs} regs>")
+
+    def __reduce__(self):
+        raise UsageError("a lanescope.Layout is not pickled (it holds the engine's layout); legal: keep its query "
+                         "(layout(arch, instruction, operand, **modifiers)) or its to_json() text")
 
     def shape_text(self):
         return "x".join(str(n) for n in self.shape)
@@ -397,9 +457,10 @@ def layout(arch: str, instruction: str, operand: str = "A", **options) -> Layout
 
 def layouts(arch: str, instruction: str, **options) -> dict:
     """Every operand of the instruction: {"A": Layout, "B": ..., "C": ..., "D": ...}."""
-    if not isinstance(arch, str) or not isinstance(instruction, str):
-        raise UsageError("layouts(arch, instruction, ...) takes strings")
-    return {op: Layout(arch, instruction, op, **options) for op in _core.operands(arch, instruction)}
+    if "operand" in options:
+        raise UsageError("layouts() gives every operand; legal: leave operand= out, or layout(..., operand=...) for one")
+    return {op: Layout(arch, instruction, op, **options)
+            for op in _core.operands(_text_arg("arch", arch), _text_arg("instruction", instruction))}
 
 
 _TILE_KEYS = {"waves", "tiles_per_wave", "shape", "k_width", "transposed"}
@@ -409,7 +470,7 @@ def where(arch: str, instruction: str, operand: str, row: int, col: int, block: 
     """Every place element (block, row, col) of ``operand`` lives (only that element is laid out
     on one instruction: the CLI's ``where``)."""
     _ints(row=row, col=col, block=block)
-    words = ["where", *_target_words(arch, instruction, operand), *_option_words(options),
+    words = ["where", *_target_words(arch, instruction, operand), *_option_words(options, {"of_wave": "wave of which()"}),
              f"--row={row}", f"--col={col}", "--format=json"]
     if block:
         words.append(f"--block={block}")
@@ -420,8 +481,9 @@ def which(arch: str, instruction: str, operand: str, lane: int, reg: int = None,
     """What register ``reg`` of ``lane`` holds (every register of the lane without ``reg``; ``wave``:
     the wave of a tile): the CLI's ``which --format json``."""
     _ints(lane=lane)
-    words = ["which", *_target_words(arch, instruction, operand), *_option_words(options), f"--lane={lane}",
-             "--format=json"]
+    words = ["which", *_target_words(arch, instruction, operand),
+             *_option_words(options, {"of_wave": "its wave=", "tmem_lane": "its lane=", "column": "its reg="}),
+             f"--lane={lane}", "--format=json"]
     if reg is not None:
         _ints(reg=reg)
         words.append(f"--reg={reg}")
@@ -457,13 +519,18 @@ def _layout_text(other, shape=None):
         return other.to_json()
     if isinstance(other, dict):
         return _json.dumps(other)
+    if isinstance(other, str) and "\n" not in other and other.strip() and _os.path.isfile(other):
+        other = _os.fspath(other)  # a str naming an existing file is that file (layout text has a newline or is no name)
+        return _read_layout_file(other)
     if isinstance(other, _os.PathLike):
-        with open(other, encoding="utf-8") as f:
-            return f.read()
+        return _read_layout_file(other)
     if isinstance(other, str):
-        return other
+        return _text_arg("layout", other)
     if isinstance(other, bytes):
-        return other.decode()
+        try:
+            return other.decode("utf-8")
+        except UnicodeDecodeError as e:
+            raise UsageError(f"check: the layout bytes are not UTF-8 text ({e}); legal: the text of a layout") from None
     mod = type(other).__module__ or ""
     if mod.startswith("triton"):
         from . import _gluon
@@ -471,6 +538,14 @@ def _layout_text(other, shape=None):
     raise UsageError(f"check: cannot read a {type(other).__name__}; legal: the JSON contract or CSV text, a linear "
                      "layout (lanescope's or Triton's JSON, Gluon's DistributedLinearLayout(...), LinearLayout text), "
                      "a dict, a path, a lanescope.Layout or a Gluon layout object")
+
+
+def _read_layout_file(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        raise QueryError(f"check: cannot read the layout file {_os.fspath(path)!r}: {e}") from None
 
 
 def _check(other, words, show, shape=None):
@@ -481,6 +556,8 @@ def _check(other, words, show, shape=None):
         path = f.name
     try:
         rc, out = _run(["check", *words, f"--layout={path}", f"--show={show}", "--format=json"], ok=(0, 5))
+    except Error as e:  # the message names the layout given, not the temporary file it was passed in
+        raise type(e)(str(e).replace(path, "the layout given to check")) from None
     finally:
         _os.unlink(path)
     out = out.decode()
@@ -513,13 +590,17 @@ def load(arch: str, instruction: str, operand: str = "A", **options) -> dict:
 
 def sweep(arch: str, instruction: str, operand: str = "A", top: int = 10, **options) -> dict:
     """Paddings and swizzles ranked for one operand's loads (``lanescope-cli load --sweep --format json``)."""
-    return _json.loads(_run(["load", *_target_words(arch, instruction, operand), *_option_words(options),
+    return _json.loads(_run(["load", *_target_words(arch, instruction, operand),
+                             *_option_words(options, {"sweep": "sweep() is the sweep; load() plans one layout"}),
                              "--sweep", f"--top={top}", "--format=json"])[1])
 
 
 def _figure(words, path, format, options):
     if path is not None and not isinstance(path, (str, _os.PathLike)):
         raise UsageError(f"figure: path must be a str or a path, not {type(path).__name__}")
+    if path is not None and _os.fspath(path) == "-":
+        raise UsageError("figure: path '-' would write the figure to this process's standard output; legal: a file "
+                         "name (.svg, .png, .tex), or path=None to have the figure returned")
     extra = _flag_value("--format", _str("format", format)) if format is not None else []
     out = _os.fspath(path) if path is not None else "-"
     if path is None and format is None:
@@ -553,20 +634,46 @@ class LinearLayout:
     element each (wave, lane, register index) holds, as arrays ``row col wave lane reg``."""
 
     def __init__(self, text: str):
-        d = _core.linear_layout(text)
+        d = _core.linear_layout(_text_arg("text", text))
         self.rows, self.cols = d["rows"], d["cols"]
+        warp = [list(b) for b in d["warp"]]
+        # The engine reads Triton's block bases as warps after the warps (one CTA of a pair is one more
+        # wave of the pair); they are kept apart here, as Triton has them.
+        blocks = _block_bases_count(text)
         self.bases = {"register": [list(b) for b in d["register"]], "lane": [list(b) for b in d["lane"]],
-                      "warp": [list(b) for b in d["warp"]]}
+                      "warp": warp[:len(warp) - blocks], "block": warp[len(warp) - blocks:]}
         self.row, self.col, self.wave, self.lane, self.reg = d["row"], d["col"], d["wave"], d["lane_index"], d["reg"]
 
     def to_json(self) -> str:
         """Triton's JSON form (reg_bases, lane_bases, warp_bases, block_bases, shape)."""
         return _json.dumps({"reg_bases": self.bases["register"], "lane_bases": self.bases["lane"],
-                            "warp_bases": self.bases["warp"], "block_bases": [], "shape": [self.rows, self.cols]})
+                            "warp_bases": self.bases["warp"], "block_bases": self.bases["block"],
+                            "shape": [self.rows, self.cols]})
 
     def __repr__(self):
         return (f"<lanescope.LinearLayout {self.rows}x{self.cols}: {len(self.bases['register'])} register, "
                 f"{len(self.bases['lane'])} lane, {len(self.bases['warp'])} warp bases>")
+
+
+def _block_bases_count(text):
+    """How many block bases the text gives (Triton's JSON "block_bases" or Gluon's block_bases=[...])."""
+    for key in ('"block_bases"', "block_bases"):
+        at = text.find(key)
+        if at < 0:
+            continue
+        start = text.find("[", at)
+        if start < 0:
+            return 0
+        depth = 0
+        for end in range(start, len(text)):
+            depth += {"[": 1, "]": -1}.get(text[end], 0)
+            if depth == 0:
+                try:
+                    return len(_json.loads(text[start:end + 1]))
+                except ValueError:
+                    return 0
+        return 0
+    return 0
 
 
 def from_gluon(layout, shape) -> LinearLayout:

@@ -31,10 +31,8 @@ def _get_builder():
 
 def bases(layout, shape):
     """Triton's linear layout of a Gluon layout object at shape [rows, cols]: its bases as lists."""
+    shape = checked_shape(shape)
     require()
-    if shape is None:
-        raise ValueError("a Gluon layout needs the tensor shape [rows, cols] it lays out")
-    shape = [int(s) for s in shape]
     if hasattr(layout, "reg_bases") and hasattr(layout, "lane_bases"):  # DistributedLinearLayout: its own bases
         return {k: [list(x) for x in getattr(layout, k)] for k in ("reg_bases", "lane_bases", "warp_bases", "block_bases")}
     builder = _get_builder()
@@ -45,14 +43,26 @@ def bases(layout, shape):
 def triton_json(layout, shape):
     """Triton's JSON form of a Gluon layout object (what lanescope's readers and check read)."""
     d = bases(layout, shape)
-    d["shape"] = [int(s) for s in shape]
+    d["shape"] = checked_shape(shape)
     return json.dumps(d)
+
+
+def checked_shape(shape):
+    """[rows, cols] as whole numbers (not floats, strings or bools: nothing is rounded or parsed)."""
+    from ._errors import UsageError
+    ok = isinstance(shape, (tuple, list)) and len(shape) == 2 and all(
+        hasattr(s, "__index__") and not isinstance(s, bool) and int(s.__index__()) > 0 for s in shape)
+    if not ok:
+        raise UsageError(f"a Gluon layout needs the tensor shape it lays out as (rows, cols) of positive whole numbers, "
+                         f"not {shape!r}")
+    return [int(s.__index__()) for s in shape]
 
 
 def to_gluon(lay, form="named"):
     """The Gluon object lanescope-cli's --format gluon text builds for `lay`."""
+    from ._errors import UsageError
     if form not in ("named", "linear"):
-        raise ValueError(f"form {form!r} is not legal; legal: 'named' (the named constructor, else the linear one), "
+        raise UsageError(f"form {form!r} is not legal; legal: 'named' (the named constructor, else the linear one), "
                          "'linear' (DistributedLinearLayout)")
     require()
     ns = {}

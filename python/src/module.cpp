@@ -10,6 +10,8 @@
 
 #include "lanescope/limits.hpp"
 #include "lanescope/linear.hpp"
+#include "lanescope/options.hpp"
+#include "lanescope/smem.hpp"
 #include "lanescope/search.hpp"
 #include "lanescope/tile.hpp"
 
@@ -26,6 +28,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <fcntl.h>
 #include <unistd.h>
 #include <vector>
 
@@ -77,9 +80,14 @@ Captured run_cli(const std::vector<std::string>& args) {
     FILE* out_file = std::tmpfile();
     FILE* err_file = std::tmpfile();
     if (!out_file || !err_file) raise(g_internal_error, "lanescope: cannot create a temporary file for the CLI's output");
-    const int saved_out = ::dup(1), saved_err = ::dup(2);
-    ::dup2(::fileno(out_file), 1);
-    ::dup2(::fileno(err_file), 2);
+    // Every descriptor the redirection holds is above 2: with standard input or output closed (a
+    // daemon, some job runners) a temporary file would otherwise be given fd 0 or 1 and the dup2s
+    // below would point both streams at one file.
+    const int out_fd = ::fcntl(::fileno(out_file), F_DUPFD_CLOEXEC, 3), err_fd = ::fcntl(::fileno(err_file), F_DUPFD_CLOEXEC, 3);
+    const int saved_out = ::fcntl(1, F_DUPFD_CLOEXEC, 3), saved_err = ::fcntl(2, F_DUPFD_CLOEXEC, 3);  // -1: it was closed
+    if (out_fd < 0 || err_fd < 0) raise(g_internal_error, "lanescope: cannot hold the CLI's output files open");
+    ::dup2(out_fd, 1);
+    ::dup2(err_fd, 2);
     int rc = 3;
     std::string internal;
     try {
@@ -91,17 +99,55 @@ Captured run_cli(const std::vector<std::string>& args) {
     std::fflush(stderr);
     std::cout.flush();
     std::cerr.flush();
-    ::dup2(saved_out, 1);
-    ::dup2(saved_err, 2);
-    ::close(saved_out);
-    ::close(saved_err);
+    // Each stream back as it was (closed again where it was closed).
+    if (saved_out >= 0) ::dup2(saved_out, 1), ::close(saved_out);
+    else ::close(1);
+    if (saved_err >= 0) ::dup2(saved_err, 2), ::close(saved_err);
+    else ::close(2);
     Captured c;
     c.rc = internal.empty() ? rc : 3;
-    c.out = py::bytes(read_all(::fileno(out_file)));
-    c.err = internal.empty() ? read_all(::fileno(err_file)) : "lanescope-cli: internal error: " + internal;
+    c.out = py::bytes(read_all(out_fd));
+    c.err = internal.empty() ? read_all(err_fd) : "lanescope-cli: internal error: " + internal;
+    ::close(out_fd);
+    ::close(err_fd);
     std::fclose(out_file);
     std::fclose(err_file);
     return c;
+}
+
+// The modifiers of a query as the keywords that ask for them (the CLI's long options, '_' for '-',
+// named values by name): layout(arch, instruction, **L.modifiers) asks for the same layout. Fields
+// not given (-1: the canonical shared-memory values) are left out.
+py::dict keyword_modifiers(const ls::Instruction& ins, const ls::Target& t, const ls::ResolvedModifiers& rm) {
+    std::vector<std::string> applicable;
+    for (const ls::ModifierRange& m : ls::modifier_ranges(ins, t, rm)) applicable.push_back(m.name);
+    py::dict mods;
+    for (const ls::ModifierOption& o : ls::modifier_options()) {
+        const std::string field(o.field);
+        std::string key = o.flag().substr(2);
+        std::replace(key.begin(), key.end(), '-', '_');
+        if (field == "descriptor") {
+            if (rm.descriptor) {
+                char buf[24];
+                std::snprintf(buf, sizeof buf, "0x%016llx", static_cast<unsigned long long>(*rm.descriptor));
+                mods[py::str(key)] = std::string(buf);
+            }
+            continue;
+        }
+        if (std::find(applicable.begin(), applicable.end(), field) == applicable.end()) continue;
+        const int v = ls::modifier_value(rm, field);
+        if (v < 0 || (rm.descriptor && o.group == "smem" && field != "smem_major")) continue;  // canonical, or the descriptor's
+        if (field == "swizzle") {
+            mods[py::str(key)] = std::string(ls::smem_swizzle_name(static_cast<ls::SmemSwizzle>(v)));
+            continue;
+        }
+        std::string name = o.value == ls::OptionValue::Named || o.value == ls::OptionValue::Word ? ls::modifier_value_name(field, v) : "";
+        if (!name.empty() && field != "smem_major")
+            for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        if (!name.empty()) mods[py::str(key)] = name;
+        else mods[py::str(key)] = v;
+    }
+    return mods;
 }
 
 // ---------------------------------------------------------------------------
@@ -313,10 +359,7 @@ public:
         d["regs"] = regs();
         d["instruction_regs"] = L.regs();
         d["formula"] = L.formula();
-        py::dict mods;
-        for (const ls::ModifierRange& m : ls::modifier_ranges(ins, t, p_->r.query.mods))
-            mods[py::str(m.name)] = ls::modifier_value(p_->r.query.mods, m.name);
-        d["modifiers"] = mods;
+        d["modifiers"] = keyword_modifiers(ins, t, p_->r.query.mods);
         d["tiled"] = tiled();
         if (tile_) {
             const ls::TileParams& tp = tile_->params();

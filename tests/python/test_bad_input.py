@@ -96,3 +96,82 @@ def test_gluon_without_triton_names_triton():
                  lambda: lanescope.assert_layout(object(), ARCH, INS, "C")):
         with pytest.raises(ImportError, match="Triton"):
             call()
+
+
+# The hostile-input audit of the module (issue 29): arguments that reached the CLI unchecked.
+@pytest.mark.parametrize("call", [
+    lambda: lanescope.layout("gfx942\x00junk", INS, operand="C"),                 # a NUL would end the C text
+    lambda: lanescope.layout(ARCH, INS, operand="C", cbsz="0\x00abc"),
+    lambda: lanescope.cli("list\x00garbage", "--arch", "gfx942"),
+    lambda: lanescope.instructions("gfx942\x00zz"),
+    lambda: lanescope.layout(ARCH, "\ud800"),                                     # a lone surrogate
+    lambda: lanescope.search(ARCH, "\ud800"),
+    lambda: lanescope.layout(ARCH, INS, operand="C", out="/tmp/never.json"),     # the function's own words
+    lambda: lanescope.layout(ARCH, INS, operand="C", format="csv"),
+    lambda: lanescope.load(ARCH, INS, "A", format="hip"),
+    lambda: lanescope.header(ARCH, INS, out="/tmp/never.hpp"),
+    lambda: lanescope.where(ARCH, INS, "C", 0, 0, format="csv"),
+    lambda: lanescope.header(ARCH, INS, help="x"),
+    lambda: lanescope.sweep(ARCH, INS, "A", help="x"),
+    lambda: lanescope.where(ARCH, INS, "C", 0, 0, version="x"),
+    lambda: lanescope.layout(ARCH, INS, operand="C", bogus=None),                 # a typo with "not given"
+    lambda: lanescope.layout(ARCH, INS, operand="C", hover_titlez=False),
+    lambda: lanescope.layout(ARCH, INS, operand="C", cbsz=[1]),                   # a list for one value
+    lambda: lanescope.layouts(ARCH, INS, operand="A"),
+    lambda: lanescope.check(b"\xff\xfe", ARCH, INS, "C"),
+    lambda: lanescope.check("\ud800", ARCH, INS, "C"),
+    lambda: lanescope.layout(ARCH, INS, operand="C").figure("-"),
+])
+def test_arguments_are_checked_before_the_cli(call):
+    with pytest.raises(lanescope.UsageError):
+        call()
+
+
+def test_a_str_path_is_read_as_the_file_and_messages_name_no_temporary_file(tmp_path):
+    ours = lanescope.layout(ARCH, INS, operand="C")
+    path = tmp_path / "c.json"
+    path.write_text(ours.to_json())
+    assert lanescope.check(str(path), ARCH, INS, "C").equal          # the str names the file
+    assert lanescope.check(path, ARCH, INS, "C").equal
+    with pytest.raises(lanescope.QueryError) as e:
+        lanescope.check(tmp_path / "missing.json", ARCH, INS, "C")
+    assert "missing.json" in str(e.value)
+    with pytest.raises(lanescope.Error) as e:
+        lanescope.check("{}", ARCH, INS, "C")
+    assert "/tmp" not in str(e.value) and ".layout" not in str(e.value), str(e.value)
+
+
+def test_modifiers_are_keywords_that_ask_for_the_same_layout():
+    # docs/python.md: Layout.modifiers names each modifier as its keyword, so they round-trip.
+    for arch, ins, op, kw in [("sm_90a", "wgmma_m64n64k16_f32_f16", "B", {"swizzle": "64B", "major": "MN"}),
+                              ("sm_90a", "wgmma_m64n64k16_f32_f16", "B", {"descriptor": "0x4000008000010000"}),
+                              ("sm_100a", "tcgen05_mma_m128n64k16_f32_f16", "D", {"tmem_load": "32x32b"}),
+                              ("sm_120a", "mma_m16n8k64_f32_e2m1_mxf4_2x_ue8m0", "SB", {"sf_byte_b": 2, "sf_thread_b": 3}),
+                              ("gfx942", "v_mfma_f32_32x32x1_2b_f32", "A", {"cbsz": 1, "abid": 1})]:
+        first = lanescope.layout(arch, ins, operand=op, **kw)
+        for k, v in kw.items():
+            assert str(first.modifiers[k]).lower() == str(v).lower(), (k, first.modifiers)
+        again = lanescope.layout(arch, ins, operand=op, **first.modifiers)
+        for name in ("row", "col", "lane", "reg", "bit_lo"):
+            assert (getattr(again, name) == getattr(first, name)).all(), (ins, name)
+
+
+def test_block_bases_stay_block_bases():
+    text = '{"reg_bases":[[0,1]],"lane_bases":[[1,0]],"warp_bases":[],"block_bases":[[2,0]],"shape":[4,2]}'
+    L = lanescope.LinearLayout(text)
+    assert L.bases["warp"] == [] and L.bases["block"] == [[2, 0]]
+    import json
+    assert json.loads(L.to_json())["block_bases"] == [[2, 0]]
+
+
+def test_messages_survive_closed_standard_streams(tmp_path):
+    # With fds 0 and 1 closed the temporary output files took them, and every message was lost.
+    import subprocess
+    import sys
+    out = tmp_path / "m.txt"
+    code = ("import lanescope as ls\n"
+            "try:\n ls.layout('gfx942','v_mfma_f32_32x32x8_f16',operand='C').header(namespace='int')\n"
+            f"except Exception as e:\n open({str(out)!r}, 'w').write(str(e))\n")
+    subprocess.run(f"{sys.executable} -c \"$CODE\" 0<&- 1>&-", shell=True, env={**__import__('os').environ, "CODE": code},
+                   check=False)
+    assert "namespace 'int'" in out.read_text()
