@@ -28,7 +28,9 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <cerrno>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
 
@@ -52,9 +54,36 @@ py::object g_usage_error, g_query_error, g_internal_error;
 // Standard output and error are redirected to temporary files for the call.
 struct Captured {
     int rc = 0;
-    py::bytes out;
+    py::object out;  // bytes, or str when asked for text
     std::string err;
 };
+
+// The whole file behind `fd` read straight into one Python object, with no copy on the way (a
+// layout's JSON can be a gigabyte or more): bytes, or (text) a str. The text is read into an
+// ASCII str and kept when it is ASCII (lanescope's texts are); otherwise it is decoded as UTF-8
+// from that buffer (one more copy, only then).
+py::object read_object(int fd, bool text) {
+    struct stat st {};
+    if (::fstat(fd, &st) != 0 || st.st_size < 0) raise(g_internal_error, "lanescope: cannot read the CLI's output file");
+    const auto size = static_cast<Py_ssize_t>(st.st_size);
+    PyObject* obj = text ? PyUnicode_New(size, 127) : PyBytes_FromStringAndSize(nullptr, size);
+    if (!obj) throw py::error_already_set();
+    py::object owner = py::reinterpret_steal<py::object>(obj);
+    char* data = text ? static_cast<char*>(PyUnicode_DATA(obj)) : PyBytes_AS_STRING(obj);
+    Py_ssize_t got = 0;
+    while (got < size) {
+        const ssize_t n = ::pread(fd, data + got, static_cast<size_t>(size - got), static_cast<off_t>(got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) raise(g_internal_error, "lanescope: the CLI's output file ended early");
+        got += n;
+    }
+    if (!text) return owner;
+    const auto* u = reinterpret_cast<const unsigned char*>(data);
+    if (std::all_of(u, u + size, [](unsigned char c) { return c < 0x80; })) return owner;
+    PyObject* decoded = PyUnicode_DecodeUTF8(data, size, "replace");
+    if (!decoded) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(decoded);
+}
 
 std::string read_all(int fd) {
     std::string s;
@@ -68,7 +97,7 @@ std::string read_all(int fd) {
     return s;
 }
 
-Captured run_cli(const std::vector<std::string>& args) {
+Captured run_cli(const std::vector<std::string>& args, bool text) {
     std::vector<std::string> words = {"lanescope-cli"};
     words.insert(words.end(), args.begin(), args.end());
     std::vector<char*> argv;
@@ -106,7 +135,7 @@ Captured run_cli(const std::vector<std::string>& args) {
     else ::close(2);
     Captured c;
     c.rc = internal.empty() ? rc : 3;
-    c.out = py::bytes(read_all(out_fd));
+    c.out = read_object(out_fd, text);
     c.err = internal.empty() ? read_all(err_fd) : "lanescope-cli: internal error: " + internal;
     ::close(out_fd);
     ::close(err_fd);
@@ -117,8 +146,15 @@ Captured run_cli(const std::vector<std::string>& args) {
 
 // The modifiers of a query as the keywords that ask for them (the CLI's long options, '_' for '-',
 // named values by name): layout(arch, instruction, **L.modifiers) asks for the same layout. Fields
-// not given (-1: the canonical shared-memory values) are left out.
+// at their default (what the query has with no modifier given; -1: the canonical shared-memory
+// values) are left out.
 py::dict keyword_modifiers(const ls::Instruction& ins, const ls::Target& t, const ls::ResolvedModifiers& rm) {
+    // The values the query has when no modifier is given: a field at its default is left out.
+    std::optional<ls::ResolvedModifiers> defaults;
+    try {
+        defaults = ls::resolve_modifiers(ins, t, ls::Modifiers{});
+    } catch (const ls::Error&) {  // this instruction needs a modifier: every applicable field is kept
+    }
     std::vector<std::string> applicable;
     for (const ls::ModifierRange& m : ls::modifier_ranges(ins, t, rm)) applicable.push_back(m.name);
     py::dict mods;
@@ -137,6 +173,7 @@ py::dict keyword_modifiers(const ls::Instruction& ins, const ls::Target& t, cons
         if (std::find(applicable.begin(), applicable.end(), field) == applicable.end()) continue;
         const int v = ls::modifier_value(rm, field);
         if (v < 0 || (rm.descriptor && o.group == "smem" && field != "smem_major")) continue;  // canonical, or the descriptor's
+        if (defaults && ls::modifier_value(*defaults, field) == v) continue;                  // the default
         if (field == "swizzle") {
             mods[py::str(key)] = std::string(ls::smem_swizzle_name(static_cast<ls::SmemSwizzle>(v)));
             continue;
@@ -381,6 +418,20 @@ private:
     std::unique_ptr<ls::TileLayout> tile_;
 };
 
+// The C++ object behind `self`. A bare Layout.__new__(Layout) has storage but no object in it
+// (pybind11 constructs the holder only in __init__): refused, not read.
+const PyLayout& live(py::handle self) {
+    if (!py::isinstance<PyLayout>(self))  // a method called unbound on another object
+        raise(g_usage_error, std::string("a lanescope._core.Layout method needs a lanescope._core.Layout, not ") +
+                                 Py_TYPE(self.ptr())->tp_name);
+    auto* inst = reinterpret_cast<py::detail::instance*>(self.ptr());
+    const py::detail::value_and_holder vh = inst->get_value_and_holder();
+    if (!vh.holder_constructed() || !vh.value_ptr())
+        raise(g_usage_error, "this lanescope._core.Layout was never initialised (made by __new__ without __init__); "
+                             "legal: lanescope.layout(arch, instruction, operand, ...)");
+    return *vh.value_ptr<PyLayout>();
+}
+
 // A linear layout read from text (lanescope's or Triton's JSON, Gluon's
 // DistributedLinearLayout, LinearLayout::toString()): its bases and its places.
 py::dict linear_layout(const std::string& text) {
@@ -505,11 +556,14 @@ PYBIND11_MODULE(_core, m) {
 
     m.def(
         "run_cli",
-        [](const std::vector<std::string>& args) {
-            Captured c = run_cli(args);
-            return py::make_tuple(c.rc, c.out, c.err);
+        [](const std::vector<std::string>& args, bool text) {
+            Captured c = run_cli(args, text);
+            PyObject* err = PyUnicode_DecodeUTF8(c.err.data(), static_cast<Py_ssize_t>(c.err.size()), "replace");
+            if (!err) throw py::error_already_set();
+            return py::make_tuple(c.rc, c.out, py::reinterpret_steal<py::str>(err));
         },
-        py::arg("args"), "lanescope-cli ARGS in this process: (exit status, stdout bytes, stderr text)");
+        py::arg("args"), py::arg("text") = false,
+        "lanescope-cli ARGS in this process: (exit status, stdout as bytes or, with text, str; stderr text)");
     m.def("targets", &targets, "every target of the built-in catalog, as dicts");
     m.def("instructions", &instructions, py::arg("arch"), py::arg("query") = "",
           "the instructions of `arch` that match `query` (best first; empty: all, in catalog order)");
@@ -518,11 +572,14 @@ PYBIND11_MODULE(_core, m) {
           "the C++ engine's time to make this layout's placements (best of runs), for the benchmark");
     m.def("linear_layout", &linear_layout, py::arg("text"), "a linear layout's bases and places, read from text");
 
+    // Every method refuses an object that __init__ never made (live()).
     py::class_<PyLayout>(m, "Layout")
         .def(py::init<const std::vector<std::string>&>(), py::arg("args"))
-        .def("arrays", &PyLayout::arrays)
-        .def("inverse", &PyLayout::inverse)
-        .def("where", &PyLayout::where, py::arg("block"), py::arg("row"), py::arg("col"))
-        .def("which", &PyLayout::which, py::arg("wave"), py::arg("lane"), py::arg("reg"))
-        .def("info", &PyLayout::info);
+        .def("arrays", [](py::handle self) { return live(self).arrays(); })
+        .def("inverse", [](py::handle self) { return live(self).inverse(); })
+        .def("where", [](py::handle self, int block, int row, int col) { return live(self).where(block, row, col); },
+             py::arg("block"), py::arg("row"), py::arg("col"))
+        .def("which", [](py::handle self, int wave, int lane, int reg) { return live(self).which(wave, lane, reg); },
+             py::arg("wave"), py::arg("lane"), py::arg("reg"))
+        .def("info", [](py::handle self) { return live(self).info(); });
 }
