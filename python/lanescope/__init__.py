@@ -45,49 +45,80 @@ Part.__doc__ = "Bits [bit_lo, bit_hi] of a register hold bits elem_bit_lo.. of e
 _FLAGS = {"transposed", "transpose", "store", "sweep", "tables", "hover_titles"}
 
 
-# Keywords no function takes as an option: what the function writes itself (the format it reads back,
-# the output) and the CLI's own help/version. Functions add the words they set (row=, lane=, top=...).
-_RESERVED = {"format": "the format is the one this function reads back (Layout.table(format=...) gives CSV or Markdown)",
-             "out": "the text is returned (figure(path) writes a file)",
-             "help": "help(lanescope.layout) and docs/python.md describe the keywords",
-             "version": "lanescope.__version__ is the module's version"}
+# The one place keywords become lanescope-cli words. Each function names the CLI subcommand its
+# keywords go to; a keyword is one of that subcommand's long options ('_' for '-'), as the CLI's own
+# unknown-option message lists them, less the words the function sets itself (its format, its output,
+# its positional arguments, a Layout's query). Every name is checked, whatever its value (None and
+# False included); the value is then the CLI's to judge, with the CLI's message.
+_SETS = {"arch": "the arch argument", "instruction": "the instruction argument",
+         "format": "it reads lanescope-cli's JSON back (Layout.table(format=...) gives CSV and Markdown tables)",
+         "out": "the text is returned, not written (figure(path) writes a file)"}
 # Options whose value may be a tuple of whole numbers (WMxWN, RMxRN, TMxTN[xTK]).
 _TUPLE_KEYS = {"waves", "tiles_per_wave", "shape"}
-_known = None
+# What a subcommand needs before the CLI parses its options at all (its required options).
+_PROBE_WORDS = {"which": ["--lane=0"], "check": ["--layout=-"], "figure": ["--out=-"]}
+_cli_options_cache = {}
 
 
-def _known_options():
-    """Every long option of the CLI's query subcommands, as keyword names (from their --help)."""
-    global _known
-    if _known is None:
-        names = set()
-        for sub in ("layout", "where", "which", "info", "trace", "load", "header", "check", "figure"):
-            rc, out, err = _core.run_cli([sub, "--help"])
-            for word in (out + (err.encode() if isinstance(err, str) else err)).decode(errors="replace").split():
-                word = word.strip(",[]")
-                for part in word.split(","):
-                    if part.startswith("--") and len(part) > 2:
-                        names.add(part[2:].split("=")[0].replace("-", "_"))
-        _known = names
-    return _known
+def _cli_options(command):
+    """`lanescope-cli COMMAND`'s long options as keyword names, in the CLI's order: the list its
+    unknown-option message gives (help and version are the CLI's own, never keywords)."""
+    if command not in _cli_options_cache:
+        probe = "--lanescope-unknown-option"
+        rc, out, err = _core.run_cli([command, *_PROBE_WORDS.get(command, []), probe])
+        head = f"legal options of {command}:"
+        line = next((l for l in err.splitlines() if l.startswith(head)), None)
+        if line is None:
+            raise InternalError(f"lanescope-cli {command} did not list its options: {err.strip()!r}")
+        names = [w[2:].replace("-", "_") for w in line[len(head):].split() if w.startswith("--")]
+        _cli_options_cache[command] = [n for n in names if n not in ("help", "version")]
+    return _cli_options_cache[command]
 
 
-def _option_words(options, reserved=None):
-    """The CLI words for keyword options: name=value -> --name=value (underscores as dashes)."""
+# The keywords of a query (layout(), Layout(...)): the layout subcommand's options but its texts'.
+_QUERY_SETS = {"view": "Layout.table(view=...) and to_json(view=...) choose the view",
+               "linear": "Layout.to_linear() gives the linear layout"}
+
+
+def _query_keywords():
+    return [n for n in _cli_options("layout") if n not in _SETS and n not in _QUERY_SETS and n != "operand"]
+
+
+def _cli_nearest(command, key):
+    """The option lanescope-cli COMMAND suggests for --KEY (its "did you mean"), as a keyword name."""
+    if not (key.isidentifier() and key.isascii()):
+        return None
+    rc, out, err = _core.run_cli([command, *_PROBE_WORDS.get(command, []), "--" + key.replace("_", "-")])
+    at = err.find("did you mean '--")
+    return err[at + 16:err.find("'", at + 16)].replace("-", "_") if at >= 0 else None
+
+
+def _legal_text(legal):
+    return " ".join(f"{n}=" for n in legal) if legal else "none"
+
+
+def _check_keywords(options, command, sets=None, function=None):
+    """Refuses a keyword the function sets itself or one `lanescope-cli COMMAND` does not have."""
+    sets = {**_SETS, **(sets or {})}
+    legal = [n for n in _cli_options(command) if n not in sets]
+    what = function or f"{command}()"
+    for key in options:
+        if key in sets:
+            raise UsageError(f"{key}= is set by {what}: {sets[key]}; legal keywords: {_legal_text(legal)}")
+        if key not in legal:
+            near = _cli_nearest(command, key)
+            hint = f"; did you mean {near}=?" if near in legal else ""
+            raise UsageError(f"unknown keyword {key}= for {what}{hint}\nlegal keywords of {what}: {_legal_text(legal)}")
+
+
+def _option_words(options, command, sets=None, function=None):
+    """The CLI words for keyword options: name=value -> --name=value (underscores as dashes), each name
+    checked first (_check_keywords)."""
+    _check_keywords(options, command, sets, function)
     words = []
     for key, value in options.items():
-        if key in _RESERVED:
-            raise UsageError(f"{key}= is not an option here: {_RESERVED[key]}; legal: leave it out")
-        if reserved and key in reserved:
-            raise UsageError(f"{key}= is set by this function ({reserved[key]}); legal: leave it out")
-        if value is None or value is False:
-            # Not passed on, so the CLI cannot name a typo: the name is checked here (a given value is the
-            # CLI's to judge, with its "did you mean").
-            if key not in _known_options():
-                raise UsageError(f"unknown keyword {key}=; legal: the long options of lanescope-cli's query commands "
-                                 f"(`lanescope-cli layout --help`), with '_' for '-', e.g. cbsz=, waves=, k_width=")
-            if value is None:
-                continue
+        if value is None:
+            continue
         flag = "--" + key.replace("_", "-")
         if key in _FLAGS:
             if not isinstance(value, (bool, _np.bool_)):
@@ -122,8 +153,8 @@ def _flag_value(flag, value):
 
 def _target_words(arch, instruction, operand=None):
     for name, value in (("arch", arch), ("instruction", instruction), ("operand", operand)):
-        if (value is not None or name != "operand") and not isinstance(value, str):
-            raise UsageError(f"{name} must be a str, not {type(value).__name__} ({value!r})")
+        if value is not None or name != "operand":
+            _text_arg(name, value)
     words = [*_flag_value("--arch", arch), *_flag_value("--instruction", instruction)]
     if operand is not None:
         words += _flag_value("--operand", operand)
@@ -158,12 +189,15 @@ def _text_arg(name, value):
 
 
 def _checked_words(words):
-    return [_text_arg("argument", str(w)) for w in words]
+    """Every word the CLI gets, as C text (the last guard: the functions name their own arguments first)."""
+    return [_text_arg(f"argument {i + 1} ({str(w)[:40]!r}...)" if len(str(w)) > 40 else f"argument {i + 1}", str(w))
+            for i, w in enumerate(words)]
 
 
-def _run(words, ok=(0,)):
-    """lanescope-cli WORDS in process: (exit status, stdout bytes); errors raised as lanescope.Error."""
-    rc, out, err = _core.run_cli(_checked_words(words))
+def _run(words, ok=(0,), text=True):
+    """lanescope-cli WORDS in process: (exit status, stdout as str, or bytes unless text); errors raised as
+    lanescope.Error. The output is read from the CLI's file straight into that one object."""
+    rc, out, err = _core.run_cli(_checked_words(words), text)
     if rc in ok:
         return rc, out
     cls = {1: QueryError, 2: UsageError}.get(rc, InternalError)
@@ -172,7 +206,14 @@ def _run(words, ok=(0,)):
 
 def cli(*args: str) -> str:
     """lanescope-cli ARGS run in this process; its standard output (text). Raises lanescope.Error."""
-    return _run(list(args))[1].decode()
+    for i, a in enumerate(args):
+        _text_arg(f"cli argument {i + 1}", a)
+    out = _run(list(args), text=False)[1]
+    try:
+        return out.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError("cli(): the output is not text (a PNG figure?); legal: figure(path) writes it, "
+                         "figure(format='png') returns its bytes") from None
 
 
 # ---------------------------------------------------------------------------------------
@@ -197,7 +238,8 @@ def search(arch: str, words: str) -> list:
 def facts(arch: str, instruction: str, **modifiers) -> dict:
     """An instruction's facts (``lanescope-cli info --format json``): shape, types, registers,
     cycles, builtin, encoding, formulas and their sources, under the given modifiers."""
-    return _json.loads(_run(["info", *_target_words(arch, instruction), *_option_words(modifiers), "--format=json"])[1])
+    return _json.loads(_run(["info", *_target_words(arch, instruction),
+                                   *_option_words(modifiers, "info", function="facts()"), "--format=json"])[1])
 
 
 # ---------------------------------------------------------------------------------------
@@ -219,7 +261,9 @@ class Layout:
     """
 
     def __init__(self, arch: str, instruction: str, operand: str = "A", **options):
-        self._words = _checked_words([*_target_words(arch, instruction, operand), *_option_words(options)])
+        self._words = _checked_words([*_target_words(arch, instruction, operand),
+                                      *_option_words(options, "layout", {**_QUERY_SETS, **_OPERAND}, "layout()")])
+        self._given = set(options)
         self._core = _core.Layout(self._words)
         info = self._core.info()
         self._info = info
@@ -319,7 +363,7 @@ class Layout:
 
     # --- lanescope-cli's texts ------------------------------------------------------
     def _text(self, *extra, command="layout"):
-        return _run([command, *self._words, *extra])[1].decode()
+        return _run([command, *self._words, *extra])[1]
 
     def table(self, view: str = "matrix", format: str = "table") -> str:
         """The CLI's table (``view`` matrix or registers; ``format`` table, csv, markdown)."""
@@ -362,30 +406,42 @@ class Layout:
         words = list(self._words)
         at = words.index("--operand") if "--operand" in words else -1
         words = words[:at] + words[at + 2:] if at >= 0 else [w for w in words if not w.startswith("--operand=")]
-        return _run(["header", *words, *_option_words(options), "--out=-"])[1].decode()
+        return _run(["header", *words, *self._method_words(options, "header", _HEADER_SETS, "Layout.header()"),
+                     "--out=-"])[1]
 
     def check(self, other, show: int = 10) -> "CheckResult":
         """Compares ``other`` (JSON contract, CSV, linear text, a dict, a path, a Layout or a Gluon
-        layout object) with this layout (``lanescope-cli check``)."""
+        layout object) with this layout (``lanescope-cli check``); a ``str`` is a path as for
+        ``lanescope.check``."""
         return _check(other, self._words, show, shape=(self.rows, self.cols))
 
     def load(self, **options) -> dict:
         """The operand-load plan (``lanescope-cli load --format json``, docs/memory.md): memory=, order=,
         ld=, pad=, swizzle=, transpose=, store=, grouping=."""
-        return _json.loads(_run(["load", *self._words, *_option_words(options), "--format=json"])[1])
+        return _json.loads(_run(["load", *self._words, *self._method_words(options, "load", _LOAD_SETS, "Layout.load()"),
+                                 "--format=json"])[1])
 
     def sweep(self, top: int = 10, **options) -> dict:
         """Paddings and swizzles ranked for this operand's loads (``load --sweep --format json``)."""
         return _json.loads(_run(["load", *self._words,
-                                 *_option_words(options, {"sweep": "sweep() is the sweep; load() plans one layout"}),
+                                 *self._method_words(options, "load", _SWEEP_SETS, "Layout.sweep()"),
                                  "--sweep", f"--top={top}", "--format=json"])[1])
 
     # --- pictures -------------------------------------------------------------------
     def figure(self, path=None, format: str = None, **options):
-        """Writes the figure (SVG, TikZ or PNG, from ``format`` or the name: .png, .tex, else SVG) as
-        ``lanescope-cli figure`` draws it; options: view=, color=, theme=, scale=, width=, min_font=.
-        Without ``path``: returns the bytes (str for SVG and TikZ)."""
-        return _figure(self._words, path, format, options)
+        """Writes the figure (SVG, TikZ or PNG, from ``format`` or the name's extension in any case:
+        .svg, .png, .tex; another picture format's extension, or a format= the extension contradicts,
+        is refused) as ``lanescope-cli figure`` draws it; options: view=, color=, theme=, scale=,
+        width=, min_font=. Without ``path``: returns the bytes (str for SVG and TikZ); '-' is refused."""
+        return _figure(self._words, path, format, self._method_words(options, "figure", _FIGURE_SETS, "Layout.figure()"))
+
+    def _method_words(self, options, command, sets, function):
+        """A method's keywords: its command's options less this Layout's query (asked again with layout())."""
+        query = {n: "this Layout's query (layout(..., " + n + "=...) asks for another)"
+                 for n in ("operand", *_query_keywords())
+                 # load's and figure's swizzle= is the memory plan's (a wgmma/tcgen05 query's is its descriptor's)
+                 if n != "swizzle" or n in self._given or command not in ("load", "figure")}
+        return _option_words(options, command, {**query, **sets}, function)
 
     def svg(self, **options) -> str:
         """The figure as SVG text (the same labels and colours as the CLI's figures)."""
@@ -464,13 +520,24 @@ def layouts(arch: str, instruction: str, **options) -> dict:
 
 
 _TILE_KEYS = {"waves", "tiles_per_wave", "shape", "k_width", "transposed"}
+# The words each function sets itself (beyond _SETS), with where the user gives them instead.
+_OPERAND = {"operand": "the operand argument"}
+_WHERE_SETS = {**_OPERAND, "row": "the row argument", "col": "the col argument", "block": "the block argument"}
+_WHICH_SETS = {**_OPERAND, "lane": "the lane argument", "reg": "the reg argument", "of_wave": "the wave argument",
+               "tmem_lane": "the lane argument", "column": "the reg argument"}
+_CHECK_SETS = {**_OPERAND, "layout": "the layout argument", "show": "the show argument"}
+_HEADER_SETS = {"operand": "header() writes the index math of every operand"}
+_LOAD_SETS = {**_OPERAND, "sweep": "sweep() ranks paddings and swizzles; load() plans one layout's loads",
+              "top": "sweep(top=...) ranks the best; load() plans one layout's loads"}
+_SWEEP_SETS = {**_OPERAND, "sweep": "sweep() is the sweep", "top": "the top argument"}
+_FIGURE_SETS = {**_OPERAND, "out": "the path argument (path=None returns the figure)", "format": "the format argument"}
 
 
 def where(arch: str, instruction: str, operand: str, row: int, col: int, block: int = 0, **options) -> list:
     """Every place element (block, row, col) of ``operand`` lives (only that element is laid out
     on one instruction: the CLI's ``where``)."""
     _ints(row=row, col=col, block=block)
-    words = ["where", *_target_words(arch, instruction, operand), *_option_words(options, {"of_wave": "wave of which()"}),
+    words = ["where", *_target_words(arch, instruction, operand), *_option_words(options, "where", _WHERE_SETS, "where()"),
              f"--row={row}", f"--col={col}", "--format=json"]
     if block:
         words.append(f"--block={block}")
@@ -482,7 +549,7 @@ def which(arch: str, instruction: str, operand: str, lane: int, reg: int = None,
     the wave of a tile): the CLI's ``which --format json``."""
     _ints(lane=lane)
     words = ["which", *_target_words(arch, instruction, operand),
-             *_option_words(options, {"of_wave": "its wave=", "tmem_lane": "its lane=", "column": "its reg="}),
+             *_option_words(options, "which", _WHICH_SETS, "which()"),
              f"--lane={lane}", "--format=json"]
     if reg is not None:
         _ints(reg=reg)
@@ -519,8 +586,7 @@ def _layout_text(other, shape=None):
         return other.to_json()
     if isinstance(other, dict):
         return _json.dumps(other)
-    if isinstance(other, str) and "\n" not in other and other.strip() and _os.path.isfile(other):
-        other = _os.fspath(other)  # a str naming an existing file is that file (layout text has a newline or is no name)
+    if isinstance(other, str) and _is_path_text(_text_arg("layout", other)):
         return _read_layout_file(other)
     if isinstance(other, _os.PathLike):
         return _read_layout_file(other)
@@ -540,12 +606,28 @@ def _layout_text(other, shape=None):
                      "a dict, a path, a lanescope.Layout or a Gluon layout object")
 
 
+def _is_path_text(text):
+    """check()'s rule for a str: one line that names an existing file, or one line that cannot be layout
+    text (layout text is JSON, starting '{' or '[', CSV, with ',', a Gluon or LinearLayout constructor,
+    with '(', or several lines), is a path."""
+    one = text.strip()
+    if "\n" in text or not one:
+        return False
+    return _os.path.isfile(text) or not (one.startswith(("{", "[")) or "," in one or "(" in one)
+
+
 def _read_layout_file(path):
+    name = _os.fspath(path)
+    if isinstance(name, bytes):
+        name = _os.fsdecode(name)
+    _text_arg("layout path", name)
     try:
-        with open(path, encoding="utf-8") as f:
+        with open(name, encoding="utf-8") as f:
             return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        raise QueryError(f"check: cannot read the layout file {_os.fspath(path)!r}: {e}") from None
+    except (OSError, UnicodeDecodeError, ValueError) as e:
+        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
+        raise QueryError(f"check: cannot read the layout file {name!r}: {why}; legal: the path of a layout file "
+                         "(JSON, CSV or linear text), or the layout's text itself") from None
 
 
 def _check(other, words, show, shape=None):
@@ -560,7 +642,6 @@ def _check(other, words, show, shape=None):
         raise type(e)(str(e).replace(path, "the layout given to check")) from None
     finally:
         _os.unlink(path)
-    out = out.decode()
     data = _json.loads(out)
     data.setdefault("equal", rc == 0)
     return CheckResult(data, out)
@@ -568,8 +649,12 @@ def _check(other, words, show, shape=None):
 
 def check(layout, arch: str, instruction: str, operand: str = "A", show: int = 10, **options) -> CheckResult:
     """Compares ``layout`` (JSON contract, CSV, linear text, a dict, a path, a Layout, a Gluon layout)
-    with lanescope's for the instruction, operand and tile: the CLI's ``check``."""
-    words = [*_target_words(arch, instruction, operand), *_option_words(options)]
+    with lanescope's for the instruction, operand and tile: the CLI's ``check``.
+
+    A ``str`` is a path when it is one line and names an existing file, or is one line that cannot
+    be layout text (not JSON '{'/'[', no ',' of CSV, no '(' of a constructor); a path that cannot be
+    read raises QueryError naming it. A ``pathlib.Path`` is always a path."""
+    words = [*_target_words(arch, instruction, operand), *_option_words(options, "check", _CHECK_SETS, "check()")]
     shape = None
     if not isinstance(layout, (str, bytes, dict, _os.PathLike, Layout, LinearLayout)):
         ours = Layout(arch, instruction, operand, **options)
@@ -579,54 +664,55 @@ def check(layout, arch: str, instruction: str, operand: str = "A", show: int = 1
 
 def header(arch: str, instruction: str, **options) -> str:
     """A C++17 header for the instruction (``lanescope-cli header``): index math, loads/stores, mma helpers."""
-    return _run(["header", *_target_words(arch, instruction), *_option_words(options), "--out=-"])[1].decode()
+    return _run(["header", *_target_words(arch, instruction), *_option_words(options, "header", _HEADER_SETS, "header()"),
+                 "--out=-"])[1]
 
 
 def load(arch: str, instruction: str, operand: str = "A", **options) -> dict:
     """The operand-load planner (``lanescope-cli load --format json``, docs/memory.md)."""
-    return _json.loads(_run(["load", *_target_words(arch, instruction, operand), *_option_words(options),
+    return _json.loads(_run(["load", *_target_words(arch, instruction, operand),
+                             *_option_words(options, "load", _LOAD_SETS, "load()"),
                              "--format=json"])[1])
 
 
 def sweep(arch: str, instruction: str, operand: str = "A", top: int = 10, **options) -> dict:
     """Paddings and swizzles ranked for one operand's loads (``lanescope-cli load --sweep --format json``)."""
     return _json.loads(_run(["load", *_target_words(arch, instruction, operand),
-                             *_option_words(options, {"sweep": "sweep() is the sweep; load() plans one layout"}),
+                             *_option_words(options, "load", _SWEEP_SETS, "sweep()"),
                              "--sweep", f"--top={top}", "--format=json"])[1])
 
 
-def _figure(words, path, format, options):
+# The figure formats by file extension, as lanescope-cli figure reads a name (any case).
+_FIGURE_EXTENSIONS = {".svg": "svg", ".png": "png", ".tex": "tikz"}
+
+
+def _figure(words, path, format, option_words):
     if path is not None and not isinstance(path, (str, _os.PathLike)):
         raise UsageError(f"figure: path must be a str or a path, not {type(path).__name__}")
-    if path is not None and _os.fspath(path) == "-":
-        raise UsageError("figure: path '-' would write the figure to this process's standard output; legal: a file "
-                         "name (.svg, .png, .tex), or path=None to have the figure returned")
-    extra = _flag_value("--format", _str("format", format)) if format is not None else []
-    out = _os.fspath(path) if path is not None else "-"
+    if path is not None:
+        path = _text_arg("path", _os.fspath(path))
+        if path == "-":
+            raise UsageError("figure: path '-' would write the figure to this process's standard output; legal: a file "
+                             "name (.svg, .png, .tex, any case), or path=None to have the figure returned")
+    if format is not None:
+        _text_arg("format", format)
+        named = _FIGURE_EXTENSIONS.get(_os.path.splitext(path)[1].lower()) if path is not None else None
+        if named is not None and named != format:
+            raise UsageError(f"figure: format={format!r} but the path {path!r} names {named}; legal: leave format out "
+                             f"(the name's extension decides: .svg, .png, .tex, any case) or a name that matches it")
+    extra = _flag_value("--format", format) if format is not None else []
+    out = path if path is not None else "-"
     if path is None and format is None:
         extra = ["--format=svg"]
-    rc, data = _run(["figure", *words, *_option_words(options), *extra, f"--out={out}"])
-    if path is not None:
-        return None
-    fmt = format or "svg"
-    return data if fmt == "png" else data.decode()
+    rc, data = _run(["figure", *words, *option_words, *extra, f"--out={out}"], text=format != "png")
+    return None if path is not None else data
 
 
 def figure(path, arch: str, instruction: str, operand: str = "all", format: str = None, **options):
     """Writes a figure as ``lanescope-cli figure`` does (SVG, TikZ or PNG; operand "all": A, B and D
     as a GEMM); ``path=None`` returns it instead."""
-    return _figure([*_target_words(arch, instruction, operand), *_option_words_split(options)[0]], path, format,
-                   _option_words_split(options)[1])
-
-
-_FIGURE_KEYS = {"view", "color", "color_by", "theme", "scale", "width", "min_font", "issue", "memory", "order", "ld",
-                "pad", "swizzle", "transpose", "store", "grouping", "hover_titles"}
-
-
-def _option_words_split(options):
-    query = {k: v for k, v in options.items() if k not in _FIGURE_KEYS}
-    fig = {k: v for k, v in options.items() if k in _FIGURE_KEYS}
-    return _option_words(query), fig
+    return _figure(_target_words(arch, instruction, operand), path, format,
+                   _option_words(options, "figure", _FIGURE_SETS, "figure()"))
 
 
 class LinearLayout:
