@@ -104,40 +104,38 @@ Resolved resolve(const Options& o) {
     return r;
 }
 
+// The operand --operand names, when it was given and is one operand (not "all" or a word the command
+// refuses itself): what the operand-specific refusals below are asked about.
+std::optional<ls::Operand> named_operand(const Options& o) {
+    const CLI::Option* named = o.sub ? o.sub->get_option_no_throw("--operand") : nullptr;
+    return named && named->count() > 0 ? ls::parse_operand(o.operand) : std::nullopt;
+}
+
 // Modifiers of one location space shape only the operands that live there: a matrix descriptor's
 // fields the operands in shared memory, the tcgen05.ld read-back the D in Tensor Memory. Asked with
 // --operand naming an operand elsewhere they would change nothing, so they are refused, as typed.
 void refuse_other_space_modifiers(const Options& o, const Resolved& r) {
-    if (!o.sub) return;
-    const CLI::Option* named = o.sub->get_option_no_throw("--operand");
-    if (!named || named->count() == 0) return;
-    const std::optional<ls::Operand> parsed = ls::parse_operand(o.operand);
-    if (!parsed) return;  // "all", or a word the command refuses itself
+    const std::optional<ls::Operand> parsed = named_operand(o);
+    if (!parsed) return;
     const ls::Operand op = *parsed == ls::Operand::C ? ls::Operand::D : *parsed;
     const ls::Instruction& ins = *r.ins;
     const std::vector<ls::Operand> ops = ls::operands_of(ins);
-    const bool listed = std::find(ops.begin(), ops.end(), *parsed) != ops.end();
-    if (!listed) return;  // the command names the legal operands
+    if (std::find(ops.begin(), ops.end(), *parsed) == ops.end()) return;  // the command names the legal operands
     const ls::Space space = ls::operand_space(ins, op, r.query.mods);
     const std::string name = std::string(ls::operand_name(*parsed)) + " of " + ins.mnemonic;
-    auto where = [&] {
-        return std::string(ls::space_title(space));
-    };
     const bool wgmma = ins.kind == ls::LayoutKind::Wgmma, tcgen05 = ins.kind == ls::LayoutKind::Tcgen05Mma;
-    if ((wgmma || tcgen05) && space != ls::Space::SharedMemory) {
-        const ls::Modifiers& m = o.mods;
-        const std::pair<const char*, bool> given[] = {{"--major", m.smem_major >= 0},  {"--swizzle", m.swizzle >= 0},
-                                                      {"--lbo", m.lbo >= 0},          {"--sbo", m.sbo >= 0},
-                                                      {"--smem-address", m.smem_address >= 0},
-                                                      {"--base-offset", m.base_offset >= 0},
-                                                      {"--descriptor", m.descriptor.has_value()}};
-        for (const auto& [flag, set] : given)
-            if (set)
-                throw UsageError(std::string(flag) + " describes an operand in shared memory, read through a matrix descriptor; " +
-                                 name + " lives in " + where() + "; legal: --operand B" + (ins.a_in_tmem ? "" : " or A") +
-                                 (wgmma ? " (A of the SS form: `lanescope-cli load --memory smem --operand A`)" : "") +
-                                 ", or leave " + flag + " out");
-    }
+    if ((wgmma || tcgen05) && space != ls::Space::SharedMemory)
+        for (const ls::ModifierOption& opt : ls::modifier_options()) {  // the descriptor fields: core's "smem" group
+            if (opt.group != "smem") continue;
+            const bool given = opt.field == "descriptor" ? o.mods.descriptor.has_value() : ls::modifier_value(o.mods, opt.field) >= 0;
+            if (!given) continue;
+            const std::string flag = opt.flag();
+            throw UsageError(flag + " describes an operand in shared memory, read through a matrix descriptor; " + name +
+                             " lives in " + std::string(ls::space_title(space)) + "; legal: --operand B" +
+                             (ins.a_in_tmem ? "" : " or A") +
+                             (wgmma ? " (A of the SS form: `lanescope-cli load --memory smem --operand A`)" : "") +
+                             ", or leave " + flag + " out");
+        }
     if (tcgen05 && op != ls::Operand::D) {
         const ls::Modifiers& m = o.mods;
         const std::pair<const char*, bool> given[] = {{"--tmem-load", m.tmem_load > 0}, {"--num-warps", m.num_warps >= 0},
@@ -367,8 +365,7 @@ ls::TileParams tile_params(const Options& o) {
     p.transposed = o.transposed;
     // kWidth is Triton's parameter of the dot operands A and B, transposed of the accumulator C/D: asked of
     // the other kind by --operand they would change nothing (with --operand all each goes where it applies).
-    const CLI::Option* named = o.sub ? o.sub->get_option_no_throw("--operand") : nullptr;
-    const std::optional<ls::Operand> op = named && named->count() > 0 ? ls::parse_operand(o.operand) : std::nullopt;
+    const std::optional<ls::Operand> op = named_operand(o);
     if (op && p.k_width != 0 && (*op == ls::Operand::C || *op == ls::Operand::D))
         throw ls::Error("--k-width applies to A and B (Triton's DotOperandLayout kWidth); " + std::string(ls::operand_name(*op)) +
                         " is the accumulator, whose layout does not depend on it; legal: --operand A or B, or leave --k-width "
