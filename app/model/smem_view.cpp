@@ -5,6 +5,7 @@
 #include "lanescope/palette.hpp"
 
 #include <algorithm>
+#include <numeric>
 
 namespace lsapp {
 
@@ -30,9 +31,10 @@ SmemView build_smem_view(const LayoutSet& set, ls::Operand op) {
     const ls::SmemOperand& so = *v.so;
     v.chunks = ls::smem_chunks(so);
     v.chunk_of_element.assign(static_cast<size_t>(so.rows) * so.cols, -1);
-    v.element_of_byte.assign(v.chunks.size(), {});
-    for (auto& bytes : v.element_of_byte) bytes.fill(-1);
-    const int bytes_per = std::max(1, so.element_bits / 8);
+    const int e = std::max(1, so.element_bits);
+    v.cell_bits = e % 8 == 0 || 8 % e == 0 ? e : std::gcd(e, 8);
+    const int cells = std::max(1, 128 / v.cell_bits), per_value = std::max(1, e / v.cell_bits);
+    v.element_of_cell.assign(v.chunks.size(), std::vector<int>(static_cast<size_t>(cells), -1));
     for (size_t i = 0; i < v.chunks.size(); ++i) {
         const ls::SmemChunk& ch = v.chunks[i];
         v.cores = std::max(v.cores, ch.core + 1);
@@ -41,10 +43,10 @@ SmemView build_smem_view(const LayoutSet& set, ls::Operand op) {
             const int index = r * so.cols + c;
             v.chunk_of_element[static_cast<size_t>(index)] = static_cast<int>(i);
             const auto [mn, k] = so.mn_k(r, c);
-            const int at = static_cast<int>(so.address(mn, k) - ch.address);
-            // Sub-byte elements share a byte: the first one named keeps it.
-            for (int b = at; b < std::min(16, at + bytes_per); ++b)
-                if (v.element_of_byte[i][static_cast<size_t>(b)] < 0) v.element_of_byte[i][static_cast<size_t>(b)] = index;
+            // The value's bits from core's address and bit (a 6-bit value may run into the next byte).
+            const int at = (static_cast<int>(so.address(mn, k) - ch.address) * 8 + so.bit(mn, k)) / v.cell_bits;
+            for (int c = at; c < std::min(cells, at + per_value); ++c)
+                if (v.element_of_cell[i][static_cast<size_t>(c)] < 0) v.element_of_cell[i][static_cast<size_t>(c)] = index;
         }
     }
     return v;
@@ -57,9 +59,11 @@ int SmemView::chunk_at(std::uint32_t address) const {
     return it != chunks.end() && it->address == first ? static_cast<int>(it - chunks.begin()) : -1;
 }
 
-std::optional<ls::Element> SmemView::element_at(int chunk, int byte) const {
-    if (!so || chunk < 0 || chunk >= static_cast<int>(chunks.size()) || byte < 0 || byte >= 16) return std::nullopt;
-    const int index = element_of_byte[static_cast<size_t>(chunk)][static_cast<size_t>(byte)];
+std::optional<ls::Element> SmemView::element_at(int chunk, int byte) const { return element_at_bit(chunk, 8 * byte); }
+
+std::optional<ls::Element> SmemView::element_at_bit(int chunk, int bit) const {
+    if (!so || chunk < 0 || chunk >= static_cast<int>(chunks.size()) || bit < 0 || bit >= 128) return std::nullopt;
+    const int index = element_of_cell[static_cast<size_t>(chunk)][static_cast<size_t>(bit / cell_bits)];
     if (index < 0) return std::nullopt;
     return ls::Element{0, index / so->cols, index % so->cols};
 }
@@ -69,7 +73,7 @@ int SmemView::row_of(int chunk) const {
     return static_cast<int>(std::lower_bound(rows.begin(), rows.end(), row) - rows.begin());
 }
 
-int smem_cells_per_row(const SmemView& v) { return v.so ? 128 * 8 / std::max(1, v.so->element_bits) : 0; }
+int smem_cells_per_row(const SmemView& v) { return v.so ? 128 * 8 / v.cell_bits : 0; }
 
 TileGrid smem_tile_grid(const SmemView& v, const GridStyle& style) {
     TileGrid g;
@@ -79,6 +83,7 @@ TileGrid smem_tile_grid(const SmemView& v, const GridStyle& style) {
     if (!v.so) return g;
     const int cols = smem_cells_per_row(v), rows = static_cast<int>(v.rows.size());
     const int bits = v.so->element_bits;
+    const int per_chunk = 128 / v.cell_bits;
     g.rows = rows, g.cols = cols, g.blocks_shown = 1, g.blocks_per_row = 1;
     g.cell_w = style.cell_w, g.cell_h = style.cell_h;
     g.width = cols * style.cell_w, g.height = rows * style.cell_h;
@@ -91,7 +96,7 @@ TileGrid smem_tile_grid(const SmemView& v, const GridStyle& style) {
             t.x0 = c * style.cell_w, t.y0 = r * style.cell_h, t.x1 = t.x0 + style.cell_w, t.y1 = t.y0 + style.cell_h;
             const std::uint32_t byte = smem_cell_address(v, r * cols + c);
             const int chunk = v.chunk_at(byte);
-            const auto e = v.element_at(chunk, static_cast<int>(byte % 16));
+            const auto e = v.element_at_bit(chunk, c % per_chunk * v.cell_bits);
             if (!e) {
                 t.fill = tc.background, t.text = tc.text, t.copies = 0, t.key = -1;
                 continue;
@@ -100,8 +105,11 @@ TileGrid smem_tile_grid(const SmemView& v, const GridStyle& style) {
             t.fill = ls::categorical(core, style.theme);
             t.text = ls::text_on(t.fill);
             t.element = *e;
-            t.loc = ls::Location{static_cast<int>(byte % 128 / 4), static_cast<int>(byte / 128), static_cast<int>(byte % 4 * 8),
-                                 static_cast<int>(byte % 4 * 8 + bits - 1)};
+            // The element's own first byte and bits (core's), whichever of its cells this is.
+            const auto [mn, k] = v.so->mn_k(e->row, e->col);
+            const std::uint32_t first = v.so->address(mn, k);
+            const int lo = static_cast<int>(first % 4 * 8) + v.so->bit(mn, k);
+            t.loc = ls::Location{static_cast<int>(first % 128 / 4), static_cast<int>(first / 128), lo, lo + bits - 1};
             t.key = core;
         }
     return g;
@@ -113,13 +121,14 @@ int smem_cell_of(const SmemView& v, const ls::Element& e) {
     if (chunk < 0) return -1;
     const auto [mn, k] = v.so->mn_k(e.row, e.col);
     const std::uint32_t a = v.so->address(mn, k);
-    return v.row_of(chunk) * smem_cells_per_row(v) + static_cast<int>(a % 128 * 8 / static_cast<std::uint32_t>(std::max(1, v.so->element_bits)));
+    return v.row_of(chunk) * smem_cells_per_row(v) + static_cast<int>((a % 128 * 8 + static_cast<std::uint32_t>(v.so->bit(mn, k))) /
+                                                                      static_cast<std::uint32_t>(v.cell_bits));
 }
 
 std::uint32_t smem_cell_address(const SmemView& v, int cell) {
     const int cols = smem_cells_per_row(v);
     return v.rows[static_cast<size_t>(cell / cols)] * 128 +
-           static_cast<std::uint32_t>(cell % cols * std::max(1, v.so->element_bits) / 8);
+           static_cast<std::uint32_t>(cell % cols * v.cell_bits / 8);
 }
 
 void colour_by_core_matrix(TileGrid& fragment, const SmemView& v, ls::Theme theme) {

@@ -30,13 +30,18 @@ struct SmemView {
     std::vector<std::uint32_t> rows;    // the 128-byte rows (address / 128) holding elements, ascending
     int cores = 0;                      // core matrices
     std::vector<int> chunk_of_element;  // row * cols + col of the operand's matrix -> chunk index
-    // Per chunk, per byte of its 16: the element (row * cols + col) whose bits lie there, -1 none.
-    std::vector<std::array<int, 16>> element_of_byte;
+    // Bits of one cell of the tile: the value's bits where they tile a byte or whole bytes (16-bit: 16,
+    // e2m1: 4), else the finest step a value starts at (6-bit values of the padded tile: 2).
+    int cell_bits = 8;
+    // Per chunk, per cell of its 128 / cell_bits: the element (row * cols + col) whose bits lie there, -1 none.
+    std::vector<std::vector<int>> element_of_cell;
     bool ok() const { return so.has_value(); }
     // The chunk holding absolute byte `address`, or -1.
     int chunk_at(std::uint32_t address) const;
-    // The element whose bits lie at byte `byte` (0..15) of chunk `chunk`, or nullopt.
+    // The element whose bits lie at byte `byte` (0..15) of chunk `chunk` (its low bit), or at bit `bit`
+    // (0..127) of the chunk, or nullopt.
     std::optional<ls::Element> element_at(int chunk, int byte) const;
+    std::optional<ls::Element> element_at_bit(int chunk, int bit) const;
     // The row (index into rows) of a chunk.
     int row_of(int chunk) const;
 };
@@ -45,7 +50,7 @@ struct SmemView {
 SmemView build_smem_view(const LayoutSet& set, ls::Operand op);
 
 // The tile in shared memory as a grid to cache in a texture: one grid row per 128-byte row
-// holding elements (v.rows), one cell per element width of it (64 for 16-bit types), in
+// holding elements (v.rows), one cell per cell_bits of it (64 for 16-bit types), in
 // row-major order, so TileGrid::hit finds a cell; a cell holding an element is filled with
 // its core matrix's colour (categorical), the rest in the background colour (copies 0).
 // No cell labels: the app writes each chunk's label over its 16 bytes (smem_chunk_labels).

@@ -112,7 +112,12 @@ TEST_CASE("smem view: the controls offer core's legal values and show the values
     CHECK_FALSE(c.lbo_chosen);
     const LayoutSet tc = resolve_selection(cat, {"sm_100a", "tcgen05_mma_m128n256k16_f16_f16", {}});
     const DescriptorControls t = descriptor_controls(tc, build_smem_view(tc, ls::Operand::B));
-    CHECK(std::find(t.swizzles.begin(), t.swizzles.end(), 4) != t.swizzles.end());  // tcgen05's 128B_base32B
+    // K-major: no 128B_base32B (CUTLASS's make_umma_desc static_asserts it; PTX Table 55 has no K-major atom).
+    CHECK(t.swizzles == std::vector<int>{0, 1, 2, 3});
+    ls::Modifiers mn;
+    mn.smem_major = 1;
+    const LayoutSet tf = resolve_selection(cat, {"sm_100a", "tcgen05_mma_m128n256k8_f32_tf32", mn});
+    CHECK(descriptor_controls(tf, build_smem_view(tf, ls::Operand::B)).swizzles == std::vector<int>{4});  // MN-major 32-bit
     // A whole descriptor: its fields become the operand's.
     const DescriptorApplied d = apply_descriptor_text(wg.chosen, "0x4000004000010040");
     REQUIRE(d.error.empty());

@@ -85,7 +85,13 @@ struct SmemOperand {
     int rows = 0, cols = 0;    // the operand's matrix: A M x K, B K x N (tcgen05 cta_group::2: this CTA's half)
     int mn = 0, k = 0;         // its MN and K extents
     ElemType type = ElemType::F16;
-    int element_bits = 16;     // bits an element occupies in shared memory (f8f6f4's sub-byte types: 8)
+    int element_bits = 16;     // bits of one value in shared memory (e2m1 4, e2m3/e3m2 6, e4m3 8, ...)
+    // Bits of the tile's slot per element: element_bits, except for the padded sub-byte A/B of
+    // kind::f8f6f4 and kind::mxf8f6f4, which take the 8-bit tile (16 slots per 16-byte chunk) with a
+    // chunk's 16 values packed from its first bit and the rest padding (PTX ISA §9.7.16.10.4.4,
+    // §9.7.16.9.1; CUTLASS TMA 16U4_ALIGN16B / 16U6_ALIGN16B; Triton fp4Padded): slot_bits 8.
+    int slot_bits = 16;
+    bool padded() const { return slot_bits != element_bits; }
     SmemMajor major = SmemMajor::K;
     SmemDescriptor desc;
     std::uint64_t value = 0;   // the descriptor
@@ -94,11 +100,18 @@ struct SmemOperand {
     std::string formula;             // the byte formula, in words
 
     // Element (mn, k): its byte offset before the swizzle (from start), the
-    // absolute byte address after it, the bit within that byte (sub-byte
-    // types), and its core matrix (8 rows x 16 bytes; numbered MN first).
+    // absolute byte address after it, the bit within that byte where its value
+    // starts (sub-byte types; a 6-bit value may run on into the next byte:
+    // bits bit .. bit+element_bits-1 counted from that byte's bit 0), and its
+    // core matrix (8 rows x 16 bytes; numbered MN first). The one answer every
+    // front end shows (JSON bit_lo/bit_hi, figures, the app, Python, the web page).
     std::uint32_t linear(int mn, int k) const;
     std::uint32_t address(int mn, int k) const;
     int bit(int mn, int k) const;
+    // The tile's slot of (mn, k) (slot_bits wide) before / after the swizzle: where an 8-bit TMA
+    // box puts the element's container (padded types: the value sits at the start of its chunk).
+    std::uint32_t slot_linear(int mn, int k) const;
+    std::uint32_t slot_address(int mn, int k) const;
     int core_matrix(int mn, int k) const;
     // The (mn, k) of the operand's matrix element (row, col).
     std::pair<int, int> mn_k(int row, int col) const;

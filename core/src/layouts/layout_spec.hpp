@@ -37,6 +37,11 @@ struct OperandSpec {
     std::string formula;
 };
 
+// The value bits (offset, width) of a type in an 8-bit container of kind::f8f6f4 / mxf8f6f4:
+// e2m1 bits 5:2, e3m2/e2m3 bits 5:0, 8-bit types all 8 (layouts_nvidia.cpp; sm_120 registers and
+// tcgen05's A in Tensor Memory).
+std::pair<int, int> fp_container_bits(ElemType t);
+
 // NVIDIA families (layouts_nvidia.cpp).
 OperandSpec nvidia_spec(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
 std::vector<Operand> nvidia_operands(const Instruction& ins);

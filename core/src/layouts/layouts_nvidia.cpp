@@ -19,6 +19,14 @@
 
 namespace lanescope::detail {
 
+// An 8-bit container's value bits (offset, width): e4m3/e5m2 fill it, e3m2/e2m3 take bits 5:0,
+// e2m1 bits 5:2 (PTX ISA §9.7.14.5.14's text for mma.sync's registers; CUTLASS fp4_shift_A/B).
+std::pair<int, int> fp_container_bits(ElemType t) {
+    if (t == ElemType::FP4) return {2, 4};
+    if (t == ElemType::FP6 || t == ElemType::BF6) return {0, 6};
+    return {0, 8};
+}
+
 namespace {
 
 std::string str(int v) { return std::to_string(v); }
@@ -214,12 +222,7 @@ OperandSpec wgmma_d(const Instruction& ins) {
 // fp4_shift_A/B). kind::mxf4 / mxf4nvf4 pack two e2m1 per byte.
 bool containers(const Instruction& ins) { return ins.mma_kind == "f8f6f4" || ins.mma_kind == "mxf8f6f4"; }
 
-// An 8-bit container's value bits: (offset, width).
-std::pair<int, int> container_bits(ElemType t) {
-    if (t == ElemType::FP4) return {2, 4};
-    if (t == ElemType::FP6 || t == ElemType::BF6) return {0, 6};
-    return {0, 8};
-}
+std::pair<int, int> container_bits(ElemType t) { return fp_container_bits(t); }
 
 OperandSpec block_scale_ab(const Instruction& ins, Operand op) {
     const ElemType t = op == Operand::A ? ins.a : ins.b;

@@ -181,6 +181,11 @@ OperandSpec tmem_a(const Instruction& ins) {
     s.cols = K;
     s.type = ins.a;
     s.width = s.stride = sp ? b * g / 2 : b;
+    // A dense 4/6-bit value in its 8-bit container: the bits mma.sync's containers give it (e2m1 5:2,
+    // e3m2/e2m3 5:0; PTX §9.7.14.5.14, CUTLASS fp4_shift), taken for TMEM, whose figures 199-201 are images.
+    const auto [value_lo, value_bits] = fp_container_bits(ins.a);
+    const bool sub = !sp && b == 8 && elem_bits(ins.a) < 8;
+    if (sub) s.width = value_bits, s.offset = value_lo;
     const int stored = sp ? K / 2 : K;
     s.regs = std::max(1, (stored * b + 31) / 32);
     const std::string rows = ins.cta_group == 2 && ins.m == 128
@@ -195,8 +200,10 @@ OperandSpec tmem_a(const Instruction& ins) {
                     "*q/32)); the metadata says which.";
     else
         s.formula = rows + "; k packed along columns: column floor(" + str(b) + "*k/32), bits [" + str(b) + "*k%32, +" +
-                    str(b) + ") (" + str(b) + "-bit containers" + (b == 8 && elem_bits(ins.a) < 8 ? "; the bit position of a " +
-                    std::string(elem_name(ins.a)) + " inside its container is in PTX figures not decoded here" : "") + ").";
+                    str(b) + ") (" + str(b) + "-bit containers" +
+                    (sub ? "; the " + std::string(elem_name(ins.a)) + " value at bits " + str(value_lo + value_bits - 1) + ":" +
+                               str(value_lo) + " of its container, as mma.sync's containers (low: PTX figures 199-201 are images)"
+                         : "") + ").";
     const Instruction copy = ins;
     s.place = [=](int, int m, int k, std::vector<Slot>& out) {
         for (int lane : a_lanes(copy, m)) out.push_back({lane, sp ? k / g : k});
@@ -907,8 +914,9 @@ Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModi
                   "§9.7.16.10.4.3",
                   "A in Tensor Memory rests on CUTLASS's atoms alone" +
                       std::string(elem_bits(ins.a) < 8 && a_container_bits(ins) == 8
-                                      ? "; the bit position of a 4/6-bit value in its 8-bit container is in PTX figures "
-                                        "199-201, not decoded"
+                                      ? "; a 4/6-bit value's bits in its 8-bit container (e2m1 5:2, e3m2/e2m3 5:0) are "
+                                        "those PTX's text gives mma.sync's containers (§9.7.14.5.14, CUTLASS fp4_shift): "
+                                        "PTX figures 199-201, which show TMEM's, are images not read here"
                                       : "") +
                       (ins.tcgen05_sparse ? "; the compressed sparse A's packing is read by analogy" : ""));
     if (op == Operand::K)

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <numeric>
 #include <optional>
 #include <tuple>
 
@@ -208,14 +209,17 @@ DescriptorFormat format_of(const Instruction& ins) {
     return is_tcgen05(ins) ? DescriptorFormat::Tcgen05 : DescriptorFormat::Wgmma;
 }
 
-// Bits one element occupies in shared memory: kind::f8f6f4 keeps its 6- and
-// 4-bit types in 8-bit containers (PTX tcgen05 'Packing formats'); mxf4 /
-// mxf4nvf4 pack two 4-bit values per byte.
-int smem_bits(const Instruction& ins, ElemType t) {
-    const int b = elem_bits(t);
-    if (b < 8 && ins.mma_kind == "f8f6f4") return 8;
-    return b;
+// Bits of the tile's slot per element in shared memory. kind::f8f6f4 and kind::mxf8f6f4 take their
+// 4- and 6-bit A/B in the 8-bit tile (16 slots per 16-byte chunk), the chunk's 16 values packed from
+// its first bit and the rest padding (PTX ISA §9.7.16.10.4.4 "contiguously packed along with
+// padding"; §9.7.16.9.1.1/.2 "16 elements of 4-bits each followed by 8 bytes of padding", "... of
+// 6-bits each followed by 4 bytes of padding"; CUTLASS allocates them as uint8_t and loads them with
+// TMA's 16U4_ALIGN16B / 16U6_ALIGN16B; Triton's fp4Padded core matrix: "8 'real' and 8 'padded'
+// offsets"). kind::mxf4 / mxf4nvf4 pack e2m1 two per byte with no padding (§9.7.16.10.4.6).
+bool padded_sub_byte(const Instruction& ins, ElemType t) {
+    return elem_bits(t) < 8 && (ins.mma_kind == "f8f6f4" || ins.mma_kind == "mxf8f6f4");
 }
+int smem_slot_bits(const Instruction& ins, ElemType t) { return padded_sub_byte(ins, t) ? 8 : elem_bits(t); }
 
 int ceil_div(long long a, long long b) { return static_cast<int>((a + b - 1) / b); }
 
@@ -232,7 +236,16 @@ std::pair<int, int> SmemOperand::mn_k(int row, int col) const {
 }
 
 std::uint32_t SmemOperand::linear(int m, int kk) const {
-    const long long e_bits = element_bits;
+    const std::uint32_t slot = slot_linear(m, kk);
+    if (!padded()) return slot;
+    // Slot i of its 16-byte chunk holds its value at bits i*e of the chunk (start is a multiple of 16,
+    // and every swizzle of a K-major sub-byte operand moves whole 16-byte chunks).
+    const std::uint32_t i = slot % 16;
+    return slot - i + i * static_cast<std::uint32_t>(element_bits) / 8;
+}
+
+std::uint32_t SmemOperand::slot_linear(int m, int kk) const {
+    const long long e_bits = slot_bits;
     const long long W = swizzle_span(desc.swizzle);
     const long long lbo = desc.lbo, sbo = desc.sbo;
     long long lin = 0;
@@ -258,17 +271,22 @@ std::uint32_t SmemOperand::address(int m, int kk) const {
     return smem_swizzle(desc.start + linear(m, kk), desc.swizzle, desc.base_offset);
 }
 
-int SmemOperand::bit(int, int kk) const {
+std::uint32_t SmemOperand::slot_address(int m, int kk) const {
+    return smem_swizzle(desc.start + slot_linear(m, kk), desc.swizzle, desc.base_offset);
+}
+
+int SmemOperand::bit(int m, int kk) const {
+    if (padded()) return static_cast<int>((slot_linear(m, kk) % 16 * static_cast<std::uint32_t>(element_bits)) % 8);
     return major == SmemMajor::K ? static_cast<int>((static_cast<long long>(kk) * element_bits) % 8) : 0;
 }
 
 int SmemOperand::core_matrix(int m, int kk) const {
     if (major == SmemMajor::K) {
         const int per_mn = ceil_div(mn, 8);
-        return static_cast<int>(static_cast<long long>(kk) * element_bits / 128) * per_mn + m / 8;
+        return static_cast<int>(static_cast<long long>(kk) * slot_bits / 128) * per_mn + m / 8;
     }
-    const int per_mn = ceil_div(static_cast<long long>(mn) * element_bits, 128);
-    return (kk / 8) * per_mn + static_cast<int>(static_cast<long long>(m) * element_bits / 128);
+    const int per_mn = ceil_div(static_cast<long long>(mn) * slot_bits, 128);
+    return (kk / 8) * per_mn + static_cast<int>(static_cast<long long>(m) * slot_bits / 128);
 }
 
 namespace {
@@ -326,8 +344,17 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
                           str(s.mn) + "); the peer CTA holds the other half at the same shared-memory offsets");
     if (tc && ins.tcgen05_sparse && op == Operand::A)
         s.notes.push_back("sparse A: shared memory holds the compressed K/2 = " + str(s.k) + " values per row");
-    s.element_bits = smem_bits(ins, s.type);
-    const int bits = s.element_bits;
+    if (padded_sub_byte(ins, s.type)) {
+        const int e = elem_bits(s.type);
+        s.notes.push_back(std::string(elem_name(s.type)) + " under kind::" + ins.mma_kind + ": the 8-bit tile (16 slots per "
+                          "16-byte chunk), each chunk's 16 values packed from its first bit (slot i at bits " + str(e) +
+                          "*i.." + str(e) + "*i+" + str(e - 1) + "), then " + str(16 - 2 * e) + " bytes of padding (PTX ISA "
+                          "§9.7.16.10.4.4, §9.7.16.9.1; CUTLASS TMA 16U" + str(e) + "_ALIGN16B; Triton fp4Padded)");
+    }
+    s.element_bits = elem_bits(s.type);
+    s.slot_bits = smem_slot_bits(ins, s.type);
+    const int bits = s.slot_bits;         // the tile's geometry (the padded sub-byte types: 8)
+    const int vbits = s.element_bits;     // the value
     const std::string tname(elem_name(s.type));
     const std::string who = std::string(descriptor_format_name(fmt)) + " operand " + std::string(operand_name(op)) +
                             " (" + ins.mnemonic + ")";
@@ -337,9 +364,11 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
         if (!tc && bits != 16)
             throw Error("--major MN is not legal for " + who + ": wgmma's transpose (imm-trans-a/b) exists only for "
                         "16-bit types (f16, bf16), not " + tname + " (PTX ISA §9.7.15.5.1.2); legal: --major K");
-        if (tc && bits < 8)
-            throw Error("--major MN is not legal for " + who + ": packed sub-byte " + tname +
-                        " is K-major only (PTX tcgen05 §9.7.16.10.3); legal: --major K");
+        if (tc && vbits < 8)
+            throw Error("--major MN is not legal for " + who + ": " + str(vbits) + "-bit " + tname +
+                        " A/B are K-major only (PTX ISA §9.7.16.10.6, Table 54: MN-major is for 8- and 16-bit "
+                        "values, and 32-bit with 128B_base32B; CUTLASS UMMA::InstrDescriptor: MN-major only for "
+                        "E4M3, E5M2, INT8, F16, BF16, TF32); legal: --major K");
     }
     // The swizzle (default 128B: CUTLASS's atom for any tile whose K (K-major) or MN (MN-major) extent
     // spans 128 bytes; tcgen05 MN-major 32-bit: 128B_base32B, its only legal mode).
@@ -351,11 +380,16 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
                     "atomicity); legal for wgmma: none, 32B, 64B, 128B");
     if (tc && s.major == SmemMajor::MN && bits == 32 && sw != SmemSwizzle::B128Base32)
         throw Error("--swizzle " + std::string(smem_swizzle_name(sw)) + " is not legal for " + who +
-                    ": MN-major 32-bit operands take only 128B_base32B (PTX tcgen05 §9.7.16.10.3); legal: --swizzle "
+                    ": MN-major 32-bit operands take only 128B_base32B (PTX tcgen05 §9.7.16.10.6); legal: --swizzle "
                     "128B_base32B, or --major K");
     if (tc && s.major == SmemMajor::MN && bits != 32 && sw == SmemSwizzle::B128Base32)
         throw Error("--swizzle 128B_base32B is not legal for " + who + ": with MN-major it is for 32-bit types only "
-                    "(PTX tcgen05 §9.7.16.10.3); legal: none, 32B, 64B, 128B");
+                    "(PTX tcgen05 §9.7.16.10.6); legal: none, 32B, 64B, 128B");
+    if (tc && s.major == SmemMajor::K && sw == SmemSwizzle::B128Base32)
+        throw Error("--swizzle 128B_base32B is not legal for " + who + " with --major K: CUTLASS's make_umma_desc "
+                    "static_asserts K-major 128B_base32B invalid, and PTX ISA §9.7.16.10.6 lists no K-major atom for it "
+                    "(Table 55) although its Table 54 allows the combination; lanescope sides with Table 55 and CUTLASS; "
+                    "legal: none, 32B, 64B, 128B (128B_base32B with --major MN for 32-bit types)");
     const int W = swizzle_span(sw);
     const long long mn_bytes = static_cast<long long>(s.mn) * bits / 8;
     const long long k_bytes = static_cast<long long>(s.k) * bits / 8;
@@ -519,6 +553,10 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
                     "); legal: a smaller --smem-address, --lbo or --sbo");
 
     const std::string T = str(128 / bits), e = bits >= 8 ? str(bits / 8) : "1/" + str(8 / bits);
+    // The padded sub-byte types: the formula is the 8-bit slot's, the value at bits (slot%16)*e of its chunk.
+    const std::string packing = s.padded() ? "; the value of slot s (the byte the formula gives) lies at bit " +
+                                                 str(vbits) + "*(s%16) of its 16-byte chunk, from the chunk's first byte"
+                                           : "";
     const std::string mnv = op == Operand::A ? "m" : "n";
     const std::string Ws = str(W);
     std::string lin;
@@ -541,7 +579,7 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
                 (swz ? "; swz: " + xr + " ^= ((address >> 7) - base_offset) mod " + str(pattern_rows(sw)) +
                            " on the absolute address, base_offset = " + str(s.desc.base_offset)
                      : "") +
-                ". Descriptor " + hex64(s.value) + ".";
+                packing + ". Descriptor " + hex64(s.value) + ".";
     return s;
 }
 }  // namespace
@@ -609,14 +647,16 @@ void smem_modifier_ranges(const Instruction& ins, const ResolvedModifiers& cur, 
     if (ins.kind != LayoutKind::Wgmma && ins.kind != LayoutKind::Tcgen05Mma) return;
     const bool tc = ins.kind == LayoutKind::Tcgen05Mma;
     if (!tc) out.push_back({"smem_a", {0, 1}, "A from registers (0) or shared memory through a descriptor (1, the SS form)", true});
-    const int bits = smem_bits(ins, ins.b);
+    // The values' bits (A and B share the major-ness): MN-major needs 8-, 16- or 32-bit values on
+    // tcgen05, 16-bit on wgmma; 128B_base32B is MN-major 32-bit's only swizzle (K-major: refused, see
+    // smem_operand).
+    const int bits = elem_bits(ins.b), least = std::min(bits, tc && !ins.a_in_tmem ? elem_bits(ins.a) : bits);
     std::vector<int> majors = {0};
-    if ((!tc && bits == 16) || (tc && bits >= 8)) majors.push_back(1);
+    if ((!tc && bits == 16) || (tc && least >= 8)) majors.push_back(1);
     if (majors.size() > 1)
         out.push_back({"smem_major", majors, "the shared-memory operands' major-ness: 0 K-major, 1 MN-major", true});
     std::vector<int> sw = {0, 1, 2, 3};
     if (tc && cur.smem_major == 1 && bits == 32) sw = {4};
-    else if (tc && cur.smem_major != 1) sw.push_back(4);
     out.push_back({"swizzle", sw, "the descriptor's swizzle: 0 none, 1 32B, 2 64B, 3 128B" + std::string(tc ? ", 4 128B_base32B" : ""), true});
     out.push_back({"base_offset", {0, 1, 2, 3, 4, 5, 6, 7}, "descriptor bits 49-51: the 128-byte row the swizzle pattern starts at", true});
 }
@@ -628,7 +668,10 @@ OperandSpec smem_operand_spec(const Instruction& ins, Operand op, const Resolved
     s.rows = so.rows;
     s.cols = so.cols;
     s.type = so.type;
-    s.width = s.stride = so.element_bits;
+    // A value starts at any multiple of gcd(bits, 8) of its line (6-bit values of the padded tile at
+    // 8*chunk + 6*i); an item is that many bits.
+    s.width = so.element_bits;
+    s.stride = so.element_bits % 8 == 0 || 8 % so.element_bits == 0 ? so.element_bits : std::gcd(so.element_bits, 8);
     s.regs = 32;
     // The lines the operand spans: its highest address / 128. linear(m, k) is a sum of a
     // term in m and a term in k (every canonical layout above), and the swizzle moves
@@ -639,7 +682,7 @@ OperandSpec smem_operand_spec(const Instruction& ins, Operand op, const Resolved
     for (int kk = 0; kk < so.k; ++kk) top_k = std::max(top_k, so.linear(0, kk));
     s.lanes = static_cast<int>((so.desc.start + top_m + top_k - so.linear(0, 0)) / 128) + 1;
     s.formula = so.formula;
-    const int bits = so.element_bits;
+    const int bits = s.stride;
     s.place = [so, bits](int, int r, int c, std::vector<Slot>& out) {
         const auto [m, kk] = so.mn_k(r, c);
         const std::uint32_t a = so.address(m, kk);

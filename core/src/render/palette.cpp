@@ -205,6 +205,15 @@ std::string tmem_lane_text(const Instruction& ins, int lane) {
     const std::string l = "L" + std::to_string(lane % 128);
     return ins.cta_group == 2 || lane >= 128 ? "CTA" + std::to_string(lane / 128) + " " + l : l;
 }
+// A shared-memory element's bits within its byte where it is not whole bytes from bit 0: "[3:0]" for the
+// low e2m1 of a byte, "[7:6]+0x0101[3:0]" for a 6-bit value that runs on into the next byte.
+std::string smem_bits_text(const Location& loc) {
+    const int width = loc.bit_hi - loc.bit_lo + 1, lo = loc.bit_lo % 8;
+    if (lo == 0 && width % 8 == 0) return "";
+    if (lo + width <= 8) return bits_text(lo + width - 1, lo);
+    const Location next{loc.reg, loc.lane, loc.bit_lo + (8 - lo), loc.bit_hi};
+    return bits_text(7, lo) + "+" + hex_address(128 * next.lane + 4 * next.reg + next.bit_lo / 8) + bits_text(lo + width - 9, 0);
+}
 }  // namespace
 
 int smem_address(const Location& loc) { return 128 * loc.lane + 4 * loc.reg + loc.bit_lo / 8; }
@@ -226,7 +235,7 @@ CellLabel cell_label(const Instruction& ins, Operand op, const Location& loc, in
         l.number = std::to_string(bank);
         l.lane = "b" + l.number;
         l.reg_bare = l.reg_short = hex_address(smem_address(loc));
-        l.reg = loc.bit_lo % 8 ? l.reg_bare + bits_text(loc.bit_hi % 8, loc.bit_lo % 8) : l.reg_bare;
+        l.reg = l.reg_bare + smem_bits_text(loc);
         return l;
     }
     l.number = std::to_string(loc.lane);

@@ -32,7 +32,8 @@ int count_equal(const SmemOperand& so, const std::map<std::pair<int, int>, std::
     for (int mn = 0; mn < so.mn; ++mn)
         for (int k = 0; k < so.k; ++k) {
             const std::pair<int, int> rc = so.major == SmemMajor::K ? std::pair<int, int>{mn, k} : std::pair<int, int>{k, mn};
-            const std::uint32_t d = so.address(mn, k), t = m.at(rc);
+            // The padded sub-byte types: TMA's 16U4/16U6_ALIGN16B fill the 8-bit tile's slots.
+            const std::uint32_t d = so.slot_address(mn, k), t = m.at(rc);
             if (d == t) ++eq;
             else if (diffs && diffs->size() < 8) {
                 diffs->push_back(std::string(operand_name(so.operand)) + "[" +
@@ -50,7 +51,7 @@ TmaComparison compare_tma(const SmemOperand& so, int d0, int d1) {
     TmaComparison c;
     c.box.inner = d0;
     c.box.outer = d1;
-    c.box.element_bits = so.element_bits;
+    c.box.element_bits = so.slot_bits;
     c.box.swizzle = so.desc.swizzle;
     c.box.smem_address = so.desc.start;
     const int inner_need = so.major == SmemMajor::K ? so.k : so.mn;
@@ -121,7 +122,8 @@ std::string render_smem_operand(const Query& q, const SmemOperand& so, const Ope
         std::string s = base.substr(0, cut);
         s += "\"memory\": {\"space\": \"smem\", \"major\": " + json_string(std::string(smem_major_name(so.major))) +
              ", \"swizzle\": " + json_string(std::string(smem_swizzle_name(so.desc.swizzle))) +
-             ", \"element_bits\": " + num(so.element_bits) + ", \"start_address\": " + num(so.desc.start) +
+             ", \"element_bits\": " + num(so.element_bits) + ", \"slot_bits\": " + num(so.slot_bits) +
+             ", \"padded\": " + (so.padded() ? "true" : "false") + ", \"start_address\": " + num(so.desc.start) +
              ", \"lbo\": " + num(so.desc.lbo) + ", \"sbo\": " + num(so.desc.sbo) + ", \"base_offset\": " +
              num(so.desc.base_offset) + ", \"lbo_used\": " + (so.lbo_used ? "true" : "false") + ", \"sbo_used\": " +
              (so.sbo_used ? "true" : "false") + ", \"base_offset_used\": " + (so.base_offset_used ? "true" : "false") +
@@ -157,13 +159,14 @@ std::string render_smem_operand(const Query& q, const SmemOperand& so, const Ope
         return s + "\n]}\n";
     }
     if (f == Format::Csv) {
-        std::string s = "row,col,mn,k,address,bank,core_matrix,bit_lo\n";
+        std::string s = "row,col,mn,k,address,bank,core_matrix,bit_lo,bit_hi\n";
         for (int row = 0; row < so.rows; ++row)
             for (int col = 0; col < so.cols; ++col) {
                 const auto [mn, k] = so.mn_k(row, col);
                 const std::uint32_t a = so.address(mn, k);
+                const int bl = static_cast<int>(a % 4) * 8 + so.bit(mn, k);
                 s += num(row) + "," + num(col) + "," + num(mn) + "," + num(k) + "," + num(a) + "," + num((a / 4) % 32) + "," +
-                     num(so.core_matrix(mn, k)) + "," + num(static_cast<int>(a % 4) * 8 + so.bit(mn, k)) + "\n";
+                     num(so.core_matrix(mn, k)) + "," + num(bl) + "," + num(bl + so.element_bits - 1) + "\n";
             }
         return s;
     }
