@@ -207,3 +207,35 @@ TEST_CASE("tcgen05 smem defaults: make_umma_desc's LBO/SBO for the canonical til
             }
         }
 }
+
+TEST_CASE("tcgen05 A in TMEM (_ts): a 4/6-bit value's bits in its 8-bit container", "[blackwell][tmem]") {
+    // 8-bit containers along columns, 4 per 32-bit column (PTX ISA §9.7.16.10.4.3); inside one, the bits
+    // mma.sync's text gives its containers (PTX §9.7.14.5.14; CUTLASS fp4_shift): e2m1 5:2, e3m2/e2m3 5:0.
+    // Low confidence: PTX's TMEM figures 199-201 are images.
+    for (const Case& c : kTypes) {
+        const ls::Instruction& ins = find(std::string("tcgen05_mma_m128n256k32_f32_") + c.type + "_ts");
+        const ls::OperandLayout L = ls::layout_of(ins, sm100a(), ls::Operand::A, ls::Modifiers{});
+        CHECK(L.space() == ls::Space::TensorMemory);
+        const int lo = c.bits == 4 ? 2 : 0;
+        for (int m = 0; m < 128; m += 37)
+            for (int k = 0; k < 32; ++k) {
+                const auto w = L.where({0, m, k});
+                REQUIRE(w.size() == 1);
+                CHECK(w[0].lane == m);
+                CHECK(w[0].reg == k / 4);
+                CHECK(w[0].bit_lo == 8 * (k % 4) + lo);
+                CHECK(w[0].bit_hi == 8 * (k % 4) + lo + c.bits - 1);
+            }
+    }
+    // sm_120's mma.sync: the same containers in registers (A of m16n8k32: a0 in bits 5:2 for e2m1).
+    const ls::Target& t120 = ls::Catalog::target("sm_120a");
+    const ls::Instruction& mma = ls::Catalog::builtin(t120.family).find_instruction(t120, "mma_m16n8k32_f32_e2m1_e3m2_f8f6f4");
+    const auto a = ls::layout_of(mma, t120, ls::Operand::A, ls::Modifiers{}).where({0, 0, 1});
+    REQUIRE(a.size() == 1);
+    CHECK(a[0].bit_lo == 10);
+    CHECK(a[0].bit_hi == 13);
+    const auto b = ls::layout_of(mma, t120, ls::Operand::B, ls::Modifiers{}).where({0, 1, 0});
+    REQUIRE(b.size() == 1);
+    CHECK(b[0].bit_lo == 8);
+    CHECK(b[0].bit_hi == 13);
+}

@@ -128,3 +128,29 @@ TEST_CASE("smem view: the controls offer core's legal values and show the values
     CHECK(descriptor_controls(from, fv).start_chosen);
     CHECK(apply_descriptor_text(wg.chosen, "0xZZ").error.find("legal") != std::string::npos);
 }
+
+TEST_CASE("smem view: tcgen05's padded e3m2 tile, every cell at the value's own bits (PTX §9.7.16.10.4.4)") {
+    // kind::mxf8f6f4 e3m2, K-major 128B: slot byte swz(128 m + k) for m < 8 (SBO 1024 past that), the value
+    // of slot i of a chunk at bit 6 i of the chunk; 2-bit cells (a 6-bit value covers three).
+    const auto& cat = ls::Catalog::builtin();
+    const LayoutSet set = resolve_selection(cat, {"sm_100a", "tcgen05_mma_m128n256k32_f32_e3m2_mxf8f6f4_1x_ue8m0", {}});
+    const SmemView v = build_smem_view(set, ls::Operand::A);
+    REQUIRE(v.ok());
+    CHECK(v.cell_bits == 2);
+    CHECK(smem_cells_per_row(v) == 512);
+    const TileGrid g = smem_tile_grid(v, style());
+    for (int m = 0; m < 16; ++m)
+        for (int k = 0; k < 32; ++k) {
+            const std::uint32_t slot = swizzle_128b(128u * static_cast<std::uint32_t>(m % 8) + 1024u * static_cast<std::uint32_t>(m / 8) +
+                                                    static_cast<std::uint32_t>(k));
+            const std::uint32_t bit = 8 * (slot & ~15u) + slot % 16 * 6;  // absolute bit of the value
+            const int cell = smem_cell_of(v, {0, m, k});
+            REQUIRE(cell >= 0);
+            const Tile& t = g.tiles[static_cast<size_t>(cell)];
+            CHECK(t.element == ls::Element{0, m, k});
+            CHECK(v.rows[static_cast<size_t>(cell / 512)] * 1024 + static_cast<std::uint32_t>(cell % 512) * 2 == bit);
+            CHECK(t.loc.bit_lo == static_cast<int>(bit % 32));
+            CHECK(t.loc.bit_hi == static_cast<int>(bit % 32) + 5);
+            CHECK(v.element_at_bit(v.chunk_at(bit / 8), static_cast<int>(bit % 128)) == std::optional<ls::Element>(ls::Element{0, m, k}));
+        }
+}
