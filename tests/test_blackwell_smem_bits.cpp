@@ -239,3 +239,33 @@ TEST_CASE("tcgen05 A in TMEM (_ts): a 4/6-bit value's bits in its 8-bit containe
     CHECK(b[0].bit_lo == 8);
     CHECK(b[0].bit_hi == 13);
 }
+
+TEST_CASE("sm_103a K = 96: descriptor bit 52 (absolute LBO) is laid out, K continuing at address LBO", "[blackwell][smem]") {
+    // CUTLASS's SM103 mma_unpack sets lbo_mode 1 with LBO = the next K chunk's start address: k-block 2 of a
+    // 48-byte K (e2m1, K = 96) starts 96 bytes into its 128B swizzle row; its first 32 bytes finish that row
+    // and the other 16 start the row at LBO. Low confidence (PTX: figures only); not confirmed on hardware.
+    const ls::Target& t = ls::Catalog::target("sm_103a");
+    const ls::Instruction& ins =
+        ls::Catalog::builtin(t.family).find_instruction(t, "tcgen05_mma_m256n256k96_f32_e2m1_mxf4_block32_ue8m0_2cta");
+    const std::uint32_t start = 96, lbo = 16384, sbo = 1024;
+    // PTX Table 40's fields written out: start >> 4 in 0-13, LBO >> 4 in 16-29, SBO >> 4 in 32-45, version
+    // 0b001 at 46, LBO mode at 52, 128B swizzle (2) at 61.
+    const std::uint64_t desc = (start >> 4) | std::uint64_t{lbo >> 4} << 16 | std::uint64_t{sbo >> 4} << 32 |
+                               std::uint64_t{1} << 46 | std::uint64_t{1} << 52 | std::uint64_t{2} << 61;
+    ls::Modifiers m;
+    m.descriptor = desc;
+    const ls::SmemOperand so = ls::smem_operand(ins, ls::Operand::A, ls::resolve_modifiers(ins, t, m));
+    CHECK(so.desc.lbo_mode == 1);
+    CHECK(so.lbo_used);
+    for (int mn = 0; mn < so.mn; ++mn)
+        for (int k = 0; k < 96; ++k) {
+            const std::uint32_t byte = static_cast<std::uint32_t>(k / 2), row = (mn % 8) * 128u + (mn / 8) * sbo;
+            const std::uint32_t lin = 96 + byte < 128 ? start + row + byte : lbo + row + (96 + byte - 128);
+            CHECK(so.address(mn, k) == swz(3, lin));
+            CHECK(so.bit(mn, k) == 4 * (k % 2));
+        }
+    // Without a swizzle there is no row to continue: refused with the rule.
+    m.descriptor = desc & ~(std::uint64_t{7} << 61);
+    CHECK_THROWS_WITH(ls::smem_operand(ins, ls::Operand::A, ls::resolve_modifiers(ins, t, m)),
+                      Catch::Contains("bit 52") && Catch::Contains("legal"));
+}

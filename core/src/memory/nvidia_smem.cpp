@@ -254,7 +254,14 @@ std::uint32_t SmemOperand::slot_linear(int m, int kk) const {
         if (W == 0)
             lin = (m % 8) * 16 + (m / 8) * sbo + (kb % 128) / 8 + (kb / 128) * lbo;
         else
+        {
             lin = (m % 8) * W + (m / 8) * sbo + kb / 8;
+            // Bit 52 (absolute LBO, CUTLASS's SM103 mma_unpack: lbo_mode 1, LBO = the next K chunk's start
+            // address): the bytes of K past the start's W-byte swizzle row continue at address LBO.
+            const long long at = desc.start % W;
+            if (desc.lbo_mode == 1 && at + kb / 8 >= W)
+                lin = lbo - static_cast<long long>(desc.start) + (m % 8) * W + (m / 8) * sbo + (at + kb / 8 - W);
+        }
     } else {
         const long long mb = m * e_bits;  // bit offset along MN
         if (W == 0)
@@ -429,16 +436,23 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
     if (from_descriptor && tc) {
         const SmemDescriptor d = decode_descriptor(*mods.descriptor, fmt);
         s.desc.lbo_mode = d.lbo_mode;
+        if (d.lbo_mode == 1 && (s.major != SmemMajor::K || W == 0))
+            throw Error("--descriptor " + hex64(*mods.descriptor) + ": bit 52 = 1 (LBO an absolute address) is for "
+                        "swizzled K-major operands (CUTLASS's SM103 K = 96 path: K-major 128B), not " +
+                        std::string(smem_major_name(s.major)) + "-major " + std::string(smem_swizzle_name(sw)) +
+                        "; legal: bit 52 = 0, or --major K with a swizzle");
         if (d.lbo_mode == 1)
-            throw Error("--descriptor " + hex64(*mods.descriptor) + ": bit 52 = 1 (absolute LBO) is for sm_103a's "
-                        "48-byte K only (K-major, 128B, base offset 0); lanescope does not lay it out; legal: bit 52 = 0");
+            s.notes.push_back("bit 52 = 1: LBO (" + str(lbo) + ") is the absolute address where K continues past the "
+                              "start's " + str(W) + "-byte swizzle row (CUTLASS SM103 mma_unpack sets lbo_mode 1 with LBO "
+                              "the next K chunk's start address); low confidence: PTX shows this mode in figures only, "
+                              "and it is not confirmed on hardware");
     }
     s.value = from_descriptor ? *mods.descriptor : encode_descriptor(s.desc);
 
     // What the hardware reads of the fields.
     const bool swz = W > 0;
     if (s.major == SmemMajor::K) {
-        s.lbo_used = !swz && k_bytes > 16;
+        s.lbo_used = (!swz && k_bytes > 16) || (s.desc.lbo_mode == 1 && s.desc.start % W + k_bytes > W);
         s.sbo_used = s.mn > 8;
     } else {
         const long long atom_bytes = swz ? (sw == SmemSwizzle::B128Base32 ? 128 : W) : 16;
@@ -516,7 +530,8 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
                             str(8 * W) + "); a smaller SBO puts the next group inside it; legal: SBO >= " + str(8 * W));
             for (int g = 0; g < groups; ++g) {
                 const long long at = (s.desc.start + g * sbo) % W;
-                if (at + k_bytes > W)
+                // Absolute LBO: K may run on into the chunk at LBO, but no further than one more row.
+                if (at + k_bytes > (s.desc.lbo_mode == 1 ? 2 * W : W))
                     throw Error(std::string(g == 0 ? "--smem-address " + str(s.desc.start)
                                                    : "--sbo " + str(sbo) + " (8-row group " + str(g) + ")") +
                                 " is not legal for " + who + ": the " + str(k_bytes) + "-byte K slice starts " + str(at) +
@@ -677,10 +692,11 @@ OperandSpec smem_operand_spec(const Instruction& ins, Operand op, const Resolved
     // term in m and a term in k (every canonical layout above), and the swizzle moves
     // bits 4-6 only (below a 128-byte line): the highest line is that of
     // start + max_m linear(m, 0) + max_k linear(0, k), found in mn + k steps, not mn x k.
+    // (K's absolute addresses: with bit 52's absolute LBO, K may continue below the start.)
     std::uint32_t top_m = 0, top_k = 0;
     for (int m = 0; m < so.mn; ++m) top_m = std::max(top_m, so.linear(m, 0));
-    for (int kk = 0; kk < so.k; ++kk) top_k = std::max(top_k, so.linear(0, kk));
-    s.lanes = static_cast<int>((so.desc.start + top_m + top_k - so.linear(0, 0)) / 128) + 1;
+    for (int kk = 0; kk < so.k; ++kk) top_k = std::max(top_k, so.desc.start + so.linear(0, kk));
+    s.lanes = static_cast<int>((top_k + top_m - so.linear(0, 0)) / 128) + 1;
     s.formula = so.formula;
     const int bits = s.stride;
     s.place = [so, bits](int, int r, int c, std::vector<Slot>& out) {
