@@ -35,6 +35,7 @@ struct OperandSpec {
     Placer place;
     Candidates candidates;  // may be empty
     std::string formula;
+    std::string outside_note;  // appended to the refusal of an element outside the operand (what to ask instead)
 };
 
 // NVIDIA families (layouts_nvidia.cpp).
