@@ -282,7 +282,7 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
                                "architecture (required): family (cdna3, hopper), gfx or sm id (gfx942, sm_90) or product (mi300x, h100)");
             figure->add_option("-i,--instruction", o.instruction,
                                "ISA mnemonic (either spelling) or builtin name; NVIDIA: PTX spelling or short name (required)");
-            figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB, or all (A, B and D as a GEMM; a scaled MFMA adds SA and SB under it)")
+            figure->add_option("--operand", o.operand, "A, B, C, D, K (sparse index), SA, SB (SFA, SFB), or all (A, B and D as a GEMM; a scaled MFMA adds SA and SB under it)")
                 ->capture_default_str();
             add_modifier_options(figure, o);
             add_tile_options(figure, o);

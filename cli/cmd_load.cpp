@@ -73,6 +73,9 @@ int run_sweep(const Options& o, const LoadArgs& a, const CLI::App* sub) {
 int run_load(const Options& o, const LoadArgs& a, const CLI::App* sub) {
     if (o.operand == "all" || o.operand == "ALL") throw ls::Error("load takes one operand (--operand A, B, C or D), not all");
     if (smem_load_requested(o, a, sub)) return run_smem_load(o, a, sub, a.tma_box);
+    if (o.row >= 0 || o.col >= 0)
+        throw UsageError("--row / --col pick one scale factor of --memory smem --operand SFA|SFB (block-scaled tcgen05.mma); "
+                         "legal here: leave them out");
     if (!a.tma_box.empty())
         throw UsageError("--tma-box compares a TMA box with a shared-memory descriptor: it goes with --memory smem (wgmma, "
                          "tcgen05.mma operands)");
@@ -136,6 +139,9 @@ void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out
                   "cache lines) against the conflict-free minimum, then instructions per wave (docs/memory.md)");
     add_int_option(sub, "--top", a.top, 0, 1000000, "--sweep: rows shown, best first (default 10; 0: all)");
     add_tile_options(sub, o);
+    add_int_option(sub, "--row", o.row, 0, 1 << 20,
+                   "--memory smem --operand SFA|SFB: one scale factor's path (SFA: row m; SFB: the K-block)");
+    add_int_option(sub, "--col", o.col, 0, 1 << 20, "--memory smem --operand SFA|SFB: SFA: the K-block; SFB: column n");
     sub->add_option("--tma-box", a.tma_box, "--memory smem: a TMA box D0xD1 written at --smem-address with the same "
                                             "swizzle; says whether the descriptor reads it back element by element");
     sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");

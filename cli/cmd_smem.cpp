@@ -5,6 +5,7 @@
 #include "common.hpp"
 
 #include "lanescope/numbers.hpp"
+#include "lanescope/scale_factors.hpp"
 #include "lanescope/smem.hpp"
 
 #include <algorithm>
@@ -87,7 +88,7 @@ SmemPick pick_smem_operand(const Options& o, const MemoryArgs& a) {
             throw ls::Error("--memory smem: operand " + std::string(ls::operand_name(op)) + " of " + r0.ins->mnemonic +
                             " is not read through a shared-memory descriptor; legal: " +
                             (r0.ins->kind == ls::LayoutKind::Wgmma ? "A (the SS form) or B of wgmma"
-                             : r0.ins->kind == ls::LayoutKind::Tcgen05Mma ? "B (and A unless it is in Tensor Memory)"
+                             : r0.ins->kind == ls::LayoutKind::Tcgen05Mma ? "B (and A unless it is in Tensor Memory); SFA, SFB (their path through shared memory) of a block-scaled kind"
                                                                            : "the A and B of wgmma and tcgen05.mma"));
         if (r0.ins->kind == ls::LayoutKind::Wgmma && op == ls::Operand::A) q.mods.smem_a = 1;
         if (!a.swizzle.empty())
@@ -99,7 +100,37 @@ SmemPick pick_smem_operand(const Options& o, const MemoryArgs& a) {
     return {std::move(r), op, std::move(so)};
 }
 
+namespace {
+
+// `load --memory smem --operand SFA|SFB`: the scale factors' path from memory (lanescope/scale_factors.hpp).
+int run_scale_factor_load(const Options& o, const Resolved& r, ls::Operand op) {
+    const std::vector<std::string> allowed = {"--arch", "--instruction", "--operand", "--memory", "--row", "--col",
+                                              "--format", "--out", "--catalog", "--wave"};
+    const auto extra = given_options_except(o, allowed);
+    if (!extra.empty())
+        throw UsageError(extra.front() + " does not apply to the scale factors' path from memory; legal with --memory "
+                         "smem --operand SFA|SFB: --row, --col (one scale factor), --format table|csv|json, -o");
+    if (o.format != "table" && o.format != "csv" && o.format != "json")
+        throw ls::Error("--format '" + o.format + "' is not legal for load --memory smem; legal: table, csv, json");
+    const ls::ScaleFactorTile t = ls::scale_factor_tile(*r.ins, op);
+    return emit(o, ls::render_scale_factor_tile(r.query, t, parse_format(o.format), o.row, o.col));
+}
+
+}  // namespace
+
 int run_smem_load(const Options& o, const MemoryArgs& a, const CLI::App*, const std::string& tma_box) {
+    {
+        Options plain = o;
+        plain.mods = ls::Modifiers{};
+        plain.mods.wave = o.mods.wave;
+        const Resolved r0 = resolve(plain);
+        const ls::Operand op = parse_operand_or_throw(o.operand, *r0.ins);
+        if (r0.ins->kind == ls::LayoutKind::Tcgen05Mma && (op == ls::Operand::SA || op == ls::Operand::SB))
+            return run_scale_factor_load(o, r0, op);
+        if (o.row >= 0 || o.col >= 0)
+            throw UsageError("--row / --col pick one scale factor of --operand SFA|SFB; legal for operand " +
+                             std::string(ls::operand_name(op)) + ": leave them out");
+    }
     const std::vector<std::string> allowed = {"--arch", "--instruction", "--operand", "--memory", "--major", "--swizzle",
                                               "--lbo", "--sbo", "--smem-address", "--base-offset", "--descriptor",
                                               "--tma-box", "--format", "--out", "--catalog", "--wave"};

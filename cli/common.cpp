@@ -471,7 +471,7 @@ void add_target_options(CLI::App* sub, Options& o, bool with_operand) {
                     "ISA mnemonic (either spelling) or builtin name; NVIDIA: PTX spelling or short name; "
                     "case-insensitive (required)");
     if (with_operand)
-        sub->add_option("--operand", o.operand, "operand: A, B, C, D, K (sparse index), SA, SB (scales); layout: all")
+        sub->add_option("--operand", o.operand, "operand: A, B, C, D, K (sparse index), SA, SB (scales; SFA, SFB as PTX and CUTLASS name tcgen05's); layout: all")
             ->capture_default_str();
     add_modifier_options(sub, o);
     sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json; layout also linear (Triton's LinearLayout bases), cute (CuTe shape:stride), gluon (Gluon constructors)")->capture_default_str();

@@ -55,7 +55,7 @@ TEST_CASE("blackwell catalog: short names decode kind, cta_group, shape and type
     CHECK(b.a_in_tmem);
     CHECK(b.scale_vec == 4);
     CHECK(b.scale_block == 0);
-    CHECK(b.scale_type == ls::ElemType::E4M3);
+    CHECK(b.scale_type == ls::ElemType::UE4M3);
     CHECK(b.k == 128);  // sparse mxf4nvf4: K doubled (PTX Table 39)
 
     const ls::Instruction& ws = find("sm_100a", "tcgen05_mma_ws_m32n64k32_s32_s8_u8");

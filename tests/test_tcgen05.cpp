@@ -238,12 +238,13 @@ TEST_CASE("tcgen05: scale factors duplicated into the four lane partitions, SF_I
     bad.sfa_id = 2;
     const auto w = lay(ins, ls::Operand::SA, bad).where({0, 7, 1});
     CHECK(w[0].bit_lo == 24);  // byte SF_ID + j = 2 + 1
-    // SFB on the 2x2 data path (cta_group::2, M = 128): columns n < N/2 in lanes n%32, 32 + n%32.
+    // SFB on the 2x2 data path (cta_group::2, M = 128; CUTLASS ScaleFactorDuplicated2by2 over MN = N
+    // rounded up to 128): columns n < MN/2 (here 64) in lanes n%32, 32 + n%32 of both CTAs.
     ls::Instruction b2 = mma(128, 64, 2, "mxf8f6f4");
     b2.scale_vec = 1;
     std::set<int> lanes;
     for (const auto& l : lay(b2, ls::Operand::SB).where({0, 0, 40})) lanes.insert(l.lane);
-    CHECK(lanes == std::set<int>{64 + 8, 96 + 8, 128 + 64 + 8, 128 + 96 + 8});
+    CHECK(lanes == std::set<int>{8, 32 + 8, 128 + 8, 128 + 32 + 8});
 }
 
 TEST_CASE("tcgen05: A and the sparse metadata in Tensor Memory", "[tcgen05]") {

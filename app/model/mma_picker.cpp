@@ -21,6 +21,7 @@ std::string ptx_type(ls::ElemType t, bool scale) {
         case ls::ElemType::FP4: return "e2m1";
         case ls::ElemType::E8M0: return "ue8m0";
         case ls::ElemType::E4M3: return scale ? "ue4m3" : "e4m3";
+        case ls::ElemType::UE4M3: return "ue4m3";
         default: return std::string(ls::elem_name(t));
     }
 }

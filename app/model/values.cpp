@@ -20,6 +20,7 @@ bool float_format(ls::ElemType t, Fp8Flavor fl, FloatFormat* f) {
         case ls::ElemType::BF16: *f = {8, 7, 127, 3.3895313892515355e38}; return true;
         case ls::ElemType::XF32:
         case ls::ElemType::TF32: *f = {8, 10, 127, 3.4011621342146535e38}; return true;
+        case ls::ElemType::UE4M3:  // PTX's unsigned scale factor: e4m3 with the sign bit 0
         case ls::ElemType::E4M3: *f = {4, 3, 7, 448.0}; return true;     // NVIDIA fp8: OCP
         case ls::ElemType::E5M2: *f = {5, 2, 15, 57344.0}; return true;
         case ls::ElemType::FP8:

@@ -106,7 +106,8 @@ enum class ElemType {
     // CDNA4/RDNA4; tf32 sits in a 32-bit register like xf32; b16 is ldmatrix's
     // untyped 16-bit element.
     TF32, S32, S8, U8, S4, E4M3, E5M2, B16,
-    E5M3     // gfx1250 scale format 1 (scale_fmt E4M3 uses E4M3 above)
+    E5M3,    // gfx1250 scale format 1 (scale_fmt E4M3 uses E4M3 above)
+    UE4M3    // PTX's unsigned e4m3 scale factor (mxf4nvf4 .ue4m3; PTX ISA §9.7.16.10.7, §9.7.14.5.14)
 };
 std::string_view elem_name(ElemType t);
 int elem_bits(ElemType t);
@@ -436,6 +437,7 @@ private:
     ElemType type_ = ElemType::F32;
     int blocks_ = 1, rows_ = 0, cols_ = 0, lanes_ = 64, regs_ = 0, bits_ = 32;
     std::string formula_;
+    std::string outside_note_;                   // appended to where()'s refusal of an element outside the operand
     std::vector<Entry> entries_;                 // sorted by element, then location
     std::vector<int> first_entry_;               // per linear element index (Elements: per covered one): [first, next) into entries_
     std::vector<SlotPart> slot_parts_;           // grouped by slot (lane * regs_ + reg), sorted by bit

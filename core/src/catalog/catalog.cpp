@@ -148,6 +148,8 @@ std::optional<Operand> parse_operand(std::string_view s) {
     for (Operand op : {Operand::A, Operand::B, Operand::C, Operand::D, Operand::K, Operand::SA, Operand::SB})
         if (u == operand_name(op)) return op;
     if (u == "IDX" || u == "INDEX") return Operand::K;
+    if (u == "SFA") return Operand::SA;  // PTX's and CUTLASS's names of the scale-factor operands
+    if (u == "SFB") return Operand::SB;
     return std::nullopt;
 }
 
@@ -167,6 +169,7 @@ constexpr ElemInfo kElems[] = {
     {ElemType::TF32, "tf32", 32}, {ElemType::S32, "s32", 32},  {ElemType::S8, "s8", 8},
     {ElemType::U8, "u8", 8},      {ElemType::S4, "s4", 4},     {ElemType::E4M3, "e4m3", 8},
     {ElemType::E5M2, "e5m2", 8},  {ElemType::B16, "b16", 16},  {ElemType::E5M3, "e5m3", 8},
+    {ElemType::UE4M3, "ue4m3", 8},
 };
 }  // namespace
 

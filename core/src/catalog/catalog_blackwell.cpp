@@ -73,7 +73,7 @@ std::vector<int> int_list(int line, std::string_view field, std::string_view spe
 std::optional<ElemType> ptx_elem(std::string_view s) {
     static constexpr std::pair<std::string_view, ElemType> kPtx[] = {
         {"e2m3", ElemType::FP6}, {"e3m2", ElemType::BF6}, {"e2m1", ElemType::FP4}, {"ue8m0", ElemType::E8M0},
-        {"ue4m3", ElemType::E4M3}, {"b32", ElemType::F32}, {"u32", ElemType::I32}};
+        {"ue4m3", ElemType::UE4M3}, {"b32", ElemType::F32}, {"u32", ElemType::I32}};
     for (const auto& [name, t] : kPtx)
         if (s == name) return t;
     return parse_elem(s);

@@ -35,6 +35,7 @@ struct OperandSpec {
     Placer place;
     Candidates candidates;  // may be empty
     std::string formula;
+    std::string outside_note;  // appended to the refusal of an element outside the operand (what to ask instead)
 };
 
 // The value bits (offset, width) of a type in an 8-bit container of kind::f8f6f4 / mxf8f6f4:

@@ -808,6 +808,7 @@ public:
         L.regs_ = s.regs;
         L.bits_ = s.width;
         L.formula_ = s.formula;
+        L.outside_note_ = s.outside_note;
         const bool part = only || only_slot != -1;
         L.part_ = only ? OperandLayout::Part::Elements : only_slot != -1 ? OperandLayout::Part::Slot : OperandLayout::Part::Whole;
         L.part_slot_ = only_slot;
@@ -927,7 +928,7 @@ std::vector<Location> OperandLayout::where(const Element& e) const {
         throw Error("element (block " + std::to_string(e.block) + ", row " + std::to_string(e.row) + ", col " +
                     std::to_string(e.col) + ") is outside operand " + std::string(operand_name(operand_)) +
                     "; legal: block 0.." + std::to_string(blocks_ - 1) + ", row 0.." + std::to_string(rows_ - 1) +
-                    ", col 0.." + std::to_string(cols_ - 1));
+                    ", col 0.." + std::to_string(cols_ - 1) + outside_note_);
     if (part_ == Part::Slot || (part_ == Part::Elements && !std::binary_search(covered_.begin(), covered_.end(), e)))
         throw Error("internal: this layout of operand " + std::string(operand_name(operand_)) +
                     " was made for other elements (layout_of_elements / layout_of_slot); use layout_of for every element");

@@ -215,6 +215,14 @@ OperandSpec tmem_a(const Instruction& ins) {
 
 int sf_count(const Instruction& ins) { return ins.scale_vec; }
 
+// SFB's extent in CUTLASS's 2x2 (cta_group::2, M = 128) atom: N rounded up to 128
+// (CUTLASS sm100_blockscaled_layout.hpp, MMA_N_SFB = ceil_div(N, 128) * 128).
+int sfb_mn_rounded(int n) { return (n + 127) / 128 * 128; }
+
+// SFA of cta_group::2 splits M between the CTAs (2x1SM ALayout); SFB of cta_group::2 at
+// M = 256 gives each CTA the pair's whole N (CUTLASS: the 2x1SM MMA_ScaleFactor is a
+// 1-SM atom, TiledMMA_SF hands every CTA all of N, copy SM100_UTCCP_4x32dp128bit_2cta);
+// at M = 128 SFB is CUTLASS's ScaleFactorDuplicated2by2.
 OperandSpec tmem_sf(const Instruction& ins, bool is_a, int sf_id) {
     OperandSpec s;
     const int nsf = sf_count(ins), M = ins.m, N = ins.n, cg = ins.cta_group;
@@ -223,8 +231,9 @@ OperandSpec tmem_sf(const Instruction& ins, bool is_a, int sf_id) {
     s.lanes = 128 * cg;
     s.type = ins.scale_type;
     s.width = s.stride = 8;
-    const bool two_by_two = cg == 2 && M == 128;
-    int per_cta = 0;
+    const bool two_by_two = cg == 2 && M == 128 && !is_a;
+    const int half = sfb_mn_rounded(N) / 2;  // the 2x2 atom's half of N
+    int per_cta = 0;  // the rows (SFA) / columns (SFB) one CTA holds
     if (is_a) {
         s.rows = M;
         s.cols = nsf;
@@ -232,10 +241,10 @@ OperandSpec tmem_sf(const Instruction& ins, bool is_a, int sf_id) {
     } else {
         s.rows = nsf;
         s.cols = N;
-        per_cta = cg == 2 ? N / 2 : N;
+        per_cta = two_by_two ? std::min(N, half) : N;
     }
     s.regs = std::max(1, (per_cta + 31) / 32) * cpg;
-    const std::string who = is_a ? "m" : "n", id = is_a ? "sfa_id" : "sfb_id";
+    const std::string id = is_a ? "sfa_id" : "sfb_id";
     const std::string bytes = "column " + str(cpg) + "*floor(x/32) + floor((" + id + " + j)/4), byte (" + id + " + j)%4 (" +
                               id + " = " + str(sf_id) + ")";
     if (is_a)
@@ -244,26 +253,37 @@ OperandSpec tmem_sf(const Instruction& ins, bool is_a, int sf_id) {
                                                         : "x = m: lanes 32p + x%32") +
                     " for p = 0..3 (duplicated into the four 32-lane partitions), " + bytes + ".";
     else if (two_by_two)
-        s.formula = "SFB[j][n] (2x2 data path): x = n%" + str(N / 2) + ", half h = floor(n/" + str(N / 2) +
+        s.formula = "SFB[j][n] (2x2 data path, CUTLASS ScaleFactorDuplicated2by2; MN = N rounded up to 128 = " +
+                    str(2 * half) + "): x = n%" + str(half) + ", half h = floor(n/" + str(half) +
                     "): lanes 128c + 64h + x%32 and 128c + 64h + 32 + x%32 in both CTAs c, " + bytes + ".";
     else
-        s.formula = "SFB[j][n]: " + std::string(cg == 2 ? "CTA c = floor(n/" + str(N / 2) + "), x = n%" + str(N / 2) +
-                                                              ": lanes 128c + 32p + x%32"
-                                                        : "x = n: lanes 32p + x%32") +
-                    " for p = 0..3, " + bytes + ".";
+        s.formula = "SFB[j][n]: x = n: lanes " + std::string(cg == 2 ? "128c + " : "") + "32p + x%32 for p = 0..3" +
+                    (cg == 2 ? " in both CTAs c (each CTA holds the pair's whole N, as CUTLASS's 2x1SM kernels copy it)"
+                             : "") +
+                    ", " + bytes + ".";
+    // j counts this MMA's scale factors only; a later K-block is another MMA's, picked by the ID.
+    const std::string flag = is_a ? "--sfa-id" : "--sfb-id";
+    s.outside_note = " (" + std::string(is_a ? "col" : "row") + " j = this MMA's scale factor 0.." + str(nsf - 1) +
+                     " of each " + std::string(is_a ? "row" : "column") + "; K-block kb of a K tile is read by the MMA " +
+                     "whose " + flag + " is " + str(nsf) + "*floor((kb%4)/" + str(nsf) + ") (" + flag + " " +
+                     (nsf == 1 ? "0..3" : nsf == 2 ? "0 or 2" : "0") + "), as its j = kb%" + str(nsf) +
+                     "; `load --memory smem --operand " + (is_a ? "SFA" : "SFB") +
+                     "` shows every K-block's shared-memory byte, TMEM place and ID)";
     s.place = [=](int, int r, int c, std::vector<Slot>& out) {
         const int j = is_a ? c : r, idx = is_a ? r : c;
         const int item_in = (sf_id + j) % 4, col_in = (sf_id + j) / 4;
-        if (!is_a && two_by_two) {
-            const int h = idx / (N / 2), x = idx % (N / 2);
+        if (two_by_two) {
+            const int h = idx / half, x = idx % half;
             const int item = 4 * (cpg * (x / 32) + col_in) + item_in;
             for (int cta = 0; cta < 2; ++cta)
                 for (int q = 0; q < 2; ++q) out.push_back({128 * cta + 64 * h + 32 * q + x % 32, item});
             return;
         }
-        const int cta = cg == 2 ? idx / per_cta : 0, x = cg == 2 ? idx % per_cta : idx;
+        const bool split = is_a && cg == 2;
+        const int x = split ? idx % per_cta : idx;
         const int item = 4 * (cpg * (x / 32) + col_in) + item_in;
-        for (int p = 0; p < 4; ++p) out.push_back({128 * cta + 32 * p + x % 32, item});
+        for (int cta = split ? idx / per_cta : 0; cta < (split ? idx / per_cta + 1 : cg); ++cta)
+            for (int p = 0; p < 4; ++p) out.push_back({128 * cta + 32 * p + x % 32, item});
     };
     return s;
 }
@@ -298,6 +318,12 @@ OperandSpec tmem_meta(const Instruction& ins) {
         case FP4: s.formula = cta + "lane = m'; the 4-bit field of group floor(k/8) at bit 4*floor(k/8) (columns 0-1)"; break;
     }
     s.formula += " (two 2-bit indices per 4:2 group; tf32: one 4-bit index per pair).";
+    // .ws M = 64 / 32 (Layouts E / G): CUTLASS tmem_e_frg_ws repeats the per-row pattern in
+    // the other lane halves / quarters (they compute other N blocks with the same rows of A).
+    const int copies = ins.ws && M < 128 ? 128 / M : 1, copy_stride = M;
+    if (copies > 1)
+        s.formula += " .ws M = " + str(M) + ": " + str(copies) + " copies, at lanes + " + str(copy_stride) + "*i (i = 0.." +
+                     str(copies - 1) + ", CUTLASS tmem_e_frg_ws).";
     s.place = [=](int, int m, int k, std::vector<Slot>& out) {
         const int c = m / per_cta, mp = m % per_cta;
         int lane = 0, item = 0;
@@ -319,7 +345,7 @@ OperandSpec tmem_meta(const Instruction& ins) {
                 item = k / 8;
                 break;
         }
-        out.push_back({128 * c + lane, item});
+        for (int i = 0; i < copies; ++i) out.push_back({128 * c + lane + copy_stride * i, item});
     };
     return s;
 }
@@ -908,17 +934,27 @@ Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModi
                           "Layout G: CUTLASS's .ws atom is the only source of the lanes; PTX names the 1x4 organization");
         }
     }
+    // CUTLASS has *_TS atoms only for F16BF16, TF32, S8 and F8F6F4: none for the block-scaled kinds.
+    const bool has_ts_atom = ins.scale_vec == 0;
     if (op == Operand::A)
-        return ev(elem_bits(ins.a) < 8 && a_container_bits(ins) == 8 ? "low" : "medium",
-                  "CUTLASS mma_traits_sm100_frag.hpp tmem_frg (NonInterleaved / Duplicated, *_TS atoms); PTX ISA "
-                  "§9.7.16.10.4.3",
-                  "A in Tensor Memory rests on CUTLASS's atoms alone" +
+        return ev(elem_bits(ins.a) < 8 && a_container_bits(ins) == 8 ? "low" : has_ts_atom ? "medium" : "low",
+                  has_ts_atom ? "CUTLASS mma_traits_sm100_frag.hpp tmem_frg (NonInterleaved / Duplicated, *_TS atoms); PTX ISA "
+                                "§9.7.16.10.4.3"
+                              : "PTX ISA §9.7.16.10.4.3; CUTLASS mma_traits_sm100_frag.hpp tmem_frg (as its *_TS atoms of "
+                                "the unscaled kinds place A; CUTLASS has no *_TS atom for a block-scaled kind)",
+                  (has_ts_atom ? "A in Tensor Memory rests on CUTLASS's atoms alone"
+                               : "A in Tensor Memory of a block-scaled kind: CUTLASS has no *_TS atom for it; lanescope "
+                                 "places A as the unscaled kinds' tmem_frg does (by analogy)") +
                       std::string(elem_bits(ins.a) < 8 && a_container_bits(ins) == 8
                                       ? "; a 4/6-bit value's bits in its 8-bit container (e2m1 5:2, e3m2/e2m3 5:0) are "
                                         "those PTX's text gives mma.sync's containers (§9.7.14.5.14, CUTLASS fp4_shift): "
                                         "PTX figures 199-201, which show TMEM's, are images not read here"
                                       : "") +
                       (ins.tcgen05_sparse ? "; the compressed sparse A's packing is read by analogy" : ""));
+    if (op == Operand::K && ins.ws && ins.m < 128)
+        return ev("medium", "CUTLASS mma_traits_sm100_frag.hpp tmem_e_frg_ws (M = " + str(ins.m) + "); PTX ISA §9.7.16.10.8",
+                  "the .ws metadata at M = " + str(ins.m) + " is CUTLASS's tmem_e_frg_ws alone: the M = 128 per-row "
+                  "pattern with " + str(128 / ins.m) + " copies at lane stride " + str(ins.m));
     if (op == Operand::K)
         return ev("low", "CUTLASS mma_traits_sm100_frag.hpp tmem_e_frg (M = 128); PTX ISA §9.7.16.10.8 (figures 262-267)",
                   "the metadata layout is CUTLASS's M = 128 atom only" +
@@ -926,13 +962,20 @@ Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModi
     // Scale factors.
     const bool two_by_two = ins.cta_group == 2 && ins.m == 128;
     if (ins.scale_vec == 3 || ins.scale_vec == 6)
-        return ev("low", "PTX ISA §9.7.16.10.7 (K = 96 figures 234-258, images)",
-                  "K = 96 scale factors: the figures could not be read; the bytes continue those of 1X/2X/4X by analogy");
-    if (op == Operand::SB && (two_by_two || ins.cta_group == 2))
-        return ev(two_by_two ? "medium" : "low", "CUTLASS tmem_sf_frg (ScaleFactorDuplicated2by2); PTX ISA §9.7.16.10.7",
-                  two_by_two ? "SFB on the 2x2 data path: CUTLASS's duplicated atom only"
-                             : "SFB of a cta_group::2 M = 256 MMA: which CTA holds which columns is read by analogy "
-                               "with B's split (N/2 per CTA)");
+        return ev("low", "PTX ISA §9.7.16.10.7 (K = 96 figures 234-258, images); CUTLASS SM103_MXF4_ULTRA_* (tmem_sf_frg "
+                         "with NSF " + str(ins.scale_vec) + ")",
+                  "sm_103a K = 96, " + str(ins.scale_vec) + " scale factors per row: PTX's figures are images; CUTLASS's "
+                  "SM103 atoms reuse tmem_sf_frg with NSF = " + str(ins.scale_vec) + ", the bytes continuing those of "
+                  "1X/2X/4X (an inference from one source, not a reading of PTX)");
+    if (op == Operand::SB && two_by_two)
+        return ev("medium", "CUTLASS mma_traits_sm100_frag.hpp tmem_sf_frg (ScaleFactorDuplicated2by2), "
+                            "sm100_blockscaled_layout.hpp (MMA_N_SFB); PTX ISA §9.7.16.10.7",
+                  "SFB on the 2x2 data path (cta_group::2, M = 128): CUTLASS's duplicated atom is the only source");
+    if (op == Operand::SB && ins.cta_group == 2)
+        return ev("medium", "CUTLASS mma_traits_sm100.hpp (the 2x1SM MMA_ScaleFactor, a 1-SM atom; TiledMMA_SF), "
+                            "copy_traits_sm100.hpp SM100_UTCCP_4x32dp128bit_2cta, tmem_sf_frg; PTX ISA §9.7.16.10.7",
+                  "SFB of a cta_group::2 M = 256 MMA: each CTA holds the pair's whole N at column n/32, as CUTLASS's "
+                  "kernels copy it (CUTLASS is the only source)");
     return ev("high", "PTX ISA §9.7.16.10.7 ('duplicated to all 32 lane partitions', SF_ID the byte offset); CUTLASS "
                       "tmem_sf_frg; Triton tensorMemoryScalesToLinearLayout",
               "PTX's text, CUTLASS's atom and Triton's scales layout agree");
