@@ -50,6 +50,7 @@
 #include "layouts/layout_spec.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <map>
 #include <memory>
@@ -631,6 +632,69 @@ TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifi
 
 namespace {
 
+// The spec of a linear layout (Triton's LinearLayout over GF(2)): slot (thread t, element e) holds
+// D at the XOR of the bases of e's, t's lane's, warp's and CTA's set bits. Both directions are
+// solved from the bases, so a one-element query costs a few XORs, not the whole layout: an
+// element's slots are one solution of the linear system plus every combination of the bases
+// that XOR to zero (a warp that broadcasts, Triton's zero bases).
+OperandSpec from_linear(OperandSpec s, const TmemRegBases& L, int per_cta) {
+    std::vector<int> basis;  // packed (row << 16 | col); input bits: element, lane (5), warp, CTA
+    for (const auto* v : {&L.reg, &L.lane, &L.warp, &L.cta})
+        for (const auto& b : *v) basis.push_back(b.first << 16 | b.second);
+    const int ne = static_cast<int>(L.reg.size()), nw = static_cast<int>(L.warp.size());
+    auto slot_of = [ne, nw, per_cta](std::uint64_t x) {
+        const int e = static_cast<int>(x & ((1u << ne) - 1)), lane = static_cast<int>((x >> ne) & 31);
+        const int warp = static_cast<int>((x >> (ne + 5)) & ((1u << nw) - 1)), cta = static_cast<int>(x >> (ne + 5 + nw));
+        return Slot{per_cta * cta + 32 * warp + lane, e};
+    };
+    // Row echelon form: pivots[i] = (value, the input bits whose XOR it is); kernel: combinations giving 0.
+    struct Echelon {
+        std::vector<std::pair<int, std::uint64_t>> pivots;
+        std::vector<std::uint64_t> kernel;
+    };
+    auto ech = std::make_shared<Echelon>();
+    for (size_t i = 0; i < basis.size(); ++i) {
+        int v = basis[i];
+        std::uint64_t mask = std::uint64_t{1} << i;
+        for (const auto& [pv, pm] : ech->pivots)
+            if ((v ^ pv) < v) v ^= pv, mask ^= pm;
+        if (v) {
+            ech->pivots.push_back({v, mask});
+            std::sort(ech->pivots.begin(), ech->pivots.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        } else {
+            ech->kernel.push_back(mask);
+        }
+    }
+    s.place = [ech, slot_of](int, int r, int c, std::vector<Slot>& out) {
+        int v = r << 16 | c;
+        std::uint64_t mask = 0;
+        for (const auto& [pv, pm] : ech->pivots)
+            if ((v ^ pv) < v) v ^= pv, mask ^= pm;
+        if (v) return;  // no slot holds it
+        const size_t first = out.size();
+        for (std::uint64_t k = 0; k < (std::uint64_t{1} << ech->kernel.size()); ++k) {
+            std::uint64_t x = mask;
+            for (size_t j = 0; j < ech->kernel.size(); ++j)
+                if ((k >> j) & 1) x ^= ech->kernel[j];
+            out.push_back(slot_of(x));
+        }
+        std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                  [](const Slot& a, const Slot& b) { return a.lane != b.lane ? a.lane < b.lane : a.item < b.item; });
+    };
+    const int lanes = s.lanes, items = 1 << ne;
+    s.candidates = [basis, ne, nw, per_cta, lanes, items](int t, int e, std::vector<Element>& out) {
+        if (t < 0 || t >= lanes || e < 0 || e >= items) return;
+        const std::uint64_t x = static_cast<std::uint64_t>(e) | static_cast<std::uint64_t>(t % 32) << ne |
+                                static_cast<std::uint64_t>((t % per_cta) / 32) << (ne + 5) |
+                                static_cast<std::uint64_t>(t / per_cta) << (ne + 5 + nw);
+        int v = 0;
+        for (size_t i = 0; i < basis.size(); ++i)
+            if ((x >> i) & 1) v ^= basis[i];
+        out.push_back({0, v >> 16, v & 0xffff});
+    };
+    return s;
+}
+
 OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods) {
     const TmemRegBases L = tcgen05_tmem_reg_bases(ins, mods);
     OperandSpec s;
@@ -668,18 +732,7 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
                                : " cta_group::2: thread " + str(per_cta) + "*c + t is thread t of CTA c of the pair, which reads "
                                  "its own CTA's TMEM: D rows " + str(L.cta[0].first) + "c .. " + str(L.cta[0].first) + "c+" +
                                  str(L.cta[0].first - 1) + " (CTA base [" + str(L.cta[0].first) + ", 0]).");
-    return from_forward(s, elems, [L, per_cta](int t, int e, int& r, int& c) {
-        r = c = 0;
-        auto add = [&](const std::vector<std::pair<int, int>>& bases, int x) {
-            for (size_t i = 0; i < bases.size(); ++i)
-                if ((x >> i) & 1) r ^= bases[i].first, c ^= bases[i].second;
-        };
-        add(L.reg, e);
-        add(L.lane, t % 32);
-        add(L.warp, (t % per_cta) / 32);
-        add(L.cta, t / per_cta);
-        return true;
-    });
+    return from_linear(s, L, per_cta);
 }
 
 }  // namespace
