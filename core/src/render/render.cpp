@@ -702,6 +702,42 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
 }
 
 namespace {
+// Registers per thread of an operand: none where it lives in shared memory or Tensor Memory
+// (wgmma B, tcgen05.mma A/B/C/D: the MMA reads it there; a D read back by --tmem-load is registers).
+int thread_regs(const Query& q, Operand op) {
+    return operand_space(*q.ins, op, q.mods) == Space::Registers ? operand_regs(*q.ins, op, q.mods) : 0;
+}
+
+// "A 4, C 64, D 64 (32-bit); B in shared memory", or "none: A, B in shared memory; C, D in Tensor Memory".
+std::string thread_regs_text(const Query& q, const std::vector<Operand>& ops) {
+    std::string regs;
+    std::vector<std::pair<Space, std::string>> elsewhere;  // space, its operands
+    for (Operand op : ops) {
+        const Space sp = operand_space(*q.ins, op, q.mods);
+        if (sp == Space::Registers) {
+            regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(*q.ins, op, q.mods));
+            continue;
+        }
+        auto it = std::find_if(elsewhere.begin(), elsewhere.end(), [&](const auto& e) { return e.first == sp; });
+        if (it == elsewhere.end()) elsewhere.push_back({sp, std::string(operand_name(op))});
+        else it->second += ", " + std::string(operand_name(op));
+    }
+    std::string out = regs.empty() ? std::string(elsewhere.empty() ? "none" : "none: ") : regs + " (32-bit)";
+    for (size_t n = 0; n < elsewhere.size(); ++n)
+        out += std::string(n == 0 ? (regs.empty() ? "" : "; ") : "; ") + elsewhere[n].second + " in " +
+               std::string(space_title(elsewhere[n].first));
+    return out;
+}
+
+// {"A": "registers", "B": "smem", ...}: where each operand lives (space_name).
+std::string operand_spaces_json(const Query& q, const std::vector<Operand>& ops) {
+    std::string s = "{";
+    for (size_t n = 0; n < ops.size(); ++n)
+        s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " +
+             json_string(space_name(operand_space(*q.ins, ops[n], q.mods)));
+    return s + "}";
+}
+
 // NVIDIA facts: the PTX spelling, target, registers; none of AMD's encoding facts.
 std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
     const Instruction& ins = *q.ins;
@@ -710,8 +746,8 @@ std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
     for (Operand op : operands_of(ins)) {
         types += (types.empty() ? "" : ", ") + std::string(operand_name(op)) + " " +
                  std::string(elem_name(operand_type(ins, op, q.mods)));
-        regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(ins, op, q.mods));
     }
+    regs = thread_regs_text(q, operands_of(ins));
     if (ins.kind == LayoutKind::Wgmma) types += " (B " + std::string(elem_name(ins.b)) + ", in shared memory)";
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"PTX", ins.mnemonic});
@@ -724,7 +760,7 @@ std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
                                  ? num(ins.blocks) + " matrices of 8x8 b16"
                                  : ins.shape() + (ins.sparse() ? " (K dense; A 2:4 sparse)" : "")});
     rows.push_back({"types", types});
-    rows.push_back({"registers per thread", regs + " (32-bit)"});
+    rows.push_back({"registers per thread", regs});
     rows.push_back({"lanes", num(q.mods.wave) + (q.mods.wave == 128 ? " (a warpgroup: 4 warps, T = 32*warp + lane)"
                                                                       : " (a warp)")});
     if (computes_product(ins)) rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K)"});
@@ -830,7 +866,7 @@ std::string symbols_json(const Instruction& ins, const std::string& formulas) {
 std::string operand_regs_json(const Query& q, const std::vector<Operand>& ops) {
     std::string s = "{";
     for (size_t n = 0; n < ops.size(); ++n)
-        s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(*q.ins, ops[n], q.mods));
+        s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(thread_regs(q, ops[n]));
     return s + "}";
 }
 
@@ -909,6 +945,7 @@ std::string render_info_nvidia(const Query& q, Format f) {
              num(ins.blocks) + ", \"shape\": " + json_string(ins.shape()) + ", \"sparse\": " +
              (ins.sparse() ? "true" : "false") + ", \"lanes\": " + num(q.mods.wave) + ",\n";
         s += "\"types\": " + operand_types_json(q, ops) + ",\n\"registers\": " + operand_regs_json(q, ops) +
+             ", \"operand_spaces\": " + operand_spaces_json(q, ops) +
              ",\n\"ops\": " + num(ins.ops()) + ", \"min_target\": " + json_string(ins.min_target) +
              ", \"ptx_version\": " + json_string(ins.ptx_version) + ",\n";
         if (!address.empty()) s += "\"addresses\": " + json_string(address) + ",\n";
