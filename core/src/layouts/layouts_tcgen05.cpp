@@ -538,8 +538,31 @@ bool is_tcgen05(const Instruction& ins) {
     return ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::Tcgen05LdSt || ins.kind == LayoutKind::Tcgen05Cp;
 }
 
+const std::vector<std::string>& tmem_load_names() {
+    static const std::vector<std::string> kNames = [] {
+        std::vector<std::string> n(8 * 9);
+        n[0] = "none";
+        for (int v = 1; v <= 5; ++v) {
+            n[static_cast<size_t>(v)] = kVariants[v];
+            const Atom& a = kAtoms[v == 5 ? 4 : v - 1];
+            for (int j = 0; (1 << j) <= a.max_num; ++j) n[static_cast<size_t>(v + 8 * (j + 1))] = std::string(kVariants[v]) + ".x" + str(1 << j);
+        }
+        return n;
+    }();
+    return kNames;
+}
+
+std::string tmem_load_names_text() {
+    std::string s = "none", nums;
+    for (int v = 1; v <= 5; ++v) {
+        s += std::string(" ") + kVariants[v];
+        nums += std::string(nums.empty() ? "" : " ") + kVariants[v] + ".x1 .. .x" + str(kAtoms[v == 5 ? 4 : v - 1].max_num);
+    }
+    return s + " (the fewest loads that read D), or a shape with its .num (PTX §9.7.16.8.3, powers of two): " + nums;
+}
+
 TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifiers& mods) {
-    const int v = mods.tmem_load, W = mods.num_warps;
+    const int v = tmem_load_shape(mods.tmem_load), asked = tmem_load_num(mods.tmem_load), W = mods.num_warps;
     if (ins.kind != LayoutKind::Tcgen05Mma || v <= 0 || v > 5)
         throw Error("--tmem-load applies to the accumulator D of a tcgen05.mma; legal: 32x32b, 16x64b, 16x128b, "
                     "16x256b, 16x32bx2");
@@ -624,9 +647,28 @@ TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifi
     out.variant = kVariants[v];
     // Triton lowers a 32x32b load of Layout F to 16x32bx2 (lanes 16-31 read the next columns).
     const Atom& issued = instr32 && layout16 ? kAtoms[4] : a;
-    out.message = std::string("tcgen05.ld.sync.aligned.") + issued.shape + ".x" + str(num) +
-                  (pack == 2 ? ".pack::16b" : "") + ".b32" + (instr32 && layout16 ? ", " + str(num) : "");
-    out.cute_atom = std::string("SM100_TMEM_LOAD_") + issued.cute + str(num) + "x" + (pack == 2 ? "_16b" : "");
+    // A thread's registers come in loads of .num repetitions each (PTX §9.7.16.8.3: .x1 .. .x128, Table 49:
+    // registers per load), the message's own registers first, then its repetitions along the columns
+    // (`num` of them per row block), then the second row block (row16 == Reg): register r is register
+    // r % regs_per_load of load floor(r / regs_per_load). Without a .num: the fewest loads.
+    const int most = std::min(num, issued.max_num);
+    if (asked > most) {
+        std::string legal;
+        for (int k = 1; k <= most; k *= 2) legal += (legal.empty() ? "" : ", ") + std::string(kVariants[v]) + ".x" + str(k);
+        throw Error("--tmem-load " + std::string(kVariants[v]) + ".x" + str(asked) + " on " + ins.mnemonic + ": legal: " + legal +
+                    " (" + (asked > issued.max_num ? std::string("PTX §9.7.16.8.3: .num of ") + issued.shape + " is .x1 .. .x" +
+                                                         str(issued.max_num)
+                                                   : "a load of .x" + str(asked) + " reads more columns than this D gives each warp (" +
+                                                         str(num) + " repetitions of the " + issued.shape + " message)") +
+                    ")");
+    }
+    out.num = asked ? asked : most;
+    out.shape = issued.shape;
+    out.regs_per_load = issued.regs * out.num;
+    out.loads = std::max(1, ((1 << out.reg.size()) / pack) / out.regs_per_load);
+    out.message = std::string("tcgen05.ld.sync.aligned.") + issued.shape + ".x" + str(out.num) +
+                  (pack == 2 ? ".pack::16b" : "") + ".b32" + (instr32 && layout16 ? ", " + str(out.num) : "");
+    out.cute_atom = std::string("SM100_TMEM_LOAD_") + issued.cute + str(out.num) + "x" + (pack == 2 ? "_16b" : "");
     return out;
 }
 
@@ -722,7 +764,12 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
                   (L.layout == 'B' ? std::string("lane m' + 64*floor(n/(N/2)), column n%(N/2) with m' = m - 64c") : kPlace[li]) +
                   (L.layout == 'B' ? " (CUTLASS's 2-SM 2x2 atom" : " (CUTLASS tmem_frg_ws") +
                   "; Triton has no TensorMemoryLayout for it)";
-    s.formula = "D read back by " + str(L.num_warps) + " warps with " + L.message + " (" + how +
+    s.formula = "D read back by " + str(L.num_warps) + " warps with " +
+                (L.loads > 1 ? str(L.loads) + " loads per thread of " : std::string()) + L.message +
+                (L.loads > 1 ? " (register r of a thread is register r%" + str(L.regs_per_load) + " of load floor(r/" +
+                                   str(L.regs_per_load) + "))"
+                             : std::string()) +
+                " (" + how +
                 "): thread = 32*warp + lane; element e of a thread (register " +
                 (L.element_bits == 16 ? "floor(e/2), bits 16*(e%2)" : std::string("e")) +
                 ") holds D at the XOR of the bases of e's, the lane's and the warp's set bits (m, n): register " +
@@ -736,6 +783,28 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
 }
 
 }  // namespace
+
+PairSlot tcgen05_pair_slot(const Instruction& ins, Operand op, const ResolvedModifiers& mods, const Location& loc) {
+    PairSlot p;
+    p.lane = loc.lane;
+    if (!is_tcgen05(ins)) return p;
+    p.pair = ins.cta_group == 2;
+    const bool regs = ins.kind == LayoutKind::Tcgen05Mma && mods.tmem_load > 0 && (op == Operand::C || op == Operand::D);
+    if (!regs) {
+        if (ins.kind == LayoutKind::Tcgen05LdSt) return p;  // one warp's registers
+        p.cta = loc.lane / 128, p.lane = loc.lane % 128;  // TMEM: 128 lanes per CTA
+        return p;
+    }
+    const TmemRegBases L = tcgen05_tmem_reg_bases(ins, mods);
+    const int per_cta = 32 * L.num_warps;
+    p.cta = L.cta.empty() ? 0 : loc.lane / per_cta;
+    p.lane = loc.lane % per_cta;
+    p.warp = p.lane / 32;
+    p.load = loc.reg / L.regs_per_load, p.load_reg = loc.reg % L.regs_per_load;
+    p.loads = L.loads;
+    p.load_ptx = L.message;
+    return p;
+}
 
 std::vector<Operand> tcgen05_operands(const Instruction& ins) {
     switch (ins.kind) {

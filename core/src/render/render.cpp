@@ -239,7 +239,9 @@ char* put_space_fields(char* p, Space space, const Location& l) {
     return p;
 }
 
-void append_entry_json(std::string& s, const Entry& e, Space space) {
+// cta_threads > 0: registers of a cta_group::2 read-back, whose thread t of CTA c is lane
+// cta_threads*c + t: "cta" and "thread" (within the CTA) are added, as TMEM adds "cta" and "tmem_lane".
+void append_entry_json(std::string& s, const Entry& e, Space space, int cta_threads = 0) {
     char buf[10 * (14 + 11) + 1];  // at most ten keys of at most 14 characters, ten ints, '}'
     char* p = buf;
     p = put_field(p, "{\"block\": ", e.element.block);
@@ -250,6 +252,10 @@ void append_entry_json(std::string& s, const Entry& e, Space space) {
     p = put_field(p, ", \"bit_lo\": ", e.loc.bit_lo);
     p = put_field(p, ", \"bit_hi\": ", e.loc.bit_hi);
     p = put_space_fields(p, space, e.loc);
+    if (cta_threads > 0) {
+        p = put_field(p, ", \"cta\": ", e.loc.lane / cta_threads);
+        p = put_field(p, ", \"thread\": ", e.loc.lane % cta_threads);
+    }
     *p++ = '}';
     s.append(buf, static_cast<size_t>(p - buf));
 }
@@ -395,8 +401,10 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
         s += "\"entries\": [\n";
         const auto entries = L.entries();
         s.reserve(s.size() + entries.size() * 96);
+        const int cta_threads =
+            L.space() == Space::Registers && pair_slot(*q.ins, op, q.mods, Location{}).pair && q.mods.tmem_load > 0 ? L.lanes() / 2 : 0;
         for (size_t n = 0; n < entries.size(); ++n) {
-            append_entry_json(s, entries[n], L.space());
+            append_entry_json(s, entries[n], L.space(), cta_threads);
             s += n + 1 < entries.size() ? ",\n" : "\n";
         }
         s += "]";
@@ -508,10 +516,29 @@ std::vector<std::string> location_header(Space space) {
     const auto [reg, lane] = location_column_titles(space);
     return {"element", reg, lane, "bits", "label"};
 }
+// A Blackwell slot in its CTA's terms (pair_slot): the lane column counts within the CTA, and
+// the label says the CTA, the thread's warp and its tcgen05.ld load where they exist.
 std::vector<std::string> location_row(const Query& q, const OperandLayout& L, const Element& e, const Location& l) {
-    return {element_label(L.operand(), e, L.blocks()), reg_column_text(*q.ins, L.operand(), l, L.element_bits(), L.space()),
-            lane_column_text(l, L.space()), "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]",
-            cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":", L.space())};
+    const std::string reg = reg_column_text(*q.ins, L.operand(), l, L.element_bits(), L.space());
+    std::string lane = lane_column_text(l, L.space()), label = cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":", L.space());
+    if (const PairSlot p = pair_slot(*q.ins, L.operand(), q.mods, l); p.pair || p.warp >= 0) {
+        lane = num(p.lane) + (p.pair ? " (CTA" + num(p.cta) + ")" : "");
+        if (L.space() == Space::Registers) label = reg + ":" + pair_slot_text(*q.ins, L.operand(), q.mods, l);
+    }
+    return {element_label(L.operand(), e, L.blocks()), reg, lane, "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", label};
+}
+
+// The PairSlot fields of a Blackwell slot, for JSON (", \"cta\": 1, \"tmem_lane\": 77" ...; "" elsewhere).
+std::string pair_slot_json(const Query& q, Operand op, Space space, const Location& l) {
+    if (!detail::is_tcgen05(*q.ins)) return "";
+    const PairSlot p = pair_slot(*q.ins, op, q.mods, l);
+    std::string s = ", \"cta\": " + num(p.cta);
+    if (space == Space::TensorMemory) s += ", \"tmem_lane\": " + num(p.lane);
+    if (p.warp >= 0) s += ", \"thread\": " + num(p.lane) + ", \"warp\": " + num(p.warp);
+    if (p.load >= 0)
+        s += ", \"load\": " + num(p.load) + ", \"load_reg\": " + num(p.load_reg) + ", \"loads\": " + num(p.loads) +
+             ", \"load_ptx\": " + json_string(p.load_ptx);
+    return s;
 }
 }  // namespace
 
@@ -529,6 +556,8 @@ std::string render_where(const Query& q, const OperandLayout& L, const Element& 
             // TMEM / shared memory: the label in the space's terms ("L5 c7", "0x0480 b0"), added likewise.
             if (L.space() != Space::Registers)
                 one.insert(one.size() - 1, ", \"label\": " + json_string(cell_label_text(*q.ins, L.operand(), locs[n], L.element_bits(), ":", L.space())));
+            // Blackwell: the CTA, the lane or thread (and warp) within it, the tcgen05.ld load (pair_slot).
+            one.insert(one.size() - 1, pair_slot_json(q, L.operand(), L.space(), locs[n]));
             s += (n ? ", " : "") + one;
         }
         s += "]";
@@ -570,7 +599,8 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
     const bool nvidia = q.ins->vendor() == Vendor::NVIDIA && L.space() == Space::Registers;
     if (f == Format::Json) {
         std::string s = "{" + header_json(q) + ", \"operand\": " + json_string(operand_name(L.operand())) +
-                        ", \"reg\": " + num(reg) + ", \"lane\": " + num(lane) + ", \"parts\": [";
+                        ", \"reg\": " + num(reg) + ", \"lane\": " + num(lane) +
+                        pair_slot_json(q, L.operand(), L.space(), Location{reg, lane, 0, 31}) + ", \"parts\": [";
         for (size_t n = 0; n < parts.size(); ++n) {
             const auto& p = parts[n];
             s += (n ? ", " : "") + std::string("{\"bit_lo\": ") + num(p.bit_lo) + ", \"bit_hi\": " + num(p.bit_hi) +
@@ -604,6 +634,14 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
         rows.push_back({bits, element_label(L.operand(), p.element, L.blocks()), num(p.element.block),
                         num(p.element.row), num(p.element.col)});
         if (nvidia) rows.back().push_back(reg_column_text(*q.ins, L.operand(), Location{reg, lane, p.bit_lo, p.bit_hi}, L.element_bits()));
+    }
+    // Blackwell: the slot in its CTA's terms, and which tcgen05.ld load holds the register.
+    std::string slot_text = detail::is_tcgen05(*q.ins) ? pair_slot_text(*q.ins, L.operand(), q.mods, Location{reg, lane, 0, 31}) : "";
+    if (!slot_text.empty() && f == Format::Table) {
+        const PairSlot ps = pair_slot(*q.ins, L.operand(), q.mods, Location{reg, lane, 0, 31});
+        slot_text = (L.space() == Space::Registers ? "thread " : "TMEM lane ") + num(lane) + (L.space() == Space::Registers ? ", register " + num(reg) : "") +
+                    " = " + slot_text + (ps.load >= 0 ? " of " + num(ps.loads) + " (" + ps.load_ptx + ")" : "") + "\n";
+        return slot_text + render_table_or_one(rows, f, ev_text);
     }
     return render_table_or_one(rows, f, ev_text);
 }
