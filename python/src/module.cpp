@@ -394,6 +394,22 @@ public:
         return out;
     }
 
+    // A slot in the one model of the CTA pair and of tcgen05.ld's loads (core's pair_slot).
+    py::dict slot(int lane, int reg) const {
+        py::dict d;
+        try {
+            if (lane < 0 || lane >= lanes() || reg < 0 || reg >= regs())
+                throw ls::Error("slot (reg " + std::to_string(reg) + ", lane " + std::to_string(lane) + ") is outside the operand; legal: reg 0.." +
+                                std::to_string(regs() - 1) + ", lane 0.." + std::to_string(lanes() - 1));
+            const ls::PairSlot p = ls::pair_slot(*p_->r.ins, p_->op, p_->r.query.mods, ls::Location{reg, lane, 0, 31});
+            d["cta"] = p.cta, d["lane"] = p.lane, d["warp"] = p.warp, d["pair"] = p.pair;
+            d["load"] = p.load, d["load_reg"] = p.load_reg, d["loads"] = p.loads, d["load_ptx"] = p.load_ptx;
+        } catch (const ls::Error& e) {
+            raise(g_query_error, e.what());
+        }
+        return d;
+    }
+
     py::dict info() const {
         const ls::Instruction& ins = *p_->r.ins;
         const ls::Target& t = *p_->r.target;
@@ -604,5 +620,6 @@ PYBIND11_MODULE(_core, m) {
              py::arg("block"), py::arg("row"), py::arg("col"))
         .def("which", [](py::handle self, int wave, int lane, int reg) { return live(self).which(wave, lane, reg); },
              py::arg("wave"), py::arg("lane"), py::arg("reg"))
-        .def("info", [](py::handle self) { return live(self).info(); });
+        .def("info", [](py::handle self) { return live(self).info(); })
+        .def("slot", [](py::handle self, int lane, int reg) { return live(self).slot(lane, reg); });
 }

@@ -482,6 +482,7 @@ struct PairSlot {
     int warp = -1;                 // registers of a tcgen05 read-back only
     int load = -1, load_reg = -1;  // --tmem-load only: load `load` (from 0), its register `load_reg`
     int loads = 0;                 // --tmem-load only: the loads each thread issues
+    int load_regs = 0;             // --tmem-load only: the 32-bit registers of one load
     std::string load_ptx;          // --tmem-load only: that load's PTX ("tcgen05.ld.sync.aligned.32x32b.x128.b32")
     bool pair = false;             // a cta_group::2 operand (cta is meaningful)
 };

@@ -802,6 +802,7 @@ PairSlot tcgen05_pair_slot(const Instruction& ins, Operand op, const ResolvedMod
     p.warp = p.lane / 32;
     p.load = loc.reg / L.regs_per_load, p.load_reg = loc.reg % L.regs_per_load;
     p.loads = L.loads;
+    p.load_regs = L.regs_per_load;
     p.load_ptx = L.message;
     return p;
 }
