@@ -883,6 +883,16 @@ std::vector<StartupQuery> startup_queries() {
         out.push_back(query("info", *big, {}));
         if (big_ldst) out.push_back(query("info", *big_ldst, {}));
         out.push_back(query("layout", *small, {"--operand", std::string(ls::operand_name(small_op))}));
+        if (std::string(ls::family_name(f)) == "blackwell") {
+            // D read back by tcgen05.ld (one CTA and the 2-CTA pair) and the search for the standard GEMM.
+            const std::string fam(ls::family_name(f)), bw = "tcgen05_mma_m128n256k16_f32_f16", pair = "tcgen05_mma_m256n256k16_f32_f16_2cta";
+            const std::vector<std::string> at = {"-a", "sm_100a", "--operand", "D"};
+            auto named = [&](std::vector<std::string> a) { return StartupQuery{fam, std::move(a)}; };
+            out.push_back(named({"where", "-i", bw, at[0], at[1], at[2], at[3], "--tmem-load", "32x32b", "--num-warps", "4", "--row", "127", "--col", "255"}));
+            out.push_back(named({"where", "-i", pair, at[0], at[1], at[2], at[3], "--tmem-load", "16x256b", "--row", "205", "--col", "3"}));
+            out.push_back(named({"which", "-i", pair, at[0], at[1], at[2], at[3], "--tmem-load", "16x256b", "--lane", "213", "--reg", "3"}));
+            out.push_back(named({"list", "-a", "sm_100a", "--search", "tcgen05 m128n256k16 f32 f16"}));
+        }
     }
     return out;
 }

@@ -42,3 +42,21 @@ for op in "ABC":
     print(f"| {op} | {len(L)} | {cpp * 1e3:.2f} | {to_np * 1e3:.2f} | {to_np / cpp:.2f} | {dense * 1e3:.2f} |")
 print(f"| all | | {total_cpp * 1e3:.2f} | {total_np * 1e3:.2f} | {total_np / total_cpp:.2f} | {total_dense * 1e3:.2f} |")
 print(f"goal: to numpy within 2x the engine: {'met' if total_np <= 2 * total_cpp else 'NOT met'}")
+
+# Single queries: one where() on a fresh Layout (construction included), a tcgen05 D read back by
+# tcgen05.ld against an MFMA's. Goal: each under 1 ms. Blackwell: not confirmed on hardware.
+SINGLE = [
+    ("gfx942", "v_mfma_f32_32x32x8_f16", dict(operand="D"), (5, 20)),
+    ("sm_100a", "tcgen05_mma_m128n256k16_f32_f16", dict(operand="D", tmem_load="32x32b", num_warps=4), (5, 200)),
+    ("sm_100a", "tcgen05_mma_m256n256k16_f32_f16_2cta", dict(operand="D", tmem_load="16x256b"), (205, 3)),
+    ("sm_100a", "tcgen05_mma_m128n256k16_f32_f16", dict(operand="D"), (5, 200)),
+]
+print(f"\nsingle where() on a new Layout, best of {RUNS}")
+print("| arch | instruction | options | ms |")
+print("|---|---|---|---|")
+slowest = 0.0
+for arch, ins, opts, (r, c) in SINGLE:
+    ms = best(lambda: lanescope.layout(arch, ins, **opts).where(r, c)) * 1e3
+    slowest = max(slowest, ms)
+    print(f"| {arch} | {ins} | {opts} | {ms:.3f} |")
+print(f"goal: every single query under 1 ms: {'met' if slowest < 1 else 'NOT met'}")

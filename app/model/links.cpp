@@ -199,9 +199,14 @@ std::string describe_element(const LayoutSet& set, ls::Operand op, const ls::Ele
     }
     if (set.tmem_d && (op == ls::Operand::D || op == ls::Operand::C) && set.tmem_d->contains(e) && !locs.empty()) {
         // Read back by a tcgen05.ld: the thread is 32 * warp + lane; where the element came from in TMEM.
+        // One model of the pair (core's pair_slot): CTA, thread and warp within it, and which load holds the register.
         const ls::Location at = set.tmem_d->where(e).front();
-        s << "warp " << locs.front().lane / 32 << ", lane " << locs.front().lane % 32 << " of that warp\n"
-          << "read by tcgen05.ld from Tensor Memory lane " << at.lane << ", column " << at.reg << " (lane quarter "
+        const ls::PairSlot p = ls::pair_slot(*set.ins, op, set.mods, locs.front());
+        const std::string cta = p.pair ? "CTA " + std::to_string(p.cta) + ", " : "";
+        s << cta << "thread " << p.lane << ": warp " << p.warp << ", lane " << p.lane % 32 << " of that warp\n";
+        if (p.load >= 0)
+            s << "load " << p.load << " of " << p.loads << ", register r" << p.load_reg << " of it (" << p.load_ptx << ")\n";
+        s << "read by tcgen05.ld from " << cta << "Tensor Memory lane " << at.lane % 128 << ", column " << at.reg << " (lane quarter "
           << (at.lane % 128) / 32 << ": warp w%4 = " << (at.lane % 128) / 32 << ")\n";
     }
     if (set.ins) {

@@ -217,6 +217,17 @@ std::vector<std::string> special_facts(const Instruction& ins, const ResolvedMod
     if (ins.kind == LayoutKind::Wgmma && !has(Operand::B))
         out.push_back("B (" + std::to_string(ins.k) + "x" + std::to_string(ins.n) + " " + std::string(elem_name(ins.b)) +
                       ") lives in shared memory, read through a matrix descriptor: no register fragment, not drawn");
+    // tcgen05.mma D read back by tcgen05.ld: the loads that exist, and the CTA pair's one model (core's pair_slot).
+    if (ins.kind == LayoutKind::Tcgen05Mma && m.tmem_load > 0 && (has(Operand::D) || has(Operand::C))) {
+        const PairSlot p = pair_slot(ins, Operand::D, m, Location{});
+        std::string f = std::to_string(p.loads) + (p.loads == 1 ? " load" : " loads") + " per thread of " + p.load_ptx;
+        if (p.loads > 1)
+            f += " (register r of a thread: load floor(r/" + std::to_string(p.load_regs) + "), its register r%" +
+                 std::to_string(p.load_regs) + ")";
+        if (p.pair)
+            f += "; T" + std::to_string(32 * m.num_warps) + "*c+t is thread t (warp floor(t/32)) of CTA c of the pair";
+        out.push_back(f + "; not confirmed on hardware");
+    }
     // Per-operand evidence where the family states it (gfx1250), else the row's word.
     std::string conf, alternatives;
     std::set<std::string> words;

@@ -361,6 +361,14 @@ class Layout:
         _ints(lane=lane, reg=reg, wave=wave)
         return [Part(*t) for t in self._core.which(wave, lane, reg)]
 
+    def slot(self, lane: int, reg: int) -> dict:
+        """Slot (``lane``, ``reg``) in the CTA pair's one model and tcgen05.ld's loads: ``cta``, ``lane``
+        (TMEM lane or thread within that CTA), ``warp`` (-1 in Tensor Memory), and under ``tmem_load``
+        ``load``/``load_reg`` (which load of the thread and which register of it), ``loads``,
+        ``load_ptx``; elsewhere cta 0, lane as given, the rest -1. Blackwell: not confirmed on hardware."""
+        _ints(lane=lane, reg=reg)
+        return self._core.slot(lane, reg)
+
     # --- lanescope-cli's texts ------------------------------------------------------
     def _text(self, *extra, command="layout"):
         return _run([command, *self._words, *extra])[1]

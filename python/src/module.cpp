@@ -250,22 +250,28 @@ public:
             const ls::Target& t = *p_->r.target;
             if (p_->tiled)
                 tile_ = std::make_unique<ls::TileLayout>(ins, t, p_->op, p_->r.query.mods, p_->tile);
-            else
-                single_ = std::make_unique<ls::OperandLayout>(ls::layout_of(ins, t, p_->op, p_->r.query.mods));
+            else  // the shape, space and formula only: the placements are made when first asked (whole())
+                meta_ = std::make_unique<ls::OperandLayout>(ls::layout_of_elements(ins, t, p_->op, p_->r.query.mods, {}));
             if (tile_) ls::check_tile_work(*tile_, ls::kMaxStreamedPlacements, "lanescope.layout",
                                            "the arrays hold every placement");
         } catch (const ls::Error& e) {
             raise(g_query_error, e.what());
         }
     }
-    const ls::OperandLayout& instr() const { return tile_ ? tile_->instruction() : *single_; }
+    const ls::OperandLayout& instr() const { return tile_ ? tile_->instruction() : *meta_; }
+    // Every placement of the single instruction, made on first use: a where()/which() alone asks
+    // core for its element or slot only (a 128x256 Tensor Memory D is 32768 placements).
+    const ls::OperandLayout& whole() const {
+        if (!single_) single_ = std::make_unique<ls::OperandLayout>(ls::layout_of(*p_->r.ins, *p_->r.target, p_->op, p_->r.query.mods));
+        return *single_;
+    }
     bool tiled() const { return static_cast<bool>(tile_); }
-    int rows() const { return tile_ ? tile_->rows() : single_->rows(); }
-    int cols() const { return tile_ ? tile_->cols() : single_->cols(); }
-    int blocks() const { return tile_ ? 1 : single_->blocks(); }
+    int rows() const { return tile_ ? tile_->rows() : meta_->rows(); }
+    int cols() const { return tile_ ? tile_->cols() : meta_->cols(); }
+    int blocks() const { return tile_ ? 1 : meta_->blocks(); }
     int waves() const { return tile_ ? tile_->waves() : 1; }
     int lanes() const { return instr().lanes(); }
-    int regs() const { return tile_ ? tile_->regs() : single_->regs(); }
+    int regs() const { return tile_ ? tile_->regs() : meta_->regs(); }
 
     // Every placement as parallel int32 arrays: block row col wave lane reg bit_lo bit_hi.
     py::dict arrays() const {
@@ -288,7 +294,13 @@ public:
                     d[4][i] = e.at.loc.lane, d[5][i] = e.at.loc.reg, d[6][i] = e.at.loc.bit_lo, d[7][i] = e.at.loc.bit_hi;
                 });
             } else {
-                const std::vector<ls::Entry> es = single_->entries();
+                std::vector<ls::Entry> es;
+                try {
+                    es = whole().entries();
+                } catch (const ls::Error& e) {
+                    py::gil_scoped_acquire gil;
+                    raise(g_query_error, e.what());
+                }
                 py::gil_scoped_acquire gil;
                 fill(es.size(), [&](size_t i, int32_t** d) {
                     const ls::Entry& e = es[i];
@@ -319,7 +331,7 @@ public:
                 for (int l = 0; l < L; ++l)
                     for (int r = 0; r < R; ++r) {
                         auto& s = slots[(static_cast<size_t>(w) * L + l) * R + r];
-                        s = tile_ ? tile_->which(w, r, l) : single_->which(r, l);
+                        s = tile_ ? tile_->which(w, r, l) : whole().which(r, l);
                         parts = std::max(parts, s.size());
                     }
         } catch (const ls::Error& e) {
@@ -347,7 +359,11 @@ public:
                 for (const ls::TileLocation& t : tile_->where({block, row, col}))
                     out.append(py::make_tuple(t.wave, t.loc.lane, t.loc.reg, t.loc.bit_lo, t.loc.bit_hi));
             } else {
-                for (const ls::Location& l : single_->where({block, row, col}))
+                const ls::Element e{block, row, col};
+                if (!meta_->contains(e)) meta_->where(e);  // the range refusal, as the whole layout words it
+                for (const ls::Location& l : single_ ? single_->where(e)
+                                                     : ls::layout_of_elements(*p_->r.ins, *p_->r.target, p_->op,
+                                                                              p_->r.query.mods, {e}).where(e))
                     out.append(py::make_tuple(0, l.lane, l.reg, l.bit_lo, l.bit_hi));
             }
         } catch (const ls::Error& e) {
@@ -364,12 +380,34 @@ public:
             if (tile_ && (wave < 0 || wave >= tile_->waves()))
                 throw ls::Error("wave " + std::to_string(wave) + " is not legal; legal: 0.." +
                                 std::to_string(tile_->waves() - 1));
-            for (const ls::SlotPart& p : tile_ ? tile_->which(wave, reg, lane) : single_->which(reg, lane))
+            // A slot outside the operand: the whole layout's refusal (it places nothing there).
+            const auto one_slot = [&] {
+                if (single_ || reg < 0 || reg >= meta_->regs() || lane < 0 || lane >= meta_->lanes())
+                    return whole().which(reg, lane);
+                return ls::layout_of_slot(*p_->r.ins, *p_->r.target, p_->op, p_->r.query.mods, reg, lane).which(reg, lane);
+            };
+            for (const ls::SlotPart& p : tile_ ? tile_->which(wave, reg, lane) : one_slot())
                 out.append(py::make_tuple(p.element.block, p.element.row, p.element.col, p.bit_lo, p.bit_hi, p.elem_bit_lo));
         } catch (const ls::Error& e) {
             raise(g_query_error, e.what());
         }
         return out;
+    }
+
+    // A slot in the one model of the CTA pair and of tcgen05.ld's loads (core's pair_slot).
+    py::dict slot(int lane, int reg) const {
+        py::dict d;
+        try {
+            if (lane < 0 || lane >= lanes() || reg < 0 || reg >= regs())
+                throw ls::Error("slot (reg " + std::to_string(reg) + ", lane " + std::to_string(lane) + ") is outside the operand; legal: reg 0.." +
+                                std::to_string(regs() - 1) + ", lane 0.." + std::to_string(lanes() - 1));
+            const ls::PairSlot p = ls::pair_slot(*p_->r.ins, p_->op, p_->r.query.mods, ls::Location{reg, lane, 0, 31});
+            d["cta"] = p.cta, d["lane"] = p.lane, d["warp"] = p.warp, d["pair"] = p.pair;
+            d["load"] = p.load, d["load_reg"] = p.load_reg, d["loads"] = p.loads, d["load_ptx"] = p.load_ptx;
+        } catch (const ls::Error& e) {
+            raise(g_query_error, e.what());
+        }
+        return d;
     }
 
     py::dict info() const {
@@ -414,7 +452,8 @@ public:
 
 private:
     std::unique_ptr<Parsed> p_;
-    std::unique_ptr<ls::OperandLayout> single_;
+    std::unique_ptr<ls::OperandLayout> meta_;            // single instruction: no placements
+    mutable std::unique_ptr<ls::OperandLayout> single_;  // single instruction: every placement (whole())
     std::unique_ptr<ls::TileLayout> tile_;
 };
 
@@ -581,5 +620,6 @@ PYBIND11_MODULE(_core, m) {
              py::arg("block"), py::arg("row"), py::arg("col"))
         .def("which", [](py::handle self, int wave, int lane, int reg) { return live(self).which(wave, lane, reg); },
              py::arg("wave"), py::arg("lane"), py::arg("reg"))
-        .def("info", [](py::handle self) { return live(self).info(); });
+        .def("info", [](py::handle self) { return live(self).info(); })
+        .def("slot", [](py::handle self, int lane, int reg) { return live(self).slot(lane, reg); });
 }

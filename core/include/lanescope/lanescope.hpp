@@ -474,6 +474,23 @@ int operand_regs(const Instruction& ins, Operand op, const ResolvedModifiers& mo
 ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
 // Where the operand's elements live under these modifiers (layout_of(...).space(), without laying it out).
 Space operand_space(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+// A slot of a Blackwell operand in the one model every front end shows (docs/blackwell.md):
+// the CTA of a cta_group::2 pair, the TMEM lane or thread within that CTA (a layout numbers the
+// pair's slots 128*cta + lane in TMEM, 32*num_warps*cta + thread in registers), the thread's warp
+// within its CTA, and for D read back by --tmem-load which tcgen05.ld of the thread holds the
+// register and which register of that load it is. Elsewhere: cta 0, lane = loc.lane, the rest -1.
+struct PairSlot {
+    int cta = 0, lane = 0;
+    int warp = -1;                 // registers of a tcgen05 read-back only
+    int load = -1, load_reg = -1;  // --tmem-load only: load `load` (from 0), its register `load_reg`
+    int loads = 0;                 // --tmem-load only: the loads each thread issues
+    int load_regs = 0;             // --tmem-load only: the 32-bit registers of one load
+    std::string load_ptx;          // --tmem-load only: that load's PTX ("tcgen05.ld.sync.aligned.32x32b.x128.b32")
+    bool pair = false;             // a cta_group::2 operand (cta is meaningful)
+};
+PairSlot pair_slot(const Instruction& ins, Operand op, const ResolvedModifiers& mods, const Location& loc);
+// "CTA1 T85 (warp 2), load 1 r72" / "CTA1 L77": pair_slot as text ("" where it adds nothing to T/L).
+std::string pair_slot_text(const Instruction& ins, Operand op, const ResolvedModifiers& mods, const Location& loc);
 int effective_cycles(const Instruction& ins, const ResolvedModifiers& mods);
 
 // Execution facts beyond shape and types (CALC's per-instruction fields; CDNA4

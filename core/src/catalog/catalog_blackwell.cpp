@@ -756,7 +756,7 @@ const Instruction* blackwell_find(const Target& t, std::string_view name) {
     return keep(std::move(ins));
 }
 
-std::vector<Instruction> blackwell_instructions(bool every_shape) {
+std::vector<Instruction> blackwell_instructions(bool every_shape, const ShapeFilter* keep) {
     std::vector<Instruction> out;
     for (const Row* row_p : rows()) {
         const Row& r = *row_p;
@@ -788,12 +788,13 @@ std::vector<Instruction> blackwell_instructions(bool every_shape) {
                                             continue;
                                         }
                                         if (r.shapes.empty()) {
-                                            out.push_back(build(r, c));
+                                            if (!keep) out.push_back(build(r, c));
                                             continue;
                                         }
                                         for (const ShapeItem& sh : r.shapes)
                                             for (int m : sh.ms)
                                                 for (int n : sh.ns) {
+                                                    if (keep && !(*keep)(m, n, sh.k)) continue;
                                                     c.shape = &sh, c.m = m, c.n = n, c.k = sh.k;
                                                     out.push_back(build(r, c));
                                                 }

@@ -6,6 +6,7 @@
 
 #include <string>
 #include <string_view>
+#include <functional>
 #include <vector>
 
 namespace lanescope::detail {
@@ -22,7 +23,9 @@ const Instruction* blackwell_find(const Target& t, std::string_view name);
 // its A-in-TMEM form), with their ptxas targets: what `conformance --ptxas`
 // assembles. `every_shape`: also one instruction per M, N, K and types (a short
 // name each; tens of thousands).
-std::vector<Instruction> blackwell_instructions(bool every_shape = false);
+// With `keep` (every_shape only): just the forms whose (M, N, K) it keeps, and no shapeless rows.
+using ShapeFilter = std::function<bool(int m, int n, int k)>;
+std::vector<Instruction> blackwell_instructions(bool every_shape = false, const ShapeFilter* keep = nullptr);
 
 // Facts of a materialised Blackwell instruction's row (empty when `ins` is not one).
 struct BlackwellFacts {

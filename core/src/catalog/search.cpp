@@ -1,10 +1,15 @@
 // Instruction search (lanescope/search.hpp): the app's search box and `list --search`.
 #include "lanescope/search.hpp"
 #include "lanescope/blackwell.hpp"
+#include "catalog/catalog_blackwell.hpp"
 #include "util/text_util.hpp"
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
+#include <map>
+#include <memory>
+#include <mutex>
 
 namespace lanescope {
 
@@ -41,6 +46,54 @@ int word_score(const std::string& word, const std::vector<std::string>& keywords
     if (best == 0 && (mnemonic.find(word) != std::string::npos || builtin.find(word) != std::string::npos))
         best = 10;
     return best;
+}
+
+// The "m128n256k16" inside a query word ("tcgen05_mma_m128n256k16_f32_f16" too), or "".
+std::string shape_token(const std::string& w) {
+    for (size_t i = 0; i < w.size(); ++i) {
+        if (w[i] != 'm' || (i > 0 && std::isalnum(static_cast<unsigned char>(w[i - 1])))) continue;
+        size_t j = i + 1;
+        auto digits = [&] {
+            const size_t from = j;
+            while (j < w.size() && std::isdigit(static_cast<unsigned char>(w[j]))) ++j;
+            return j > from;
+        };
+        if (digits() && j < w.size() && w[j] == 'n' && (++j, digits())) {
+            if (j < w.size() && w[j] == 'k') ++j, digits();
+            return w.substr(i, j - i);
+        }
+    }
+    return "";
+}
+
+// The Blackwell forms (each M, N and type a row allows) of the shapes the query names.
+std::vector<Instruction> blackwell_forms(const std::vector<std::string>& shapes) {
+    struct Mnk {
+        int m, n, k;
+    };
+    std::vector<Mnk> want;
+    for (const std::string& sh : shapes) {
+        Mnk x{0, 0, -1};
+        const size_t n_at = sh.find('n'), k_at = sh.find('k');
+        x.m = std::atoi(sh.c_str() + 1);
+        x.n = std::atoi(sh.c_str() + n_at + 1);
+        if (k_at != std::string::npos && k_at + 1 < sh.size()) x.k = std::atoi(sh.c_str() + k_at + 1);
+        want.push_back(x);
+    }
+    const detail::ShapeFilter keep = [&want](int m, int n, int k) {
+        return std::all_of(want.begin(), want.end(), [&](const Mnk& x) { return x.m == m && x.n == n && (x.k < 0 || x.k == k); });
+    };
+    return detail::blackwell_instructions(true, &keep);
+}
+
+// A form found so lives as long as the program, as the listed instructions do (SearchHit points at it).
+const Instruction* kept_form(Instruction&& f) {
+    static std::mutex kMutex;
+    static auto* kKept = new std::map<std::string, std::unique_ptr<Instruction>>();
+    const std::lock_guard<std::mutex> lock(kMutex);
+    std::unique_ptr<Instruction>& slot = (*kKept)[f.mnemonic + "|" + f.short_name];
+    if (!slot) slot = std::make_unique<Instruction>(std::move(f));
+    return slot.get();
 }
 
 }  // namespace
@@ -143,7 +196,20 @@ std::vector<SearchHit> search(const Catalog& cat, const Target& target, std::str
                               std::optional<LayoutKind> kind) {
     const std::vector<std::string> words = split_words(query);
     std::vector<SearchHit> hits;
-    for (const Instruction* ins : listed_on(cat, target)) {
+    // A Blackwell row is listed by one spelling (one M, N and type of the many it allows); a query
+    // word naming a shape ("m128n256k16", or inside a short name) reaches the row's other forms too.
+    std::vector<const Instruction*> candidates = listed_on(cat, target);
+    std::vector<std::string> shapes;
+    for (const std::string& w : words)
+        if (std::string sh = shape_token(w); !sh.empty()) shapes.push_back(sh);
+    if (!shapes.empty() && target.vendor() == Vendor::NVIDIA) {
+        std::vector<std::string> listed;
+        for (const Instruction* ins : candidates) listed.push_back(lower(ins->short_name));
+        for (Instruction& f : blackwell_forms(shapes))
+            if (claimed_on(f, target) && std::find(listed.begin(), listed.end(), lower(f.short_name)) == listed.end())
+                candidates.push_back(kept_form(std::move(f)));
+    }
+    for (const Instruction* ins : candidates) {
         if (kind && ins->kind != *kind) continue;
         const std::vector<std::string> kw = search_keywords(*ins);
         const std::string mnemonic = lower(ins->mnemonic);

@@ -125,10 +125,21 @@ struct TmemRegBases {
     int rows = 0, cols = 0, element_bits = 32, num_warps = 4;
     char layout = 'D';     // D's TMEM layout (PTX's letters A-G): Triton's constructors name D, F and A only
     std::string variant;   // "32x32b" ... as Gluon's instr_variant spells it
-    std::string message;   // the tcgen05.ld Triton's lowering issues: "tcgen05.ld.sync.aligned.32x32b.x64.b32"
+    std::string message;   // one tcgen05.ld of the read-back: "tcgen05.ld.sync.aligned.32x32b.x64.b32"
     std::string cute_atom; // the CUTLASS copy atom of that message: "SM100_TMEM_LOAD_16dp256b8x"
+    // The loads each thread issues: `loads` of `regs_per_load` 32-bit registers each; register r of the
+    // thread is register r % regs_per_load of load floor(r / regs_per_load) (PTX's .num stops at .x128).
+    int num = 1, regs_per_load = 1, loads = 1;
+    std::string shape;     // the load's PTX shape (16x32bx2 where Triton lowers 32x32b so)
 };
+// --tmem-load values: shape s (1 32x32b .. 5 16x32bx2) alone, or with .num 2^j: s + 8*(j + 1).
+inline int tmem_load_shape(int v) { return v % 8; }
+inline int tmem_load_num(int v) { return v / 8 ? 1 << (v / 8 - 1) : 0; }  // 0: the fewest loads
+const std::vector<std::string>& tmem_load_names();  // by value: "none", "32x32b", ..., "32x32b.x1", ...
+std::string tmem_load_names_text();                 // the legal names, summarised for --help
 // Throws Error (with the rule) where Triton or PTX refuses the load.
 TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifiers& mods);
+// lanescope::pair_slot for the tcgen05 families.
+PairSlot tcgen05_pair_slot(const Instruction& ins, Operand op, const ResolvedModifiers& mods, const Location& loc);
 
 }  // namespace lanescope::detail

@@ -1246,8 +1246,11 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
     r.matrix_a_scale_fmt = check("matrix-a-scale-fmt", m.matrix_a_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
     r.matrix_b_scale_fmt = check("matrix-b-scale-fmt", m.matrix_b_scale_fmt, 0, legal_matrix_scale_fmt(ins), ins, t);
     r.index_key = check("index-key", m.index_key, 0, legal_index_key(ins), ins, t);
+    // --tmem-load is a shape (32x32b), or a shape with its .num (32x32b.x64): the shape is checked here,
+    // the .num with the layout (tcgen05_tmem_reg_bases names the legal ones).
+    const int tmem_shape = m.tmem_load > 0 ? detail::tmem_load_shape(m.tmem_load) : m.tmem_load;
     if (const Legal l = legal_tmem_load(ins);
-        m.tmem_load > 0 && !l.values.empty() && std::find(l.values.begin(), l.values.end(), m.tmem_load) == l.values.end()) {
+        m.tmem_load > 0 && !l.values.empty() && std::find(l.values.begin(), l.values.end(), tmem_shape) == l.values.end()) {
         // Named as PTX and Gluon spell the shapes.
         std::string legal;
         for (int v : l.values)
@@ -1255,8 +1258,10 @@ ResolvedModifiers resolve_modifiers(const Instruction& ins, const Target& t, con
         throw Error("--tmem-load " + text::lower(modifier_value_name("tmem_load", m.tmem_load)) + " is not legal for " +
                     ins.mnemonic + " on " + t.gfx + "; legal: " + (legal.empty() ? "none" : legal) + " (" + l.why + ")");
     }
-    r.tmem_load = check("tmem-load", m.tmem_load, 0, legal_tmem_load(ins), ins, t);
+    r.tmem_load = check("tmem-load", tmem_shape, 0, legal_tmem_load(ins), ins, t);
+    if (r.tmem_load > 0) r.tmem_load = m.tmem_load;  // with its .num
     r.num_warps = check("num-warps", m.num_warps, r.tmem_load ? 4 : 0, legal_num_warps(ins, r.tmem_load), ins, t);
+    if (r.tmem_load > 0) detail::tcgen05_tmem_reg_bases(ins, r);  // refuses a .num the read-back cannot use
     r.sfa_id = check("sfa-id", m.sfa_id, 0, legal_sf_id(ins, true), ins, t);
     r.sfb_id = check("sfb-id", m.sfb_id, 0, legal_sf_id(ins, false), ins, t);
     std::string why;
@@ -1376,8 +1381,7 @@ const std::vector<std::string>* value_names(std::string_view modifier) {
     static const std::vector<std::string> kFmt = {"fp8", "bf8", "fp6", "bf6", "fp4"};
     static const std::vector<std::string> kRow = {"row0", "row1"};
     static const std::vector<std::string> kScaleFmt = {"e8m0", "e5m3", "e4m3"};
-    static const std::vector<std::string> kTmemLoad = {"none", "32x32b", "16x64b", "16x128b", "16x256b", "16x32bx2"};
-    if (modifier == "tmem_load") return &kTmemLoad;
+    if (modifier == "tmem_load") return &detail::tmem_load_names();
     static const std::vector<std::string> kSwizzle = {"none", "32b", "64b", "128b", "128b_base32b"};
     static const std::vector<std::string> kMajor = {"k", "mn"};
     if (modifier == "swizzle") return &kSwizzle;
@@ -1409,7 +1413,7 @@ std::optional<int> parse_modifier_value(std::string_view modifier, std::string_v
         if (modifier == "swizzle" || modifier == "smem_major") return std::nullopt;
         const int v = std::stoi(t);
         // A named field's number is the index of its name (0..names-1), nothing past them.
-        if (names && v >= static_cast<int>(names->size())) return std::nullopt;
+        if (names && (v >= static_cast<int>(names->size()) || (*names)[static_cast<size_t>(v)].empty())) return std::nullopt;
         return v;
     }
     if (!names) return std::nullopt;
@@ -1419,13 +1423,14 @@ std::optional<int> parse_modifier_value(std::string_view modifier, std::string_v
             break;
         }
     for (size_t n = 0; n < names->size(); ++n)
-        if ((*names)[n] == t) return static_cast<int>(n);
+        if (!(*names)[n].empty() && (*names)[n] == t) return static_cast<int>(n);
     return std::nullopt;
 }
 
 std::string modifier_value_names(std::string_view modifier) {
     const auto* names = value_names(modifier);
     if (!names) return "a number";
+    if (modifier == "tmem_load") return detail::tmem_load_names_text();
     std::string s;
     for (const auto& n : *names) s += (s.empty() ? "" : " ") + n;
     return s + " (or 0.." + std::to_string(names->size() - 1) + ")";
@@ -1505,6 +1510,17 @@ ElemType operand_type(const Instruction& ins, Operand op, const ResolvedModifier
 }
 
 Space operand_space(const Instruction& ins, Operand op, const ResolvedModifiers& mods) { return spec_for(ins, op, mods).space; }
+
+PairSlot pair_slot(const Instruction& ins, Operand op, const ResolvedModifiers& mods, const Location& loc) {
+    return detail::tcgen05_pair_slot(ins, op, mods, loc);
+}
+
+std::string pair_slot_text(const Instruction& ins, Operand op, const ResolvedModifiers& mods, const Location& loc) {
+    const PairSlot p = pair_slot(ins, op, mods, loc);
+    if (p.warp < 0) return p.pair ? "CTA" + std::to_string(p.cta) + " L" + std::to_string(p.lane) : "";
+    return (p.pair ? "CTA" + std::to_string(p.cta) + " " : std::string()) + "T" + std::to_string(p.lane) + " (warp " +
+           std::to_string(p.warp) + ")" + (p.load >= 0 ? ", load " + std::to_string(p.load) + " r" + std::to_string(p.load_reg) : "");
+}
 
 namespace {
 // An operand in shared memory (wgmma B and SS A, tcgen05.mma A and B) is laid out by its

@@ -50,6 +50,7 @@
 #include "layouts/layout_spec.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <mutex>
 #include <map>
 #include <memory>
@@ -570,8 +571,31 @@ bool is_tcgen05(const Instruction& ins) {
     return ins.kind == LayoutKind::Tcgen05Mma || ins.kind == LayoutKind::Tcgen05LdSt || ins.kind == LayoutKind::Tcgen05Cp;
 }
 
+const std::vector<std::string>& tmem_load_names() {
+    static const std::vector<std::string> kNames = [] {
+        std::vector<std::string> n(8 * 9);
+        n[0] = "none";
+        for (int v = 1; v <= 5; ++v) {
+            n[static_cast<size_t>(v)] = kVariants[v];
+            const Atom& a = kAtoms[v == 5 ? 4 : v - 1];
+            for (int j = 0; (1 << j) <= a.max_num; ++j) n[static_cast<size_t>(v + 8 * (j + 1))] = std::string(kVariants[v]) + ".x" + str(1 << j);
+        }
+        return n;
+    }();
+    return kNames;
+}
+
+std::string tmem_load_names_text() {
+    std::string s = "none", nums;
+    for (int v = 1; v <= 5; ++v) {
+        s += std::string(" ") + kVariants[v];
+        nums += std::string(nums.empty() ? "" : " ") + kVariants[v] + ".x1 .. .x" + str(kAtoms[v == 5 ? 4 : v - 1].max_num);
+    }
+    return s + " (the fewest loads that read D), or a shape with its .num (PTX §9.7.16.8.3, powers of two): " + nums;
+}
+
 TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifiers& mods) {
-    const int v = mods.tmem_load, W = mods.num_warps;
+    const int v = tmem_load_shape(mods.tmem_load), asked = tmem_load_num(mods.tmem_load), W = mods.num_warps;
     if (ins.kind != LayoutKind::Tcgen05Mma || v <= 0 || v > 5)
         throw Error("--tmem-load applies to the accumulator D of a tcgen05.mma; legal: 32x32b, 16x64b, 16x128b, "
                     "16x256b, 16x32bx2");
@@ -656,13 +680,95 @@ TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifi
     out.variant = kVariants[v];
     // Triton lowers a 32x32b load of Layout F to 16x32bx2 (lanes 16-31 read the next columns).
     const Atom& issued = instr32 && layout16 ? kAtoms[4] : a;
-    out.message = std::string("tcgen05.ld.sync.aligned.") + issued.shape + ".x" + str(num) +
-                  (pack == 2 ? ".pack::16b" : "") + ".b32" + (instr32 && layout16 ? ", " + str(num) : "");
-    out.cute_atom = std::string("SM100_TMEM_LOAD_") + issued.cute + str(num) + "x" + (pack == 2 ? "_16b" : "");
+    // A thread's registers come in loads of .num repetitions each (PTX §9.7.16.8.3: .x1 .. .x128, Table 49:
+    // registers per load), the message's own registers first, then its repetitions along the columns
+    // (`num` of them per row block), then the second row block (row16 == Reg): register r is register
+    // r % regs_per_load of load floor(r / regs_per_load). Without a .num: the fewest loads.
+    const int most = std::min(num, issued.max_num);
+    if (asked > most) {
+        std::string legal;
+        for (int k = 1; k <= most; k *= 2) legal += (legal.empty() ? "" : ", ") + std::string(kVariants[v]) + ".x" + str(k);
+        throw Error("--tmem-load " + std::string(kVariants[v]) + ".x" + str(asked) + " on " + ins.mnemonic + ": legal: " + legal +
+                    " (" + (asked > issued.max_num ? std::string("PTX §9.7.16.8.3: .num of ") + issued.shape + " is .x1 .. .x" +
+                                                         str(issued.max_num)
+                                                   : "a load of .x" + str(asked) + " reads more columns than this D gives each warp (" +
+                                                         str(num) + " repetitions of the " + issued.shape + " message)") +
+                    ")");
+    }
+    out.num = asked ? asked : most;
+    out.shape = issued.shape;
+    out.regs_per_load = issued.regs * out.num;
+    out.loads = std::max(1, ((1 << out.reg.size()) / pack) / out.regs_per_load);
+    out.message = std::string("tcgen05.ld.sync.aligned.") + issued.shape + ".x" + str(out.num) +
+                  (pack == 2 ? ".pack::16b" : "") + ".b32" + (instr32 && layout16 ? ", " + str(out.num) : "");
+    out.cute_atom = std::string("SM100_TMEM_LOAD_") + issued.cute + str(out.num) + "x" + (pack == 2 ? "_16b" : "");
     return out;
 }
 
 namespace {
+
+// The spec of a linear layout (Triton's LinearLayout over GF(2)): slot (thread t, element e) holds
+// D at the XOR of the bases of e's, t's lane's, warp's and CTA's set bits. Both directions are
+// solved from the bases, so a one-element query costs a few XORs, not the whole layout: an
+// element's slots are one solution of the linear system plus every combination of the bases
+// that XOR to zero (a warp that broadcasts, Triton's zero bases).
+OperandSpec from_linear(OperandSpec s, const TmemRegBases& L, int per_cta) {
+    std::vector<int> basis;  // packed (row << 16 | col); input bits: element, lane (5), warp, CTA
+    for (const auto* v : {&L.reg, &L.lane, &L.warp, &L.cta})
+        for (const auto& b : *v) basis.push_back(b.first << 16 | b.second);
+    const int ne = static_cast<int>(L.reg.size()), nw = static_cast<int>(L.warp.size());
+    auto slot_of = [ne, nw, per_cta](std::uint64_t x) {
+        const int e = static_cast<int>(x & ((1u << ne) - 1)), lane = static_cast<int>((x >> ne) & 31);
+        const int warp = static_cast<int>((x >> (ne + 5)) & ((1u << nw) - 1)), cta = static_cast<int>(x >> (ne + 5 + nw));
+        return Slot{per_cta * cta + 32 * warp + lane, e};
+    };
+    // Row echelon form: pivots[i] = (value, the input bits whose XOR it is); kernel: combinations giving 0.
+    struct Echelon {
+        std::vector<std::pair<int, std::uint64_t>> pivots;
+        std::vector<std::uint64_t> kernel;
+    };
+    auto ech = std::make_shared<Echelon>();
+    for (size_t i = 0; i < basis.size(); ++i) {
+        int v = basis[i];
+        std::uint64_t mask = std::uint64_t{1} << i;
+        for (const auto& [pv, pm] : ech->pivots)
+            if ((v ^ pv) < v) v ^= pv, mask ^= pm;
+        if (v) {
+            ech->pivots.push_back({v, mask});
+            std::sort(ech->pivots.begin(), ech->pivots.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+        } else {
+            ech->kernel.push_back(mask);
+        }
+    }
+    s.place = [ech, slot_of](int, int r, int c, std::vector<Slot>& out) {
+        int v = r << 16 | c;
+        std::uint64_t mask = 0;
+        for (const auto& [pv, pm] : ech->pivots)
+            if ((v ^ pv) < v) v ^= pv, mask ^= pm;
+        if (v) return;  // no slot holds it
+        const size_t first = out.size();
+        for (std::uint64_t k = 0; k < (std::uint64_t{1} << ech->kernel.size()); ++k) {
+            std::uint64_t x = mask;
+            for (size_t j = 0; j < ech->kernel.size(); ++j)
+                if ((k >> j) & 1) x ^= ech->kernel[j];
+            out.push_back(slot_of(x));
+        }
+        std::sort(out.begin() + static_cast<std::ptrdiff_t>(first), out.end(),
+                  [](const Slot& a, const Slot& b) { return a.lane != b.lane ? a.lane < b.lane : a.item < b.item; });
+    };
+    const int lanes = s.lanes, items = 1 << ne;
+    s.candidates = [basis, ne, nw, per_cta, lanes, items](int t, int e, std::vector<Element>& out) {
+        if (t < 0 || t >= lanes || e < 0 || e >= items) return;
+        const std::uint64_t x = static_cast<std::uint64_t>(e) | static_cast<std::uint64_t>(t % 32) << ne |
+                                static_cast<std::uint64_t>((t % per_cta) / 32) << (ne + 5) |
+                                static_cast<std::uint64_t>(t / per_cta) << (ne + 5 + nw);
+        int v = 0;
+        for (size_t i = 0; i < basis.size(); ++i)
+            if ((x >> i) & 1) v ^= basis[i];
+        out.push_back({0, v >> 16, v & 0xffff});
+    };
+    return s;
+}
 
 OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods) {
     const TmemRegBases L = tcgen05_tmem_reg_bases(ins, mods);
@@ -691,7 +797,12 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
                   (L.layout == 'B' ? std::string("lane m' + 64*floor(n/(N/2)), column n%(N/2) with m' = m - 64c") : kPlace[li]) +
                   (L.layout == 'B' ? " (CUTLASS's 2-SM 2x2 atom" : " (CUTLASS tmem_frg_ws") +
                   "; Triton has no TensorMemoryLayout for it)";
-    s.formula = "D read back by " + str(L.num_warps) + " warps with " + L.message + " (" + how +
+    s.formula = "D read back by " + str(L.num_warps) + " warps with " +
+                (L.loads > 1 ? str(L.loads) + " loads per thread of " : std::string()) + L.message +
+                (L.loads > 1 ? " (register r of a thread is register r%" + str(L.regs_per_load) + " of load floor(r/" +
+                                   str(L.regs_per_load) + "))"
+                             : std::string()) +
+                " (" + how +
                 "): thread = 32*warp + lane; element e of a thread (register " +
                 (L.element_bits == 16 ? "floor(e/2), bits 16*(e%2)" : std::string("e")) +
                 ") holds D at the XOR of the bases of e's, the lane's and the warp's set bits (m, n): register " +
@@ -701,21 +812,33 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
                                : " cta_group::2: thread " + str(per_cta) + "*c + t is thread t of CTA c of the pair, which reads "
                                  "its own CTA's TMEM: D rows " + str(L.cta[0].first) + "c .. " + str(L.cta[0].first) + "c+" +
                                  str(L.cta[0].first - 1) + " (CTA base [" + str(L.cta[0].first) + ", 0]).");
-    return from_forward(s, elems, [L, per_cta](int t, int e, int& r, int& c) {
-        r = c = 0;
-        auto add = [&](const std::vector<std::pair<int, int>>& bases, int x) {
-            for (size_t i = 0; i < bases.size(); ++i)
-                if ((x >> i) & 1) r ^= bases[i].first, c ^= bases[i].second;
-        };
-        add(L.reg, e);
-        add(L.lane, t % 32);
-        add(L.warp, (t % per_cta) / 32);
-        add(L.cta, t / per_cta);
-        return true;
-    });
+    return from_linear(s, L, per_cta);
 }
 
 }  // namespace
+
+PairSlot tcgen05_pair_slot(const Instruction& ins, Operand op, const ResolvedModifiers& mods, const Location& loc) {
+    PairSlot p;
+    p.lane = loc.lane;
+    if (!is_tcgen05(ins)) return p;
+    p.pair = ins.cta_group == 2;
+    const bool regs = ins.kind == LayoutKind::Tcgen05Mma && mods.tmem_load > 0 && (op == Operand::C || op == Operand::D);
+    if (!regs) {
+        if (ins.kind == LayoutKind::Tcgen05LdSt) return p;  // one warp's registers
+        p.cta = loc.lane / 128, p.lane = loc.lane % 128;  // TMEM: 128 lanes per CTA
+        return p;
+    }
+    const TmemRegBases L = tcgen05_tmem_reg_bases(ins, mods);
+    const int per_cta = 32 * L.num_warps;
+    p.cta = L.cta.empty() ? 0 : loc.lane / per_cta;
+    p.lane = loc.lane % per_cta;
+    p.warp = p.lane / 32;
+    p.load = loc.reg / L.regs_per_load, p.load_reg = loc.reg % L.regs_per_load;
+    p.loads = L.loads;
+    p.load_regs = L.regs_per_load;
+    p.load_ptx = L.message;
+    return p;
+}
 
 std::vector<Operand> tcgen05_operands(const Instruction& ins) {
     switch (ins.kind) {

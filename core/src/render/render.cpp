@@ -239,7 +239,9 @@ char* put_space_fields(char* p, Space space, const Location& l) {
     return p;
 }
 
-void append_entry_json(std::string& s, const Entry& e, Space space) {
+// cta_threads > 0: registers of a cta_group::2 read-back, whose thread t of CTA c is lane
+// cta_threads*c + t: "cta" and "thread" (within the CTA) are added, as TMEM adds "cta" and "tmem_lane".
+void append_entry_json(std::string& s, const Entry& e, Space space, int cta_threads = 0) {
     char buf[10 * (14 + 11) + 1];  // at most ten keys of at most 14 characters, ten ints, '}'
     char* p = buf;
     p = put_field(p, "{\"block\": ", e.element.block);
@@ -250,6 +252,10 @@ void append_entry_json(std::string& s, const Entry& e, Space space) {
     p = put_field(p, ", \"bit_lo\": ", e.loc.bit_lo);
     p = put_field(p, ", \"bit_hi\": ", e.loc.bit_hi);
     p = put_space_fields(p, space, e.loc);
+    if (cta_threads > 0) {
+        p = put_field(p, ", \"cta\": ", e.loc.lane / cta_threads);
+        p = put_field(p, ", \"thread\": ", e.loc.lane % cta_threads);
+    }
     *p++ = '}';
     s.append(buf, static_cast<size_t>(p - buf));
 }
@@ -395,8 +401,10 @@ std::string render_layout(const Query& q, const OperandLayout& L, View view, For
         s += "\"entries\": [\n";
         const auto entries = L.entries();
         s.reserve(s.size() + entries.size() * 96);
+        const int cta_threads =
+            L.space() == Space::Registers && pair_slot(*q.ins, op, q.mods, Location{}).pair && q.mods.tmem_load > 0 ? L.lanes() / 2 : 0;
         for (size_t n = 0; n < entries.size(); ++n) {
-            append_entry_json(s, entries[n], L.space());
+            append_entry_json(s, entries[n], L.space(), cta_threads);
             s += n + 1 < entries.size() ? ",\n" : "\n";
         }
         s += "]";
@@ -508,10 +516,29 @@ std::vector<std::string> location_header(Space space) {
     const auto [reg, lane] = location_column_titles(space);
     return {"element", reg, lane, "bits", "label"};
 }
+// A Blackwell slot in its CTA's terms (pair_slot): the lane column counts within the CTA, and
+// the label says the CTA, the thread's warp and its tcgen05.ld load where they exist.
 std::vector<std::string> location_row(const Query& q, const OperandLayout& L, const Element& e, const Location& l) {
-    return {element_label(L.operand(), e, L.blocks()), reg_column_text(*q.ins, L.operand(), l, L.element_bits(), L.space()),
-            lane_column_text(l, L.space()), "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]",
-            cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":", L.space())};
+    const std::string reg = reg_column_text(*q.ins, L.operand(), l, L.element_bits(), L.space());
+    std::string lane = lane_column_text(l, L.space()), label = cell_label_text(*q.ins, L.operand(), l, L.element_bits(), ":", L.space());
+    if (const PairSlot p = pair_slot(*q.ins, L.operand(), q.mods, l); p.pair || p.warp >= 0) {
+        lane = num(p.lane) + (p.pair ? " (CTA" + num(p.cta) + ")" : "");
+        if (L.space() == Space::Registers) label = reg + ":" + pair_slot_text(*q.ins, L.operand(), q.mods, l);
+    }
+    return {element_label(L.operand(), e, L.blocks()), reg, lane, "[" + num(l.bit_hi) + ":" + num(l.bit_lo) + "]", label};
+}
+
+// The PairSlot fields of a Blackwell slot, for JSON (", \"cta\": 1, \"tmem_lane\": 77" ...; "" elsewhere).
+std::string pair_slot_json(const Query& q, Operand op, Space space, const Location& l) {
+    if (!detail::is_tcgen05(*q.ins)) return "";
+    const PairSlot p = pair_slot(*q.ins, op, q.mods, l);
+    std::string s = ", \"cta\": " + num(p.cta);
+    if (space == Space::TensorMemory) s += ", \"tmem_lane\": " + num(p.lane);
+    if (p.warp >= 0) s += ", \"thread\": " + num(p.lane) + ", \"warp\": " + num(p.warp);
+    if (p.load >= 0)
+        s += ", \"load\": " + num(p.load) + ", \"load_reg\": " + num(p.load_reg) + ", \"loads\": " + num(p.loads) +
+             ", \"load_ptx\": " + json_string(p.load_ptx);
+    return s;
 }
 }  // namespace
 
@@ -529,6 +556,8 @@ std::string render_where(const Query& q, const OperandLayout& L, const Element& 
             // TMEM / shared memory: the label in the space's terms ("L5 c7", "0x0480 b0"), added likewise.
             if (L.space() != Space::Registers)
                 one.insert(one.size() - 1, ", \"label\": " + json_string(cell_label_text(*q.ins, L.operand(), locs[n], L.element_bits(), ":", L.space())));
+            // Blackwell: the CTA, the lane or thread (and warp) within it, the tcgen05.ld load (pair_slot).
+            one.insert(one.size() - 1, pair_slot_json(q, L.operand(), L.space(), locs[n]));
             s += (n ? ", " : "") + one;
         }
         s += "]";
@@ -570,7 +599,8 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
     const bool nvidia = q.ins->vendor() == Vendor::NVIDIA && L.space() == Space::Registers;
     if (f == Format::Json) {
         std::string s = "{" + header_json(q) + ", \"operand\": " + json_string(operand_name(L.operand())) +
-                        ", \"reg\": " + num(reg) + ", \"lane\": " + num(lane) + ", \"parts\": [";
+                        ", \"reg\": " + num(reg) + ", \"lane\": " + num(lane) +
+                        pair_slot_json(q, L.operand(), L.space(), Location{reg, lane, 0, 31}) + ", \"parts\": [";
         for (size_t n = 0; n < parts.size(); ++n) {
             const auto& p = parts[n];
             s += (n ? ", " : "") + std::string("{\"bit_lo\": ") + num(p.bit_lo) + ", \"bit_hi\": " + num(p.bit_hi) +
@@ -604,6 +634,14 @@ std::string render_which(const Query& q, const OperandLayout& L, int reg, int la
         rows.push_back({bits, element_label(L.operand(), p.element, L.blocks()), num(p.element.block),
                         num(p.element.row), num(p.element.col)});
         if (nvidia) rows.back().push_back(reg_column_text(*q.ins, L.operand(), Location{reg, lane, p.bit_lo, p.bit_hi}, L.element_bits()));
+    }
+    // Blackwell: the slot in its CTA's terms, and which tcgen05.ld load holds the register.
+    std::string slot_text = detail::is_tcgen05(*q.ins) ? pair_slot_text(*q.ins, L.operand(), q.mods, Location{reg, lane, 0, 31}) : "";
+    if (!slot_text.empty() && f == Format::Table) {
+        const PairSlot ps = pair_slot(*q.ins, L.operand(), q.mods, Location{reg, lane, 0, 31});
+        slot_text = (L.space() == Space::Registers ? "thread " : "TMEM lane ") + num(lane) + (L.space() == Space::Registers ? ", register " + num(reg) : "") +
+                    " = " + slot_text + (ps.load >= 0 ? " of " + num(ps.loads) + " (" + ps.load_ptx + ")" : "") + "\n";
+        return slot_text + render_table_or_one(rows, f, ev_text);
     }
     return render_table_or_one(rows, f, ev_text);
 }
@@ -702,6 +740,42 @@ std::string render_trace(const Query& q, const Trace& t, Format f) {
 }
 
 namespace {
+// Registers per thread of an operand: none where it lives in shared memory or Tensor Memory
+// (wgmma B, tcgen05.mma A/B/C/D: the MMA reads it there; a D read back by --tmem-load is registers).
+int thread_regs(const Query& q, Operand op) {
+    return operand_space(*q.ins, op, q.mods) == Space::Registers ? operand_regs(*q.ins, op, q.mods) : 0;
+}
+
+// "A 4, C 64, D 64 (32-bit); B in shared memory", or "none: A, B in shared memory; C, D in Tensor Memory".
+std::string thread_regs_text(const Query& q, const std::vector<Operand>& ops) {
+    std::string regs;
+    std::vector<std::pair<Space, std::string>> elsewhere;  // space, its operands
+    for (Operand op : ops) {
+        const Space sp = operand_space(*q.ins, op, q.mods);
+        if (sp == Space::Registers) {
+            regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(*q.ins, op, q.mods));
+            continue;
+        }
+        auto it = std::find_if(elsewhere.begin(), elsewhere.end(), [&](const auto& e) { return e.first == sp; });
+        if (it == elsewhere.end()) elsewhere.push_back({sp, std::string(operand_name(op))});
+        else it->second += ", " + std::string(operand_name(op));
+    }
+    std::string out = regs.empty() ? std::string(elsewhere.empty() ? "none" : "none: ") : regs + " (32-bit)";
+    for (size_t n = 0; n < elsewhere.size(); ++n)
+        out += std::string(n == 0 ? (regs.empty() ? "" : "; ") : "; ") + elsewhere[n].second + " in " +
+               std::string(space_title(elsewhere[n].first));
+    return out;
+}
+
+// {"A": "registers", "B": "smem", ...}: where each operand lives (space_name).
+std::string operand_spaces_json(const Query& q, const std::vector<Operand>& ops) {
+    std::string s = "{";
+    for (size_t n = 0; n < ops.size(); ++n)
+        s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " +
+             json_string(space_name(operand_space(*q.ins, ops[n], q.mods)));
+    return s + "}";
+}
+
 // NVIDIA facts: the PTX spelling, target, registers; none of AMD's encoding facts.
 std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
     const Instruction& ins = *q.ins;
@@ -710,8 +784,8 @@ std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
     for (Operand op : operands_of(ins)) {
         types += (types.empty() ? "" : ", ") + std::string(operand_name(op)) + " " +
                  std::string(elem_name(operand_type(ins, op, q.mods)));
-        regs += (regs.empty() ? "" : ", ") + std::string(operand_name(op)) + " " + num(operand_regs(ins, op, q.mods));
     }
+    regs = thread_regs_text(q, operands_of(ins));
     if (ins.kind == LayoutKind::Wgmma) types += " (B " + std::string(elem_name(ins.b)) + ", in shared memory)";
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"PTX", ins.mnemonic});
@@ -724,7 +798,7 @@ std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
                                  ? num(ins.blocks) + " matrices of 8x8 b16"
                                  : ins.shape() + (ins.sparse() ? " (K dense; A 2:4 sparse)" : "")});
     rows.push_back({"types", types});
-    rows.push_back({"registers per thread", regs + " (32-bit)"});
+    rows.push_back({"registers per thread", regs});
     rows.push_back({"lanes", num(q.mods.wave) + (q.mods.wave == 128 ? " (a warpgroup: 4 warps, T = 32*warp + lane)"
                                                                       : " (a warp)")});
     if (computes_product(ins)) rows.push_back({"ops per instruction", num(ins.ops()) + " (2*M*N*K)"});
@@ -830,7 +904,7 @@ std::string symbols_json(const Instruction& ins, const std::string& formulas) {
 std::string operand_regs_json(const Query& q, const std::vector<Operand>& ops) {
     std::string s = "{";
     for (size_t n = 0; n < ops.size(); ++n)
-        s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(operand_regs(*q.ins, ops[n], q.mods));
+        s += (n ? ", " : "") + json_string(operand_name(ops[n])) + ": " + num(thread_regs(q, ops[n]));
     return s + "}";
 }
 
@@ -909,6 +983,7 @@ std::string render_info_nvidia(const Query& q, Format f) {
              num(ins.blocks) + ", \"shape\": " + json_string(ins.shape()) + ", \"sparse\": " +
              (ins.sparse() ? "true" : "false") + ", \"lanes\": " + num(q.mods.wave) + ",\n";
         s += "\"types\": " + operand_types_json(q, ops) + ",\n\"registers\": " + operand_regs_json(q, ops) +
+             ", \"operand_spaces\": " + operand_spaces_json(q, ops) +
              ",\n\"ops\": " + num(ins.ops()) + ", \"min_target\": " + json_string(ins.min_target) +
              ", \"ptx_version\": " + json_string(ins.ptx_version) + ",\n";
         if (!address.empty()) s += "\"addresses\": " + json_string(address) + ",\n";
