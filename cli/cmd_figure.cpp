@@ -33,6 +33,7 @@ struct FigureOptions {
     std::string view = "matrix", color = "lane", theme = "light", format, out;
     double scale = 2.0;
     std::string width, min_font = "5pt";
+    std::string highlight, crop, height;  // figure --highlight, --crop, --height (layout figures)
     bool bench = false;
     std::string match;
     MemoryArgs memory;  // figure --memory ...: the memory view (issue 13)
@@ -96,6 +97,9 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
         }
         return write_figure(fo, format, fig::build_smem_figure(spec));
     }
+    if (fo.memory_mode && (!fo.highlight.empty() || !fo.crop.empty() || !fo.height.empty()))
+        throw ls::Error(std::string(!fo.highlight.empty() ? "--highlight" : !fo.crop.empty() ? "--crop" : "--height") +
+                        " applies to the layout figures, not to the memory figure; legal: leave out the memory options");
     if (fo.hover_titles && fo.memory_mode)
         throw ls::Error("--hover-titles applies to the layout figures and the shared-memory figure of a wgmma / tcgen05.mma "
                         "operand, not to the load-plan memory figure; legal: leave out the memory options");
@@ -129,6 +133,8 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
     spec.theme = fig::parse_theme(fo.theme);
     spec.tile = tile;
     spec.hover_titles = fo.hover_titles;
+    spec.highlight = fo.highlight;
+    spec.crop = fo.crop;
     if (o.operand == "all" || o.operand == "ALL") {
         // A, B and D as a GEMM, those of them the instruction has (wgmma reads B from memory; ldmatrix has only D).
         const auto has = ls::operands_of(*r.ins);
@@ -160,7 +166,19 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
         spec.fit_width = width_pt / fig::pt_per_unit(format);
         spec.min_font = min_pt / fig::pt_per_unit(format);
     }
-    return write_figure(fo, format, fig::build_figure(spec));
+    // A page's height: one instruction's all-operands TikZ picture fitted to a width is laid out
+    // to fit one (figure_page.cpp says how); any other figure with --height.
+    const bool all_ops = (o.operand == "all" || o.operand == "ALL") && !tile;
+    const double height_pt = fig::parse_height_pt(
+        fo.height.empty() ? (format == fig::FigureFormat::Tikz && all_ops && width_pt > 0 ? "page" : "none") : fo.height);
+    if (height_pt > 0 && width_pt <= 0)
+        throw ls::Error("--height " + fo.height + " fits a figure laid out for a printed width; legal: with --width column, page or "
+                        "a length (TikZ's default is column)");
+    spec.fit_height = height_pt / fig::pt_per_unit(format);
+    const fig::Figure f = fig::build_figure(spec);
+    if (f.page_fit.applied && !figure_drawn_only)
+        std::fprintf(stderr, "lanescope-cli: note: %s\n", fig::page_fit_note(f, format).c_str());
+    return write_figure(fo, format, f);
 }
 
 int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f) {
@@ -299,6 +317,17 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
                                "default: column for tikz, natural for svg/png");
             figure->add_option("--min-font", fo.min_font, "with --width: smallest font size drawn (tile labels that need less are left out)")
                 ->capture_default_str();
+            figure->add_option("--highlight", fo.highlight,
+                               "outline what the text talks about, the rest dimmed: comma-separated D[77][130] (A[b1][3][5] on "
+                               "multi-block instructions), A[3][*] (a row), B[*][5] (a column), lane:5 (lane:77@cta1 in a "
+                               "cta_group::2 pair), reg:2 (TMEM: column 2)");
+            figure->add_option("--crop", fo.crop,
+                               "draw only a window of the operand: ROWSxCOLS@R,C (rows R..R+ROWS-1, columns C..C+COLS-1; "
+                               "indices stay the operand's)");
+            figure->add_option("--height", fo.height,
+                               "with --width: the tallest the figure may be, page (650pt), a length or none; a taller one is "
+                               "laid out to fit (scale rows side by side, then narrower) and says so on stderr; default: page "
+                               "for tikz of one instruction's --operand all, else none");
             figure->add_flag("--hover-titles", fo.hover_titles,
                              "svg: each tile's element and location, in full, as its <title> (shown under the pointer in a "
                              "browser or notebook)");

@@ -1,5 +1,6 @@
 // The figure model: from an instruction's operand layouts to tiles, axes,
 // block frames, title and legend. Every output format draws this model.
+#include "figure_marks.hpp"
 #include "figure_util.hpp"
 #include "lanescope/figures.hpp"
 
@@ -8,6 +9,7 @@
 #include <cstdlib>
 #include <map>
 #include <memory>
+#include <functional>
 #include <set>
 
 namespace lanescope::figures {
@@ -55,6 +57,8 @@ struct Panel {
     // on NVIDIA the PTX element, "a1", which also fixes the register's half).
     std::vector<std::vector<int>> col_reg, row_reg;
     std::vector<std::vector<std::string>> col_name, row_name;
+    // figure --crop: the window's first row and column (rows and cols then count the window's cells).
+    int row0 = 0, col0 = 0;
     double panel_top(const Geometry& g) const { return top >= 0 ? top : g.panel_top; }
     double width(const Geometry& g) const {
         return g.panel_left + block_cols * cols * g.cw + (block_cols - 1) * g.block_gap + (row_reg.empty() ? 0 : g.reg_right);
@@ -92,7 +96,9 @@ std::string color_words(const Instruction& ins, ColorBy by, Space space = Space:
         case ColorBy::Lane:
             if (space == Space::TensorMemory) return "TMEM lane quarter (the lanes warp w%4 of a warpgroup may access)";
             if (space == Space::SharedMemory) return "16-byte chunk of the 128-byte line (its 4 banks)";
-            if (ins.vendor() == Vendor::NVIDIA) return ins.kind == LayoutKind::Wgmma ? "warp of the warpgroup" : "groupID";
+            // NVIDIA: a warp per group where core groups by warp (wgmma, tcgen05 read-backs), else PTX's groupID.
+            if (ins.vendor() == Vendor::NVIDIA)
+                return lane_group_size(ins) == 32 ? (ins.kind == LayoutKind::Wgmma ? "warp of the warpgroup" : "warp") : "groupID";
             return "lane group";
         case ColorBy::Register: return "register";
         case ColorBy::Block: return "block";
@@ -105,7 +111,8 @@ std::string shade_words(const Instruction& ins, Space space = Space::Registers) 
     if (space == Space::TensorMemory) return ", shaded by lane within the quarter";
     if (space == Space::SharedMemory) return ", shaded by the line's place in its period of 8 lines (the rows of a core matrix)";
     if (ins.vendor() != Vendor::NVIDIA) return ", shade by lane within the group (lightest = last lane)";
-    return ", shade by " + lane_shade_text(ins) + (ins.kind == LayoutKind::Wgmma ? " within the warp (lightest = 7)" : " (lightest = 3)");
+    return ", shade by " + lane_shade_text(ins) +
+           (lane_group_size(ins) == 32 ? " within the warp (lightest = " : " (lightest = ") + std::to_string(lane_shade_steps(ins) - 1) + ")";
 }
 
 // The lines of a palette label (core's cell_label_lines), the empty second one dropped.
@@ -147,8 +154,8 @@ std::string joined(const std::vector<std::string>& lines) {
 // A cell's lines, composed by core (palette.hpp) in the vendor's terms: AMD
 // "v0[15:0]" over "L17", NVIDIA "a0" over "T13"; Short drops the bits
 // ("v0" over "L17"); Lane is the lane number alone.
-std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Location& loc, int element_bits, CellForm form,
-                                    Space space) {
+std::vector<std::string> plain_cell_lines(const Instruction& ins, Operand op, const Location& loc, int element_bits, CellForm form,
+                                          Space space) {
     switch (form) {
         case CellForm::Full: return label_lines(cell_label_lines(ins, op, loc, element_bits, LabelForm::TwoLines, space));
         case CellForm::Short: {
@@ -160,6 +167,24 @@ std::vector<std::string> cell_lines(const Instruction& ins, Operand op, const Lo
         case CellForm::None: break;
     }
     return {};
+}
+
+// A cell's lines (plain_cell_lines); D of a tcgen05 read-back in registers in core's one model of
+// the CTA pair (pair_slot): the thread within its CTA, "CTA1 T85", and with --tmem-load which
+// tcgen05.ld of the thread and which register of it, "d3, load 0 r3" (Short: "d3"; Lane: "85").
+std::vector<std::string> cell_lines(const FigureSpec& spec, Operand op, const Location& loc, int element_bits, CellForm form,
+                                    Space space) {
+    const Instruction& ins = *spec.ins;
+    if (space == Space::Registers && ins.vendor() == Vendor::NVIDIA && form != CellForm::None) {
+        if (const PairSlot p = pair_slot(ins, op, spec.mods, loc); p.warp >= 0) {
+            if (form == CellForm::Lane) return {std::to_string(p.lane)};
+            const CellLabel l = cell_label(ins, op, loc, element_bits);
+            const std::string load = p.load >= 0 ? ", load " + std::to_string(p.load) + " r" + std::to_string(p.load_reg) : "";
+            return {form == CellForm::Full ? l.reg + load : l.reg_bare,
+                    (p.pair ? "CTA" + std::to_string(p.cta) + " " : std::string()) + "T" + std::to_string(p.lane)};
+        }
+    }
+    return plain_cell_lines(ins, op, loc, element_bits, form, space);
 }
 
 // The label lines of one (wave, location) of a tile: the instruction's label
@@ -246,6 +271,199 @@ std::vector<std::string> special_facts(const Instruction& ins, const ResolvedMod
     return out;
 }
 
+// figure --crop: the one operand drawn keeps only the window's rows and columns (its indices
+// stay the operand's own); its heading says which window of which shape.
+void apply_crop(std::vector<Panel>& panels, const FigureSpec& spec) {
+    if (spec.crop.empty()) return;
+    if (panels.size() != 1)
+        throw Error("--crop " + spec.crop + ": a window of one operand's matrix; legal: --operand A, B, C, D, K, SA or SB, not all");
+    if (spec.view != View::Matrix)
+        throw Error("--crop " + spec.crop + ": a window of the matrix view (the operand's rows and columns); legal: --view matrix");
+    Panel& p = panels.front();
+    const CropWindow w = parse_crop(spec.crop, p.op, p.rows, p.cols);
+    std::string& head = p.heading.front();
+    const size_t axis = head.rfind("  (");
+    head.insert(axis == std::string::npos ? head.size() : axis, ", window: " + crop_words(w, p.rows, p.cols));
+    p.row0 = w.row0, p.col0 = w.col0, p.rows = w.rows, p.cols = w.cols;
+}
+
+// The register axes of a cropped panel: only the window's columns (rows).
+void crop_register_axes(std::vector<Panel>& panels) {
+    auto window = [](auto& v, int from, int count) {
+        if (static_cast<int>(v.size()) >= from + count) v = std::decay_t<decltype(v)>(v.begin() + from, v.begin() + from + count);
+    };
+    for (Panel& p : panels) {
+        for (auto& b : p.col_reg) window(b, p.col0, p.cols);
+        for (auto& b : p.col_name) window(b, p.col0, p.cols);
+        for (auto& b : p.row_reg) window(b, p.row0, p.rows);
+        for (auto& b : p.row_name) window(b, p.row0, p.rows);
+    }
+}
+
+// The first boundary of a run of `unit` rows (columns) inside a window that starts at `offset`.
+int first_boundary(int offset, int unit) { return unit - offset % unit; }
+
+// The operands as drawn, for --highlight's checks: shapes, slots, the window.
+std::vector<DrawnOperand> drawn_operands(const std::vector<Panel>& panels, const std::vector<Operand>& scale_ops, const FigureSpec& spec) {
+    std::vector<DrawnOperand> out;
+    for (const Panel& p : panels) {
+        DrawnOperand d{p.op, p.layout.blocks(), p.tile ? p.tile->rows() : p.layout.rows(), p.tile ? p.tile->cols() : p.layout.cols(),
+                       p.layout.lanes(), p.tile ? p.tile->regs() : p.layout.regs(), {}};
+        if (!spec.crop.empty()) d.window = CropWindow{p.rows, p.cols, p.row0, p.col0};
+        out.push_back(d);
+    }
+    for (Operand op : scale_ops) {
+        const OperandLayout L = layout_of(*spec.ins, *spec.target, op, spec.mods);
+        out.push_back({op, L.blocks(), L.rows(), L.cols(), L.lanes(), L.regs(), {}});
+    }
+    return out;
+}
+
+// The lanes the panels' threads span (a tcgen05 read-back's warps: 128 or 256 threads), at least a wave.
+int drawn_lanes(const std::vector<Panel>& panels, int wave) {
+    for (const Panel& p : panels) wave = std::max(wave, p.layout.lanes());
+    return wave;
+}
+
+using CellColor = std::function<Rgb(const Element&, const TileLocation&, Space)>;
+
+// The cells of one chunk of a scale panel: rows r0..r1-1, columns c0..c1-1 at (bx, by), its
+// indices (the operand's own) and its frame; returns the chunk's right edge.
+double draw_scale_chunk(Figure& f, const FigureSpec& spec, const OperandLayout& L, int r0, int r1, int c0, int c1, double bx,
+                        double by, double cw, double ch, bool labels, bool fit, const Geometry& g, const ThemeColors& tc,
+                        const CellColor& cell_color) {
+    const Instruction& ins = *spec.ins;
+    const Operand op = L.operand();
+    const std::string opn(operand_name(op));
+    const double im = g.index_font;
+    const int cstep = index_step(cw, text_width(std::to_string(L.cols() - 1), im) + 0.4 * im);
+    const int rstep = index_step(ch, 1.1 * im);
+    // Register with bits over the lane in every cell.
+    auto lines_of = [&](const Location& loc) -> std::vector<std::string> {
+        if (L.space() != Space::Registers) return label_lines(cell_label_lines(ins, op, loc, L.element_bits(), LabelForm::TwoLines, L.space()));
+        const CellLabel l = cell_label(ins, op, loc, L.element_bits());
+        return {l.reg, l.lane};
+    };
+    for (int c = c0; c < c1; c += cstep)
+        f.texts.push_back({bx + (c - c0 + 0.5) * cw, by - 0.35 * im, std::to_string(c), im, Anchor::Middle, false, tc.muted});
+    for (int r = r0; r < r1; r += rstep)
+        f.texts.push_back({bx - 0.375 * im, by + (r - r0 + 0.5) * ch + 0.35 * im, std::to_string(r), im, Anchor::End, false, tc.muted});
+    for (int r = r0; r < r1; ++r)
+        for (int c = c0; c < c1; ++c) {
+            const double x = bx + (c - c0) * cw, y = by + (r - r0) * ch;
+            const std::vector<Location> locs = L.where({0, r, c});
+            if (locs.empty()) {
+                f.boxes.push_back({x, y, cw, ch, tc.background, true, tc.grid, 0.5});
+                continue;
+            }
+            const double h = ch / static_cast<double>(locs.size());
+            for (size_t n = 0; n < locs.size(); ++n) {
+                Tile t;
+                t.x = x, t.y = y + n * h, t.w = cw, t.h = h;
+                t.fill = cell_color(Element{0, r, c}, TileLocation{0, locs[n]}, L.space());
+                t.ink = text_on(t.fill);
+                t.id = opn + ".0." + std::to_string(r) + "." + std::to_string(c) + "." + std::to_string(n);
+                if (labels) t.lines = lines_of(locs[n]);
+                f.tiles.push_back(std::move(t));
+            }
+        }
+    const double x2 = bx + (c1 - c0) * cw, y2 = by + (r1 - r0) * ch, fw = fit ? 1.0 : 1.5;
+    f.lines.push_back({bx, by, x2, by, tc.text, fw});
+    f.lines.push_back({x2, by, x2, y2, tc.text, fw});
+    f.lines.push_back({x2, y2, bx, y2, tc.text, fw});
+    f.lines.push_back({bx, y2, bx, by, tc.text, fw});
+    return x2;
+}
+
+// One scale operand of a scaled GEMM picture, its heading at y, at the figure's tile font (never
+// below the smallest legible one): register and byte field over the lane ("v0[7:0]" over "L17")
+// in every cell; columns that do not fit the width wrap into chunks one under the other, and with
+// `wrap_rows` (a figure too tall for its page) the rows into chunks side by side, as many as the
+// width holds. The heading names the byte field every cell shares. Returns the panel's bottom.
+double draw_scale_panel(Figure& f, const FigureSpec& spec, Operand op, const Geometry& g, bool fit, const ThemeColors& tc,
+                        const CellColor& cell_color, double y, double& content_w, bool wrap_rows) {
+    const Instruction& ins = *spec.ins;
+    const double font = Figure().tile_font;
+    const double min_font = fit ? (spec.min_font > 0 ? spec.min_font : 10) : 0;
+    const double tf = std::max(f.tile_font, min_font);
+    const double tl = f.tile_line * tf / f.tile_font;
+    const double pad = fit ? 0.6 * tf : 8 * tf / font;
+    const double avail = fit ? spec.fit_width - 2 * g.margin : 1e12;
+    const double im = g.index_font, hf = g.heading_font;
+    const OperandLayout L = layout_of(ins, *spec.target, op, spec.mods);
+    const int bits = L.element_bits();
+    const std::vector<Entry> es = L.entries();
+    // The register and bits every cell shares, if one: "v0[7:0]".
+    std::string shared;
+    for (size_t n = 0; n < es.size(); ++n) {
+        const std::string r = cell_label(ins, op, es[n].loc, bits, L.space()).reg;
+        if (n == 0) shared = r;
+        else if (r != shared) shared.clear();
+        if (shared.empty()) break;
+    }
+    const double left = text_width(std::to_string(L.rows() - 1), im) + 0.5 * im;
+    size_t max_locs_s = 1;
+    for (int r = 0; r < L.rows(); ++r)
+        for (int c = 0; c < L.cols(); ++c) max_locs_s = std::max(max_locs_s, L.where({0, r, c}).size());
+    double cw = fit ? 1 : 44 * tf / font;
+    for (const Entry& e : es) {
+        const CellLabel l = cell_label(ins, op, e.loc, bits, L.space());
+        for (const std::string& s : L.space() != Space::Registers
+                                        ? label_lines(cell_label_lines(ins, op, e.loc, bits, LabelForm::TwoLines, L.space()))
+                                        : std::vector<std::string>{l.reg, l.lane})
+            cw = std::max(cw, text_width(s, tf) + pad);
+    }
+    const bool labels = left + cw <= avail;  // one column fits (else colours only)
+    if (!labels) cw = std::max(0.5, avail - left);
+    const int per_chunk = std::max(1, std::min(L.cols(), static_cast<int>((avail - left) / cw)));
+    const int chunks = (L.cols() + per_chunk - 1) / per_chunk;
+    const double ch = static_cast<double>(max_locs_s) * (2 * tl + 5 * tf / font);
+    // Rows side by side (only where the columns did not wrap): each chunk its row indices and a gap.
+    const double gap = 1.5 * im;
+    int row_chunks = 1;
+    if (wrap_rows && chunks == 1 && labels)
+        row_chunks = std::max(1, std::min(L.rows(), static_cast<int>((avail + gap) / (left + L.cols() * cw + gap))));
+    const int rows_per = (L.rows() + row_chunks - 1) / row_chunks;
+    row_chunks = (L.rows() + rows_per - 1) / rows_per;
+    // Heading: what the operand is, the byte field every cell shares, the axes.
+    std::string head = std::string(operand_title(op)) + "  " + std::string(elem_name(L.type())) + ", " +
+                       std::to_string(L.regs()) + " VGPR" + (L.regs() == 1 ? "" : "s") + " per lane" +
+                       (shared.empty() ? std::string() : "; every scale in " + shared) + "  (" +
+                       axis_words(op, false, View::Matrix) + ": a scale per 32 k" +
+                       (chunks > 1 ? "; columns wrapped in " + std::to_string(chunks) + " rows" : std::string()) +
+                       (row_chunks > 1 ? "; rows wrapped in " + std::to_string(row_chunks) + " side by side" : std::string()) + ")";
+    std::vector<std::string> heads = fit ? wrap(head, hf * 1.12, avail, "  ") : std::vector<std::string>{head};
+    for (size_t n = 0; n < heads.size(); ++n) {
+        f.texts.push_back({g.margin, y + hf + 1.25 * hf * static_cast<double>(n), heads[n], hf, Anchor::Start, true, tc.text});
+        content_w = std::max(content_w, g.margin + text_width(heads[n], hf) * 1.12);
+    }
+    double by = y + hf + 1.25 * hf * static_cast<double>(heads.size() - 1) + 0.5 * im + 1.2 * im, y2 = by;
+    for (int chunk = 0; chunk < chunks; ++chunk) {
+        const int c0 = chunk * per_chunk, c1 = std::min(L.cols(), c0 + per_chunk);
+        if (chunk > 0) by = y2 + 1.7 * im;  // room for the chunk's column indices
+        double bx = g.margin + left;
+        for (int rc = 0; rc < row_chunks; ++rc) {
+            const int r0 = rc * rows_per, r1 = std::min(L.rows(), r0 + rows_per);
+            const double x2 = draw_scale_chunk(f, spec, L, r0, r1, c0, c1, bx, by, cw, ch, labels, fit, g, tc, cell_color);
+            content_w = std::max(content_w, x2);
+            y2 = std::max(y2, by + (r1 - r0) * ch);
+            bx = x2 + gap + left;
+        }
+    }
+    return y2;
+}
+
+// The scale operands of a scaled GEMM picture: one panel each, stacked under the GEMM.
+void draw_scale_panels(Figure& f, const FigureSpec& spec, const std::vector<Operand>& scale_ops, const Geometry& g, bool fit,
+                       const ThemeColors& tc, const CellColor& cell_color, double& content_w, double& content_h, bool wrap_rows) {
+    const double step = fit ? 1.2 * g.index_font : g.panel_gap;
+    double y = content_h + step;
+    for (Operand op : scale_ops) {
+        content_h = draw_scale_panel(f, spec, op, g, fit, tc, cell_color, y, content_w, wrap_rows);
+        y = content_h + step;
+    }
+}
+
 bool rows_are_k(Operand op) { return op == Operand::B || op == Operand::SB; }
 bool cols_are_k(Operand op) { return op == Operand::A || op == Operand::K || op == Operand::SA; }
 
@@ -260,7 +478,7 @@ std::string legend_label(const Instruction& ins, ColorBy by, int index, Space sp
     return "";
 }
 
-Figure build_figure(const FigureSpec& spec) {
+Figure build_figure_laid_out(const FigureSpec& spec, bool wrap_scale_rows) {
     if (!spec.ins || !spec.target) throw Error("build_figure: no instruction or target given");
     if (spec.operands.empty()) throw Error("build_figure: no operand given");
     const Instruction& ins = *spec.ins;
@@ -289,7 +507,7 @@ Figure build_figure(const FigureSpec& spec) {
     std::vector<Panel> panels;
     long long tile_count = 0;  // tile mode: (element, wave, location)s over all panels
     for (Operand op : gemm_ops) {
-        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}, {}, {}, {}, {}};
+        Panel p{op, layout_of(ins, *spec.target, op, spec.mods), 1, 1, {}, 0, 0, 0, 0, {}, -1, nullptr, {}, {}, {}, {}, {}, 0, 0};
         if (tiled) {
             p.tile = std::make_shared<const TileLayout>(ins, *spec.target, op, spec.mods, *spec.tile);
             // Every wave issues steps() copies of the instruction's entries.
@@ -351,7 +569,7 @@ Figure build_figure(const FigureSpec& spec) {
             for (size_t i = 0; i < es.size();) {
                 size_t j = i;
                 while (j < es.size() && es[j].element == es[i].element) {
-                    for (const std::string& s : cell_lines(ins, p.op, es[j].loc, p.layout.element_bits(), CellForm::Full, p.layout.space()))
+                    for (const std::string& s : cell_lines(spec, p.op, es[j].loc, p.layout.element_bits(), CellForm::Full, p.layout.space()))
                         cw = std::max(cw, std::ceil(text_width(s, font)) + 8);
                     ++j;
                 }
@@ -395,9 +613,9 @@ Figure build_figure(const FigureSpec& spec) {
     for (const Panel& p : spec.fit_width > 0 && !(tiled && matrix) ? panels : std::vector<Panel>{}) {
         if (spec.view == View::Matrix) {
             for (const Entry& e : p.layout.entries()) {
-                for (const std::string& s : cell_lines(ins, p.op, e.loc, p.layout.element_bits(), CellForm::Full, p.layout.space()))
+                for (const std::string& s : cell_lines(spec, p.op, e.loc, p.layout.element_bits(), CellForm::Full, p.layout.space()))
                     label_need = std::max(label_need, text_width(s, font) + 0.6 * font);
-                for (const std::string& s : cell_lines(ins, p.op, e.loc, p.layout.element_bits(), CellForm::Short, p.layout.space()))
+                for (const std::string& s : cell_lines(spec, p.op, e.loc, p.layout.element_bits(), CellForm::Short, p.layout.space()))
                     short_need = std::max(short_need, text_width(s, font) + 0.6 * font);
                 lane_need = std::max(lane_need, text_width(std::to_string(e.loc.lane), font) + 0.6 * font);
             }
@@ -443,6 +661,7 @@ Figure build_figure(const FigureSpec& spec) {
                      (regs == 1 ? "" : "s") + " per lane  (" +
                      (p.tile && matrix ? tile_axis_words(p.op) : axis_words(p.op, ins.sparse(), spec.view)) + ")"};
     }
+    apply_crop(panels, spec);
 
     // Heading texts, wrapped in a fitted figure.
     const int wave = spec.mods.wave;
@@ -653,6 +872,7 @@ Figure build_figure(const FigureSpec& spec) {
         g.panel_top = top_for(head_lines, any_blocks);
     }
     cw = g.cw, ch = g.ch;
+    crop_register_axes(panels);
     if (tiled && repeated && !g.labels) form = TileForm::None;
     // Colours-only tile figures outline their cells only where a cell is big
     // enough for the outline not to hide its colour.
@@ -746,22 +966,22 @@ Figure build_figure(const FigureSpec& spec) {
             }
             for (int c = 0; c < p.cols; c += g.col_step)
                 f.texts.push_back({bx + (c + 0.5) * cw, by - g.index_dy,
-                                   spec.view == View::Matrix ? std::to_string(c) : register_text(ins, p.op, c, L.element_bits(), L.space()), g.index_font,
+                                   spec.view == View::Matrix ? std::to_string(c + p.col0) : register_text(ins, p.op, c, L.element_bits(), L.space()), g.index_font,
                                    Anchor::Middle, false, tc.muted});
             for (int r = 0; r < p.rows; r += g.row_step)
-                f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35, std::to_string(r),
+                f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35, std::to_string(r + p.row0),
                                    g.index_font, Anchor::End, false, tc.muted});
             const size_t first_tile = f.tiles.size();
             // A location in full, as a hover text: "v3[15:0] L17" (a tile's adds its wave).
             auto full_location = [&](int wave, const Location& loc) {
-                return joined(as_instruction ? cell_lines(ins, p.op, loc, L.element_bits(), CellForm::Full, L.space())
+                return joined(as_instruction ? cell_lines(spec, p.op, loc, L.element_bits(), CellForm::Full, L.space())
                                              : tile_cell_lines(ins, p.op, wave, tile_waves, loc, L.element_bits(), TileForm::Full,
                                                                L.space()));
             };
             if (spec.view == View::Matrix) {
                 for (int r = 0; r < p.rows; ++r)
                     for (int c = 0; c < p.cols; ++c) {
-                        const Element e{b, r, c};
+                        const Element e{b, r + p.row0, c + p.col0};
                         const std::vector<TileLocation> locs = cell_locs(p, e);
                         const double x = bx + c * cw, y = by + r * ch;
                         if (locs.empty()) {
@@ -774,7 +994,7 @@ Figure build_figure(const FigureSpec& spec) {
                             t.x = x, t.y = y + n * h, t.w = cw, t.h = h;
                             t.fill = cell_color(e, locs[n], L.space());
                             t.ink = text_on(t.fill);
-                            t.ref = opn + "." + std::to_string(b) + "." + std::to_string(r) + "." + std::to_string(c) + "." +
+                            t.ref = opn + "." + std::to_string(b) + "." + std::to_string(e.row) + "." + std::to_string(e.col) + "." +
                                     std::to_string(n);
                             if (spec.hover_titles)
                                 t.hover = element_label(p.op, e, L.blocks()) + ": " + full_location(locs[n].wave, locs[n].loc);
@@ -783,7 +1003,7 @@ Figure build_figure(const FigureSpec& spec) {
                                 continue;
                             }
                             t.id = t.ref;
-                            if (as_instruction && g.labels) t.lines = cell_lines(ins, p.op, locs[n].loc, L.element_bits(), cform, L.space());
+                            if (as_instruction && g.labels) t.lines = cell_lines(spec, p.op, locs[n].loc, L.element_bits(), cform, L.space());
                             else if (tiled && g.labels)
                                 t.lines = tile_cell_lines(ins, p.op, locs[n].wave, tile_waves, locs[n].loc, L.element_bits(), form, L.space());
                             f.tiles.push_back(std::move(t));
@@ -880,7 +1100,7 @@ Figure build_figure(const FigureSpec& spec) {
             // Sparse A and its index in dense coordinates: a line between the
             // 4-k groups whose two stored values share one slot.
             if (ins.sparse() && matrix && !p.tile && (p.op == Operand::A || p.op == Operand::K))
-                for (int c = 4; c < p.cols; c += 4)
+                for (int c = first_boundary(p.col0, 4); c < p.cols; c += 4)
                     f.lines.push_back({bx + c * cw, by, bx + c * cw, by + p.rows * ch, tc.text, fit ? std::max(0.4, cw / 12) : 1.0});
             // Block frame: the separators between blocks.
             const double x2 = bx + p.cols * cw, y2 = by + p.rows * ch;
@@ -898,14 +1118,14 @@ Figure build_figure(const FigureSpec& spec) {
                     if (per_wave > 0 && at % (unit * per_wave) == 0) return std::max(0.5, 0.6 * fw);
                     return std::max(0.25, 0.3 * fw);
                 };
-                for (int r = r0; r < p.rows; r += r0) {
+                for (int r = first_boundary(p.row0, r0); r < p.rows; r += r0) {
                     const double w = rows_are_k(p.op) ? std::max(0.25, 0.3 * fw)
-                                                      : frame_width(r, r0, tp.tiles_m, tp.tiles_m * tp.waves_m);
+                                                      : frame_width(r + p.row0, r0, tp.tiles_m, tp.tiles_m * tp.waves_m);
                     f.lines.push_back({bx, by + r * ch, x2, by + r * ch, tc.text, w});
                 }
-                for (int c = c0; c < p.cols; c += c0) {
+                for (int c = first_boundary(p.col0, c0); c < p.cols; c += c0) {
                     const double w = cols_are_k(p.op) ? std::max(0.25, 0.3 * fw)
-                                                      : frame_width(c, c0, tp.tiles_n, tp.tiles_n * tp.waves_n);
+                                                      : frame_width(c + p.col0, c0, tp.tiles_n, tp.tiles_n * tp.waves_n);
                     f.lines.push_back({bx + c * cw, by, bx + c * cw, y2, tc.text, w});
                 }
             }
@@ -926,105 +1146,9 @@ Figure build_figure(const FigureSpec& spec) {
     for (const std::string& s : title_lines) content_w = std::max(content_w, g.margin + text_width(s, g.title_font) * 1.12);
     for (const std::string& s : subtitle_lines) content_w = std::max(content_w, g.margin + text_width(s, g.subtitle_font));
 
-    // The scale operands of a scaled GEMM picture: one panel each, stacked under
-    // the GEMM, at the figure's tile font (never below the smallest legible
-    // one): register and byte field over the lane ("v0[7:0]" over "L17") in
-    // every cell, the columns wrapped into chunks where they do not fit the
-    // width; the heading names the byte field every cell shares.
-    if (!scale_ops.empty()) {
-        const double min_font = fit ? (spec.min_font > 0 ? spec.min_font : 10) : 0;
-        const double tf = std::max(f.tile_font, min_font);
-        const double tl = f.tile_line * tf / f.tile_font;
-        const double pad = fit ? 0.6 * tf : 8 * tf / font;
-        const double avail = fit ? spec.fit_width - 2 * g.margin : 1e12;
-        const double im = g.index_font, hf = g.heading_font;
-        double y = content_h + (fit ? 1.2 * im : g.panel_gap);
-        for (Operand op : scale_ops) {
-            const OperandLayout L = layout_of(ins, *spec.target, op, spec.mods);
-            const std::string opn(operand_name(op));
-            const int bits = L.element_bits();
-            const std::vector<Entry> es = L.entries();
-            // The register and bits every cell shares, if one: "v0[7:0]".
-            std::string shared;
-            for (size_t n = 0; n < es.size(); ++n) {
-                const std::string r = cell_label(ins, op, es[n].loc, bits, L.space()).reg;
-                if (n == 0) shared = r;
-                else if (r != shared) shared.clear();
-                if (shared.empty()) break;
-            }
-            const double left = text_width(std::to_string(L.rows() - 1), im) + 0.5 * im;
-            size_t max_locs_s = 1;
-            for (int r = 0; r < L.rows(); ++r)
-                for (int c = 0; c < L.cols(); ++c) max_locs_s = std::max(max_locs_s, L.where({0, r, c}).size());
-            // Register with bits over the lane in every cell; where the columns do
-            // not fit the width they wrap into chunks, one under the other.
-            auto lines_of = [&](const Location& loc) -> std::vector<std::string> {
-                if (L.space() != Space::Registers) return label_lines(cell_label_lines(ins, op, loc, bits, LabelForm::TwoLines, L.space()));
-                const CellLabel l = cell_label(ins, op, loc, bits);
-                return {l.reg, l.lane};
-            };
-            double cw = fit ? 1 : 44 * tf / font;
-            for (const Entry& e : es)
-                for (const std::string& l : lines_of(e.loc)) cw = std::max(cw, text_width(l, tf) + pad);
-            const bool labels = left + cw <= avail;  // one column fits (else colours only)
-            if (!labels) cw = std::max(0.5, avail - left);
-            const int per_chunk = std::max(1, std::min(L.cols(), static_cast<int>((avail - left) / cw)));
-            const int chunks = (L.cols() + per_chunk - 1) / per_chunk;
-            const double ch = static_cast<double>(max_locs_s) * (2 * tl + 5 * tf / font);
-            // Heading: what the operand is, the byte field every cell shares, the axes.
-            std::string head = std::string(operand_title(op)) + "  " + std::string(elem_name(L.type())) + ", " +
-                               std::to_string(L.regs()) + " VGPR" + (L.regs() == 1 ? "" : "s") + " per lane" +
-                               (shared.empty() ? std::string() : "; every scale in " + shared) + "  (" +
-                               axis_words(op, false, View::Matrix) + ": a scale per 32 k" +
-                               (chunks > 1 ? "; columns wrapped in " + std::to_string(chunks) + " rows" : std::string()) + ")";
-            std::vector<std::string> heads = fit ? wrap(head, hf * 1.12, avail, "  ") : std::vector<std::string>{head};
-            for (size_t n = 0; n < heads.size(); ++n) {
-                f.texts.push_back({g.margin, y + hf + 1.25 * hf * static_cast<double>(n), heads[n], hf, Anchor::Start, true, tc.text});
-                content_w = std::max(content_w, g.margin + text_width(heads[n], hf) * 1.12);
-            }
-            const double bx = g.margin + left;
-            double by = y + hf + 1.25 * hf * static_cast<double>(heads.size() - 1) + 0.5 * im + 1.2 * im;
-            const int cstep = index_step(cw, text_width(std::to_string(L.cols() - 1), im) + 0.4 * im);
-            const int rstep = index_step(ch, 1.1 * im);
-            double y2 = by;
-            for (int chunk = 0; chunk < chunks; ++chunk) {
-                const int c0 = chunk * per_chunk, c1 = std::min(L.cols(), c0 + per_chunk);
-                if (chunk > 0) by = y2 + 1.7 * im;  // room for the chunk's column indices
-                for (int c = c0; c < c1; c += cstep)
-                    f.texts.push_back({bx + (c - c0 + 0.5) * cw, by - 0.35 * im, std::to_string(c), im, Anchor::Middle, false, tc.muted});
-                for (int r = 0; r < L.rows(); r += rstep)
-                    f.texts.push_back({bx - 0.375 * im, by + (r + 0.5) * ch + 0.35 * im, std::to_string(r), im, Anchor::End, false, tc.muted});
-                for (int r = 0; r < L.rows(); ++r)
-                    for (int c = c0; c < c1; ++c) {
-                        const double x = bx + (c - c0) * cw;
-                        const std::vector<Location> locs = L.where({0, r, c});
-                        if (locs.empty()) {
-                            f.boxes.push_back({x, by + r * ch, cw, ch, tc.background, true, tc.grid, 0.5});
-                            continue;
-                        }
-                        const double h = ch / static_cast<double>(locs.size());
-                        for (size_t n = 0; n < locs.size(); ++n) {
-                            Tile t;
-                            t.x = x, t.y = by + r * ch + n * h, t.w = cw, t.h = h;
-                            t.fill = cell_color(Element{0, r, c}, TileLocation{0, locs[n]}, L.space());
-                            t.ink = text_on(t.fill);
-                            t.id = opn + ".0." + std::to_string(r) + "." + std::to_string(c) + "." + std::to_string(n);
-                            if (labels) t.lines = lines_of(locs[n]);
-                            f.tiles.push_back(std::move(t));
-                        }
-                    }
-                const double x2 = bx + (c1 - c0) * cw, fw = fit ? 1.0 : 1.5;
-                y2 = by + L.rows() * ch;
-                f.lines.push_back({bx, by, x2, by, tc.text, fw});
-                f.lines.push_back({x2, by, x2, y2, tc.text, fw});
-                f.lines.push_back({x2, y2, bx, y2, tc.text, fw});
-                f.lines.push_back({bx, y2, bx, by, tc.text, fw});
-                content_w = std::max(content_w, x2);
-            }
-            content_h = y2;
-            y = y2 + (fit ? 1.2 * im : g.panel_gap);
-        }
-    }
+    // The scale operands of a scaled GEMM picture: rows of their own under it (draw_scale_panels).
+    if (!scale_ops.empty())
+        draw_scale_panels(f, spec, scale_ops, g, fit, tc, cell_color, content_w, content_h, wrap_scale_rows);
 
     // Legend: one swatch per colour class shown.
     // Panels all in one space other than registers (TMEM D, shared-memory B): its colour classes
@@ -1033,7 +1157,7 @@ Figure build_figure(const FigureSpec& spec) {
     int classes = 0;
     switch (spec.color) {
         case ColorBy::Lane:
-            classes = legend_space == Space::TensorMemory ? 4 : legend_space == Space::SharedMemory ? 8 : lane_groups(ins, wave);
+            classes = legend_space == Space::TensorMemory ? 4 : legend_space == Space::SharedMemory ? 8 : lane_groups(ins, drawn_lanes(panels, wave));
             break;
         case ColorBy::Register:
             for (const Panel& p : panels) classes = std::max(classes, p.layout.regs());
@@ -1100,6 +1224,7 @@ Figure build_figure(const FigureSpec& spec) {
     }
     f.width = std::ceil(std::max(content_w, g.min_width) + g.margin);
     f.height = std::ceil(ly + sw + g.margin);
+    apply_highlight(f, spec, drawn_operands(panels, scale_ops, spec));
     return f;
 }
 

@@ -175,6 +175,7 @@ std::vector<std::uint8_t> to_png(const Figure& f, double scale, const std::strin
         }
     }
     for (const Line& l : f.lines) cv.line(S(l.x1), S(l.y1), S(l.x2), S(l.y2), S(l.width), l.color);
+    for (const Line& l : f.highlight) cv.line(S(l.x1), S(l.y1), S(l.x2), S(l.y2), S(l.width), l.color);
     for (const Text& t : f.texts) {
         cv.text(*font, S(t.x), S(t.y), t.text, static_cast<float>(t.size * scale), t.anchor, t.color);
         if (t.bold)  // faux bold: a second pass one pixel to the right

@@ -111,6 +111,46 @@ private:
     std::vector<Seg> horizontal_, vertical_;
 };
 
+// FigureSpec::highlight: the outline as one path, then each highlighted tile as an unfilled,
+// unstroked rectangle named "hl-" and the tile's name (for scripts, and the tests, to find).
+void append_highlight(std::string& out, const Figure& f) {
+    if (f.highlight.empty()) return;
+    // The outline (the first line's width), then the guides to tiny cells (another width).
+    std::string d_outline, guides;
+    for (const Line& l : f.highlight) {
+        std::string& d = l.width == f.highlight.front().width ? d_outline : guides;
+        d += 'M';
+        append_number(d, l.x1);
+        d += ' ';
+        append_number(d, l.y1);
+        d += 'L';
+        append_number(d, l.x2);
+        d += ' ';
+        append_number(d, l.y2);
+    }
+    out += "<path id=\"highlight\" fill=\"none\" stroke=\"" + f.highlight.front().color.hex() + "\"";
+    attr(out, "stroke-width", f.highlight.front().width);
+    out += " stroke-linecap=\"square\" d=\"" + d_outline + "\"/>\n";
+    for (const Line& l : f.highlight)
+        if (l.width != f.highlight.front().width) {
+            out += "<path id=\"highlight-guides\" fill=\"none\" stroke=\"" + l.color.hex() + "\"";
+            attr(out, "stroke-width", l.width);
+            out += " d=\"" + guides + "\"/>\n";
+            break;
+        }
+    out += "<g id=\"highlighted\" fill=\"none\">\n";
+    for (const Tile& t : f.tiles) {
+        if (!t.highlighted) continue;
+        out += "<rect id=\"hl-" + (t.ref.empty() ? t.id : t.ref) + "\"";
+        attr(out, "x", t.x);
+        attr(out, "y", t.y);
+        attr(out, "width", t.w);
+        attr(out, "height", t.h);
+        out += "/>\n";
+    }
+    out += "</g>\n";
+}
+
 }  // namespace
 
 std::string to_svg(const Figure& f) {
@@ -164,7 +204,13 @@ std::string to_svg(const Figure& f) {
     append_number(out, f.height);
     out += "\">\n<title>";
     append_xml(out, f.title + " \u2014 " + f.subtitle);
-    out += "</title>\n<style type=\"text/css\">\n"
+    out += "</title>\n";
+    for (const std::string& note : f.notes) {
+        out += "<desc>";
+        append_xml(out, note);
+        out += "</desc>\n";
+    }
+    out += "<style type=\"text/css\">\n"
            "text{font-family:'DejaVu Sans',Verdana,Arial,sans-serif}\n"
            ".t text{font-size:";
     append_number(out, f.tile_font);
@@ -263,6 +309,7 @@ std::string to_svg(const Figure& f) {
         out += " stroke-linecap=\"square\" d=\"" + d + "\"/>\n";
     }
 
+    append_highlight(out, f);
     for (size_t n = 0; n < text_groups.items().size(); ++n)
         out += "<g class=\"s" + std::to_string(n) + "\">\n" + text_groups.items()[n].second + "</g>\n";
     // Hover titles: a transparent rectangle over each tile, on top of everything, carrying its text.

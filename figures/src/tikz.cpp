@@ -279,6 +279,16 @@ std::string to_tikz(const Figure& f) {
         point(body, l.x2, l.y2);
         body += ";\n";
     }
+    if (!f.highlight.empty()) body += "% highlight: the border of the highlighted tiles (--highlight)\n";
+    for (const Line& l : f.highlight) {
+        body += "\\draw[" + colors.name(l.color) + ", line width=";
+        pt(body, l.width);
+        body += ", line cap=rect] ";
+        point(body, l.x1, l.y1);
+        body += " -- ";
+        point(body, l.x2, l.y2);
+        body += ";\n";
+    }
     for (const Text& t : f.texts) {
         body += "\\node[label text, text=" + colors.name(t.color) + ", anchor=";
         body += t.anchor == Anchor::Start ? "base west" : t.anchor == Anchor::Middle ? "base" : "base east";
@@ -290,6 +300,8 @@ std::string to_tikz(const Figure& f) {
     std::string out;
     out.reserve(body.size() + 2048);
     out += "% lanescope figure: " + latex_text(f.title) + "\n% " + latex_text(f.subtitle) + "\n";
+    for (const std::string& note : f.notes) out += "% note: " + latex_text(note) + "\n";
+    if (f.page_fit.applied) out += "% note: " + latex_text(page_fit_note(f, FigureFormat::Tikz)) + "\n";
     out += "\\documentclass[tikz,border=2pt]{standalone}\n"
            "\\renewcommand{\\familydefault}{\\sfdefault}\n";
     out += colors.definitions();

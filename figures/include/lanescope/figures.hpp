@@ -56,6 +56,23 @@ struct FigureSpec {
     // Every tile carries its full element and location as a hover text, which the SVG writes as
     // a <title> over the tile (a browser or a notebook shows it under the pointer).
     bool hover_titles = false;
+    // What the text talks about (docs/figures.md, "Highlight and crop"): comma-separated items,
+    // each an element "D[77][130]" ("A[b1][3][5]" on a multi-block instruction), a row "A[3][*]",
+    // a column "B[*][5]", a lane "lane:5" (the AMD lane, NVIDIA thread or TMEM lane, numbered as
+    // `which --lane` takes them; "lane:77@cta1": lane 77 of CTA 1 of a cta_group::2 pair, core's
+    // pair_slot) or a register "reg:2" (TMEM: column 2). The tiles they name get a strong outline
+    // (the border of their union, in the theme's highlight colour) and the rest is dimmed.
+    // build_figure throws Error on a bad item (with this grammar and the drawn operands' ranges),
+    // an element outside its operand (naming its shape) and an item that names no drawn cell.
+    std::string highlight;
+    // A window of the one operand drawn (matrix view): "ROWSxCOLS@R,C" draws rows R..R+ROWS-1 and
+    // columns C..C+COLS-1, its indices the operand's own. Throws Error outside the operand (naming
+    // its shape), with several operands and in the registers view.
+    std::string crop;
+    // With fit_width: the tallest the figure may be, in user units (0: any height). A taller figure
+    // wraps a scale operand's rows side by side, then is drawn narrower (every font kept) until it
+    // fits; Figure::page_fit says what was done (page_fit_note words it).
+    double fit_height = 0;
 };
 
 // Points per user unit of each format: TikZ draws 1 unit as 0.5 pt; SVG and
@@ -85,6 +102,7 @@ struct Tile {
     // With FigureSpec::hover_titles: what a pointer over the tile is told, in full however little of
     // the label fits ("A[1][6]: L17 v3[15:0]"); the SVG writes it as the tile's <title>.
     std::string hover;
+    bool highlighted = false;  // named by FigureSpec::highlight (the others are dimmed)
 };
 enum class Anchor { Start, Middle, End };
 struct Text {
@@ -128,9 +146,27 @@ struct Figure {
     std::vector<LegendEntry> legend;
     std::string legend_title;
     bool hover_titles = false;  // the SVG writes each tile's hover text as its <title>
+    // FigureSpec::highlight's outline, drawn over everything but the texts (SVG: <path id="highlight">,
+    // then an unfilled <rect id="hl-REF"> per highlighted tile; TikZ: \draw after the frames).
+    std::vector<Line> highlight;
+    // What a reader of the figure's source should know about how it was laid out (TikZ: % comments).
+    std::vector<std::string> notes;
+    // FigureSpec::fit_height's doing: the figure as first laid out was `tall_height` high at width
+    // `asked_width` (units), over the limit `height_limit`; `how` lists what was changed.
+    struct PageFit {
+        bool applied = false;
+        double asked_width = 0, tall_height = 0, height_limit = 0;
+        std::string how;
+    } page_fit;
 };
 
 Figure build_figure(const FigureSpec& spec);
+// "taller than a page: 981pt at 240pt wide, over the 650pt limit (--height); SA's rows wrapped side
+// by side; drawn 221pt wide, 640pt tall" in a format's points; "" where no page fit was applied.
+std::string page_fit_note(const Figure& f, FigureFormat format);
+// A page's text height: "page" (650 pt, 9 in: US letter with 1 in margins), a length as
+// parse_width_pt takes them, or "none" (0: any height). Throws Error on anything else.
+double parse_height_pt(const std::string& s);
 
 // The memory view (issue 13, docs/memory.md): an operand's tile as it lies in
 // memory, one grid row per line (a row of a row-major tile, a column of a
