@@ -325,6 +325,22 @@ int drawn_lanes(const std::vector<Panel>& panels, int wave) {
     return wave;
 }
 
+// A legend entry (legend_label); a lane group of a tcgen05 read-back of a CTA pair in core's one
+// model (pair_slot of the group's first thread): "CTA1 warp 3 (T96–127)", threads within the CTA.
+std::string group_legend_label(const FigureSpec& spec, const std::vector<Panel>& panels, int group, Space space) {
+    const Instruction& ins = *spec.ins;
+    if (spec.color == ColorBy::Lane && space == Space::Registers && !spec.tile)
+        for (const Panel& p : panels) {
+            const int size = lane_group_size(ins), first = group * size;
+            const PairSlot a = pair_slot(ins, p.op, spec.mods, Location{0, first, 0, 31});
+            if (!a.pair || a.warp < 0) continue;
+            const PairSlot b = pair_slot(ins, p.op, spec.mods, Location{0, first + size - 1, 0, 31});
+            return "CTA" + std::to_string(a.cta) + " warp " + std::to_string(a.warp) + " (T" + std::to_string(a.lane) + "\u2013" +
+                   std::to_string(b.lane) + ")";
+        }
+    return legend_label(ins, spec.color, group, space);
+}
+
 using CellColor = std::function<Rgb(const Element&, const TileLocation&, Space)>;
 
 // The cells of one chunk of a scale panel: rows r0..r1-1, columns c0..c1-1 at (bx, by), its
@@ -1185,7 +1201,7 @@ Figure build_figure_laid_out(const FigureSpec& spec, bool wrap_scale_rows) {
         for (int i = 0; i < distinct; ++i) {
             std::string label;
             for (int j = i; j < classes; j += categorical_count())
-                label += (label.empty() ? "" : ", ") + legend_label(ins, spec.color, j, legend_space);
+                label += (label.empty() ? "" : ", ") + group_legend_label(spec, panels, j, legend_space);
             f.legend.push_back({categorical(i, spec.theme), label});
         }
         f.legend_title = std::string(matrix && as_instruction && cform == CellForm::Lane ? (ins.vendor() == Vendor::NVIDIA ? "Cell text: thread. " : "Cell text: lane. ") : "") +
@@ -1194,7 +1210,8 @@ Figure build_figure_laid_out(const FigureSpec& spec, bool wrap_scale_rows) {
                                   std::any_of(panels.begin(), panels.end(), [](const Panel& p) { return p.op == Operand::K; })
                               ? std::string(ins.vendor() == Vendor::NVIDIA ? "e.n5" : "v0.n5") + ": the index field in bits [23:20] (nibble 5). "
                               : std::string()) +
-                         (g.reg_right > 0 || g.reg_bottom > 0 ? (ins.vendor() == Vendor::NVIDIA ? std::string("a1 by a run of cells: PTX's name of the fragment element holding it. ")
+                         (g.reg_right > 0 || g.reg_bottom > 0 ? (legend_space == Space::TensorMemory ? std::string("c7 by a run of cells: the TMEM column holding it. ")
+                                                                : ins.vendor() == Vendor::NVIDIA ? std::string("a1 by a run of cells: PTX's name of the fragment element holding it. ")
                                                                                                  : "v3 by a run of cells: the VGPR holding it. ")
                                                                 : std::string()) +
                          "Colour by " + color_words(ins, spec.color, legend_space) +

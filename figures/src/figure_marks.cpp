@@ -316,7 +316,10 @@ std::string operand_of(const Tile& t) {
 }
 
 // A guide from the panel's left edge to the first highlighted cell of each row, and from its top
-// edge to the first of each column (the panel: the extent of its operand's tiles).
+// edge to the first of each column (the panel: the extent of its operand's tiles), for operands
+// whose highlighted cells are tiny; only along a direction with a few highlighted rows (columns):
+// a whole highlighted row or column needs none.
+constexpr size_t kMostGuides = 4;
 void guides(Figure& f, const std::vector<const Tile*>& lit, const Rgb& color) {
     std::map<std::string, std::pair<double, double>> origin;  // operand -> (left, top)
     for (const Tile& t : f.tiles) {
@@ -326,17 +329,23 @@ void guides(Figure& f, const std::vector<const Tile*>& lit, const Rgb& color) {
     std::map<std::pair<std::string, long long>, double> row_end, col_end;  // (operand, centre) -> first cell's edge
     for (const Tile* t : lit) {
         const std::string op = operand_of(*t);
+        if (std::min(t->w, t->h) >= kTinyCell) continue;
         auto r = row_end.emplace(std::make_pair(op, std::llround((t->y + t->h / 2) * 100)), t->x).first;
         r->second = std::min(r->second, t->x);
         auto c = col_end.emplace(std::make_pair(op, std::llround((t->x + t->w / 2) * 100)), t->y).first;
         c->second = std::min(c->second, t->y);
     }
+    auto count = [](const auto& ends, const std::string& op) {
+        size_t n = 0;
+        for (const auto& [key, edge] : ends) n += key.first == op;
+        return n;
+    };
     const double width = 0.6;
     for (const auto& [key, x] : row_end)
-        if (x > origin[key.first].first)
+        if (x > origin[key.first].first && count(row_end, key.first) <= kMostGuides)
             f.highlight.push_back({origin[key.first].first, key.second / 100.0, x, key.second / 100.0, color, width});
     for (const auto& [key, y] : col_end)
-        if (y > origin[key.first].second)
+        if (y > origin[key.first].second && count(col_end, key.first) <= kMostGuides)
             f.highlight.push_back({key.second / 100.0, origin[key.first].second, key.second / 100.0, y, color, width});
 }
 

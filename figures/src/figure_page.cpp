@@ -60,9 +60,13 @@ Figure fit_to_page(const FigureSpec& spec, Figure tall) {
         pf.how = "the scale operands' rows wrapped side by side";
     }
     if (best.height > spec.fit_height) {
-        best = narrowest_fit(spec, wrap, spec.fit_height);
-        pf.how += std::string(pf.how.empty() ? "" : ", and ") + "laid out narrower (every font kept, the cells smaller)";
+        // Narrower only where that is less tall (scale panels of a fixed font wrap more when narrow).
+        if (Figure narrow = narrowest_fit(spec, wrap, spec.fit_height); narrow.height < best.height) {
+            best = std::move(narrow);
+            pf.how += std::string(pf.how.empty() ? "" : ", and ") + "laid out narrower (every font kept, the cells smaller)";
+        }
     }
+    if (pf.how.empty()) pf.how = "no other layout is less tall";
     best.page_fit = pf;
     return best;
 }

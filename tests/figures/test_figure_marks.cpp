@@ -149,6 +149,12 @@ TEST_CASE("figure --highlight of a tcgen05 read-back: the pair's lane, and label
             CHECK(t.lines == std::vector<std::string>{"d3, load 0 r3", "CTA1 T85"});
         }
     CHECK(seen);
+    // The legend: a warp per 32 threads of each CTA (PTX: warp w of a CTA reads its lanes 32(w%4)..),
+    // named within its CTA, eight in all (4 warps per CTA, --num-warps 4).
+    for (int cta = 0; cta < 2; ++cta)
+        for (int w = 0; w < 4; ++w)
+            CHECK(svg.find(">CTA" + std::to_string(cta) + " warp " + std::to_string(w) + " (T" + std::to_string(32 * w) + "\u2013" +
+                           std::to_string(32 * w + 31) + ")<") != std::string::npos);
 }
 
 TEST_CASE("figure --highlight dims the rest in every format", "[figures][highlight]") {
