@@ -53,10 +53,13 @@ function legalKeysText() {
   return [...LINK_KEYS].join(', ') + " (lanescope-cli figure's long options with '-' written '_', i for --instruction; " +
          "pin and at are the page's own)";
 }
+// The legal key nearest a misspelt one (at most 1 edit for keys of 3 letters or fewer, else 2; of equals,
+// one as long as the typed key): 'wavez' -> 'waves'.
 function closestKey(k) {
-  let best = null, bestD = 3;
+  const typed = k.toLowerCase(), most = typed.length <= 3 ? 1 : 2;
+  let best = null, bestD = most + 1;
   for (const c of LINK_KEYS) {
-    const d = editDistance(k.toLowerCase(), c);
+    const d = editDistance(typed, c) + (c.length === typed.length ? 0 : 0.5);
     if (d < bestD) { best = c; bestD = d; }
   }
   return best;
@@ -73,7 +76,7 @@ function editDistance(a, b) {
 }
 // Why a decoded key=value cannot be one option and its value ('' when it can).
 function keyProblem(k, v, part) {
-  const shown = (t) => JSON.stringify(t.length > 40 ? t.slice(0, 40) + '…' : t);
+  const shown = (t) => "'" + (t.length > 40 ? t.slice(0, 40) + '…' : t) + "'";
   const ctl = (t) => 'U+' + t.match(CONTROL)[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
   if (k === '') return `this link's part ${shown(part)} has an empty key; every part is KEY=VALUE (or a flag, KEY alone); legal keys: ` + legalKeysText();
   if (CONTROL.test(k)) return `this link's key ${shown(k)} holds a control character (${ctl(k)}); legal keys: ` + legalKeysText();
@@ -539,6 +542,17 @@ function quiet(text) {
   p.textContent = text;
   return p;
 }
+// The engine's message when the operand shown does not take `key`=`v` ('' when it does, or when the
+// figure shows several operands).
+function refusedFor(key, v) {
+  const op = state.get('operand') || 'all';
+  if (op === 'all' || op === 'ALL') return '';
+  const saved = state.get(key);
+  state.set(key, v);
+  const r = cli(argsFor('which', ['--operand', op, '--lane', '0']), 'probe.txt');
+  if (saved === undefined) state.delete(key); else state.set(key, saved);
+  return r.rc === 0 ? '' : r.err.replace(/^lanescope-cli: (error: )?/, '').split('\n')[0];
+}
 function buildModifiers() {
   const box = $('mods');
   box.replaceChildren();
@@ -555,7 +569,16 @@ function buildModifiers() {
     const sel = document.createElement('select');
     sel.dataset.mod = name;
     sel.appendChild(new Option('default', ''));
-    for (const v of menu.values) sel.appendChild(new Option(v, v));
+    // A value the operand shown does not take (tcgen05's tmem_load: D only) is offered disabled, the
+    // engine's reason as its title (`which` for one lane: the figure's check, cheaply).
+    let why = '';
+    for (const v of menu.values) {
+      const o = new Option(v, v);
+      const reason = refusedFor(name, v);
+      if (reason) { o.disabled = true; o.title = why = reason; }
+      sel.appendChild(o);
+    }
+    if (why && [...sel.options].slice(1).every((o) => o.disabled)) { sel.disabled = true; label.title = why; }
     const given = state.get(name);
     if (given !== undefined) {
       // The link's spelling of a listed value (any case) selects it; another value stays as typed.
