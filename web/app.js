@@ -389,7 +389,8 @@ function viewToLink() {
 function fitView() {
   if (!fig) return;
   const st = $('stage').getBoundingClientRect();
-  const s = Math.min((st.width - 16) / fig.width, (st.height - 16) / fig.height, 2);
+  // The hint line under the picture keeps its own strip (it would cover the figure's last row).
+  const s = Math.min((st.width - 16) / fig.width, (st.height - 30) / fig.height, 2);
   view = {s, x: (st.width - fig.width * s) / 2, y: 8};
   applyView();
 }
