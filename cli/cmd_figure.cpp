@@ -23,6 +23,9 @@ std::function<void(const lanescope::figures::Figure&)> figure_drawn;
 // Set by the web page (web/bind.cpp) while it draws for its own canvas: `figure` hands its figure to
 // figure_drawn and neither serialises nor writes it.
 bool figure_drawn_only = false;
+// Set by the web page while it draws for its canvas: the most cells a tile's figure may have there
+// (0: figure's own limit, ls::kMaxFigurePlacements).
+long long figure_page_limit = 0;
 
 #ifdef LANESCOPE_HAVE_FIGURES
 namespace {
@@ -151,6 +154,14 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
         long long placements = 0;
         for (ls::Operand op : spec.operands)
             placements += ls::tile_placements(ls::TileLayout(*r.ins, *r.target, op, r.query.mods, *tile));
+        if (figure_page_limit > 0 && placements > figure_page_limit)
+            throw ls::Error("a figure of this tile draws " + std::to_string(placements) +
+                            " cells (elements x their copies, over the operands drawn); the web page draws at most " +
+                            std::to_string(figure_page_limit) +
+                            " (each cell is hit-tested and outlined in the tab; the SVG, PNG and TikZ downloads and "
+                            "lanescope-cli figure draw up to " + std::to_string(ls::kMaxFigurePlacements) +
+                            "); legal: a smaller --shape (e.g. a 512x512 C/D), fewer --waves, "
+                            "or `layout` for the text");
         if (placements > ls::kMaxFigurePlacements)
             throw ls::Error("a figure of this tile draws " + std::to_string(placements) +
                             " cells (elements x their copies, over the operands drawn); figure draws at most " +

@@ -5,13 +5,17 @@
 // is the page's own.
 'use strict';
 
-// Options that take no value: in a link the key alone (or =1).
-const FLAGS = new Set(['transposed', 'transpose', 'store']);
+// The link's keys: lanescope-cli figure's long options ('-' written '_'; 'i' is --instruction), read
+// from the engine's own `figure --help` when it has loaded (learnOptions), less those the page sets
+// itself; FLAGS: those of them that take no value (in a link the key alone, or =1).
+let LINK_KEYS = new Set(['i', 'pin']);
+let FLAGS = new Set();
+const PAGE_SET = new Set(['instruction', 'out', 'format', 'help', 'version', 'catalog']);
 // Options only `figure` has; the element queries (where, which, layout, info, header) get the rest.
 const FIGURE_ONLY = new Set(['view', 'color', 'color_by', 'theme', 'width', 'min_font', 'scale', 'memory', 'order', 'ld',
                              'pad', 'swizzle', 'transpose', 'store', 'grouping', 'issue']);
 const TILE_KEYS = new Set(['waves', 'tiles_per_wave', 'shape', 'k_width', 'transposed']);
-const PAGE_KEYS = new Set(['pin']);
+const PAGE_KEYS = new Set(['pin', 'at']);
 const DOWNLOADS = [
   ['SVG', 'figure', '.svg'], ['PNG', 'figure', '.png'], ['TikZ', 'figure', '.tex'], ['JSON', 'json', '.json'],
   ['linear', 'linear', '.txt'], ['Gluon', 'gluon', '.py'], ['CuTe', 'cute', '.txt'], ['header', 'header', '.hpp'],
@@ -32,6 +36,59 @@ const tipCache = new Map();
 
 // ---- the link -------------------------------------------------------------------------------
 let linkError = '';         // why the link could not be read ('' when it could)
+// The figure's options from `figure --help` (the engine's words): every link key and which take no value.
+function learnOptions() {
+  const r = cli(['figure', '--help']);
+  const keys = new Set(['i', 'pin', 'at']), flags = new Set();
+  for (const m of r.err.matchAll(/^ +(?:-\w,)?--([a-z][a-z0-9-]*)( [^ ])?/gm)) {
+    const k = m[1].replace(/-/g, '_');
+    if (PAGE_SET.has(k)) continue;
+    keys.add(k);
+    if (!m[2]) flags.add(k);
+  }
+  if (keys.size > 3) { LINK_KEYS = keys; FLAGS = flags; }
+}
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+function legalKeysText() {
+  return [...LINK_KEYS].join(', ') + " (lanescope-cli figure's long options with '-' written '_', i for --instruction; " +
+         "pin and at are the page's own)";
+}
+// The legal key nearest a misspelt one (at most 1 edit for keys of 3 letters or fewer, else 2; of equals,
+// one as long as the typed key): 'wavez' -> 'waves'.
+function closestKey(k) {
+  const typed = k.toLowerCase(), most = typed.length <= 3 ? 1 : 2;
+  let best = null, bestD = most + 1;
+  for (const c of LINK_KEYS) {
+    const d = editDistance(typed, c) + (c.length === typed.length ? 0 : 0.5);
+    if (d < bestD) { best = c; bestD = d; }
+  }
+  return best;
+}
+function editDistance(a, b) {
+  if (Math.abs(a.length - b.length) > 2) return 3;
+  let prev = Array.from({length: b.length + 1}, (_, j) => j);
+  for (let i = 1; i <= a.length; ++i) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; ++j) cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length];
+}
+// Why a decoded key=value cannot be one option and its value ('' when it can).
+function keyProblem(k, v, part) {
+  const shown = (t) => "'" + (t.length > 40 ? t.slice(0, 40) + '…' : t) + "'";
+  const ctl = (t) => 'U+' + t.match(CONTROL)[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0');
+  if (k === '') return `this link's part ${shown(part)} has an empty key; every part is KEY=VALUE (or a flag, KEY alone); legal keys: ` + legalKeysText();
+  if (CONTROL.test(k)) return `this link's key ${shown(k)} holds a control character (${ctl(k)}); legal keys: ` + legalKeysText();
+  if (CONTROL.test(v)) return `this link's value of '${k}' holds a control character (${ctl(v)}, e.g. a newline written %0A): ` +
+                             'a value is one argument of the option, with no newline, tab or other control character; correct or remove it';
+  if (!LINK_KEYS.has(k)) {
+    const near = closestKey(k);
+    return `this link's key ${shown(k)} is not one the page takes` + (near ? `; did you mean '${near}'?` : '') +
+           '\nlegal keys: ' + legalKeysText();
+  }
+  return '';
+}
 function parseHash(hash) {
   const m = new Map();
   linkError = '';
@@ -47,7 +104,10 @@ function parseHash(hash) {
     const eq = part.indexOf('=');
     const k = decode(eq < 0 ? part : part.slice(0, eq), part);
     const v = eq < 0 ? '' : decode(part.slice(eq + 1).replace(/\+/g, ' '), part);
-    if (k !== null && v !== null) m.set(k, v);
+    if (k === null || v === null) continue;
+    const why = keyProblem(k.replace(/-/g, '_'), v, part);
+    if (why) { if (!linkError) linkError = why; continue; }
+    m.set(k.replace(/-/g, '_'), v);
   }
   return m;
 }
@@ -65,11 +125,17 @@ function commit() {
 }
 
 // ---- the engine: one CLI run ----------------------------------------------------------------
+// The engine takes its command line one argument a line: an argument holding a line break would be
+// several (parseHash refuses control characters; this is the last guard).
+function joined(argv) {
+  if (argv.some((a) => /[\n\r]/.test(a))) throw new Error('an argument holds a line break: ' + JSON.stringify(argv));
+  return argv.join('\n');
+}
 function cli(args, outName) {
   stderr = [];
   const out = outName ? '/out/' + outName : null;
   const argv = out ? args.concat(['-o', out]) : args;
-  const rc = engine.run(argv.join('\n'));
+  const rc = engine.run(joined(argv));
   let bytes = null;
   if (out) {
     try { bytes = engine.FS.readFile(out); engine.FS.unlink(out); } catch (e) { bytes = null; }
@@ -79,7 +145,7 @@ function cli(args, outName) {
 // `figure` drawn for the canvas: the engine keeps its display list and writes no file.
 function draw(args) {
   stderr = [];
-  const rc = engine.draw(args.concat(['-o', '-']).join('\n'));  // -o: figure requires it; nothing is written
+  const rc = engine.draw(joined(args.concat(['-o', '-'])));  // -o: figure requires it; nothing is written
   return {rc, err: stderr.join('\n')};
 }
 // The command line of `cmd` for the link's state; `extra` is appended.
@@ -91,7 +157,10 @@ function argsFor(cmd, extra = [], opts = {}) {
     if (cmd !== 'figure' && k === 'operand') continue;
     if (opts.noTile && TILE_KEYS.has(k)) continue;
     const opt = k === 'i' ? '--instruction' : '--' + k.replace(/_/g, '-');
-    if (FLAGS.has(k) && (v === '' || v === '1' || v === 'true')) a.push(opt); else a.push(opt, v);
+    // A value is one argument: one that starts with '-' is written --opt=VALUE (else it would read as an option).
+    if (FLAGS.has(k) && (v === '' || v === '1' || v === 'true')) a.push(opt);
+    else if (v.startsWith('-')) a.push(opt + '=' + v);
+    else a.push(opt, v);
   }
   return a.concat(extra);
 }
@@ -110,7 +179,7 @@ function render() {
   syncControls();
   fig = null;
   schedulePaint();
-  $('overlay').innerHTML = '';
+  $('overlay').replaceChildren();
   if (linkError) {
     showMessage(linkError);
     $('facts-text').textContent = '';
@@ -142,10 +211,11 @@ function render() {
     ov.setAttribute('height', fig.height);
     ov.setAttribute('viewBox', `0 0 ${fig.width} ${fig.height}`);
     indexFigure();
-    fitView();
+    if (!viewFromLink()) fitView();
   }
   document.title = 'lanescope · ' + state.get('i') + ' · ' + state.get('arch');
   applyPin();
+  if (atError) showMessage(atError);
   drawHighlights();
   times.renderMs = performance.now() - t0;
   // The first picture: painted in the frame after this (ms since navigation started). The facts
@@ -155,7 +225,7 @@ function render() {
   requestAnimationFrame(() => {
     times.paintMs = performance.now() - t2;  // the canvas painted, the frame laid out
     if (!times.firstPicture) times.firstPicture = performance.now();
-    setTimeout(() => {
+    setTimeout(() => safely(() => {
       if (generation !== renders) return;
       const info = cli(argsFor('info', [], {noTile: true}), 'info.txt');
       showFacts(info.rc === 0 ? info.text : info.err);
@@ -164,7 +234,7 @@ function render() {
       // holds) waits for `layout --format json`.
       learnLanes();
       document.body.dataset.ready = '1';
-    }, 0);
+    }), 0);
   });
 }
 let renders = 0;
@@ -290,10 +360,37 @@ function paint() {
   paintFigure(g, fig, view, W, H, dpr);
   times.lastPaintMs = performance.now() - t0;
 }
+// at=SCALE,X,Y (the page's own key): the zoom, and the figure point (user units) at the stage's centre.
+let atError = '';
+function viewFromLink() {
+  atError = '';
+  const v = state.get('at');
+  if (v === undefined || !fig) return false;
+  const f = v.split(',').map(Number);
+  if (f.length !== 3 || !f.every(Number.isFinite) || f[0] < 0.02 || f[0] > 32) {
+    atError = `at=${v}: legal: at=SCALE,X,Y, the zoom (0.02 to 32; 1 is 1:1) and the figure point at the picture's centre`;
+    return false;
+  }
+  const st = $('stage').getBoundingClientRect();
+  view = {s: f[0], x: st.width / 2 - f[1] * f[0], y: st.height / 2 - f[2] * f[0]};
+  applyView();
+  return true;
+}
+let atTimer = null;
+function viewToLink() {
+  clearTimeout(atTimer);
+  atTimer = setTimeout(() => {
+    if (!fig) return;
+    const st = $('stage').getBoundingClientRect(), r = (x) => +x.toFixed(2);
+    state.set('at', [r(view.s), r((st.width / 2 - view.x) / view.s), r((st.height / 2 - view.y) / view.s)].join(','));
+    history.replaceState(null, '', hashOf(state));
+  }, 150);
+}
 function fitView() {
   if (!fig) return;
   const st = $('stage').getBoundingClientRect();
-  const s = Math.min((st.width - 16) / fig.width, (st.height - 16) / fig.height, 2);
+  // The hint line under the picture keeps its own strip (it would cover the figure's last row).
+  const s = Math.min((st.width - 16) / fig.width, (st.height - 30) / fig.height, 2);
   view = {s, x: (st.width - fig.width * s) / 2, y: 8};
   applyView();
 }
@@ -335,7 +432,8 @@ function tipText(i) {
     if (p.wave !== null) extra.push('--of-wave', '' + p.wave);
     r = cli(argsFor('which', extra), 'tip.txt');
   } else {
-    r = {rc: 0, text: fig.lines[i].join(' ') + '\n'};
+    // A shared-memory chunk: its bytes, banks and elements, as the figure's own hover title says them.
+    r = {rc: 0, text: (fig.hovers[i] || fig.lines[i].join(' ')) + '\n'};
   }
   const text = r.rc === 0 ? r.text : r.err;
   tipCache.set(key, text);
@@ -372,11 +470,16 @@ function linked(i) {
 let pinned = null;
 function drawHighlights() {
   const ov = $('overlay');
-  if (!fig) { ov.innerHTML = ''; return; }
-  let s = '';
+  if (!fig) { ov.replaceChildren(); return; }
+  const rects = [];
   const rect = (i, cls) => {
-    const b = fig.boxes;
-    s += `<rect class="${cls}" x="${b[4 * i]}" y="${b[4 * i + 1]}" width="${b[4 * i + 2]}" height="${b[4 * i + 3]}"/>`;
+    const b = fig.boxes, r = document.createElementNS('http://www.w3.org/2000/svg', 'rect');
+    r.setAttribute('class', cls);
+    r.setAttribute('x', b[4 * i]);
+    r.setAttribute('y', b[4 * i + 1]);
+    r.setAttribute('width', b[4 * i + 2]);
+    r.setAttribute('height', b[4 * i + 3]);
+    rects.push(r);
   };
   const lw = Math.max(1, 1.5 / view.s);
   for (const [idx, cls] of [[pinned, 'pin'], [hover, 'hov']]) {
@@ -385,16 +488,17 @@ function drawHighlights() {
     for (const i of l.weak) rect(i, cls + ' weak');
     for (const i of l.strong) rect(i, cls);
   }
-  ov.innerHTML = s;
+  ov.replaceChildren(...rects);
   ov.style.setProperty('--lw', lw);
 }
 function pinKey(i) {
   const p = fig.parsed[i];
   if (p.kind === 'matrix') return [p.op, p.row, p.col].concat(p.block ? [p.block] : []).join(',');
   if (p.kind === 'registers') return [p.op, 'v' + p.reg, 'l' + p.laneNo].concat(p.wave !== null ? ['w' + p.wave] : []).join(',');
-  return null;
+  return /^[A-Z]+\.0x[0-9A-F]+$/.test(fig.ids[i]) ? fig.ids[i] : null;  // a shared-memory chunk: B.0x0010
 }
-// pin=A,3,17[,block] (matrix view) or pin=A,v3,l17[,wW] (registers view).
+// pin=A,3,17[,block] (matrix view), pin=A,v3,l17[,wW] (registers view) or pin=B.0x0010 (a chunk of
+// the shared-memory view, by its first byte).
 function applyPin() {
   pinned = null;
   $('pinned').hidden = true;
@@ -402,12 +506,14 @@ function applyPin() {
   if (!v || !fig) return;
   const f = v.split(',');
   let id = null;
-  if (f.length >= 3 && /^\d+$/.test(f[1])) id = [f[0], f[3] || 0, f[1], f[2], 0].join('.');
+  if (/^[A-Z]+\.0x[0-9A-F]+$/.test(v)) id = v;
+  else if (f.length >= 3 && /^\d+$/.test(f[1])) id = [f[0], f[3] || 0, f[1], f[2], 0].join('.');
   else if (f.length >= 3) id = f[0] + '.' + (f[3] ? f[3] + '.' : '') + f[1] + '.' + f[2] + '.0';
   const i = id ? fig.ids.indexOf(id) : -1;
   if (i < 0) {
     showMessage('pin=' + v + ': no such element in this figure; legal: pin=OPERAND,ROW,COL[,BLOCK] in the matrix view, ' +
-                'pin=OPERAND,vREG,lLANE[,wWAVE] in the registers view');
+                'pin=OPERAND,vREG,lLANE[,wWAVE] in the registers view, pin=OPERAND.0xADDRESS (a chunk\'s first byte, ' +
+                'four hex digits) in the shared-memory view');
     return;
   }
   pinned = i;
@@ -427,30 +533,67 @@ function syncControls() {
     else el.value = state.get(k) || '';
   }
 }
-// One menu per modifier the instruction has, with its legal values (info --format json).
+// One menu per modifier the instruction has, with its legal values (info --format json's
+// modifiers_legal), each under the link key of the CLI option that sets it and spelled as that option
+// takes it (the engine's menuOf: wgmma's smem_major is --major K|MN, its swizzle codes 0-3 are
+// none..128B); a field no option sets (wgmma's smem_a) has no menu. Every element is built, never parsed.
+function quiet(text) {
+  const p = document.createElement('p');
+  p.className = 'quiet';
+  p.textContent = text;
+  return p;
+}
+// The engine's message when the operand shown does not take `key`=`v` ('' when it does, or when the
+// figure shows several operands).
+function refusedFor(key, v) {
+  const op = state.get('operand') || 'all';
+  if (op === 'all' || op === 'ALL') return '';
+  const saved = state.get(key);
+  state.set(key, v);
+  const r = cli(argsFor('which', ['--operand', op, '--lane', '0']), 'probe.txt');
+  if (saved === undefined) state.delete(key); else state.set(key, saved);
+  return r.rc === 0 ? '' : r.err.replace(/^lanescope-cli: (error: )?/, '').split('\n')[0];
+}
 function buildModifiers() {
   const box = $('mods');
-  box.innerHTML = '';
+  box.replaceChildren();
   const r = cli(argsFor('info', ['--format', 'json'], {noTile: true}), 'info.json');
-  if (r.rc !== 0) { box.innerHTML = '<p class="quiet">—</p>'; return; }
+  if (r.rc !== 0) { box.appendChild(quiet('—')); return; }
   const legal = JSON.parse(r.text).modifiers_legal || {};
-  for (const [name, values] of Object.entries(legal)) {
+  for (const [field, values] of Object.entries(legal)) {
     if (!Array.isArray(values) || values.length < 2) continue;
+    const menu = JSON.parse(engine.menuOf(field, values.join(',')));
+    if (!menu) continue;
+    const name = menu.key;
     const label = document.createElement('label');
     label.textContent = name + ' ';
     const sel = document.createElement('select');
     sel.dataset.mod = name;
-    sel.innerHTML = '<option value="">default</option>' + values.map((v) => `<option>${v}</option>`).join('');
-    sel.value = state.get(name) || '';
-    if (state.has(name) && sel.value !== state.get(name)) {  // a value the menu lacks stays as typed
-      sel.insertAdjacentHTML('beforeend', `<option>${state.get(name)}</option>`);
-      sel.value = state.get(name);
+    sel.appendChild(new Option('default', ''));
+    // A value the operand shown does not take (tcgen05's tmem_load: D only) is offered disabled, the
+    // engine's reason as its title (`which` for one lane: the figure's check, cheaply).
+    let why = '';
+    for (const v of menu.values) {
+      const o = new Option(v, v);
+      const reason = refusedFor(name, v);
+      if (reason) { o.disabled = true; o.title = why = reason; }
+      sel.appendChild(o);
+    }
+    if (why && [...sel.options].slice(1).every((o) => o.disabled)) { sel.disabled = true; label.title = why; }
+    const given = state.get(name);
+    if (given !== undefined) {
+      // The link's spelling of a listed value (any case) selects it; another value stays as typed.
+      const same = menu.values.find((v) => v.toLowerCase() === given.toLowerCase());
+      if (same === undefined) sel.appendChild(new Option(given, given));
+      sel.value = same === undefined ? given : same;
+    } else {
+      sel.value = '';
     }
     sel.onchange = () => { setKey(name, sel.value); commit(); };
     label.appendChild(sel);
     box.appendChild(label);
   }
-  if (!box.children.length) box.innerHTML = '<p class="quiet">none that move data</p>';
+  if (!box.children.length) box.appendChild(quiet('none that move data'));
 }
 function searchHits(q) {
   const r = cli(['list', '--arch', state.get('arch') || 'gfx942', '--search', q || ' ', '--format', 'json'], 'hits.json');
@@ -462,15 +605,23 @@ function showHits() {
   const q = $('search').value.trim();
   const ol = $('hits');
   const res = searchHits(q);
-  ol.innerHTML = '';
-  if (res.err) { ol.innerHTML = `<li class="err">${escapeHtml(res.err)}</li>`; ol.hidden = false; return; }
-  for (const h of res.hits.slice(0, 60)) {
+  const item = (cls, text) => {
     const li = document.createElement('li');
-    li.innerHTML = `<b>${escapeHtml(h.instruction)}</b> <span>${h.shape} · ${h.types}${h.blocks > 1 ? ' · ' + h.blocks + ' blocks' : ''}</span>`;
+    li.className = cls;
+    li.textContent = text;
+    return li;
+  };
+  ol.replaceChildren();
+  if (res.err) { ol.appendChild(item('err', res.err)); ol.hidden = false; return; }
+  for (const h of res.hits.slice(0, 60)) {
+    const li = document.createElement('li'), b = document.createElement('b'), span = document.createElement('span');
+    b.textContent = h.instruction;
+    span.textContent = `${h.shape} · ${h.types}${h.blocks > 1 ? ' · ' + h.blocks + ' blocks' : ''}`;
+    li.append(b, ' ', span);
     li.onmousedown = (e) => { e.preventDefault(); pick(h.instruction); };
     ol.appendChild(li);
   }
-  if (!res.hits.length) ol.innerHTML = '<li class="quiet">no instruction matches every word</li>';
+  if (!res.hits.length) ol.appendChild(item('quiet', 'no instruction matches every word'));
   ol.hidden = false;
 }
 function pick(name) {
@@ -493,14 +644,21 @@ function showFacts(text) {
   const col = lines[head].indexOf('value');
   let end = head + 1;
   while (end < lines.length && lines[end].trim()) ++end;
-  const rows = lines.slice(head + 1, end).map((l) => {
-    const k = l.slice(0, col).trim(), v = l.slice(col);
-    return k ? `<tr><th>${escapeHtml(k)}</th><td>${escapeHtml(v)}</td></tr>` : `<tr><th></th><td>${escapeHtml(v)}</td></tr>`;
-  });
-  $('facts-text').innerHTML = `<p class="title">${escapeHtml(lines.slice(0, head).join('\n').trim())}</p>` +
-    `<table>${rows.join('')}</table><pre>${escapeHtml(lines.slice(end).join('\n').trim())}</pre>`;
+  const el = (tag, text, cls) => {
+    const e = document.createElement(tag);
+    if (text !== undefined) e.textContent = text;
+    if (cls) e.className = cls;
+    return e;
+  };
+  const table = el('table');
+  for (const l of lines.slice(head + 1, end)) {
+    const tr = el('tr');
+    tr.append(el('th', l.slice(0, col).trim()), el('td', l.slice(col)));
+    table.appendChild(tr);
+  }
+  $('facts-text').replaceChildren(el('p', lines.slice(0, head).join('\n').trim(), 'title'), table,
+                                  el('pre', lines.slice(end).join('\n').trim()));
 }
-function escapeHtml(s) { return s.replace(/[&<>"]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c])); }
 
 function download(label, kind, ext) {
   if (!state.get('arch') || !state.get('i')) return;
@@ -540,7 +698,12 @@ function ensureFont() {
 function wire() {
   const list = cli(['list', '--format', 'json'], 'targets.json');
   if (list.rc === 0)
-    $('arch-list').innerHTML = JSON.parse(list.text).targets.map((t) => `<option value="${t.target}">${t.arch}</option>`).join('');
+    $('arch-list').replaceChildren(...JSON.parse(list.text).targets.map((t) => {
+      const o = document.createElement('option');
+      o.value = t.target;
+      o.textContent = t.arch;
+      return o;
+    }));
   $('arch').onchange = () => { setKey('arch', $('arch').value.trim()); commit(); };
   $('search').oninput = showHits;
   $('search').onfocus = () => { $('search').select(); showHits(); };
@@ -551,8 +714,14 @@ function wire() {
       pick(first ? first.textContent : $('search').value.trim());
     } else if (e.key === 'Escape') $('search').blur();
   };
-  $('operand').onchange = () => { setKey('operand', $('operand').value); state.delete('pin'); commit(); };
-  $('view').onchange = () => { setKey('view', $('view').value === 'matrix' ? null : $('view').value); state.delete('pin'); commit(); };
+  // Another figure: the pin and the zoom of the last one no longer apply.
+  $('operand').onchange = () => { setKey('operand', $('operand').value); state.delete('pin'); state.delete('at'); commit(); };
+  $('view').onchange = () => {
+    setKey('view', $('view').value === 'matrix' ? null : $('view').value);
+    state.delete('pin');
+    state.delete('at');
+    commit();
+  };
   for (const el of document.querySelectorAll('[data-key]'))
     el.onchange = () => { setKey(el.dataset.key, el.type === 'checkbox' ? (el.checked ? '' : null) : el.value.trim()); commit(); };
   const dl = $('downloads');
@@ -563,8 +732,8 @@ function wire() {
     b.onclick = () => download(label, kind, ext);
     dl.appendChild(b);
   }
-  $('fit').onclick = () => { fitView(); drawHighlights(); };
-  $('one').onclick = () => { view = {s: 1, x: 8, y: 8}; applyView(); drawHighlights(); };
+  $('fit').onclick = () => { fitView(); drawHighlights(); state.delete('at'); history.replaceState(null, '', hashOf(state)); };
+  $('one').onclick = () => { view = {s: 1, x: 8, y: 8}; applyView(); drawHighlights(); viewToLink(); };
   $('unpin').onclick = () => { state.delete('pin'); commit(); };
 
   const stage = $('stage');
@@ -578,6 +747,7 @@ function wire() {
     view.y = py - (py - view.y) * (s / view.s);
     view.s = s;
     applyView();
+    viewToLink();
   }, {passive: false});
   stage.addEventListener('mousedown', (e) => { drag = {x: e.clientX, y: e.clientY, vx: view.x, vy: view.y, moved: false}; });
   window.addEventListener('mouseup', (e) => {
@@ -602,6 +772,7 @@ function wire() {
       view.x = drag.vx + e.clientX - drag.x;
       view.y = drag.vy + e.clientY - drag.y;
       applyView();
+      viewToLink();
       hideTip();
       return;
     }
@@ -610,11 +781,19 @@ function wire() {
     if (i === null) hideTip(); else showTip(i, e);
   };
   stage.addEventListener('mouseleave', () => { hover = null; hideTip(); drawHighlights(); });
-  window.addEventListener('hashchange', () => { state = parseHash(location.hash); normalise(); render(); });
-  window.addEventListener('resize', () => { fitView(); schedulePaint(); });
+  window.addEventListener('hashchange', () => { state = parseHash(location.hash); normalise(); safely(render); });
+  window.addEventListener('resize', () => { if (!viewFromLink()) fitView(); schedulePaint(); });
 }
 // A link without an operand shows the GEMM (A, B and D).
 function normalise() { if (state.get('i') && !state.has('operand')) state.set('operand', 'all'); }
+
+// A fault of the page itself is said in the message box; the picker stays (never a blank page).
+function safely(f) {
+  try { f(); } catch (e) {
+    showMessage('lanescope page: ' + e + ' (a fault of the page; the link is kept: correct it in the picker)');
+    document.body.dataset.ready = '1';
+  }
+}
 
 lanescopeEngine({
   printErr: (line) => stderr.push(line),
@@ -622,11 +801,12 @@ lanescopeEngine({
 }).then((m) => {
   engine = m;
   engine.FS.mkdirTree('/out');
+  learnOptions();
   wire();
   state = parseHash(location.hash);
   normalise();
-  render();
-}).catch((e) => { document.body.textContent = 'lanescope: the engine did not load: ' + e; });
+  safely(render);
+}, (e) => { document.body.textContent = 'lanescope: the engine did not load: ' + e; });
 
 // For tests and the benchmark (scripts/web-bench.py): hit-test a figure point, read the state.
 window.lanescopePage = {
@@ -637,5 +817,6 @@ window.lanescopePage = {
   figure: () => (fig ? {width: fig.width, height: fig.height, tiles: fig.ids.length,
                         labelled: fig.colors.filter((v, k) => k % 3 === 2 && v).length} : null),
   findTile: (id) => (fig ? fig.ids.indexOf(id) : -1),
+  view: () => ({...view}),
   laneOf: (i) => { if (!fig || !fig.parsed[i]) return null; learnLanes(); return fig.parsed[i].lane || null; },
 };

@@ -5,11 +5,13 @@
 // (the page collects them); `figure` also leaves its tiles for hit-testing.
 #include "common.hpp"
 #include "lanescope/figures.hpp"
+#include "lanescope/options.hpp"
 #include "lanescope/render.hpp"
 
 #include <emscripten/bind.h>
 #include <emscripten/val.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <string>
@@ -21,6 +23,7 @@
 int lanescope_cli_main(int argc, char** argv);
 namespace lscli {
 extern bool figure_drawn_only;  // cli/cmd_figure.cpp: `figure` draws for figure_drawn only
+extern long long figure_page_limit;  // cli/cmd_figure.cpp: the cells a figure drawn for the page may have
 }
 
 // `bench` times child processes; a page starts none (emscripten's posix_spawn fails, so `bench`
@@ -41,6 +44,7 @@ namespace fig = lanescope::figures;
 // (figures/src/svg.cpp) draws it: every colour, label and position is the engine's.
 std::vector<double> g_boxes;
 std::string g_ids;
+std::string g_hovers;  // per tile what a pointer over it is told (the SVG's <title>; "" where none), one a line
 std::vector<std::uint32_t> g_colors;
 std::string g_scene;
 
@@ -89,6 +93,10 @@ std::string scene_of(const fig::Figure& f) {
     return s;
 }
 
+// The cells (placements over the operands drawn) of the largest figure the page draws: a 512x512
+// C tile (docs/web.md has the times).
+constexpr long long kPageFigureCells = 1LL << 18;
+
 // One CLI run; `args` is the command line after the program name, one argument a line. With
 // `draw_only`, a figure is drawn for the page (its display list kept) and not serialised.
 int run_cli(const std::string& args, bool draw_only) {
@@ -109,9 +117,13 @@ int run_cli(const std::string& args, bool draw_only) {
     argv.push_back(nullptr);
     g_boxes.clear();
     g_ids.clear();
+    g_hovers.clear();
     g_colors.clear();
     g_scene.clear();
     lscli::figure_drawn_only = draw_only;
+    // What the page draws is hit-tested and outlined tile by tile, and its lanes read once: a tile at
+    // figure's own limit (2,097,152 cells) froze the tab for half a minute; the downloads (run) keep it.
+    lscli::figure_page_limit = draw_only ? kPageFigureCells : 0;
     lscli::figure_drawn = [](const fig::Figure& f) {
         g_boxes.reserve(f.tiles.size() * 4);
         g_colors.reserve(f.tiles.size() * 3);
@@ -122,11 +134,14 @@ int run_cli(const std::string& args, bool draw_only) {
             g_ids += t.id.empty() ? t.ref : t.id;
             for (const std::string& line : t.lines) g_ids += '\t' + line;
             g_ids += '\n';
+            for (char c : t.hover) g_hovers += c == '\n' ? ' ' : c;
+            g_hovers += '\n';
         }
     };
     const int rc = lanescope_cli_main(static_cast<int>(words.size()), argv.data());
     lscli::figure_drawn = nullptr;
     lscli::figure_drawn_only = false;
+    lscli::figure_page_limit = 0;
     std::fflush(stdout);
     std::fflush(stderr);
     return rc;
@@ -140,10 +155,38 @@ emscripten::val tile_boxes() {
     return emscripten::val(emscripten::typed_memory_view(g_boxes.size(), g_boxes.data()));
 }
 std::string tile_ids() { return g_ids; }
+std::string tile_hovers() { return g_hovers; }
 emscripten::val tile_colors() {
     return emscripten::val(emscripten::typed_memory_view(g_colors.size(), g_colors.data()));
 }
 std::string scene() { return g_scene; }
+
+// A modifier of `info --format json`'s modifiers_legal (by its field name: "smem_major") as the page
+// offers it: {"key": "major", "values": ["K", "MN"]}, the link key of the CLI option that sets the
+// field and each legal value spelled as that option takes it (lanescope/options.hpp, the table every
+// front end parses with); "null" where no option of the CLI sets the field (wgmma's smem_a: the SS
+// form is `load --operand A`'s, not a figure's). `values`: the legal values, comma-separated.
+std::string menu_of(const std::string& field, const std::string& values) {
+    const lanescope::ModifierOption* o = lanescope::find_modifier_option(field);
+    if (!o || o->field != field) return "null";
+    std::string key = o->flag().substr(2);
+    for (char& c : key)
+        if (c == '-') c = '_';
+    std::string s = "{\"key\": " + lanescope::json_string(key) + ", \"values\": [";
+    size_t at = 0, n = 0;
+    while (at < values.size()) {
+        const size_t comma = std::min(values.find(',', at), values.size());
+        const int v = std::stoi(values.substr(at, comma - at));
+        std::string text = std::to_string(v);
+        if (o->value == lanescope::OptionValue::Named || o->value == lanescope::OptionValue::Word) {
+            const std::string name = lanescope::modifier_value_name(field, v);
+            if (!name.empty()) text = name;
+        }
+        s += (n++ ? ", " : "") + lanescope::json_string(text);
+        at = comma + 1;
+    }
+    return s + "]}";
+}
 
 }  // namespace
 
@@ -152,6 +195,8 @@ EMSCRIPTEN_BINDINGS(lanescope) {
     emscripten::function("draw", &draw);
     emscripten::function("tileBoxes", &tile_boxes);
     emscripten::function("tileIds", &tile_ids);
+    emscripten::function("tileHovers", &tile_hovers);
     emscripten::function("tileColors", &tile_colors);
     emscripten::function("scene", &scene);
+    emscripten::function("menuOf", &menu_of);
 }

@@ -17,7 +17,13 @@ function run(args, out) {
   try { text = new TextDecoder().decode(engine.FS.readFile('/out/' + out)); engine.FS.unlink('/out/' + out); } catch (e) { text = ''; }
   return {rc, text};
 }
-function escapeHtml(s) { return String(s).replace(/[&<>"]/g, (c) => ({'&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;'}[c])); }
+// An element with text (never parsed as HTML: no value of the catalog or the link becomes markup).
+function el(tag, text, cls) {
+  const e = document.createElement(tag);
+  if (text !== undefined) e.textContent = String(text);
+  if (cls) e.className = cls;
+  return e;
+}
 
 function parseHash() {
   const m = new Map();
@@ -93,13 +99,20 @@ function build(list) {
       r.types.forEach((x) => seen.type.add(x));
       seen.shape.add(ins.shape);
       const link = 'index.html#arch=' + encodeURIComponent(t.target) + '&i=' + encodeURIComponent(ins.instruction) + '&operand=all';
-      const tr = document.createElement('tr');
-      tr.innerHTML = `<td class="pv"><a href="${link}"><canvas width="1" height="1"></canvas></a></td>` +
-        `<td><a class="name" href="${link}">${escapeHtml(ins.instruction)}</a><br><span class="quiet">${escapeHtml(ins.builtin)}</span></td>` +
-        `<td>${escapeHtml(t.arch)}${t.target === t.arch ? '' : ` <span class="quiet">${escapeHtml(t.target)}</span>`}</td><td>${escapeHtml(ins.layout_family)}</td>` +
-        `<td>${escapeHtml(ins.shape)}</td><td>${escapeHtml(ins.types)}</td><td>${ins.blocks}</td>`;
+      const tr = el('tr');
+      const pv = el('td', undefined, 'pv'), a = el('a'), canvas = el('canvas');
+      a.href = link;
+      canvas.width = canvas.height = 1;
+      a.appendChild(canvas);
+      pv.appendChild(a);
+      const name = el('td'), na = el('a', ins.instruction, 'name');
+      na.href = link;
+      name.append(na, el('br'), el('span', ins.builtin, 'quiet'));
+      const arch = el('td', t.arch);
+      if (t.target !== t.arch) arch.append(' ', el('span', t.target, 'quiet'));
+      tr.append(pv, name, arch, el('td', ins.layout_family), el('td', ins.shape), el('td', ins.types), el('td', ins.blocks));
       r.tr = tr;
-      r.canvas = tr.querySelector('canvas');
+      r.canvas = canvas;
       tr.row = r;
       tr.dataset.target = t.target;
       tr.dataset.instruction = ins.instruction;
@@ -108,7 +121,7 @@ function build(list) {
       rows.push(r);
     }
   }
-  const fill = (sel, values, cmp) => { for (const v of [...values].sort(cmp)) sel.insertAdjacentHTML('beforeend', `<option>${escapeHtml(v)}</option>`); };
+  const fill = (sel, values, cmp) => { for (const v of [...values].sort(cmp)) sel.appendChild(new Option(v, v)); };
   fill($('g-arch'), seen.arch);
   fill($('g-type'), seen.type);
   const dims = (s) => s.split('x').map(Number);
@@ -125,7 +138,7 @@ lanescopeEngine({printErr: () => {}, print: () => {}}).then((m) => {
   for (const [id, k] of [['g-arch', 'arch'], ['g-type', 'type'], ['g-shape', 'shape']]) {
     const v = h.get(k) || '';
     const sel = $(id);
-    if (v && ![...sel.options].some((o) => o.value === v)) sel.insertAdjacentHTML('beforeend', `<option>${escapeHtml(v)}</option>`);
+    if (v && ![...sel.options].some((o) => o.value === v)) sel.appendChild(new Option(v, v));
     sel.value = v;
   }
   for (const id of ['q', 'g-arch', 'g-type', 'g-shape']) $(id).addEventListener(id === 'q' ? 'input' : 'change', applyFilters);

@@ -11,9 +11,11 @@ function readFigure(engine) {
   const scene = JSON.parse(engine.scene());
   const rows = engine.tileIds().split('\n');
   rows.pop();
+  // What a pointer over each tile is told (a shared-memory chunk: its bytes and banks), where the figure says it.
+  const hovers = engine.tileHovers ? engine.tileHovers().split('\n') : [];
   return {width: scene.width, height: scene.height, scene, boxes: Float64Array.from(engine.tileBoxes()),
           colors: Uint32Array.from(engine.tileColors()), ids: rows.map((r) => r.split('\t')[0]),
-          lines: rows.map((r) => r.split('\t').slice(1))};
+          lines: rows.map((r) => r.split('\t').slice(1)), hovers};
 }
 
 const colorText = new Map();

@@ -17,6 +17,9 @@ import functools
 import http.server
 import json
 import os
+import random
+import re
+import urllib.parse
 import shutil
 import socketserver
 import struct
@@ -102,6 +105,10 @@ class Browser:
         self.send("Browser.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
         target = self.send("Target.createTarget", {"url": "about:blank"})["targetId"]
         self.session = self.send("Target.attachToTarget", {"targetId": target, "flatten": True})["sessionId"]
+        # Every page's own exceptions, for the checks that no link makes the page fail (window.__errors).
+        self.page("Page.addScriptToEvaluateOnNewDocument", {"source":
+                  "window.__errors = []; window.addEventListener('error', (e) => window.__errors.push(String(e.message)));"
+                  "window.addEventListener('unhandledrejection', (e) => window.__errors.push(String(e.reason)));"})
 
     def send(self, method, params=None, session=None):
         self.next_id += 1
@@ -393,7 +400,6 @@ def run_checks(b, cli, base, downloads, shots):
     bad = ["#arch=gfx942&i=v_mfma_f32_32x32x8_f1",           # a typo: did you mean
            "#arch=gfx942&i=v_mfma_f32_32x32x1_2b_f32&cbsz=9",  # an illegal modifier value
            "#arch=gfx9999&i=v_mfma_f32_32x32x8_f16",          # an unknown architecture
-           "#arch=gfx942&i=v_mfma_f32_32x32x8_f16&wavez=2x2",  # an unknown key
            "#arch=gfx942&i=v_mfma_f32_32x32x8_f16&waves=2y2"]  # a malformed tile
     for link in bad:
         b.open(base + link)
@@ -422,13 +428,17 @@ def run_checks(b, cli, base, downloads, shots):
         time.sleep(0.05)
     check(b.js("window.lanescopePage.figure() !== null"), "after a malformed link, a good one draws again")
 
+    check_hostile_links(b, cli, base)
+    check_menus(b, cli, base)
+    check_memory_view(b, cli, base)
+    fuzz_links(b, base, random.Random(35), 60)
     check_gallery(b, cli, base, shots)
 
     # Screenshots at both sizes, checked from their pixels.
     for link in ("#arch=gfx950&i=v_mfma_scale_f32_16x16x128_f8f6f4&cbsz=4&operand=all&pin=A,3,17",
                  "#arch=sm_90a&i=wgmma_m64n128k16_f32_f16&operand=all",
                  "#arch=gfx942&i=v_mfma_f32_32x32x8_f16&operand=all&waves=2x2&shape=128x128x32"):
-        for w, h in ((1100, 720), (1400, 900)):
+        for w, h in ((800, 600), (1100, 720), (1400, 900)):
             b.size(w, h)
             b.open(base + link)
             time.sleep(0.2)
@@ -438,6 +448,11 @@ def run_checks(b, cli, base, downloads, shots):
                          " return [s.left, s.top, s.right, s.bottom, a[0], a[1], z[0], z[1]]; })()")
             whole = stage[4] >= stage[0] - 0.5 and stage[5] >= stage[1] - 0.5 and stage[6] <= stage[2] + 0.5 and stage[7] <= stage[3] + 0.5
             check(whole, "%s at %dx%d: the whole figure lies inside the view" % (link, w, h))
+            # The picture gets the room: most of the window's width, and a search box that shows a name.
+            room = b.js("[document.getElementById('stage').clientWidth, document.getElementById('stage').clientHeight,"
+                        " document.getElementById('search').clientWidth]")
+            check(room[0] >= 0.85 * w - 400 * (w >= 1200) and room[1] >= 0.6 * (h - 90) and room[2] >= 280,
+                  "%s at %dx%d: the picture is %dx%d px, the search box %d px wide" % (link, w, h, room[0], room[1], room[2]))
             png = base64.b64decode(b.page("Page.captureScreenshot", {"format": "png"})["data"])
             if shots:
                 os.makedirs(shots, exist_ok=True)
@@ -455,6 +470,229 @@ def run_checks(b, cli, base, downloads, shots):
             present = [any(sum(abs(p - q) for p, q in zip(c, hue)) < 40 for c in colours) for hue in hues]
             check(pw == w and ph == h and all(present), "%s at %dx%d: lane colours in the picture (%s)" % (link, w, h, present))
     b.size(1400, 900)
+
+
+PAYLOADS = ['<img src=x onerror="window.__xss=1">', '"><svg onload="window.__xss=1">', "<script>window.__xss=1</script>",
+            "'><iframe srcdoc=\"<script>parent.__xss=1</script>\">"]
+
+
+def page_state(b):
+    """What the page shows now: its message, whether a figure is drawn, whether the picker is there,
+    script run by a link (window.__xss) and the page's own exceptions (window.__errors)."""
+    return b.js("({message: document.getElementById('message') && !document.getElementById('message').hidden ?"
+                " document.getElementById('message').textContent : '', figure: !!(window.lanescopePage && lanescopePage.figure()),"
+                " picker: !!document.getElementById('search') && !!document.getElementById('arch'),"
+                " xss: window.__xss === undefined ? null : window.__xss, errors: window.__errors || []})")
+
+
+def check_hostile_links(b, cli, base):
+    """No value of a link, a file or the engine becomes HTML: script in every key, value and key name of
+    a link (and in the picker's search) runs nothing; a value is one argument (a newline is refused,
+    not split into options); a key that is no option of the page (help, an empty key, a typo) is
+    refused with the legal keys, the page kept; a tile the page would freeze on is refused at once."""
+    # The page's scripts build every element: none of them parses markup.
+    for name in ("app.js", "gallery.js", "paint.js"):
+        text = open(os.path.join(SITE[0], name)).read()
+        found = [w for w in ("innerHTML", "insertAdjacentHTML", "outerHTML", "document.write") if w in text]
+        check(not found, "%s builds elements from text, never from markup (%s)" % (name, ", ".join(found) or "none"))
+    good = [("arch", "sm_90a"), ("i", "wgmma_m64n64k16_f32_f16"), ("operand", "B"), ("swizzle", "64B"), ("major", "K"),
+            ("waves", "1x1"), ("pin", "B,0,0"), ("memory", "smem"), ("view", "matrix"), ("cbsz", "0"), ("at", "1,0,0")]
+    q = lambda t: urllib.parse.quote(t, safe="")
+    links = []
+    for n, (k, _) in enumerate(good):  # the payload as each key's value, each key's name, and a key of its own
+        for p in PAYLOADS[:2] if n else PAYLOADS:
+            links.append("&".join("%s=%s" % (kk, q(p) if kk == k else q(v)) for kk, v in good[:3] + [good[n]]))
+    for p in PAYLOADS:
+        links.append("arch=sm_90a&i=wgmma_m64n64k16_f32_f16&operand=B&%s=1" % q(p))
+        links.append("arch=sm_90a&i=wgmma_m64n64k16_f32_f16&operand=B&%s" % q(p))
+        links.append("arch=sm_90a&i=%s" % q(p))
+        links.append("arch=%s&i=wgmma_m64n64k16_f32_f16" % q(p))
+    bad = []
+    for link in links:
+        b.open(base + "#" + link)
+        st = page_state(b)
+        if st["xss"] is not None or st["errors"] or not st["picker"] or not (st["message"] or st["figure"]):
+            bad.append((link, st))
+    check(not bad, "script in every key, value and key name of %d links runs nothing, the page says why (%s)" %
+          (len(links), bad[:1]))
+    b.js("document.getElementById('search').focus()")
+    b.page("Input.insertText", {"text": PAYLOADS[0]})
+    time.sleep(0.3)
+    check(page_state(b)["xss"] is None, "script typed in the picker's search runs nothing")
+    # Gallery: its filters from the link and from typing.
+    gallery = base.replace("index.html", "gallery.html")
+    for p in PAYLOADS:
+        b.open(gallery + "#q=%s&arch=%s&type=%s&shape=%s&%s=1" % (q(p), q(p), q(p), q(p), q(p)))
+        ok = b.js("window.__xss === undefined && (window.__errors || []).length === 0")
+        check(ok, "gallery: script in every filter and key name of its link runs nothing (%s)" % p)
+    b.js("document.getElementById('q').focus()")
+    b.page("Input.insertText", {"text": PAYLOADS[1]})
+    time.sleep(0.3)
+    check(b.js("window.__xss === undefined"), "gallery: script typed in its search runs nothing")
+
+    # A value is one argument: a newline (%0A) in a value or key is refused, not split into options.
+    for link in ("#arch=gfx942&i=v_mfma_f32_4x4x4_16b_f16&operand=A&cbsz=1%0A--abid%0A1",
+                 "#arch=gfx942&i=v_mfma_f32_4x4x4_16b_f16&operand=A&cbsz%0A--abid=1",
+                 "#arch=gfx942%09&i=v_mfma_f32_4x4x4_16b_f16"):
+        b.open(base + link)
+        st = page_state(b)
+        check("control character" in st["message"] and not st["figure"] and st["picker"],
+              "%s: refused, naming the control character (%s)" % (link, st["message"][:90]))
+    # A value that starts with '-' stays the option's value (the CLI's message for it), not an option.
+    b.open(base + "#arch=gfx942&i=v_mfma_f32_4x4x4_16b_f16&operand=A&cbsz=--abid")
+    st = page_state(b)
+    rc, _, want = cli.run(["figure", "--arch", "gfx942", "--instruction", "v_mfma_f32_4x4x4_16b_f16", "--operand", "A",
+                           "--cbsz=--abid"], ".svg")
+    check(rc != 0 and st["message"] == want and "--cbsz" in want, "cbsz=--abid: the CLI's message for --cbsz's value (%s)"
+          % st["message"][:80])
+    # Keys the page does not take: said with the legal keys, the picker kept, never a replaced page.
+    _, helptext, _ = cli.run(["figure", "--help"])
+    options = set(m.replace("-", "_") for m in re.findall(r"^ +(?:-\w,)?--([a-z][a-z0-9-]*)", helptext.decode(), re.M))
+    for link, said in (("#arch=gfx942&i=v_mfma_f32_32x32x8_f16&help", "'help' is not one the page takes"),
+                       ("#arch=gfx942&i=v_mfma_f32_32x32x8_f16&=5", "empty key"),
+                       ("#arch=gfx942&i=v_mfma_f32_32x32x8_f16&out=x.svg", "'out' is not one the page takes"),
+                       ("#arch=gfx942&i=v_mfma_f32_32x32x8_f16&wavez=2x2", "did you mean 'waves'?")):
+        b.open(base + link)
+        st = page_state(b)
+        named = all(k in st["message"] for k in ("arch", "operand", "waves", "tiles_per_wave", "swizzle"))
+        check(said in st["message"] and named and st["picker"] and not st["errors"],
+              "%s: refused, naming the legal keys, the page kept (%s)" % (link, st["message"].splitlines()[0][:90] if st["message"] else ""))
+    keys = set(re.search(r"legal keys: ([^(]*)", st["message"]).group(1).strip().split(", ")) if "legal keys" in st["message"] else set()
+    check(keys == (options - {"instruction", "out", "format", "help", "version", "catalog"}) | {"i", "pin", "at"},
+          "the legal keys are `figure --help`'s options and the page's own (%d)" % len(keys))
+    # A tile at figure's own limit (2,097,152 cells) is refused by the page at once, in the CLI's words.
+    t0 = time.time()
+    b.open(base + "#arch=gfx942&i=v_mfma_f32_32x32x8_f16&operand=C&waves=2x2&shape=2048x1024")
+    took = time.time() - t0
+    st = page_state(b)
+    check(took < 5 and "the web page draws at most" in st["message"] and "2097152 cells" in st["message"],
+          "a 2048x1024 C tile: refused in %.1f s (%s)" % (took, st["message"][:100]))
+    rc, _, _ = cli.run(["figure", "--arch", "gfx942", "--instruction", "v_mfma_f32_32x32x8_f16", "--operand", "C",
+                        "--waves", "2x2", "--shape", "512x512"], ".svg")
+    check(rc == 0 and b.open(base + "#arch=gfx942&i=v_mfma_f32_32x32x8_f16&operand=C&waves=2x2&shape=512x512") and
+          page_state(b)["figure"], "a 512x512 C tile (262,144 cells) is drawn")
+
+
+def check_menus(b, cli, base):
+    """The Modifiers menus offer exactly the CLI's options and the values they take: each value of each
+    menu, chosen, draws (no message), and lanescope-cli figure takes the same option and value."""
+    _, helptext, _ = cli.run(["figure", "--help"])
+    options = set(re.findall(r"^ +(?:-\w,)?--([a-z][a-z0-9-]*)", helptext.decode(), re.M))
+    for link in ("#arch=sm_90a&i=wgmma_m64n64k16_f32_f16&operand=B", "#arch=sm_100a&i=tcgen05_mma_m128n64k16_f32_f16&operand=B",
+                 "#arch=gfx942&i=v_mfma_f32_32x32x1_2b_f32&operand=A"):
+        b.open(base + link)
+        menus = b.js("[...document.querySelectorAll('select[data-mod]')].map(s => [s.dataset.mod,"
+                     " [...s.options].slice(1).filter(o => !o.disabled).map(o => o.value)])")
+        check(menus and all(k.replace("_", "-") in options for k, _ in menus),
+              "%s: every menu is a CLI option (%s)" % (link, ", ".join(k for k, _ in menus or [])))
+        refused = []
+
+        def choose(key, v):  # the menu as a person uses it: the page draws again in place
+            b.js("(() => { const s = document.querySelector('select[data-mod=%s]'); s.value = %s; s.onchange(); })()"
+                 % (key, json.dumps(v)))
+            for _ in range(200):
+                if b.js("document.body.dataset.ready === '1'"):
+                    break
+                time.sleep(0.05)
+        for key, values in menus:
+            for v in values:
+                choose(key, v)
+                msg = page_state(b)["message"]
+                keys = parse_hash(b.js("location.hash"))
+                rc, _, err = cli.run(cli_args("figure", keys), ".svg")
+                if msg or rc != 0 or (key, v) not in keys:
+                    refused.append("%s=%s: %s" % (key, v, (msg or err).splitlines()[0] if (msg or err) else "not in the link"))
+                choose(key, "")
+        if "tcgen05" in link:
+            off = b.js("(() => { const s = document.querySelector('select[data-mod=tmem_load]');"
+                       " return s && [...s.options].filter(o => o.disabled).map(o => o.value); })()")
+            check(bool(off) and "32X32B" in off, "%s: tmem_load's read-back shapes (D only) are offered disabled for B (%s)" % (link, off))
+        check(not refused, "%s: every value of every menu draws, as lanescope-cli figure takes it (%s)" % (link, refused[:2]))
+
+
+def check_memory_view(b, cli, base):
+    """The shared-memory view: hovering a chunk names its bytes and banks (the figure's own hover title,
+    lanescope-cli figure --hover-titles's <title>), a click pins it into the link, and the zoom and
+    scroll position are kept in the link."""
+    link = "#arch=sm_90a&i=wgmma_m64n64k16_f32_f16&operand=B&memory=smem&swizzle=64B"
+    keys = parse_hash(link)
+    check(b.open(base + link), "opens " + link)
+    rc, svg, _ = cli.run(cli_args("figure", keys, ["--hover-titles"]), ".svg")
+    # The SVG's hover titles, one per chunk, each starting with the chunk's bytes ("0x0010–0x001F: banks 4–7, ...").
+    titles = [t.replace("&amp;", "&") for t in re.findall(r"<title>([^<]*)</title>", svg.decode())]
+    tile = "B.0x0010"
+    got = hover_text(b, tile)
+    want = next((t for t in titles if t.startswith("0x0010\u2013")), "?")
+    check(rc == 0 and got is not None and got.strip() == want and "banks" in want,
+          "shared-memory view: hovering %s says the CLI's title (%s)" % (tile, (got or "").strip()))
+    at = tile_center(b, tile)
+    b.mouse(at[0], at[1], "mousePressed", button="left")
+    b.mouse(at[0], at[1], "mouseReleased", button="left")
+    time.sleep(0.2)
+    h = b.js("location.hash")
+    check("pin=B.0x0010" in h and b.js("document.getElementById('pin-text').textContent").strip() == want,
+          "shared-memory view: a click pins the chunk into the link (%s)" % h)
+    b.mouse(1, 1)
+    b.page("Input.dispatchMouseEvent", {"type": "mouseWheel", "x": at[0], "y": at[1], "deltaX": 0, "deltaY": -400})
+    time.sleep(0.5)
+    h = b.js("location.hash")
+    v = b.js("lanescopePage.view()")
+    check("&at=" in h, "shared-memory view: the zoom is written into the link (%s)" % h)
+    b.open(base + h)
+    v2 = b.js("lanescopePage.view()")
+    check(v and v2 and abs(v["s"] - v2["s"]) < 0.01 and abs(v["x"] - v2["x"]) < 2 and abs(v["y"] - v2["y"]) < 2,
+          "shared-memory view: the link reopens at the same zoom and position (%s, %s)" % (v, v2))
+    check(b.js("document.getElementById('pinned').hidden") is False, "shared-memory view: the link reopens with the chunk pinned")
+    b.open(base + "#arch=sm_90a&i=wgmma_m64n64k16_f32_f16&operand=B&at=100,x,1")
+    check("at=100,x,1: legal: at=SCALE,X,Y" in page_state(b)["message"], "a malformed at= is said, with what is legal")
+
+
+def fuzz_links(b, base, rnd, n):
+    """The page's link parser on random links (seeded): random keys (legal, near-legal, junk, empty,
+    markup) and values (numbers, names, markup, control characters, percent signs, long text, other
+    scripts); each ends with a message or a figure: never an exception, a blank page or script run."""
+    legal = ["arch", "i", "operand", "view", "cbsz", "abid", "blgp", "waves", "tiles_per_wave", "shape", "k_width",
+             "transposed", "memory", "order", "ld", "pad", "swizzle", "major", "lbo", "sbo", "pin", "at", "tmem_load"]
+    junk = ["", "help", "--", "-a", "wavez", "out", "format", "x" * 300, "__proto__", "constructor", "ARCH", "i-", "é", "%", "+"]
+    values = ["", "0", "1", "-1", "2x2", "64x64x16", "A", "B", "all", "K", "MN", "128B", "lds", "smem", "registers",
+              "gfx942", "sm_90a", "gfx950", "v_mfma_f32_32x32x8_f16", "wgmma_m64n64k16_f32_f16", "A,3,17", "B.0x0010",
+              "1,10,10", "9" * 30, "0x10", "nan", "1e9", "\u00e9\u4e2d", "\\\\", "'", '"', "a b", "1\n2", "\t", "\x00", "\x7f"]
+    failures = []
+    for case in range(n):
+        parts = []
+        if rnd.random() < 0.8:
+            parts += [("arch", rnd.choice(["gfx942", "gfx950", "sm_90a", "sm_100a", "gfx1100"])),
+                      ("i", rnd.choice(["v_mfma_f32_32x32x8_f16", "v_mfma_f32_4x4x4_16b_f16", "wgmma_m64n64k16_f32_f16",
+                                        "v_wmma_f32_16x16x16_f16", "tcgen05_mma_m128n64k16_f32_f16"]))]
+        for _ in range(rnd.randint(0, 4)):
+            r = rnd.random()
+            k = rnd.choice(legal) if r < 0.6 else rnd.choice(junk) if r < 0.9 else rnd.choice(PAYLOADS)
+            v = rnd.choice(values) if rnd.random() < 0.85 else rnd.choice(PAYLOADS)
+            parts.append((k, v))
+        enc = (lambda t: urllib.parse.quote(t, safe="")) if rnd.random() < 0.85 else (lambda t: t.replace("&", "").replace("#", ""))
+        link = "#" + "&".join(enc(k) + ("" if v == "" and rnd.random() < 0.5 else "=" + enc(v)) for k, v in parts)
+        if rnd.random() < 0.1:
+            link += rnd.choice(["%", "%ZZ", "&&", "=", "&=&"])
+        # A link of its own between cases: each case is a change of link (a hashchange).
+        b.js("document.body.dataset.ready = '0'; location.hash = '#arch=fuzz'")
+        for _ in range(100):
+            if b.js("document.body.dataset.ready === '1'"):
+                break
+            time.sleep(0.025)
+        b.js("document.body.dataset.ready = '0'")
+        b.js("location.hash = %s" % json.dumps(link))
+        done = False
+        for _ in range(400):
+            if b.js("document.body.dataset.ready === '1'"):
+                done = True
+                break
+            time.sleep(0.025)
+        st = page_state(b)
+        fault = "a fault of the page" in st["message"]
+        if not done or fault or st["errors"] or st["xss"] is not None or not st["picker"] or not (st["message"] or st["figure"]):
+            failures.append((link, done, st))
+    check(not failures, "fuzzing the link parser: %d random links each end in a message or a figure, no exception or script (%s)"
+          % (n, failures[:2]))
 
 
 def check_gallery(b, cli, base, shots):
