@@ -110,3 +110,54 @@ TEST_CASE("scale factors: a K-block past this MMA's points at --sfa-id", "[black
     const ls::OperandLayout L = ls::layout_of(ins, sm100a(), ls::Operand::SA, ls::Modifiers{});
     CHECK_THROWS_WITH(L.where({0, 0, 1}), Catch::Contains("--sfa-id"));
 }
+
+TEST_CASE("scale factors: K-blocks past the first 4 are the next groups along the K tile (deduce_smem_layoutSF*)",
+          "[blackwell][sf]") {
+    // CUTLASS deduce_smem_layoutSFA: ((MN/128,(32,4)),(VS,NSF),k-tile) with the K groups outermost: a group of 4
+    // K-blocks is one 512-byte block per 128 rows; the next group follows at +512*ceil(MN/128).
+    const ls::Instruction& ins = find("tcgen05_mma_m128n256k64_f32_e2m1_mxf4nvf4_2x_ue8m0");
+    const ls::ScaleFactorTile sfb = ls::scale_factor_tile(ins, ls::Operand::SB);  // N = 256: 2 blocks per group
+    for (int n : {0, 37, 130, 255})
+        for (int kb : {4, 5, 9, 15}) {
+            const ls::ScaleFactorPlace p = sfb.place(n, kb);
+            CHECK(p.smem_byte ==
+                  static_cast<std::uint32_t>(1024 * (kb / 4) + 512 * (n / 128) + 16 * (n % 32) + 4 * ((n / 32) % 4) + kb % 4));
+            CHECK(p.copy == 2 * (kb / 4) + n / 128);  // one tcgen05.cp.32x128b.warpx4 per 512 bytes
+            CHECK(p.mma == kb / 2);                   // 2X: two K-blocks per MMA
+            CHECK(p.sf_id == 2 * ((kb % 4) / 2));     // PTX: 2X picks halfword 0 or 2 of the word
+        }
+    CHECK_THROWS_WITH(sfb.place(0, -1), Catch::Contains("legal"));
+    CHECK_THROWS_WITH(sfb.place(256, 0), Catch::Contains("n 0..255"));
+}
+
+TEST_CASE("scale factors: the byte map holds each (m, kb) of a CTA once, padding past M", "[blackwell][sf]") {
+    // SFB with N = 64: CUTLASS rounds the SF block up to 128 columns (Blk_MN), n = 64..127 padding.
+    const ls::Instruction& ins = find("tcgen05_mma_m128n64k64_f32_e2m1_mxf4nvf4_4x_ue4m3");
+    const ls::ScaleFactorTile t = ls::scale_factor_tile(ins, ls::Operand::SB);
+    const auto map = t.byte_map();
+    REQUIRE(map.size() == 512u);
+    std::set<std::pair<int, int>> seen;
+    int padding = 0;
+    for (size_t b = 0; b < map.size(); ++b) {
+        const auto [n, kb] = map[b];
+        if (n < 0) {
+            ++padding;
+            // The atom's byte 16*(n%32) + 4*((n/32)%4) + kb: the padding bytes are those of n/32 = 2, 3.
+            CHECK((b % 16) / 4 >= 2);
+            continue;
+        }
+        CHECK(b == static_cast<size_t>(16 * (n % 32) + 4 * ((n / 32) % 4) + kb));
+        CHECK(seen.insert({n, kb}).second);
+    }
+    CHECK(padding == 256);
+    CHECK(seen.size() == 64u * 4u);
+}
+
+TEST_CASE("scale factors: one scale factor's answer names its byte, TMEM place and --sfa-id", "[blackwell][sf]") {
+    const ls::Instruction& ins = find("tcgen05_mma_m128n256k32_f32_e4m3_mxf8f6f4_1x_ue8m0");
+    const ls::ScaleFactorTile t = ls::scale_factor_tile(ins, ls::Operand::SA);
+    // SFA(33, kb 2): byte 16*1 + 4*1 + 2 = 22; row 1 -> lanes 1, 33, 65, 97; column 1; 1X: MMA 2, SFA_ID 2 (byte 2).
+    const std::string s = ls::scale_factor_answer(t, t.place(33, 2));
+    CHECK_THAT(s, Catch::Contains("byte 22 ") && Catch::Contains("lanes 1, 33, 65, 97") && Catch::Contains("column 1 ") &&
+                      Catch::Contains("bits 23:16") && Catch::Contains("MMA 2 with --sfa-id 2"));
+}
