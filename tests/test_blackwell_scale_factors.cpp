@@ -5,6 +5,8 @@
 // to 128; tmem_e_frg_ws's copies; SM100_UTCCP_4x32dp128bit: row l -> lanes l + 32p), never
 // lanescope's own output. Not confirmed on hardware.
 #include "lanescope/lanescope.hpp"
+#include "lanescope/blackwell.hpp"
+#include "lanescope/render.hpp"
 #include "lanescope/scale_factors.hpp"
 
 #include <catch2/catch.hpp>
@@ -160,4 +162,25 @@ TEST_CASE("scale factors: one scale factor's answer names its byte, TMEM place a
     const std::string s = ls::scale_factor_answer(t, t.place(33, 2));
     CHECK_THAT(s, Catch::Contains("byte 22 ") && Catch::Contains("lanes 1, 33, 65, 97") && Catch::Contains("column 1 ") &&
                       Catch::Contains("bits 23:16") && Catch::Contains("MMA 2 with --sfa-id 2"));
+}
+
+TEST_CASE("sm_120 scale_vec::4X with ue8m0: PTX 9.1 allows it, CUDA 13.0 ptxas refuses it (a PTX-only row)",
+          "[blackwell][sf][ptx-only]") {
+    // PTX ISA 9.1 §1.3: "Adds support for .scale_vec::4X with .ue8m0 as .stype with .kind::mxf4nvf4 for mma/mma.sp".
+    const ls::Target& t = ls::Catalog::target("sm_120a");
+    const ls::Catalog& cat = ls::Catalog::builtin(t.family);
+    const ls::Instruction& e8 = cat.find_instruction(t, "mma_m16n8k64_f32_e2m1_mxf4nvf4_4x_ue8m0");
+    CHECK(ls::ptx_only(e8));
+    CHECK(e8.scale_vec == 4);
+    CHECK(e8.scale_type == ls::ElemType::E8M0);
+    CHECK(e8.ptx_version == "9.1");
+    const ls::Instruction& sp = cat.find_instruction(t, "mma_sp_m16n8k128_f32_e2m1_mxf4nvf4_4x_ue8m0");
+    CHECK(ls::ptx_only(sp));
+    // The ue4m3 form ptxas accepts is not PTX-only.
+    CHECK_FALSE(ls::ptx_only(cat.find_instruction(t, "mma_m16n8k64_f32_e2m1_mxf4nvf4_4x_ue4m3")));
+    // Its layout is the 4X one (PTX §9.7.14.5.14: the scale vector size, not the type, shapes SF_A): 4 per row.
+    const ls::OperandLayout sa = ls::layout_of(e8, t, ls::Operand::SA, ls::Modifiers{});
+    CHECK(sa.cols() == 4);
+    CHECK(ls::render_info(ls::Query{&e8, &t, ls::resolve_modifiers(e8, t, ls::Modifiers{})}, ls::Format::Json)
+              .find("\"ptx_only\": true") != std::string::npos);
 }
