@@ -6,6 +6,7 @@
 
 #ifdef LANESCOPE_HAVE_FIGURES
 #include "lanescope/figures.hpp"
+#include "lanescope/scale_factor_figure.hpp"
 #include "lanescope/files.hpp"
 #include "lanescope/limits.hpp"
 
@@ -68,6 +69,36 @@ std::string format_from_name(const std::string& out) {
 
 int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f);
 
+// `figure --memory smem --operand SFA|SFB` of a block-scaled tcgen05.mma: the scale factors' bytes in
+// shared memory (lanescope/scale_factor_figure.hpp); -1 for any other operand.
+int scale_factor_figure(const Options& o, const FigureOptions& fo, fig::FigureFormat format) {
+    if (o.operand == "all" || o.operand == "ALL") return -1;
+    Options plain = o;
+    plain.mods = ls::Modifiers{};
+    plain.mods.wave = o.mods.wave;
+    const Resolved r = resolve(plain);
+    const ls::Operand op = parse_operand_or_throw(o.operand, *r.ins);
+    if (r.ins->kind != ls::LayoutKind::Tcgen05Mma || (op != ls::Operand::SA && op != ls::Operand::SB)) return -1;
+    const auto extra = given_options_except(o, {"--arch", "--instruction", "--operand", "--memory", "--catalog", "--wave",
+                                                "--format", "--out", "--theme", "--scale", "--width", "--min-font",
+                                                "--hover-titles"});
+    if (!extra.empty())
+        throw UsageError(extra.front() + " does not apply to the scale factors in shared memory (no descriptor reads "
+                         "them: tcgen05.cp copies them); legal with figure --memory smem --operand SFA|SFB: --theme, "
+                         "--width, --min-font, --scale, --hover-titles");
+    fig::ScaleFactorFigureSpec spec;
+    spec.query = r.query;
+    spec.tile = ls::scale_factor_tile(*r.ins, op);
+    spec.theme = fig::parse_theme(fo.theme);
+    spec.hover_titles = fo.hover_titles;
+    const double width_pt = fig::parse_width_pt(fo.width.empty() ? (format == fig::FigureFormat::Tikz ? "column" : "natural") : fo.width);
+    if (width_pt > 0) {
+        spec.fit_width = width_pt / fig::pt_per_unit(format);
+        spec.min_font = fig::parse_font_pt(fo.min_font) / fig::pt_per_unit(format);
+    }
+    return write_figure(fo, format, fig::build_scale_factor_figure(spec));
+}
+
 int cmd_figure(const Options& o, const FigureOptions& fo) {
     if (fo.out.empty()) throw UsageError("figure needs -o FILE (the .svg, .tex or .png to write; - for stdout)");
     const fig::FigureFormat format = fig::parse_figure_format(fo.format.empty() ? format_from_name(fo.out) : fo.format);
@@ -86,6 +117,7 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
                              "(no thread issues loads for it); legal with figure --memory smem: --major K|MN, --swizzle "
                              "none|32B|64B|128B|128B_base32B, --lbo, --sbo, --smem-address, --base-offset, --descriptor 0x..., "
                              "--theme, --width, --min-font, --scale, --hover-titles");
+        if (const int rc = scale_factor_figure(o, fo, format); rc >= 0) return rc;
         fig::SmemFigureSpec spec;
         SmemPick pick = pick_smem_operand(o, fo.memory);
         spec.query = pick.r.query;

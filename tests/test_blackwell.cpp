@@ -135,8 +135,12 @@ TEST_CASE("blackwell catalog: legal exactly where CUDA 13.0 ptxas accepts it", "
     // kind::f8f6f4 with fp8 types assembles on sm_100a too; with e2m1 it is sm_120's.
     CHECK(refusal("sm_100a", "mma_m16n8k32_f32_e4m3_e5m2_f8f6f4").empty());
     CHECK_FALSE(refusal("sm_100a", "mma_m16n8k32_f32_e2m1_f8f6f4").empty());
-    // scale_vec::4X with ue8m0 needs PTX 9.1: CUDA 13.0's ptxas refuses it, so the catalog has none.
-    CHECK_FALSE(refusal("sm_120a", "mma_m16n8k64_f32_e2m1_mxf4nvf4_4x_ue8m0").empty());
+    // scale_vec::4X with ue8m0 is PTX 9.1's (§1.3) and CUDA 13.0's ptxas refuses it: the catalog has it as a
+    // PTX-only row (laid out on sm_120a, marked PTX-only; conformance --ptxas expects ptxas's refusal), and
+    // still only where PTX allows block-scaled mma.sync.
+    CHECK(refusal("sm_120a", "mma_m16n8k64_f32_e2m1_mxf4nvf4_4x_ue8m0").empty());
+    CHECK(ls::ptx_only(find("sm_120a", "mma_m16n8k64_f32_e2m1_mxf4nvf4_4x_ue8m0")));
+    CHECK_THAT(refusal("sm_100a", "mma_m16n8k64_f32_e2m1_mxf4nvf4_4x_ue8m0"), Catch::Contains("PTX-only"));
     // Sparse mxf4 needs an a target.
     CHECK_FALSE(refusal("sm_120f", "mma_sp_m16n8k128_f32_e2m1_mxf4_2x_ue8m0").empty());
     CHECK(refusal("sm_121a", "mma_sp_m16n8k128_f32_e2m1_mxf4_2x_ue8m0").empty());

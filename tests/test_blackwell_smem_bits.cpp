@@ -154,6 +154,9 @@ TEST_CASE("tcgen05 smem legality: sub-byte K-major only, K-major 128B_base32B re
         for (const char* kind : kKinds) {
             const ls::Instruction& ins = find(std::string("tcgen05_mma_m128n256k32_f32_") + c.type + kind);
             CHECK_THAT(refusal(ins, ls::Operand::B, mn), Catch::Contains("K-major only") && Catch::Contains("legal: --major K"));
+            // The type as PTX names it (e2m1, e2m3, e3m2), not lanescope's AMD-side enumerator names.
+            CHECK_THAT(refusal(ins, ls::Operand::B, mn), Catch::Contains(std::string("-bit ") + c.type + " A/B"));
+            for (const char* amd : {"bf6", "fp6", "fp4"}) CHECK_THAT(refusal(ins, ls::Operand::B, mn), !Catch::Contains(amd));
         }
     CHECK_THAT(refusal(find("tcgen05_mma_m128n256k64_f32_e2m1_mxf4_ue8m0"), ls::Operand::A, mn), Catch::Contains("K-major only"));
     // K-major 128B_base32B: CUTLASS static_asserts it; PTX's Table 54 allows it, Table 55 has no atom.
@@ -226,6 +229,19 @@ TEST_CASE("tcgen05 A in TMEM (_ts): a 4/6-bit value's bits in its 8-bit containe
                 CHECK(w[0].bit_lo == 8 * (k % 4) + lo);
                 CHECK(w[0].bit_hi == 8 * (k % 4) + lo + c.bits - 1);
             }
+    }
+    // Sparse _ts (kind::f8f6f4 .sp): a 2:4 group's two stored values share 16 bits (the metadata says which k
+    // is which), so the layout places the group; the formula says where a value sits in each 8-bit container,
+    // with the type as PTX names it.
+    for (const Case& c : kTypes) {
+        const ls::Instruction& ins = find(std::string("tcgen05_mma_sp_m128n256k64_f32_") + c.type + "_ts");
+        const ls::OperandLayout L = ls::layout_of(ins, sm100a(), ls::Operand::A, ls::Modifiers{});
+        const std::string bits = c.bits == 4 ? "bits 5:2" : "bits 5:0";
+        CHECK_THAT(L.formula(), Catch::Contains(std::string("each stored ") + c.type + " value at " + bits));
+        const auto w = L.where({0, 3, 9});
+        REQUIRE(w.size() == 1);
+        CHECK(w[0].reg == 16 * (9 / 4) / 32);  // group q = 2 at bits 16q of the row
+        CHECK(w[0].bit_lo == 16 * (9 / 4) % 32);
     }
     // sm_120's mma.sync: the same containers in registers (A of m16n8k32: a0 in bits 5:2 for e2m1).
     const ls::Target& t120 = ls::Catalog::target("sm_120a");

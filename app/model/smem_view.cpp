@@ -52,6 +52,46 @@ SmemView build_smem_view(const LayoutSet& set, ls::Operand op) {
     return v;
 }
 
+bool scale_factor_operand(const LayoutSet& set, ls::Operand op) {
+    return set.ins && set.target && (op == ls::Operand::SA || op == ls::Operand::SB) && set.find(op) &&
+           ls::scale_factor_path_refusal(*set.ins, op).empty();
+}
+
+ScaleFactorView build_scale_factor_view(const LayoutSet& set, ls::Operand op) {
+    ScaleFactorView v;
+    v.operand = op;
+    if (!set.ins) {
+        v.error = "no instruction";
+        return v;
+    }
+    try {
+        v.tile = ls::scale_factor_tile(*set.ins, op);
+        v.bytes = v.tile->byte_map();
+    } catch (const ls::Error& e) {
+        v.tile.reset();
+        v.error = e.what();
+    }
+    return v;
+}
+
+std::string ScaleFactorView::label(int byte) const {
+    if (!tile || byte < 0 || byte >= static_cast<int>(bytes.size()) || bytes[static_cast<size_t>(byte)].first < 0) return "";
+    const auto [x, kb] = bytes[static_cast<size_t>(byte)];
+    return std::string(operand == ls::Operand::SA ? "m" : "n") + std::to_string(x) + " kb" + std::to_string(kb);
+}
+
+std::string ScaleFactorView::description(int byte) const {
+    if (label(byte).empty()) return tile ? "byte " + std::to_string(byte) + ": padding (CUTLASS's 128-row block)" : "";
+    const auto [x, kb] = bytes[static_cast<size_t>(byte)];
+    return ls::scale_factor_answer(*tile, tile->place(x, kb));
+}
+
+int ScaleFactorView::column(int byte) const {
+    if (label(byte).empty()) return -1;
+    const auto [x, kb] = bytes[static_cast<size_t>(byte)];
+    return tile->place(x, kb).tmem_column;
+}
+
 int SmemView::chunk_at(std::uint32_t address) const {
     const std::uint32_t first = address / 16 * 16;
     auto it = std::lower_bound(chunks.begin(), chunks.end(), first,

@@ -9,6 +9,7 @@
 #include "model/selection.hpp"
 #include "model/tiles.hpp"
 
+#include "lanescope/scale_factors.hpp"
 #include "lanescope/smem.hpp"
 
 #include <array>
@@ -48,6 +49,27 @@ struct SmemView {
 
 // Never throws: core's message becomes `error`.
 SmemView build_smem_view(const LayoutSet& set, ls::Operand op);
+
+// The Memory tab for SFA / SFB of a block-scaled tcgen05.mma: one CTA's SF tile in shared memory as
+// CUTLASS stages it (core's ScaleFactorTile, lanescope/scale_factors.hpp), 16 bytes to a row (one
+// tcgen05.cp.32x128b.warpx4 source row), each byte with the (m or n, K-block) it holds.
+bool scale_factor_operand(const LayoutSet& set, ls::Operand op);
+struct ScaleFactorView {
+    ls::Operand operand = ls::Operand::SA;
+    std::string error;                          // core's refusal (then nothing else is set)
+    std::optional<ls::ScaleFactorTile> tile;
+    std::vector<std::pair<int, int>> bytes;     // ScaleFactorTile::byte_map: (m or n, kb) per byte, {-1, -1} padding
+    bool ok() const { return tile.has_value(); }
+    int rows() const { return static_cast<int>(bytes.size()) / 16; }
+    // "m33 kb2" (SFB: "n33 kb2") at byte `byte`, "" for padding; the byte's whole path (core's
+    // scale_factor_answer) for a tooltip.
+    std::string label(int byte) const;
+    std::string description(int byte) const;
+    // The TMEM column a byte is copied to (its colour), -1 for padding.
+    int column(int byte) const;
+};
+// Never throws: core's message becomes `error`.
+ScaleFactorView build_scale_factor_view(const LayoutSet& set, ls::Operand op);
 
 // The tile in shared memory as a grid to cache in a texture: one grid row per 128-byte row
 // holding elements (v.rows), one cell per cell_bits of it (64 for 16-bit types), in

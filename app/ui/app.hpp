@@ -141,6 +141,7 @@ struct MemoryViewState {
     // memory instead of plans (panel_smem.cpp), and the descriptor text field's contents.
     bool descriptor = false;
     SmemView smem;
+    ScaleFactorView sf;  // SFA / SFB of a block-scaled tcgen05.mma (descriptor is set too: no plans)
     TileGrid smem_tiles;
     TileTexture smem_tex;
     char descriptor_text[40] = {};

@@ -234,10 +234,12 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         MemorySettings ms;
         ms.operand = !only.empty() ? only.front() : checked.find(ls::Operand::B) ? ls::Operand::B : checked.layouts.front().operand();
         ms.tile.space = a.memory == "global" ? ls::MemorySpace::Global : ls::MemorySpace::Lds;
-        if (a.memory == "smem" && !descriptor_operand(checked, ms.operand)) {
+        // In shared memory: what a matrix descriptor reads, and SFA / SFB of a block-scaled tcgen05.mma.
+        auto in_smem = [&](ls::Operand op) { return descriptor_operand(checked, op) || scale_factor_operand(checked, op); };
+        if (a.memory == "smem" && !in_smem(ms.operand)) {
             std::string legal;
             for (const ls::OperandLayout& o : checked.layouts)
-                if (descriptor_operand(checked, o.operand())) legal += (legal.empty() ? "" : ", ") + std::string(ls::operand_name(o.operand()));
+                if (in_smem(o.operand())) legal += (legal.empty() ? "" : ", ") + std::string(ls::operand_name(o.operand()));
             std::cerr << "lanescope: --memory smem: operand " << ls::operand_name(ms.operand) << " of " << checked.ins->mnemonic
                       << " is not read through a matrix descriptor; legal: "
                       << (legal.empty() ? "an instruction with one (wgmma B or, with --smem-a 1, A; tcgen05.mma A and B)"

@@ -82,10 +82,13 @@ void App::rebuild_memory_plans() {
     m.plans_dirty = false;
     m.tiles_dirty = true;
     // An operand a matrix descriptor reads: its tile in shared memory, no loads to plan.
-    m.descriptor = descriptor_operand(set, m.settings.operand);
+    // SFA / SFB of a block-scaled tcgen05.mma: their bytes in shared memory (tcgen05.cp copies them).
+    const bool sf = scale_factor_operand(set, m.settings.operand);
+    m.sf = sf ? build_scale_factor_view(set, m.settings.operand) : ScaleFactorView{};
+    m.descriptor = sf || descriptor_operand(set, m.settings.operand);
     m.descriptor_text[0] = 0;
     if (m.descriptor) {
-        m.smem = build_smem_view(set, m.settings.operand);
+        m.smem = sf ? SmemView{} : build_smem_view(set, m.settings.operand);
         m.smem_row_h = 0, m.smem_scroll = 0;  // a new tile opens with every label legible
         m.plain = m.transposed = m.store = MemoryPlan{};
         m.plain.error = m.transposed.error = m.store.error = "read through a matrix descriptor: the instruction loads it itself";

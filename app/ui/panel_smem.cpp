@@ -519,7 +519,54 @@ void draw_smem_descriptor(App& app) {
     ImGui::EndChild();
 }
 
+// SFA / SFB: one CTA's SF tile, a table row per 16-byte tcgen05.cp source row, each byte with its
+// (m or n, K-block), coloured by the TMEM column it is copied to; a byte's whole path as its tooltip.
+void draw_scale_factor_panel(App& app) {
+    const ScaleFactorView& v = app.memory.sf;
+    if (!v.ok()) {
+        ImGui::TextColored(ImVec4(0.9f, 0.3f, 0.3f, 1), "%s", v.error.c_str());
+        return;
+    }
+    const ls::ScaleFactorTile& t = *v.tile;
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted((std::string(v.operand == ls::Operand::SA ? "SFA" : "SFB") + " in shared memory: " +
+                            std::to_string(t.bytes) + " bytes per CTA, a row per 16-byte source row of " + t.copy_shape +
+                            " (row l to TMEM lanes l + 32p), colour: the TMEM column. Not confirmed on hardware.")
+                               .c_str());
+    ImGui::TextDisabled("%s", ("shared memory: " + t.smem_formula).c_str());
+    ImGui::TextDisabled("%s", ("MMA: " + t.id_formula).c_str());
+    ImGui::PopTextWrapPos();
+    const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY;
+    if (!ImGui::BeginTable("sf_bytes", 17, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) return;
+    ImGui::TableSetupScrollFreeze(1, 1);
+    const float cell = ImGui::CalcTextSize("m000 kb0").x + 4 * app.scale;  // the widest label, fixed (one frame lays it out)
+    ImGui::TableSetupColumn("byte", ImGuiTableColumnFlags_WidthFixed, ImGui::CalcTextSize("0x0000").x + 4 * app.scale);
+    for (int c = 0; c < 16; ++c) ImGui::TableSetupColumn(("+" + std::to_string(c)).c_str(), ImGuiTableColumnFlags_WidthFixed, cell);
+    ImGui::TableHeadersRow();
+    for (int r = 0; r < v.rows(); ++r) {
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::Text("0x%04X", 16 * r);
+        for (int c = 0; c < 16; ++c) {
+            ImGui::TableNextColumn();
+            const int byte = 16 * r + c;
+            const int col = v.column(byte);
+            if (col < 0) {
+                ImGui::TextDisabled("-");
+            } else {
+                const ls::Rgb fill = ls::categorical(col, app.settings.view.theme);
+                ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, IM_COL32(fill.r, fill.g, fill.b, 255));
+                const ls::Rgb ink = ls::text_on(fill);
+                ImGui::TextColored(ImVec4(ink.r / 255.0f, ink.g / 255.0f, ink.b / 255.0f, 1), "%s", v.label(byte).c_str());
+            }
+            if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", v.description(byte).c_str());
+        }
+    }
+    ImGui::EndTable();
+}
+
 void draw_smem_panel(App& app) {
+    if (app.memory.sf.ok() || !app.memory.sf.error.empty()) return draw_scale_factor_panel(app);
     draw_smem_legend(app);
     draw_smem_controls(app);
     draw_smem_summary(app);

@@ -220,7 +220,9 @@ ConformanceResult run_ptxas_conformance(const Catalog& cat, const PtxasConforman
             k.mnemonic = l.spelling;
             // Blackwell spellings: what find_instruction accepts on this target (the qualified
             // tcgen05.mma forms included); the other NVIDIA rows: their families from min_target on.
-            if (!l.ins->targets.empty()) {
+            if (ptx_only(*l.ins)) {
+                k.negative = true;  // PTX allows it, CUDA 13.0 ptxas must refuse it (the row says so)
+            } else if (!l.ins->targets.empty()) {
                 try {
                     cat.find_instruction(*t, l.spelling);
                     k.negative = false;

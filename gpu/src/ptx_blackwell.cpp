@@ -8,6 +8,7 @@
 // cells back as 32x32b (thread = TMEM lane 32*warp + lane, register = column: the witness of
 // where the store put each register) and with the row's shape (the round trip), and writes
 // both to `out`, thread-major: the cells first, then the round-tripped registers.
+#include "lanescope/blackwell.hpp"
 #include "lanescope/gpu.hpp"
 #include "lanescope/smem.hpp"
 #include "nvidia.hpp"
@@ -124,6 +125,10 @@ std::string mma_block_scale_probe_source(const Instruction& ins, const Target& t
         ins.mnemonic.rfind("mma.sync.", 0) != 0)
         throw Error(ins.mnemonic + ": the one-hot scale-factor probe is for the dense block-scaled mma.sync rows of "
                     "sm_120 (kind::mxf8f6f4, mxf4, mxf4nvf4 with .block_scale)");
+    if (ptx_only(ins))
+        throw Error(ins.mnemonic + ": " + kPtxOnly + " (PTX ISA " + ins.ptx_version +
+                    "), so no probe of it can be assembled; legal: the block-scaled mma.sync rows ptxas accepts "
+                    "(scale_vec::4X with ue4m3)");
     auto regs = [&](Operand op) { return operand_regs(ins, op, mods); };
     const int ra = regs(Operand::A), rb = regs(Operand::B), rc = regs(Operand::C), rd = regs(Operand::D);
     const std::string acc = elem_bits(ins.d_type()) == 32 ? ".f32" : ".b32";

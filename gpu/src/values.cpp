@@ -36,6 +36,9 @@ MiniFloat minifloat_of(ElemType t, Family fam) {
         case ElemType::F16: return {5, 10, 15, false};
         case ElemType::E4M3: return {4, 3, 7, false};   // NVIDIA fp8: OCP formats
         case ElemType::E5M2: return {5, 2, 15, false};
+        // PTX's unsigned e4m3 scale factor (.ue4m3): e4m3's 4 exponent and 3 mantissa bits, bias 7, and no
+        // sign bit (CUTLASS float8.h float_ue4m3_t: range [0, 448], NaN, denormals, no infinity): bit 7 unused.
+        case ElemType::UE4M3: return {4, 3, 7, false};
         default: throw Error("internal: no small-float format for " + std::string(elem_name(t)));
     }
 }
@@ -126,6 +129,9 @@ uint64_t encode_value(ElemType type, Family fam, double v) {
                 throw Error("probe scale not representable in e8m0");
             return uint32_t(e - 1 + 127);
         }
+        case ElemType::UE4M3:
+            if (v < 0 || std::signbit(v)) throw Error("probe scale " + std::to_string(v) + " is not representable in ue4m3 (unsigned)");
+            return encode_minifloat(type, fam, v);
         case ElemType::E5M3:
             // gfx1250's scale format 1: LLVM 22 names it (MATRIX_SCALE_FMT_E5M3), but no public source
             // gives its bit layout, so probes cannot write one: said, not guessed.
@@ -179,6 +185,9 @@ double decode_value(ElemType type, Family fam, uint64_t bits) {
         }
         case ElemType::IDX: return double(bits & 3u);
         case ElemType::E8M0: return std::ldexp(1.0, int(bits & 0xFFu) - 127);
+        case ElemType::UE4M3: return decode_minifloat(minifloat_of(type, fam), uint32_t(bits) & 0x7Fu);  // no sign bit
+        case ElemType::E5M3:  // as in encode_value: no public source gives its bit layout
+            throw Error("the probes cannot decode E5M3 scales: no public source gives the E5M3 bit layout");
         case ElemType::F8F6F4: break;
     }
     throw Error("internal: cannot decode " + std::string(elem_name(type)));

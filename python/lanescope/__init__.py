@@ -426,8 +426,9 @@ class Layout:
     def load(self, **options) -> dict:
         """The operand-load plan (``lanescope-cli load --format json``, docs/memory.md): memory=, order=,
         ld=, pad=, swizzle=, transpose=, store=, grouping=."""
-        return _json.loads(_run(["load", *self._words, *self._method_words(options, "load", _LOAD_SETS, "Layout.load()"),
-                                 "--format=json"])[1])
+        return _scale_factor_arrays(_json.loads(_run(["load", *self._words,
+                                                      *self._method_words(options, "load", _LOAD_SETS, "Layout.load()"),
+                                                      "--format=json"])[1]))
 
     def sweep(self, top: int = 10, **options) -> dict:
         """Paddings and swizzles ranked for this operand's loads (``load --sweep --format json``)."""
@@ -677,10 +678,29 @@ def header(arch: str, instruction: str, **options) -> str:
 
 
 def load(arch: str, instruction: str, operand: str = "A", **options) -> dict:
-    """The operand-load planner (``lanescope-cli load --format json``, docs/memory.md)."""
-    return _json.loads(_run(["load", *_target_words(arch, instruction, operand),
-                             *_option_words(options, "load", _LOAD_SETS, "load()"),
-                             "--format=json"])[1])
+    """The operand-load planner (``lanescope-cli load --format json``, docs/memory.md).
+
+    ``operand="SFA"`` / ``"SFB"`` with ``memory="smem"`` on a block-scaled tcgen05.mma: the scale
+    factors' path from shared memory (``row=``, ``col=``: one of them; SFA row m, col K-block; SFB
+    row K-block, col n), with ``"arrays"``: the entries' fields as numpy arrays (``tmem_lanes``
+    one row per entry) and, for one scale factor, ``"answer"``."""
+    return _scale_factor_arrays(_json.loads(_run(["load", *_target_words(arch, instruction, operand),
+                                                  *_option_words(options, "load", _LOAD_SETS, "load()"),
+                                                  "--format=json"])[1]))
+
+
+def _scale_factor_arrays(data):
+    """The scale-factor path's entries (core's ScaleFactorTile::place, as the CLI's JSON gives them)
+    as read-only numpy arrays under data["arrays"]; other load plans are returned as they are."""
+    entries = data.get("entries") if isinstance(data, dict) and "path" in data else None
+    if not entries:
+        return data
+    arrays = {k: _np.array([e[k] for e in entries], dtype=_np.int64) for k in entries[0] if k != "tmem_lanes"}
+    arrays["tmem_lanes"] = _np.array([e["tmem_lanes"] for e in entries], dtype=_np.int64)
+    for a in arrays.values():
+        a.setflags(write=False)
+    data["arrays"] = arrays
+    return data
 
 
 def sweep(arch: str, instruction: str, operand: str = "A", top: int = 10, **options) -> dict:

@@ -154,3 +154,30 @@ TEST_CASE("smem view: tcgen05's padded e3m2 tile, every cell at the value's own 
             CHECK(v.element_at_bit(v.chunk_at(bit / 8), static_cast<int>(bit % 128)) == std::optional<ls::Element>(ls::Element{0, m, k}));
         }
 }
+
+TEST_CASE("smem view: SFA / SFB bytes carry their (m, kb) as CUTLASS's SF atom places them") {
+    // CUTLASS sm100_blockscaled_layout.hpp, Sm1xxBlockScaledBasicChunk: ((32,4),(VS,4)):((16,4),(0,1)), so
+    // byte 16*(m%32) + 4*(m/32) + kb of a 128-row block holds SF(m, kb); tcgen05.cp.32x128b.warpx4 copies
+    // 16-byte row l to TMEM lanes l + 32p, byte i to column i/4 (CUTLASS SM100_UTCCP_4x32dp128bit).
+    const auto& cat = ls::Catalog::builtin();
+    const LayoutSet s = resolve_selection(cat, {"sm_100a", "tcgen05_mma_m128n256k64_f32_e2m1_mxf4nvf4_2x_ue8m0", {}});
+    CHECK(scale_factor_operand(s, ls::Operand::SA));
+    CHECK(scale_factor_operand(s, ls::Operand::SB));
+    CHECK_FALSE(scale_factor_operand(s, ls::Operand::A));
+    const ScaleFactorView v = build_scale_factor_view(s, ls::Operand::SA);
+    REQUIRE(v.ok());
+    CHECK(v.rows() == 32);
+    for (int m : {0, 33, 70, 127})
+        for (int kb = 0; kb < 4; ++kb) {
+            const int byte = 16 * (m % 32) + 4 * (m / 32) + kb;
+            CHECK(v.label(byte) == "m" + std::to_string(m) + " kb" + std::to_string(kb));
+            CHECK(v.column(byte) == m / 32);
+        }
+    const ScaleFactorView b = build_scale_factor_view(s, ls::Operand::SB);
+    REQUIRE(b.ok());
+    CHECK(b.rows() == 64);  // N = 256: two 512-byte blocks
+    CHECK(b.label(512 + 16 * 3 + 4 * 1 + 2) == "n" + std::to_string(128 + 32 + 3) + " kb2");
+    // Not a block-scaled kind: no scale factors.
+    const LayoutSet f16 = resolve_selection(cat, {"sm_100a", "tcgen05_mma_m128n256k16_f16_f16", {}});
+    CHECK_FALSE(scale_factor_operand(f16, ls::Operand::SA));
+}

@@ -20,5 +20,11 @@ std::vector<Instruction> blackwell_mma_forms(const Target& t);
 // lists them (Blackwell); else the row's families from min_target on, an `a`
 // min_target (sm_90a) meaning that target alone.
 bool claimed_on(const Instruction& ins, const Target& t);
+// Whether `ins` is PTX-only: PTX ISA (ins.ptx_version) allows it on its targets, but CUDA 13.0's
+// ptxas does not accept it (the row's targets field ends "ptx-only"; `conformance --ptxas` expects
+// ptxas to refuse it everywhere). info, list and JSON say so (kPtxOnly); its layout is shown as
+// PTX defines it.
+bool ptx_only(const Instruction& ins);
+inline constexpr const char* kPtxOnly = "PTX-only: not accepted by CUDA 13.0 ptxas";
 
 }  // namespace lanescope

@@ -53,8 +53,15 @@ struct ScaleFactorTile {
     std::vector<std::string> notes;
     Evidence evidence;
 
-    // Throws Error outside 0 <= mn < extent (SFA: M; SFB: N), 0 <= kb < kblocks.
+    // Throws Error outside 0 <= mn < extent (SFA: M; SFB: N), 0 <= kb < kMaxKBlocks. K-blocks past
+    // the first 4 (kblocks) are the next groups of 4 along the K tile: +bytes each in shared memory,
+    // the next tcgen05.cp, to the columns its MMAs' scale-factor address names.
     ScaleFactorPlace place(int mn, int kb) const;
+    static constexpr int kMaxKBlocks = 1 << 16;
+    // One CTA's first 4 K-blocks, byte by byte (CTA 0; with cta_group::2 SFA, CTA 1 holds rows
+    // mn..2*mn-1 at the same bytes): the (row or column, K-block) at each of its `bytes` bytes,
+    // {-1, -1} for the padding rows past mn. What the figure and the app's Memory tab draw.
+    std::vector<std::pair<int, int>> byte_map() const;
 
     int extent = 0;       // the operand's MN extent over the CTA pair (SFA: M, SFB: N)
 };
@@ -70,6 +77,11 @@ std::uint64_t scale_factor_global_byte(int mn, int kb, int problem_kblocks);
 // `load --memory smem --operand SFA|SFB`: the formulas, notes, evidence and one row per scale
 // factor (or only (row, col) when both are >= 0: SFA row m, col kb; SFB row kb, col n).
 // JSON: the query header, "memory": "smem", "path": {...}, "entries": [...].
+// One scale factor's path in a sentence: "SFA(33, kb 2): shared-memory byte 22 of the CTA's SF tile
+// (tcgen05.cp 0, source row 1, byte 6) -> TMEM lanes 1, 33, 65, 97, column 1, bits 23:16; read by
+// MMA 1 with --sfa-id 2 as its scale factor j = 0".
+std::string scale_factor_answer(const ScaleFactorTile& t, const ScaleFactorPlace& p);
+
 std::string render_scale_factor_tile(const Query& q, const ScaleFactorTile& t, Format f, int row = -1, int col = -1);
 
 }  // namespace lanescope

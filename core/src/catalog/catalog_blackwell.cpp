@@ -70,10 +70,10 @@ std::vector<int> int_list(int line, std::string_view field, std::string_view spe
 
 // PTX type names as lanescope's ElemType (the fp6/fp4 formats are AMD's fp6/bf6/fp4
 // enumerators: e2m3 = fp6, e3m2 = bf6, e2m1 = fp4, as OCP defines them; b32 is read as f32).
+constexpr std::pair<std::string_view, ElemType> kPtx[] = {
+    {"e2m3", ElemType::FP6}, {"e3m2", ElemType::BF6}, {"e2m1", ElemType::FP4}, {"ue8m0", ElemType::E8M0},
+    {"ue4m3", ElemType::UE4M3}, {"b32", ElemType::F32}, {"u32", ElemType::I32}};
 std::optional<ElemType> ptx_elem(std::string_view s) {
-    static constexpr std::pair<std::string_view, ElemType> kPtx[] = {
-        {"e2m3", ElemType::FP6}, {"e3m2", ElemType::BF6}, {"e2m1", ElemType::FP4}, {"ue8m0", ElemType::E8M0},
-        {"ue4m3", ElemType::UE4M3}, {"b32", ElemType::F32}, {"u32", ElemType::I32}};
     for (const auto& [name, t] : kPtx)
         if (s == name) return t;
     return parse_elem(s);
@@ -186,6 +186,7 @@ struct Row {
     std::vector<std::string> a_spaces, nums, reds;
     std::vector<std::string> targets;
     std::string ptx_version, sass, source;
+    bool ptx_only = false;  // "/ 9.1 ptx-only": PTX allows it on `targets`, CUDA 13.0 ptxas refuses it
 };
 
 // CUTLASS writes sm_120's kind and scale qualifiers before the shape
@@ -286,6 +287,12 @@ Row parse_row(const std::vector<std::string_view>& f, int line) {
     for (std::string_view t : text::split_view(tv[0], ',', true)) r.targets.emplace_back(t);
     if (r.targets.empty()) fail(line, "no targets");
     r.ptx_version = tv[1];
+    if (const size_t sp = r.ptx_version.find(' '); sp != std::string::npos) {
+        if (text::trim(r.ptx_version.substr(sp)) != "ptx-only")
+            fail(line, "targets '" + std::string(f[7]) + "': after the PTX version only 'ptx-only' may follow");
+        r.ptx_only = true;
+        r.ptx_version = r.ptx_version.substr(0, sp);
+    }
     r.sass = f[8];
     r.source = f[9];
     // Every placeholder needs its values.
@@ -748,7 +755,8 @@ const Instruction* blackwell_find(const Target& t, std::string_view name) {
         std::string msg = ins.mnemonic + (ins.a_in_tmem ? " with A in Tensor Memory" : "");
         if (ins.mnemonic != ins.short_name && text::lower(name) != text::lower(ins.mnemonic))
             msg = std::string(text::trim(name)) + " (" + msg + ")";
-        msg += " is legal on " + text::join(ins.targets, ", ") + "; not on " + t.gfx + " (CUDA 13.0 ptxas)";
+        msg += " is legal on " + text::join(ins.targets, ", ") + "; not on " + t.gfx +
+               (ptx_only(ins) ? " (PTX ISA " + ins.ptx_version + "; " + std::string(kPtxOnly) + ")" : " (CUDA 13.0 ptxas)");
         if (f.choice.shape && !f.choice.shape->only.empty())
             msg += "; K = " + std::to_string(ins.k) + " needs " + text::join(f.choice.shape->only, ", ");
         throw Error(msg);
@@ -811,7 +819,7 @@ BlackwellFacts blackwell_facts(const Instruction& ins) {
         if (row_texts()[n].line == ins.catalog_line) {
             const Row& r = row(n);
             std::string section = r.source.substr(0, r.source.find(';'));
-            return {r.sass, section};
+            return {r.sass, section, r.ptx_only};
         }
     return {};
 }
@@ -864,5 +872,16 @@ bool claimed_on(const Instruction& ins, const Target& t) {
     if (!min.empty() && (min.back() == 'a' || min.back() == 'f')) return t.gfx == min;
     return std::atoi(t.gfx.c_str() + 3) >= std::atoi(min.c_str() + 3);
 }
+
+bool ptx_only(const Instruction& ins) { return detail::blackwell_facts(ins).ptx_only; }
+
+namespace detail {
+std::string_view ptx_type_name(ElemType t) {
+    if (t == ElemType::F32 || t == ElemType::I32) return elem_name(t);  // b32 / u32 are read as these, not named so
+    for (const auto& [name, e] : kPtx)
+        if (e == t) return name;
+    return elem_name(t);
+}
+}  // namespace detail
 
 }  // namespace lanescope

@@ -31,8 +31,13 @@ std::vector<Instruction> blackwell_instructions(bool every_shape = false, const 
 struct BlackwellFacts {
     std::string sass;     // SASS opcode family ("UTCHMMA.2CTA", "LDTM", "QMMA.SF.16832")
     std::string section;  // the row's first PTX ISA section ("PTX 9.7.16.10.9.1 #tcgen05-mma-instructions-mma")
+    bool ptx_only = false;  // the row's targets field says "ptx-only" (lanescope/blackwell.hpp ptx_only)
 };
 BlackwellFacts blackwell_facts(const Instruction& ins);
+
+// PTX's name of a type (e3m2, e2m3, e2m1, ue8m0, ue4m3 for lanescope's bf6, fp6, fp4, e8m0, ue4m3;
+// elem_name otherwise): the names NVIDIA messages use, from the table the catalog reads them with.
+std::string_view ptx_type_name(ElemType t);
 
 // Parses core/catalog/blackwell.txt with every check (Catalog::check_builtin):
 // fields, targets known to lanescope, and that each row's spellings name it back.

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
 
 namespace lanescope {
 
@@ -96,6 +97,49 @@ const Instruction* kept_form(Instruction&& f) {
     return slot.get();
 }
 
+// The Blackwell forms of a query's shapes, materialised once per set of shapes (`list --search`
+// without --arch searches every NVIDIA target, and each would build the same forms again).
+const std::vector<const Instruction*>& forms_of_shapes(const std::vector<std::string>& shapes) {
+    static std::mutex kMutex;
+    static auto* kForms = new std::map<std::string, std::vector<const Instruction*>>();
+    std::string key;
+    for (const std::string& sh : shapes) key += sh + " ";
+    {
+        const std::lock_guard<std::mutex> lock(kMutex);
+        if (auto it = kForms->find(key); it != kForms->end()) return it->second;
+    }
+    std::vector<const Instruction*> kept;
+    for (Instruction& f : blackwell_forms(shapes)) kept.push_back(kept_form(std::move(f)));
+    const std::lock_guard<std::mutex> lock(kMutex);
+    return kForms->emplace(key, std::move(kept)).first->second;
+}
+
+// An instruction's search words, lower-cased mnemonic and builtin, made once per instruction: the
+// listed rows and kept forms live as long as the program. The entry remembers what it was made from
+// (mnemonic, short name, catalog line), so an instruction of a catalog since freed whose address is
+// reused gets its own words.
+struct SearchWords {
+    std::string mnemonic, short_name;
+    int line = 0;
+    std::vector<std::string> keywords;
+    std::string lower_mnemonic, lower_builtin;
+};
+const SearchWords& search_words(const Instruction& ins) {
+    static std::mutex kMutex;
+    static auto* kWords = new std::map<const Instruction*, SearchWords>();
+    {
+        const std::lock_guard<std::mutex> lock(kMutex);
+        auto it = kWords->find(&ins);
+        if (it != kWords->end() && it->second.line == ins.catalog_line && it->second.mnemonic == ins.mnemonic &&
+            it->second.short_name == ins.short_name)
+            return it->second;
+    }
+    SearchWords w{ins.mnemonic, ins.short_name, ins.catalog_line, search_keywords(ins), lower(ins.mnemonic),
+                  lower(ins.builtin_pattern)};
+    const std::lock_guard<std::mutex> lock(kMutex);
+    return (*kWords)[&ins] = std::move(w);
+}
+
 }  // namespace
 
 std::string normalise_word(std::string_view word) {
@@ -157,21 +201,21 @@ std::vector<std::string> search_keywords(const Instruction& ins) {
         // "cta_group::2", "16x256b") and of the short name ("2cta", "ts", "ws", "4x", "ue4m3"),
         // M and N on their own ("tcgen05 f16 256").
         if (!ins.targets.empty()) {
-            auto parts = [&kw](const std::string& s, const std::string& seps) {
-                std::string cur;
-                for (char c : s + seps.substr(0, 1)) {
-                    if (seps.find(c) == std::string::npos) { cur += c; continue; }
-                    if (!cur.empty()) {
-                        kw.push_back(lower(cur));
-                        const size_t colons = cur.rfind("::");
-                        if (colons != std::string::npos) kw.push_back(lower(cur.substr(colons + 2)));
-                        if (normalise_word(cur) != lower(cur)) kw.push_back(normalise_word(cur));
+            auto parts = [&kw](const std::string& s, char sep) {
+                for (size_t start = 0; start < s.size();) {
+                    const size_t end = std::min(s.find(sep, start), s.size());
+                    if (end > start) {
+                        std::string part = lower(std::string_view(s).substr(start, end - start));
+                        const size_t colons = part.rfind("::");
+                        if (colons != std::string::npos) kw.push_back(part.substr(colons + 2));
+                        if (std::string n = normalise_word(part); n != part) kw.push_back(std::move(n));
+                        kw.push_back(std::move(part));
                     }
-                    cur.clear();
+                    start = end + 1;
                 }
             };
-            parts(ins.mnemonic, ".");
-            parts(ins.short_name, "_");
+            parts(ins.mnemonic, '.');
+            parts(ins.short_name, '_');
             if (ins.m > 0) kw.push_back(std::to_string(ins.m));
             if (ins.n > 0) kw.push_back(std::to_string(ins.n));
             if (!ins.mma_kind.empty()) kw.push_back(lower(ins.mma_kind));
@@ -203,21 +247,18 @@ std::vector<SearchHit> search(const Catalog& cat, const Target& target, std::str
     for (const std::string& w : words)
         if (std::string sh = shape_token(w); !sh.empty()) shapes.push_back(sh);
     if (!shapes.empty() && target.vendor() == Vendor::NVIDIA) {
-        std::vector<std::string> listed;
-        for (const Instruction* ins : candidates) listed.push_back(lower(ins->short_name));
-        for (Instruction& f : blackwell_forms(shapes))
-            if (claimed_on(f, target) && std::find(listed.begin(), listed.end(), lower(f.short_name)) == listed.end())
-                candidates.push_back(kept_form(std::move(f)));
+        std::set<std::string> listed;
+        for (const Instruction* ins : candidates) listed.insert(lower(ins->short_name));
+        for (const Instruction* f : forms_of_shapes(shapes))
+            if (claimed_on(*f, target) && !listed.count(lower(f->short_name))) candidates.push_back(f);
     }
     for (const Instruction* ins : candidates) {
         if (kind && ins->kind != *kind) continue;
-        const std::vector<std::string> kw = search_keywords(*ins);
-        const std::string mnemonic = lower(ins->mnemonic);
-        const std::string builtin = lower(ins->builtin_pattern);
+        const SearchWords& sw = search_words(*ins);
         int total = 0;
         bool all = true;
         for (const std::string& w : words) {
-            const int s = word_score(w, kw, mnemonic, builtin);
+            const int s = word_score(w, sw.keywords, sw.lower_mnemonic, sw.lower_builtin);
             if (s == 0) { all = false; break; }
             total += s;
         }

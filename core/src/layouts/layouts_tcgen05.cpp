@@ -46,6 +46,7 @@
 //  * tmem_load    D read back by W warps with one tcgen05.ld shape: Triton 3.6's
 //                 getDistributedLayoutForTmemLdSt (TritonNvidiaGPU/IR/Dialect.cpp) over the TMEM
 //                 layout above, registers numbered as get_tmem_reg_layout numbers them.
+#include "catalog/catalog_blackwell.hpp"
 #include "lanescope/lanescope.hpp"
 #include "layouts/layout_spec.hpp"
 
@@ -198,11 +199,16 @@ OperandSpec tmem_a(const Instruction& ins) {
         s.formula = rows + "; the compressed row (K/2 stored values) packs " + str(b) + "-bit containers along columns: "
                     "group q = floor(k/" + str(g) + ") of " + str(g) + " dense k keeps " + str(g / 2) +
                     " value(s) at bits " + str(b * g / 2) + "*q of the row (column floor(" + str(b * g / 2) +
-                    "*q/32)); the metadata says which.";
+                    "*q/32)); the metadata says which" +
+                    (b == 8 && elem_bits(ins.a) < 8
+                         ? std::string("; each stored ") + std::string(detail::ptx_type_name(ins.a)) + " value at bits " +
+                               str(value_lo + value_bits - 1) + ":" + str(value_lo) +
+                               " of its 8-bit container, as mma.sync's containers (low: PTX figures 199-201 are images)"
+                         : std::string()) + ".";
     else
         s.formula = rows + "; k packed along columns: column floor(" + str(b) + "*k/32), bits [" + str(b) + "*k%32, +" +
                     str(b) + ") (" + str(b) + "-bit containers" +
-                    (sub ? "; the " + std::string(elem_name(ins.a)) + " value at bits " + str(value_lo + value_bits - 1) + ":" +
+                    (sub ? "; the " + std::string(detail::ptx_type_name(ins.a)) + " value at bits " + str(value_lo + value_bits - 1) + ":" +
                                str(value_lo) + " of its container, as mma.sync's containers (low: PTX figures 199-201 are images)"
                          : "") + ").";
     const Instruction copy = ins;

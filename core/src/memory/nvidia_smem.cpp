@@ -4,6 +4,7 @@
 // ("NVIDIA shared memory").
 #include "lanescope/smem.hpp"
 
+#include "catalog/catalog_blackwell.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -353,7 +354,7 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
         s.notes.push_back("sparse A: shared memory holds the compressed K/2 = " + str(s.k) + " values per row");
     if (padded_sub_byte(ins, s.type)) {
         const int e = elem_bits(s.type);
-        s.notes.push_back(std::string(elem_name(s.type)) + " under kind::" + ins.mma_kind + ": the 8-bit tile (16 slots per "
+        s.notes.push_back(std::string(detail::ptx_type_name(s.type)) + " under kind::" + ins.mma_kind + ": the 8-bit tile (16 slots per "
                           "16-byte chunk), each chunk's 16 values packed from its first bit (slot i at bits " + str(e) +
                           "*i.." + str(e) + "*i+" + str(e - 1) + "), then " + str(16 - 2 * e) + " bytes of padding (PTX ISA "
                           "§9.7.16.10.4.4, §9.7.16.9.1; CUTLASS TMA 16U" + str(e) + "_ALIGN16B; Triton fp4Padded)");
@@ -362,7 +363,7 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
     s.slot_bits = smem_slot_bits(ins, s.type);
     const int bits = s.slot_bits;         // the tile's geometry (the padded sub-byte types: 8)
     const int vbits = s.element_bits;     // the value
-    const std::string tname(elem_name(s.type));
+    const std::string tname(detail::ptx_type_name(s.type));  // PTX's names: e3m2, e2m3, e2m1
     const std::string who = std::string(descriptor_format_name(fmt)) + " operand " + std::string(operand_name(op)) +
                             " (" + ins.mnemonic + ")";
 

@@ -94,10 +94,11 @@ ScaleFactorTile scale_factor_tile(const Instruction& ins, Operand op) {
 }
 
 ScaleFactorPlace ScaleFactorTile::place(int x_in, int kb) const {
-    if (x_in < 0 || x_in >= extent || kb < 0 || kb >= kblocks)
+    if (x_in < 0 || x_in >= extent || kb < 0 || kb >= kMaxKBlocks)
         throw Error(std::string(operand == Operand::SA ? "SFA row m" : "SFB column n") + " " + num(x_in) + ", K-block " +
                     num(kb) + " is outside the tile; legal: " + (operand == Operand::SA ? "m" : "n") + " 0.." +
-                    num(extent - 1) + ", K-block 0.." + num(kblocks - 1));
+                    num(extent - 1) + ", K-block 0.." + num(kMaxKBlocks - 1) + " (K-block kb = k/" + num(vec) +
+                    "; past " + num(kblocks - 1) + ": the next groups of " + num(kblocks) + " along the K tile)");
     ScaleFactorPlace p;
     p.mn = x_in;
     p.kb = kb;
@@ -120,6 +121,27 @@ ScaleFactorPlace ScaleFactorTile::place(int x_in, int kb) const {
     p.sf_id = nsf * ((kb % 4) / nsf);
     p.j = kb % nsf;
     return p;
+}
+
+std::vector<std::pair<int, int>> ScaleFactorTile::byte_map() const {
+    std::vector<std::pair<int, int>> out(static_cast<size_t>(bytes), {-1, -1});
+    for (int x = 0; x < mn; ++x)
+        for (int kb = 0; kb < kblocks; ++kb) out[place(x, kb).smem_byte] = {x, kb};
+    return out;
+}
+
+std::string scale_factor_answer(const ScaleFactorTile& t, const ScaleFactorPlace& p) {
+    const bool a = t.operand == Operand::SA;
+    std::string lanes;
+    for (size_t i = 0; i < p.tmem_lanes.size(); ++i) lanes += (i ? ", " : "") + num(p.tmem_lanes[i]);
+    return std::string(a ? "SFA(" : "SFB(") + num(p.mn) + ", kb " + num(p.kb) + "): shared-memory byte " +
+           num(p.smem_byte) + " of " + (t.cta_group == 2 && a ? "CTA " + num(p.cta) + "'s" : "the CTA's") +
+           " SF tile (tcgen05.cp " + num(p.copy) + ", source row " + num(p.copy_row) + ", byte " + num(p.copy_byte) +
+           ") -> TMEM lanes " + lanes + ", column " + num(p.tmem_column) + " after the copy's base column, bits " +
+           num(8 * p.tmem_byte + 7) + ":" + num(8 * p.tmem_byte) + "; read by MMA " + num(p.mma) + " with " +
+           (a ? "--sfa-id " : "--sfb-id ") + num(p.sf_id) + " as its scale factor j = " + num(p.j) + " (`where --operand " +
+           (a ? "SFA --sfa-id " : "SFB --sfb-id ") + num(p.sf_id) + " --row " + num(a ? p.mn : p.j) + " --col " +
+           num(a ? p.j : p.mn) + "`)";
 }
 
 std::uint64_t scale_factor_global_byte(int mn, int kb, int problem_kblocks) {
@@ -158,7 +180,9 @@ std::string render_json(const Query& q, const ScaleFactorTile& t, const std::vec
              num(8 * p.tmem_byte) + ", \"bit_hi\": " + num(8 * p.tmem_byte + 7) + ", \"mma\": " + num(p.mma) +
              ", \"" + (a ? "sfa_id" : "sfb_id") + "\": " + num(p.sf_id) + ", \"j\": " + num(p.j) + "}";
     }
-    return s + "]}\n";
+    s += "]";
+    if (ps.size() == 1) s += ", \"answer\": " + json_string(scale_factor_answer(t, ps.front()));
+    return s + "}\n";
 }
 
 }  // namespace
@@ -191,6 +215,7 @@ std::string render_scale_factor_tile(const Query& q, const ScaleFactorTile& t, F
     s += "  shared memory: " + t.smem_formula + "\n  global memory: " + t.global_formula + "\n  copy: " + t.copy_formula +
          "\n  TMEM: " + t.tmem_formula + "\n  MMA: " + t.id_formula + "\n";
     for (const std::string& n : t.notes) s += "  note: " + n + "\n";
+    if (ps.size() == 1) s += "  answer: " + scale_factor_answer(t, ps.front()) + "\n";
     return s + "\n" + render_grid(rows, f) + evidence_text(t.evidence);
 }
 

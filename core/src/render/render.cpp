@@ -813,7 +813,10 @@ std::vector<std::pair<std::string, std::string>> nvidia_facts(const Query& q) {
                     }()});
     const detail::BlackwellFacts bw = detail::blackwell_facts(ins);
     if (!bw.sass.empty()) {
-        rows.push_back({"legal on", text::join(ins.targets, ", ") + " (CUDA 13.0 ptxas accepts it there, refuses it elsewhere)"});
+        rows.push_back({"legal on", text::join(ins.targets, ", ") +
+                                        (bw.ptx_only ? " (PTX ISA " + ins.ptx_version + " allows it there; " +
+                                                           std::string(kPtxOnly) + " on any target)"
+                                                     : " (CUDA 13.0 ptxas accepts it there, refuses it elsewhere)")});
         rows.push_back({"PTX section", bw.section});
         rows.push_back({"SASS", bw.sass});
     }
@@ -1000,7 +1003,8 @@ std::string render_info_nvidia(const Query& q, Format f) {
             for (const std::string& t : ins.targets) targets += (targets.empty() ? "" : ", ") + json_string(t);
             s += ",\n\"catalog_file\": \"core/catalog/blackwell.txt\", \"targets\": [" + targets + "], \"sass\": " +
                  json_string(bw.sass) + ", \"ptx_section\": " + json_string(bw.section) +
-                 ", \"hardware_confirmed\": false";
+                 ", \"ptx_only\": " + (bw.ptx_only ? "true" : "false") + ", \"ptxas_accepts\": " +
+                 (bw.ptx_only ? "false" : "true") + ", \"hardware_confirmed\": false";
         }
         s += "}\n";
         return s;
@@ -1132,7 +1136,8 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
                      json_string(std::string(elem_name(r.a)) + "," + std::string(elem_name(r.b)) + "," +
                                  std::string(elem_name(r.c))) +
                      ", \"layout_family\": " + json_string(layout_kind_name(r.kind)) +
-                     (r.vendor() == Vendor::NVIDIA ? ", \"short\": " + json_string(r.short_name) : std::string()) + "}";
+                     (r.vendor() == Vendor::NVIDIA ? ", \"short\": " + json_string(r.short_name) : std::string()) +
+                     (ptx_only(r) ? ", \"ptx_only\": true, \"note\": " + json_string(kPtxOnly) : std::string()) + "}";
             }
             s += t + 1 < targets.size() ? "]},\n" : "]}\n";
         }
@@ -1169,7 +1174,9 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
         std::vector<std::vector<std::string>> rows = {
             {nvidia ? "ptx" : "mnemonic", nvidia ? "short" : "builtin", "MxNxK", "blocks", "A,B,C", "layout"}};
         for (const Instruction* r : rows_of(*t))
-            rows.push_back({r->mnemonic, nvidia ? r->short_name : r->builtin(t->default_wave), r->shape(), num(r->blocks),
+            rows.push_back({r->mnemonic, nvidia ? r->short_name + (ptx_only(*r) ? " (PTX-only: ptxas 13.0 refuses it)" : "")
+                                                : r->builtin(t->default_wave),
+                            r->shape(), num(r->blocks),
                             std::string(elem_name(r->a)) + "," + std::string(elem_name(r->b)) + "," +
                                 std::string(elem_name(r->c)),
                             std::string(layout_kind_name(r->kind))});
