@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import json as _json
 import os as _os
-import tempfile as _tempfile
 from collections import namedtuple as _namedtuple
 
 import numpy as _np
 
-from ._errors import Error, InternalError, QueryError, UsageError
+from ._errors import Error, InternalError, MismatchError, NoDeviceError, QueryError, StatusError, UsageError
 from . import _core
 
 __all__ = [
-    "Error", "UsageError", "QueryError", "InternalError",
+    "Error", "UsageError", "QueryError", "InternalError", "StatusError", "NoDeviceError", "MismatchError",
     "architectures", "instructions", "search", "facts",
     "layout", "layouts", "Layout", "LinearLayout", "Location", "Part",
     "where", "which", "check", "CheckResult", "header", "load", "sweep", "figure", "cli",
@@ -194,18 +193,30 @@ def _checked_words(words):
             for i, w in enumerate(words)]
 
 
-def _run(words, ok=(0,), text=True):
+# lanescope-cli's exit statuses as exceptions (0 is the answer; anything else unknown is a bug).
+_STATUS_ERRORS = {1: QueryError, 2: UsageError, 4: NoDeviceError, 5: MismatchError}
+
+
+def _run(words, ok=(0,), text=True, input=None):
     """lanescope-cli WORDS in process: (exit status, stdout as str, or bytes unless text); errors raised as
-    lanescope.Error. The output is read from the CLI's file straight into that one object."""
-    rc, out, err = _core.run_cli(_checked_words(words), text)
+    lanescope.Error. The CLI writes its output straight into that one object (no file, no file descriptor);
+    ``input`` is what its '-' reads (check --layout=-)."""
+    rc, out, err = _core.run_cli(_checked_words(words), text, input)
     if rc in ok:
         return rc, out
-    cls = {1: QueryError, 2: UsageError}.get(rc, InternalError)
-    raise cls(_message(err))
+    cls = _STATUS_ERRORS.get(rc, InternalError)
+    if not issubclass(cls, StatusError):
+        raise cls(_message(err))
+    shown = out.decode("utf-8", "replace") if isinstance(out, bytes) else out
+    parts = [_message(err)] if err.strip() else []
+    parts += [shown.strip()] if shown.strip() else []
+    raise cls("\n".join(parts) or f"lanescope-cli exit status {rc}", status=rc, output=shown)
 
 
 def cli(*args: str) -> str:
-    """lanescope-cli ARGS run in this process; its standard output (text). Raises lanescope.Error."""
+    """lanescope-cli ARGS run in this process; its standard output (text). Raises lanescope.Error: UsageError
+    (exit status 2), QueryError (1), NoDeviceError (4: verify found no GPU), MismatchError (5: check's layouts
+    differ, a verify or conformance check failed; its ``output`` is the CLI's answer, e.g. check's explanation)."""
     for i, a in enumerate(args):
         _text_arg(f"cli argument {i + 1}", a)
     out = _run(list(args), text=False)[1]
@@ -586,8 +597,12 @@ class CheckResult:
         return f"<lanescope.CheckResult equal={self.equal} differing={self.differing}: {self.explanation}>"
 
 
+class _Path(str):
+    """A layout file's path, checked (_layout_path): check gives it to the CLI to read."""
+
+
 def _layout_text(other, shape=None):
-    """The text `check --layout` reads for `other`."""
+    """The text `check --layout` reads for `other` (a _Path: the file the CLI reads)."""
     if isinstance(other, Layout):
         return other.to_json()
     if isinstance(other, LinearLayout):
@@ -595,9 +610,9 @@ def _layout_text(other, shape=None):
     if isinstance(other, dict):
         return _json.dumps(other)
     if isinstance(other, str) and _is_path_text(_text_arg("layout", other)):
-        return _read_layout_file(other)
+        return _layout_path(other)
     if isinstance(other, _os.PathLike):
-        return _read_layout_file(other)
+        return _layout_path(other)
     if isinstance(other, str):
         return _text_arg("layout", other)
     if isinstance(other, bytes):
@@ -624,32 +639,40 @@ def _is_path_text(text):
     return _os.path.isfile(text) or not (one.startswith(("{", "[")) or "," in one or "(" in one)
 
 
-def _read_layout_file(path):
+def _layout_path(path):
+    """A layout file's path, refused before anything is read unless it is a regular file of at most the
+    CLI's input limit (docs/limits.md): a device (/dev/zero), a FIFO or a directory never is."""
     name = _os.fspath(path)
     if isinstance(name, bytes):
         name = _os.fsdecode(name)
     _text_arg("layout path", name)
+    limit = _core.max_input_bytes
+    legal = "legal: the path of a regular layout file (JSON, CSV or linear text) of at most " \
+            f"{limit >> 20} MiB, or the layout's text itself"
     try:
-        with open(name, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise QueryError(f"check: cannot read the layout file {name!r}: {why}; legal: the path of a layout file "
-                         "(JSON, CSV or linear text), or the layout's text itself") from None
+        st = _os.stat(name)
+    except (OSError, ValueError) as e:
+        why = "no such file" if isinstance(e, FileNotFoundError) else (getattr(e, "strerror", None) or str(e))
+        raise QueryError(f"check: cannot read the layout file {name!r}: {why}; {legal}") from None
+    import stat as _stat
+    if not _stat.S_ISREG(st.st_mode):
+        kind = "a directory" if _stat.S_ISDIR(st.st_mode) else "not a regular file (a device, a FIFO or a socket)"
+        raise QueryError(f"check: cannot read the layout file {name!r}: it is {kind}; {legal}")
+    if st.st_size > limit:
+        raise QueryError(f"check: cannot read the layout file {name!r}: it has {st.st_size} bytes, more than the "
+                         f"input limit; {legal}")
+    return _Path("./-" if name == "-" else name)  # '-' alone would be the CLI's standard input
 
 
 def _check(other, words, show, shape=None):
     _ints(show=show)
     text = _layout_text(other, shape)
-    with _tempfile.NamedTemporaryFile("w", suffix=".layout", delete=False, encoding="utf-8") as f:
-        f.write(text)
-        path = f.name
-    try:
-        rc, out = _run(["check", *words, f"--layout={path}", f"--show={show}", "--format=json"], ok=(0, 5))
-    except Error as e:  # the message names the layout given, not the temporary file it was passed in
-        raise type(e)(str(e).replace(path, "the layout given to check")) from None
-    finally:
-        _os.unlink(path)
+    given = None
+    if isinstance(text, _Path):  # the CLI reads the file (bounded); its messages name the path given
+        layout = _flag_value("--layout", text)
+    else:  # the text in memory, read by the CLI as its '-': no temporary file
+        layout, given = ["--layout=-"], text
+    rc, out = _run(["check", *words, *layout, f"--show={show}", "--format=json"], ok=(0, 5), input=given)
     data = _json.loads(out)
     data.setdefault("equal", rc == 0)
     return CheckResult(data, out)
