@@ -57,6 +57,9 @@ _TUPLE_KEYS = {"waves", "tiles_per_wave", "shape"}
 # What a subcommand needs before the CLI parses its options at all (its required options).
 _PROBE_WORDS = {"which": ["--lane=0"], "check": ["--layout=-"], "figure": ["--out=-"]}
 _cli_options_cache = {}
+# lanescope-cli's own options (they go before the subcommand; its option list names them too): never
+# a function's keyword, so never suggested for one (lanescope.cli('--catalog', FILE, ...) takes a catalog).
+_CLI_OWN_OPTIONS = ("help", "version", "catalog")
 
 
 def _cli_options(command):
@@ -70,7 +73,7 @@ def _cli_options(command):
         if line is None:
             raise InternalError(f"lanescope-cli {command} did not list its options: {err.strip()!r}")
         names = [w[2:].replace("-", "_") for w in line[len(head):].split() if w.startswith("--")]
-        _cli_options_cache[command] = [n for n in names if n not in ("help", "version")]
+        _cli_options_cache[command] = [n for n in names if n not in _CLI_OWN_OPTIONS]
     return _cli_options_cache[command]
 
 
@@ -466,13 +469,24 @@ class Layout:
         """The figure as SVG text (the same labels and colours as the CLI's figures)."""
         return self.figure(format="svg", **options)
 
+    def _cells(self):
+        return self.blocks * self.rows * self.cols
+
+    def _inline(self):
+        """Whether a notebook draws this layout inline (at most _INLINE_CELLS elements)."""
+        return self._cells() <= _INLINE_CELLS
+
     def _repr_svg_(self):
+        if not self._inline():  # too large for a picture in a notebook: it shows repr() instead
+            return None
         try:
             return self.svg()
         except Error:  # too large to draw: the notebook shows repr() instead
             return None
 
     def _repr_html_(self):
+        if not self._inline():
+            return None
         try:  # the figure with a hover title on every tile: the element and where it lives
             svg = self.svg(hover_titles=True)
         except Error:
@@ -481,7 +495,7 @@ class Layout:
         return (f'<div class="lanescope-layout" title="{_html(repr(self))}">' + svg[start:] + "</div>")
 
     def __repr__(self):
-        tile = f", {self._info['describe']}" if self.tiled else ""
+        tile = f", {_bounded(self._info['describe'], 200)}" if self.tiled else ""
         return (f"<lanescope.Layout {self.operand} of {self.instruction} on {self.target}{tile}: "
                 f"{self.shape_text()} {self.type} in {self.space}, {self.waves} wave(s) x {self.lanes} lanes x "
                 f"{self.regs} regs>")
@@ -494,10 +508,25 @@ class Layout:
         return "x".join(str(n) for n in self.shape)
 
     def __str__(self):
+        if self._cells() > _STR_CELLS:  # print(L) of a large tile: not a table of hundreds of megabytes
+            return (f"{self!r}\n(its table of {self._cells():,} elements is not printed: str() prints at most "
+                    f"{_STR_CELLS:,}; L.table() gives the whole table, L.figure(path) the picture)")
         try:
             return self.table()
         except Error as e:  # a table too large to read
             return f"{self!r}\n({e})"
+
+
+# A notebook's inline picture (_repr_svg_, _repr_html_) of at most this many elements (128 x 128;
+# about 3 MB of HTML with hover titles); a larger layout shows its repr. str() prints the table of
+# at most _STR_CELLS elements (about 1 MB of text).
+_INLINE_CELLS = 16384
+_STR_CELLS = 65536
+
+
+def _bounded(text, most):
+    """`text`, or its first `most` characters and how many were left out."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text) - most} more characters)"
 
 
 def _html(text):

@@ -140,10 +140,13 @@ Captured run_cli(const std::vector<std::string>& args, bool text, std::optional<
 }
 
 // The modifiers of a query as the keywords that ask for them (the CLI's long options, '_' for '-',
-// named values by name): layout(arch, instruction, **L.modifiers) asks for the same layout. Fields
-// at their default (what the query has with no modifier given; -1: the canonical shared-memory
-// values) are left out.
-py::dict keyword_modifiers(const ls::Instruction& ins, const ls::Target& t, const ls::ResolvedModifiers& rm) {
+// named values by name): layout(arch, instruction, **L.modifiers) asks for the same layout. Every
+// field the query gave, or that modifier_ranges offers, or whose value is not the default, is
+// considered (a descriptor's numeric fields, lbo, sbo, smem_address, have no range listed); one at
+// its default (what the query has with no modifier given; -1: the canonical shared-memory
+// values) is left out.
+py::dict keyword_modifiers(const ls::Instruction& ins, const ls::Target& t, const ls::ResolvedModifiers& rm,
+                           const ls::Modifiers& given) {
     // The values the query has when no modifier is given: a field at its default is left out.
     std::optional<ls::ResolvedModifiers> defaults;
     try {
@@ -165,8 +168,10 @@ py::dict keyword_modifiers(const ls::Instruction& ins, const ls::Target& t, cons
             }
             continue;
         }
-        if (std::find(applicable.begin(), applicable.end(), field) == applicable.end()) continue;
         const int v = ls::modifier_value(rm, field);
+        const bool offered = std::find(applicable.begin(), applicable.end(), field) != applicable.end();
+        if (!offered && ls::modifier_value(given, field) == -1 && (!defaults || ls::modifier_value(*defaults, field) == v))
+            continue;
         if (v < 0 || (rm.descriptor && o.group == "smem" && field != "smem_major")) continue;  // canonical, or the descriptor's
         if (defaults && ls::modifier_value(*defaults, field) == v) continue;                  // the default
         if (field == "swizzle") {
@@ -429,7 +434,7 @@ public:
         d["regs"] = regs();
         d["instruction_regs"] = L.regs();
         d["formula"] = L.formula();
-        d["modifiers"] = keyword_modifiers(ins, t, p_->r.query.mods);
+        d["modifiers"] = keyword_modifiers(ins, t, p_->r.query.mods, p_->o.mods);
         d["tiled"] = tiled();
         if (tile_) {
             const ls::TileParams& tp = tile_->params();
