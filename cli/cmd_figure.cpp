@@ -239,7 +239,7 @@ int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::F
             // say so when that lowers the scale asked for.
             const double fits = std::min(8192 / std::max(1.0, f.width), 8192 / std::max(1.0, f.height));
             if (fits < fo.scale)
-                std::fprintf(stderr,
+                err_printf(
                              "lanescope-cli: note: --scale %g lowered to %.3g: this figure (%.0f x %.0f) would exceed "
                              "8192 pixels a side, the most a PNG is drawn at; an SVG (-o FILE.svg) has no such limit\n",
                              fo.scale, fits, f.width, f.height);
@@ -268,7 +268,7 @@ std::string find_site(const std::string& given) {
     if (const char* env = std::getenv("LANESCOPE_SITE"); env && *env) candidates.emplace_back(env);
     std::error_code ec;
     const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-    if (!ec) {
+    if (!ec && own_process()) {  // in process, /proc/self/exe is the host (the interpreter)
         const fs::path bin = exe.parent_path();
         candidates.push_back(bin.parent_path().parent_path() / "build-web" / "site");
         candidates.push_back(bin.parent_path() / "build-web" / "site");
@@ -285,7 +285,7 @@ int cmd_gallery(const Options& o, const FigureOptions& fo) {
         if (!fo.site.empty()) throw UsageError("gallery: --site is the web site's; --svg and --bench draw the SVG file gallery");
         const fig::GalleryStats st =
             fig::write_gallery(catalog(o), fo.bench ? std::string() : fo.out, fig::parse_theme(fo.theme), fo.match);
-        std::printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants, %zu of tiles of many waves), %zu tiles, "
+        out_printf("%s %zu instruction rows, %zu SVG figures (%zu modifier variants, %zu of tiles of many waves), %zu tiles, "
                     "%.1f MB in %.2f s%s%s\n",
                     fo.bench ? "rendered (in memory)" : "wrote", st.instructions, st.figures, st.variants, st.tile_figures,
                     st.tiles, st.bytes / 1e6, st.seconds, fo.bench ? "" : " to ", fo.bench ? " (goal < 10 s on one core)" : fo.out.c_str());
@@ -320,7 +320,7 @@ int cmd_gallery(const Options& o, const FigureOptions& fo) {
     out.commit();
     std::string open = final_dir.string() + "/gallery.html";
     if (!fo.match.empty()) open += "#q=" + fo.match;
-    std::printf("wrote the gallery site to %s: %zu files, %.1f MB (the page, gallery.html, the engine, instructions.json); "
+    out_printf("wrote the gallery site to %s: %zu files, %.1f MB (the page, gallery.html, the engine, instructions.json); "
                 "serve it over HTTP, e.g. python3 -m http.server -b 127.0.0.1 -d %s 8028, and open %s (browsers do not "
                 "run WebAssembly from file://)\n",
                 final_dir.c_str(), count, bytes / 1e6, final_dir.c_str(), open.c_str());

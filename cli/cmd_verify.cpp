@@ -9,6 +9,8 @@
 // failed, 1 bad input, 2 usage.
 #include "common.hpp"
 
+#include "lanescope/files.hpp"
+
 #include <csignal>
 #include <algorithm>
 #include <cstdio>
@@ -90,7 +92,7 @@ int run_verify_smem(const Options& o, const VerifyArgs& v) {
     std::string why;
     std::unique_ptr<gpu::CudaDevice> dev = gpu::CudaDevice::open(&why);
     if (!dev) {
-        std::fprintf(stderr, "lanescope-cli: %s\n", why.c_str());
+        err_printf("lanescope-cli: %s\n", why.c_str());
         return kNoDevice;
     }
     const gpu::SmemReport r = gpu::verify_smem(*dev, gpu::smem_cases(), corruption, v.max_mismatches);
@@ -113,7 +115,7 @@ int run_verify(const Options& o, const VerifyArgs& v) {
                 if (!need.empty()) why += "\n" + need;
             } catch (const ls::Error&) {
             }
-        std::fprintf(stderr, "lanescope-cli: %s\n", why.c_str());
+        err_printf("lanescope-cli: %s\n", why.c_str());
         return kNoDevice;
     }
     const ls::Catalog& cat = catalog(o);
@@ -344,8 +346,8 @@ int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
         p.ptxas = a.ptxas_path;
         p.keep = opts.keep;
         p.verbose = opts.verbose;
-        gpu::ConformanceResult r = gpu::run_ptxas_conformance(cat, p, std::cout);
-        std::cout.flush();
+        gpu::ConformanceResult r = gpu::run_ptxas_conformance(cat, p, ls::files::stdout_stream());
+        ls::files::stdout_stream().flush();
         return r.passed() ? 0 : kCheckFailed;
     }
     std::vector<std::string> gfx;
@@ -355,18 +357,18 @@ int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
     opts.tool_seconds = a.tool_seconds;
     gpu::ConformanceResult r;
     try {
-        r = gpu::run_conformance(cat, opts, std::cout);
+        r = gpu::run_conformance(cat, opts, ls::files::stdout_stream());
     } catch (const ls::Error& e) {
         // Stopped by a signal: the temporary files are gone; end as that signal says.
         if (const int sig = gpu::interrupted_signal()) {
-            std::cout.flush();
-            std::fprintf(stderr, "lanescope-cli: conformance: %s\n", e.what());
+            ls::files::stdout_stream().flush();
+            err_printf("lanescope-cli: conformance: %s\n", e.what());
             std::signal(sig, SIG_DFL);
             std::raise(sig);
         }
         throw;
     }
-    std::cout.flush();
+    ls::files::stdout_stream().flush();
     return r.passed() ? 0 : kCheckFailed;
 }
 #endif
@@ -433,7 +435,7 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
         CLI::App* sub = app.add_subcommand(name, "GPU backend: not built (configure with -DLANESCOPE_BUILD_GPU=ON)");
         sub->allow_extras();
         out.push_back({sub, [] {
-                           std::fprintf(stderr, "lanescope-cli: GPU backend: not built (configure with "
+                           err_printf("lanescope-cli: GPU backend: not built (configure with "
                                                 "-DLANESCOPE_BUILD_GPU=ON)\n");
                            return kNoDevice;
                        }});

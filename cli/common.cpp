@@ -7,11 +7,16 @@
 #include "lanescope/search.hpp"
 
 #include <algorithm>
+#include <cstdarg>
+#include <cstdio>
 #include <cctype>
 #include <charconv>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <memory>
+#include <mutex>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace lscli {
@@ -41,11 +46,30 @@ std::vector<const ls::Target*> list_targets(const ls::Catalog& cat, const std::s
     return targets;
 }
 
+// --catalog FILE, loaded once per file as it is now: a process that runs the CLI many times (the
+// Python module, the web page) gets the catalog each call names. Keyed by the path and the file's
+// identity and time, so an edited file is read again; every catalog loaded stays (a reference one
+// call took stays valid).
 const ls::Catalog& catalog(const Options& o) {
-    static std::unique_ptr<ls::Catalog> loaded;
+    static std::mutex mu;
+    static std::map<std::string, std::unique_ptr<ls::Catalog>> loaded;
     if (o.catalog.empty()) return ls::Catalog::builtin();
-    if (!loaded) loaded = std::make_unique<ls::Catalog>(ls::Catalog::load_file(o.catalog));
-    return *loaded;
+    struct stat st {};
+    std::string key = o.catalog;
+    if (::stat(o.catalog.c_str(), &st) == 0)
+        key += "\n" + std::to_string(st.st_dev) + ":" + std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+               std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+    std::lock_guard<std::mutex> lock(mu);
+    std::unique_ptr<ls::Catalog>& c = loaded[key];
+    if (!c) {
+        try {
+            c = std::make_unique<ls::Catalog>(ls::Catalog::load_file(o.catalog));
+        } catch (...) {
+            loaded.erase(key);
+            throw;
+        }
+    }
+    return *c;
 }
 
 ls::Format parse_format(const std::string& s) {
@@ -147,7 +171,56 @@ void refuse_other_space_modifiers(const Options& o, const Resolved& r) {
     }
 }
 
-std::string read_text_file(const std::string& path) { return ls::files::read_file(path); }
+std::string read_text_file(const std::string& path) { return ls::files::read_input_text(path); }
+
+namespace {
+void vprint(bool to_err, const char* format, va_list args) {
+    va_list again;
+    va_copy(again, args);
+    char small[1024];
+    const int n = std::vsnprintf(small, sizeof small, format, args);
+    std::string text;
+    if (n >= static_cast<int>(sizeof small)) {
+        text.resize(static_cast<size_t>(n) + 1);
+        std::vsnprintf(text.data(), text.size(), format, again);
+        text.resize(static_cast<size_t>(n));
+    } else if (n > 0) {
+        text.assign(small, static_cast<size_t>(n));
+    }
+    va_end(again);
+    if (to_err) ls::files::write_stderr(text);
+    else ls::files::write_stdout(text);
+}
+bool g_own_process = false;
+}  // namespace
+
+void out_printf(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    vprint(false, format, args);
+    va_end(args);
+}
+
+void err_printf(const char* format, ...) {
+    va_list args;
+    va_start(args, format);
+    vprint(true, format, args);
+    va_end(args);
+}
+
+void mark_own_process() { g_own_process = true; }
+bool own_process() { return g_own_process; }
+
+std::string own_executable(const std::string& what) {
+    if (!own_process())
+        throw UsageError(what + " times lanescope-cli as whole processes, and this process is not lanescope-cli "
+                                "(run in process, e.g. from Python, it would start the host program instead); "
+                                "legal: run `lanescope-cli " + what + "` from a shell");
+    std::error_code ec;
+    const std::string self = std::filesystem::read_symlink("/proc/self/exe", ec).string();
+    if (ec || self.empty()) throw ls::Error("cannot find lanescope-cli's own executable (/proc/self/exe): " + ec.message());
+    return self;
+}
 
 int emit(const Options& o, const std::string& text) {
     ls::files::write_output(o.out, text);

@@ -129,8 +129,21 @@ struct Resolved {
 void refuse_other_space_modifiers(const Options& o, const Resolved& r);
 // Target, instruction and validated modifiers from the options; throws ls::Error.
 Resolved resolve(const Options& o);
-// The whole text of a file; throws ls::Error naming it.
+// The whole text of a file ("-": standard input, or a front end's input in process); throws
+// ls::Error naming it.
 std::string read_text_file(const std::string& path);
+// printf to standard output and error, through ls::files (write_stdout, write_stderr), so that a
+// front end running the CLI in process (ls::files::Capture) takes every byte; never std::printf.
+void out_printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+void err_printf(const char* format, ...) __attribute__((format(printf, 1, 2)));
+// lanescope-cli's own process (cli_main.cpp's main says so): only there is /proc/self/exe
+// lanescope-cli. In process (the Python module: /proc/self/exe is the interpreter; the web page;
+// the fuzzers) the CLI starts no copy of itself and looks for nothing beside its executable.
+void mark_own_process();
+bool own_process();
+// The lanescope-cli executable to start for `what` (bench's whole-process measurements); throws
+// UsageError outside lanescope-cli's own process, saying so.
+std::string own_executable(const std::string& what);
 // Writes to o.out atomically (temp file + rename; special files written through),
 // or to stdout; a failed write throws ls::Error.
 int emit(const Options& o, const std::string& text);

@@ -31,6 +31,7 @@
 #include <functional>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <thread>
 #include <type_traits>
 #include <fcntl.h>
@@ -445,13 +446,16 @@ std::string counts_text(const std::vector<std::pair<Key, size_t>>& v, int of, co
     return s;
 }
 
-int cmd_check(const Options& o) {
+int cmd_check(const Options& given_options) {
+    Options o = given_options;  // "-" (standard input) is named as what it is in messages, below
     if (o.format != "table" && o.format != "json")
         throw ls::Error("--format '" + o.format + "' is not legal for check; legal: table, json");
     if (o.layout_file.empty()) throw ls::Error("check needs --layout FILE (the JSON contract, CSV or a linear layout)");
     Resolved r = resolve(o);
     const ls::Operand op = parse_operand_or_throw(o.operand, *r.ins);
-    ls::GivenLayout given = ls::parse_layout_text(read_text_file(o.layout_file), o.layout_file);
+    const std::string given_text = read_text_file(o.layout_file);
+    if (o.layout_file == "-") o.layout_file = "the layout given to check";
+    ls::GivenLayout given = ls::parse_layout_text(given_text, o.layout_file);
     if (!given.operand.empty() && given.operand != ls::operand_name(op))
         throw ls::Error(o.layout_file + " describes operand " + given.operand + ", not " + std::string(ls::operand_name(op)) +
                         " (--operand)");
@@ -729,6 +733,7 @@ std::vector<std::string> split_lines(std::string_view text) {
 // beside the system's temporary files: wall time, CPU time, peak memory, bytes
 // written. docs/limits.md tabulates these numbers.
 int bench_largest(const Options& o) {
+    own_executable("bench --largest");  // before any work: refused in process
     struct Case {
         const char* what;
         std::vector<std::string> args;
@@ -765,7 +770,7 @@ int bench_largest(const Options& o) {
         {"refused: header 2048x2048x2048", with("header", {"--waves", "4x4", "--shape", "2048x2048x2048"})},
         {"refused: figure C 2048x2048", with("figure", {"--operand", "C", "--shape", "2048x2048", "--format", "svg"})},
     };
-    const std::string self = fs::read_symlink("/proc/self/exe").string();
+    const std::string self = own_executable("bench --largest");
     auto spawn = [&](std::vector<std::string> args, const std::string& to, struct rusage* ru) {
         args.insert(args.begin(), self);
         args.push_back("-o");
@@ -791,10 +796,10 @@ int bench_largest(const Options& o) {
         if (std::fgets(buf, sizeof buf, f)) load = std::string(buf).substr(0, std::string(buf).find(' '));
         std::fclose(f);
     }
-    std::printf("largest legal requests (and refusals past the limits), each a whole process writing a file "
+    out_printf("largest legal requests (and refusals past the limits), each a whole process writing a file "
                 "(%u CPUs, load average %s; wall time grows with load, CPU time does not):\n",
                 std::thread::hardware_concurrency(), load.empty() ? "?" : load.c_str());
-    std::printf("| request | exit | wall s | CPU s | peak RSS MB | output MB |\n|---|---|---|---|---|---|\n");
+    out_printf("| request | exit | wall s | CPU s | peak RSS MB | output MB |\n|---|---|---|---|---|---|\n");
     for (const Case& c : cases) {
         std::error_code ec;
         fs::remove(out, ec);
@@ -803,7 +808,7 @@ int bench_largest(const Options& o) {
         const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         const double cpu = ru.ru_utime.tv_sec + ru.ru_stime.tv_sec + (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
         const uintmax_t bytes = fs::exists(out, ec) ? fs::file_size(out, ec) : 0;
-        std::printf("| %s | %d | %.2f | %.2f | %.0f | %.1f |\n", c.what, rc, wall, cpu, ru.ru_maxrss / 1024.0, bytes / 1e6);
+        out_printf("| %s | %d | %.2f | %.2f | %.0f | %.1f |\n", c.what, rc, wall, cpu, ru.ru_maxrss / 1024.0, bytes / 1e6);
         std::fflush(stdout);
     }
     std::error_code ec;
@@ -924,7 +929,7 @@ void bench_startup(const std::string& self, int runs, bool instructions) {
     std::vector<StartupQuery> queries;
     for (const StartupQuery& q : startup_queries()) {
         if (q.args.empty()) {
-            std::printf("  %s: no instructions in the catalog yet, nothing to time\n", q.family.c_str());
+            out_printf("  %s: no instructions in the catalog yet, nothing to time\n", q.family.c_str());
             continue;
         }
         queries.push_back(q);
@@ -964,14 +969,14 @@ void bench_startup(const std::string& self, int runs, bool instructions) {
         for (auto& t : *v) std::sort(t.begin(), t.end());
     auto median = [](const std::vector<double>& t) { return t[t.size() / 2]; };
     auto p90 = [](const std::vector<double>& t) { return t[t.size() * 9 / 10]; };
-    std::printf("start-up: single queries as whole processes, %d runs each, in turns (goal: every one < 2x the empty "
+    out_printf("start-up: single queries as whole processes, %d runs each, in turns (goal: every one < 2x the empty "
                 "process, wall-clock medians; per family its largest instruction)\n", runs);
-    std::printf("  empty process (%s): median %.2f ms, p90 %.2f ms; CPU median %.2f ms%s%s\n",
+    out_printf("  empty process (%s): median %.2f ms, p90 %.2f ms; CPU median %.2f ms%s%s\n",
                 own_empty ? "lanescope-empty, int main() { return 0; } built with lanescope-cli's compiler and flags"
                           : "/bin/true: lanescope-empty is not beside lanescope-cli",
                 median(wall[0]), p90(wall[0]), median(cpu[0]), instructions ? "; instructions " : "",
                 instructions ? count_instructions(commands[0]).c_str() : "");
-    std::printf("| family | query | median ms | p90 ms | ratio | CPU ms | CPU ratio |%s\n|---|---|---|---|---|---|---|%s\n",
+    out_printf("| family | query | median ms | p90 ms | ratio | CPU ms | CPU ratio |%s\n|---|---|---|---|---|---|---|%s\n",
                 instructions ? " instructions |" : "", instructions ? "---|" : "");
     size_t missed = 0;
     for (size_t c = 1; c < commands.size(); ++c) {
@@ -979,11 +984,11 @@ void bench_startup(const std::string& self, int runs, bool instructions) {
         for (size_t w = 1; w < commands[c].size(); ++w) line += " " + commands[c][w];
         const double ratio = median(wall[c]) / median(wall[0]);
         if (ratio >= 2) ++missed;
-        std::printf("| %s | `%s` | %.2f | %.2f | %.2fx | %.2f | %.2fx |%s\n", queries[c - 1].family.c_str(), line.c_str(),
+        out_printf("| %s | `%s` | %.2f | %.2f | %.2fx | %.2f | %.2fx |%s\n", queries[c - 1].family.c_str(), line.c_str(),
                     median(wall[c]), p90(wall[c]), ratio, median(cpu[c]), median(cpu[c]) / std::max(median(cpu[0]), 1e-3),
                     instructions ? (" " + count_instructions(commands[c]) + " |").c_str() : "");
     }
-    std::printf("start-up goal (< 2x the empty process): %s (%zu of %zu queries at 2x or more)\n",
+    out_printf("start-up goal (< 2x the empty process): %s (%zu of %zu queries at 2x or more)\n",
                 missed ? "missed" : "met", missed, commands.size() - 1);
 }
 
@@ -991,13 +996,14 @@ void bench_startup(const std::string& self, int runs, bool instructions) {
 // of the catalog as JSON under 1 s; the start-up of single queries (above).
 int cmd_bench(const Options& o) {
     if (o.bench_largest) return bench_largest(o);
+    const std::string self = own_executable("bench");  // before any work: refused in process
     const ls::Catalog& cat = catalog(o);
     auto t0 = std::chrono::steady_clock::now();
     const std::clock_t c0 = std::clock();
     ExportStats st = export_all(cat, "");
     double export_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
     const double cpu_ms = 1000.0 * double(std::clock() - c0) / CLOCKS_PER_SEC;  // tells a busy machine apart
-    std::printf("export every layout as JSON (in memory): %zu layouts, %zu entries, %.1f MB in %.1f ms, %.1f ms of CPU "
+    out_printf("export every layout as JSON (in memory): %zu layouts, %zu entries, %.1f MB in %.1f ms, %.1f ms of CPU "
                 "(goal < 1000 ms)\n",
                 st.layouts, st.entries, st.bytes / 1e6, export_ms, cpu_ms);
     // Per vendor: NVIDIA's wgmma (N up to 256, 128 lanes) holds most of the entries.
@@ -1005,7 +1011,7 @@ int cmd_bench(const Options& o) {
         auto v0 = std::chrono::steady_clock::now();
         ExportStats sv = export_all(cat, "", v);
         double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - v0).count();
-        std::printf("  of which %s: %zu layouts, %zu entries, %.1f MB in %.1f ms\n", std::string(ls::vendor_name(v)).c_str(),
+        out_printf("  of which %s: %zu layouts, %zu entries, %.1f MB in %.1f ms\n", std::string(ls::vendor_name(v)).c_str(),
                     sv.layouts, sv.entries, sv.bytes / 1e6, ms);
     }
 
@@ -1039,14 +1045,13 @@ int cmd_bench(const Options& o) {
                 }
         const std::string listed = ls::render_list(big, targets, ls::Format::Table);
         auto p2 = std::chrono::steady_clock::now();
-        std::printf("load a %zu-row catalog (%.1f MB): parse and check %.0f ms, list two architectures %.0f ms "
+        out_printf("load a %zu-row catalog (%.1f MB): parse and check %.0f ms, list two architectures %.0f ms "
                     "(goal: load < 2000 ms)\n",
                     big.instructions().size(), text.size() / 1e6,
                     std::chrono::duration<double, std::milli>(p1 - p0).count(),
                     std::chrono::duration<double, std::milli>(p2 - p1).count());
     }
 
-    std::string self = fs::read_symlink("/proc/self/exe").string();
     const char* argv[] = {self.c_str(), "layout", "--arch", "cdna3", "--instruction", "v_mfma_f32_32x32x1_2b_f32",
                           "--operand", "C", "--format", "json", nullptr};
     posix_spawn_file_actions_t actions;
@@ -1065,7 +1070,7 @@ int cmd_bench(const Options& o) {
     }
     posix_spawn_file_actions_destroy(&actions);
     std::sort(times.begin(), times.end());
-    std::printf("one `layout --format json` query (32x32x1 2-block C, 2048 entries) as a whole process, %d runs: "
+    out_printf("one `layout --format json` query (32x32x1 2-block C, 2048 entries) as a whole process, %d runs: "
                 "median %.2f ms, p90 %.2f ms, max %.2f ms (goal < 5 ms)\n",
                 o.runs, times[times.size() / 2], times[times.size() * 9 / 10], times.back());
     bench_startup(self, o.runs, o.bench_instructions);
@@ -1266,7 +1271,7 @@ int cli_main(int argc, char** argv, bool every_option) {
             if (!near.empty()) msg += "; did you mean '" + near[0] + "'?";
             msg += "\nlegal subcommands:";
             for (const auto& nm : names) msg += " " + nm;
-            std::fprintf(stderr, "%s\n(lanescope-cli --help describes them)\n", msg.c_str());
+            err_printf("%s\n(lanescope-cli --help describes them)\n", msg.c_str());
             return 2;
         }
         break;
@@ -1275,9 +1280,15 @@ int cli_main(int argc, char** argv, bool every_option) {
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {
-        if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+        if (e.get_exit_code() == 0) {  // --help, --version
+            std::ostringstream out, err;
+            const int rc = app.exit(e, out, err);
+            ls::files::write_stdout(out.str());
+            ls::files::write_stderr(err.str());
+            return rc;
+        }
         if (!o.every_option) return kParseAgain;
-        std::fprintf(stderr, "%s\nRun with --help for more information.\n", parse_error_text(e, app, argc, argv).c_str());
+        err_printf("%s\nRun with --help for more information.\n", parse_error_text(e, app, argc, argv).c_str());
         return 2;
     }
     int rc = 2;
@@ -1292,16 +1303,19 @@ int cli_main(int argc, char** argv, bool every_option) {
             }
         // Output that was printed must have arrived (a full disk, a closed pipe).
         std::cout.flush();
+        ls::files::stdout_stream().flush();
+        if (!ls::files::stdout_stream())
+            throw ls::Error(std::string("cannot write to standard output: ") + std::strerror(errno ? errno : EIO));
         if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout)
             throw ls::Error(std::string("cannot write to standard output: ") + std::strerror(errno ? errno : EIO));
     } catch (const UsageError& e) {
-        std::fprintf(stderr, "lanescope-cli: %s\n", name_options_as_typed(e.what(), app, argc, argv).c_str());
+        err_printf("lanescope-cli: %s\n", name_options_as_typed(e.what(), app, argc, argv).c_str());
         return 2;
     } catch (const ls::Error& e) {
-        std::fprintf(stderr, "lanescope-cli: error: %s\n", name_options_as_typed(e.what(), app, argc, argv).c_str());
+        err_printf("lanescope-cli: error: %s\n", name_options_as_typed(e.what(), app, argc, argv).c_str());
         return 1;
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "lanescope-cli: internal error: %s\n", e.what());
+        err_printf("lanescope-cli: internal error: %s\n", e.what());
         return 3;
     }
     return rc;

@@ -19,16 +19,15 @@ from __future__ import annotations
 
 import json as _json
 import os as _os
-import tempfile as _tempfile
 from collections import namedtuple as _namedtuple
 
 import numpy as _np
 
-from ._errors import Error, InternalError, QueryError, UsageError
+from ._errors import Error, InternalError, MismatchError, NoDeviceError, QueryError, StatusError, UsageError
 from . import _core
 
 __all__ = [
-    "Error", "UsageError", "QueryError", "InternalError",
+    "Error", "UsageError", "QueryError", "InternalError", "StatusError", "NoDeviceError", "MismatchError",
     "architectures", "instructions", "search", "facts",
     "layout", "layouts", "Layout", "LinearLayout", "Location", "Part",
     "where", "which", "check", "CheckResult", "header", "load", "sweep", "figure", "cli",
@@ -58,6 +57,9 @@ _TUPLE_KEYS = {"waves", "tiles_per_wave", "shape"}
 # What a subcommand needs before the CLI parses its options at all (its required options).
 _PROBE_WORDS = {"which": ["--lane=0"], "check": ["--layout=-"], "figure": ["--out=-"]}
 _cli_options_cache = {}
+# lanescope-cli's own options (they go before the subcommand; its option list names them too): never
+# a function's keyword, so never suggested for one (lanescope.cli('--catalog', FILE, ...) takes a catalog).
+_CLI_OWN_OPTIONS = ("help", "version", "catalog")
 
 
 def _cli_options(command):
@@ -71,7 +73,7 @@ def _cli_options(command):
         if line is None:
             raise InternalError(f"lanescope-cli {command} did not list its options: {err.strip()!r}")
         names = [w[2:].replace("-", "_") for w in line[len(head):].split() if w.startswith("--")]
-        _cli_options_cache[command] = [n for n in names if n not in ("help", "version")]
+        _cli_options_cache[command] = [n for n in names if n not in _CLI_OWN_OPTIONS]
     return _cli_options_cache[command]
 
 
@@ -194,18 +196,30 @@ def _checked_words(words):
             for i, w in enumerate(words)]
 
 
-def _run(words, ok=(0,), text=True):
+# lanescope-cli's exit statuses as exceptions (0 is the answer; anything else unknown is a bug).
+_STATUS_ERRORS = {1: QueryError, 2: UsageError, 4: NoDeviceError, 5: MismatchError}
+
+
+def _run(words, ok=(0,), text=True, input=None):
     """lanescope-cli WORDS in process: (exit status, stdout as str, or bytes unless text); errors raised as
-    lanescope.Error. The output is read from the CLI's file straight into that one object."""
-    rc, out, err = _core.run_cli(_checked_words(words), text)
+    lanescope.Error. The CLI writes its output straight into that one object (no file, no file descriptor);
+    ``input`` is what its '-' reads (check --layout=-)."""
+    rc, out, err = _core.run_cli(_checked_words(words), text, input)
     if rc in ok:
         return rc, out
-    cls = {1: QueryError, 2: UsageError}.get(rc, InternalError)
-    raise cls(_message(err))
+    cls = _STATUS_ERRORS.get(rc, InternalError)
+    if not issubclass(cls, StatusError):
+        raise cls(_message(err))
+    shown = out.decode("utf-8", "replace") if isinstance(out, bytes) else out
+    parts = [_message(err)] if err.strip() else []
+    parts += [shown.strip()] if shown.strip() else []
+    raise cls("\n".join(parts) or f"lanescope-cli exit status {rc}", status=rc, output=shown)
 
 
 def cli(*args: str) -> str:
-    """lanescope-cli ARGS run in this process; its standard output (text). Raises lanescope.Error."""
+    """lanescope-cli ARGS run in this process; its standard output (text). Raises lanescope.Error: UsageError
+    (exit status 2), QueryError (1), NoDeviceError (4: verify found no GPU), MismatchError (5: check's layouts
+    differ, a verify or conformance check failed; its ``output`` is the CLI's answer, e.g. check's explanation)."""
     for i, a in enumerate(args):
         _text_arg(f"cli argument {i + 1}", a)
     out = _run(list(args), text=False)[1]
@@ -456,13 +470,24 @@ class Layout:
         """The figure as SVG text (the same labels and colours as the CLI's figures)."""
         return self.figure(format="svg", **options)
 
+    def _cells(self):
+        return self.blocks * self.rows * self.cols
+
+    def _inline(self):
+        """Whether a notebook draws this layout inline (at most _INLINE_CELLS elements)."""
+        return self._cells() <= _INLINE_CELLS
+
     def _repr_svg_(self):
+        if not self._inline():  # too large for a picture in a notebook: it shows repr() instead
+            return None
         try:
             return self.svg()
         except Error:  # too large to draw: the notebook shows repr() instead
             return None
 
     def _repr_html_(self):
+        if not self._inline():
+            return None
         try:  # the figure with a hover title on every tile: the element and where it lives
             svg = self.svg(hover_titles=True)
         except Error:
@@ -471,7 +496,7 @@ class Layout:
         return (f'<div class="lanescope-layout" title="{_html(repr(self))}">' + svg[start:] + "</div>")
 
     def __repr__(self):
-        tile = f", {self._info['describe']}" if self.tiled else ""
+        tile = f", {_bounded(self._info['describe'], 200)}" if self.tiled else ""
         return (f"<lanescope.Layout {self.operand} of {self.instruction} on {self.target}{tile}: "
                 f"{self.shape_text()} {self.type} in {self.space}, {self.waves} wave(s) x {self.lanes} lanes x "
                 f"{self.regs} regs>")
@@ -484,10 +509,25 @@ class Layout:
         return "x".join(str(n) for n in self.shape)
 
     def __str__(self):
+        if self._cells() > _STR_CELLS:  # print(L) of a large tile: not a table of hundreds of megabytes
+            return (f"{self!r}\n(its table of {self._cells():,} elements is not printed: str() prints at most "
+                    f"{_STR_CELLS:,}; L.table() gives the whole table, L.figure(path) the picture)")
         try:
             return self.table()
         except Error as e:  # a table too large to read
             return f"{self!r}\n({e})"
+
+
+# A notebook's inline picture (_repr_svg_, _repr_html_) of at most this many elements (128 x 128;
+# about 3 MB of HTML with hover titles); a larger layout shows its repr. str() prints the table of
+# at most _STR_CELLS elements (about 1 MB of text).
+_INLINE_CELLS = 16384
+_STR_CELLS = 65536
+
+
+def _bounded(text, most):
+    """`text`, or its first `most` characters and how many were left out."""
+    return text if len(text) <= most else f"{text[:most]}... ({len(text) - most} more characters)"
 
 
 def _html(text):
@@ -587,8 +627,12 @@ class CheckResult:
         return f"<lanescope.CheckResult equal={self.equal} differing={self.differing}: {self.explanation}>"
 
 
+class _Path(str):
+    """A layout file's path, checked (_layout_path): check gives it to the CLI to read."""
+
+
 def _layout_text(other, shape=None):
-    """The text `check --layout` reads for `other`."""
+    """The text `check --layout` reads for `other` (a _Path: the file the CLI reads)."""
     if isinstance(other, Layout):
         return other.to_json()
     if isinstance(other, LinearLayout):
@@ -596,9 +640,9 @@ def _layout_text(other, shape=None):
     if isinstance(other, dict):
         return _json.dumps(other)
     if isinstance(other, str) and _is_path_text(_text_arg("layout", other)):
-        return _read_layout_file(other)
+        return _layout_path(other)
     if isinstance(other, _os.PathLike):
-        return _read_layout_file(other)
+        return _layout_path(other)
     if isinstance(other, str):
         return _text_arg("layout", other)
     if isinstance(other, bytes):
@@ -625,32 +669,40 @@ def _is_path_text(text):
     return _os.path.isfile(text) or not (one.startswith(("{", "[")) or "," in one or "(" in one)
 
 
-def _read_layout_file(path):
+def _layout_path(path):
+    """A layout file's path, refused before anything is read unless it is a regular file of at most the
+    CLI's input limit (docs/limits.md): a device (/dev/zero), a FIFO or a directory never is."""
     name = _os.fspath(path)
     if isinstance(name, bytes):
         name = _os.fsdecode(name)
     _text_arg("layout path", name)
+    limit = _core.max_input_bytes
+    legal = "legal: the path of a regular layout file (JSON, CSV or linear text) of at most " \
+            f"{limit >> 20} MiB, or the layout's text itself"
     try:
-        with open(name, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError, ValueError) as e:
-        why = e.strerror if isinstance(e, OSError) and e.strerror else str(e)
-        raise QueryError(f"check: cannot read the layout file {name!r}: {why}; legal: the path of a layout file "
-                         "(JSON, CSV or linear text), or the layout's text itself") from None
+        st = _os.stat(name)
+    except (OSError, ValueError) as e:
+        why = "no such file" if isinstance(e, FileNotFoundError) else (getattr(e, "strerror", None) or str(e))
+        raise QueryError(f"check: cannot read the layout file {name!r}: {why}; {legal}") from None
+    import stat as _stat
+    if not _stat.S_ISREG(st.st_mode):
+        kind = "a directory" if _stat.S_ISDIR(st.st_mode) else "not a regular file (a device, a FIFO or a socket)"
+        raise QueryError(f"check: cannot read the layout file {name!r}: it is {kind}; {legal}")
+    if st.st_size > limit:
+        raise QueryError(f"check: cannot read the layout file {name!r}: it has {st.st_size} bytes, more than the "
+                         f"input limit; {legal}")
+    return _Path("./-" if name == "-" else name)  # '-' alone would be the CLI's standard input
 
 
 def _check(other, words, show, shape=None):
     _ints(show=show)
     text = _layout_text(other, shape)
-    with _tempfile.NamedTemporaryFile("w", suffix=".layout", delete=False, encoding="utf-8") as f:
-        f.write(text)
-        path = f.name
-    try:
-        rc, out = _run(["check", *words, f"--layout={path}", f"--show={show}", "--format=json"], ok=(0, 5))
-    except Error as e:  # the message names the layout given, not the temporary file it was passed in
-        raise type(e)(str(e).replace(path, "the layout given to check")) from None
-    finally:
-        _os.unlink(path)
+    given = None
+    if isinstance(text, _Path):  # the CLI reads the file (bounded); its messages name the path given
+        layout = _flag_value("--layout", text)
+    else:  # the text in memory, read by the CLI as its '-': no temporary file
+        layout, given = ["--layout=-"], text
+    rc, out = _run(["check", *words, *layout, f"--show={show}", "--format=json"], ok=(0, 5), input=given)
     data = _json.loads(out)
     data.setdefault("equal", rc == 0)
     return CheckResult(data, out)

@@ -8,6 +8,7 @@
 // arrays are filled here, one pass over core's entries, no Python object per element.
 #include "common.hpp"
 
+#include "lanescope/files.hpp"
 #include "lanescope/limits.hpp"
 #include "lanescope/linear.hpp"
 #include "lanescope/options.hpp"
@@ -28,10 +29,7 @@
 #include <memory>
 #include <optional>
 #include <string>
-#include <cerrno>
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <utility>
 #include <vector>
 
 int lanescope_cli_main(int argc, char** argv);
@@ -50,105 +48,105 @@ py::object g_usage_error, g_query_error, g_internal_error;
 }
 
 // ---------------------------------------------------------------------------
-// lanescope-cli in process: (exit status, standard output, standard error).
-// Standard output and error are redirected to temporary files for the call.
+// lanescope-cli in process: (exit status, standard output, standard error). The CLI writes both
+// through ls::files (write_stdout, write_stderr), which hand them to this call's Capture: the
+// process's file descriptors are never touched (another thread writing meanwhile keeps its
+// output) and no file is made.
 struct Captured {
     int rc = 0;
     py::object out;  // bytes, or str when asked for text
     std::string err;
 };
 
-// The whole file behind `fd` read straight into one Python object, with no copy on the way (a
-// layout's JSON can be a gigabyte or more): bytes, or (text) a str. The text is read into an
-// ASCII str and kept when it is ASCII (lanescope's texts are); otherwise it is decoded as UTF-8
-// from that buffer (one more copy, only then).
-py::object read_object(int fd, bool text) {
-    struct stat st {};
-    if (::fstat(fd, &st) != 0 || st.st_size < 0) raise(g_internal_error, "lanescope: cannot read the CLI's output file");
-    const auto size = static_cast<Py_ssize_t>(st.st_size);
-    PyObject* obj = text ? PyUnicode_New(size, 127) : PyBytes_FromStringAndSize(nullptr, size);
-    if (!obj) throw py::error_already_set();
-    py::object owner = py::reinterpret_steal<py::object>(obj);
-    char* data = text ? static_cast<char*>(PyUnicode_DATA(obj)) : PyBytes_AS_STRING(obj);
-    Py_ssize_t got = 0;
-    while (got < size) {
-        const ssize_t n = ::pread(fd, data + got, static_cast<size_t>(size - got), static_cast<off_t>(got));
-        if (n < 0 && errno == EINTR) continue;
-        if (n <= 0) raise(g_internal_error, "lanescope: the CLI's output file ended early");
-        got += n;
+// Standard output written straight into the one Python object returned (a layout's JSON can be a
+// gigabyte or more: no second copy): a bytes, or an ASCII str, grown in place (realloc); the text
+// is decoded as UTF-8 at the end only where it is not ASCII (lanescope's texts are). The CLI runs
+// on the calling thread, which holds the GIL; bytes from another thread are kept aside, appended.
+class PyCapture : public ls::files::Capture {
+public:
+    explicit PyCapture(bool text) : text_(text) {}
+    ~PyCapture() override { Py_XDECREF(obj_); }
+    void out(std::string_view bytes) override {
+        if (!PyGILState_Check()) {
+            aside_.append(bytes);
+            return;
+        }
+        if (size_ + bytes.size() > cap_) grow(std::max(size_ + bytes.size(), std::max<size_t>(cap_ * 2, size_t(1) << 16)));
+        std::memcpy(data() + size_, bytes.data(), bytes.size());
+        size_ += bytes.size();
     }
-    if (!text) return owner;
-    const auto* u = reinterpret_cast<const unsigned char*>(data);
-    if (std::all_of(u, u + size, [](unsigned char c) { return c < 0x80; })) return owner;
-    PyObject* decoded = PyUnicode_DecodeUTF8(data, size, "replace");
-    if (!decoded) throw py::error_already_set();
-    return py::reinterpret_steal<py::object>(decoded);
-}
-
-std::string read_all(int fd) {
-    std::string s;
-    ::lseek(fd, 0, SEEK_SET);
-    char buf[1 << 16];
-    for (;;) {
-        const ssize_t n = ::read(fd, buf, sizeof buf);
-        if (n <= 0) break;
-        s.append(buf, static_cast<size_t>(n));
+    void err(std::string_view bytes) override { err_.append(bytes); }
+    const std::string& err_text() const { return err_; }
+    py::object finish() {
+        if (!aside_.empty()) out(std::exchange(aside_, std::string()));
+        grow(size_);
+        py::object owner = py::reinterpret_steal<py::object>(std::exchange(obj_, nullptr));
+        if (!text_) return owner;
+        const auto* u = reinterpret_cast<const unsigned char*>(PyUnicode_DATA(owner.ptr()));
+        if (std::all_of(u, u + size_, [](unsigned char c) { return c < 0x80; })) return owner;
+        PyObject* decoded = PyUnicode_DecodeUTF8(reinterpret_cast<const char*>(u), static_cast<Py_ssize_t>(size_), "replace");
+        if (!decoded) throw py::error_already_set();
+        return py::reinterpret_steal<py::object>(decoded);
     }
-    return s;
-}
 
-Captured run_cli(const std::vector<std::string>& args, bool text) {
+private:
+    char* data() { return text_ ? static_cast<char*>(PyUnicode_DATA(obj_)) : PyBytes_AS_STRING(obj_); }
+    void grow(size_t want) {
+        const auto n = static_cast<Py_ssize_t>(want);
+        if (!obj_) {
+            obj_ = text_ ? PyUnicode_New(n, 127) : PyBytes_FromStringAndSize(nullptr, n);
+        } else {
+            // An ASCII str of one reference is resized in place, as bytes are (CPython's
+            // PyUnicode_Resize, _PyBytes_Resize); the bytes written so far are kept.
+            if (text_ ? PyUnicode_Resize(&obj_, n) != 0 : false) Py_CLEAR(obj_);  // its failure keeps the old str
+            else if (!text_ && _PyBytes_Resize(&obj_, n) != 0) obj_ = nullptr;  // its failure frees the old bytes
+        }
+        if (!obj_) {
+            PyErr_Clear();
+            size_ = cap_ = 0;
+            throw ls::Error("no memory for " + std::to_string(want) + " bytes of output; legal: a smaller request");
+        }
+        cap_ = want;
+    }
+    bool text_;
+    PyObject* obj_ = nullptr;
+    size_t size_ = 0, cap_ = 0;
+    std::string err_, aside_;
+};
+
+Captured run_cli(const std::vector<std::string>& args, bool text, std::optional<std::string> input) {
     std::vector<std::string> words = {"lanescope-cli"};
     words.insert(words.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (std::string& w : words) argv.push_back(w.data());
     argv.push_back(nullptr);
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::cout.flush();
-    FILE* out_file = std::tmpfile();
-    FILE* err_file = std::tmpfile();
-    if (!out_file || !err_file) raise(g_internal_error, "lanescope: cannot create a temporary file for the CLI's output");
-    // Every descriptor the redirection holds is above 2: with standard input or output closed (a
-    // daemon, some job runners) a temporary file would otherwise be given fd 0 or 1 and the dup2s
-    // below would point both streams at one file.
-    const int out_fd = ::fcntl(::fileno(out_file), F_DUPFD_CLOEXEC, 3), err_fd = ::fcntl(::fileno(err_file), F_DUPFD_CLOEXEC, 3);
-    const int saved_out = ::fcntl(1, F_DUPFD_CLOEXEC, 3), saved_err = ::fcntl(2, F_DUPFD_CLOEXEC, 3);  // -1: it was closed
-    if (out_fd < 0 || err_fd < 0) raise(g_internal_error, "lanescope: cannot hold the CLI's output files open");
-    ::dup2(out_fd, 1);
-    ::dup2(err_fd, 2);
+    PyCapture capture(text);
+    if (input) capture.input = std::move(*input);
     int rc = 3;
     std::string internal;
-    try {
-        rc = lanescope_cli_main(static_cast<int>(words.size()), argv.data());
-    } catch (const std::exception& e) {  // lanescope_cli_main catches its own; anything else is a bug
-        internal = e.what();
+    {
+        ls::files::CaptureScope scope(capture);
+        try {
+            rc = lanescope_cli_main(static_cast<int>(words.size()), argv.data());
+        } catch (const std::exception& e) {  // lanescope_cli_main catches its own; anything else is a bug
+            internal = e.what();
+        }
     }
-    std::fflush(stdout);
-    std::fflush(stderr);
-    std::cout.flush();
-    std::cerr.flush();
-    // Each stream back as it was (closed again where it was closed).
-    if (saved_out >= 0) ::dup2(saved_out, 1), ::close(saved_out);
-    else ::close(1);
-    if (saved_err >= 0) ::dup2(saved_err, 2), ::close(saved_err);
-    else ::close(2);
     Captured c;
     c.rc = internal.empty() ? rc : 3;
-    c.out = read_object(out_fd, text);
-    c.err = internal.empty() ? read_all(err_fd) : "lanescope-cli: internal error: " + internal;
-    ::close(out_fd);
-    ::close(err_fd);
-    std::fclose(out_file);
-    std::fclose(err_file);
+    c.out = capture.finish();
+    c.err = internal.empty() ? capture.err_text() : "lanescope-cli: internal error: " + internal;
     return c;
 }
 
 // The modifiers of a query as the keywords that ask for them (the CLI's long options, '_' for '-',
-// named values by name): layout(arch, instruction, **L.modifiers) asks for the same layout. Fields
-// at their default (what the query has with no modifier given; -1: the canonical shared-memory
-// values) are left out.
-py::dict keyword_modifiers(const ls::Instruction& ins, const ls::Target& t, const ls::ResolvedModifiers& rm) {
+// named values by name): layout(arch, instruction, **L.modifiers) asks for the same layout. Every
+// field the query gave, or that modifier_ranges offers, or whose value is not the default, is
+// considered (a descriptor's numeric fields, lbo, sbo, smem_address, have no range listed); one at
+// its default (what the query has with no modifier given; -1: the canonical shared-memory
+// values) is left out.
+py::dict keyword_modifiers(const ls::Instruction& ins, const ls::Target& t, const ls::ResolvedModifiers& rm,
+                           const ls::Modifiers& given) {
     // The values the query has when no modifier is given: a field at its default is left out.
     std::optional<ls::ResolvedModifiers> defaults;
     try {
@@ -170,8 +168,10 @@ py::dict keyword_modifiers(const ls::Instruction& ins, const ls::Target& t, cons
             }
             continue;
         }
-        if (std::find(applicable.begin(), applicable.end(), field) == applicable.end()) continue;
         const int v = ls::modifier_value(rm, field);
+        const bool offered = std::find(applicable.begin(), applicable.end(), field) != applicable.end();
+        if (!offered && ls::modifier_value(given, field) == -1 && (!defaults || ls::modifier_value(*defaults, field) == v))
+            continue;
         if (v < 0 || (rm.descriptor && o.group == "smem" && field != "smem_major")) continue;  // canonical, or the descriptor's
         if (defaults && ls::modifier_value(*defaults, field) == v) continue;                  // the default
         if (field == "swizzle") {
@@ -434,7 +434,7 @@ public:
         d["regs"] = regs();
         d["instruction_regs"] = L.regs();
         d["formula"] = L.formula();
-        d["modifiers"] = keyword_modifiers(ins, t, p_->r.query.mods);
+        d["modifiers"] = keyword_modifiers(ins, t, p_->r.query.mods, p_->o.mods);
         d["tiled"] = tiled();
         if (tile_) {
             const ls::TileParams& tp = tile_->params();
@@ -595,14 +595,16 @@ PYBIND11_MODULE(_core, m) {
 
     m.def(
         "run_cli",
-        [](const std::vector<std::string>& args, bool text) {
-            Captured c = run_cli(args, text);
+        [](const std::vector<std::string>& args, bool text, std::optional<std::string> input) {
+            Captured c = run_cli(args, text, std::move(input));
             PyObject* err = PyUnicode_DecodeUTF8(c.err.data(), static_cast<Py_ssize_t>(c.err.size()), "replace");
             if (!err) throw py::error_already_set();
             return py::make_tuple(c.rc, c.out, py::reinterpret_steal<py::str>(err));
         },
-        py::arg("args"), py::arg("text") = false,
-        "lanescope-cli ARGS in this process: (exit status, stdout as bytes or, with text, str; stderr text)");
+        py::arg("args"), py::arg("text") = false, py::arg("input") = py::none(),
+        "lanescope-cli ARGS in this process: (exit status, stdout as bytes or, with text, str; stderr text); "
+        "input: what '-' reads (check --layout=-)");
+    m.attr("max_input_bytes") = py::int_(ls::files::kMaxInputBytes);  // the CLI's bound on a file it reads
     m.def("targets", &targets, "every target of the built-in catalog, as dicts");
     m.def("instructions", &instructions, py::arg("arch"), py::arg("query") = "",
           "the instructions of `arch` that match `query` (best first; empty: all, in catalog order)");

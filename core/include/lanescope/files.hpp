@@ -24,6 +24,7 @@
 
 #include "lanescope/lanescope.hpp"
 
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -65,6 +66,37 @@ private:
 };
 // Writes and flushes standard output; throws Error on any failure.
 void write_stdout(std::string_view bytes);
+// Writes standard error (a message: a failure to write it is not reported).
+void write_stderr(std::string_view bytes);
+// An std::ostream over write_stdout (for code that logs to a stream).
+std::ostream& stdout_stream();
+
+// ---------------------------------------------------------------- capture ----
+// Standard output, error and input taken in process, for a front end that runs the CLI as a
+// function (the Python module): while a Capture is installed, write_stdout, write_stderr,
+// stdout_stream() and OutputFile("-") hand their bytes to it, and read_input_text() reads its
+// input, on every thread; file descriptors 0, 1 and 2 are never touched, so what other code of
+// the process writes meanwhile stays its own. One at a time: install() waits for the one before
+// to be removed. Its out() may throw Error (e.g. out of memory): the write then fails with it.
+class Capture {
+public:
+    Capture() = default;
+    virtual ~Capture() = default;
+    Capture(const Capture&) = delete;
+    Capture& operator=(const Capture&) = delete;
+    virtual void out(std::string_view bytes) = 0;
+    virtual void err(std::string_view bytes) = 0;
+    std::string input;  // what "-" reads (read_input_text), once
+};
+// Installs `c` for the process while the Scope lives.
+class CaptureScope {
+public:
+    explicit CaptureScope(Capture& c);
+    ~CaptureScope();
+    CaptureScope(const CaptureScope&) = delete;
+    CaptureScope& operator=(const CaptureScope&) = delete;
+};
+bool captured();  // a Capture is installed
 // "-" or "" means standard output, anything else write_file.
 void write_output(const std::string& path, std::string_view bytes);
 
@@ -80,6 +112,9 @@ void write_output(const std::string& path, std::string_view bytes);
 // limit are read until the writer closes it.
 inline constexpr size_t kMaxInputBytes = size_t(64) << 20;  // 64 MiB
 std::string read_file(const std::string& path, size_t limit = kMaxInputBytes);
+// An input named on a command line: "-" is standard input (in process, the Capture's input;
+// otherwise /dev/stdin, read as read_file reads it), anything else read_file(path, limit).
+std::string read_input_text(const std::string& path, size_t limit = kMaxInputBytes);
 
 class DirectoryWriter {
 public:

@@ -18,6 +18,8 @@
 #include <csignal>
 #include <ctime>
 #include <mutex>
+#include <utility>
+#include <streambuf>
 
 namespace lanescope::files {
 
@@ -280,6 +282,7 @@ void OutputFile::fail(int err) {
 
 void OutputFile::write(std::string_view bytes) {
     if (done_) throw Error("internal: write after commit to '" + path_ + "'");
+    if (mode_ == Mode::Stdout) return write_stdout(bytes);
     const int err = write_all(mode_ == Mode::Stdout ? STDOUT_FILENO : fd_, bytes);
     if (err) fail(err);
 }
@@ -370,10 +373,79 @@ void OutputFile::commit() {
     done_ = true;
 }
 
+// ------------------------------------------------------------ capture ----
+
+namespace {
+std::mutex g_one_capture;            // held by the CaptureScope in force
+std::mutex g_capture_write;          // one write into the Capture at a time (any thread)
+std::atomic<Capture*> g_capture{nullptr};
+
+// The stream of stdout_stream(): each flush (or full buffer) goes to write_stdout.
+class StdoutBuf : public std::streambuf {
+    char buf_[1 << 14];
+    bool drain() {
+        const auto n = static_cast<size_t>(pptr() - pbase());
+        setp(buf_, buf_ + sizeof buf_);
+        if (n == 0) return true;
+        try {
+            write_stdout(std::string_view(buf_, n));
+            return true;
+        } catch (const Error&) {
+            return false;
+        }
+    }
+protected:
+    int overflow(int c) override {
+        if (!drain()) return traits_type::eof();
+        if (c != traits_type::eof()) *pptr() = static_cast<char>(c), pbump(1);
+        return traits_type::not_eof(c);
+    }
+    int sync() override { return drain() ? 0 : -1; }
+public:
+    StdoutBuf() { setp(buf_, buf_ + sizeof buf_); }
+};
+}  // namespace
+
+CaptureScope::CaptureScope(Capture& c) {
+    g_one_capture.lock();
+    stdout_stream().flush();
+    g_capture.store(&c);
+}
+
+CaptureScope::~CaptureScope() {
+    stdout_stream().flush();
+    stdout_stream().clear();
+    g_capture.store(nullptr);
+    g_one_capture.unlock();
+}
+
+bool captured() { return g_capture.load() != nullptr; }
+
+std::ostream& stdout_stream() {
+    static StdoutBuf buf;
+    static std::ostream stream(&buf);
+    return stream;
+}
+
 void write_stdout(std::string_view bytes) {
+    if (Capture* c = g_capture.load()) {
+        std::lock_guard<std::mutex> lock(g_capture_write);
+        c->out(bytes);
+        return;
+    }
     std::fflush(stdout);  // anything printf'ed before goes first
     const int err = write_all(STDOUT_FILENO, bytes);
     if (err) throw Error("cannot write to standard output: " + why(err));
+}
+
+void write_stderr(std::string_view bytes) {
+    if (Capture* c = g_capture.load()) {
+        std::lock_guard<std::mutex> lock(g_capture_write);
+        c->err(bytes);
+        return;
+    }
+    std::fflush(stderr);
+    (void)write_all(STDERR_FILENO, bytes);
 }
 
 void write_output(const std::string& path, std::string_view bytes) {
@@ -526,6 +598,12 @@ std::string read_file(const std::string& path, size_t limit) {
         throw Error(cannot + "it is a FIFO and gave no bytes (no writer had it open); legal: a file, or a FIFO a "
                              "program writes the layout into");
     return text;
+}
+
+std::string read_input_text(const std::string& path, size_t limit) {
+    if (path != "-") return read_file(path, limit);
+    if (Capture* c = g_capture.load()) return std::exchange(c->input, std::string());  // read once, as a stream is
+    return read_file("/dev/stdin", limit);
 }
 
 }  // namespace lanescope::files
