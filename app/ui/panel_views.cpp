@@ -1193,6 +1193,9 @@ void draw_compare_panel(App& app) {
         if (c.enabled && c.selection.instruction == Selection{}.instruction) c.selection = app.settings.selection;
         app.compare_dirty = true;
     }
+    if (app.tile.active())
+        ImGui::TextWrapped("Tile mode is on (waves %dx%d): this tab compares the single instructions, not the tiles.",
+                           app.tile.want.waves_m, app.tile.want.waves_n);
     if (!c.enabled) {
         ImGui::TextWrapped("Put a second instruction beside the current one (the same builtin on RDNA3 and RDNA4, "
                            "wave32 and wave64, two modifier settings, an MFMA and its sparse twin) and see which "
