@@ -47,6 +47,19 @@ std::string after_prefix(const std::string& word, const char* prefixes) {
     return "";
 }
 
+// The operands a place may name, and the lanes of one wave: "A, B, D (lanes 0..63 of one wave)".
+std::string shown_space(const LayoutSet& set, const TileSet* tile) {
+    std::string ops;
+    if (tile)
+        for (const ls::TileLayout& t : tile->layouts) ops += (ops.empty() ? "" : ", ") + std::string(ls::operand_name(t.operand()));
+    else
+        for (const ls::OperandLayout& l : set.layouts) ops += (ops.empty() ? "" : ", ") + std::string(ls::operand_name(l.operand()));
+    const bool nv = set.ins && set.ins->vendor() == ls::Vendor::NVIDIA;
+    std::string s = (tile ? "the tile's operands " : "operands ") + ops + "; " + (nv ? "threads 0.." : "lanes 0..") +
+                    std::to_string(set.wave() - 1) + (tile ? " of waves 0.." + std::to_string(tile->waves() - 1) : " of one wave");
+    return s;
+}
+
 }  // namespace
 
 std::string legal_forms(bool tile_mode) {
@@ -83,7 +96,9 @@ Hover parse_place(const std::string& text, const LayoutSet& set, const TileSet* 
         h.kind = Hover::Kind::Lane;
         h.lane = static_cast<int>(ls::parse_integer(lane_text, 0, set.wave() - 1, "lane"));
         if (!wave_text.empty()) {
-            if (!tile) throw ls::Error("a wave is only part of a place in tile mode");
+            if (!tile)
+                throw ls::Error("a wave ('" + wave_text + "') is only part of a place in tile mode (--waves, --tiles-per-wave, "
+                                "--shape); " + set.ins->mnemonic + " alone shows " + shown_space(set, nullptr));
             h.wave = static_cast<int>(ls::parse_integer(wave_text, 0, tile->waves() - 1, "wave"));
         }
         return h;
@@ -99,7 +114,7 @@ Hover parse_place(const std::string& text, const LayoutSet& set, const TileSet* 
     h.kind = Hover::Kind::Element;
     if (tile) {
         const ls::TileLayout* t = tile->find(*op);
-        if (!t) throw ls::Error("operand '" + w[0] + "' is not shown for " + set.ins->mnemonic);
+        if (!t) throw ls::Error("operand '" + w[0] + "' is not shown for " + set.ins->mnemonic + "'s tile; it shows " + shown_space(set, tile));
         if (!block_text.empty()) throw ls::Error("a tile has no blocks");
         h.operand = t->operand();
         h.element = {0, static_cast<int>(ls::parse_integer(w[1], 0, t->rows() - 1, "row")),
@@ -109,7 +124,7 @@ Hover parse_place(const std::string& text, const LayoutSet& set, const TileSet* 
         return h;
     }
     const ls::OperandLayout* l = set.find(*op);
-    if (!l) throw ls::Error("operand '" + w[0] + "' is not shown for " + set.ins->mnemonic);
+    if (!l) throw ls::Error("operand '" + w[0] + "' is not shown for " + set.ins->mnemonic + "; it shows " + shown_space(set, nullptr));
     h.operand = *op;
     h.element = {block_text.empty() ? 0 : static_cast<int>(ls::parse_integer(block_text, 0, l->blocks() - 1, "block")),
                  static_cast<int>(ls::parse_integer(w[1], 0, l->rows() - 1, "row")),

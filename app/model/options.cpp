@@ -5,6 +5,8 @@
 #include "lanescope/options.hpp"
 #include "lanescope/tile.hpp"
 
+#include <algorithm>
+
 
 namespace lsapp {
 
@@ -20,6 +22,36 @@ const std::vector<std::string_view>& modifier_fields() {
 }
 
 int modifier_field(const ls::Modifiers& m, std::string_view name) { return ls::modifier_value(m, name); }
+
+std::vector<ls::Operand> parse_operand_list(const std::string& text, const ls::Instruction& ins) {
+    std::vector<ls::Operand> out;
+    const auto legal = ls::operands_of(ins);
+    std::string legal_names;
+    for (ls::Operand op : legal) legal_names += (legal_names.empty() ? "" : ", ") + std::string(ls::operand_name(op));
+    if (text.empty()) return out;
+    for (size_t start = 0;;) {
+        const size_t comma = text.find(',', start);
+        const std::string word = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        if (word == "all" || word == "ALL") {
+            // lanescope-cli's --operand all: every operand (the GEMM picture).
+            if (text != word) throw ls::Error("--operand all names every operand; give it alone, not with others");
+            return {};
+        }
+        if (word.empty())
+            throw ls::Error("--operand '" + text + "' has an empty item; legal: operand names separated by single commas (" +
+                            legal_names + "), or all");
+        const auto op = ls::parse_operand(word);
+        if (!op || std::find(legal.begin(), legal.end(), *op) == legal.end())
+            throw ls::Error("unknown operand '" + word + "' for " + ins.mnemonic + "; legal: " + legal_names + ", or all");
+        if (std::find(out.begin(), out.end(), *op) != out.end())
+            throw ls::Error("--operand '" + text + "' names " + std::string(ls::operand_name(*op)) +
+                            " twice; legal: each of " + legal_names + " at most once, or all");
+        out.push_back(*op);
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return out;
+}
 
 void add_app_options(CLI::App& cli, AppArgs& a) {
     cli.add_option("-i,--instruction", a.instruction, "mnemonic or builtin name");

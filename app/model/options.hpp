@@ -45,6 +45,11 @@ struct AppArgs {
 // strictly; gfx1250's controls take LLVM's names (fp4, ROW1, E4M3) as lanescope-cli does.
 void add_app_options(CLI::App& cli, AppArgs& a);
 
+// --operand's list: names of the instruction's operands, comma-separated, or "all" alone ({}: every operand).
+// An empty item ("A,", ",B"), a name given twice ("A,A") or one the instruction lacks is refused (ls::Error,
+// naming what is legal).
+std::vector<ls::Operand> parse_operand_list(const std::string& text, const ls::Instruction& ins);
+
 // The modifier fields by the names core uses ("cbsz" ... "index_key"), in one order.
 const std::vector<std::string_view>& modifier_fields();
 // One field of chosen modifiers by that name (-1: not given), as ls::modifier_value reads resolved ones.

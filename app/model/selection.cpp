@@ -52,6 +52,43 @@ std::string carry_instruction(const ls::Catalog& cat, const ls::Instruction& cur
     return list.empty() ? current.mnemonic : list.front()->mnemonic;
 }
 
+std::string compare_instruction(const ls::Catalog& cat, const ls::Instruction& current, const ls::Target& to) {
+    for (const std::string& name : {current.builtin_pattern, current.mnemonic}) {
+        if (name.empty()) continue;
+        try {
+            return selection_name(cat.find_instruction(to, name));
+        } catch (const ls::Error&) {
+        }
+    }
+    auto same_types = [&](const ls::Instruction& i) {
+        return i.a == current.a && i.b == current.b && i.c == current.c && i.d_type() == current.d_type();
+    };
+    std::vector<std::string> alike;
+    for (const ls::Instruction* ins : cat.on(to.family)) {
+        try {
+            cat.find_instruction(to, ins->mnemonic);  // legal on this target (Blackwell rows are per target)
+        } catch (const ls::Error&) {
+            continue;
+        }
+        if (same_types(*ins) && ins->m == current.m && ins->n == current.n && ins->k == current.k &&
+            ins->blocks == current.blocks && ins->sparse() == current.sparse())
+            return selection_name(*ins);
+        if (same_types(*ins)) alike.push_back(display_name(*ins));
+    }
+    const std::string d = std::string(ls::elem_name(current.d_type()));
+    const std::string types = current.a == current.b ? std::string(ls::elem_name(current.a))
+                                                     : std::string(ls::elem_name(current.a)) + "/" + std::string(ls::elem_name(current.b));
+    std::string legal;
+    for (size_t i = 0; i < alike.size() && i < 12; ++i) legal += (i ? ", " : "") + alike[i];
+    if (alike.size() > 12) legal += ", ... (" + std::to_string(alike.size()) + " in all)";
+    throw ls::Error(to.gfx + " has no instruction with the shape and types of " + display_name(current) + " (M" +
+                    std::to_string(current.m) + " N" + std::to_string(current.n) + " K" + std::to_string(current.k) +
+                    (current.blocks > 1 ? " x" + std::to_string(current.blocks) + " blocks" : "") + ", A/B " + types +
+                    ", D " + d + (current.sparse() ? ", sparse" : "") + "); name one with --compare-instruction; legal: " +
+                    (legal.empty() ? "any of " + to.gfx + "'s instructions (lanescope-cli list -a " + to.gfx + ")"
+                                   : to.gfx + "'s " + types + " -> " + d + " instructions " + legal));
+}
+
 std::pair<const ls::Target*, const ls::Instruction*> largest_layout(const ls::Catalog& cat) {
     std::pair<const ls::Target*, const ls::Instruction*> best{nullptr, nullptr};
     long best_tiles = -1;

@@ -49,6 +49,11 @@ using ls::set_modifier;
 // Switching architecture: the same instruction where it exists there (by
 // builtin name, then mnemonic), else the target's first instruction.
 std::string carry_instruction(const ls::Catalog& cat, const ls::Instruction& current, const ls::Target& to);
+// What --compare-arch compares `current` with on `to`: the same instruction (by builtin name, then
+// mnemonic), else the first with the same shape, blocks, sparsity and A, B, C, D types. Never another
+// instruction without a word: with no such row, throws ls::Error naming the legal --compare-instruction
+// values (`to`'s instructions of the same types, else how to list them all).
+std::string compare_instruction(const ls::Catalog& cat, const ls::Instruction& current, const ls::Target& to);
 
 // How an instruction is named in the list, titles and the status bar: PTX's
 // short form on NVIDIA ("wgmma_m64n256k16_f32_f16"; the PTX spelling goes in

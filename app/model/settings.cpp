@@ -3,6 +3,7 @@
 #include "lanescope/files.hpp"
 #include "lanescope/numbers.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -47,8 +48,35 @@ bool make_dirs(const std::string& dir) {
 
 }  // namespace
 
+WindowSettings legal_window(WindowSettings w) {
+    w.x = w.x < 0 ? -1 : std::min(w.x, kWindowPosMax);
+    w.y = w.y < 0 ? -1 : std::min(w.y, kWindowPosMax);
+    w.width = std::clamp(w.width, kWindowMinWidth, kWindowMaxSide);
+    w.height = std::clamp(w.height, kWindowMinHeight, kWindowMaxSide);
+    return w;
+}
+
+WindowSettings fit_window(WindowSettings w, const std::vector<ScreenArea>& monitors) {
+    const ScreenArea* m = nullptr;
+    for (const ScreenArea& a : monitors)
+        if (!m && a.width > 0 && a.height > 0 && w.x >= a.x && w.x < a.x + a.width && w.y >= a.y && w.y < a.y + a.height) m = &a;
+    if (!m && !monitors.empty() && monitors.front().width > 0 && monitors.front().height > 0) m = &monitors.front();
+    if (m) {
+        w.width = std::min(w.width, m->width);
+        w.height = std::min(w.height, m->height);
+        if (w.x < 0 || w.y < 0) {
+            w.x = w.y = -1;
+        } else {
+            w.x = std::clamp(w.x, m->x, std::max(m->x, m->x + m->width - w.width));
+            w.y = std::clamp(w.y, m->y, std::max(m->y, m->y + m->height - w.height));
+        }
+    }
+    return legal_window(w);
+}
+
 std::string to_text(const Settings& s) {
     std::ostringstream o;
+    const WindowSettings win = legal_window(s.window);  // only what from_text reads back
     const ls::Modifiers& m = s.selection.mods;
     o << "# lanescope settings (rewritten on exit)\n"
       << "arch = " << s.selection.arch << "\n"
@@ -64,8 +92,8 @@ std::string to_text(const Settings& s) {
       << "fit = " << (s.view.fit ? 1 : 0) << "\n"
       << "block = " << s.view.block << "\n"
       << "tab = " << s.view.tab << "\n"
-      << "window_x = " << s.window.x << "\nwindow_y = " << s.window.y << "\nwindow_width = " << s.window.width
-      << "\nwindow_height = " << s.window.height << "\n";
+      << "window_x = " << win.x << "\nwindow_y = " << win.y << "\nwindow_width = " << win.width
+      << "\nwindow_height = " << win.height << "\n";
     return o.str();
 }
 
@@ -123,11 +151,16 @@ Settings from_text(const std::string& text, std::vector<std::string>* warnings) 
         } else if (key == "block") {
             if (need(num && n >= -1 && n < 64, "-1 (all) or 0..63")) s.view.block = n;
         } else if (key == "window_x" || key == "window_y") {
-            if (need(num && n >= -1 && n <= 100000, "-1..100000")) (key == "window_x" ? s.window.x : s.window.y) = n;
+            if (need(num && n >= -1 && n <= kWindowPosMax, "-1.." + std::to_string(kWindowPosMax)))
+                (key == "window_x" ? s.window.x : s.window.y) = n;
         } else if (key == "window_width") {
-            if (need(num && n >= 200 && n <= 16384, "200..16384")) s.window.width = n;
+            if (need(num && n >= kWindowMinWidth && n <= kWindowMaxSide,
+                     std::to_string(kWindowMinWidth) + ".." + std::to_string(kWindowMaxSide)))
+                s.window.width = n;
         } else if (key == "window_height") {
-            if (need(num && n >= 150 && n <= 16384, "150..16384")) s.window.height = n;
+            if (need(num && n >= kWindowMinHeight && n <= kWindowMaxSide,
+                     std::to_string(kWindowMinHeight) + ".." + std::to_string(kWindowMaxSide)))
+                s.window.height = n;
         } else {
             drop(key, value, "a known key (arch, instruction, cbsz, ..., window_height)");
         }

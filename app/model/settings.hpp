@@ -27,6 +27,23 @@ struct WindowSettings {
     int x = -1, y = -1, width = 1400, height = 900;  // x, y < 0: let the system place it
 };
 
+// What from_text accepts for the window (one rule for reading and writing): x, y -1 (the system places
+// it) .. kWindowPosMax; width, height from kWindowMinWidth / kWindowMinHeight to kWindowMaxSide.
+constexpr int kWindowPosMax = 100000, kWindowMinWidth = 200, kWindowMinHeight = 150, kWindowMaxSide = 16384;
+
+// A monitor's work area in screen coordinates (GLFW's glfwGetMonitorWorkarea).
+struct ScreenArea {
+    int x = 0, y = 0, width = 0, height = 0;
+};
+
+// The window fitted to a monitor: the one holding its top-left corner (else the first, the primary),
+// no larger than that monitor's work area and wholly on it (a position < 0 stays -1: the system places
+// it); then every field inside what from_text accepts, so that what is saved is read back unchanged.
+// With no monitors only the second step applies.
+WindowSettings fit_window(WindowSettings w, const std::vector<ScreenArea>& monitors);
+// Only the second step: each field clamped to what from_text accepts.
+WindowSettings legal_window(WindowSettings w);
+
 struct Settings {
     Selection selection;
     ViewSettings view;

@@ -97,35 +97,10 @@ void handle_export(App& app, Platform& platform) {
     app.request_redraw();
 }
 
-std::vector<ls::Operand> parse_operands(const std::string& text, const ls::Instruction& ins) {
-    std::vector<ls::Operand> out;
-    const auto legal = ls::operands_of(ins);
-    std::string legal_names;
-    for (ls::Operand op : legal) legal_names += (legal_names.empty() ? "" : ", ") + std::string(ls::operand_name(op));
-    size_t start = 0;
-    while (start <= text.size()) {
-        const size_t comma = text.find(',', start);
-        const std::string word = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
-        if (word == "all" || word == "ALL") {
-            // lanescope-cli's --operand all: every operand (the GEMM picture).
-            if (text != word) throw ls::Error("--operand all names every operand; give it alone, not with others");
-            return {};
-        }
-        if (!word.empty()) {
-            const auto op = ls::parse_operand(word);
-            if (!op || std::find(legal.begin(), legal.end(), *op) == legal.end())
-                throw ls::Error("unknown operand '" + word + "' for " + ins.mnemonic + "; legal: " + legal_names + ", or all");
-            out.push_back(*op);
-        }
-        if (comma == std::string::npos) break;
-        start = comma + 1;
-    }
-    return out;
-}
-
 int run(int argc, char** argv, Clock::time_point t_start) {
     Args a;
-    CLI::App cli{"lanescope: see which lane, VGPR and bits hold each matrix element of AMD MFMA/WMMA instructions"};
+    CLI::App cli{"lanescope: see which lane, register and bits hold each matrix element of AMD and NVIDIA GPU matrix "
+                 "instructions (MFMA, SMFMAC, WMMA, SWMMAC; mma.sync, mma.sp, wgmma, tcgen05, ldmatrix)"};
     add_app_options(cli, a);
     try {
         cli.parse(argc, argv);
@@ -212,7 +187,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
     }
     std::vector<ls::Operand> only;
     try {
-        only = parse_operands(a.operands, *checked.ins);
+        only = parse_operand_list(a.operands, *checked.ins);
     } catch (const ls::Error& e) {
         std::cerr << "lanescope: " << e.what() << "\n";
         return 2;
@@ -409,7 +384,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         other.mods.wave = a.compare_wave;
         try {
             const ls::Target& t = cat.find_target(other.arch);
-            if (a.compare_instruction.empty()) other.instruction = carry_instruction(cat, *checked.ins, t);
+            if (a.compare_instruction.empty()) other.instruction = compare_instruction(cat, *checked.ins, t);
             const LayoutSet probe = resolve_selection(cat, other);
             ls::resolve_modifiers(*probe.ins, *probe.target, other.mods);
         } catch (const ls::Error& e) {
@@ -422,6 +397,14 @@ int run(int argc, char** argv, Clock::time_point t_start) {
         !a.waves.empty() || !a.tiles_per_wave.empty() || !a.shape.empty() || a.k_width != 0 || a.transposed;
     // Tile options with the memory view: the Memory tab draws one instruction's operand of the tile and says so
     // in the view (as it does interactively), so nothing is silently dropped.
+    const bool compare_given = !a.compare_arch.empty() || !a.compare_instruction.empty() || a.compare_wave > 0;
+    if (tile_mode && (compare_given || a.tab == "compare")) {
+        // The Compare tab puts two single instructions side by side; a tile is never silently dropped.
+        std::cerr << "lanescope: " << (compare_given ? "--compare-arch/--compare-instruction/--compare-wave" : "--view compare")
+                  << " and the tile options (--waves, --tiles-per-wave, --shape, --k-width, --transposed) exclude each "
+                     "other: the Compare tab compares single instructions, not tiles; legal: one or the other\n";
+        return 2;
+    }
     ls::TileParams tile_params;
     TileSet tile;
     if (tile_mode) {
@@ -470,6 +453,13 @@ int run(int argc, char** argv, Clock::time_point t_start) {
                      "  For a picture without a display: lanescope --instruction I --arch A --screenshot out.png\n";
         return 1;
     }
+    if (mode == Platform::Mode::Window) {
+        // A remembered (or hand-written) size and place fitted to a monitor: never larger than the screen,
+        // never off it (X11 positions wrap at 16 bits).
+        const WindowSettings fitted = fit_window({settings.window.x, settings.window.y, width, height}, monitor_areas());
+        settings.window.x = fitted.x, settings.window.y = fitted.y;
+        width = fitted.width, height = fitted.height;
+    }
     if (!platform.open(mode, width, height, &error)) {
         if (mode == Platform::Mode::HiddenWindow) {
             // A DISPLAY that cannot be reached: fall back to rendering without one.
@@ -503,7 +493,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
             other.mods.wave = a.compare_wave;
             try {
                 const ls::Target& t = cat.find_target(other.arch);
-                if (a.compare_instruction.empty()) other.instruction = carry_instruction(cat, *app.set.ins, t);
+                if (a.compare_instruction.empty()) other.instruction = compare_instruction(cat, *app.set.ins, t);
                 const LayoutSet probe = resolve_selection(cat, other);
                 ls::resolve_modifiers(*probe.ins, *probe.target, other.mods);
             } catch (const ls::Error& e) {
@@ -623,6 +613,7 @@ int run(int argc, char** argv, Clock::time_point t_start) {
                 out.view.tab = static_cast<int>(app.tab);
                 glfwGetWindowPos(platform.window(), &out.window.x, &out.window.y);
                 glfwGetWindowSize(platform.window(), &out.window.width, &out.window.height);
+                out.window = fit_window(out.window, monitor_areas());
                 std::string save_error;
                 if (!save_settings(out, settings_file, &save_error))
                     std::cerr << "lanescope: settings not saved: " << save_error << "\n";

@@ -989,8 +989,20 @@ void draw_legend(App& app) {
     const bool memory = app.tab == Tab::Memory;
     Canvas& c = app.tab == Tab::Registers ? app.regs_canvas : memory ? app.memory.canvas : app.layout_canvas;
     auto params = [&] { return memory ? app.memory_canvas_params() : app.canvas_params(c, app.tab == Tab::Registers); };
+    // Their widths, measured: the strip wraps before a control would pass the panel's right edge.
+    const ImGuiStyle& st = ImGui::GetStyle();
+    auto small_w = [&st](const char* t) { return ImGui::CalcTextSize(t).x + 2 * st.FramePadding.x; };
+    auto copy_label = [](int k) { return k < 0 ? std::string("all") : std::to_string(k + 1); };
+    const bool copies = app.max_copies > 1 && app.tab == Tab::Layout;
+    float copies_w = 0;
+    if (copies) {
+        copies_w = 16 * app.scale + ImGui::CalcTextSize("copies:").x;
+        for (int k = -1; k < app.max_copies; ++k)
+            copies_w += st.ItemSpacing.x + ImGui::GetFrameHeight() + st.ItemInnerSpacing.x + ImGui::CalcTextSize(copy_label(k).c_str()).x;
+    }
+    const float view_w = small_w("Fit") + small_w("100%") + ImGui::CalcTextSize("1000%").x + 2 * st.ItemSpacing.x;
     ImGui::SameLine(0, 20 * app.scale);
-    if (ImGui::GetCursorScreenPos().x + 200 * app.scale > right) ImGui::NewLine();
+    if (ImGui::GetCursorScreenPos().x + view_w + copies_w > right) ImGui::NewLine();
     if (ImGui::SmallButton("Fit")) c.fit_all();
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Whole picture (Ctrl+0, or double-click). Wheel: zoom, drag: pan.");
     ImGui::SameLine();
@@ -1006,12 +1018,13 @@ void draw_legend(App& app) {
         const float pad = ImGui::CalcTextSize("1000%").x - ImGui::CalcTextSize(pct).x;  // a fixed slot: what follows stays put
         if (pad > 0) ImGui::SameLine(0, 0), ImGui::Dummy(ImVec2(pad, 1));
     }
-    if (app.max_copies > 1 && app.tab == Tab::Layout) {
+    if (copies) {
         ImGui::SameLine(0, 16 * app.scale);
+        if (ImGui::GetCursorScreenPos().x + copies_w - 16 * app.scale > right) ImGui::NewLine();
         ImGui::TextUnformatted("copies:");
         for (int k = -1; k < app.max_copies; ++k) {
             ImGui::SameLine();
-            const std::string label = k < 0 ? "all##copy" : std::to_string(k + 1) + "##copy";
+            const std::string label = copy_label(k) + "##copy";
             if (ImGui::RadioButton(label.c_str(), app.copy == k) && app.copy != k) app.copy = k, app.grids_dirty = true;
         }
         if (ImGui::IsItemHovered())
@@ -1193,6 +1206,9 @@ void draw_compare_panel(App& app) {
         if (c.enabled && c.selection.instruction == Selection{}.instruction) c.selection = app.settings.selection;
         app.compare_dirty = true;
     }
+    if (app.tile.active())
+        ImGui::TextWrapped("Tile mode is on (waves %dx%d): this tab compares the single instructions, not the tiles.",
+                           app.tile.want.waves_m, app.tile.want.waves_n);
     if (!c.enabled) {
         ImGui::TextWrapped("Put a second instruction beside the current one (the same builtin on RDNA3 and RDNA4, "
                            "wave32 and wave64, two modifier settings, an MFMA and its sparse twin) and see which "

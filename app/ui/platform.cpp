@@ -33,6 +33,23 @@ bool display_available() {
     return (x && *x) || (w && *w);
 }
 
+std::vector<ScreenArea> monitor_areas() {
+    std::vector<ScreenArea> out;
+    glfwSetErrorCallback(on_glfw_error);
+    if (!glfwInit()) return out;
+    int count = 0;
+    GLFWmonitor** monitors = glfwGetMonitors(&count);
+    GLFWmonitor* primary = glfwGetPrimaryMonitor();
+    for (int i = -1; i < count; ++i) {
+        GLFWmonitor* m = i < 0 ? primary : monitors[i];
+        if (!m || (i >= 0 && m == primary)) continue;
+        ScreenArea a;
+        glfwGetMonitorWorkarea(m, &a.x, &a.y, &a.width, &a.height);
+        if (a.width > 0 && a.height > 0) out.push_back(a);
+    }
+    return out;
+}
+
 bool Offscreen::create(int w, int h, bool as_texture, std::string* error) {
     destroy();
     width = w;

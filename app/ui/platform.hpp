@@ -3,6 +3,8 @@
 // platform. Screenshots and headless runs render into an offscreen FBO.
 #pragma once
 
+#include "model/settings.hpp"
+
 #include <glad/gl.h>
 
 #include <string>
@@ -61,5 +63,7 @@ private:
 
 // True when an X or Wayland display is named in the environment.
 bool display_available();
+// The work areas of the connected monitors, the primary first (initialises GLFW; empty when it cannot).
+std::vector<ScreenArea> monitor_areas();
 
 }  // namespace lsapp

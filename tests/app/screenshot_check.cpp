@@ -27,6 +27,7 @@
 #define STB_IMAGE_IMPLEMENTATION
 #include <stb/stb_image.h>
 
+#include "model/settings.hpp"
 #include "model/tile_view.hpp"
 
 #include <algorithm>
@@ -202,6 +203,29 @@ int main(int argc, char** argv) {
         check(text.find("instruction = v_wmma_f32_16x16x16_f16") != std::string::npos, "settings remember the instruction");
         check(text.find("arch = gfx1100") != std::string::npos, "settings remember the architecture");
         check(text.find("wave = 64") != std::string::npos, "settings remember the wave size");
+        // A legal but huge size and a far position: the window is fitted to the 1280x800 screen (not 16384 x 16384
+        // pixels of framebuffer), and what is saved is read back without a warning (no 16-bit wrap to -25536).
+        if (std::FILE* w = std::fopen(file.c_str(), "w")) {
+            std::fputs("window_x = 40000\nwindow_y = 40000\nwindow_width = 16384\nwindow_height = 16384\n", w);
+            std::fclose(w);
+        }
+        check(run("env XDG_CONFIG_HOME=" + config + " timeout 60 xvfb-run -a -s '-screen 0 1280x800x24' " + app +
+                  " --quit-after-frames 3") == 0,
+              "window with a 16384x16384 settings size opens and closes");
+        text.clear();
+        if (std::FILE* r = std::fopen(file.c_str(), "r")) {
+            char buf[4096];
+            size_t n;
+            while ((n = std::fread(buf, 1, sizeof buf, r)) > 0) text.append(buf, n);
+            std::fclose(r);
+        }
+        std::vector<std::string> warnings;
+        const lsapp::Settings back = lsapp::from_text(text, &warnings);
+        check(warnings.empty(), "the saved settings read back without a warning");
+        check(back.window.width <= 1280 && back.window.height <= 800, "the saved size fits the screen: " +
+              std::to_string(back.window.width) + "x" + std::to_string(back.window.height));
+        check(back.window.x >= -1 && back.window.x + back.window.width <= 1280 && back.window.y + back.window.height <= 800,
+              "the saved position is on the screen: " + std::to_string(back.window.x) + "," + std::to_string(back.window.y));
         return failures ? 1 : 0;
     }
 

@@ -973,8 +973,18 @@ std::vector<int> range(int lo, int hi) {
 
 bool cdna4_new(const Instruction& ins) { return ins.features.find("gfx950-insts") != std::string::npos; }
 
-const char* kGfx1250NoField = "gfx1250 WMMA/SWMMAC have no such field (their controls: --matrix-a-fmt, --matrix-b-fmt, "
-                              "--matrix-a-scale, --matrix-b-scale, --matrix-a-scale-fmt, --matrix-b-scale-fmt, --index-key)";
+// A gfx1250 WMMA/SWMMAC has no CBSZ/ABID/BLGP/OPSEL: the controls this one has (f8f6f4 formats, wmma_scale's
+// scale rows and formats, SWMMAC's index_key), or that it has none.
+std::string gfx1250_no_field(const Instruction& ins) {
+    std::string controls;
+    if (ins.a == ElemType::F8F6F4 || ins.b == ElemType::F8F6F4) controls = "--matrix-a-fmt, --matrix-b-fmt";
+    if (ins.kind == LayoutKind::WmmaScaleGfx1250)
+        controls += std::string(controls.empty() ? "" : ", ") +
+                    "--matrix-a-scale, --matrix-b-scale, --matrix-a-scale-fmt, --matrix-b-scale-fmt";
+    if (ins.kind == LayoutKind::SwmmacGfx1250) controls += std::string(controls.empty() ? "" : ", ") + "--index-key";
+    return "gfx1250 WMMA/SWMMAC have no such field (" +
+           (controls.empty() ? ins.mnemonic + " takes no modifiers" : ins.mnemonic + "'s controls: " + controls) + ")";
+}
 
 Legal legal_wave(const Instruction& ins, const Target& t) {
     if (ins.vendor() == Vendor::NVIDIA) {
@@ -993,7 +1003,7 @@ Legal legal_wave(const Instruction& ins, const Target& t) {
 
 Legal legal_cbsz(const Instruction& ins) {
     if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no CBSZ field"};
-    if (is_gfx1250(ins)) return {{}, kGfx1250NoField};
+    if (is_gfx1250(ins)) return {{}, gfx1250_no_field(ins)};
     switch (ins.kind) {
         case LayoutKind::Mfma:
             if (ins.a == ElemType::F64) return {{}, "f64 MFMA ignores CBSZ/ABID"};
@@ -1010,7 +1020,7 @@ Legal legal_cbsz(const Instruction& ins) {
 
 Legal legal_abid(const Instruction& ins, int cbsz) {
     if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no ABID field"};
-    if (is_gfx1250(ins)) return {{}, kGfx1250NoField};
+    if (is_gfx1250(ins)) return {{}, gfx1250_no_field(ins)};
     switch (ins.kind) {
         case LayoutKind::Mfma: {
             Legal c = legal_cbsz(ins);
@@ -1032,7 +1042,7 @@ Legal legal_abid(const Instruction& ins, int cbsz) {
 
 Legal legal_blgp(const Instruction& ins, const Target& t) {
     if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no BLGP field"};
-    if (is_gfx1250(ins)) return {{}, kGfx1250NoField};
+    if (is_gfx1250(ins)) return {{}, gfx1250_no_field(ins)};
     switch (ins.kind) {
         case LayoutKind::Mfma:
             if (ins.a == ElemType::F64) {
@@ -1053,7 +1063,7 @@ Legal legal_blgp(const Instruction& ins, const Target& t) {
 
 Legal legal_opsel(const Instruction& ins, int wave) {
     if (ins.vendor() == Vendor::NVIDIA) return {{}, "PTX instructions have no OPSEL field"};
-    if (is_gfx1250(ins)) return {{}, kGfx1250NoField};
+    if (is_gfx1250(ins)) return {{}, gfx1250_no_field(ins)};
     switch (ins.kind) {
         case LayoutKind::WmmaRdna3:
             if (is16(ins.c)) return {{0, 4}, "op_sel:[0,0,1] (4) puts C/D in bits [31:16]; 0 in [15:0]"};
@@ -1166,9 +1176,10 @@ int check(const char* name, int given, int fallback, const Legal& legal, const I
     if (legal.values.empty()) {
         if (given == 0) return 0;  // the encoding's default is always fine
     {
-        // 0 (the encoding's default) is legal only where the option's parser takes it (--num-warps is 1..64).
+        // 0 (the encoding's default) is legal only where the option's parser takes it (--num-warps is 1..64) and
+        // is a plain number: a named option's 0 is a name (--matrix-a-fmt's fp8) that means nothing here.
         const ModifierOption* o = find_modifier_option(std::string("--") + name);
-        const bool zero = !o || (o->lo == 0 && o->value != OptionValue::Word);
+        const bool zero = !o || (o->lo == 0 && o->value == OptionValue::Integer);
         throw Error(std::string("--") + name + " does not apply to " + where + ": " + legal.why + "; legal: " +
                     (zero ? "0 (or leave the option out)" : "leave the option out"));
     }
