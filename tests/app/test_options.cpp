@@ -69,7 +69,7 @@ TEST_CASE("options: every option lanescope-cli takes for figure, layout and load
     const std::set<std::string> output_only = {"--help", "--out", "--format", "--width", "--min-font", "--scale", "--hover-titles",
                                                "--linear", "--namespace", "--tables", "--sweep", "--top",
                                                // load --memory smem's printed path of one scale factor (SFA/SFB in shared
-                                               // memory, text only): the app's Memory tab does not draw scale factors yet.
+                                               // memory, text only): the app's Memory tab names every scale factor's path in its tooltip instead.
                                                "--row", "--col"};
     CLI::App app{"app"};
     AppArgs a;
