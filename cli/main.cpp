@@ -990,7 +990,14 @@ void bench_startup(const std::string& self, int runs, bool instructions) {
 // Speed goals: one `layout` query as a whole process under 5 ms; every layout
 // of the catalog as JSON under 1 s; the start-up of single queries (above).
 int cmd_bench(const Options& o) {
-    if (o.bench_largest) return bench_largest(o);
+    if (o.bench_largest) {
+        // --largest times a fixed list of requests, once each: the other timing options do not apply.
+        for (const char* other : {"--runs", "--catalog-rows", "--instructions"})
+            if (o.sub && o.sub->count(other) > 0)
+                throw UsageError(std::string("bench --largest runs each of its requests once and loads no synthetic "
+                                             "catalog: ") + other + " does not apply to it; legal with --largest: no other bench option");
+        return bench_largest(o);
+    }
     const ls::Catalog& cat = catalog(o);
     auto t0 = std::chrono::steady_clock::now();
     const std::clock_t c0 = std::clock();

@@ -1,0 +1,116 @@
+// lanescope-cli's outputs and refusals that hostile sweeps found wrong: directories written for
+// '-' or through a symbolic link, a site's links followed, an empty --match, SIGXFSZ debris,
+// bench options silently ignored, banks spellings that are not PTX, descriptor reserved bits,
+// and messages naming an option the user did not type. Each runs the CLI as a user would.
+#include "shell_run.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+const std::string kCli = LANESCOPE_CLI;
+
+lstest::Run cli(const std::string& args) { return lstest::run_command(kCli + " " + args); }
+
+bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+
+// A stand-in for the built web site: the four files find_site requires.
+struct FakeSite {
+    fs::path root = lstest::temp_path("lanescope_cli_outputs");
+    fs::path site = root / "site";
+    FakeSite() {
+        fs::remove_all(root);
+        fs::create_directories(site);
+        for (const char* f : {"index.html", "gallery.html", "lanescope.js"}) std::ofstream(site / f) << "x\n";
+        std::ofstream(site / "lanescope.wasm") << std::string(300000, 'w');  // more than ulimit -f 100 allows
+    }
+    ~FakeSite() { fs::remove_all(root); }
+    // Nothing but `keep` beside the output (no building directory left behind).
+    bool only(const std::vector<std::string>& keep) const {
+        for (const auto& e : fs::directory_iterator(root)) {
+            const std::string n = e.path().filename().string();
+            if (std::find(keep.begin(), keep.end(), n) == keep.end()) return false;
+        }
+        return true;
+    }
+};
+
+}  // namespace
+
+TEST_CASE("gallery -o - refuses: '-' is standard output, which holds no directory (site, --svg and export alike)") {
+    FakeSite s;
+    for (const std::string& args : {"gallery --site " + s.site.string() + " -o -", std::string("gallery --svg -o -"),
+                                    std::string("export -o -")}) {
+        lstest::Run r = lstest::run_command("cd " + s.root.string() + " && " + kCli + " " + args);
+        INFO(args << ": " << r.err);
+        CHECK(r.status != 0);
+        CHECK(contains(r.err, "standard output"));
+        CHECK(!fs::exists(s.root / "-"));
+        CHECK(s.only({"site"}));
+    }
+}
+
+TEST_CASE("gallery -o LINK is refused before anything is built, naming the link") {
+    FakeSite s;
+    fs::create_directories(s.root / "real");
+    fs::create_directory_symlink(s.root / "real", s.root / "link");
+    lstest::Run r = cli("gallery --site " + s.site.string() + " -o " + (s.root / "link").string());
+    INFO(r.err);
+    CHECK(r.status == 1);
+    CHECK(contains(r.err, "is a symbolic link"));
+    CHECK(!contains(r.err, "Not a directory"));
+    CHECK(fs::is_empty(s.root / "real"));
+    CHECK(s.only({"site", "real", "link"}));
+}
+
+TEST_CASE("gallery --site never follows a symbolic link out of the site") {
+    FakeSite s;
+    std::ofstream(s.root / "outside.txt") << "secret\n";
+    fs::create_symlink(s.root / "outside.txt", s.site / "notes.txt");
+    lstest::Run r = cli("gallery --site " + s.site.string() + " -o " + (s.root / "out").string());
+    INFO(r.err);
+    CHECK(r.status == 1);
+    CHECK(contains(r.err, "symbolic link, 'notes.txt'"));
+    CHECK(!fs::exists(s.root / "out"));
+    CHECK(s.only({"site", "outside.txt"}));
+}
+
+TEST_CASE("gallery --match that matches nothing is refused, the site as --svg") {
+    FakeSite s;
+    for (const std::string& kind : {"--site " + s.site.string(), std::string("--svg")}) {
+        lstest::Run r = cli("gallery " + kind + " --match zzzzqq -o " + (s.root / "out").string());
+        INFO(kind << ": " << r.err);
+        CHECK(r.status == 1);
+        CHECK(contains(r.err, "--match 'zzzzqq' matches no instruction"));
+        CHECK(!fs::exists(s.root / "out"));
+    }
+    // A match that exists still writes the site.
+    lstest::Run ok = cli("gallery --site " + s.site.string() + " --match 32x32x8 -o " + (s.root / "out").string());
+    INFO(ok.err);
+    CHECK(ok.status == 0);
+    CHECK(fs::exists(s.root / "out" / "instructions.json"));
+}
+
+TEST_CASE("gallery ended by SIGXFSZ (ulimit -f) leaves no building directory") {
+    FakeSite s;
+    lstest::Run r = lstest::run_command("cd " + s.root.string() + " && (ulimit -f 100; " + kCli + " gallery --site " +
+                                        s.site.string() + " -o " + (s.root / "out").string() + "; echo status=$?)");
+    INFO(r.out << r.err);
+    CHECK(!contains(r.out, "status=0"));
+    CHECK(s.only({"site", "out"}));
+}
+
+TEST_CASE("bench --largest refuses the options it does not use") {
+    for (const char* other : {"--runs 5", "--catalog-rows 10", "--instructions"}) {
+        lstest::Run r = cli(std::string("bench --largest ") + other);
+        INFO(other << ": " << r.err);
+        CHECK(r.status == 2);
+        CHECK(contains(r.err, std::string(other).substr(0, std::string(other).find(' ')) + " does not apply"));
+    }
+}
