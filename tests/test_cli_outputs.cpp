@@ -114,3 +114,50 @@ TEST_CASE("bench --largest refuses the options it does not use") {
         CHECK(contains(r.err, std::string(other).substr(0, std::string(other).find(' ')) + " does not apply"));
     }
 }
+
+TEST_CASE("banks --access takes PTX's grammar strictly: repeated, misplaced or conflicting qualifiers are refused") {
+    std::string addrs = " --addresses 0";  // one 16-byte-aligned address per lane of the warp
+    for (int l = 1; l < 32; ++l) addrs += "," + std::to_string(16 * l);
+    // Not PTX (PTX ISA ld / ldmatrix: one .num, the state space before the type, one consistency qualifier).
+    for (const char* bad : {"ldmatrix.x4.x2", "ld.u32.shared", "ld.shared.shared.u32", "ld.volatile.relaxed.shared.u32",
+                            "ld.relaxed.shared.u32", "ldmatrix.trans.x4", "st.shared.u32.v2", "ldmatrix.sync.x4",
+                            "ld.shared.v4.u64"}) {
+        lstest::Run r = cli(std::string("banks -a sm_90a --access ") + bad + addrs);
+        INFO(bad << ": " << r.err);
+        CHECK(r.status == 1);
+        CHECK(contains(r.err, "is not a shared-memory access"));
+        CHECK(contains(r.err, "ldmatrix[.sync.aligned][.m8n8].x1|.x2|.x4"));
+    }
+    for (const char* good : {"ldmatrix.x4", "ldmatrix.sync.aligned.m8n8.x4.trans.shared::cta.b16", "ld.shared.v4.u32",
+                             "ld.volatile.shared.u32", "ld.relaxed.cta.shared.u32", "st.release.gpu.shared.b128",
+                             "ld.weak.shared.v2.f64"}) {
+        lstest::Run r = cli(std::string("banks -a sm_90a --access ") + good + addrs);
+        INFO(good << ": " << r.err);
+        CHECK(r.status == 0);
+    }
+}
+
+TEST_CASE("a tcgen05 descriptor's reserved bits are called reserved and unmeasured, never ignored") {
+    const std::string q = "load -a sm_100a -i tcgen05_mma_m128n64k16_f32_f16 --operand B --memory smem --descriptor ";
+    lstest::Run j = cli(q + "0x400040400001C000 --format json");  // bits 14-15 = 3
+    INFO(j.err);
+    REQUIRE(j.status == 0);
+    CHECK(contains(j.out, "bits 14-15 are 3: reserved (must be 0 per PTX"));
+    CHECK(contains(j.out, "effect not measured on hardware"));
+    const size_t at = j.out.find("\"name\": \"reserved\"");
+    REQUIRE(at != std::string::npos);
+    const std::string field = j.out.substr(at, j.out.find('}', at) - at);
+    CHECK(contains(field, "\"ignored\": false"));
+    // With the bits clear there is nothing to say.
+    lstest::Run clean = cli(q + "0x4000404000010000");
+    CHECK(clean.status == 0);
+    CHECK(!contains(clean.out, "bits 14-15 are"));
+}
+
+TEST_CASE("load --tma-box's refusals name --tma-box, the option typed, not tma's --box") {
+    lstest::Run r = cli("load -a sm_90a -i wgmma_m64n64k16_f32_f16 --operand B --memory smem --swizzle 64B --tma-box 256x64");
+    INFO(r.err);
+    CHECK(r.status == 1);
+    CHECK(contains(r.err, "error: --tma-box 256x64"));
+    CHECK(!contains(r.err, "--box "));
+}
