@@ -8,6 +8,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 namespace fs = std::filesystem;
@@ -160,4 +161,30 @@ TEST_CASE("load --tma-box's refusals name --tma-box, the option typed, not tma's
     CHECK(r.status == 1);
     CHECK(contains(r.err, "error: --tma-box 256x64"));
     CHECK(!contains(r.err, "--box "));
+}
+
+TEST_CASE("list's text fits 100 columns on every architecture, every instruction still named") {
+    for (const char* arch : {"gfx942", "gfx950", "gfx1100", "gfx1250", "sm_80", "sm_90a", "sm_100a", "sm_120a", ""}) {
+        lstest::Run r = cli(std::string("list") + (*arch ? std::string(" -a ") + arch : std::string()));
+        INFO(arch << ": " << r.err);
+        REQUIRE(r.status == 0);
+        size_t widest = 0, at = 0;
+        for (size_t nl; at < r.out.size(); at = nl + 1) {
+            nl = r.out.find('\n', at);
+            if (nl == std::string::npos) nl = r.out.size();
+            widest = std::max(widest, nl - at);
+        }
+        CHECK(widest <= 100);
+        // Every instruction the CSV lists appears in the text (its short name or builtin whole).
+        lstest::Run csv = cli(std::string("list --format csv") + (*arch ? std::string(" -a ") + arch : std::string()));
+        std::istringstream rows(csv.out);
+        std::string line;
+        std::getline(rows, line);  // header
+        while (std::getline(rows, line)) {
+            std::string cell;
+            std::istringstream cells(line);
+            for (int c = 0; c < 4; ++c) std::getline(cells, cell, ',');
+            CHECK(contains(r.out, cell));
+        }
+    }
 }
