@@ -471,7 +471,11 @@ int cmd_check(const Options& o) {
         const int rows = tile ? tile->rows() : single.rows(), cols = tile ? tile->cols() : single.cols();
         if (!given.shape_given)
             shape_note = "the file gives no shape: lanescope's " + std::to_string(rows) + " x " + std::to_string(cols) +
-                         " is taken (--shape sets it)";
+                         (tile_mode(o) ? " (the tile's operand " + std::string(ls::operand_name(op)) +
+                                     ", from --waves and --shape TMxTN[xTK], the tile's M, N and K)"
+                               : " (the instruction's own operand " + std::string(ls::operand_name(op)) +
+                                     "; a tile's --waves with --shape TMxTN[xTK], its M, N and K, gives another)") +
+                         " is taken";
         ls::resolve_given_layout(given, *r.ins, *r.target, op, r.query.mods, rows, cols);
         std::vector<std::unique_ptr<ls::TileLayout>> others;
         std::vector<ls::CheckAlternative> alternatives;

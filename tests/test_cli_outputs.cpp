@@ -188,3 +188,24 @@ TEST_CASE("list's text fits 100 columns on every architecture, every instruction
         }
     }
 }
+
+TEST_CASE("check's note about a file without a shape words --shape as the option works (a tile's M, N, K)") {
+    const fs::path dir = lstest::temp_path("lanescope_check_note");
+    fs::create_directories(dir);
+    // lanescope's own linear JSON of A, its "shape" key removed.
+    lstest::Run lin = cli("layout -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --format linear");
+    REQUIRE(lin.status == 0);
+    std::string text = lin.out;
+    const size_t at = text.find("\"shape\"");
+    REQUIRE(at != std::string::npos);
+    const size_t comma = text.rfind(',', at);
+    text.erase(comma, text.find(']', at) + 1 - comma);
+    std::ofstream(dir / "a.json") << text;
+    lstest::Run r = cli("check -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --layout " + (dir / "a.json").string());
+    INFO(text.substr(0, 300) << r.out << r.err);
+    CHECK(r.status == 0);
+    CHECK(contains(r.out, "the file gives no shape: lanescope's 32 x 8 (the instruction's own operand A"));
+    CHECK(contains(r.out, "--shape TMxTN[xTK]"));
+    CHECK(!contains(r.out, "(--shape sets it)"));
+    fs::remove_all(dir);
+}
