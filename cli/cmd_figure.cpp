@@ -9,6 +9,7 @@
 #include "lanescope/scale_factor_figure.hpp"
 #include "lanescope/files.hpp"
 #include "lanescope/limits.hpp"
+#include "lanescope/blackwell.hpp"
 
 #include <cctype>
 #include <cstdio>
@@ -279,6 +280,16 @@ std::string find_site(const std::string& given) {
     return "";
 }
 
+// Whether any instruction of the catalog (Blackwell's spellings included) is kept by --match TEXT.
+bool any_instruction_matches(const ls::Catalog& cat, const std::string& match) {
+    for (const ls::Instruction& ins : cat.instructions())
+        for (int wave : {32, 64})
+            if (fig::gallery_matches(ins, wave, match)) return true;
+    for (const ls::Instruction& ins : ls::blackwell_spellings())
+        if (fig::gallery_matches(ins, 32, match)) return true;
+    return false;
+}
+
 int cmd_gallery(const Options& o, const FigureOptions& fo) {
     if (!fo.bench && fo.out.empty()) throw UsageError("gallery needs -o DIR (or --bench to render in memory only)");
     if (fo.svg || fo.bench) {
@@ -304,12 +315,21 @@ int cmd_gallery(const Options& o, const FigureOptions& fo) {
                              : "gallery: --site '" + fo.site + "' is not a built site (it needs index.html, gallery.html, "
                                "lanescope.js and lanescope.wasm: scripts/web.sh builds build-web/site/)");
     namespace fs = std::filesystem;
+    if (!fo.match.empty() && !any_instruction_matches(catalog(o), fo.match))
+        throw ls::Error("--match '" + fo.match + "' matches no instruction (mnemonic or builtin name); nothing written; "
+                        "legal: part of a name that `lanescope-cli list` shows, e.g. 32x32x8");
+    // What is published is the site's own files: a symbolic link in it is never followed.
+    for (const auto& e : fs::directory_iterator(site))
+        if (e.is_symlink())
+            throw ls::Error("gallery: --site '" + site + "' holds a symbolic link, '" + e.path().filename().string() +
+                            "', which is not followed out of the site; nothing written; legal: a built site "
+                            "(scripts/web.sh writes regular files only)");
     fs::path final_dir(fo.out);
     if (final_dir.filename().empty()) final_dir = final_dir.parent_path();
     ls::files::DirectoryWriter out(final_dir.string(), ".lanescope-gallery");
     size_t bytes = 0, count = 0;
     for (const auto& e : fs::directory_iterator(site)) {
-        if (!e.is_regular_file()) continue;
+        if (e.is_symlink() || !e.is_regular_file()) continue;
         const std::string data = ls::files::read_file(e.path().string());
         out.write(e.path().filename().string(), data);
         bytes += data.size(), ++count;

@@ -147,7 +147,14 @@ int run_smem_load(const Options& o, const MemoryArgs& a, const CLI::App*, const 
     std::optional<ls::TmaComparison> tc;
     if (!tma_box.empty()) {
         const auto [d0, d1] = parse_box(tma_box, "--tma-box");
-        tc = ls::compare_tma(so, d0, d1);
+        try {
+            tc = ls::compare_tma(so, d0, d1);
+        } catch (const ls::Error& e) {
+            // The box rules speak of tma's --box; here the box was given as --tma-box.
+            std::string m = e.what();
+            if (m.rfind("--box", 0) == 0) m = "--tma-box" + m.substr(5);
+            throw ls::Error(m);
+        }
     }
     return emit(o, ls::render_smem_operand(r.query, so, L, tc ? &*tc : nullptr, parse_format(o.format)));
 }

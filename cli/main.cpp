@@ -475,7 +475,11 @@ int cmd_check(const Options& given_options) {
         const int rows = tile ? tile->rows() : single.rows(), cols = tile ? tile->cols() : single.cols();
         if (!given.shape_given)
             shape_note = "the file gives no shape: lanescope's " + std::to_string(rows) + " x " + std::to_string(cols) +
-                         " is taken (--shape sets it)";
+                         (tile_mode(o) ? " (the tile's operand " + std::string(ls::operand_name(op)) +
+                                     ", from --waves and --shape TMxTN[xTK], the tile's M, N and K)"
+                               : " (the instruction's own operand " + std::string(ls::operand_name(op)) +
+                                     "; a tile's --waves with --shape TMxTN[xTK], its M, N and K, gives another)") +
+                         " is taken";
         ls::resolve_given_layout(given, *r.ins, *r.target, op, r.query.mods, rows, cols);
         std::vector<std::unique_ptr<ls::TileLayout>> others;
         std::vector<ls::CheckAlternative> alternatives;
@@ -995,7 +999,14 @@ void bench_startup(const std::string& self, int runs, bool instructions) {
 // Speed goals: one `layout` query as a whole process under 5 ms; every layout
 // of the catalog as JSON under 1 s; the start-up of single queries (above).
 int cmd_bench(const Options& o) {
-    if (o.bench_largest) return bench_largest(o);
+    if (o.bench_largest) {
+        // --largest times a fixed list of requests, once each: the other timing options do not apply.
+        for (const char* other : {"--runs", "--catalog-rows", "--instructions"})
+            if (o.sub && o.sub->count(other) > 0)
+                throw UsageError(std::string("bench --largest runs each of its requests once and loads no synthetic "
+                                             "catalog: ") + other + " does not apply to it; legal with --largest: no other bench option");
+        return bench_largest(o);
+    }
     const std::string self = own_executable("bench");  // before any work: refused in process
     const ls::Catalog& cat = catalog(o);
     auto t0 = std::chrono::steady_clock::now();

@@ -566,12 +566,17 @@ void write_plain(const fs::path& p, const std::string& bytes) {
 
 }  // namespace
 
-GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme theme, const std::string& match) {
+bool gallery_matches(const Instruction& ins, int wave, const std::string& match) {
     auto lower = [](std::string s) {
         for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
         return s;
     };
     const std::string needle = lower(match);
+    return needle.empty() || lower(ins.mnemonic).find(needle) != std::string::npos ||
+           lower(ins.builtin(wave)).find(needle) != std::string::npos || lower(ins.key(wave)).find(needle) != std::string::npos;
+}
+
+GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme theme, const std::string& match) {
     const auto t0 = std::chrono::steady_clock::now();
     GalleryStats st;
     const bool write = !dir.empty();
@@ -631,10 +636,7 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
             const std::string& gfx_list = src.gfx_list;
             for (const Instruction* ins : src.list)
                 for (int wave : wave_sizes(*ins, *t)) {
-                    if (!needle.empty() && lower(ins->mnemonic).find(needle) == std::string::npos &&
-                        lower(ins->builtin(wave)).find(needle) == std::string::npos &&
-                        lower(ins->key(wave)).find(needle) == std::string::npos)
-                        continue;
+                    if (!gallery_matches(*ins, wave, match)) continue;
                     if (!in_gallery(*ins)) continue;
                     Row row;
                     row.family = std::string(family_name(fam));
@@ -717,10 +719,7 @@ GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme the
             Modifiers base;
             base.wave = gt.wave;
             const ResolvedModifiers mods = resolve_modifiers(*ins, *t, base);
-            if (!needle.empty() && lower(ins->mnemonic).find(needle) == std::string::npos &&
-                lower(ins->builtin(mods.wave)).find(needle) == std::string::npos &&
-                lower(ins->key(mods.wave)).find(needle) == std::string::npos)
-                continue;
+            if (!gallery_matches(*ins, mods.wave, match)) continue;
             TileRow row;
             const TileLayout A(*ins, *t, Operand::A, mods, gt.params), B(*ins, *t, Operand::B, mods, gt.params),
                 D(*ins, *t, Operand::D, mods, gt.params);

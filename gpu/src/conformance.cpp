@@ -20,6 +20,7 @@
 #include <cctype>
 #include <atomic>
 #include <chrono>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -41,6 +42,9 @@ int ConformanceResult::failures() const {
 }
 
 namespace {
+
+// The time limit of a tool's first questions (--version, an empty function), in seconds.
+constexpr double kProbeSeconds = 10;
 
 struct Case {
     const Instruction* ins = nullptr;
@@ -189,6 +193,16 @@ std::string clipped(const std::string& line) {
     constexpr size_t kMost = 300;
     if (line.size() <= kMost) return line;
     return line.substr(0, kMost) + "... (" + std::to_string(line.size()) + " characters)";
+}
+
+// A compiler that exited 0 must have written its object: the disassembler is not asked about a missing
+// or empty file (it would be blamed for the compiler's failure).
+void require_object(const std::string& clang, const std::string& obj, const std::string& what) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(obj, ec))
+        throw Error("the compiler " + clang + " exited with status 0 compiling " + what +
+                    " but wrote no object file: it is not a working AMD compiler; pass --clang with one (clang-22, "
+                    "scripts/packages/gpu.txt)");
 }
 
 }  // namespace
@@ -392,6 +406,18 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         t << o.tool_seconds;
         return t.str();
     }() + " s (--tool-timeout) and was killed";
+    // The first questions asked of each tool (its --version, an empty function) take a working tool
+    // well under a second: a tool that does not answer them within kProbeSeconds (or --tool-timeout,
+    // if less) is hanging, and is not waited for through the batches' limit.
+    const double probe_seconds = std::min(o.tool_seconds, kProbeSeconds);
+    auto probe_process = [&](const std::vector<std::string>& argv, const std::string& out, const std::string& err) {
+        return detail::run_process(argv, out, err, nullptr, probe_seconds);
+    };
+    const std::string probe_limit_words = probe_seconds == o.tool_seconds ? limit_words : " did not answer within " + [&] {
+        std::ostringstream t;
+        t << probe_seconds;
+        return t.str();
+    }() + " s (the limit of a tool's first questions: --version, an empty function) and was killed";
 
     if (!detail::write_file_atomic(dir + "/empty.c", "void lanescope_empty(void) {}\n"))
         throw Error("cannot write into " + dir);
@@ -402,14 +428,27 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         if (it != version_of.end()) return it->second;
         const std::string file = dir + "/version" + std::to_string(version_of.size()) + ".txt";
         std::string v;
-        const int rc = run_process({clang, "--version"}, file, "", nullptr);
-        if (rc == detail::kTimedOut) throw Error(clang + " --version" + limit_words);
+        const int rc = probe_process({clang, "--version"}, file, "");
+        if (rc == detail::kTimedOut) throw Error(clang + " --version" + probe_limit_words);
         if (rc == 0) {
             v = read_file(file);
             v = v.substr(0, v.find('\n'));
             if (v.empty()) v = "unknown version";
         }
         return version_of.emplace(clang, v).first->second;
+    };
+    // Each disassembler answers --version once, before any batch is compiled for it.
+    std::set<std::string> disassemblers_seen;
+    auto check_disassembler = [&](const std::string& objdump) {
+        if (!disassemblers_seen.insert(objdump).second) return;
+        std::string why;
+        const std::string file = dir + "/objdump_version" + std::to_string(disassemblers_seen.size()) + ".txt";
+        const int rc = probe_process({objdump, "--version"}, file, file + ".log");
+        if (rc == detail::kTimedOut) throw Error("the disassembler " + objdump + " --version" + probe_limit_words);
+        if (rc != 0)
+            throw Error("the disassembler " + objdump + " does not run (" +
+                        (rc < 0 ? std::string("not found or not executable") : "--version: exit status " + std::to_string(rc)) +
+                        "); install llvm-22 (scripts/packages/gpu.txt) or pass --objdump");
     };
     // "clang-22" -> "llvm-objdump-22"; "/opt/x/clang" -> "/opt/x/llvm-objdump".
     auto objdump_for = [](const std::string& clang) {
@@ -433,10 +472,12 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                     "clang-22 llvm-22 lld-22 (scripts/packages/gpu.txt) or pass --clang");
     std::map<std::string, Toolchain> tools;  // gfx -> what judges it
     auto knows = [&](const std::string& clang, const std::string& gfx) {
-        const int rc = run_process(compile_argv({clang, ""}, gfx, false, dir + "/empty.c", dir + "/empty_" + gfx + ".o"),
-                                   "", dir + "/probe_" + gfx + ".log");
+        const std::string obj = dir + "/empty_" + gfx + ".o";
+        const int rc = probe_process(compile_argv({clang, ""}, gfx, false, dir + "/empty.c", obj), "",
+                                     dir + "/probe_" + gfx + ".log");
         if (rc == detail::kTimedOut)
-            throw Error(clang + ", compiling an empty function for " + gfx + "," + limit_words);
+            throw Error(clang + ", compiling an empty function for " + gfx + "," + probe_limit_words);
+        if (rc == 0) require_object(clang, obj, "an empty function for " + gfx);
         return rc == 0;
     };
 
@@ -490,6 +531,7 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
         sum.compiler = tc.clang;
         sum.objdump = tc.objdump;
         tools[t.gfx] = tc;
+        check_disassembler(tc.objdump);
         result.targets.push_back(sum);
         // Positive cases: every row on this family, each wave size, default
         // modifiers and a few legal non-zero combinations.
@@ -624,6 +666,7 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                        first_error(read_file(base + ".log"));
             return;
         }
+        require_object(tools.at(c.target->gfx).clang, base + ".o", c.builtin + " for " + c.target->gfx);
         auto lines = disassemble(c.target->gfx, wave64_flag(c), base + ".o", base);
         if (!lines.count(c.fname)) {
             c.done = true;
@@ -706,8 +749,20 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                 retry.insert(retry.end(), idsp->begin(), idsp->end());
                 return;
             }
+            require_object(tools.at(gfx).clang, base + ".o", "its batch for " + gfx);
             auto lines = disassemble(gfx, w64, base + ".o", base);
             std::lock_guard<std::mutex> lock(mu);
+            if (lines.empty()) {
+                // Not one function with a matrix instruction: compiling each case alone would say the same
+                // for every one of them, each at the cost of a compile and a disassembly.
+                for (size_t id : *idsp) {
+                    cases[id].done = true;
+                    cases[id].detail = "no matrix instruction in " + tools.at(gfx).objdump +
+                                       "'s disassembly of the batch (none of its " + std::to_string(idsp->size()) +
+                                       " functions has one)";
+                }
+                return;
+            }
             for (size_t id : *idsp) {
                 Case& c = cases[id];
                 if (lines.count(c.fname)) judge(c, lines[c.fname]);

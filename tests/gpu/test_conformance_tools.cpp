@@ -174,3 +174,48 @@ TEST_CASE("conformance takes a compiler's silence about unclaimed builtins as ev
     CHECK(frac.substr(0, slash) != "0");
     CHECK(f.tmp_empty());
 }
+
+TEST_CASE("conformance does not wait the batches' limit for a tool that hangs on its first question") {
+    FakeTools f;
+    // Hangs even on --version; no --tool-timeout given (its default is minutes).
+    const fs::path hang = f.root / "hang-always";
+    {
+        std::ofstream h(hang);
+        h << "#!/bin/sh\nexec sleep 1000\n";
+    }
+    fs::permissions(hang, fs::perms::owner_all);
+    for (const std::string& args : {"--clang " + hang.string(), "--clang " + f.compiler() + " --objdump " + hang.string()}) {
+        const auto t0 = std::chrono::steady_clock::now();
+        lstest::Run r = f.cli("conformance --target gfx908 " + args);
+        INFO(args << ": " << r.err);
+        CHECK(seconds_since(t0) < 20);
+        CHECK(r.status == 1);
+        CHECK(r.err.find(hang.string() + " --version did not answer within 10 s") != std::string::npos);
+        CHECK(f.tmp_empty());
+    }
+}
+
+TEST_CASE("conformance blames the compiler, not the disassembler, when the compiler exits 0 without an object") {
+    FakeTools f;
+    const std::string nocc = f.script("clang-no-object", "echo 'wrote nothing'\nexit 0");
+    lstest::Run r = f.cli("conformance --target gfx908 --clang " + nocc + " --objdump /bin/true");
+    INFO(r.err);
+    CHECK(r.status == 1);
+    CHECK(r.err.find("the compiler " + nocc + " exited with status 0") != std::string::npos);
+    CHECK(r.err.find("wrote no object file") != std::string::npos);
+    CHECK(r.err.find("disassembling") == std::string::npos);
+    CHECK(f.tmp_empty());
+}
+
+TEST_CASE("conformance fails a batch whose disassembly has no matrix instruction at once, not case by case") {
+    FakeTools f;
+    const std::string counter = f.script("objdump-count", "echo x >> " + (f.root / "runs").string() + "\necho nothing here");
+    lstest::Run r = f.cli("conformance --target gfx908 --clang " + f.compiler() + " --objdump " + counter);
+    INFO(r.err << r.out.substr(0, 2000));
+    CHECK(r.status == 5);
+    CHECK(r.out.find("no matrix instruction in " + counter + "'s disassembly of the batch") != std::string::npos);
+    std::ifstream runs(f.root / "runs");
+    int n = 0;
+    for (std::string line; std::getline(runs, line);) ++n;
+    CHECK(n <= 4);  // --version and one run per batch (gfx908 has a few: wave sizes), not one per case
+}

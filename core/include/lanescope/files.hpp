@@ -8,8 +8,8 @@
 //    only when complete, so readers and concurrent writers see the old or the
 //    new bytes, never a mix. OutputFile takes the bytes as they are produced
 //    (large output is streamed, never held whole in memory). A writer that
-//    fails, is destroyed uncommitted, or is ended by SIGTERM, SIGINT, SIGHUP
-//    or SIGQUIT leaves no temporary behind (the named ones are unlinked by an
+//    fails, is destroyed uncommitted, or is ended by SIGTERM, SIGINT, SIGHUP,
+//    SIGQUIT or SIGXFSZ leaves no temporary behind (the named ones are unlinked by an
 //    async-signal-safe handler that then re-raises the signal); an existing special
 //    file (/dev/null, a FIFO, a terminal) is written through in place and is
 //    never replaced; a directory is refused with a message that says so.
@@ -143,7 +143,7 @@ namespace cleanup {
 enum Kind { kFree = 0, kFile = 1, kDirectory = 2 };
 // Tests: make OutputFile use named temporaries as on a filesystem without O_TMPFILE.
 void use_named_temporaries(bool on);
-// Installs the handler for SIGTERM, SIGINT, SIGHUP and SIGQUIT where they are at their default action.
+// Installs the handler for SIGTERM, SIGINT, SIGHUP, SIGQUIT and SIGXFSZ where they are at their default action.
 void install();
 // Registers a named temporary for removal on those signals; returns its slot (-1: none free).
 int claim(const std::string& path, int kind);

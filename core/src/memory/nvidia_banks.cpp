@@ -33,52 +33,77 @@ int type_bytes(std::string_view t) {
 }  // namespace
 
 std::string smem_access_names() {
-    return "ld.shared.{u32,b32,s32,f32,u16,u8,...}, ld.shared.v2.{u32,...}, ld.shared.{u64,b64,f64}, ld.shared.v4.{u32,...}, "
-           "ld.shared.v2.{u64,f64}, ld.shared.b128, st.shared.* (the same), ldmatrix.x1|x2|x4[.trans], "
-           "stmatrix.x1|x2|x4[.trans] (.sync.aligned.m8n8 and .shared.b16 may be spelled; ld.volatile.shared as ld.shared)";
+    return "ld[.weak|.volatile|.relaxed.SCOPE|.acquire.SCOPE].shared[::cta][.v2|.v4].TYPE and "
+           "st[.weak|.volatile|.relaxed.SCOPE|.release.SCOPE].shared[::cta][.v2|.v4].TYPE (PTX's order, each "
+           "qualifier once; SCOPE cta|cluster|gpu|sys; TYPE u8|s8|b8|u16|s16|b16|f16|bf16|u32|s32|b32|f32|f16x2|bf16x2|"
+           "u64|s64|b64|f64|b128; at most 16 bytes: ld.shared.v4.u32, ld.shared.v2.f64, ld.shared.b128), "
+           "ldmatrix[.sync.aligned][.m8n8].x1|.x2|.x4[.trans][.shared[::cta]][.b16] and stmatrix (the same)";
 }
 
+namespace {
+
+// The qualifiers of one spelling, read in PTX's order: each step takes the next part if it is one
+// of `names` (at most once, never out of order); a part left over is not PTX.
+struct Qualifiers {
+    std::vector<std::string> parts;
+    size_t at = 1;
+    bool take(std::initializer_list<const char*> names, std::string* got = nullptr) {
+        if (at >= parts.size()) return false;
+        for (const char* n : names)
+            if (parts[at] == n) {
+                if (got) *got = parts[at];
+                ++at;
+                return true;
+            }
+        return false;
+    }
+    bool done() const { return at == parts.size(); }
+};
+
+}  // namespace
+
+// PTX ISA 9.7.9.8 ld, 9.7.9.10 st, 9.7.9.17 ldmatrix, 9.7.9.18 stmatrix: the grammar of the
+// shared-memory forms, strictly (a repeated or misplaced qualifier is refused, not skipped).
 SmemAccess parse_smem_access(std::string_view raw) {
     const std::string name = text::lower(text::trim(raw));
     auto fail = [&]() -> SmemAccess {
         throw Error("--access '" + std::string(raw) + "' is not a shared-memory access lanescope models; legal: " +
                     smem_access_names());
     };
-    std::vector<std::string> parts;
-    for (std::string_view p : text::split_view(name, '.')) parts.emplace_back(p);
-    if (parts.empty()) return fail();
+    Qualifiers q;
+    for (std::string_view p : text::split_view(name, '.')) q.parts.emplace_back(p);
+    if (q.parts.empty()) return fail();
     SmemAccess a;
     a.name = name;
-    if (parts[0] == "ldmatrix" || parts[0] == "stmatrix") {
+    if (q.parts[0] == "ldmatrix" || q.parts[0] == "stmatrix") {
         a.matrix = true;
-        a.store = parts[0] == "stmatrix";
+        a.store = q.parts[0] == "stmatrix";
         a.bytes = 16;
         a.phase_lanes = 8;
-        int n = 0;
-        for (size_t i = 1; i < parts.size(); ++i) {
-            const std::string& p = parts[i];
-            if (p == "x1" || p == "x2" || p == "x4") n = p[1] - '0';
-            else if (p == "trans" || p == "sync" || p == "aligned" || p == "m8n8" || p == "shared" || p == "b16" ||
-                     p == "shared::cta") continue;
-            else return fail();
-        }
-        if (n == 0) return fail();
-        a.lanes_used = 8 * n;
+        if (q.take({"sync"}) && !q.take({"aligned"})) return fail();  // .sync.aligned together
+        q.take({"m8n8"});
+        std::string num;
+        if (!q.take({"x1", "x2", "x4"}, &num)) return fail();
+        q.take({"trans"});
+        q.take({"shared", "shared::cta"});
+        q.take({"b16"});
+        if (!q.done()) return fail();
+        a.lanes_used = 8 * (num[1] - '0');
         return a;
     }
-    if (parts[0] != "ld" && parts[0] != "st") return fail();
-    a.store = parts[0] == "st";
-    bool shared = false;
-    int vec = 1, tb = 0;
-    for (size_t i = 1; i < parts.size(); ++i) {
-        const std::string& p = parts[i];
-        if (p == "shared" || p == "shared::cta") shared = true;
-        else if (p == "volatile" || p == "relaxed" || p == "weak" || p == "cta") continue;
-        else if (p == "v2" || p == "v4") vec = p[1] - '0';
-        else if (type_bytes(p) > 0 && tb == 0) tb = type_bytes(p);
-        else return fail();
-    }
-    if (!shared || tb == 0 || vec * tb > 16) return fail();
+    if (q.parts[0] != "ld" && q.parts[0] != "st") return fail();
+    a.store = q.parts[0] == "st";
+    // One memory-consistency qualifier: .weak, .volatile, or .relaxed / .acquire (ld) / .release (st) with a scope.
+    if (!q.take({"weak", "volatile"}) && q.take({"relaxed", a.store ? "release" : "acquire"}) &&
+        !q.take({"cta", "cluster", "gpu", "sys"}))
+        return fail();
+    if (!q.take({"shared", "shared::cta"})) return fail();
+    int vec = 1;
+    std::string v, type;
+    if (q.take({"v2", "v4"}, &v)) vec = v[1] - '0';
+    if (q.at >= q.parts.size() || type_bytes(q.parts[q.at]) == 0) return fail();
+    const int tb = type_bytes(q.parts[q.at++]);
+    if (!q.done() || vec * tb > 16) return fail();
     a.bytes = vec * tb;
     a.phase_lanes = a.bytes <= 4 ? 32 : a.bytes == 8 ? 16 : 8;
     return a;

@@ -142,9 +142,11 @@ std::vector<DescriptorField> descriptor_fields(std::uint64_t v, DescriptorFormat
     };
     const bool wg = f == DescriptorFormat::Wgmma;
     add("start_address", 0, 13, false, "start address >> 4 (bytes = field * 16)", true);
-    add(wg ? "ignored" : "reserved", 14, 15, true, wg ? "unused; the hardware ignores these bits" : "reserved");
+    // tcgen05's reserved bits: PTX says they must be 0, nothing says they are ignored (not measured).
+    const char* reserved = "reserved (must be 0 per PTX; effect not measured on hardware)";
+    add(wg ? "ignored" : "reserved", 14, 15, wg, wg ? "unused; the hardware ignores these bits" : reserved);
     add("leading_byte_offset", 16, 29, false, "LBO >> 4 (bytes = field * 16)", true);
-    add(wg ? "ignored" : "reserved", 30, 31, true, wg ? "unused; the hardware ignores these bits" : "reserved");
+    add(wg ? "ignored" : "reserved", 30, 31, wg, wg ? "unused; the hardware ignores these bits" : reserved);
     add("stride_byte_offset", 32, 45, false, "SBO >> 4 (bytes = field * 16)", true);
     if (wg) {
         add("ignored", 46, 48, true, "unused on sm_90 (tcgen05's fixed 0b001 here is ignored by wgmma)");
@@ -447,6 +449,12 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
                               "start's " + str(W) + "-byte swizzle row (CUTLASS SM103 mma_unpack sets lbo_mode 1 with LBO "
                               "the next K chunk's start address); low confidence: PTX shows this mode in figures only, "
                               "and it is not confirmed on hardware");
+        // Bits 14-15 and 30-31: PTX reserves them (they must be 0); what a GPU does with them set is not measured.
+        for (const DescriptorField& f : descriptor_fields(*mods.descriptor, fmt))
+            if (f.name == "reserved" && f.bits != 0)
+                s.notes.push_back("bits " + str(f.lo) + "-" + str(f.hi) + " are " + str(static_cast<long long>(f.bits)) +
+                                  ": reserved (must be 0 per PTX's tcgen05 shared memory descriptor; effect not measured "
+                                  "on hardware): the layout shown reads the descriptor as if they were 0");
     }
     s.value = from_descriptor ? *mods.descriptor : encode_descriptor(s.desc);
 

@@ -1105,6 +1105,49 @@ std::string render_info(const Query& q, Format f) {
     return out;
 }
 
+namespace {
+
+// list's text table within kListColumns characters a line: as one aligned table where it fits, else
+// each instruction as three lines: its name (wrapped after a '.' where longer than a line, PTX
+// spellings reach 105 characters), its builtin or short name, then the rest of its row, aligned.
+constexpr size_t kListColumns = 100;
+std::string wrapped_name(const std::string& name) {
+    std::string out, line;
+    size_t at = 0;
+    while (at < name.size()) {
+        size_t dot = name.find('.', at + 1);
+        const std::string piece = name.substr(at, dot == std::string::npos ? std::string::npos : dot - at);
+        if (!line.empty() && line.size() + piece.size() > kListColumns) {
+            out += line + "\n";
+            line = "    ";
+        }
+        line += piece;
+        at = dot == std::string::npos ? name.size() : dot;
+    }
+    return out + line + "\n";
+}
+std::string list_table_text(const std::vector<std::vector<std::string>>& rows) {
+    const std::string one = grid(rows, Format::Table);
+    size_t widest = 0;
+    for (size_t at = 0, nl; at < one.size(); at = nl + 1) {
+        nl = one.find('\n', at);
+        widest = std::max(widest, nl - at);
+    }
+    if (widest <= kListColumns) return one;
+    std::vector<std::vector<std::string>> rest;
+    for (const auto& r : rows) rest.emplace_back(r.begin() + 2, r.end());
+    const std::string tail = grid(rest, Format::Table);
+    std::string out;
+    size_t n = 0;
+    for (size_t at = 0, nl; at < tail.size(); at = nl + 1, ++n) {
+        nl = tail.find('\n', at);
+        out += wrapped_name(rows[n][0]) + "  " + rows[n][1] + "\n    " + tail.substr(at, nl - at) + "\n";
+    }
+    return out;
+}
+
+}  // namespace
+
 std::string render_list(const Catalog& cat, const std::vector<const Target*>& targets, Format f, std::string_view query) {
     // Each target's rows: all of them, or what search() finds for the query, best first.
     auto rows_of = [&](const Target& t) {
@@ -1180,7 +1223,7 @@ std::string render_list(const Catalog& cat, const std::vector<const Target*>& ta
                             std::string(elem_name(r->a)) + "," + std::string(elem_name(r->b)) + "," +
                                 std::string(elem_name(r->c)),
                             std::string(layout_kind_name(r->kind))});
-        out += grid(rows, f) + "\n";
+        out += list_table_text(rows) + "\n";
     }
     out += grid(counts, f);
     return out;

@@ -72,7 +72,7 @@ std::string temporary_name(const std::string& path) {
 // ------------------------------------------------- cleanup on signals ----
 //
 // The named temporaries in flight, in fixed buffers a signal handler may read:
-// on SIGTERM, SIGINT, SIGHUP or SIGQUIT (when the program left them at their
+// on SIGTERM, SIGINT, SIGHUP, SIGQUIT or SIGXFSZ (when the program left them at their
 // default action) each is unlinked (a directory: emptied and removed) with
 // plain system calls, then the signal is raised again with its default action.
 namespace cleanup {
@@ -85,7 +85,8 @@ char g_paths[kSlots][kPathMax];
 volatile sig_atomic_t g_kind[kSlots];
 std::mutex g_claim;
 std::atomic<bool> g_named_only{false};
-const int kSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT};
+// SIGXFSZ: a write past the file-size limit (ulimit -f) ends the program as these do.
+const int kSignals[] = {SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGXFSZ};
 
 // Removes everything under the open directory `dir` (depth-limited), with system calls only.
 void empty_tree(int dir, int depth) {
@@ -459,7 +460,18 @@ DirectoryWriter::DirectoryWriter(const std::string& target, const std::string& m
     target_ = target;
     while (target_.size() > 1 && target_.back() == '/') target_.pop_back();
     if (target_.empty()) throw Error("no output directory given");
+    // Checked before anything is built: what the finished directory could not replace.
+    if (target_ == "-")
+        throw Error("'-' names standard output, which cannot hold a directory; legal: a directory path (./- for a "
+                    "directory named -)");
     struct stat st {};
+    if (::lstat(target_.c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
+        std::error_code ec;
+        const fs::path to = fs::read_symlink(target_, ec);
+        throw Error("cannot write into '" + target + "': it is a symbolic link" + (ec ? "" : " (to '" + to.string() + "')") +
+                    ", and the finished directory replaces what the name is, not what it points to; legal: the "
+                    "directory itself, a new path or a previously written directory");
+    }
     if (::stat(target_.c_str(), &st) == 0) {
         if (!S_ISDIR(st.st_mode))
             throw Error("cannot write into '" + target + "': it exists and is not a directory; legal: a new, empty or "

@@ -263,6 +263,9 @@ struct GalleryStats {
 // an existing `dir` is only replaced when it is a previous gallery (holds the
 // marker file .lanescope-gallery) or empty. Throws Error on any failure,
 // leaving no partial gallery behind.
+// Whether --match TEXT keeps an instruction: its mnemonic, builtin or catalog key (of this wave size)
+// contains TEXT, case aside; an empty TEXT keeps every one. The SVG gallery and the site use it.
+bool gallery_matches(const Instruction& ins, int wave, const std::string& match);
 GalleryStats write_gallery(const Catalog& cat, const std::string& dir, Theme theme = Theme::Light,
                            const std::string& match = "");
 
