@@ -451,7 +451,8 @@ int cmd_check(const Options& o) {
     if (o.layout_file.empty()) throw ls::Error("check needs --layout FILE (the JSON contract, CSV or a linear layout)");
     Resolved r = resolve(o);
     const ls::Operand op = parse_operand_or_throw(o.operand, *r.ins);
-    ls::GivenLayout given = ls::parse_layout_text(read_text_file(o.layout_file), o.layout_file);
+    ls::GivenLayout given = ls::parse_layout_text(
+        ls::files::read_file(o.layout_file, static_cast<size_t>(ls::kMaxCheckInputBytes)), o.layout_file);
     if (!given.operand.empty() && given.operand != ls::operand_name(op))
         throw ls::Error(o.layout_file + " describes operand " + given.operand + ", not " + std::string(ls::operand_name(op)) +
                         " (--operand)");
