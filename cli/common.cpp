@@ -123,7 +123,15 @@ Resolved resolve(const Options& o) {
     Resolved r{&t, &ins, {}};
     r.query.ins = &ins;
     r.query.target = &t;
-    r.query.mods = ls::resolve_modifiers(ins, t, m);
+    try {
+        r.query.mods = ls::resolve_modifiers(ins, t, m);
+    } catch (const ls::Error& e) {  // core names the field --wave; say the spelling that was typed
+        std::string what = e.what();
+        if (o.wave_flag == "--wave" || what.rfind("--wave ", 0) != 0) throw;
+        for (size_t at = what.find("--wave "); at != std::string::npos; at = what.find("--wave ", at + o.wave_flag.size()))
+            what.replace(at, 6, o.wave_flag);
+        throw ls::Error(what);
+    }
     refuse_other_space_modifiers(o, r);
     return r;
 }

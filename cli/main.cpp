@@ -453,7 +453,7 @@ int cmd_check(const Options& given_options) {
     if (o.layout_file.empty()) throw ls::Error("check needs --layout FILE (the JSON contract, CSV or a linear layout)");
     Resolved r = resolve(o);
     const ls::Operand op = parse_operand_or_throw(o.operand, *r.ins);
-    const std::string given_text = read_text_file(o.layout_file);
+    const std::string given_text = ls::files::read_input_text(o.layout_file, static_cast<size_t>(ls::kMaxCheckInputBytes));
     if (o.layout_file == "-") o.layout_file = "the layout given to check";
     ls::GivenLayout given = ls::parse_layout_text(given_text, o.layout_file);
     if (!given.operand.empty() && given.operand != ls::operand_name(op))

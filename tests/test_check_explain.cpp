@@ -351,7 +351,8 @@ TEST_CASE("gluon output: --format gluon prints only what Gluon takes: Triton's k
     Run k32 = cli("layout -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand A --k-width 32 --format gluon");
     REQUIRE(k32.status == 0);
     CHECK(k32.out.find("k_width=32)") == std::string::npos);
-    CHECK(k32.out.find("no named Gluon layout: k_width=32 is not one Triton takes") != std::string::npos);
+    CHECK(k32.out.find("no named Gluon layout: the kWidth this operand needs (32) is not one Triton takes") !=
+          std::string::npos);
     CHECK(k32.out.find("linear = gl.DistributedLinearLayout(") != std::string::npos);
     // Every named DotOperandLayout printed has a kWidth of its parent's legal list.
     for (const char* q : {"-a gfx942 -i v_mfma_f32_32x32x8_f16", "-a gfx950 -i v_mfma_f32_32x32x64_f8f6f4",

@@ -93,9 +93,9 @@ TEST_CASE("cute format: evaluates back to the engine over every (thread, value)"
         for (const auto& [thread, list] : per_thread) {
             REQUIRE(size_of(shape.items[1]) == static_cast<long long>(list.size()));
             // CuTe's MMA_Traits coordinates: A (M, K), C/D (M, N) column-major; B (N, K), i.e. lanescope's
-            // K x N transposed.
+            // K x N transposed; B's scales SB alike, (N, K/32) (docs/tiles.md).
             for (size_t v = 0; v < list.size(); ++v) {
-                const long long want = op == ls::Operand::B ? list[v].col + static_cast<long long>(list[v].row) * t.cols()
+                const long long want = op == ls::Operand::B || op == ls::Operand::SB ? list[v].col + static_cast<long long>(list[v].row) * t.cols()
                                                             : list[v].row + static_cast<long long>(list[v].col) * t.rows();
                 REQUIRE(eval(shape.items[0], stride.items[0], thread) + eval(shape.items[1], stride.items[1], v) == want);
             }

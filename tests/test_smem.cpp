@@ -231,23 +231,29 @@ TEST_CASE("LBO is ignored for swizzled K-major; the refusals name the rule", "[s
         for (const auto& n : so.notes) said = said || n.find("LBO is ignored here") != std::string::npos;
         CHECK(said);
     }
+    // The descriptor's rules are decided where B is laid out from it (smem_operand), in one place:
+    // the modifiers resolve, the layout of B is refused with the rule.
+    const auto lay_out_b = [](const ls::Instruction& i, const ls::Modifiers& given) {
+        return ls::layout_of(i, h100(), ls::Operand::B, mods(i, given));
+    };
     ls::Modifiers bad;
     bad.smem_major = 1;
-    CHECK_THROWS_WITH(mods(wgmma_tf32(64), bad), Catch::Contains("16-bit"));
+    CHECK_NOTHROW(mods(wgmma_tf32(64), bad));
+    CHECK_THROWS_WITH(lay_out_b(wgmma_tf32(64), bad), Catch::Contains("16-bit"));
     bad = {};
     bad.sbo = 512;  // K-major 128B: 8-row groups must be one period (1024 B) apart or more
-    CHECK_THROWS_WITH(mods(ins, bad), Catch::Contains("swizzle period"));
+    CHECK_THROWS_WITH(lay_out_b(ins, bad), Catch::Contains("swizzle period"));
     bad = {};
     bad.swizzle = 1;
     bad.smem_address = 16;  // a 32-byte K slice 16 bytes into a 32-byte swizzle row
-    CHECK_THROWS_WITH(mods(ins, bad), Catch::Contains("misaligned swizzle atom"));
+    CHECK_THROWS_WITH(lay_out_b(ins, bad), Catch::Contains("misaligned swizzle atom"));
     bad = {};
     bad.swizzle = 4;
-    CHECK_THROWS_WITH(mods(ins, bad), Catch::Contains("tcgen05"));
+    CHECK_THROWS_WITH(lay_out_b(ins, bad), Catch::Contains("tcgen05"));
     bad = {};
     bad.lbo = 8;
     bad.swizzle = 0;
-    CHECK_THROWS_WITH(mods(ins, bad), Catch::Contains("multiple of 16"));
+    CHECK_THROWS_WITH(lay_out_b(ins, bad), Catch::Contains("multiple of 16"));
     // A on AMD has no descriptor.
     const ls::Target& mi300 = ls::Catalog::target("gfx942");
     const auto& mfma = ls::Catalog::builtin(mi300.family).find_instruction(mi300, "v_mfma_f32_32x32x8_f16");

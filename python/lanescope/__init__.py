@@ -671,12 +671,12 @@ def _is_path_text(text):
 
 def _layout_path(path):
     """A layout file's path, refused before anything is read unless it is a regular file of at most the
-    CLI's input limit (docs/limits.md): a device (/dev/zero), a FIFO or a directory never is."""
+    input limit of check --layout (docs/limits.md): a device (/dev/zero), a FIFO or a directory never is."""
     name = _os.fspath(path)
     if isinstance(name, bytes):
         name = _os.fsdecode(name)
     _text_arg("layout path", name)
-    limit = _core.max_input_bytes
+    limit = _core.max_check_input_bytes
     legal = "legal: the path of a regular layout file (JSON, CSV or linear text) of at most " \
             f"{limit >> 20} MiB, or the layout's text itself"
     try:

@@ -605,6 +605,7 @@ PYBIND11_MODULE(_core, m) {
         "lanescope-cli ARGS in this process: (exit status, stdout as bytes or, with text, str; stderr text); "
         "input: what '-' reads (check --layout=-)");
     m.attr("max_input_bytes") = py::int_(ls::files::kMaxInputBytes);  // the CLI's bound on a file it reads
+    m.attr("max_check_input_bytes") = py::int_(ls::kMaxCheckInputBytes);  // check --layout's own (docs/limits.md)
     m.def("targets", &targets, "every target of the built-in catalog, as dicts");
     m.def("instructions", &instructions, py::arg("arch"), py::arg("query") = "",
           "the instructions of `arch` that match `query` (best first; empty: all, in catalog order)");

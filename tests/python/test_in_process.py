@@ -100,10 +100,10 @@ def test_check_refuses_what_is_no_regular_file_before_reading(tmp_path, path):
 def test_check_refuses_a_file_over_the_input_limit(tmp_path):
     big = tmp_path / "big.json"
     with open(big, "wb") as f:
-        f.truncate(lanescope._core.max_input_bytes + 1)  # sparse: nothing is written
+        f.truncate(lanescope._core.max_check_input_bytes + 1)  # sparse: nothing is written
     with pytest.raises(lanescope.QueryError, match="more than the input limit") as e:
         lanescope.check(big, ARCH, INS, "C")
-    assert "64 MiB" in str(e.value)
+    assert "512 MiB" in str(e.value)  # docs/limits.md: check --layout reads at most 512 MiB
 
 
 def test_check_of_a_path_reads_the_file(tmp_path):

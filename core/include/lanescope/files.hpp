@@ -109,7 +109,8 @@ void write_output(const std::string& path, std::string_view bytes);
 // /proc/self/mem: "Input/output error"), a terminal (refused: it would wait
 // for typing), a socket. A FIFO is opened without waiting for a writer: with
 // none, it reads as no bytes (an Error says so); with one, its bytes up to the
-// limit are read until the writer closes it.
+// limit are read until the writer closes it. A device is read to at most
+// kMaxInputBytes whatever the limit asked (no layout lanescope writes is one).
 inline constexpr size_t kMaxInputBytes = size_t(64) << 20;  // 64 MiB
 std::string read_file(const std::string& path, size_t limit = kMaxInputBytes);
 // An input named on a command line: "-" is standard input (in process, the Capture's input;

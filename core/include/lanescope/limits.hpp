@@ -20,6 +20,9 @@ inline constexpr long long kMaxStreamedPlacements = 1LL << 24;
 // Answers that hold every placement in memory while they compare or plan
 // (check of a tile, load/store planning of a tile).
 inline constexpr long long kMaxHeldPlacements = 1LL << 22;
+// `check --layout FILE`: what lanescope itself writes of a tile at kMaxHeldPlacements (JSON: about
+// 104 bytes a placement, up to 128 with large coordinates) is read; more placements are refused.
+inline constexpr long long kMaxCheckInputBytes = kMaxHeldPlacements * 128;  // 512 MiB
 // Load/store planning of a tile (load, figure --memory, the app's memory view):
 // every access planned and its LDS banks analysed.
 inline constexpr long long kMaxMemoryPlacements = 1LL << 20;

@@ -31,7 +31,13 @@ struct Bound {
     int max;
 };
 constexpr Bound kBlock{"block", 255}, kRow{"row", (1 << 24) - 1}, kCol{"col", (1 << 24) - 1}, kWave{"wave", 4095},
-    kLane{"lane", 255}, kReg{"reg", (1 << 24) - 1}, kBitLo{"bit_lo", 63}, kBitHi{"bit_hi", 63};
+    kLane{"lane", 65535}, kReg{"reg", (1 << 24) - 1}, kBitLo{"bit_lo", 63}, kBitHi{"bit_hi", 63};
+
+// The readers hold what check compares: as many placements as a tile check takes (docs/limits.md).
+std::string too_many_placements() {
+    return "more than " + num(kMaxHeldPlacements) + " placements; check compares at most " + num(kMaxHeldPlacements) +
+           " (every placement of both layouts is held in memory)";
+}
 
 std::string bound_text(const Bound& b) { return "a whole number from 0 to " + num(b.max); }
 
@@ -98,6 +104,7 @@ GivenLayout from_contract(std::string_view text, const std::string& origin) {
         if (p.peek() != Pull::Array) p.fail("\"entries\" must be a list");
         p.array([&](size_t n) {
             const std::string at = "entries[" + num(static_cast<long long>(n)) + "]";
+            if (static_cast<long long>(n) >= kMaxHeldPlacements) p.fail(too_many_placements());
             if (p.peek() != Pull::Object) p.fail(at + " must be an object {\"row\", \"col\", \"lane\", \"reg\", \"bit_lo\", \"bit_hi\"}");
             int v[8] = {0, -1, -1, 0, -1, -1, -1, -1};  // block row col wave lane reg bit_lo bit_hi
             static const Bound* const bounds[8] = {&kBlock, &kRow, &kCol, &kWave, &kLane, &kReg, &kBitLo, &kBitHi};
@@ -196,6 +203,8 @@ GivenLayout from_csv(std::string_view text, const std::string& origin) {
                             s.substr(0, 24) + "' is not " + bound_text(b));
             return static_cast<int>(v);
         };
+        if (static_cast<long long>(g.entries.size()) >= kMaxHeldPlacements)
+            throw Error(origin + ": line " + num(static_cast<long long>(line_no)) + ": " + too_many_placements());
         Placement p;
         p.wave = get(kWave);
         p.lane = get(kLane);
@@ -229,13 +238,15 @@ TopKeys top_keys(std::string_view text, const std::string& origin) {
 // ------------------------------------------------------------ comparison ----
 
 // (element, placement) packed: element block 8 | row 24 | col 24 bits;
-// placement wave 12 | lane 8 | reg 32 | bit_lo 6 | bit_hi 6, or for a linear
-// form wave 12 | lane 8 | index 32 (the readers' bounds keep every field inside).
+// placement wave 12 | lane 16 | reg 24 | bit_lo 6 | bit_hi 6, or for a linear
+// form wave 12 | lane 16 | index 36 (the readers' bounds keep every field inside; lane takes the
+// threads of a CTA pair, 512 for tcgen05's cta_group::2 read back by 8 warps a CTA).
 struct Rec {
     uint64_t el, pl;
     bool operator<(const Rec& o) const { return el != o.el ? el < o.el : pl < o.pl; }
     bool operator==(const Rec& o) const { return el == o.el && pl == o.pl; }
 };
+constexpr int kLaneShift = 36;
 uint64_t pack_el(const Element& e) {
     return static_cast<uint64_t>(e.block) << 48 | static_cast<uint64_t>(e.row) << 24 | static_cast<uint64_t>(e.col);
 }
@@ -243,18 +254,18 @@ Element unpack_el(uint64_t v) {
     return {static_cast<int>(v >> 48), static_cast<int>(v >> 24 & 0xffffff), static_cast<int>(v & 0xffffff)};
 }
 uint64_t pack_pl(const Placement& p) {
-    const uint64_t head = static_cast<uint64_t>(p.wave) << 52 | static_cast<uint64_t>(p.lane) << 44;
+    const uint64_t head = static_cast<uint64_t>(p.wave) << 52 | static_cast<uint64_t>(p.lane) << kLaneShift;
     if (p.index >= 0) return head | static_cast<uint64_t>(p.index);
     return head | static_cast<uint64_t>(p.reg) << 12 | static_cast<uint64_t>(p.bit_lo) << 6 | static_cast<uint64_t>(p.bit_hi);
 }
 Placement unpack_pl(uint64_t v, bool linear) {
     Placement p;
     p.wave = static_cast<int>(v >> 52);
-    p.lane = static_cast<int>(v >> 44 & 0xff);
+    p.lane = static_cast<int>(v >> kLaneShift & 0xffff);
     if (linear) {
         p.index = static_cast<int>(v & 0xffffffffu);
     } else {
-        p.reg = static_cast<int>(v >> 12 & 0xffffffffu);
+        p.reg = static_cast<int>(v >> 12 & 0xffffffu);
         p.bit_lo = static_cast<int>(v >> 6 & 63);
         p.bit_hi = static_cast<int>(v & 63);
     }
@@ -312,7 +323,7 @@ Grid grid_from_slots(std::vector<Rec> recs /* el, pl */, int waves, int lanes) {
         if (recs[i].pl == recs[i - 1].pl) return g;  // a slot holds two elements
     if (waves <= 0 || lanes <= 0 || recs.empty() || recs.size() % (static_cast<size_t>(waves) * lanes) != 0) return g;
     const size_t slots = recs.size() / (static_cast<size_t>(waves) * lanes);
-    const uint64_t slot_mask = (uint64_t(1) << 44) - 1;
+    const uint64_t slot_mask = (uint64_t(1) << kLaneShift) - 1;
     for (size_t i = 0; i < recs.size(); ++i) {
         const Placement p = unpack_pl(recs[i].pl, false);
         const size_t wl = i / slots;
@@ -524,9 +535,9 @@ OneToOne one_to_one_list(const std::vector<Rec>& recs, size_t shape_elements) {
     size_t copies = 0;
     for (size_t i = 0; i < recs.size();) {
         size_t j = i;
-        const uint64_t wl = recs[i].pl >> 44;  // wave and lane
+        const uint64_t wl = recs[i].pl >> kLaneShift;  // wave and lane
         bool several = false;
-        while (j < recs.size() && recs[j].el == recs[i].el) several = several || (recs[j].pl >> 44) != wl, ++j;
+        while (j < recs.size() && recs[j].el == recs[i].el) several = several || (recs[j].pl >> kLaneShift) != wl, ++j;
         ++o.elements_held;
         copies += several;
         i = j;

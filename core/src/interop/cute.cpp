@@ -3,7 +3,8 @@
 // k < s_i; the whole layout is then evaluated back, so a layout that is not of
 // this form is refused, never printed wrong. Coordinates follow CuTe's
 // MMA_Traits (include/cute/atom/mma_traits.hpp and the per-architecture
-// traits): A as (M, K), B as (N, K), C and D as (M, N), column-major.
+// traits): A as (M, K), B as (N, K), C and D as (M, N), column-major; the scales SA
+// as (M, K/32) and SB as (N, K/32), their operand's convention.
 #include "lanescope/cute.hpp"
 #include "lanescope/linear.hpp"
 #include "layouts/layout_spec.hpp"
@@ -76,8 +77,9 @@ CuteResult to_cute(const TileLayout& t) {
     if (!res.why_not.empty()) return res;
     const size_t n = held[0].size();
     const int threads = static_cast<int>(held.size()), values = static_cast<int>(n);
-    // B is K x N in lanescope and (N, K) in CuTe: its codomain is transposed.
-    const bool nk = t.operand() == Operand::B;
+    // B is K x N in lanescope and (N, K) in CuTe: its codomain is transposed. B's scales SB
+    // ((K/32) x N) follow B's convention, as (N, K/32).
+    const bool nk = t.operand() == Operand::B || t.operand() == Operand::SB;
     const long long rows = nk ? t.cols() : t.rows();
     auto idx = [&](int th, int v) {
         const Element& e = held[static_cast<size_t>(th)][static_cast<size_t>(v)];

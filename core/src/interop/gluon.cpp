@@ -13,6 +13,7 @@
 // along both M and N gets none (Triton numbers them along M first).
 #include "lanescope/gluon.hpp"
 #include "layouts/layout_spec.hpp"
+#include "util/text_util.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -42,6 +43,20 @@ std::vector<int> gluon_k_widths(std::string_view parent, int version, int elemen
     if (parent == "NVMMADistributedLayout" && version == 2) return {32 / std::max(1, std::min(32, element_bits))};
     return {};
 }
+
+namespace {
+// The modifiers that move this instruction's data ("matrix_a_fmt, matrix_b_fmt" on gfx1250 f8f6f4,
+// "cbsz, abid, blgp" on MFMA): what a named layout, which takes none, cannot express.
+std::string data_modifier_names(const Instruction& ins, const Target& target) {
+    std::vector<std::string> names;
+    try {
+        for (const ModifierRange& r : modifier_ranges(ins, target, resolve_modifiers(ins, target, Modifiers{})))
+            if (r.moves_data && r.name != "wave" && r.values.size() > 1) names.push_back(r.name);
+    } catch (const Error&) {
+    }
+    return names.empty() ? std::string("modifiers") : text::join(names, ", ");
+}
+}  // namespace
 
 GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& target) {
     GluonForm g;
@@ -79,7 +94,8 @@ GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& ta
     if (!lin.layout) {
         g.named_note = "no named Gluon layout: Triton's layouts are linear and this one is not";
     } else if (!default_modifiers) {
-        g.named_note = "no named Gluon layout under these modifiers (Triton's layouts have no cbsz/abid, blgp or opsel)";
+        g.named_note = "no named Gluon layout under these modifiers (Triton's layouts have no " +
+                       data_modifier_names(ins, target) + ")";
     } else if (!dot && !acc) {
         g.named_note = "no named Gluon layout for operand " + std::string(operand_name(op)) + " (only A, B, C/D have one)";
     } else if (t.triton() == TritonLayout::Mfma && ins.m == ins.n && (ins.m == 16 || ins.m == 32)) {
@@ -132,8 +148,9 @@ GluonForm gluon_of(const TileLayout& t, const Instruction& ins, const Target& ta
         const int version = kind == "AMDMFMALayout" ? mfma_version(f) : kind == "AMDWMMALayout" ? wmma_version(t.triton()) : 2;
         const std::vector<int> legal = gluon_k_widths(kind, version, elem_bits(op == Operand::A ? ins.a : ins.b));
         if (!legal.empty() && std::find(legal.begin(), legal.end(), k_width) == legal.end()) {
-            g.named_note = "no named Gluon layout: k_width=" + num(k_width) + " is not one Triton takes for a " +
-                           "DotOperandLayout over " + kind + " (legal: " + list_text(legal) +
+            g.named_note = "no named Gluon layout: the kWidth this operand needs (" + num(k_width) +
+                           ") is not one Triton takes for a DotOperandLayout over " + kind + " (legal k_width: " +
+                           list_text(legal) +
                            "); the DistributedLinearLayout is the exact one";
             parent.clear();
         }
@@ -288,6 +305,9 @@ public:
                 if (pos_ < t_.size() && t_[pos_] == '=' && key.find('.') == std::string::npos) ++pos_;
                 else key.clear(), pos_ = save;
             }
+            if (key.empty() && !v.args.empty() && !v.args.back().first.empty())
+                fail("in " + v.name + "(...) a positional argument follows a keyword argument, which Python refuses "
+                     "(SyntaxError); legal: name every argument after the first keyword one");
             v.args.push_back({key, value(depth + 1)});
             space();
             if (pos_ < t_.size() && t_[pos_] == ',') { ++pos_; continue; }

@@ -389,6 +389,20 @@ std::string vector_typedef(const std::string& v) {
 
 using text::split;
 
+// Why an AMD instruction gets no mma(a, b, c, d): the operands past A, B and C it has, or else
+// the builtin's own constant arguments, which the helper would have to choose for the caller.
+std::string no_mma_helper_reason(const Instruction& ins, int wave) {
+    std::vector<std::string> extra;
+    for (Operand op : operands_of(ins)) {
+        if (op == Operand::K) extra.push_back("the sparse index K");
+        if (op == Operand::SA) extra.push_back("the block scales SA and SB");
+    }
+    if (!extra.empty())
+        return ins.mnemonic + " takes more than A, B and C (" + text::join(extra, ", ") + ")";
+    return "helpers are written for MFMA and RDNA3/RDNA4 WMMA builtins; " + ins.mnemonic + "'s builtin is " +
+           ins.signature(wave) + ", whose constant arguments the helper would choose for you; call it directly";
+}
+
 // mma(a, b, c, d): one instruction on 32-bit registers (step-sized slices of the operands' regs).
 std::string mma_helper(const Query& q) {
     const Instruction& ins = *q.ins;
@@ -408,7 +422,7 @@ std::string mma_helper(const Query& q) {
                                : elem_bits(ins.c) == 16 ? "va, vb, vc, " + num(mods.opsel == 4 ? 1 : 0) : "va, vb, vc";
                 break;
             case LayoutKind::WmmaRdna4: args = integer ? "0, va, 0, vb, vc, 0" : "va, vb, vc"; break;
-            default: return "// No mma() helper: " + ins.mnemonic + " takes more than A, B and C (scales, sparse index).\n";
+            default: return "// No mma() helper: " + no_mma_helper_reason(ins, mods.wave) + ".\n";
         }
         const std::vector<std::string> types = split(ins.vector_types(mods.wave), '>');
         if (types.size() != 2) return {};

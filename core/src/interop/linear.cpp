@@ -34,6 +34,20 @@ std::pair<int, int> LinearLayout::apply(int r, int l, int w) const {
     return {row, col};
 }
 
+namespace {
+// Why two elements share bits of one register: A of a structured-sparse instruction is given in
+// dense coordinates (lanescope.hpp), so the K elements of a group share the slot the sparse index K
+// fills at run time; otherwise the modifiers (cbsz/abid broadcasts) put several elements there.
+std::string shared_bits_cause(const TileLayout& t, const SlotPart& a, const SlotPart& b) {
+    if (t.operand() == Operand::A && a.element.block == b.element.block && a.element.row == b.element.row &&
+        a.bit_lo == b.bit_lo && a.bit_hi == b.bit_hi)
+        return "(A[" + num(a.element.row) + "][" + num(a.element.col) + "] and A[" + num(b.element.row) + "][" +
+               num(b.element.col) + "]): A is structured-sparse, held compressed, and which of its K elements a "
+               "slot holds is chosen at run time by the sparse index (operand K), not by the layout";
+    return "under these modifiers";
+}
+}  // namespace
+
 std::vector<std::vector<Element>> held_elements(const TileLayout& t) {
     std::vector<std::vector<Element>> out(static_cast<size_t>(t.waves()) * t.lanes());
     for (int w = 0; w < t.waves(); ++w)
@@ -46,8 +60,9 @@ std::vector<std::vector<Element>> held_elements(const TileLayout& t) {
                 for (size_t n = 0; n < parts.size(); ++n) {
                     if (n && parts[n].bit_lo <= parts[n - 1].bit_hi)
                         throw Error("v" + num(reg) + " bits [" + num(parts[n].bit_hi) + ":" + num(parts[n].bit_lo) +
-                                    "] of lane " + num(lane) + " hold several elements under these modifiers, so " +
-                                    "the layout is no function of (register, lane, wave)");
+                                    "] of lane " + num(lane) + " hold several elements " +
+                                    shared_bits_cause(t, parts[n - 1], parts[n]) +
+                                    ", so the layout is no function of (register, lane, wave)");
                     if (parts[n].elem_bit_lo == 0) list.push_back(parts[n].element);
                 }
             }
@@ -350,6 +365,7 @@ LinearLayout parse_linear_gluon(std::string_view text, const std::string& where,
     }
     ++pos;
     RawLinear raw;
+    bool keyword_given = false;  // Python refuses a positional argument after a keyword one (a SyntaxError)
     for (int arg = 0;; ++arg) {
         space();
         if (pos < text.size() && text[pos] == ')') break;
@@ -368,6 +384,10 @@ LinearLayout parse_linear_gluon(std::string_view text, const std::string& where,
                 Pull(text, where, pos).fail("unknown argument " + std::string(name) +
                                             "; legal: reg_bases, lane_bases, warp_bases, block_bases, shape");
             pos = after + 1;
+            keyword_given = true;
+        } else if (keyword_given) {
+            Pull(text, where, pos).fail("a positional argument follows a keyword argument, which Python refuses "
+                                        "(SyntaxError); legal: name every argument after the first keyword one");
         } else if (k > 4) {
             Pull(text, where, pos).fail("DistributedLinearLayout takes five arguments "
                                         "(reg_bases, lane_bases, warp_bases, block_bases, shape)");

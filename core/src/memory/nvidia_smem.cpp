@@ -324,6 +324,37 @@ SmemOperand smem_operand(const Instruction& ins, Operand op, const ResolvedModif
 }
 
 namespace {
+// Two blocks of an operand that LBO and SBO put on the same bytes. The blocks are PTX's (9.7.9.x,
+// "Matrix Descriptor"): without a swizzle core matrices of 128 contiguous bytes, with one the
+// swizzle atoms (rows of the swizzle width; a swizzle moves 16-byte chunks inside a row only, so an
+// atom covers its rows' bytes whatever its start). Blocks start every step_mn along MN and step_k
+// along K; span(kk) is the bytes of the block starting at K index kk.
+struct BlockOverlap {
+    std::uint32_t first_at = 0, second_at = 0;      // bytes from the start
+    std::pair<int, int> first, second;              // (mn, k) of each block's first element
+};
+template <class Span>
+std::optional<BlockOverlap> overlapping_blocks(const SmemOperand& s, int step_mn, int step_k, Span span) {
+    std::vector<std::pair<std::uint32_t, std::pair<int, int>>> blocks;
+    for (int m = 0; m < s.mn; m += step_mn)
+        for (int kk = 0; kk < s.k; kk += step_k) blocks.push_back({s.linear(m, kk), {m, kk}});
+    std::sort(blocks.begin(), blocks.end());
+    size_t reach = 0;  // the block reaching furthest so far
+    for (size_t i = 1; i < blocks.size(); ++i) {
+        const auto end = [&](size_t b) { return blocks[b].first + static_cast<std::uint32_t>(span(blocks[b].second.second)); };
+        if (end(i - 1) > end(reach)) reach = i - 1;
+        if (blocks[i].first < end(reach))
+            return BlockOverlap{blocks[reach].first, blocks[i].first, blocks[reach].second, blocks[i].second};
+    }
+    return std::nullopt;
+}
+
+// "B[0][64]": the element at (mn, k) of operand op.
+std::string smem_element_name(Operand op, std::pair<int, int> at) {
+    const int row = op == Operand::A ? at.first : at.second, col = op == Operand::A ? at.second : at.first;
+    return std::string(operand_name(op)) + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
+}
+
 SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
     if (!in_shared_memory(ins, op, mods))
         throw Error("operand " + std::string(operand_name(op)) + " of " + ins.mnemonic +
@@ -508,25 +539,15 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
         // LBO and SBO place them, and two placed on the same bytes would hold different elements there.
         const bool kmaj = s.major == SmemMajor::K;
         const int step_mn = kmaj ? 8 : std::max(1, 128 / bits), step_k = kmaj ? std::max(1, 128 / bits) : 8;
-        std::vector<std::pair<std::uint32_t, std::pair<int, int>>> cores;
-        for (int m = 0; m < s.mn; m += step_mn)
-            for (int kk = 0; kk < s.k; kk += step_k) cores.push_back({s.linear(m, kk), {m, kk}});
-        std::sort(cores.begin(), cores.end());
-        for (size_t i = 1; i < cores.size(); ++i)
-            if (cores[i].first < cores[i - 1].first + 128) {
-                auto element = [&](std::pair<int, int> at) {
-                    const int row = op == Operand::A ? at.first : at.second, col = op == Operand::A ? at.second : at.first;
-                    return std::string(operand_name(op)) + "[" + str(row) + "][" + str(col) + "]";
-                };
-                throw Error("--lbo " + str(lbo) + " with --sbo " + str(sbo) + " is not legal for " + who +
-                            " without a swizzle: each core matrix is 128 contiguous bytes (8 rows x 16 bytes), and the "
-                            "core matrices starting at " + element(cores[i - 1].second) + " (byte " +
-                            str(cores[i - 1].first) + ") and " + element(cores[i].second) + " (byte " + str(cores[i].first) +
-                            ") overlap; legal: LBO and SBO that keep core matrices 128 bytes apart, e.g. CUTLASS's LBO " +
-                            str(s.major == SmemMajor::K ? static_cast<long long>(ceil_div(s.mn, 8)) * 128
-                                                        : static_cast<long long>(ceil_div(mn_bytes, 16)) * 128) +
-                            ", SBO 128");
-            }
+        if (const auto o = overlapping_blocks(s, step_mn, step_k, [](int) { return 128; }))
+            throw Error("--lbo " + str(lbo) + " with --sbo " + str(sbo) + " is not legal for " + who +
+                        " without a swizzle: each core matrix is 128 contiguous bytes (8 rows x 16 bytes), and the "
+                        "core matrices starting at " + smem_element_name(op, o->first) + " (byte " + str(o->first_at) +
+                        ") and " + smem_element_name(op, o->second) + " (byte " + str(o->second_at) +
+                        ") overlap; legal: LBO and SBO that keep core matrices 128 bytes apart, e.g. CUTLASS's LBO " +
+                        str(s.major == SmemMajor::K ? static_cast<long long>(ceil_div(s.mn, 8)) * 128
+                                                    : static_cast<long long>(ceil_div(mn_bytes, 16)) * 128) +
+                        ", SBO 128");
     }
     if (swz) {
         if (s.major == SmemMajor::K) {
@@ -565,6 +586,17 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
                             "between " + str(atom_rows) + "-row groups along K, each one swizzle period (" +
                             str(atom_rows) + " rows x " + str(atom_w) + " bytes); legal: a multiple of " + str(atom_w) +
                             ", at least " + str(atom_w * atom_rows));
+            // Atoms along MN (LBO apart) and K groups (SBO apart) must not land on each other's bytes.
+            const int atom_mn = static_cast<int>(atom_w * 8 / std::max(1, bits)), rows = static_cast<int>(atom_rows);
+            const auto span = [&](int kk) { return static_cast<long long>(std::min(rows, s.k - kk)) * atom_w; };
+            if (const auto o = overlapping_blocks(s, atom_mn, rows, span))
+                throw Error("--lbo " + str(lbo) + " with --sbo " + str(sbo) + " is not legal for " + who + " (MN-major, " +
+                            std::string(smem_swizzle_name(sw)) + "): each swizzle atom is " + str(atom_rows) +
+                            " rows x " + str(atom_w) + " bytes, and the atoms starting at " +
+                            smem_element_name(op, o->first) + " (byte " + str(o->first_at) + ") and " +
+                            smem_element_name(op, o->second) + " (byte " + str(o->second_at) +
+                            ") overlap, so two elements would share bytes; legal: LBO and SBO that keep atoms " +
+                            str(atom_w * atom_rows) + " bytes apart (CUTLASS's values: leave --lbo and --sbo out)");
         }
     }
     // The operand stays inside the descriptor's address window.

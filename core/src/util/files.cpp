@@ -575,6 +575,8 @@ std::string read_file(const std::string& path, size_t limit) {
         throw Error(cannot + (errno == ENOENT || errno == ENOTDIR ? std::string("no such file") : why(errno)));
     if (S_ISDIR(st.st_mode)) throw Error(cannot + "it is a directory; legal: a file");
     if (S_ISSOCK(st.st_mode)) throw Error(cannot + "it is a socket; legal: a file, a FIFO or a device");
+    // A device (/dev/zero, /dev/urandom) holds no file lanescope wrote: read at most the default limit of it.
+    if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)) limit = std::min(limit, kMaxInputBytes);
     if (S_ISREG(st.st_mode) && static_cast<unsigned long long>(st.st_size) > limit)
         throw Error(cannot + "it has " + std::to_string(st.st_size) + " bytes, more than the input limit of " + mib(limit));
     // O_NONBLOCK: a FIFO with no writer does not hold the open; cleared before reading.
