@@ -70,7 +70,10 @@ TEST_CASE("options: every option lanescope-cli takes for figure, layout and load
                                                "--linear", "--namespace", "--tables", "--sweep", "--top",
                                                // load --memory smem's printed path of one scale factor (SFA/SFB in shared
                                                // memory, text only): the app's Memory tab names every scale factor's path in its tooltip instead.
-                                               "--row", "--col"};
+                                               "--row", "--col",
+                                               // figure's --highlight, --crop and --height shape a written figure for a
+                                               // slide or a page; the app zooms, pans and pins cells instead.
+                                               "--highlight", "--crop", "--height"};
     CLI::App app{"app"};
     AppArgs a;
     add_app_options(app, a);

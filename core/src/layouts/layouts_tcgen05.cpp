@@ -597,7 +597,7 @@ std::string tmem_load_names_text() {
         s += std::string(" ") + kVariants[v];
         nums += std::string(nums.empty() ? "" : " ") + kVariants[v] + ".x1 .. .x" + str(kAtoms[v == 5 ? 4 : v - 1].max_num);
     }
-    return s + " (or 0..5; the fewest loads that read D), or a shape with its .num (PTX §9.7.16.8.3, powers of two): " + nums;
+    return s + " (or 0..5): the fewest loads that read D; or a shape with its .num (PTX §9.7.16.8.3, powers of two): " + nums;
 }
 
 TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifiers& mods) {
