@@ -35,7 +35,7 @@ bool has(const std::string& text, const std::string& part) { return text.find(pa
 
 }  // namespace
 
-TEST_CASE("--operand: empty items and repeated names are refused, naming the legal operands") {
+TEST_CASE("option --operand: empty items and repeated names are refused, naming the legal operands") {
     const ls::Instruction& ins = find("gfx1250", "v_wmma_f32_16x16x4_f32");
     for (const char* text : {"A,", ",B", "A,,B", ","}) {
         INFO(text);
@@ -54,7 +54,7 @@ TEST_CASE("--operand: empty items and repeated names are refused, naming the leg
     CHECK(has(error_of([&] { parse_operand_list("Q", ins); }), "legal: A, B"));
 }
 
-TEST_CASE("--compare-arch: the same instruction, else one of the same shape and types, else a refusal naming them") {
+TEST_CASE("option --compare-arch: the same instruction, else one of the same shape and types, else a refusal naming them") {
     const ls::Catalog& cat = ls::Catalog::builtin();
     // gfx942 (CDNA3) has no 16x16x32 f16 MFMA (CDNA3 ISA: v_mfma_f32_16x16x16_f16 is its 16x16 f16 one);
     // the old answer was gfx942's first catalog row, a 32x32x1 f32 MFMA.
@@ -130,7 +130,7 @@ TEST_CASE("gfx1250: a field the instruction lacks names only the controls it has
     }
 }
 
-TEST_CASE("--pin outside what is shown: the message names the operands and lanes that are") {
+TEST_CASE("option --pin outside what is shown: the message names the operands and lanes that are") {
     const LayoutSet set = resolve_selection(ls::Catalog::builtin(), Selection{"gfx942", "v_mfma_f32_32x32x8_f16", {}});
     const std::string wave = error_of([&] { parse_place("lane,5,0", set, nullptr); });
     CHECK(has(wave, "tile mode"));

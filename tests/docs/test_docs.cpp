@@ -214,7 +214,9 @@ void run_documented_commands(int shard) {
             for (auto it = std::sregex_iterator(c.comment.begin(), c.comment.end(), exit_words); it != std::sregex_iterator(); ++it)
                 allowed.insert(std::stoi((*it)[1]));
             const auto t0 = std::chrono::steady_clock::now();
-            const Run r = sh(env + "timeout 600 " + c.cmd + " </dev/null 2>&1");
+            // A command that reads its own standard input (`< mine.json`) keeps it; the rest read nothing.
+            const bool own_stdin = c.cmd.find(" < ") != std::string::npos;
+            const Run r = sh(env + "timeout 600 " + c.cmd + (own_stdin ? "" : " </dev/null") + " 2>&1");
             timings.push_back({std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
                                c.file + ":" + std::to_string(c.line) + ": " + c.cmd});
             INFO("exit " << r.status << ", output:\n" << tail(r.out));
