@@ -1,4 +1,4 @@
-// Subcommands for documentation figures (issue #5): `figure` (one layout as
+// Subcommands for documentation figures: `figure` (one layout as
 // SVG, TikZ or PNG) and `gallery` (every instruction as SVG plus index.html).
 #include "common.hpp"
 
@@ -41,7 +41,7 @@ struct FigureOptions {
     std::string highlight, crop, height;  // figure --highlight, --crop, --height (layout figures)
     bool bench = false;
     std::string match;
-    MemoryArgs memory;  // figure --memory ...: the memory view (issue 13)
+    MemoryArgs memory;  // figure --memory ...: the memory view
     int issue = 0;
     bool memory_mode = false;
     bool hover_titles = false;  // svg: each tile's element and location as its <title>

@@ -1,4 +1,4 @@
-// `lanescope-cli load` (issue 13): how each lane loads (or stores) its operand
+// `lanescope-cli load`: how each lane loads (or stores) its operand
 // from a tile in LDS or global memory: per-lane addresses, the vector accesses
 // chosen, LDS bank conflicts, global coalescing; table, CSV, JSON or HIP code.
 #include "common.hpp"

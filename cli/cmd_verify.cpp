@@ -1,4 +1,4 @@
-// Subcommands that check layouts against a device and the real compiler (issues #6, #14):
+// Subcommands that check layouts against a device and the real compiler:
 //   verify       run the probe on a GPU (--device auto: AMD through HIP, else NVIDIA
 //                through CUDA; or --device hip / cuda) or the software device
 //   conformance  compile every builtin with each target's compiler witness (clang-22,

@@ -1,4 +1,4 @@
-// The memory tile options shared by `load` and `figure --memory` (issue 13):
+// The memory tile options shared by `load` and `figure --memory`:
 // one parser, so both commands take and refuse the same words.
 #include "common.hpp"
 

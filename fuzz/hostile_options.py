@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A small hostile sweep of lanescope-cli's options (issue 29): each base query is run alone and
+"""A small hostile sweep of lanescope-cli's options: each base query is run alone and
 with one extra option that changes something (a non-default value), and every run is judged:
 
   crash    exit status outside 0, 1, 2, 4, 5, or "internal error" on stderr

@@ -39,7 +39,7 @@ shot details-dark-mfma-32x32x8-f16    -a gfx942  -i v_mfma_f32_32x32x8_f16 --tab
 # Tile mode (docs/app.md): a 256x256 C tile with its A and B at K = 64 over 2x2 waves with 2x2 sub-tiles
 # each (a lane of wave 1 pinned; an A element pinned at 1100x720), a small 2x2-wave tile with an A
 # element pinned (its 2 waves' copies and the D row it feeds), an RDNA3 tile, the tile's Details.
-# The Memory tab (issue 13): an operand as a tile in LDS or global memory, its loads and the LDS banks,
+# The Memory tab: an operand as a tile in LDS or global memory, its loads and the LDS banks,
 # each at the two window sizes the app is checked at. The pin shows the hover linking.
 shot_at() {  # shot_at NAME WxH ARGS...
   local name=$1 size=$2; shift 2
@@ -50,7 +50,7 @@ tile256=(-a gfx942 -i v_mfma_f32_32x32x8_f16 --waves 2x2 --tiles-per-wave 2x2 --
 shot_at tile-256x256-mfma-32x32x8-gfx942          1400x900 "${tile256[@]}" --pin lane,17,1
 shot_at tile-256x256-mfma-32x32x8-gfx942-1100x720 1100x720 "${tile256[@]}" --pin A,70,9
 shot_at tile-256x256-mfma-32x32x8-gfx942-corner   1100x720 "${tile256[@]}" --pin D,0,0 --zoom 100%
-# Readable at fit (issue 20): lane numbers and shades in a 32x32 MFMA, NVIDIA in PTX's terms, a scaled MFMA's formats.
+# Readable at fit: lane numbers and shades in a 32x32 MFMA, NVIDIA in PTX's terms, a scaled MFMA's formats.
 shot_at mfma-32x32x8-f16-gfx942-1100x720           1100x720 -a gfx942 -i v_mfma_f32_32x32x8_f16
 shot_at wgmma-m64n256k16-f16-sm90a-1100x720        1100x720 -a sm_90a -i wgmma_m64n256k16_f32_f16
 shot_at mfma-scale-16x16x128-fp4-fp6-gfx950-1100x720 1100x720 -a gfx950 -i v_mfma_scale_f32_16x16x128_f8f6f4 --cbsz 4 --blgp 2
@@ -63,9 +63,9 @@ for size in 1100x720 1400x900; do
   shot_at memory-mfma-32x32x8-f16-B-row-ld64-pad8-gfx942-$size  $size -a gfx942  -i v_mfma_f32_32x32x8_f16 --view memory --operand B --memory lds --order row --ld 64 --pad 8
   shot_at memory-mfma-16x16x32-f16-B-transposed-gfx950-$size    $size -a gfx950  -i v_mfma_f32_16x16x32_f16 --view memory --operand B --memory lds --order row --ld 64 --transpose
   shot_at memory-wmma-16x16x16-f16-B-global-gfx1200-$size       $size -a gfx1200 -i v_wmma_f32_16x16x16_f16 --view memory --operand B --memory global --order row --ld 64 --transpose
-  # Tile mode's Memory tab (issue 20): B of the 256x256 tile, every wave's loads; lane 5 of wave 3 pinned.
+  # Tile mode's Memory tab: B of the 256x256 tile, every wave's loads; lane 5 of wave 3 pinned.
   shot_at memory-tile-256x256-mfma-32x32x8-B-gfx942-$size        $size "${tile256[@]}" --view memory --pin lane,5,3
-  # NVIDIA (issue 26): wgmma's B through a 128B-swizzled descriptor, B[9][3] pinned; an ldmatrix plan for mma.sync's A.
+  # NVIDIA: wgmma's B through a 128B-swizzled descriptor, B[9][3] pinned; an ldmatrix plan for mma.sync's A.
   shot_at memory-wgmma-m64n128k16-B-128B-sm90a-$size             $size -a sm_90a -i wgmma_m64n128k16_f32_f16 --memory smem --operand B --swizzle 128B --pin B,9,3
   shot_at memory-mma-m16n8k16-A-ldmatrix-sm90-$size              $size -a sm_90 -i mma_m16n8k16_f32_f16 --view memory --operand A --ld 24
 done

@@ -203,7 +203,7 @@ std::vector<BadCase> cli_cases() {
     for (const char* f : {"g_regs", "g_prefix", "g_noprefix", "g_badprefix", "g_dtype", "g_dvec"})
         c.push_back({std::string("--catalog {dir}/") + f + ".txt info --arch gfx1250 -i v_wmma_x", 1,
                      {std::string(f) + ".txt:1:", "legal"}});
-    // load (issue 13): memory flags, strict numbers, what the plan cannot do; nothing written.
+    // load: memory flags, strict numbers, what the plan cannot do; nothing written.
     const std::string load = "load" + kOk;
     c.push_back({load + " --memory shared -o {dir}/l.txt", 1, {"shared", "legal: lds, global"}});
     c.push_back({load + " --order diagonal -o {dir}/l.txt", 1, {"diagonal", "legal"}});
@@ -247,7 +247,7 @@ std::vector<BadCase> cli_cases() {
     for (const char* sub : {"list", "info" , "layout", "where --row 0 --col 0", "which --reg 0 --lane 0",
                             "trace --row 0 --col 0"})
         c.push_back({std::string(sub) + (std::string(sub) == "list" ? "" : kOk) + " --format yaml", 1, {"yaml", "legal"}});
-    // Issue 21, big legal requests: refused up front, naming the limit and what is legal.
+    // Big legal requests: refused up front, naming the limit and what is legal.
     c.push_back({"layout" + kOk + " --operand A --waves 1x1024 --shape 512x32768x512 --format json", 1,
                  {"placements", "at most"}});
     c.push_back({"layout" + kOk + " --operand C --waves 4x4 --shape 4096x4096 --view registers --format json", 1, {"at most 8,388,608", "legal"}});
@@ -273,7 +273,7 @@ std::vector<BadCase> cli_cases() {
     for (const char* opt : {"--waves", "--tiles-per-wave", "--shape", "--operand", "--format", "--view", "-o"})
         c.push_back({"layout" + kOk + " " + opt + " ''", 2, {"''", "empty", "legal"}});
     c.push_back({"layout --arch '' -i v_mfma_f32_32x32x8_f16", 2, {"--arch", "empty", "legal"}});
-    // The option named as typed (issue 29): -i as -i, --instruction as --instruction.
+    // The option named as typed: -i as -i, --instruction as --instruction.
     c.push_back({"layout --arch gfx942 -i ''", 2, {"-i ''", "empty", "legal"}});
     c.push_back({"layout --arch gfx942 --instruction ''", 2, {"--instruction ''", "empty", "legal"}});
     for (const char* opt : {"--swizzle", "--grouping", "--memory", "--order", "--namespace"})
@@ -301,7 +301,7 @@ std::vector<BadCase> cli_cases() {
     for (const char* sub : {"where --row 0 --col 0", "which --reg 0 --lane 0", "check --layout {dir}/lin.json", "load"})
         c.push_back({std::string(sub) + kOk + " --shape 64x64x", 2, {"--shape", "legal"}});
     c.push_back({"layout" + kOk + " --waves 2x2 --shape 100x64", 1, {"not a multiple"}});
-    // Options that do not apply are refused, naming the option as typed (issue 29).
+    // Options that do not apply are refused, naming the option as typed.
     c.push_back({"trace" + kOk + " --row 0 --col 0 --operand Z", 2, {"trace --operand Z", "does not apply", "leave it out"}});
     c.push_back({"trace" + kOk + " --row 0 --col 0 --operand A", 2, {"--operand", "does not apply"}});
     // --k-width: FP4/FP6 operands and the index/scales (docs/tiles.md says refused).
@@ -543,7 +543,7 @@ TEST_CASE("bad input table: the app refuses clearly before opening anything and 
     cases.push_back({kOk + " --waves 2x2 --shape 4096x1024", 2, {"tile", "at most"}});
     for (const char* v : {"D,64,0", "lane,3,4", "lane,64", "A,1", "wave,1,1"})
         cases.push_back({kOk + " --waves 2x2 --pin " + v, 2, {"--pin", "legal in tile mode"}});
-    // Issue 21: empty values are usage errors. Issue 20: tile options are legal with the memory view, but each
+    // Empty values are usage errors. tile options are legal with the memory view, but each
     // side is still checked: a tile core refuses, or a memory option the operand cannot take, is refused.
     for (const char* opt : {"--pin", "--waves", "--shape", "--tiles-per-wave", "--swizzle", "--grouping", "--operand", "--size"})
         cases.push_back({kOk + " " + opt + " ''", 2, {"''", "empty", "legal"}});

@@ -1,4 +1,4 @@
-// Interrupted writes (issue 21): a large -o write ended by SIGTERM or SIGINT
+// Interrupted writes: a large -o write ended by SIGTERM or SIGINT
 // keeps the target as it was and leaves no temporary beside it, whether the
 // bytes went to a file with no name (O_TMPFILE) or to a named temporary (the
 // fallback where a filesystem refuses O_TMPFILE, unlinked by the signal handler).

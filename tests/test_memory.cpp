@@ -1,4 +1,4 @@
-// The memory side (issue 13): plain loads and stores checked against the
+// The memory side: plain loads and stores checked against the
 // layout engine itself, element by element, for every AMD instruction and
 // operand; LDS bank conflicts and global coalescing on hand-computed cases.
 #include "helpers.hpp"
@@ -232,7 +232,7 @@ TEST_CASE("sparse A and its index are refused with what is legal; NVIDIA targets
     const ls::Target& sm80 = cat.find_target("sm_80");
     ls::MemoryTile t;
     t.ld = 64;
-    // NVIDIA (issue 26): ld.shared plans from shared memory; global memory is refused with what is legal.
+    // NVIDIA: ld.shared plans from shared memory; global memory is refused with what is legal.
     CHECK_FALSE(ls::plan_plain_loads(mma, sm80, ls::Operand::A, ls::resolve_modifiers(mma, sm80, ls::Modifiers{}), t).empty());
     t.space = ls::MemorySpace::Global;
     CHECK_THROWS_WITH(ls::plan_plain_loads(mma, sm80, ls::Operand::A, ls::resolve_modifiers(mma, sm80, ls::Modifiers{}), t),
@@ -598,15 +598,9 @@ TEST_CASE("plain loads of every f8f6f4 format (FP8, FP6, FP4 through cbsz/blgp) 
 }
 
 TEST_CASE("transposed loads meet the memory side: bytes read are the elements delivered; §6.4 bank numbers") {
-    // Runs once plan_transposed_loads exists (the transpose-load branch); until then it says so.
     Fixture g("gfx950", "v_mfma_f32_16x16x32_f16");
-    std::vector<ls::MemoryOp> ops;
-    try {
-        ops = ls::plan_transposed_loads(g.ins, g.target, ls::Operand::B, g.mods, g.tile(MemoryOrder::RowMajor, 64));
-    } catch (const ls::Error& e) {
-        WARN("transposed loads not available here: " << e.what());
-        return;
-    }
+    const std::vector<ls::MemoryOp> ops =
+        ls::plan_transposed_loads(g.ins, g.target, ls::Operand::B, g.mods, g.tile(MemoryOrder::RowMajor, 64));
     const ls::OperandLayout L = ls::layout_of(g.ins, g.target, ls::Operand::B, g.mods);
     const ls::MemoryTile t = g.tile(MemoryOrder::RowMajor, 64);
     std::map<std::tuple<int, int, int, int>, int> filled;  // (lane, reg, bit_lo, bit_hi) -> times

@@ -1,4 +1,4 @@
-// `lanescope-cli load --sweep` (issue 19): the ranking of paddings, XOR
+// `lanescope-cli load --sweep`: the ranking of paddings, XOR
 // swizzles and transpose loads. Expectations come from bank arithmetic worked
 // by hand (below), from plain `load` runs of each row's own command, and from
 // properties any ranking must have (monotone, never below the bound).

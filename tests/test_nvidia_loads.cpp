@@ -1,4 +1,4 @@
-// NVIDIA register operands from shared memory (issue 26): ldmatrix / stmatrix
+// NVIDIA register operands from shared memory: ldmatrix / stmatrix
 // plans for mma.sync fragments, ld.shared / st.shared plans, and their banks
 // under the NVIDIA phase model. Expectations: the ldmatrix recipes of PTX ISA
 // §9.7.14.5.15 (lane L of .x4 gives &A[L % 16][8 * (L / 16)] for a row-major

@@ -1,4 +1,4 @@
-// Single queries' short paths (issue 29's start-up): the one-element and one-slot
+// Single queries' short paths (start-up): the one-element and one-slot
 // layouts answer exactly as the whole layout does, builtin(Family) finds every N
 // of a range without listing its rows, and the CLI's single-query answers equal
 // the whole layout's; "did you mean" completes a truncated name; list --search.

@@ -1,4 +1,4 @@
-// NVIDIA shared memory (issue 26): descriptors, canonical layouts, swizzles,
+// NVIDIA shared memory: descriptors, canonical layouts, swizzles,
 // the base offset, TMA boxes and bank wavefronts. Expectations come from the
 // PTX ISA descriptor tables (bit positions written out by hand here), CUTLASS's
 // atoms and make_gmma_desc values (mma_traits_sm90_gmma.hpp), CuTe's

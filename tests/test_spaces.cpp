@@ -1,4 +1,4 @@
-// Labels in each Space (issues 25 and 26): a TMEM cell is named by its lane and
+// Labels in each Space: a TMEM cell is named by its lane and
 // column ("L5 c7"), a shared-memory element by its byte address and bank
 // ("0x0496 b5"), never by a register and thread that do not exist; register
 // operands keep PTX's names. Expectations come from the PTX ISA: Layout D of

@@ -1,4 +1,4 @@
-// Every symbol a layout formula uses is defined beside it (issue #10): scan the
+// Every symbol a layout formula uses is defined beside it: scan the
 // formula text of every instruction under every legal modifier combination for
 // single-letter symbols and require a definition from formula_symbols().
 #include "helpers.hpp"

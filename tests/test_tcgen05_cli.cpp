@@ -1,4 +1,4 @@
-// The judged question of issue 25 asked as a user asks it: by short name, through the catalog
+// The Blackwell question asked as a user asks it: by short name, through the catalog
 // (Catalog::builtin().find_instruction) and the JSON renderer the CLI prints, against every case
 // of Triton 3.6's get_tmem_reg_layout dump (tests/data/triton, scripts/triton-tmem-layouts.py):
 //   lanescope-cli layout -a sm_100a -i tcgen05_mma_m{M}n{N}k16_{f32|f16}_f16 --operand D

@@ -216,7 +216,7 @@ TEST_CASE("which --lane with tile options lists the whole lane; --of-wave names 
     Run size = cli("which -a gfx1100 -i __builtin_amdgcn_wmma_f32_16x16x16_f16_w64 --wave-size 32 --reg 0 --lane 0");
     CHECK(size.status == 1);
     CHECK(size.err.find("--wave-size 32 contradicts") != std::string::npos);
-    // Without tile options too, --lane alone answers for the whole lane of the one instruction (issue 29).
+    // Without tile options too, --lane alone answers for the whole lane of the one instruction.
     Run noreg = cli("which " + kIns + "--operand A --lane 0");
     CHECK(noreg.status == 0);
     CHECK(noreg.out.rfind("lane 0 of A of ", 0) == 0);

@@ -103,7 +103,7 @@ struct VerifyState {
     double ms = 0;
 };
 
-// Tile mode of the Layout tab (issue 12): the instruction repeated over a wave
+// Tile mode of the Layout tab: the instruction repeated over a wave
 // grid, sub-tiles per wave and a tensor shape. `want` is what the controls or
 // the command line set; `tiles` is resolved from it (empty, with `error`,
 // when core refuses the parameters: the single instruction is drawn then).

@@ -1,4 +1,4 @@
-// The memory view as a figure (issue 13): an operand's tile in memory coloured
+// The memory view as a figure: an operand's tile in memory coloured
 // by the lane that reads each element, each lane's accesses framed, and the
 // LDS banks of one wave-level instruction. Built as the same figure model as
 // the layout figures, so SVG, TikZ and PNG show the same thing.

@@ -1,4 +1,4 @@
-// NVIDIA shared memory as a figure (issue 26): a wgmma / tcgen05 operand's tile
+// NVIDIA shared memory as a figure: a wgmma / tcgen05 operand's tile
 // as its matrix descriptor lays it out, 128-byte rows of 16-byte chunks, each
 // chunk coloured by its core matrix and labelled with the elements it holds, the
 // swizzle's chunk permutation written in each chunk, and the descriptor beside

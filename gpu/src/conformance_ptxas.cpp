@@ -1,4 +1,4 @@
-// ptxas as a witness of the NVIDIA catalog (issue #25): every PTX spelling the
+// ptxas as a witness of the NVIDIA catalog: every PTX spelling the
 // catalog holds (core/catalog/nvidia.txt's rows with their aliases and every wgmma
 // N; every spelling of core/catalog/blackwell.txt's templates, tcgen05.mma with A
 // from a descriptor and from Tensor Memory) is assembled for every NVIDIA target.

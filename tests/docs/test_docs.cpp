@@ -32,6 +32,7 @@
 
 #include <sys/wait.h>
 #include <unistd.h>
+#include "skip.hpp"
 
 namespace fs = std::filesystem;
 
@@ -301,7 +302,7 @@ TEST_CASE("docs: every HIP compile line of README.md and docs/*.md compiles a ke
             if (span.rfind("clang", 0) != 0 || span.find("-x hip") == std::string::npos) continue;
             const std::string compiler = span.substr(0, span.find(' '));
             if (std::system(("command -v " + compiler + " >/dev/null 2>&1").c_str()) != 0) {
-                WARN(p.filename().string() << ": " << compiler << " is not installed: `" << span << "` not compiled");
+                LANESCOPE_SKIP_PART(p.filename().string() << ": " << compiler << " is not installed: `" << span << "` not compiled");
                 continue;
             }
             std::string cmd = "cd '" + dir.string() + "' && " + span;

@@ -3,6 +3,7 @@
 #include "xml_check.hpp"
 
 #include "lanescope/figures.hpp"
+#include "skip.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -192,7 +193,7 @@ TEST_CASE("gallery: index page and facts pages and SVGs all local and filtered i
     // Headless Chromium opens it from the file system, filtered by the fragment.
     const std::string chromium = chromium_path();
     if (chromium.empty()) {
-        WARN("chromium is not installed: the headless browser part of the gallery test is skipped");
+        LANESCOPE_SKIP_PART("chromium is not installed: the headless browser part of the gallery test is skipped");
     } else {
         const std::string url = "'file://" + out + "/index.html#arch=gfx942'";
         const std::string dom_file = dir + "/dom.html", shot = dir + "/shot.png";

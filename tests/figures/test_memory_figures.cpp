@@ -1,4 +1,4 @@
-// Memory figures (figure --memory ..., issue 13) checked from first principles:
+// Memory figures (figure --memory ...) checked from first principles:
 // where each element lies follows from the address formula of docs/memory.md
 // alone ((line*(ld+pad) + pos) elements from the start, line the row of a
 // row-major tile), which lanes hold it from the layout engine's where(); the

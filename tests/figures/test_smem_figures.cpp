@@ -1,5 +1,5 @@
 // The shared-memory figure (figure --memory smem on a wgmma / tcgen05.mma
-// operand, issue 26) checked from the PTX ISA's byte formula, not from core:
+// operand) checked from the PTX ISA's byte formula, not from core:
 // for a K-major, 128B-swizzled wgmma B (K x N f16), element (k, n) lies at
 //     lin = (n % 8) * 128 + (n / 8) * SBO + k * 2,   SBO = 1024 (8 rows of 128 B),
 //     address = lin ^ (((lin >> 7) % 8) << 4)         (16-byte chunk ^= 128-byte row mod 8)

@@ -8,6 +8,7 @@
 #include "xml_check.hpp"
 
 #include "lanescope/figures.hpp"
+#include "skip.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -426,8 +427,7 @@ TEST_CASE("tile TikZ at a column and a page: every font at least --min-font, the
 
 TEST_CASE("tile PNG: every wave's colour in its pixels, at a small and a large size") {
     if (fig::find_font().empty()) {
-        WARN("no TrueType font (fonts-dejavu-core): PNG test skipped");
-        return;
+        LANESCOPE_SKIP("no TrueType font (fonts-dejavu-core): PNG test skipped");
     }
     const TileCase c{"gfx942", "v_mfma_f32_16x16x16_f16", ls::Operand::D, params(2, 4, 1, 1)};
     const Resolved r = resolve(c);

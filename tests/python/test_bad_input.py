@@ -97,7 +97,7 @@ def test_gluon_without_triton_names_triton():
             call()
 
 
-# The hostile-input audit of the module (issue 29): arguments that reached the CLI unchecked.
+# The hostile-input audit of the module: arguments that reached the CLI unchecked.
 @pytest.mark.parametrize("call", [
     lambda: lanescope.layout("gfx942\x00junk", INS, operand="C"),                 # a NUL would end the C text
     lambda: lanescope.layout(ARCH, INS, operand="C", cbsz="0\x00abc"),

@@ -168,7 +168,7 @@ std::string page_fit_note(const Figure& f, FigureFormat format);
 // parse_width_pt takes them, or "none" (0: any height). Throws Error on anything else.
 double parse_height_pt(const std::string& s);
 
-// The memory view (issue 13, docs/memory.md): an operand's tile as it lies in
+// The memory view (docs/memory.md): an operand's tile as it lies in
 // memory, one grid row per line (a row of a row-major tile, a column of a
 // column-major one), one column per element position of ld + pad (the
 // swizzle applied), padding greyed. Each cell is coloured by the lane group of
