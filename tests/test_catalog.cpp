@@ -162,7 +162,7 @@ TEST_CASE("facts: ops, mnemonic spellings, opcodes from the reference table") {
     CHECK(sc.ops() == 65536);
 }
 
-TEST_CASE("family rules accept only rows the formulas lay out, and refuse with what is legal") {
+TEST_CASE("family rules accept only rows the formulas lay out, and refuse with what is legal", "[slow]") {
     // Every built-in row, its shape and blocks halved or doubled one field at a time:
     // a variant the rules accept must lay out every operand (all slots inside the
     // wave and the registers); one they refuse says what is legal.

@@ -233,7 +233,7 @@ TEST_CASE("check: element widths and modifiers that differ are the cause, before
     std::filesystem::remove(csv_file);
 }
 
-TEST_CASE("check reads Gluon's named constructors as Triton 3.6 lays them out (every record of its dump)") {
+TEST_CASE("check reads Gluon's named constructors as Triton 3.6 lays them out (every record of its dump)", "[slow]") {
     const auto& cat = ls::Catalog::builtin();
     size_t compared = 0, refused = 0;
     for (const nlohmann::json& rec : lstest::triton_records()) {

@@ -31,7 +31,7 @@ bool pow2(size_t v) { return v && !(v & (v - 1)); }
 
 }  // namespace
 
-TEST_CASE("linear format: bases evaluate back to the engine, or the layout truly is not linear") {
+TEST_CASE("linear format: bases evaluate back to the engine, or the layout truly is not linear", "[slow]") {
     int linear = 0, not_linear = 0;
     auto check = [&](const lstest::Case& c, ls::Operand op, const ls::TileParams& p) {
         ls::TileLayout t(*c.ins, *c.target, op, c.mods, p);

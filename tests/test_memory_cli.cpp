@@ -3,6 +3,7 @@
 // HIP code: compiled for gfx942 and gfx1200 with clang-19 -x hip, and run on the
 // host (the same source as host C++) against the address formula.
 #include "shell_run.hpp"
+#include "skip.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -247,7 +248,6 @@ TEST_CASE("load --format hip runs on the host: every lane's registers hold the e
 }
 
 #include "lanescope/memory.hpp"
-#include "skip.hpp"
 
 TEST_CASE("HIP code of transpose loads calls the builtin with its vector type and address space (gfx1200 compiles)") {
     namespace ls = lanescope;

@@ -58,7 +58,7 @@ std::string check_operand(const Case& c, ls::Operand op) {
 
 }  // namespace
 
-TEST_CASE("forward and inverse agree for every layout and modifier combination") {
+TEST_CASE("forward and inverse agree for every layout and modifier combination", "[slow]") {
     size_t layouts = 0;
     for_each_combination([&](const Case& c) {
         for (ls::Operand op : ls::operands_of(*c.ins)) {
@@ -176,7 +176,7 @@ TEST_CASE("register counts equal the builtin's vector types") {
     });
 }
 
-TEST_CASE("cbsz/abid: the broadcast block's lanes supply every block") {
+TEST_CASE("cbsz/abid: the broadcast block's lanes supply every block", "[slow]") {
     for_each_combination([&](const Case& c) {
         if (c.ins->kind != ls::LayoutKind::Mfma || c.mods.cbsz == 0) return;
         ls::ResolvedModifiers plain = c.mods;

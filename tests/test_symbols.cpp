@@ -53,7 +53,7 @@ TEST_CASE("the symbol scanner sees symbols and skips words, format names and pos
     CHECK(single_letters("VGPR pair floor(i/4) (v[2p+1:2p])") == std::set<std::string>{"i", "v", "p"});
 }
 
-TEST_CASE("every single-letter symbol of every family's formulas is defined") {
+TEST_CASE("every single-letter symbol of every family's formulas is defined", "[slow]") {
     // Operand names head the lines ("A: ...", "C/D: ...") and are named in words
     // ("lane as A"); they are the operands themselves, not formula symbols.
     const std::set<std::string> operands{"A", "B", "C", "D", "K"};
@@ -95,7 +95,7 @@ TEST_CASE("formula symbols carry the instruction's ranges") {
     CHECK(ls::formula_symbols_text(*ins, "i").find("i: row of A") != std::string::npos);
 }
 
-TEST_CASE("every single-letter symbol of the NVIDIA formulas is defined, in PTX's terms") {
+TEST_CASE("every single-letter symbol of the NVIDIA formulas is defined, in PTX's terms", "[slow]") {
     const auto& cat = ls::Catalog::builtin();
     const std::set<std::string> operands{"A", "B", "C", "D", "K"};
     size_t cases = 0;

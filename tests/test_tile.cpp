@@ -206,7 +206,7 @@ TEST_CASE("a tile of one wave and one sub-tile is the instruction") {
     });
 }
 
-TEST_CASE("a tile is a bijection onto each wave's slots; A is shared along N, B along M") {
+TEST_CASE("a tile is a bijection onto each wave's slots; A is shared along N, B along M", "[slow]") {
     const auto& cat = ls::Catalog::builtin();
     for (const Named& n : kInstructions) {
         const ls::Target& tg = cat.find_target(n.gfx);
