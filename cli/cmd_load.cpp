@@ -5,6 +5,7 @@
 
 #include "lanescope/header.hpp"
 #include "lanescope/memory.hpp"
+#include "lanescope/render_memory.hpp"
 
 #include <algorithm>
 #include <cctype>

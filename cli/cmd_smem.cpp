@@ -7,6 +7,7 @@
 #include "lanescope/numbers.hpp"
 #include "lanescope/scale_factors.hpp"
 #include "lanescope/smem.hpp"
+#include "lanescope/render_smem.hpp"
 
 #include <algorithm>
 #include <cstdio>

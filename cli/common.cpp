@@ -72,21 +72,6 @@ const ls::Catalog& catalog(const Options& o) {
     return *c;
 }
 
-ls::Format parse_format(const std::string& s) {
-    if (s == "table") return ls::Format::Table;
-    if (s == "csv") return ls::Format::Csv;
-    if (s == "markdown" || s == "md") return ls::Format::Markdown;
-    if (s == "json") return ls::Format::Json;
-    if (s == "linear" || s == "cute" || s == "gluon") throw ls::Error("--format " + s + " is for `layout` only");
-    throw ls::Error("unknown format '" + s + "'; legal: table, csv, markdown, json (layout also: linear, cute, gluon)");
-}
-
-ls::View parse_view(const std::string& s) {
-    if (s == "matrix") return ls::View::Matrix;
-    if (s == "registers" || s == "register") return ls::View::Registers;
-    throw ls::Error("unknown view '" + s + "'; legal: matrix, registers");
-}
-
 ls::Operand parse_operand_or_throw(const std::string& s, const ls::Instruction& ins) {
     auto op = ls::parse_operand(s);
     if (!op) {

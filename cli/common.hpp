@@ -116,8 +116,8 @@ const ls::Catalog& catalog(const Options& o);
 // The targets `list` shows without --arch: one per family, in order: the family's first, or with a
 // search the one with the most matches (a Blackwell spelling is legal on sm_100a, not on sm_100).
 std::vector<const ls::Target*> list_targets(const ls::Catalog& cat, const std::string& search);
-ls::Format parse_format(const std::string& s);
-ls::View parse_view(const std::string& s);
+using lanescope::parse_format;  // request.hpp
+using lanescope::parse_view;
 ls::Operand parse_operand_or_throw(const std::string& s, const ls::Instruction& ins);
 
 struct Resolved {

@@ -9,11 +9,14 @@
 #include "lanescope/search.hpp"
 
 #include "lanescope/cute.hpp"
+#include "lanescope/export.hpp"
 #include "lanescope/gluon.hpp"
 #include "lanescope/header.hpp"
 #include "lanescope/files.hpp"
 #include "lanescope/limits.hpp"
 #include "lanescope/transpose.hpp"
+#include "lanescope/render_tile.hpp"
+#include "lanescope/render_memory.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -172,27 +175,6 @@ std::string render_given_linear(const ls::LinearLayout& L, const std::string& fo
            std::to_string(L.cols) + " (cells: wave:lane:register index)\n\n" + ls::render_grid(rows, f);
 }
 
-std::string linear_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp) {
-    ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp);
-    ls::LinearResult res = ls::to_linear(t);
-    if (!res.layout)
-        throw ls::Error("the layout of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
-                        " is not linear over GF(2), so it has no linear-layout form: " + res.why_not);
-    return ls::render_linear(ls::split_warp_lanes(*res.layout, ls::linear_warp_lanes(*r.ins, r.query.mods)));
-}
-
-std::string cute_of(const Resolved& r, ls::Operand op, const ls::TileParams& tp) {
-    ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp);
-    ls::CuteResult res = ls::to_cute(t);
-    const std::string atom = ls::cute_tmem_atom(*r.ins, r.query.mods);
-    if (!res.layout && !atom.empty())  // the atom is still CUTLASS's name for the load
-        return "// " + atom + "\n// no single (thread, value) CuTe layout: " + res.why_not + "\n";
-    if (!res.layout)
-        throw ls::Error("the (lane, value) -> element map of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
-                        " is not expressible as a CuTe layout: " + res.why_not);
-    return (atom.empty() ? "" : "// " + atom + "\n") + res.layout->text() + "\n";
-}
-
 // A tile's layout, streamed to the output as it is produced (up to 1.7 GB of JSON).
 const char* const kStreamedWhy =
     "about 1.7 GB of JSON, written in under 10 s; `where` and `which` answer single elements of any tile";
@@ -233,61 +215,13 @@ int cmd_layout(const Options& o) {
         return emit(o, render_given_linear(L, o.format));
     }
     Resolved r = resolve(o);
-    // --operand all over register forms (CuTe, Gluon, linear, tiles): wgmma's B is in shared memory, read
-    // through a descriptor, and has none of them; `layout --operand B` draws it.
-    auto register_operands = [&r] {
-        std::vector<ls::Operand> ops;
-        for (ls::Operand op : ls::operands_of(*r.ins))
-            if (ls::layout_of(*r.ins, *r.target, op, r.query.mods).space() == ls::Space::Registers) ops.push_back(op);
-        return ops;
-    };
-    // The exports are one layout over the operand's matrix; a multi-block instruction is several
-    // independent products (json, csv, markdown and table have a block column).
-    if ((o.format == "cute" || o.format == "gluon" || o.format == "linear") && r.ins->blocks > 1)
-        throw ls::Error("--format " + o.format + " writes one layout over one matrix; " + r.ins->mnemonic + " has " +
-                        std::to_string(r.ins->blocks) + " blocks, each its own " + std::to_string(r.ins->m) + "x" +
-                        std::to_string(r.ins->n) + "x" + std::to_string(r.ins->k) +
-                        " product, which no Triton, Gluon or CuTe layout of one matrix describes; legal: --format json, csv, "
-                        "markdown or table (with a block column), or a single-block instruction");
-    if (o.format == "cute") {
+    if (const auto form = ls::parse_export(o.format)) {
+        ls::check_export(r.query, *form);
         const ls::TileParams tp = tile_params(o);
-        if (o.operand == "all" || o.operand == "ALL") {
-            std::string text;
-            for (ls::Operand op : register_operands()) text += std::string(ls::operand_name(op)) + ": " + cute_of(r, op, tp.for_operand(op));
-            return emit(o, text);
-        }
-        return emit(o, cute_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
-    }
-    if (o.format == "gluon") {
-        const ls::TileParams tp = tile_params(o);
-        auto one = [&](ls::Operand op) {
-            ls::TileLayout t(*r.ins, *r.target, op, r.query.mods, tp.for_operand(op));
-            std::string title = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx +
-                                " (wave" + std::to_string(t.lanes()) + "), " + t.params().describe() +
-                                "; lanescope-cli layout --format gluon";
-            ls::GluonForm g = ls::gluon_of(t, *r.ins, *r.target, r.query.mods);
-            if (g.named.empty() && g.linear.empty())
-                throw ls::Error("the layout of " + std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic +
-                                " has no Gluon form: " + g.named_note + "; and it is not linear over GF(2): " +
-                                g.why_not_linear);
-            return ls::render_gluon(g, title);
-        };
-        if (o.operand == "all" || o.operand == "ALL") {
-            std::string text;
-            for (ls::Operand op : register_operands()) text += one(op);
-            return emit(o, text);
-        }
-        return emit(o, one(parse_operand_or_throw(o.operand, *r.ins)));
-    }
-    if (o.format == "linear") {
-        const ls::TileParams tp = tile_params(o);
-        if (o.operand == "all" || o.operand == "ALL") {
-            std::string text = "[\n";
-            auto ops = register_operands();
-            for (size_t n = 0; n < ops.size(); ++n) text += linear_of(r, ops[n], tp.for_operand(ops[n])) + (n + 1 < ops.size() ? ",\n" : "");
-            return emit(o, text + "]\n");
-        }
-        return emit(o, linear_of(r, parse_operand_or_throw(o.operand, *r.ins), tp));
+        const bool all = o.operand == "all" || o.operand == "ALL";
+        const std::optional<ls::Operand> op =
+            all ? std::nullopt : std::optional<ls::Operand>(parse_operand_or_throw(o.operand, *r.ins));
+        return emit(o, ls::render_export(r.query, tp, op, *form));
     }
     const ls::Format f = parse_format(o.format);
     const ls::View v = parse_view(o.view);
@@ -305,7 +239,7 @@ int cmd_layout(const Options& o) {
     };
     if (tiled && (o.operand == "all" || o.operand == "ALL")) {
         std::vector<ls::TileLayout> tiles;
-        for (ls::Operand op : tp.single() ? ls::operands_of(*r.ins) : register_operands()) {
+        for (ls::Operand op : tp.single() ? ls::operands_of(*r.ins) : ls::exported_operands(r.query)) {
             tiles.emplace_back(*r.ins, *r.target, op, r.query.mods, tp.for_operand(op));
             check_streamed(tiles.back(), v, f);
         }

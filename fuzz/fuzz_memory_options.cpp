@@ -9,6 +9,7 @@
 
 #include "lanescope/memory.hpp"
 #include "lanescope/numbers.hpp"
+#include "lanescope/render_memory.hpp"
 
 #include "fuzz_lines.hpp"
 

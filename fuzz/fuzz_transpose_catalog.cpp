@@ -2,6 +2,7 @@
 // accepted row's facts, builtin prototypes and lane rule. Any row the loader
 // accepts must render without a crash or an exception other than lanescope::Error.
 #include "lanescope/transpose.hpp"
+#include "lanescope/render_memory.hpp"
 
 #include <cstddef>
 #include <cstdint>

@@ -248,6 +248,7 @@ TEST_CASE("load --format hip runs on the host: every lane's registers hold the e
 }
 
 #include "lanescope/memory.hpp"
+#include "lanescope/render_memory.hpp"
 
 TEST_CASE("HIP code of transpose loads calls the builtin with its vector type and address space (gfx1200 compiles)") {
     namespace ls = lanescope;

@@ -1,7 +1,6 @@
 // "Copy as": the view's layout as lanescope-cli writes it, for the clipboard:
-// `layout --format gluon|linear|cute` and `header`, through the same core
-// functions (gluon_of/render_gluon, to_linear/render_linear, to_cute,
-// render_header); nothing here formats a layout itself.
+// `layout --format gluon|linear|cute` and `header`, the same core calls the CLI
+// makes (render_export, render_header); nothing here formats a layout itself.
 #pragma once
 
 #include "model/selection.hpp"

@@ -4,6 +4,7 @@
 #include "model/tile_view.hpp"
 
 #include "lanescope/transpose.hpp"
+#include "lanescope/numbers.hpp"
 
 #include <algorithm>
 #include <map>
@@ -11,6 +12,9 @@
 #include <sstream>
 
 namespace lsapp {
+
+using lanescope::hex;
+using lanescope::HexCase;
 
 namespace {
 
@@ -21,11 +25,6 @@ bool is_result(ls::Operand op) { return op == ls::Operand::C || op == ls::Operan
 ls::Rgb padding_fill(ls::Theme t) { return t == ls::Theme::Dark ? ls::Rgb{0x3A, 0x3C, 0x41} : ls::Rgb{0xCD, 0xD0, 0xD5}; }
 ls::Rgb unread_fill(ls::Theme t) { return t == ls::Theme::Dark ? ls::Rgb{0x2C, 0x2E, 0x32} : ls::Rgb{0xEC, 0xED, 0xF0}; }
 
-std::string hex(long long v) {
-    std::ostringstream s;
-    s << "0x" << std::hex << v;
-    return s.str();
-}
 
 }  // namespace
 
@@ -441,7 +440,7 @@ std::string describe_memory_cell(const LayoutSet& set, const MemoryGrid& g, cons
     const long long address = static_cast<long long>(cell) * g.tile.element_bits / 8;
     std::ostringstream s;
     const char* line_name = g.tile.order == ls::MemoryOrder::RowMajor ? "row" : "column";
-    s << line_name << " " << line << ", position " << pos << ": byte " << address << " (" << hex(address) << ")";
+    s << line_name << " " << line << ", position " << pos << ": byte " << address << " (" << hex(static_cast<std::uint64_t>(address)) << ")";
     if (plan.bank_model && g.tile.space == ls::MemorySpace::Lds)
         s << ", bank " << (address / std::max(1, plan.bank_model->bank_bytes)) % std::max(1, plan.bank_model->banks);
     s << "\n";

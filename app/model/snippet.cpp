@@ -1,5 +1,7 @@
 #include "model/snippet.hpp"
 
+#include "lanescope/elements.hpp"
+
 #include <sstream>
 
 namespace lsapp {
@@ -72,28 +74,11 @@ std::string fit_index(const Fragment& f, int field) {
 
 namespace {
 
-const char* c_type(ls::ElemType t) {
-    switch (t) {
-        case ls::ElemType::F64: return "double";
-        case ls::ElemType::F32:
-        case ls::ElemType::XF32: return "float";
-        case ls::ElemType::F16: return "_Float16";
-        case ls::ElemType::BF16: return "__bf16";
-        case ls::ElemType::I32: return "int";
-        case ls::ElemType::I8:
-        case ls::ElemType::S8: return "signed char";
-        case ls::ElemType::TF32: return "float";
-        case ls::ElemType::S32: return "int";
-        case ls::ElemType::B16: return "unsigned short";
-        default: return "unsigned char";  // 8-bit codes (fp8/bf8/iu8); narrower types: one code per entry
-    }
-}
-
 void emit_function(std::ostringstream& s, const ls::OperandLayout& l, const char* name, bool store) {
     const Fragment f = fragment_of(l);
     const std::string blk = l.blocks() > 1 ? fit_index(f, 0) : "0";
     const std::string row = fit_index(f, 1), col = fit_index(f, 2);
-    const char* T = c_type(l.type());
+    const std::string T(ls::c_type(l.type()));
     s << "// " << name << ": " << ls::operand_name(l.operand()) << " is " << l.rows() << "x" << l.cols()
       << (l.blocks() > 1 ? " x " + std::to_string(l.blocks()) + " blocks" : "") << " " << ls::elem_name(l.type())
       << "; each lane " << (store ? "writes " : "reads ") << f.values << " value(s), v = 0.." << f.values - 1 << ".\n";

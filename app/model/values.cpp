@@ -9,69 +9,12 @@ namespace lsapp {
 
 namespace {
 
-struct FloatFormat {
-    int exp_bits, mant_bits, bias;
-    double max;
-};
-
-bool float_format(ls::ElemType t, Fp8Flavor fl, FloatFormat* f) {
-    switch (t) {
-        case ls::ElemType::F16: *f = {5, 10, 15, 65504.0}; return true;
-        case ls::ElemType::BF16: *f = {8, 7, 127, 3.3895313892515355e38}; return true;
-        case ls::ElemType::XF32:
-        case ls::ElemType::TF32: *f = {8, 10, 127, 3.4011621342146535e38}; return true;
-        case ls::ElemType::UE4M3:  // PTX's unsigned scale factor: e4m3 with the sign bit 0
-        case ls::ElemType::E4M3: *f = {4, 3, 7, 448.0}; return true;     // NVIDIA fp8: OCP
-        case ls::ElemType::E5M2: *f = {5, 2, 15, 57344.0}; return true;
-        case ls::ElemType::FP8:
-            *f = fl == Fp8Flavor::Fnuz ? FloatFormat{4, 3, 8, 240.0} : FloatFormat{4, 3, 7, 448.0};
-            return true;
-        case ls::ElemType::BF8:
-            *f = fl == Fp8Flavor::Fnuz ? FloatFormat{5, 2, 16, 57344.0} : FloatFormat{5, 2, 15, 57344.0};
-            return true;
-        case ls::ElemType::FP6: *f = {2, 3, 1, 7.5}; return true;
-        case ls::ElemType::BF6: *f = {3, 2, 3, 28.0}; return true;
-        case ls::ElemType::FP4: *f = {2, 1, 1, 6.0}; return true;
-        default: return false;
-    }
-}
-
-double round_to_format(double x, const FloatFormat& f) {
-    if (x == 0 || std::isnan(x)) return 0;
-    const double a = std::fabs(x);
-    int e = std::ilogb(a);
-    e = std::max(e, 1 - f.bias);  // below the normal range: subnormal spacing
-    const double step = std::ldexp(1.0, e - f.mant_bits);
-    double r = std::nearbyint(a / step) * step;  // default rounding mode: ties to even
-    r = std::min(r, f.max);
-    return std::copysign(r, x);
-}
-
-std::uint64_t encode_format(double x, const FloatFormat& f) {
-    const std::uint64_t sign = std::signbit(x) && x != 0 ? 1u : 0u;
-    const double a = std::fabs(x);
-    std::uint64_t E = 0, M = 0;
-    if (a != 0) {
-        const int e = std::ilogb(a);
-        if (e < 1 - f.bias) {
-            M = static_cast<std::uint64_t>(std::llround(a / std::ldexp(1.0, 1 - f.bias - f.mant_bits)));
-        } else {
-            E = static_cast<std::uint64_t>(e + f.bias);
-            M = static_cast<std::uint64_t>(std::llround((a / std::ldexp(1.0, e) - 1.0) * std::ldexp(1.0, f.mant_bits)));
-        }
-    }
-    return sign << (f.exp_bits + f.mant_bits) | E << f.mant_bits | M;
-}
-
 double clamp_int(double x, double lo, double hi) { return std::clamp(std::nearbyint(x), lo, hi); }
 
 }  // namespace
 
-Fp8Flavor fp8_flavor(ls::Family f) { return f == ls::Family::CDNA3 ? Fp8Flavor::Fnuz : Fp8Flavor::Ocp; }
-
 double quantize(double x, ls::ElemType t, Fp8Flavor flavor) {
-    FloatFormat f{};
-    if (float_format(t, flavor, &f)) return round_to_format(x, f);
+    if (const auto f = ls::minifloat_of(t, flavor)) return ls::round_minifloat(*f, x);
     switch (t) {
         case ls::ElemType::F64: return x;
         case ls::ElemType::F32: return static_cast<double>(static_cast<float>(x));
@@ -91,14 +34,13 @@ double quantize(double x, ls::ElemType t, Fp8Flavor flavor) {
 }
 
 std::uint64_t encode(double x, ls::ElemType t, Fp8Flavor flavor) {
-    FloatFormat f{};
-    if (t == ls::ElemType::TF32) {  // a tf32 register holds the value as an f32 (low 13 bits zero)
+    if (t == ls::ElemType::TF32 || t == ls::ElemType::XF32) {  // held as an f32 (low 13 bits zero)
         const float v = static_cast<float>(quantize(x, t, flavor));
         std::uint32_t bits;
         std::memcpy(&bits, &v, 4);
         return bits;
     }
-    if (float_format(t, flavor, &f)) return encode_format(x, f);
+    if (const auto f = ls::minifloat_of(t, flavor)) return ls::encode_minifloat(*f, ls::round_minifloat(*f, x)).value_or(0);
     switch (t) {
         case ls::ElemType::F64: {
             std::uint64_t bits;

@@ -5,19 +5,20 @@
 
 #include "model/selection.hpp"
 
+#include "lanescope/elements.hpp"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace lsapp {
 
-// FP8/BF8 come in two encodings: OCP (E4M3FN / E5M2) on CDNA4 and RDNA4,
-// and the "FNUZ" variants (bias 8 / 16, no negative zero) on CDNA3.
-enum class Fp8Flavor { Ocp, Fnuz };
-Fp8Flavor fp8_flavor(ls::Family f);
+// FP8/BF8's two encodings, and which a family means: core's element table.
+using lanescope::Fp8Flavor;
+using lanescope::fp8_flavor;
 
-// Rounds x to the nearest value of type t (ties to even; saturating at the
-// largest finite value for the narrow float types; integers are clamped).
+// Rounds x to the nearest value of type t (ties to even; the float types below f32 saturate at
+// their largest finite value, infinities included; integers are clamped).
 double quantize(double x, ls::ElemType t, Fp8Flavor flavor = Fp8Flavor::Ocp);
 // The bit pattern of an already quantized value (low bits of the result).
 std::uint64_t encode(double x, ls::ElemType t, Fp8Flavor flavor = Fp8Flavor::Ocp);

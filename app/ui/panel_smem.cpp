@@ -9,6 +9,7 @@
 #include "ui/app.hpp"
 
 #include "lanescope/palette.hpp"
+#include "lanescope/numbers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -19,16 +20,14 @@
 
 namespace lsapp {
 
+using lanescope::hex;
+using lanescope::HexCase;
+
 namespace {
 
 ImVec2 add(ImVec2 a, float x, float y) { return ImVec2(a.x + x, a.y + y); }
 const ImVec4 kErrorColour(0.80f, 0.15f, 0.10f, 1.0f);
 
-std::string hex(std::uint64_t v, int digits) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%0*llX", digits, static_cast<unsigned long long>(v));
-    return buf;
-}
 
 // Selects `s` when core lays the operand out under it; else says core's rule (an LBO that is no
 // multiple of 16, a swizzle atom the start breaks) instead of letting the selection drop the value.
@@ -133,7 +132,7 @@ void draw_smem_controls(App& app) {
     ImGui::SameLine();
     ImGui::SetNextItemWidth(dw);
     if (m.descriptor_text[0] == 0 && v.so)
-        std::snprintf(m.descriptor_text, sizeof m.descriptor_text, "%s", hex(v.so->value, 16).c_str());
+        std::snprintf(m.descriptor_text, sizeof m.descriptor_text, "%s", hex(v.so->value, 16, HexCase::Upper).c_str());
     if (ImGui::InputText("##smem_descriptor", m.descriptor_text, sizeof m.descriptor_text, ImGuiInputTextFlags_EnterReturnsTrue)) {
         const DescriptorApplied d = apply_descriptor_text(app.set.chosen, m.descriptor_text);
         m.descriptor_error = d.error;
@@ -265,7 +264,7 @@ void draw_chunk_frames(App& app, const SmemView& v, const TileGrid& g, const Pla
     for (size_t r = 0; r < v.rows.size(); r += static_cast<size_t>(step)) {
         const float y = p0.y + r * g.cell_h + (g.cell_h - app.cell_font_size) * 0.5f;
         if (y + g.cell_h < top || y > clip.w) continue;
-        const std::string s = hex(v.rows[r] * 128, 4);
+        const std::string s = hex(v.rows[r] * 128, 4, HexCase::Upper);
         const float tw = app.cell_font->CalcTextSizeA(app.cell_font_size, FLT_MAX, 0, s.c_str()).x;
         dl->AddText(app.cell_font, app.cell_font_size, ImVec2(p0.x - tw - 4 * app.scale, std::max(y, top)), text, s.c_str());
     }
@@ -332,7 +331,7 @@ void tile_hover(App& app, const SmemView& v, const TileGrid& g, ImVec2 p0, bool 
         ImGui::TextUnformatted(describe_element(app.set, v.operand, t.element).c_str());
         ImGui::TextDisabled("Click: pin (the Layout tab shows it too)   Esc: unpin");
     } else {
-        ImGui::Text("%s: not read by this instruction (bank %d)", hex(address, 4).c_str(), static_cast<int>(address / 4 % 32));
+        ImGui::Text("%s: not read by this instruction (bank %d)", hex(address, 4, HexCase::Upper).c_str(), static_cast<int>(address / 4 % 32));
     }
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
@@ -480,7 +479,7 @@ void draw_smem_descriptor(App& app) {
     const ls::SmemOperand& so = *v.so;
     const float half = ImGui::GetContentRegionAvail().x * 0.5f;
     ImGui::BeginChild("smem_fields_child", ImVec2(half, 0), false);
-    ImGui::Text("%s matrix descriptor %s", std::string(ls::descriptor_format_name(so.desc.format)).c_str(), hex(so.value, 16).c_str());
+    ImGui::Text("%s matrix descriptor %s", std::string(ls::descriptor_format_name(so.desc.format)).c_str(), hex(so.value, 16, HexCase::Upper).c_str());
     if (ImGui::BeginTable("smem_fields", 3, ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV)) {
         // Fixed widths from the widest text (auto-fit takes frames to settle; a screenshot has two).
         const auto fields = ls::descriptor_fields(so.value, so.desc.format);
@@ -509,7 +508,7 @@ void draw_smem_descriptor(App& app) {
     ImGui::SameLine();
     ImGui::BeginChild("smem_notes_child", ImVec2(0, 0), false);
     ImGui::PushTextWrapPos(0);
-    ImGui::Text("start %s, LBO %u B%s, SBO %u B%s, base offset %d%s", hex(so.desc.start, 4).c_str(), so.desc.lbo,
+    ImGui::Text("start %s, LBO %u B%s, SBO %u B%s, base offset %d%s", hex(so.desc.start, 4, HexCase::Upper).c_str(), so.desc.lbo,
                 so.lbo_used ? "" : " (not used)", so.desc.sbo, so.sbo_used ? "" : " (not used)", so.desc.base_offset,
                 so.base_offset_used ? "" : " (not used)");
     ImGui::TextUnformatted(so.formula.c_str());

@@ -3,6 +3,7 @@
 // labelled with its (row or column, K-block) from core's ScaleFactorTile.
 #include "figure_util.hpp"
 #include "lanescope/scale_factor_figure.hpp"
+#include "lanescope/numbers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -12,13 +13,7 @@ namespace lanescope::figures {
 
 namespace {
 
-std::string hex(std::uint64_t v, int digits) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%0*llX", digits, static_cast<unsigned long long>(v));
-    return buf;
-}
 
-std::string num(long long v) { return std::to_string(v); }
 
 }  // namespace
 
@@ -79,7 +74,7 @@ Figure build_scale_factor_figure(const ScaleFactorFigureSpec& spec) {
 
     // One row per 16-byte source row of the copy; a cell per byte.
     for (int r = 0; r < rows; ++r) {
-        f.texts.push_back({x0 - 0.4 * small, y + 0.5 * rh + 0.35 * small, hex(16 * r, 4), small, Anchor::End, false, tc.text});
+        f.texts.push_back({x0 - 0.4 * small, y + 0.5 * rh + 0.35 * small, hex(16 * r, 4, HexCase::Upper), small, Anchor::End, false, tc.text});
         for (int c = 0; c < 16; ++c) {
             const int byte = 16 * r + c;
             const auto [mn, kb] = map[static_cast<size_t>(byte)];
@@ -93,7 +88,7 @@ Figure build_scale_factor_figure(const ScaleFactorFigureSpec& spec) {
             tile.x = cx, tile.y = y, tile.w = cw, tile.h = rh;
             tile.fill = categorical(p.tmem_column, spec.theme);
             tile.ink = text_on(tile.fill);
-            tile.ref = op_name + "." + hex(static_cast<std::uint64_t>(byte), 4);
+            tile.ref = op_name + "." + hex(static_cast<std::uint64_t>(byte), 4, HexCase::Upper);
             tile.id = labels ? tile.ref : "";
             if (labels) tile.lines = {x + num(mn), "kb" + num(kb)};
             tile.hover = scale_factor_answer(t, p);

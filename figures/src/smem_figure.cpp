@@ -5,6 +5,7 @@
 // it. Every address is core's (SmemOperand::address); nothing is recomputed here.
 #include "figure_util.hpp"
 #include "lanescope/figures.hpp"
+#include "lanescope/numbers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -15,11 +16,6 @@ namespace lanescope::figures {
 
 namespace {
 
-std::string hex(std::uint64_t v, int digits) {
-    char buf[24];
-    std::snprintf(buf, sizeof buf, "0x%0*llX", digits, static_cast<unsigned long long>(v));
-    return buf;
-}
 
 
 }  // namespace
@@ -52,8 +48,8 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
     const std::string op_name(operand_name(so.operand));
 
     // Labels: the richest form whose widest label fits the chunk at the tile font.
-    const int digits = rows.empty() ? 4 : std::max(4, static_cast<int>(hex(rows.back() * 128, 1).size()) - 2);
-    const double axis_w = text_width(hex(0, digits), small) + 0.8 * small;
+    const int digits = rows.empty() ? 4 : std::max(4, static_cast<int>(hex(rows.back() * 128, 1, HexCase::Upper).size()) - 2);
+    const double axis_w = text_width(hex(0, digits, HexCase::Upper), small) + 0.8 * small;
     double font = f.tile_font;
     int form = 0;  // smem_chunk_labels' index; 3 = no label
     auto need = [&](int fm, double size) {
@@ -116,12 +112,12 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
             const std::uint32_t skipped = rows[i] - rows[i - 1] - 1;
             f.texts.push_back({x0 + 4 * cw, y + 0.5 * gap_h + 0.35 * small,
                                "\u22EE " + std::to_string(skipped) + " row" + (skipped == 1 ? "" : "s") + " of 128 bytes not read (" +
-                                   hex((rows[i - 1] + 1) * 128, digits) + "\u2013" + hex(rows[i] * 128 - 1, digits) + ")",
+                                   hex((rows[i - 1] + 1) * 128, digits, HexCase::Upper) + "\u2013" + hex(rows[i] * 128 - 1, digits, HexCase::Upper) + ")",
                                small, Anchor::Middle, false, tc.muted});
             y += gap_h;
         }
         const std::uint32_t row = rows[i];
-        f.texts.push_back({x0 - 0.4 * small, y + 0.5 * rh + 0.35 * small, hex(row * 128, digits), small, Anchor::End, false,
+        f.texts.push_back({x0 - 0.4 * small, y + 0.5 * rh + 0.35 * small, hex(row * 128, digits, HexCase::Upper), small, Anchor::End, false,
                            tc.text});
         for (int c = 0; c < 8; ++c) {
             const std::uint32_t n = row * 8 + static_cast<std::uint32_t>(c);
@@ -136,7 +132,7 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
             t.x = x, t.y = y, t.w = cw, t.h = rh;
             t.fill = categorical(ch.core, spec.theme);
             t.ink = text_on(t.fill);
-            t.ref = op_name + "." + hex(n * 16, 4);
+            t.ref = op_name + "." + hex(n * 16, 4, HexCase::Upper);
             t.id = form == 3 ? "" : t.ref;
             const std::vector<std::string> labels = smem_chunk_labels(so.operand, ch.elements);
             if (form < 3) t.lines = {labels[static_cast<size_t>(form)], smem_chunk_place(so, ch)};
@@ -158,14 +154,14 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
             py += 1.35 * small;
         }
     };
-    line(std::string(descriptor_format_name(so.desc.format)) + " matrix descriptor " + hex(so.value, 16), true, tc.text);
+    line(std::string(descriptor_format_name(so.desc.format)) + " matrix descriptor " + hex(so.value, 16, HexCase::Upper), true, tc.text);
     for (const DescriptorField& d : descriptor_fields(so.value, so.desc.format)) {
         std::string s = "bits " + std::to_string(d.lo) + "\u2013" + std::to_string(d.hi) + "  " + d.name;
         if (!d.ignored) s += " = " + std::to_string(d.bits) + (d.bytes >= 0 ? " (" + std::to_string(d.bytes) + " B)" : "");
         line(s, false, d.ignored ? tc.muted : tc.text);
     }
     py += 0.5 * small;
-    line("start " + hex(so.desc.start, 4) + ", LBO " + std::to_string(so.desc.lbo) + " B" + (so.lbo_used ? "" : " (not used)") +
+    line("start " + hex(so.desc.start, 4, HexCase::Upper) + ", LBO " + std::to_string(so.desc.lbo) + " B" + (so.lbo_used ? "" : " (not used)") +
              ", SBO " + std::to_string(so.desc.sbo) + " B" + (so.sbo_used ? "" : " (not used)") + ", base offset " +
              std::to_string(so.desc.base_offset) + (so.base_offset_used ? "" : " (not used)") + ", " +
              std::string(smem_major_name(so.major)) + "-major, swizzle " + std::string(smem_swizzle_name(so.desc.swizzle)),

@@ -8,6 +8,7 @@
 // stmatrix 9.7.14.5.16, wgmma.mma_async 9.7.15.5.2 with its descriptor
 // 9.7.15.5.1.2 and the async-proxy fence 9.7.13.4 (membar/fence).
 #include "lanescope/smem.hpp"
+#include "lanescope/numbers.hpp"
 #include "ptx.hpp"
 
 #include <algorithm>
@@ -17,7 +18,6 @@ namespace lanescope::gpu::detail {
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
 
 // The register type PTX wants for an accumulator of this element type.
 std::string acc_reg_type(const std::string& t) {

@@ -11,6 +11,7 @@
 #include "lanescope/blackwell.hpp"
 #include "lanescope/gpu.hpp"
 #include "lanescope/smem.hpp"
+#include "lanescope/numbers.hpp"
 #include "nvidia.hpp"
 
 #include <algorithm>
@@ -22,7 +23,6 @@ namespace lanescope::gpu {
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
 
 // 32-bit registers per thread of one .x1 message of a shape, and the columns it spans.
 struct LdStShape {

@@ -17,6 +17,7 @@
 // global element that landed there.
 #include "lanescope/gpu.hpp"
 #include "lanescope/smem.hpp"
+#include "lanescope/numbers.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -36,12 +37,6 @@ constexpr int kOutD = 16;               // wgmma out: word 0 the buffer address,
 constexpr std::uint32_t kNoClaim = 0xFFFFFFFFu;
 const char* kTarget = "sm_90a";
 
-std::string num(long long v) { return std::to_string(v); }
-std::string hex(std::uint64_t v) {
-    char b[24];
-    std::snprintf(b, sizeof b, "0x%016llx", static_cast<unsigned long long>(v));
-    return b;
-}
 
 const Catalog& cat() { return Catalog::builtin(); }
 const Target& sm90() { return cat().find_target(kTarget); }
@@ -562,7 +557,7 @@ SmemReport verify_smem(CudaDevice& dev, const std::vector<SmemCase>& cases, Smem
             const std::uint32_t base = base_of(c);
             rep.buffer_address = base;
             const SmemClaim claim = smem_claim(c, base, corruption);
-            if (c.kind != SmemCase::Tma) res.descriptor = hex(claim.descriptor);
+            if (c.kind != SmemCase::Tma) res.descriptor = hex(claim.descriptor, 16);
             if (!claim.why_unmoved.empty()) {
                 res.skipped = claim.why_unmoved;
                 ++rep.skipped;

@@ -1,6 +1,8 @@
-// Element encodings. Small floating formats are decoded by formula and encoded
-// by searching the (at most 256) codes, so encode and decode cannot disagree.
+// Element encodings of the probes: small floats through core's element table
+// (elements.hpp), whose encoder checks each code by decoding it again.
 #include "values.hpp"
+
+#include "lanescope/elements.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -9,66 +11,20 @@ namespace lanescope::gpu::detail {
 
 namespace {
 
-struct MiniFloat {
-    int exp_bits, man_bits, bias;
-    bool fnuz;  // no negative zero, no infinities; 0x80 is NaN
-};
-
-double decode_minifloat(const MiniFloat& f, uint32_t code) {
-    const int total = 1 + f.exp_bits + f.man_bits;
-    const uint32_t sign = (code >> (total - 1)) & 1u;
-    const uint32_t e = (code >> f.man_bits) & ((1u << f.exp_bits) - 1);
-    const uint32_t m = code & ((1u << f.man_bits) - 1);
-    if (f.fnuz && sign && e == 0 && m == 0) return std::nan("");
-    double mag = e == 0 ? std::ldexp(double(m), 1 - f.bias - f.man_bits)
-                        : std::ldexp(double(m + (1u << f.man_bits)), int(e) - f.bias - f.man_bits);
-    return sign ? -mag : mag;
+// The element table's format of t (elements.hpp); the probes' fp8 follows the family.
+MiniFloat small_float(ElemType t, Family fam) {
+    const auto f = minifloat_of(t, fp8_flavor(fam));
+    if (!f) throw Error("internal: no small-float format for " + std::string(elem_name(t)));
+    return *f;
 }
 
-MiniFloat minifloat_of(ElemType t, Family fam) {
-    const bool fnuz = fp8_is_fnuz(fam);
-    switch (t) {
-        case ElemType::FP8: return fnuz ? MiniFloat{4, 3, 8, true} : MiniFloat{4, 3, 7, false};
-        case ElemType::BF8: return fnuz ? MiniFloat{5, 2, 16, true} : MiniFloat{5, 2, 15, false};
-        case ElemType::FP6: return {2, 3, 1, false};
-        case ElemType::BF6: return {3, 2, 3, false};
-        case ElemType::FP4: return {2, 1, 1, false};
-        case ElemType::F16: return {5, 10, 15, false};
-        case ElemType::E4M3: return {4, 3, 7, false};   // NVIDIA fp8: OCP formats
-        case ElemType::E5M2: return {5, 2, 15, false};
-        // PTX's unsigned e4m3 scale factor (.ue4m3): e4m3's 4 exponent and 3 mantissa bits, bias 7, and no
-        // sign bit (CUTLASS float8.h float_ue4m3_t: range [0, 448], NaN, denormals, no infinity): bit 7 unused.
-        case ElemType::UE4M3: return {4, 3, 7, false};
-        default: throw Error("internal: no small-float format for " + std::string(elem_name(t)));
-    }
-}
-
-// Direct encoding of an exactly representable value; the result is checked by
-// decoding it again, so encoder and decoder cannot disagree silently.
-uint32_t encode_minifloat(ElemType t, Family fam, double v) {
-    const MiniFloat f = minifloat_of(t, fam);
-    const int total = 1 + f.exp_bits + f.man_bits;
-    uint32_t code = 0;
-    if (v != 0 && std::isfinite(v)) {
-        const uint32_t sign = v < 0 ? 1u : 0u;
-        const double mag = std::fabs(v);
-        int e = 0;
-        std::frexp(mag, &e);
-        e -= 1;                                  // mag = 1.m * 2^e
-        int biased = e + f.bias;
-        double man;
-        if (biased >= 1) {
-            man = (std::ldexp(mag, -e) - 1) * (1 << f.man_bits);
-        } else {                                 // subnormal
-            biased = 0;
-            man = std::ldexp(mag, f.bias - 1 + f.man_bits);
-        }
-        if (biased < (1 << f.exp_bits) && man == std::floor(man) && man < (1 << f.man_bits))
-            code = (sign << (total - 1)) | (uint32_t(biased) << f.man_bits) | uint32_t(man);
-    }
-    if (decode_minifloat(f, code) != v || (v == 0 && std::signbit(v)))
+// A probe value is written exactly or refused (never rounded): the check compares
+// the GPU's result with what the layout claims for these very values.
+uint32_t encode_exact(ElemType t, Family fam, double v) {
+    const auto code = encode_minifloat(small_float(t, fam), v);
+    if (!code || (v == 0 && std::signbit(v)))
         throw Error("probe value " + std::to_string(v) + " is not representable in " + std::string(elem_name(t)));
-    return code;
+    return *code;
 }
 
 long long exact_integer(double v, long long lo, long long hi, ElemType t) {
@@ -79,7 +35,7 @@ long long exact_integer(double v, long long lo, long long hi, ElemType t) {
 
 }  // namespace
 
-bool fp8_is_fnuz(Family f) { return f == Family::CDNA3; }
+bool fp8_is_fnuz(Family f) { return fp8_flavor(f) == Fp8Flavor::Fnuz; }
 
 uint64_t encode_value(ElemType type, Family fam, double v) {
     switch (type) {
@@ -111,7 +67,7 @@ uint64_t encode_value(ElemType type, Family fam, double v) {
         case ElemType::BF6:
         case ElemType::E4M3:
         case ElemType::E5M2:
-        case ElemType::FP4: return encode_minifloat(type, fam, v);
+        case ElemType::FP4: return encode_exact(type, fam, v);
         case ElemType::S32:
         case ElemType::I32: return uint32_t(int32_t(exact_integer(v, INT32_MIN, INT32_MAX, type)));
         case ElemType::S8:
@@ -131,7 +87,7 @@ uint64_t encode_value(ElemType type, Family fam, double v) {
         }
         case ElemType::UE4M3:
             if (v < 0 || std::signbit(v)) throw Error("probe scale " + std::to_string(v) + " is not representable in ue4m3 (unsigned)");
-            return encode_minifloat(type, fam, v);
+            return encode_exact(type, fam, v);
         case ElemType::E5M3:
             // gfx1250's scale format 1: LLVM 22 names it (MATRIX_SCALE_FMT_E5M3), but no public source
             // gives its bit layout, so probes cannot write one: said, not guessed.
@@ -170,7 +126,7 @@ double decode_value(ElemType type, Family fam, uint64_t bits) {
         case ElemType::BF6:
         case ElemType::E4M3:
         case ElemType::E5M2:
-        case ElemType::FP4: return decode_minifloat(minifloat_of(type, fam), uint32_t(bits));
+        case ElemType::FP4: return decode_minifloat(small_float(type, fam), uint32_t(bits));
         case ElemType::S32:
         case ElemType::I32: return double(int32_t(uint32_t(bits)));
         case ElemType::S8:
@@ -185,7 +141,7 @@ double decode_value(ElemType type, Family fam, uint64_t bits) {
         }
         case ElemType::IDX: return double(bits & 3u);
         case ElemType::E8M0: return std::ldexp(1.0, int(bits & 0xFFu) - 127);
-        case ElemType::UE4M3: return decode_minifloat(minifloat_of(type, fam), uint32_t(bits) & 0x7Fu);  // no sign bit
+        case ElemType::UE4M3: return decode_minifloat(small_float(type, fam), uint32_t(bits) & 0x7Fu);  // no sign bit
         case ElemType::E5M3:  // as in encode_value: no public source gives its bit layout
             throw Error("the probes cannot decode E5M3 scales: no public source gives the E5M3 bit layout");
         case ElemType::F8F6F4: break;

@@ -6,6 +6,7 @@
 #include "model/copy_text.hpp"
 #include "model/options.hpp"
 #include "model/selection.hpp"
+#include "parse_args.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,6 +15,7 @@
 #include <sstream>
 
 namespace ls = lanescope;
+using lsapp_test::parse;
 using namespace lsapp;
 
 namespace {
@@ -44,21 +46,6 @@ std::set<std::string> help_options(const std::string& help) {
             if (name.rfind("--", 0) == 0) names.insert(name);
     }
     return names;
-}
-
-// Parses an app command line; returns "" or CLI11's message.
-std::string parse(AppArgs& a, std::vector<std::string> args) {
-    CLI::App cli{"test"};
-    add_app_options(cli, a);
-    args.insert(args.begin(), "lanescope");
-    std::vector<const char*> argv;
-    for (const auto& s : args) argv.push_back(s.c_str());
-    try {
-        cli.parse(static_cast<int>(argv.size()), argv.data());
-    } catch (const CLI::ParseError& e) {
-        return e.what();
-    }
-    return "";
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <cstring>
 
 namespace ls = lanescope;
@@ -216,4 +217,13 @@ TEST_CASE("wgmma: B lives in shared memory, and D = A*B + C still uses it") {
     for (int i = 0; i < 64; ++i)
         for (int j = 0; j < 256; ++j) ok &= out.d.at(0, i, j) == (j < 16 ? in.a.at(0, i, j) : 0.0);
     CHECK(ok);
+}
+
+TEST_CASE("quantize: infinities saturate, xf32 sits in an f32 register") {
+    CHECK(quantize(INFINITY, ET::F16) == 65504.0);
+    CHECK(quantize(-INFINITY, ET::FP8) == -448.0);
+    CHECK(quantize(INFINITY, ET::FP8, Fp8Flavor::Fnuz) == 240.0);
+    CHECK(encode(1.5, ET::XF32) == 0x3FC00000u);  // as tf32: the f32's bits (IEEE 754 binary32 of 1.5)
+    CHECK(encode(1.5, ET::TF32) == 0x3FC00000u);
+    CHECK(encode(0.0, ET::FP8, Fp8Flavor::Fnuz) == 0x00u);
 }

@@ -11,7 +11,7 @@
 // per instruction.
 #pragma once
 
-#include "lanescope/render.hpp"
+#include "lanescope/request.hpp"
 #include "lanescope/tile.hpp"
 
 #include <string>

@@ -11,6 +11,7 @@
 #pragma once
 
 #include "lanescope/lanescope.hpp"
+#include "lanescope/request.hpp"
 #include "lanescope/tile.hpp"
 
 #include <optional>
@@ -197,7 +198,7 @@ std::vector<MemoryOp> plan_transposed_loads(const Instruction& ins, const Target
 }  // namespace lanescope
 
 // ---------------------------------------------------------------------------
-// `lanescope-cli load`: one request, its plan, and its renderings (table, CSV,
+// `lanescope-cli load`: one request and its plan (render_memory.hpp prints them: table, CSV,
 // the JSON contract of docs/memory.md, HIP code).
 namespace lanescope {
 
@@ -224,16 +225,6 @@ struct MemoryPlan {
 MemoryPlan plan_memory(const Query& q, const MemoryRequest& r);
 // The operand's rows and columns as the memory tile sees them (blocks stacked along the rows).
 std::pair<int, int> memory_extent(const Query& q, const MemoryRequest& r);
-std::string render_memory(const Query& q, const MemoryRequest& r, Format format);
-// HIP (and host C++ with clang) code: a function `namespace_name::fill(base, [wave,] lane, regs)` that
-// issues the plan's loads (or `drain` for stores) for one lane. Compiles with clang-19 -x hip.
-std::string render_memory_hip(const Query& q, const MemoryRequest& r, const std::string& namespace_name);
-// The same for a plan at hand (the app's, or a test's).
-std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPlan& plan, Format format);
-// Addresses are closed forms of (wave, lane) where one fits (docs/memory.md); `tables` keeps the
-// per-(wave, issue, lane) constexpr table instead, for host-side checks.
-std::string render_memory_hip(const Query& q, const MemoryRequest& r, const MemoryPlan& plan,
-                              const std::string& namespace_name, bool tables = false);
 
 // ---------------------------------------------------------------------------
 // `lanescope-cli load --sweep`: which padding or XOR swizzle (and, where legal,
@@ -324,9 +315,5 @@ inline constexpr int kMaxSweepCandidates = 1024;
 // Enumerates, plans and ranks the candidates for `r` (its pad, swizzle and transpose are ignored).
 // Throws Error (what is legal) where the request cannot be planned at all.
 SweepReport sweep_memory(const Query& q, const MemoryRequest& r);
-// Table, CSV, markdown or JSON (docs/memory.md). `command` is the load command the options of each
-// row complete ("lanescope-cli load -a gfx942 -i ... --operand A ..."); `top` rows (0: all).
-std::string render_sweep(const Query& q, const MemoryRequest& r, const SweepReport& s, Format format,
-                         const std::string& command, int top);
 
 }  // namespace lanescope

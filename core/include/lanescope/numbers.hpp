@@ -1,4 +1,5 @@
-// Strict numbers for command-line flags and settings: the whole text must be
+// Numbers in and out. Out: num and hex, the one way every part of lanescope writes a
+// number into text. In: strict numbers for command-line flags and settings: the whole text must be
 // the number (no spaces, no trailing letters, no empty string), in range, with
 // no silent overflow. Front ends call these so "-7", "", "1e3" or "99999999999"
 // are refused with what is legal instead of being read as something else.
@@ -8,11 +9,25 @@
 
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <string>
 #include <string_view>
 
 namespace lanescope {
+
+// Decimal, as std::to_string.
+inline std::string num(long long v) { return std::to_string(v); }
+
+enum class HexCase { Lower, Upper };
+// "0x" and at least `digits` hexadecimal digits (zero-padded): hex(10) "0xa", hex(10, 4, Upper) "0x000A".
+inline std::string hex(std::uint64_t v, int digits = 1, HexCase c = HexCase::Lower) {
+    char buf[24];
+    std::snprintf(buf, sizeof buf, c == HexCase::Upper ? "0x%0*llX" : "0x%0*llx", digits < 1 ? 1 : digits > 16 ? 16 : digits,
+                  static_cast<unsigned long long>(v));
+    return buf;
+}
 
 // Throws Error "<what> '<text>' is not legal; legal: a whole number in lo..hi". The one rule of every
 // number a front end reads: digits only, a '-' only where lo < 0, never a '+' or surrounding space.

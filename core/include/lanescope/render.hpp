@@ -4,6 +4,7 @@
 #pragma once
 
 #include "lanescope/lanescope.hpp"
+#include "lanescope/request.hpp"
 
 #include <functional>
 #include <string>
@@ -12,16 +13,6 @@
 #include <vector>
 
 namespace lanescope {
-
-enum class View { Matrix, Registers };
-enum class Format { Table, Csv, Markdown, Json };
-
-// What one query is about; the header of every rendering.
-struct Query {
-    const Instruction* ins = nullptr;
-    const Target* target = nullptr;
-    ResolvedModifiers mods;
-};
 
 // "v3:L17", "v0[15:0]:L17", "v[1:0]:L5", "v0[31:30]+v1[3:0]:L5".
 std::string location_label(const Location& loc, int element_bits_in_slot);

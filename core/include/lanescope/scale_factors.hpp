@@ -15,7 +15,6 @@
 #pragma once
 
 #include "lanescope/lanescope.hpp"
-#include "lanescope/render.hpp"
 
 #include <cstdint>
 #include <string>
@@ -74,14 +73,9 @@ ScaleFactorTile scale_factor_tile(const Instruction& ins, Operand op);
 // K extent holds `problem_kblocks` K-blocks (K / VS), counted from the tensor's start (L = 0).
 std::uint64_t scale_factor_global_byte(int mn, int kb, int problem_kblocks);
 
-// `load --memory smem --operand SFA|SFB`: the formulas, notes, evidence and one row per scale
-// factor (or only (row, col) when both are >= 0: SFA row m, col kb; SFB row kb, col n).
-// JSON: the query header, "memory": "smem", "path": {...}, "entries": [...].
 // One scale factor's path in a sentence: "SFA(33, kb 2): shared-memory byte 22 of the CTA's SF tile
 // (tcgen05.cp 0, source row 1, byte 6) -> TMEM lanes 1, 33, 65, 97, column 1, bits 23:16; read by
 // MMA 1 with --sfa-id 2 as its scale factor j = 0".
 std::string scale_factor_answer(const ScaleFactorTile& t, const ScaleFactorPlace& p);
-
-std::string render_scale_factor_tile(const Query& q, const ScaleFactorTile& t, Format f, int row = -1, int col = -1);
 
 }  // namespace lanescope

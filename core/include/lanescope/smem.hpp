@@ -20,7 +20,6 @@
 
 #include "lanescope/lanescope.hpp"
 #include "lanescope/memory.hpp"
-#include "lanescope/render.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -180,14 +179,6 @@ struct TmaComparison {
 // Throws Error when the box does not cover the operand or is not a legal TMA box (check_tma_box).
 TmaComparison compare_tma(const SmemOperand& so, int d0, int d1);
 
-// `load --memory smem`: the descriptor's fields, the byte formula, notes, the TMA comparison (if
-// any) and every element's address, bank and core matrix. JSON (the load contract: the layout's
-// header, "memory", "descriptor", "formula", "notes", "entries"), CSV or a table.
-std::string render_smem_operand(const Query& q, const SmemOperand& so, const OperandLayout& L,
-                                const TmaComparison* tma, Format f);
-// `tma`: where the box puts each element (JSON "entries": row, col, address, bank), CSV/markdown, or
-// a table of where each row's 16-byte chunks land.
-std::string render_tma(const TmaBox& b, Format f);
 
 // ---------------------------------------------------------------- banks ---
 // NVIDIA shared-memory bank model: 32 banks x 4 bytes, bank = (addr / 4) % 32.
@@ -236,11 +227,5 @@ PassGrouping smem_fixed_phases(const SmemAccess& a);
 // `addresses`: one per lane (ldmatrix/stmatrix .xN: at least 8N, the rest ignored).
 // Throws Error when an address is not aligned to the access or the count is wrong.
 SmemBankReport smem_bank_wavefronts(const SmemAccess& a, const std::vector<std::uint32_t>& addresses);
-std::string render_smem_banks(const SmemBankReport& r, Format f);
-// `banks`: the wavefronts (NVIDIA) or LDS cycles (AMD, its pass grouping) one warp/wave-wide access
-// costs, phase by phase, table or JSON ("wavefronts"); `access` an NVIDIA name (smem_access_names)
-// or an LDS mnemonic (ds_read_b128, ...). Throws Error with what is legal.
-std::string render_bank_access(const Target& t, std::string_view access, const std::vector<std::uint32_t>& addresses,
-                               Format f);
 
 }  // namespace lanescope

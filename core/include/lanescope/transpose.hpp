@@ -9,10 +9,10 @@
 
 #include "lanescope/lanescope.hpp"
 #include "lanescope/memory.hpp"
-#include "lanescope/render.hpp"
 
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace lanescope {
@@ -82,6 +82,9 @@ struct BuiltinPrototype {
     std::string prototype;
 };
 BuiltinPrototype transpose_builtin_prototype(const TransposeLoad& load, std::string_view builtin);
+// The element type and count a transpose-load builtin's name ends in: "..._v4f16" {"__fp16", 4},
+// "..._i32" {"int", 1}. Throws Error for a name that ends in no such type.
+std::pair<std::string, int> builtin_vector(std::string_view builtin);
 
 class TransposeCatalog {
 public:
@@ -116,9 +119,16 @@ std::vector<TransposeFeed> transpose_loads_for(const Instruction& ins, const Tar
 // Why no transpose load fills it (empty when one does): the reason and what is legal.
 std::string transpose_refusal(const Instruction& ins, const Target& t, Operand op, const ResolvedModifiers& mods);
 
-// `info` for a transpose load: its facts as (fact, value) rows, and rendered.
-// The operands it feeds on `t` are listed with their calls.
+// The operands of `t`'s instructions that `load` fills: instruction, operand, its order in memory
+// ("row-major" for B, "column-major" for A), the scaled-MFMA format ("" elsewhere), the builtin and calls.
+struct TransposeFeedLine {
+    std::string instruction, operand, order, format, builtin;
+    int calls = 0;
+};
+std::vector<TransposeFeedLine> transpose_feeds_on(const TransposeLoad& load, const Target& t);
+
+// `info` for a transpose load: its facts as (fact, value) rows (render_transpose_info,
+// render_memory.hpp, prints them). The operands it feeds on `t` are listed with their calls.
 std::vector<std::pair<std::string, std::string>> transpose_load_facts(const TransposeLoad& load, const Target& t);
-std::string render_transpose_info(const TransposeLoad& load, const Target& t, Format format);
 
 }  // namespace lanescope

@@ -5,6 +5,7 @@
 #include "lanescope/check.hpp"
 
 #include "lanescope/limits.hpp"
+#include "lanescope/numbers.hpp"
 #include "util/json_read.hpp"
 
 #include <algorithm>
@@ -21,7 +22,6 @@ namespace {
 
 using json_read::Pull;
 
-std::string num(long long v) { return std::to_string(v); }
 
 auto key(const Placement& p) { return std::make_tuple(p.wave, p.lane, p.reg, p.bit_lo, p.bit_hi, p.index); }
 

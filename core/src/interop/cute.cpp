@@ -7,6 +7,7 @@
 // as (M, K/32) and SB as (N, K/32), their operand's convention.
 #include "lanescope/cute.hpp"
 #include "lanescope/linear.hpp"
+#include "lanescope/numbers.hpp"
 #include "layouts/layout_spec.hpp"
 
 #include <functional>
@@ -15,7 +16,6 @@ namespace lanescope {
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
 
 // Sub-modes of a mode of `n` indices whose offsets f(x) are given; f(0) must be 0.
 CuteMode split_mode(int n, const std::function<long long(int)>& f) {

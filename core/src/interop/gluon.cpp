@@ -12,6 +12,7 @@
 // give lanescope's bases exactly, which is why a wgmma grid with warpgroups
 // along both M and N gets none (Triton numbers them along M first).
 #include "lanescope/gluon.hpp"
+#include "lanescope/numbers.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -24,7 +25,6 @@ namespace lanescope {
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
 std::string pair(int a, int b) { return "[" + num(a) + ", " + num(b) + "]"; }
 std::string list_text(const std::vector<int>& v) {
     std::string s;

@@ -8,6 +8,7 @@
 #include "lanescope/header.hpp"
 #include "lanescope/limits.hpp"
 #include "lanescope/linear.hpp"
+#include "lanescope/numbers.hpp"
 #include "util/text_util.hpp"
 
 #include <algorithm>
@@ -21,14 +22,9 @@ namespace lanescope {
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
-std::string hex(unsigned long long v) {
-    static const char* d = "0123456789abcdef";
-    if (v == 0) return "0";
-    std::string s;
-    for (; v; v >>= 4) s.insert(s.begin(), d[v & 15]);
-    return "0x" + s;
-}
+// A C literal: 0, or 0x and the fewest hexadecimal digits.
+std::string c_literal(unsigned long long v) { return v == 0 ? "0" : hex(v); }
+
 int log2i(long long v) {
     int n = 0;
     while ((1LL << n) < v) ++n;
@@ -64,11 +60,11 @@ std::string gf2_expr(const std::vector<Source>& sources) {
             if ((c & (c - 1)) == 0) {
                 by_shift[log2i(c) - static_cast<int>(b)] |= 1u << b;
             } else {
-                terms.push_back("(((" + src.var + " >> " + num(static_cast<long long>(b)) + ") & 1) * " + hex(c) + ")");
+                terms.push_back("(((" + src.var + " >> " + num(static_cast<long long>(b)) + ") & 1) * " + c_literal(c) + ")");
             }
         }
         for (const auto& [shift, mask] : by_shift) {
-            std::string t = "(" + src.var + " & " + hex(mask) + ")";
+            std::string t = "(" + src.var + " & " + c_literal(mask) + ")";
             if (shift > 0) t = "(" + t + " << " + num(shift) + ")";
             if (shift < 0) t = "(" + t + " >> " + num(-shift) + ")";
             terms.push_back(t);

@@ -2,6 +2,7 @@
 // never assumed: bases are read off single-bit indices, then the whole map is
 // evaluated back and compared.
 #include "lanescope/linear.hpp"
+#include "lanescope/numbers.hpp"
 #include "util/json_read.hpp"
 
 #include <algorithm>
@@ -13,7 +14,6 @@ namespace lanescope {
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
 
 bool power_of_two(long long v) { return v > 0 && (v & (v - 1)) == 0; }
 

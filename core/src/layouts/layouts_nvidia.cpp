@@ -12,6 +12,7 @@
 // as closed forms (REF: docs/sources.md), whose
 // every form was checked on an H200 (216 of 216). Sections are cited per family.
 #include "lanescope/lanescope.hpp"
+#include "lanescope/numbers.hpp"
 #include "layouts/layout_spec.hpp"
 
 #include <algorithm>
@@ -29,7 +30,6 @@ std::pair<int, int> fp_container_bits(ElemType t) {
 
 namespace {
 
-std::string str(int v) { return std::to_string(v); }
 
 // Elements per 32-bit register (f64: per 64-bit register pair): PTX's packing.
 int per_reg(ElemType t) {
@@ -49,7 +49,7 @@ OperandSpec mma_a(const Instruction& ins, ElemType type) {
     s.type = type;
     s.width = s.stride = w;
     s.regs = M * K / 32 * w / 32;
-    const std::string P = str(p), P4 = str(4 * p);
+    const std::string P = num(p), P4 = num(4 * p);
     if (M == 8) {
         s.formula = "lane = 4*row + floor(col/" + P + "), i = col%" + P + ".  Forward: row = g, col = " + P +
                     "*t + i (g = lane/4, t = lane%4).";
@@ -74,7 +74,7 @@ OperandSpec mma_b(const Instruction& ins, ElemType type) {
     s.type = type;
     s.width = s.stride = w;
     s.regs = K * 8 / 32 * w / 32;
-    const std::string P = str(p), P4 = str(4 * p);
+    const std::string P = num(p), P4 = num(4 * p);
     s.formula = "lane = 4*n + floor((k%" + P4 + ")/" + P + "), i = " + P + "*floor(k/" + P4 + ") + k%" + P +
                 ".  Forward: k = " + P + "*t + e + " + P4 + "*r, n = g (r = floor(i/" + P + "), e = i%" + P + ").";
     s.place = [=](int, int k, int n, std::vector<Slot>& out) {
@@ -137,7 +137,7 @@ OperandSpec sparse_k(const Instruction& ins, int selector) {
     s.regs = 1;
     const bool k32 = ins.k == 32;
     s.formula = "chunk c = floor(k/4): 4-bit field at bits 16*floor(row/8) + 4*(c%4) of lane 4*(row%8) + " +
-                std::string(k32 ? "2*f + floor(c/4)" : "f") + " (selector f = " + str(selector) +
+                std::string(k32 ? "2*f + floor(c/4)" : "f") + " (selector f = " + num(selector) +
                 "; bits 1:0 index the low half's value in the chunk, 3:2 the high half's).  Only " +
                 (k32 ? "lanes 4g + 2f and 4g + 2f + 1" : "lane 4g + f") + " of each quad give metadata.";
     s.place = [=](int, int row, int k, std::vector<Slot>& out) {
@@ -180,7 +180,7 @@ OperandSpec wgmma_a(const Instruction& ins) {
     s.type = ins.a;
     s.width = s.stride = w;
     s.regs = 4;
-    const std::string P = str(p), P4 = str(4 * p);
+    const std::string P = num(p), P4 = num(4 * p);
     s.formula = "T = 32*floor(row/16) + 4*(row%8) + floor((col%" + P4 + ")/" + P + "), i = " + P +
                 "*(floor((row%16)/8) + 2*floor(col/" + P4 + ")) + col%" + P + ".  Forward: row = 16w + g + 8*(r%2), col = " +
                 P + "*t + e + " + P4 + "*floor(r/2) (w = floor(T/32), r = floor(i/" + P + "), e = i%" + P + ").";
@@ -237,7 +237,7 @@ OperandSpec block_scale_ab(const Instruction& ins, Operand op) {
         s.offset = offset;
         s.width = width;
         s.formula += "  Each element in an 8-bit container" +
-                     std::string(width == 8 ? "" : ", value bits " + str(offset + width - 1) + ":" + str(offset)) + ".";
+                     std::string(width == 8 ? "" : ", value bits " + num(offset + width - 1) + ":" + num(offset)) + ".";
     }
     return s;
 }
@@ -255,9 +255,9 @@ OperandSpec block_scale_sparse_a(const Instruction& ins) {
     const int pair_bits = c8 ? 16 : 8, per = 32 / pair_bits, span = 4 * (c8 ? 4 : 8);  // compressed cols per lane group
     s.width = s.stride = pair_bits;
     s.regs = 4;
-    s.formula = "chunk c = floor(k/4), j = 2c: lane = 4*(row%8) + floor((j%" + str(span) + ")/" + str(span / 4) +
-                "), register floor(row/8) + 2*floor(j/" + str(span) + ") holds the chunk's two kept values (" +
-                str(pair_bits) + " bits; the metadata names which).";
+    s.formula = "chunk c = floor(k/4), j = 2c: lane = 4*(row%8) + floor((j%" + num(span) + ")/" + num(span / 4) +
+                "), register floor(row/8) + 2*floor(j/" + num(span) + ") holds the chunk's two kept values (" +
+                num(pair_bits) + " bits; the metadata names which).";
     s.place = [=](int, int row, int k, std::vector<Slot>& out) {
         const int j = 2 * (k / 4);
         const int lane = 4 * (row % 8) + (j % span) / (span / 4);
@@ -283,7 +283,7 @@ OperandSpec block_scale_sparse_k(const Instruction& ins) {
     s.width = s.stride = 4;
     s.regs = 1;
     const int chunk = containers(ins) ? 4 : 8;
-    s.formula = "chunk c = floor(k/" + str(chunk) + "): 4-bit field at bits 16*floor(row/8) + 4*(c%4) of lane 4*(row%8) + "
+    s.formula = "chunk c = floor(k/" + num(chunk) + "): 4-bit field at bits 16*floor(row/8) + 4*(c%4) of lane 4*(row%8) + "
                 "floor(c/4) (sparsity selector 0: all four threads of each quad give metadata; bits 1:0 and 3:2 index the "
                 "chunk's two kept " + std::string(chunk == 4 ? "values" : "pairs") + ").";
     s.place = [=](int, int row, int k, std::vector<Slot>& out) {
@@ -311,11 +311,11 @@ OperandSpec block_scale_sf(const Instruction& ins, Operand op, const ResolvedMod
     s.regs = 1;
     s.offset = 8 * byte;
     if (a) {
-        s.formula = "lane = 4*(row%8) + floor(row/8) + 2*" + str(thread) + " (thread-id-a), byte " + str(byte) +
+        s.formula = "lane = 4*(row%8) + floor(row/8) + 2*" + num(thread) + " (thread-id-a), byte " + num(byte) +
                     " (byte-id-a) + col of the scale register";
         s.place = [=](int, int m, int j, std::vector<Slot>& out) { out.push_back({4 * (m % 8) + m / 8 + 2 * thread, j}); };
     } else {
-        s.formula = "lane = 4*col + " + str(thread) + " (thread-id-b), byte " + str(byte) + " (byte-id-b) + row of the "
+        s.formula = "lane = 4*col + " + num(thread) + " (thread-id-b), byte " + num(byte) + " (byte-id-b) + row of the "
                     "scale register";
         s.place = [=](int, int j, int n, std::vector<Slot>& out) { out.push_back({4 * n + thread, j}); };
     }
@@ -442,9 +442,9 @@ Evidence mma_block_scale_evidence(const Instruction& ins, Operand op, const Reso
 std::string nvidia_address_rule(const Instruction& ins) {
     if (ins.kind != LayoutKind::LdStMatrix) return "";
     const int n = ins.blocks;
-    std::string s = "lane 8m + r (m < " + str(n) + ", r = 0..7) supplies the shared-memory address of row r of matrix m "
+    std::string s = "lane 8m + r (m < " + num(n) + ", r = 0..7) supplies the shared-memory address of row r of matrix m "
                     "(8 consecutive b16, 16-byte aligned)";
-    if (n < 4) s += "; the addresses of lanes " + str(8 * n) + "-31 are ignored";
+    if (n < 4) s += "; the addresses of lanes " + num(8 * n) + "-31 are ignored";
     s += ". " + std::string(ins.store ? "stmatrix writes" : "ldmatrix reads") + " matrix m through register m" +
          (ins.transposed ? ", transposed (.trans)" : "") + ".";
     return s;

@@ -48,6 +48,7 @@
 //                 layout above, registers numbered as get_tmem_reg_layout numbers them.
 #include "catalog/catalog_blackwell.hpp"
 #include "lanescope/lanescope.hpp"
+#include "lanescope/numbers.hpp"
 #include "layouts/layout_spec.hpp"
 
 #include <algorithm>
@@ -61,7 +62,6 @@ namespace lanescope::detail {
 
 namespace {
 
-std::string str(int v) { return std::to_string(v); }
 bool pow2(int v) { return v > 0 && (v & (v - 1)) == 0; }
 
 const char* kNotOnHardware = "not confirmed on hardware: no Blackwell GPU was available";
@@ -102,7 +102,7 @@ int d_columns(DLayout l, int N) {
     return N;
 }
 std::string d_formula(DLayout l, int N) {
-    const std::string h = str(N / 2), q = str(N / 4);
+    const std::string h = num(N / 2), q = num(N / 4);
     switch (l) {
         case DLayout::D: return "lane = m, column = n";
         case DLayout::A: return "lane = m (CTA floor(m/128) of the pair: lanes 128..255 are CTA 1's), column = n";
@@ -196,20 +196,20 @@ OperandSpec tmem_a(const Instruction& ins) {
                              : ins.cta_group == 1 && !ins.ws && ins.m == 64 ? "lane = m%16 + 32*floor(m/16) (Layout F's rows)"
                                                                            : std::string("lane = m");
     if (sp)
-        s.formula = rows + "; the compressed row (K/2 stored values) packs " + str(b) + "-bit containers along columns: "
-                    "group q = floor(k/" + str(g) + ") of " + str(g) + " dense k keeps " + str(g / 2) +
-                    " value(s) at bits " + str(b * g / 2) + "*q of the row (column floor(" + str(b * g / 2) +
+        s.formula = rows + "; the compressed row (K/2 stored values) packs " + num(b) + "-bit containers along columns: "
+                    "group q = floor(k/" + num(g) + ") of " + num(g) + " dense k keeps " + num(g / 2) +
+                    " value(s) at bits " + num(b * g / 2) + "*q of the row (column floor(" + num(b * g / 2) +
                     "*q/32)); the metadata says which" +
                     (b == 8 && elem_bits(ins.a) < 8
                          ? std::string("; each stored ") + std::string(detail::ptx_type_name(ins.a)) + " value at bits " +
-                               str(value_lo + value_bits - 1) + ":" + str(value_lo) +
+                               num(value_lo + value_bits - 1) + ":" + num(value_lo) +
                                " of its 8-bit container, as mma.sync's containers (low: PTX figures 199-201 are images)"
                          : std::string()) + ".";
     else
-        s.formula = rows + "; k packed along columns: column floor(" + str(b) + "*k/32), bits [" + str(b) + "*k%32, +" +
-                    str(b) + ") (" + str(b) + "-bit containers" +
-                    (sub ? "; the " + std::string(detail::ptx_type_name(ins.a)) + " value at bits " + str(value_lo + value_bits - 1) + ":" +
-                               str(value_lo) + " of its container, as mma.sync's containers (low: PTX figures 199-201 are images)"
+        s.formula = rows + "; k packed along columns: column floor(" + num(b) + "*k/32), bits [" + num(b) + "*k%32, +" +
+                    num(b) + ") (" + num(b) + "-bit containers" +
+                    (sub ? "; the " + std::string(detail::ptx_type_name(ins.a)) + " value at bits " + num(value_lo + value_bits - 1) + ":" +
+                               num(value_lo) + " of its container, as mma.sync's containers (low: PTX figures 199-201 are images)"
                          : "") + ").";
     const Instruction copy = ins;
     s.place = [=](int, int m, int k, std::vector<Slot>& out) {
@@ -252,16 +252,16 @@ OperandSpec tmem_sf(const Instruction& ins, bool is_a, int sf_id) {
     }
     s.regs = std::max(1, (per_cta + 31) / 32) * cpg;
     const std::string id = is_a ? "sfa_id" : "sfb_id";
-    const std::string bytes = "column " + str(cpg) + "*floor(x/32) + floor((" + id + " + j)/4), byte (" + id + " + j)%4 (" +
-                              id + " = " + str(sf_id) + ")";
+    const std::string bytes = "column " + num(cpg) + "*floor(x/32) + floor((" + id + " + j)/4), byte (" + id + " + j)%4 (" +
+                              id + " = " + num(sf_id) + ")";
     if (is_a)
-        s.formula = "SFA[m][j]: " + std::string(cg == 2 ? "CTA c = floor(m/" + str(per_cta) + "), x = m%" + str(per_cta) +
+        s.formula = "SFA[m][j]: " + std::string(cg == 2 ? "CTA c = floor(m/" + num(per_cta) + "), x = m%" + num(per_cta) +
                                                               ": lanes 128c + 32p + x%32"
                                                         : "x = m: lanes 32p + x%32") +
                     " for p = 0..3 (duplicated into the four 32-lane partitions), " + bytes + ".";
     else if (two_by_two)
         s.formula = "SFB[j][n] (2x2 data path, CUTLASS ScaleFactorDuplicated2by2; MN = N rounded up to 128 = " +
-                    str(2 * half) + "): x = n%" + str(half) + ", half h = floor(n/" + str(half) +
+                    num(2 * half) + "): x = n%" + num(half) + ", half h = floor(n/" + num(half) +
                     "): lanes 128c + 64h + x%32 and 128c + 64h + 32 + x%32 in both CTAs c, " + bytes + ".";
     else
         s.formula = "SFB[j][n]: x = n: lanes " + std::string(cg == 2 ? "128c + " : "") + "32p + x%32 for p = 0..3" +
@@ -270,10 +270,10 @@ OperandSpec tmem_sf(const Instruction& ins, bool is_a, int sf_id) {
                     ", " + bytes + ".";
     // j counts this MMA's scale factors only; a later K-block is another MMA's, picked by the ID.
     const std::string flag = is_a ? "--sfa-id" : "--sfb-id";
-    s.outside_note = " (" + std::string(is_a ? "col" : "row") + " j = this MMA's scale factor 0.." + str(nsf - 1) +
+    s.outside_note = " (" + std::string(is_a ? "col" : "row") + " j = this MMA's scale factor 0.." + num(nsf - 1) +
                      " of each " + std::string(is_a ? "row" : "column") + "; K-block kb of a K tile is read by the MMA " +
-                     "whose " + flag + " is " + str(nsf) + "*floor((kb%4)/" + str(nsf) + ") (" + flag + " " +
-                     (nsf == 1 ? "0..3" : nsf == 2 ? "0 or 2" : "0") + "), as its j = kb%" + str(nsf) +
+                     "whose " + flag + " is " + num(nsf) + "*floor((kb%4)/" + num(nsf) + ") (" + flag + " " +
+                     (nsf == 1 ? "0..3" : nsf == 2 ? "0 or 2" : "0") + "), as its j = kb%" + num(nsf) +
                      "; `load --memory smem --operand " + (is_a ? "SFA" : "SFB") +
                      "` shows every K-block's shared-memory byte, TMEM place and ID)";
     s.place = [=](int, int r, int c, std::vector<Slot>& out) {
@@ -310,7 +310,7 @@ OperandSpec tmem_meta(const Instruction& ins) {
     const int g = sparse_group(ins);
     enum { F16, TF32, B8, FP4 } form = kind == "f16" ? F16 : kind == "tf32" ? TF32 : g == 8 ? FP4 : B8;
     s.regs = form == F16 || form == TF32 ? 1 : 2;
-    const std::string cta = cg == 2 ? "CTA c = floor(m/" + str(per_cta) + "), m' = m%" + str(per_cta) + " (lanes + 128c): "
+    const std::string cta = cg == 2 ? "CTA c = floor(m/" + num(per_cta) + "), m' = m%" + num(per_cta) + " (lanes + 128c): "
                                     : "m' = m: ";
     switch (form) {
         case F16:
@@ -329,8 +329,8 @@ OperandSpec tmem_meta(const Instruction& ins) {
     // the other lane halves / quarters (they compute other N blocks with the same rows of A).
     const int copies = ins.ws && M < 128 ? 128 / M : 1, copy_stride = M;
     if (copies > 1)
-        s.formula += " .ws M = " + str(M) + ": " + str(copies) + " copies, at lanes + " + str(copy_stride) + "*i (i = 0.." +
-                     str(copies - 1) + ", CUTLASS tmem_e_frg_ws).";
+        s.formula += " .ws M = " + num(M) + ": " + num(copies) + " copies, at lanes + " + num(copy_stride) + "*i (i = 0.." +
+                     num(copies - 1) + ", CUTLASS tmem_e_frg_ws).";
     s.place = [=](int, int m, int k, std::vector<Slot>& out) {
         const int c = m / per_cta, mp = m % per_cta;
         int lane = 0, item = 0;
@@ -385,7 +385,7 @@ OperandSpec from_forward(OperandSpec s, int items, std::function<bool(int lane, 
                     int r = 0, c = 0;
                     if (!(*map)(lane, item, r, c)) continue;
                     if (r < 0 || r >= rows || c < 0 || c >= cols)
-                        throw Error("internal: tcgen05 forward map outside the operand (row " + str(r) + ", col " + str(c) + ")");
+                        throw Error("internal: tcgen05 forward map outside the operand (row " + num(r) + ", col " + num(c) + ")");
                     const size_t e = static_cast<size_t>(r) * cols + c;
                     if (pass == 0)
                         ++start[e + 1];
@@ -462,14 +462,14 @@ OperandSpec tcgen05_ldst(const Instruction& ins, const ResolvedModifiers& mods) 
     s.type = ins.pack16 ? ElemType::B16 : ElemType::F32;
     s.width = s.stride = 32 / pack;
     s.regs = a.regs * ins.tmem_num;
-    s.formula = std::string(ins.store ? "tcgen05.st" : "tcgen05.ld") + " ." + a.shape + ".x" + str(ins.tmem_num) +
+    s.formula = std::string(ins.store ? "tcgen05.st" : "tcgen05.ld") + " ." + a.shape + ".x" + num(ins.tmem_num) +
                 ": thread t, register r -> (TMEM " + ld_formula(a) + "), rows = lane offsets in the warp's quarter " +
                 "(lanes 32*(warp%4) + ...), columns from taddr's" +
                 (ins.pack16 ? std::string("; ") + (ins.store ? ".unpack::16b" : ".pack::16b") +
                                   ": bits [16h, 16h+16) of register r are the low half of column 2c + h (c the "
                                   "column above)"
                             : std::string("")) +
-                (x2 ? "; half_split = " + str(split) + " columns" : std::string("")) + ".";
+                (x2 ? "; half_split = " + num(split) + " columns" : std::string("")) + ".";
     return from_forward(s, s.regs * pack, [=](int t, int item, int& r, int& c) {
         const int reg = item / pack, h = item % pack;
         const Cell cell = ld_cell(a, t, reg);
@@ -496,19 +496,19 @@ std::string tmem_load_refusal(const Instruction& ins, int v) {
                "C (cta_group::2 sparse, M = 128), whose TMEM placement rests on PTX's table alone (confidence low: no "
                "CUTLASS atom), so it is not read back here; ask the dense form (Layout B) or cta_group::1";
     const int bits = elem_bits(ins.d_type());
-    if (bits != 32 && bits != 16) return "D of " + str(bits) + " bits is not read back by tcgen05.ld here";
+    if (bits != 32 && bits != 16) return "D of " + num(bits) + " bits is not read back by tcgen05.ld here";
     if (!pow2(ins.n))
-        return "Triton 3.6 lays out power-of-two N only (TensorMemoryLayout: blockN must be a power of 2); N = " + str(ins.n);
+        return "Triton 3.6 lays out power-of-two N only (TensorMemoryLayout: blockN must be a power of 2); N = " + num(ins.n);
     // One message's columns (32-bit; a 16-bit D packs two per register): 16x256b reads 8, 16x128b 4.
     static const int kMessageCols[] = {0, 1, 2, 4, 8, 1};
     const int packed = (bits == 16 ? d_columns(l, ins.n) / 2 : d_columns(l, ins.n));
     if (v > 0 && v <= 5 && packed < kMessageCols[v])
-        return std::string(kVariants[v]) + " reads " + str(kMessageCols[v]) + " columns per message, more than this D's " +
-               str(packed) + (bits == 16 ? " (16-bit, two per register)" : "") +
-               (d_columns(l, ins.n) != ins.n ? " (Layout " + std::string(1, d_letter(l)) + " puts N = " + str(ins.n) + " in " +
-                                                  str(d_columns(l, ins.n)) + " columns)"
+        return std::string(kVariants[v]) + " reads " + num(kMessageCols[v]) + " columns per message, more than this D's " +
+               num(packed) + (bits == 16 ? " (16-bit, two per register)" : "") +
+               (d_columns(l, ins.n) != ins.n ? " (Layout " + std::string(1, d_letter(l)) + " puts N = " + num(ins.n) + " in " +
+                                                  num(d_columns(l, ins.n)) + " columns)"
                                              : "; Triton 3.6 refuses it (get_tmem_reg_layout: unsupported for shape [M, " +
-                                                  str(ins.n) + "])");
+                                                  num(ins.n) + "])");
     // Triton 3.6 refuses 16x32bx2 by name ("inferred implicitly and cannot be requested explicitly"):
     // it is what its 32x32b request becomes on Layout F, so that is the spelling to ask for.
     if (v == 5)
@@ -584,7 +584,7 @@ const std::vector<std::string>& tmem_load_names() {
         for (int v = 1; v <= 5; ++v) {
             n[static_cast<size_t>(v)] = kVariants[v];
             const Atom& a = kAtoms[v == 5 ? 4 : v - 1];
-            for (int j = 0; (1 << j) <= a.max_num; ++j) n[static_cast<size_t>(v + 8 * (j + 1))] = std::string(kVariants[v]) + ".x" + str(1 << j);
+            for (int j = 0; (1 << j) <= a.max_num; ++j) n[static_cast<size_t>(v + 8 * (j + 1))] = std::string(kVariants[v]) + ".x" + num(1 << j);
         }
         return n;
     }();
@@ -595,7 +595,7 @@ std::string tmem_load_names_text() {
     std::string s = "none", nums;
     for (int v = 1; v <= 5; ++v) {
         s += std::string(" ") + kVariants[v];
-        nums += std::string(nums.empty() ? "" : " ") + kVariants[v] + ".x1 .. .x" + str(kAtoms[v == 5 ? 4 : v - 1].max_num);
+        nums += std::string(nums.empty() ? "" : " ") + kVariants[v] + ".x1 .. .x" + num(kAtoms[v == 5 ? 4 : v - 1].max_num);
     }
     return s + " (or 0..5): the fewest loads that read D; or a shape with its .num (PTX §9.7.16.8.3, powers of two): " + nums;
 }
@@ -605,7 +605,7 @@ TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifi
     if (ins.kind != LayoutKind::Tcgen05Mma || v <= 0 || v > 5)
         throw Error("--tmem-load applies to the accumulator D of a tcgen05.mma; legal: 32x32b, 16x64b, 16x128b, "
                     "16x256b, 16x32bx2");
-    if (W != 4 && W != 8) throw Error("--num-warps " + str(W) + " is not legal; legal: 4, 8 (one or two warpgroups)");
+    if (W != 4 && W != 8) throw Error("--num-warps " + num(W) + " is not legal; legal: 4, 8 (one or two warpgroups)");
     if (const std::string why = tmem_load_refusal(ins, v); !why.empty()) throw Error("--tmem-load " + std::string(kVariants[v]) + " on " + ins.mnemonic + ": " + why);
     using B = std::pair<int, int>;  // (row, col) of TMEM, then (m, n) of D
     const DLayout dl = d_layout(ins);
@@ -626,7 +626,7 @@ TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifi
     else if (v == 3) lane = {{0, 1}, {0, 2}, {1, 0}, {2, 0}, {4, 0}}, reg = {{8, 0}};
     else lane = {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}, reg = {{0, 1}, {8, 0}};
     int cols = a.cols;
-    if (Nc < cols) throw Error("--tmem-load " + std::string(kVariants[v]) + ": N = " + str(ins.n) + " is narrower than one message");
+    if (Nc < cols) throw Error("--tmem-load " + std::string(kVariants[v]) + ": N = " + num(ins.n) + " is narrower than one message");
     enum { None, Reg, Warp } row16 = None;
     if (!instr32 && !layout16) row16 = W > 4 ? Warp : Reg;
     int warps_to_tile = W / (row16 == Warp ? 8 : 4);
@@ -693,21 +693,21 @@ TmemRegBases tcgen05_tmem_reg_bases(const Instruction& ins, const ResolvedModifi
     const int most = std::min(num, issued.max_num);
     if (asked > most) {
         std::string legal;
-        for (int k = 1; k <= most; k *= 2) legal += (legal.empty() ? "" : ", ") + std::string(kVariants[v]) + ".x" + str(k);
-        throw Error("--tmem-load " + std::string(kVariants[v]) + ".x" + str(asked) + " on " + ins.mnemonic + ": legal: " + legal +
+        for (int k = 1; k <= most; k *= 2) legal += (legal.empty() ? "" : ", ") + std::string(kVariants[v]) + ".x" + lanescope::num(k);
+        throw Error("--tmem-load " + std::string(kVariants[v]) + ".x" + lanescope::num(asked) + " on " + ins.mnemonic + ": legal: " + legal +
                     " (" + (asked > issued.max_num ? std::string("PTX §9.7.16.8.3: .num of ") + issued.shape + " is .x1 .. .x" +
-                                                         str(issued.max_num)
-                                                   : "a load of .x" + str(asked) + " reads more columns than this D gives each warp (" +
-                                                         str(num) + " repetitions of the " + issued.shape + " message)") +
+                                                         lanescope::num(issued.max_num)
+                                                   : "a load of .x" + lanescope::num(asked) + " reads more columns than this D gives each warp (" +
+                                                         lanescope::num(num) + " repetitions of the " + issued.shape + " message)") +
                     ")");
     }
     out.num = asked ? asked : most;
     out.shape = issued.shape;
     out.regs_per_load = issued.regs * out.num;
     out.loads = std::max(1, ((1 << out.reg.size()) / pack) / out.regs_per_load);
-    out.message = std::string("tcgen05.ld.sync.aligned.") + issued.shape + ".x" + str(out.num) +
-                  (pack == 2 ? ".pack::16b" : "") + ".b32" + (instr32 && layout16 ? ", " + str(out.num) : "");
-    out.cute_atom = std::string("SM100_TMEM_LOAD_") + issued.cute + str(out.num) + "x" + (pack == 2 ? "_16b" : "");
+    out.message = std::string("tcgen05.ld.sync.aligned.") + issued.shape + ".x" + lanescope::num(out.num) +
+                  (pack == 2 ? ".pack::16b" : "") + ".b32" + (instr32 && layout16 ? ", " + lanescope::num(out.num) : "");
+    out.cute_atom = std::string("SM100_TMEM_LOAD_") + issued.cute + lanescope::num(out.num) + "x" + (pack == 2 ? "_16b" : "");
     return out;
 }
 
@@ -789,7 +789,7 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
     s.regs = elems * L.element_bits / 32;
     auto bases_text = [](const std::vector<std::pair<int, int>>& v) {
         std::string t;
-        for (const auto& b : v) t += (t.empty() ? "" : ", ") + std::string("[") + str(b.first) + ", " + str(b.second) + "]";
+        for (const auto& b : v) t += (t.empty() ? "" : ", ") + std::string("[") + num(b.first) + ", " + num(b.second) + "]";
         return "[" + t + "]";
     };
     // Triton 3.6 builds D, F and A (get_tmem_reg_layout); B, E and G are the PTX load over CUTLASS's placement.
@@ -803,10 +803,10 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
                   (L.layout == 'B' ? std::string("lane m' + 64*floor(n/(N/2)), column n%(N/2) with m' = m - 64c") : kPlace[li]) +
                   (L.layout == 'B' ? " (CUTLASS's 2-SM 2x2 atom" : " (CUTLASS tmem_frg_ws") +
                   "; Triton has no TensorMemoryLayout for it)";
-    s.formula = "D read back by " + str(L.num_warps) + " warps with " +
-                (L.loads > 1 ? str(L.loads) + " loads per thread of " : std::string()) + L.message +
-                (L.loads > 1 ? " (register r of a thread is register r%" + str(L.regs_per_load) + " of load floor(r/" +
-                                   str(L.regs_per_load) + "))"
+    s.formula = "D read back by " + num(L.num_warps) + " warps with " +
+                (L.loads > 1 ? num(L.loads) + " loads per thread of " : std::string()) + L.message +
+                (L.loads > 1 ? " (register r of a thread is register r%" + num(L.regs_per_load) + " of load floor(r/" +
+                                   num(L.regs_per_load) + "))"
                              : std::string()) +
                 " (" + how +
                 "): thread = 32*warp + lane; element e of a thread (register " +
@@ -815,9 +815,9 @@ OperandSpec tmem_load_regs(const Instruction& ins, const ResolvedModifiers& mods
                 bases_text(L.reg) + ", lane " + bases_text(L.lane) + ", warp " + bases_text(L.warp) +
                 ". Warp w reads TMEM lanes 32*(w%4) .. +31 only." +
                 (L.cta.empty() ? std::string()
-                               : " cta_group::2: thread " + str(per_cta) + "*c + t is thread t of CTA c of the pair, which reads "
-                                 "its own CTA's TMEM: D rows " + str(L.cta[0].first) + "c .. " + str(L.cta[0].first) + "c+" +
-                                 str(L.cta[0].first - 1) + " (CTA base [" + str(L.cta[0].first) + ", 0]).");
+                               : " cta_group::2: thread " + num(per_cta) + "*c + t is thread t of CTA c of the pair, which reads "
+                                 "its own CTA's TMEM: D rows " + num(L.cta[0].first) + "c .. " + num(L.cta[0].first) + "c+" +
+                                 num(L.cta[0].first - 1) + " (CTA base [" + num(L.cta[0].first) + ", 0]).");
     return from_linear(s, L, per_cta);
 }
 
@@ -917,7 +917,7 @@ std::string tcgen05_rule_violation(const Instruction& ins) {
             const Atom* a = find_atom(ins.tmem_shape);
             if (!a) return "tcgen05.ld/st shapes are 32x32b, 16x64b, 16x128b, 16x256b, 16x32bx2";
             if (!pow2(ins.tmem_num) || ins.tmem_num > a->max_num)
-                return std::string(".num of ") + a->shape + " is .x1 .. .x" + str(a->max_num) + " (powers of two)";
+                return std::string(".num of ") + a->shape + " is .x1 .. .x" + num(a->max_num) + " (powers of two)";
             if (ins.k != 0) return "tcgen05.ld/st have no K: shape MxNx0";
             return "";
         }
@@ -957,7 +957,7 @@ std::vector<int> tcgen05_sf_id_values(const Instruction& ins, bool a, std::strin
     switch (ins.scale_vec) {
         case 1: why = f + ": the byte of the scale-factor word (scale_vec::1X: 0..3; idesc bits " + (a ? "29-30" : "4-5") + ")"; return {0, 1, 2, 3};
         case 2: why = f + ": the halfword of the scale-factor word (scale_vec::2X: 0 or 2)"; return {0, 2};
-        default: why = f + ": scale_vec::" + str(ins.scale_vec) + "X uses the whole word (0 only)"; return {0};
+        default: why = f + ": scale_vec::" + num(ins.scale_vec) + "X uses the whole word (0 only)"; return {0};
     }
 }
 
@@ -969,7 +969,7 @@ std::vector<int> tcgen05_half_split_values(const Instruction& ins, std::string& 
     const int C = ld_columns(ins);
     std::vector<int> v;
     for (int s = C; s + C <= 512 && v.size() < 16; s += C) v.push_back(s);
-    why = "immHalfSplitoff: the column offset of the second half (threads 16-31); CUTLASS passes " + str(C);
+    why = "immHalfSplitoff: the column offset of the second half (threads 16-31); CUTLASS passes " + num(C);
     return v;
 }
 
@@ -998,7 +998,7 @@ Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModi
     if (ins.kind == LayoutKind::Tcgen05LdSt)
         return ev("high",
                   "PTX ISA §9.7.16.8.3 Table 49 and figures 183-187; CUTLASS copy_traits_sm100.hpp SM100_TMEM_LOAD_" +
-                      std::string(find_atom(ins.tmem_shape)->cute) + str(ins.tmem_num) + "x" + (ins.pack16 ? "_16b" : "") +
+                      std::string(find_atom(ins.tmem_shape)->cute) + num(ins.tmem_num) + "x" + (ins.pack16 ? "_16b" : "") +
                       "; Triton getTileLayout",
                   "CUTLASS's published TMEM copy atoms and Triton's tile layouts agree (three sources)");
     if (ins.kind == LayoutKind::Tcgen05Cp) {
@@ -1081,9 +1081,9 @@ Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModi
                                       : "") +
                       (ins.tcgen05_sparse ? "; the compressed sparse A's packing is read by analogy" : ""));
     if (op == Operand::K && ins.ws && ins.m < 128)
-        return ev("medium", "CUTLASS mma_traits_sm100_frag.hpp tmem_e_frg_ws (M = " + str(ins.m) + "); PTX ISA §9.7.16.10.8",
-                  "the .ws metadata at M = " + str(ins.m) + " is CUTLASS's tmem_e_frg_ws alone: the M = 128 per-row "
-                  "pattern with " + str(128 / ins.m) + " copies at lane stride " + str(ins.m));
+        return ev("medium", "CUTLASS mma_traits_sm100_frag.hpp tmem_e_frg_ws (M = " + num(ins.m) + "); PTX ISA §9.7.16.10.8",
+                  "the .ws metadata at M = " + num(ins.m) + " is CUTLASS's tmem_e_frg_ws alone: the M = 128 per-row "
+                  "pattern with " + num(128 / ins.m) + " copies at lane stride " + num(ins.m));
     if (op == Operand::K)
         return ev("low", "CUTLASS mma_traits_sm100_frag.hpp tmem_e_frg (M = 128); PTX ISA §9.7.16.10.8 (figures 262-267)",
                   "the metadata layout is CUTLASS's M = 128 atom only" +
@@ -1092,9 +1092,9 @@ Evidence tcgen05_evidence(const Instruction& ins, Operand op, const ResolvedModi
     const bool two_by_two = ins.cta_group == 2 && ins.m == 128;
     if (ins.scale_vec == 3 || ins.scale_vec == 6)
         return ev("low", "PTX ISA §9.7.16.10.7 (K = 96 figures 234-258, images); CUTLASS SM103_MXF4_ULTRA_* (tmem_sf_frg "
-                         "with NSF " + str(ins.scale_vec) + ")",
-                  "sm_103a K = 96, " + str(ins.scale_vec) + " scale factors per row: PTX's figures are images; CUTLASS's "
-                  "SM103 atoms reuse tmem_sf_frg with NSF = " + str(ins.scale_vec) + ", the bytes continuing those of "
+                         "with NSF " + num(ins.scale_vec) + ")",
+                  "sm_103a K = 96, " + num(ins.scale_vec) + " scale factors per row: PTX's figures are images; CUTLASS's "
+                  "SM103 atoms reuse tmem_sf_frg with NSF = " + num(ins.scale_vec) + ", the bytes continuing those of "
                   "1X/2X/4X (an inference from one source, not a reading of PTX)");
     if (op == Operand::SB && two_by_two)
         return ev("medium", "CUTLASS mma_traits_sm100_frag.hpp tmem_sf_frg (ScaleFactorDuplicated2by2), "

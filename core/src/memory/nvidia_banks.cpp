@@ -4,6 +4,7 @@
 // PTX ISA §9.7.14.5.15 ldmatrix (threads 8j..8j+7 give the rows of matrix j);
 // the measured phases and the n^1 / n^2 merge in docs/memory.md).
 #include "lanescope/smem.hpp"
+#include "lanescope/numbers.hpp"
 
 #include "util/text_util.hpp"
 
@@ -15,7 +16,6 @@ namespace lanescope {
 
 namespace {
 
-std::string str(long long v) { return std::to_string(v); }
 
 int type_bytes(std::string_view t) {
     static const char* const k1[] = {"u8", "s8", "b8"};
@@ -153,8 +153,8 @@ PassGrouping smem_phases(const SmemAccess& a, const std::vector<std::uint32_t>& 
                 all = on(l) == on(l ^ x) &&
                       (!on(l) || addresses[static_cast<size_t>(l)] == addresses[static_cast<size_t>(l ^ x)]);
             if (all) {
-                rule = "every lane n reads the address of lane n^" + str(x) + ": phases of " + str(2 * phase_lanes) +
-                       " lanes instead of " + str(phase_lanes) + " (measured on an H200)";
+                rule = "every lane n reads the address of lane n^" + num(x) + ": phases of " + num(2 * phase_lanes) +
+                       " lanes instead of " + num(phase_lanes) + " (measured on an H200)";
                 phase_lanes *= 2;
                 break;
             }
@@ -172,20 +172,20 @@ SmemBankReport smem_bank_wavefronts(const SmemAccess& a, const std::vector<std::
     r.addresses = addresses;
     if (a.matrix) {
         if (addresses.size() < static_cast<size_t>(a.lanes_used) || addresses.size() > 32)
-            throw Error("--addresses: " + a.name + " takes the row addresses of lanes 0.." + str(a.lanes_used - 1) +
+            throw Error("--addresses: " + a.name + " takes the row addresses of lanes 0.." + num(a.lanes_used - 1) +
                         (a.lanes_used >= 32 ? std::string(" (32 addresses, one per lane)")
-                                            : " (" + str(a.lanes_used) + " to 32 addresses; those of lanes " +
-                                                  str(a.lanes_used) + "-31 are ignored)") +
-                        "; " + str(static_cast<long long>(addresses.size())) + " given");
+                                            : " (" + num(a.lanes_used) + " to 32 addresses; those of lanes " +
+                                                  num(a.lanes_used) + "-31 are ignored)") +
+                        "; " + num(static_cast<long long>(addresses.size())) + " given");
     } else if (addresses.size() != 32) {
         throw Error("--addresses: " + a.name + " takes one address per lane of the warp (32); " +
-                    str(static_cast<long long>(addresses.size())) + " given");
+                    num(static_cast<long long>(addresses.size())) + " given");
     }
     const int align = a.matrix ? 16 : a.bytes;
     for (int l = 0; l < a.lanes_used; ++l)
         if (addresses[static_cast<size_t>(l)] % static_cast<std::uint32_t>(align) != 0)
-            throw Error("--addresses: lane " + str(l) + "'s address " + str(addresses[static_cast<size_t>(l)]) +
-                        " is not " + str(align) + "-byte aligned, as " + a.name + " requires");
+            throw Error("--addresses: lane " + num(l) + "'s address " + num(addresses[static_cast<size_t>(l)]) +
+                        " is not " + num(align) + "-byte aligned, as " + a.name + " requires");
     const PassGrouping phases = smem_phases(a, addresses, {}, &r.merge_rule);
     r.merged = !r.merge_rule.empty();
     std::set<std::uint32_t> all_words;
@@ -211,51 +211,6 @@ SmemBankReport smem_bank_wavefronts(const SmemAccess& a, const std::vector<std::
     }
     r.minimum = std::max(static_cast<int>(r.phases.size()), static_cast<int>((all_words.size() + 31) / 32));
     return r;
-}
-
-std::string render_smem_banks(const SmemBankReport& r, Format f) {
-    const SmemAccess& a = r.access;
-    const std::string phase_kind = a.matrix ? "8 row addresses (one 8x8 matrix)"
-                                   : r.phases.empty() ? ""
-                                   : str(static_cast<long long>(r.phases[0].lanes.size())) + " lanes";
-    if (f == Format::Json) {
-        std::string s = "{\"access\": \"" + a.name + "\", \"bytes_per_lane\": " + str(a.bytes) + ", \"store\": " +
-                        (a.store ? "true" : "false") + ", \"lanes_used\": " + str(a.lanes_used) +
-                        ", \"merged\": " + (r.merged ? "true" : "false") + ", \"merge_rule\": \"" + r.merge_rule +
-                        "\", \"wavefronts\": " + str(r.wavefronts) + ", \"minimum\": " + str(r.minimum) +
-                        ", \"bank_model\": {\"banks\": 32, \"bank_bytes\": 4, \"source\": \"CUDA C++ Programming Guide "
-                        "(shared memory, compute capability 5.x+); phases measured on an H200 with Nsight Compute\"},\n"
-                        " \"phases\": [";
-        for (size_t p = 0; p < r.phases.size(); ++p) {
-            const SmemPhase& ph = r.phases[p];
-            s += std::string(p ? ",\n  " : "\n  ") + "{\"lanes\": [";
-            for (size_t i = 0; i < ph.lanes.size(); ++i) s += (i ? ", " : "") + str(ph.lanes[i]);
-            s += "], \"wavefronts\": " + str(ph.wavefronts) + ", \"words_per_bank\": [";
-            for (size_t b = 0; b < 32; ++b) s += (b ? ", " : "") + str(ph.words_per_bank[b]);
-            s += "]}";
-        }
-        return s + "]}\n";
-    }
-    std::string s = a.name + ": " + str(a.bytes) + " bytes per " + (a.matrix ? "row address" : "lane") + ", " +
-                    str(static_cast<long long>(r.phases.size())) + " phase" + (r.phases.size() == 1 ? "" : "s") +
-                    " of " + phase_kind + "; 32 banks x 4 bytes\n";
-    if (r.merged) s += "merged: " + r.merge_rule + "\n";
-    s += "wavefronts: " + str(r.wavefronts) + " (minimum for these bytes: " + str(r.minimum) + ")\n\n";
-    s += "phase  lanes    wavefronts  distinct words per bank 0..31 (. = none)\n";
-    for (size_t p = 0; p < r.phases.size(); ++p) {
-        const SmemPhase& ph = r.phases[p];
-        std::string lanes = str(ph.lanes.front()) + "-" + str(ph.lanes.back());
-        std::string row;
-        for (int b = 0; b < 32; ++b) {
-            const int n = ph.words_per_bank[static_cast<size_t>(b)];
-            row += n == 0 ? '.' : n < 10 ? static_cast<char>('0' + n) : '+';
-            if (b % 8 == 7 && b < 31) row += ' ';
-        }
-        char line[160];
-        std::snprintf(line, sizeof line, "%-6zu %-8s %-11d %s\n", p, lanes.c_str(), ph.wavefronts, row.c_str());
-        s += line;
-    }
-    return s;
 }
 
 }  // namespace lanescope

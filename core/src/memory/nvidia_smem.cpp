@@ -3,6 +3,7 @@
 // memory. Sources in lanescope/smem.hpp; the rules in words in docs/memory.md
 // ("NVIDIA shared memory").
 #include "lanescope/smem.hpp"
+#include "lanescope/numbers.hpp"
 
 #include "catalog/catalog_blackwell.hpp"
 #include "layouts/layout_spec.hpp"
@@ -19,7 +20,6 @@ namespace lanescope {
 
 namespace {
 
-std::string str(long long v) { return std::to_string(v); }
 
 std::string hex64(std::uint64_t v) {
     char b[24];
@@ -183,7 +183,7 @@ SmemDescriptor decode_descriptor(std::uint64_t v, DescriptorFormat f) {
     }
     const std::string where = "--descriptor " + hex64(v) + " (tcgen05): ";
     if (((v >> 46) & 7) != 1)
-        throw Error(where + "bits 46-48 are " + str(static_cast<long long>((v >> 46) & 7)) +
+        throw Error(where + "bits 46-48 are " + num(static_cast<long long>((v >> 46) & 7)) +
                     "; they must be 0b001 (the fixed version field, PTX tcgen05 'Shared Memory Descriptor'); legal: "
                     "the descriptor with bits 46-48 = 0b001 (" + hex64((v & ~(std::uint64_t{7} << 46)) | (std::uint64_t{1} << 46)) + ")");
     if ((v >> 53) & 0xFF)
@@ -196,7 +196,7 @@ SmemDescriptor decode_descriptor(std::uint64_t v, DescriptorFormat f) {
         case 4: d.swizzle = SmemSwizzle::B64; break;
         case 6: d.swizzle = SmemSwizzle::B32; break;
         default:
-            throw Error(where + "swizzle code " + str(static_cast<long long>((v >> 61) & 7)) +
+            throw Error(where + "swizzle code " + num(static_cast<long long>((v >> 61) & 7)) +
                         " (bits 61-63) is not defined; legal: 0 none, 1 128B_base32B, 2 128B, 4 64B, 6 32B");
     }
     return d;
@@ -382,15 +382,15 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
     }
     if (halves == 2)
         s.notes.push_back("cta_group::2: this is one CTA's half (" + std::string(op == Operand::A ? "M" : "N") + "/2 = " +
-                          str(s.mn) + "); the peer CTA holds the other half at the same shared-memory offsets");
+                          num(s.mn) + "); the peer CTA holds the other half at the same shared-memory offsets");
     if (tc && ins.tcgen05_sparse && op == Operand::A)
-        s.notes.push_back("sparse A: shared memory holds the compressed K/2 = " + str(s.k) + " values per row");
+        s.notes.push_back("sparse A: shared memory holds the compressed K/2 = " + num(s.k) + " values per row");
     if (padded_sub_byte(ins, s.type)) {
         const int e = elem_bits(s.type);
         s.notes.push_back(std::string(detail::ptx_type_name(s.type)) + " under kind::" + ins.mma_kind + ": the 8-bit tile (16 slots per "
-                          "16-byte chunk), each chunk's 16 values packed from its first bit (slot i at bits " + str(e) +
-                          "*i.." + str(e) + "*i+" + str(e - 1) + "), then " + str(16 - 2 * e) + " bytes of padding (PTX ISA "
-                          "§9.7.16.10.4.4, §9.7.16.9.1; CUTLASS TMA 16U" + str(e) + "_ALIGN16B; Triton fp4Padded)");
+                          "16-byte chunk), each chunk's 16 values packed from its first bit (slot i at bits " + num(e) +
+                          "*i.." + num(e) + "*i+" + num(e - 1) + "), then " + num(16 - 2 * e) + " bytes of padding (PTX ISA "
+                          "§9.7.16.10.4.4, §9.7.16.9.1; CUTLASS TMA 16U" + num(e) + "_ALIGN16B; Triton fp4Padded)");
     }
     s.element_bits = elem_bits(s.type);
     s.slot_bits = smem_slot_bits(ins, s.type);
@@ -406,7 +406,7 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
             throw Error("--major MN is not legal for " + who + ": wgmma's transpose (imm-trans-a/b) exists only for "
                         "16-bit types (f16, bf16), not " + tname + " (PTX ISA §9.7.15.5.1.2); legal: --major K");
         if (tc && vbits < 8)
-            throw Error("--major MN is not legal for " + who + ": " + str(vbits) + "-bit " + tname +
+            throw Error("--major MN is not legal for " + who + ": " + num(vbits) + "-bit " + tname +
                         " A/B are K-major only (PTX ISA §9.7.16.10.6, Table 54: MN-major is for 8- and 16-bit "
                         "values, and 32-bit with 128B_base32B; CUTLASS UMMA::InstrDescriptor: MN-major only for "
                         "E4M3, E5M2, INT8, F16, BF16, TF32); legal: --major K");
@@ -476,14 +476,14 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
                         std::string(smem_major_name(s.major)) + "-major " + std::string(smem_swizzle_name(sw)) +
                         "; legal: bit 52 = 0, or --major K with a swizzle");
         if (d.lbo_mode == 1)
-            s.notes.push_back("bit 52 = 1: LBO (" + str(lbo) + ") is the absolute address where K continues past the "
-                              "start's " + str(W) + "-byte swizzle row (CUTLASS SM103 mma_unpack sets lbo_mode 1 with LBO "
+            s.notes.push_back("bit 52 = 1: LBO (" + num(lbo) + ") is the absolute address where K continues past the "
+                              "start's " + num(W) + "-byte swizzle row (CUTLASS SM103 mma_unpack sets lbo_mode 1 with LBO "
                               "the next K chunk's start address); low confidence: PTX shows this mode in figures only, "
                               "and it is not confirmed on hardware");
         // Bits 14-15 and 30-31: PTX reserves them (they must be 0); what a GPU does with them set is not measured.
         for (const DescriptorField& f : descriptor_fields(*mods.descriptor, fmt))
             if (f.name == "reserved" && f.bits != 0)
-                s.notes.push_back("bits " + str(f.lo) + "-" + str(f.hi) + " are " + str(static_cast<long long>(f.bits)) +
+                s.notes.push_back("bits " + num(f.lo) + "-" + num(f.hi) + " are " + num(static_cast<long long>(f.bits)) +
                                   ": reserved (must be 0 per PTX's tcgen05 shared memory descriptor; effect not measured "
                                   "on hardware): the layout shown reads the descriptor as if they were 0");
     }
@@ -503,12 +503,12 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
     const bool lbo_given = mods.lbo >= 0, sbo_given = mods.sbo >= 0;
     if (!s.lbo_used) {
         std::string why = s.major == SmemMajor::K && swz
-                              ? "a swizzled K-major operand's K (" + str(k_bytes) + " bytes) lies inside one " + str(W) +
+                              ? "a swizzled K-major operand's K (" + num(k_bytes) + " bytes) lies inside one " + num(W) +
                                     "-byte swizzle row (PTX: 'not used, assumed 1'; H200: any value reads the same)"
-                              : s.major == SmemMajor::K ? "K (" + str(k_bytes) + " bytes) fits in one core matrix"
-                              : swz ? "MN (" + str(mn_bytes) + " bytes) fits in one swizzle atom"
-                                    : "K (" + str(s.k) + ") fits in one 8-row group";
-        s.notes.push_back("LBO is ignored here: " + why + (lbo_given || from_descriptor ? "; the given " + str(lbo) +
+                              : s.major == SmemMajor::K ? "K (" + num(k_bytes) + " bytes) fits in one core matrix"
+                              : swz ? "MN (" + num(mn_bytes) + " bytes) fits in one swizzle atom"
+                                    : "K (" + num(s.k) + ") fits in one 8-row group";
+        s.notes.push_back("LBO is ignored here: " + why + (lbo_given || from_descriptor ? "; the given " + num(lbo) +
                                                                                                " changes nothing"
                                                                                          : ""));
     }
@@ -516,20 +516,20 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
         s.notes.push_back("SBO is ignored here: the operand has one " +
                           std::string(s.major == SmemMajor::K ? "8-row group along MN"
                                       : swz ? "8-row group along K" : "16-byte group along MN") +
-                          (sbo_given || from_descriptor ? "; the given " + str(sbo) + " changes nothing" : ""));
+                          (sbo_given || from_descriptor ? "; the given " + num(sbo) + " changes nothing" : ""));
     if (!swz && s.desc.base_offset != 0)
         s.notes.push_back("the base offset is ignored here: it has no effect without a swizzle");
     if (!lbo_given && !sbo_given && !from_descriptor)
-        s.notes.push_back("LBO " + str(lbo) + ", SBO " + str(sbo) + ": CUTLASS's " +
-                          (tc ? "make_umma_desc" : "make_gmma_desc") + " values for a " + str(s.mn) + " x " + str(s.k) +
+        s.notes.push_back("LBO " + num(lbo) + ", SBO " + num(sbo) + ": CUTLASS's " +
+                          (tc ? "make_umma_desc" : "make_gmma_desc") + " values for a " + num(s.mn) + " x " + num(s.k) +
                           " " + tname + " tile, " + std::string(smem_major_name(s.major)) + "-major, " +
                           std::string(smem_swizzle_name(sw)));
 
     // Refusals: what the hardware does not allow.
     auto field_check = [&](const char* flag, long long v) {
         if (v % 16 != 0 || v < 0 || v >= kWindow)
-            throw Error(std::string(flag) + " " + str(v) + " is not legal for " + who + ": descriptor fields are "
-                        "16-byte units of an 18-bit byte value; legal: a multiple of 16 in 0.." + str(kWindow - 16));
+            throw Error(std::string(flag) + " " + num(v) + " is not legal for " + who + ": descriptor fields are "
+                        "16-byte units of an 18-bit byte value; legal: a multiple of 16 in 0.." + num(kWindow - 16));
     };
     field_check("--smem-address", s.desc.start);
     if (s.lbo_used || lbo_given) field_check("--lbo", lbo);  // a given field is encoded even where it is ignored
@@ -540,12 +540,12 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
         const bool kmaj = s.major == SmemMajor::K;
         const int step_mn = kmaj ? 8 : std::max(1, 128 / bits), step_k = kmaj ? std::max(1, 128 / bits) : 8;
         if (const auto o = overlapping_blocks(s, step_mn, step_k, [](int) { return 128; }))
-            throw Error("--lbo " + str(lbo) + " with --sbo " + str(sbo) + " is not legal for " + who +
+            throw Error("--lbo " + num(lbo) + " with --sbo " + num(sbo) + " is not legal for " + who +
                         " without a swizzle: each core matrix is 128 contiguous bytes (8 rows x 16 bytes), and the "
-                        "core matrices starting at " + smem_element_name(op, o->first) + " (byte " + str(o->first_at) +
-                        ") and " + smem_element_name(op, o->second) + " (byte " + str(o->second_at) +
+                        "core matrices starting at " + smem_element_name(op, o->first) + " (byte " + num(o->first_at) +
+                        ") and " + smem_element_name(op, o->second) + " (byte " + num(o->second_at) +
                         ") overlap; legal: LBO and SBO that keep core matrices 128 bytes apart, e.g. CUTLASS's LBO " +
-                        str(s.major == SmemMajor::K ? static_cast<long long>(ceil_div(s.mn, 8)) * 128
+                        num(s.major == SmemMajor::K ? static_cast<long long>(ceil_div(s.mn, 8)) * 128
                                                     : static_cast<long long>(ceil_div(mn_bytes, 16)) * 128) +
                         ", SBO 128");
     }
@@ -555,48 +555,48 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
             // must not overlap (a group is one swizzle period: 8 rows of W bytes).
             const int groups = ceil_div(s.mn, 8);
             if (groups > 1 && sbo < 8LL * W)
-                throw Error("--sbo " + str(sbo) + " is not legal for " + who + " with the " + str(W) +
-                            "B swizzle: an 8-row group is one swizzle period (8 rows x " + str(W) + " bytes = " +
-                            str(8 * W) + "); a smaller SBO puts the next group inside it; legal: SBO >= " + str(8 * W));
+                throw Error("--sbo " + num(sbo) + " is not legal for " + who + " with the " + num(W) +
+                            "B swizzle: an 8-row group is one swizzle period (8 rows x " + num(W) + " bytes = " +
+                            num(8 * W) + "); a smaller SBO puts the next group inside it; legal: SBO >= " + num(8 * W));
             for (int g = 0; g < groups; ++g) {
                 const long long at = (s.desc.start + g * sbo) % W;
                 // Absolute LBO: K may run on into the chunk at LBO, but no further than one more row.
                 if (at + k_bytes > (s.desc.lbo_mode == 1 ? 2 * W : W))
-                    throw Error(std::string(g == 0 ? "--smem-address " + str(s.desc.start)
-                                                   : "--sbo " + str(sbo) + " (8-row group " + str(g) + ")") +
-                                " is not legal for " + who + ": the " + str(k_bytes) + "-byte K slice starts " + str(at) +
-                                " bytes into a " + str(W) + "-byte swizzle row and would leave it (misaligned swizzle "
-                                "atom); legal: start + g*SBO = 0.." + str(W - k_bytes) + " (mod " + str(W) + ")");
+                    throw Error(std::string(g == 0 ? "--smem-address " + num(s.desc.start)
+                                                   : "--sbo " + num(sbo) + " (8-row group " + num(g) + ")") +
+                                " is not legal for " + who + ": the " + num(k_bytes) + "-byte K slice starts " + num(at) +
+                                " bytes into a " + num(W) + "-byte swizzle row and would leave it (misaligned swizzle "
+                                "atom); legal: start + g*SBO = 0.." + num(W - k_bytes) + " (mod " + num(W) + ")");
             }
         } else {
             const long long atom_w = sw == SmemSwizzle::B128Base32 ? 128 : W;
             const long long atom_rows = sw == SmemSwizzle::B128Base32 ? 4 : 8;
             if (s.desc.start % atom_w != 0)
-                throw Error("--smem-address " + str(s.desc.start) + " is not legal for " + who + " (MN-major, " +
-                            std::string(smem_swizzle_name(sw)) + "): each K row of a swizzle atom is " + str(atom_w) +
+                throw Error("--smem-address " + num(s.desc.start) + " is not legal for " + who + " (MN-major, " +
+                            std::string(smem_swizzle_name(sw)) + "): each K row of a swizzle atom is " + num(atom_w) +
                             " bytes of MN; a start inside it moves elements into the next row (misaligned swizzle "
-                            "atom); legal: a multiple of " + str(atom_w));
+                            "atom); legal: a multiple of " + num(atom_w));
             const int mn_atoms = ceil_div(mn_bytes, atom_w), k_groups = ceil_div(s.k, static_cast<int>(atom_rows));
             if (mn_atoms > 1 && (lbo % atom_w != 0 || lbo < atom_w * atom_rows))
-                throw Error("--lbo " + str(lbo) + " is not legal for " + who + ": MN-major swizzled LBO is the distance "
-                            "between swizzle atoms along MN (" + str(atom_rows) + " rows x " + str(atom_w) + " bytes); "
-                            "legal: a multiple of " + str(atom_w) + ", at least " + str(atom_w * atom_rows));
+                throw Error("--lbo " + num(lbo) + " is not legal for " + who + ": MN-major swizzled LBO is the distance "
+                            "between swizzle atoms along MN (" + num(atom_rows) + " rows x " + num(atom_w) + " bytes); "
+                            "legal: a multiple of " + num(atom_w) + ", at least " + num(atom_w * atom_rows));
             if (k_groups > 1 && (sbo % atom_w != 0 || sbo < atom_w * atom_rows))
-                throw Error("--sbo " + str(sbo) + " is not legal for " + who + ": MN-major swizzled SBO is the distance "
-                            "between " + str(atom_rows) + "-row groups along K, each one swizzle period (" +
-                            str(atom_rows) + " rows x " + str(atom_w) + " bytes); legal: a multiple of " + str(atom_w) +
-                            ", at least " + str(atom_w * atom_rows));
+                throw Error("--sbo " + num(sbo) + " is not legal for " + who + ": MN-major swizzled SBO is the distance "
+                            "between " + num(atom_rows) + "-row groups along K, each one swizzle period (" +
+                            num(atom_rows) + " rows x " + num(atom_w) + " bytes); legal: a multiple of " + num(atom_w) +
+                            ", at least " + num(atom_w * atom_rows));
             // Atoms along MN (LBO apart) and K groups (SBO apart) must not land on each other's bytes.
             const int atom_mn = static_cast<int>(atom_w * 8 / std::max(1, bits)), rows = static_cast<int>(atom_rows);
             const auto span = [&](int kk) { return static_cast<long long>(std::min(rows, s.k - kk)) * atom_w; };
             if (const auto o = overlapping_blocks(s, atom_mn, rows, span))
-                throw Error("--lbo " + str(lbo) + " with --sbo " + str(sbo) + " is not legal for " + who + " (MN-major, " +
-                            std::string(smem_swizzle_name(sw)) + "): each swizzle atom is " + str(atom_rows) +
-                            " rows x " + str(atom_w) + " bytes, and the atoms starting at " +
-                            smem_element_name(op, o->first) + " (byte " + str(o->first_at) + ") and " +
-                            smem_element_name(op, o->second) + " (byte " + str(o->second_at) +
+                throw Error("--lbo " + num(lbo) + " with --sbo " + num(sbo) + " is not legal for " + who + " (MN-major, " +
+                            std::string(smem_swizzle_name(sw)) + "): each swizzle atom is " + num(atom_rows) +
+                            " rows x " + num(atom_w) + " bytes, and the atoms starting at " +
+                            smem_element_name(op, o->first) + " (byte " + num(o->first_at) + ") and " +
+                            smem_element_name(op, o->second) + " (byte " + num(o->second_at) +
                             ") overlap, so two elements would share bytes; legal: LBO and SBO that keep atoms " +
-                            str(atom_w * atom_rows) + " bytes apart (CUTLASS's values: leave --lbo and --sbo out)");
+                            num(atom_w * atom_rows) + " bytes apart (CUTLASS's values: leave --lbo and --sbo out)");
         }
     }
     // The operand stays inside the descriptor's address window.
@@ -605,16 +605,16 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
         for (int kk = 0; kk < s.k; kk += std::max(1, s.k - 1))
             top = std::max(top, s.desc.start + s.linear(m, kk) + static_cast<std::uint32_t>(std::max(1, bits / 8)));
     if (top > kWindow)
-        throw Error(who + " reaches byte " + str(top) + ": the descriptor addresses 18 bits (0.." + str(kWindow - 1) +
+        throw Error(who + " reaches byte " + num(top) + ": the descriptor addresses 18 bits (0.." + num(kWindow - 1) +
                     "); legal: a smaller --smem-address, --lbo or --sbo");
 
-    const std::string T = str(128 / bits), e = bits >= 8 ? str(bits / 8) : "1/" + str(8 / bits);
+    const std::string T = num(128 / bits), e = bits >= 8 ? num(bits / 8) : "1/" + num(8 / bits);
     // The padded sub-byte types: the formula is the 8-bit slot's, the value at bits (slot%16)*e of its chunk.
     const std::string packing = s.padded() ? "; the value of slot s (the byte the formula gives) lies at bit " +
-                                                 str(vbits) + "*(s%16) of its 16-byte chunk, from the chunk's first byte"
+                                                 num(vbits) + "*(s%16) of its 16-byte chunk, from the chunk's first byte"
                                            : "";
     const std::string mnv = op == Operand::A ? "m" : "n";
-    const std::string Ws = str(W);
+    const std::string Ws = num(W);
     std::string lin;
     if (s.major == SmemMajor::K)
         lin = swz ? "(" + mnv + "%8)*" + Ws + " + (" + mnv + "/8)*SBO + k*" + e
@@ -622,18 +622,18 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
     else if (!swz)
         lin = "(" + mnv + "%" + T + ")*" + e + " + (" + mnv + "/" + T + ")*SBO + (k%8)*16 + (k/8)*LBO";
     else if (sw == SmemSwizzle::B128Base32)
-        lin = "(" + mnv + "%" + str(1024 / bits) + ")*" + e + " + (" + mnv + "/" + str(1024 / bits) +
+        lin = "(" + mnv + "%" + num(1024 / bits) + ")*" + e + " + (" + mnv + "/" + num(1024 / bits) +
               ")*LBO + (k%4)*128 + (k/4)*SBO";
     else
-        lin = "(" + mnv + "%" + str(8 * W / bits) + ")*" + e + " + (" + mnv + "/" + str(8 * W / bits) + ")*LBO + (k%8)*" +
+        lin = "(" + mnv + "%" + num(8 * W / bits) + ")*" + e + " + (" + mnv + "/" + num(8 * W / bits) + ")*LBO + (k%8)*" +
               Ws + " + (k/8)*SBO";
     const std::string xr = sw == SmemSwizzle::B128Base32 ? "32-byte unit (bits 5-6)" : "16-byte chunk (bits 4-" +
-                                                                                             str(3 + (W == 32 ? 1 : W == 64 ? 2 : 3)) + ")";
+                                                                                             num(3 + (W == 32 ? 1 : W == 64 ? 2 : 3)) + ")";
     s.formula = std::string(smem_major_name(s.major)) + "-major, swizzle " + std::string(smem_swizzle_name(sw)) +
                 ": address = " + (swz ? "swz(" : "") + "start + " + lin + (swz ? ")" : "") + "; start = " +
-                str(s.desc.start) + ", LBO = " + str(lbo) + ", SBO = " + str(sbo) +
-                (swz ? "; swz: " + xr + " ^= ((address >> 7) - base_offset) mod " + str(pattern_rows(sw)) +
-                           " on the absolute address, base_offset = " + str(s.desc.base_offset)
+                num(s.desc.start) + ", LBO = " + num(lbo) + ", SBO = " + num(sbo) +
+                (swz ? "; swz: " + xr + " ^= ((address >> 7) - base_offset) mod " + num(pattern_rows(sw)) +
+                           " on the absolute address, base_offset = " + num(s.desc.base_offset)
                      : "") +
                 packing + ". Descriptor " + hex64(s.value) + ".";
     return s;
@@ -666,16 +666,16 @@ void resolve_smem_modifiers(const Instruction& ins, const Target& t, const Modif
         return;
     }
     if (m.smem_a >= 0) {
-        if (m.smem_a > 1) throw Error("smem_a " + str(m.smem_a) + " is not legal; legal: 0 (A in registers), 1 (A in shared memory)");
+        if (m.smem_a > 1) throw Error("smem_a " + num(m.smem_a) + " is not legal; legal: 0 (A in registers), 1 (A in shared memory)");
         if (ins.kind != LayoutKind::Wgmma && m.smem_a == 1 && ins.a_in_tmem)
             throw Error("--memory smem on A does not apply to " + where + ": this form reads A from Tensor Memory");
         if (ins.kind == LayoutKind::Wgmma) r.smem_a = m.smem_a;
     }
-    if (m.smem_major > 1) throw Error("--major " + str(m.smem_major) + " is not legal; legal: K (0), MN (1)");
+    if (m.smem_major > 1) throw Error("--major " + num(m.smem_major) + " is not legal; legal: K (0), MN (1)");
     r.smem_major = m.smem_major;
     if (m.swizzle > 4)
-        throw Error("--swizzle " + str(m.swizzle) + " is not legal; legal: none, 32B, 64B, 128B (tcgen05 also 128B_base32B)");
-    if (m.base_offset > 7) throw Error("--base-offset " + str(m.base_offset) + " is not legal; legal: 0..7 (descriptor bits 49-51)");
+        throw Error("--swizzle " + num(m.swizzle) + " is not legal; legal: none, 32B, 64B, 128B (tcgen05 also 128B_base32B)");
+    if (m.base_offset > 7) throw Error("--base-offset " + num(m.base_offset) + " is not legal; legal: 0..7 (descriptor bits 49-51)");
     r.swizzle = m.swizzle;
     r.lbo = m.lbo;
     r.sbo = m.sbo;
@@ -758,27 +758,27 @@ namespace lanescope {
 
 void check_tma_box(const TmaBox& b) {
     if (b.inner < 1 || b.inner > 256 || b.outer < 1 || b.outer > 256)
-        throw Error("--box " + str(b.inner) + "x" + str(b.outer) + " is not legal: cuTensorMapEncodeTiled takes box "
+        throw Error("--box " + num(b.inner) + "x" + num(b.outer) + " is not legal: cuTensorMapEncodeTiled takes box "
                     "dimensions 1..256");
     if (b.element_bits != 8 && b.element_bits != 16 && b.element_bits != 32 && b.element_bits != 64)
-        throw Error("--element-bits " + str(b.element_bits) + " is not legal; legal: 8, 16, 32, 64");
+        throw Error("--element-bits " + num(b.element_bits) + " is not legal; legal: 8, 16, 32, 64");
     const long long inner_bytes = static_cast<long long>(b.inner) * b.element_bits / 8;
     if (inner_bytes % 16 != 0)
-        throw Error("--box " + str(b.inner) + "x" + str(b.outer) + ": the inner box is " + str(inner_bytes) +
+        throw Error("--box " + num(b.inner) + "x" + num(b.outer) + ": the inner box is " + num(inner_bytes) +
                     " bytes; cuTensorMapEncodeTiled needs boxDim[0] * element size to be a multiple of 16 bytes");
     const int W = swizzle_span(b.swizzle);
     if (W > 0 && inner_bytes > W)
-        throw Error("--box " + str(b.inner) + "x" + str(b.outer) + ": the inner box is " + str(inner_bytes) +
+        throw Error("--box " + num(b.inner) + "x" + num(b.outer) + ": the inner box is " + num(inner_bytes) +
                     " bytes, more than the " + std::string(smem_swizzle_name(b.swizzle)) + " swizzle's span of " +
-                    str(W) + " bytes (cuTensorMapEncodeTiled: boxDim[0] * element size <= the swizzle span); legal: "
-                    "an inner box of at most " + str(W * 8 / b.element_bits) + " elements");
+                    num(W) + " bytes (cuTensorMapEncodeTiled: boxDim[0] * element size <= the swizzle span); legal: "
+                    "an inner box of at most " + num(W * 8 / b.element_bits) + " elements");
     if (b.smem_address % 128 != 0)
-        throw Error("--smem-address " + str(b.smem_address) + " is not legal for a TMA destination: shared memory "
+        throw Error("--smem-address " + num(b.smem_address) + " is not legal for a TMA destination: shared memory "
                     "for cp.async.bulk.tensor must be 128-byte aligned (CUDA C++ Programming Guide, TMA swizzle); "
                     "legal: a multiple of 128");
     const long long end = b.smem_address + static_cast<long long>(tma_pitch(b)) * b.outer;
     if (end > kWindow)
-        throw Error("the box ends at byte " + str(end) + ", beyond shared memory's 18-bit window (" + str(kWindow) +
+        throw Error("the box ends at byte " + num(end) + ", beyond shared memory's 18-bit window (" + num(kWindow) +
                     "); legal: a smaller box or --smem-address");
 }
 

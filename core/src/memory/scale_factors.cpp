@@ -2,14 +2,13 @@
 // Sm1xxBlockScaledBasicChunk) -> Tensor Memory (tcgen05.cp.32x128b.warpx4) -> the
 // MMA's SF_ID. Sources and rules: lanescope/scale_factors.hpp.
 #include "lanescope/scale_factors.hpp"
+#include "lanescope/numbers.hpp"
 
 #include <algorithm>
 
 namespace lanescope {
 
 namespace {
-
-std::string num(long long v) { return std::to_string(v); }
 
 constexpr int kBlkMN = 128;     // CUTLASS Blk_MN: rows of one basic block
 constexpr int kBlkSF = 4;       // CUTLASS Blk_SF: K-blocks of one basic block
@@ -148,75 +147,6 @@ std::uint64_t scale_factor_global_byte(int mn, int kb, int problem_kblocks) {
     const std::uint64_t kgroups = static_cast<std::uint64_t>((problem_kblocks + kBlkSF - 1) / kBlkSF);
     return kBlockBytes * (kgroups * static_cast<std::uint64_t>(mn / kBlkMN) + static_cast<std::uint64_t>(kb / kBlkSF)) +
            static_cast<std::uint64_t>(atom_byte(mn, kb));
-}
-
-namespace {
-
-std::string lanes_text(const std::vector<int>& lanes) {
-    std::string s;
-    for (int l : lanes) s += (s.empty() ? "" : " ") + num(l);
-    return s;
-}
-
-std::string render_json(const Query& q, const ScaleFactorTile& t, const std::vector<ScaleFactorPlace>& ps) {
-    std::string s = "{" + query_header_json(q) + ", \"operand\": \"" + std::string(operand_name(t.operand)) +
-                    "\", \"memory\": \"smem\", \"path\": {\"cta_group\": " + num(t.cta_group) + ", \"mn\": " + num(t.mn) +
-                    ", \"mn_padded\": " + num(t.mn_padded) + ", \"scale_factors_per_mma\": " + num(t.nsf) +
-                    ", \"vector_size\": " + num(t.vec) + ", \"kblocks\": " + num(t.kblocks) + ", \"bytes\": " +
-                    num(t.bytes) + ", \"copy\": " + json_string(t.copy_shape) + ", \"smem_formula\": " +
-                    json_string(t.smem_formula) + ", \"global_formula\": " + json_string(t.global_formula) +
-                    ", \"copy_formula\": " + json_string(t.copy_formula) + ", \"tmem_formula\": " +
-                    json_string(t.tmem_formula) + ", \"id_formula\": " + json_string(t.id_formula) + "}, \"notes\": [";
-    for (size_t i = 0; i < t.notes.size(); ++i) s += (i ? ", " : "") + json_string(t.notes[i]);
-    s += "], " + evidence_json(t.evidence) + ", \"entries\": [";
-    const bool a = t.operand == Operand::SA;
-    for (size_t i = 0; i < ps.size(); ++i) {
-        const ScaleFactorPlace& p = ps[i];
-        s += std::string(i ? ", " : "") + "{\"row\": " + num(a ? p.mn : p.kb) + ", \"col\": " + num(a ? p.kb : p.mn) +
-             ", \"cta\": " + num(p.cta) + ", \"smem_byte\": " + num(p.smem_byte) + ", \"copy\": " + num(p.copy) +
-             ", \"copy_row\": " + num(p.copy_row) + ", \"copy_byte\": " + num(p.copy_byte) + ", \"tmem_lanes\": [";
-        for (size_t k = 0; k < p.tmem_lanes.size(); ++k) s += (k ? ", " : "") + num(p.tmem_lanes[k]);
-        s += "], \"tmem_column\": " + num(p.tmem_column) + ", \"tmem_byte\": " + num(p.tmem_byte) + ", \"bit_lo\": " +
-             num(8 * p.tmem_byte) + ", \"bit_hi\": " + num(8 * p.tmem_byte + 7) + ", \"mma\": " + num(p.mma) +
-             ", \"" + (a ? "sfa_id" : "sfb_id") + "\": " + num(p.sf_id) + ", \"j\": " + num(p.j) + "}";
-    }
-    s += "]";
-    if (ps.size() == 1) s += ", \"answer\": " + json_string(scale_factor_answer(t, ps.front()));
-    return s + "}\n";
-}
-
-}  // namespace
-
-std::string render_scale_factor_tile(const Query& q, const ScaleFactorTile& t, Format f, int row, int col) {
-    const bool a = t.operand == Operand::SA;
-    std::vector<ScaleFactorPlace> ps;
-    if (row >= 0 || col >= 0) {
-        if (row < 0 || col < 0)
-            throw Error(std::string("one scale factor needs both --row and --col (") +
-                        (a ? "SFA: --row m, --col K-block" : "SFB: --row K-block, --col n") + ")");
-        ps.push_back(a ? t.place(row, col) : t.place(col, row));
-    } else {
-        for (int x = 0; x < t.extent; ++x)
-            for (int kb = 0; kb < t.kblocks; ++kb) ps.push_back(t.place(x, kb));
-    }
-    if (f == Format::Json) return render_json(q, t, ps);
-    const std::string X = a ? "SFA" : "SFB", id = a ? "sfa_id" : "sfb_id";
-    std::vector<std::vector<std::string>> rows = {
-        {"element", "cta", "smem_byte", "tcgen05.cp", "src_row", "src_byte", "tmem_lanes", "column", "bits", "mma", id, "j"}};
-    for (const ScaleFactorPlace& p : ps)
-        rows.push_back({X + "[" + num(a ? p.mn : p.kb) + "][" + num(a ? p.kb : p.mn) + "]", num(p.cta), num(p.smem_byte),
-                        num(p.copy), num(p.copy_row), num(p.copy_byte), lanes_text(p.tmem_lanes), num(p.tmem_column),
-                        "[" + num(8 * p.tmem_byte + 7) + ":" + num(8 * p.tmem_byte) + "]", num(p.mma), num(p.sf_id),
-                        num(p.j)});
-    if (f != Format::Table) return render_grid(rows, f);
-    std::string s = query_title(q) + "\n" + X + " from memory to Tensor Memory (" + (a ? "row m" : "column n") +
-                    ", K-block kb = k/" + num(t.vec) + "; " + num(t.nsf) + " per MMA, " + num(t.kblocks) +
-                    " K-blocks = one 512-byte block per 128 " + (a ? "rows" : "columns") + ")\n";
-    s += "  shared memory: " + t.smem_formula + "\n  global memory: " + t.global_formula + "\n  copy: " + t.copy_formula +
-         "\n  TMEM: " + t.tmem_formula + "\n  MMA: " + t.id_formula + "\n";
-    for (const std::string& n : t.notes) s += "  note: " + n + "\n";
-    if (ps.size() == 1) s += "  answer: " + scale_factor_answer(t, ps.front()) + "\n";
-    return s + "\n" + render_grid(rows, f) + evidence_text(t.evidence);
 }
 
 }  // namespace lanescope

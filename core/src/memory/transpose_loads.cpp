@@ -8,6 +8,7 @@
 // Deliveries come from the lane rule applied to the chosen addresses, never
 // from layout_of; tests/test_transpose_loads.cpp compares the two.
 #include "lanescope/transpose.hpp"
+#include "lanescope/numbers.hpp"
 
 #include "util/text_util.hpp"
 
@@ -16,14 +17,11 @@
 #include <map>
 #include <optional>
 #include <sstream>
+#include <tuple>
 
 namespace lanescope {
 
 extern const char* const kTransposeCatalogText;
-
-namespace {
-std::string num(long long v) { return std::to_string(v); }
-}  // namespace
 
 // ------------------------------------------------------------ lane rules ----
 
@@ -111,6 +109,22 @@ std::string builtin_matching(const TransposeLoad& load, const Instruction& ins, 
 }
 }  // namespace
 
+std::pair<std::string, int> builtin_vector(std::string_view builtin) {
+    const std::string suffix(builtin.substr(builtin.rfind('_') + 1));  // "v4f16", "i32"
+    const size_t digits = suffix.find_first_not_of("v0123456789");
+    // The builtins' element types (clang's BuiltinsAMDGPU.td): f16 is the GCC half type __fp16, not _Float16.
+    static const std::map<std::string, std::string> kScalar = {
+        {"i16", "short"}, {"f16", "__fp16"}, {"bf16", "__bf16"}, {"i32", "int"}};
+    const auto it = digits == std::string::npos ? kScalar.end() : kScalar.find(suffix.substr(digits));
+    int lanes = 1;
+    if (suffix[0] == 'v') {
+        lanes = 0;
+        for (size_t n = 1; n < digits && lanes < 1000; ++n) lanes = lanes * 10 + (suffix[n] - '0');
+    }
+    if (it == kScalar.end() || lanes < 1) throw Error("cannot read the vector type of builtin " + std::string(builtin));
+    return {it->second, lanes};
+}
+
 BuiltinPrototype transpose_builtin_prototype(const TransposeLoad& load, std::string_view builtin) {
     std::string name(builtin);
     const std::string prefix = "__builtin_amdgcn_";
@@ -119,12 +133,7 @@ BuiltinPrototype transpose_builtin_prototype(const TransposeLoad& load, std::str
         throw Error("'" + name + "' is not a builtin of " + load.mnemonic + "; legal: " + text::join(load.builtins, ", "));
     BuiltinPrototype p;
     const std::string suffix = name.substr(name.rfind('_') + 1);  // "v4f16", "i32"
-    const size_t digits = suffix.find_first_not_of("v0123456789");
-    const std::string scalar = suffix.substr(digits);
-    p.lanes = suffix[0] == 'v' ? std::stoi(suffix.substr(1, digits - 1)) : 1;
-    static const std::map<std::string, std::string> kScalar = {
-        {"i16", "short"}, {"f16", "__fp16"}, {"bf16", "__bf16"}, {"i32", "int"}};
-    p.scalar_type = kScalar.at(scalar);
+    std::tie(p.scalar_type, p.lanes) = builtin_vector(name);
     p.vector_type = p.lanes == 1 ? p.scalar_type : suffix;
     if (p.lanes > 1)
         p.vector_typedef = "typedef " + p.scalar_type + " " + suffix + " __attribute__((ext_vector_type(" +
@@ -660,14 +669,8 @@ std::vector<MemoryOp> plan_transposed_loads(const Instruction& ins, const Target
 
 // ------------------------------------------------------------------ info ----
 
-namespace {
-struct FeedLine {
-    std::string instruction, operand, order, format, builtin;
-    int calls = 0;
-};
-
-std::vector<FeedLine> feeds_on(const TransposeLoad& load, const Target& t) {
-    std::vector<FeedLine> out;
+std::vector<TransposeFeedLine> transpose_feeds_on(const TransposeLoad& load, const Target& t) {
+    std::vector<TransposeFeedLine> out;
     static const char* kFormats[] = {"FP8", "BF8", "FP6", "BF6", "FP4"};
     for (const Instruction* ins : Catalog::builtin().on(t.family)) {
         if (ins->vendor() != Vendor::AMD) continue;
@@ -694,17 +697,14 @@ std::vector<FeedLine> feeds_on(const TransposeLoad& load, const Target& t) {
     return out;
 }
 
+namespace {
+
 std::string families_text(const TransposeLoad& load) {
     std::vector<std::string> out;
     for (Family f : load.families) out.push_back(std::string(family_name(f)));
     return text::join(out, ", ");
 }
 
-std::string json_list(const std::vector<std::string>& v) {
-    std::string s = "[";
-    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + json_string(v[i]);
-    return s + "]";
-}
 }  // namespace
 
 std::vector<std::pair<std::string, std::string>> transpose_load_facts(const TransposeLoad& load, const Target& t) {
@@ -728,7 +728,7 @@ std::vector<std::pair<std::string, std::string>> transpose_load_facts(const Tran
     f.push_back({"lane rule", std::string(transpose_rule_name(load.rule)) +
                                   (load.rule == TransposeRule::Unknown ? " (" + load.rule_unknown_why + ")" : "")});
     f.push_back({"confidence", load.confidence + " (" + load.confidence_basis + ")"});
-    const auto feeds = feeds_on(load, t);
+    const auto feeds = transpose_feeds_on(load, t);
     if (feeds.empty()) f.push_back({"feeds", "nothing on " + t.gfx + (load.rule == TransposeRule::Unknown ? " (lane rule unknown)" : "")});
     for (const auto& x : feeds)
         f.push_back({"feeds", x.instruction + " " + x.operand + (x.format.empty() ? "" : " " + x.format) + " (" + x.order +
@@ -738,53 +738,5 @@ std::vector<std::pair<std::string, std::string>> transpose_load_facts(const Tran
     return f;
 }
 
-std::string render_transpose_info(const TransposeLoad& load, const Target& t, Format format) {
-    if (format == Format::Json) {
-        std::string s = "{\"arch\": " + json_string(t.arch_name()) + ", \"target\": " + json_string(t.gfx) +
-                        ", \"instruction\": " + json_string(load.mnemonic) + ", \"mnemonic\": " + json_string(load.mnemonic) +
-                        ", \"kind\": \"transpose_load\", \"wave_size\": " + num(load.wave) + ",\n";
-        std::vector<std::string> fams;
-        for (Family f : load.families) fams.push_back(std::string(family_name(f)));
-        s += "\"families\": " + json_list(fams) + ", \"builtins\": [";
-        for (size_t i = 0; i < load.builtins.size(); ++i)
-            s += std::string(i ? ", " : "") + "{\"name\": " + json_string("__builtin_amdgcn_" + load.builtins[i]) +
-                 ", \"prototype\": " + json_string(transpose_builtin_prototype(load, load.builtins[i]).prototype) + "}";
-        s += "],\n\"features\": " + json_string(load.features) + ", \"memory\": " +
-             json_string(memory_space_name(load.space)) + ", \"encoding\": " + json_string(load.encoding) +
-             ", \"opcode\": " + num(load.opcode) + ", \"example\": " + json_string(load.example) + ",\n";
-        s += "\"lane_bits\": " + num(load.lane_bits) + ", \"element_bits\": " + num(load.element_bits) +
-             ", \"elements_per_lane\": " + num(load.per_lane()) + ", \"group\": " + num(load.group) +
-             ", \"vgprs\": " + num(load.vgprs) + ", \"vgpr_alignment\": " + json_string(load.vgpr_even ? "even" : "any") +
-             ", \"address_alignment_bytes\": " + num(load.address_align) + ", \"exec\": " + json_string(load.exec) + ",\n";
-        s += "\"rule\": " + json_string(transpose_rule_name(load.rule)) + ", \"rule_formula\": " +
-             json_string(load.rule == TransposeRule::Unknown ? "unknown: " + load.rule_unknown_why
-                                                             : transpose_rule_formula(load.rule)) +
-             ",\n\"confidence\": " + json_string(load.confidence) + ", \"confidence_basis\": " +
-             json_string(load.confidence_basis) + ",\n\"feeds\": [";
-        const auto feeds = feeds_on(load, t);
-        for (size_t i = 0; i < feeds.size(); ++i) {
-            const auto& x = feeds[i];
-            s += std::string(i ? ",\n " : "\n ") + "{\"instruction\": " + json_string(x.instruction) + ", \"operand\": " +
-                 json_string(x.operand) + ", \"order\": " + json_string(x.order == "row-major" ? "row" : "col") +
-                 (x.format.empty() ? "" : ", \"format\": " + json_string(x.format)) + ", \"calls\": " + num(x.calls) +
-                 ", \"builtin\": " + json_string(x.builtin) + "}";
-        }
-        s += "],\n\"source\": " + json_string(load.source) + ", \"catalog_line\": " + num(load.catalog_line) + "}\n";
-        return s;
-    }
-    std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
-    for (auto& [k, v] : transpose_load_facts(load, t)) rows.push_back({k, v});
-    if (format == Format::Csv || format == Format::Markdown) return render_grid(rows, format);  // one table: the facts
-    const bool md = format == Format::Markdown;
-    std::string out = (md ? "## " : "") + load.mnemonic + " on " + t.gfx + " (" + std::string(family_title(t.family)) +
-                      "), wave" + num(load.wave) + ": transpose load\n\n";
-    out += render_grid(rows, md ? Format::Markdown : Format::Table);
-    out += "\nLane rule (" + std::string(transpose_rule_name(load.rule)) + "):\n  " +
-           (load.rule == TransposeRule::Unknown ? "unknown: " + load.rule_unknown_why : transpose_rule_formula(load.rule)) +
-           "\n";
-    out += "Confidence: " + load.confidence + " (" + load.confidence_basis + ")\n";
-    out += "Source: " + load.source + " (keys of docs/sources.md)\n";
-    return out;
-}
 
 }  // namespace lanescope

@@ -6,6 +6,7 @@
 #include "catalog/catalog_blackwell.hpp"
 #include "lanescope/blackwell.hpp"
 #include "lanescope/smem.hpp"
+#include "lanescope/numbers.hpp"
 #include "layouts/layout_spec.hpp"
 #include "util/text_util.hpp"
 
@@ -19,13 +20,7 @@ namespace lanescope {
 
 namespace {
 
-std::string hex(unsigned v, int digits) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "0x%0*X", digits, v);
-    return buf;
-}
 
-std::string num(long long v) { return std::to_string(v); }
 
 std::string hex64(std::uint64_t v) {
     char buf[32];
@@ -42,7 +37,7 @@ std::string encoding_text(const Instruction& ins) {
     std::string s;
     for (const EncodingWord& w : encoding_words(ins))
         s += (s.empty() ? "" : "; ") + std::string("dwords ") + num(w.dword) + "-" + num(w.dword + fmt.dwords - 1) +
-             ": " + w.mnemonic + " " + hex(w.word, 8) + " (opcode " + hex(w.opcode, 2) + "), " +
+             ": " + w.mnemonic + " " + hex(w.word, 8, HexCase::Upper) + " (opcode " + hex(w.opcode, 2, HexCase::Upper) + "), " +
              (w.role == "prefix" ? "prefix" : "the matrix word");
     return s + " (" + fmt.name + ", opcode in dword 0 bits " + num(fmt.opcode_lo + fmt.opcode_bits - 1) + ":" +
            num(fmt.opcode_lo) + ")";
@@ -54,7 +49,7 @@ std::string encoding_words_json(const Instruction& ins) {
     const auto words = encoding_words(ins);
     for (size_t n = 0; n < words.size(); ++n)
         s += (n ? ", " : "") + std::string("{\"dword\": ") + num(words[n].dword) + ", \"word\": " +
-             json_string(hex(words[n].word, 8)) + ", \"opcode\": " + num(words[n].opcode) + ", \"mnemonic\": " +
+             json_string(hex(words[n].word, 8, HexCase::Upper)) + ", \"opcode\": " + num(words[n].opcode) + ", \"mnemonic\": " +
              json_string(words[n].mnemonic) + ", \"role\": " + json_string(words[n].role) + "}";
     return s + "]";
 }
@@ -855,7 +850,7 @@ std::vector<std::pair<std::string, std::string>> amd_facts(const Query& q) {
                                   (ins.kind == LayoutKind::MfmaScaled
                                        ? " (" + num(ins.cycles) + " FP4/FP6 only, " + num(ins.cycles_fp8) + " with FP8/BF8)"
                                        : "")});
-    rows.push_back({"opcode", hex(ins.opcode, 2) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8) +
+    rows.push_back({"opcode", hex(ins.opcode, 2, HexCase::Upper) + " (" + num(ins.opcode) + "), dword0 " + hex(encoding_word0(ins), 8, HexCase::Upper) +
                                   (gfx1250_kind(ins) ? " (8-bit VOP3P opcode field, dword0 bits 23:16)" : "")});
     if (encoding_words(ins).size() > 1) rows.push_back({"encoding", encoding_text(ins)});
     if (const std::string sel = compiler_selection(ins); !sel.empty()) rows.push_back({"selected by", sel});
@@ -1045,8 +1040,8 @@ std::string render_info(const Query& q, Format f) {
              (ins.cycles == 0 ? std::string("null") : num(effective_cycles(ins, q.mods))) + ", \"ops_per_cycle_per_cu\": " +
              (ins.cycles == 0 ? std::string("null") : num(ins.ops() / std::max(1, effective_cycles(ins, q.mods)) * 4)) +
              ",\n";
-        s += "\"opcode\": " + num(ins.opcode) + ", \"opcode_hex\": " + json_string(hex(ins.opcode, 2)) +
-             ", \"encoding\": " + json_string(hex(encoding_word0(ins), 8)) + ",\n";
+        s += "\"opcode\": " + num(ins.opcode) + ", \"opcode_hex\": " + json_string(hex(ins.opcode, 2, HexCase::Upper)) +
+             ", \"encoding\": " + json_string(hex(encoding_word0(ins), 8, HexCase::Upper)) + ",\n";
         {
             const EncodingFormat fmt = encoding_format(ins.families.front());
             s += "\"encoding_format\": " + json_string(fmt.name) + ", \"opcode_bits\": " + num(fmt.opcode_bits) +
@@ -1057,7 +1052,7 @@ std::string render_info(const Query& q, Format f) {
         }
         if (ins.prefix_opcode)
             s += "\"prefix\": {\"mnemonic\": " + json_string(ins.prefix_mnemonic) + ", \"opcode\": " +
-                 num(ins.prefix_opcode) + ", \"encoding\": " + json_string(hex(encoding_words(ins).front().word, 8)) +
+                 num(ins.prefix_opcode) + ", \"encoding\": " + json_string(hex(encoding_words(ins).front().word, 8, HexCase::Upper)) +
                  "},\n";
         if (const Evidence ev = instruction_evidence(ins, q.mods); !ev.confidence.empty()) {
             s += evidence_json(ev) + ",\n\"operand_evidence\": {";

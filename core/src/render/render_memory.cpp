@@ -1,7 +1,9 @@
 // `lanescope-cli load`: the plan of one request, rendered as a table, CSV, the
 // JSON contract (docs/memory.md) or HIP code that issues the plan.
-#include "lanescope/memory.hpp"
+#include "lanescope/render_memory.hpp"
+#include "lanescope/render_tile.hpp"
 #include "lanescope/limits.hpp"
+#include "lanescope/numbers.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -14,7 +16,6 @@ namespace lanescope {
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
 
 std::string hexaddr(long long v) {
     char buf[32];
@@ -376,20 +377,6 @@ std::string render_memory(const Query& q, const MemoryRequest& r, const MemoryPl
 namespace {
 
 // The vector type a transpose builtin's suffix names: _v2i32, _v3i32, _i32, _v4i16, _v8f16, ...
-std::pair<std::string, int> builtin_vector(const std::string& builtin) {
-    const std::string suffix = builtin.substr(builtin.rfind('_') + 1);
-    int count = 1;
-    std::string rest = suffix;
-    if (rest[0] == 'v') {
-        size_t n = 1;
-        count = 0;
-        while (n < rest.size() && rest[n] >= '0' && rest[n] <= '9') count = count * 10 + (rest[n++] - '0');
-        rest = rest.substr(n);
-    }
-    std::string type = rest == "i32" ? "int" : rest == "i16" ? "short" : rest == "f16" ? "__fp16" : rest == "bf16" ? "__bf16" : "";
-    if (type.empty() || count < 1) throw Error("cannot read the vector type of builtin " + builtin);
-    return {type, count};
-}
 
 std::string plain_type(int bytes) {
     switch (bytes) {
@@ -704,6 +691,66 @@ std::string render_memory_hip(const Query& q, const MemoryRequest& r, const Memo
     s += "}\n";
     if (builtins) s += "#endif\n";
     return s + "\n}  // namespace " + name + "\n";
+}
+
+// ------------------------------------------------------ transpose info ---
+namespace {
+
+std::string json_list(const std::vector<std::string>& v) {
+    std::string s = "[";
+    for (size_t i = 0; i < v.size(); ++i) s += (i ? ", " : "") + json_string(v[i]);
+    return s + "]";
+}
+
+}  // namespace
+
+std::string render_transpose_info(const TransposeLoad& load, const Target& t, Format format) {
+    if (format == Format::Json) {
+        std::string s = "{\"arch\": " + json_string(t.arch_name()) + ", \"target\": " + json_string(t.gfx) +
+                        ", \"instruction\": " + json_string(load.mnemonic) + ", \"mnemonic\": " + json_string(load.mnemonic) +
+                        ", \"kind\": \"transpose_load\", \"wave_size\": " + num(load.wave) + ",\n";
+        std::vector<std::string> fams;
+        for (Family f : load.families) fams.push_back(std::string(family_name(f)));
+        s += "\"families\": " + json_list(fams) + ", \"builtins\": [";
+        for (size_t i = 0; i < load.builtins.size(); ++i)
+            s += std::string(i ? ", " : "") + "{\"name\": " + json_string("__builtin_amdgcn_" + load.builtins[i]) +
+                 ", \"prototype\": " + json_string(transpose_builtin_prototype(load, load.builtins[i]).prototype) + "}";
+        s += "],\n\"features\": " + json_string(load.features) + ", \"memory\": " +
+             json_string(memory_space_name(load.space)) + ", \"encoding\": " + json_string(load.encoding) +
+             ", \"opcode\": " + num(load.opcode) + ", \"example\": " + json_string(load.example) + ",\n";
+        s += "\"lane_bits\": " + num(load.lane_bits) + ", \"element_bits\": " + num(load.element_bits) +
+             ", \"elements_per_lane\": " + num(load.per_lane()) + ", \"group\": " + num(load.group) +
+             ", \"vgprs\": " + num(load.vgprs) + ", \"vgpr_alignment\": " + json_string(load.vgpr_even ? "even" : "any") +
+             ", \"address_alignment_bytes\": " + num(load.address_align) + ", \"exec\": " + json_string(load.exec) + ",\n";
+        s += "\"rule\": " + json_string(transpose_rule_name(load.rule)) + ", \"rule_formula\": " +
+             json_string(load.rule == TransposeRule::Unknown ? "unknown: " + load.rule_unknown_why
+                                                             : transpose_rule_formula(load.rule)) +
+             ",\n\"confidence\": " + json_string(load.confidence) + ", \"confidence_basis\": " +
+             json_string(load.confidence_basis) + ",\n\"feeds\": [";
+        const auto feeds = transpose_feeds_on(load, t);
+        for (size_t i = 0; i < feeds.size(); ++i) {
+            const auto& x = feeds[i];
+            s += std::string(i ? ",\n " : "\n ") + "{\"instruction\": " + json_string(x.instruction) + ", \"operand\": " +
+                 json_string(x.operand) + ", \"order\": " + json_string(x.order == "row-major" ? "row" : "col") +
+                 (x.format.empty() ? "" : ", \"format\": " + json_string(x.format)) + ", \"calls\": " + num(x.calls) +
+                 ", \"builtin\": " + json_string(x.builtin) + "}";
+        }
+        s += "],\n\"source\": " + json_string(load.source) + ", \"catalog_line\": " + num(load.catalog_line) + "}\n";
+        return s;
+    }
+    std::vector<std::vector<std::string>> rows = {{"fact", "value"}};
+    for (auto& [k, v] : transpose_load_facts(load, t)) rows.push_back({k, v});
+    if (format == Format::Csv || format == Format::Markdown) return render_grid(rows, format);  // one table: the facts
+    const bool md = format == Format::Markdown;
+    std::string out = (md ? "## " : "") + load.mnemonic + " on " + t.gfx + " (" + std::string(family_title(t.family)) +
+                      "), wave" + num(load.wave) + ": transpose load\n\n";
+    out += render_grid(rows, md ? Format::Markdown : Format::Table);
+    out += "\nLane rule (" + std::string(transpose_rule_name(load.rule)) + "):\n  " +
+           (load.rule == TransposeRule::Unknown ? "unknown: " + load.rule_unknown_why : transpose_rule_formula(load.rule)) +
+           "\n";
+    out += "Confidence: " + load.confidence + " (" + load.confidence_basis + ")\n";
+    out += "Source: " + load.source + " (keys of docs/sources.md)\n";
+    return out;
 }
 
 }  // namespace lanescope

@@ -2,7 +2,8 @@
 // matrix descriptor (its fields, the element -> byte map, a TMA box read back),
 // and where a TMA box puts each element. The CLI (load --memory smem, tma) and
 // the other front ends print these; the model is lanescope/smem.hpp.
-#include "lanescope/smem.hpp"
+#include "lanescope/render_smem.hpp"
+#include "lanescope/numbers.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -12,12 +13,6 @@ namespace lanescope {
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
-std::string hex(std::uint64_t v, int digits) {
-    char b[32];
-    std::snprintf(b, sizeof b, "0x%0*llx", digits, static_cast<unsigned long long>(v));
-    return b;
-}
 
 
 // Where TMA put operand element (mn, k): K-major tiles are rows of K (row = mn, col = k), MN-major rows of MN.
@@ -327,6 +322,121 @@ std::string render_bank_access(const Target& t, std::string_view access, const s
         }
     }
     return s;
+}
+
+std::string render_smem_banks(const SmemBankReport& r, Format f) {
+    const SmemAccess& a = r.access;
+    const std::string phase_kind = a.matrix ? "8 row addresses (one 8x8 matrix)"
+                                   : r.phases.empty() ? ""
+                                   : num(static_cast<long long>(r.phases[0].lanes.size())) + " lanes";
+    if (f == Format::Json) {
+        std::string s = "{\"access\": \"" + a.name + "\", \"bytes_per_lane\": " + num(a.bytes) + ", \"store\": " +
+                        (a.store ? "true" : "false") + ", \"lanes_used\": " + num(a.lanes_used) +
+                        ", \"merged\": " + (r.merged ? "true" : "false") + ", \"merge_rule\": \"" + r.merge_rule +
+                        "\", \"wavefronts\": " + num(r.wavefronts) + ", \"minimum\": " + num(r.minimum) +
+                        ", \"bank_model\": {\"banks\": 32, \"bank_bytes\": 4, \"source\": \"CUDA C++ Programming Guide "
+                        "(shared memory, compute capability 5.x+); phases measured on an H200 with Nsight Compute\"},\n"
+                        " \"phases\": [";
+        for (size_t p = 0; p < r.phases.size(); ++p) {
+            const SmemPhase& ph = r.phases[p];
+            s += std::string(p ? ",\n  " : "\n  ") + "{\"lanes\": [";
+            for (size_t i = 0; i < ph.lanes.size(); ++i) s += (i ? ", " : "") + num(ph.lanes[i]);
+            s += "], \"wavefronts\": " + num(ph.wavefronts) + ", \"words_per_bank\": [";
+            for (size_t b = 0; b < 32; ++b) s += (b ? ", " : "") + num(ph.words_per_bank[b]);
+            s += "]}";
+        }
+        return s + "]}\n";
+    }
+    std::string s = a.name + ": " + num(a.bytes) + " bytes per " + (a.matrix ? "row address" : "lane") + ", " +
+                    num(static_cast<long long>(r.phases.size())) + " phase" + (r.phases.size() == 1 ? "" : "s") +
+                    " of " + phase_kind + "; 32 banks x 4 bytes\n";
+    if (r.merged) s += "merged: " + r.merge_rule + "\n";
+    s += "wavefronts: " + num(r.wavefronts) + " (minimum for these bytes: " + num(r.minimum) + ")\n\n";
+    s += "phase  lanes    wavefronts  distinct words per bank 0..31 (. = none)\n";
+    for (size_t p = 0; p < r.phases.size(); ++p) {
+        const SmemPhase& ph = r.phases[p];
+        std::string lanes = num(ph.lanes.front()) + "-" + num(ph.lanes.back());
+        std::string row;
+        for (int b = 0; b < 32; ++b) {
+            const int n = ph.words_per_bank[static_cast<size_t>(b)];
+            row += n == 0 ? '.' : n < 10 ? static_cast<char>('0' + n) : '+';
+            if (b % 8 == 7 && b < 31) row += ' ';
+        }
+        char line[160];
+        std::snprintf(line, sizeof line, "%-6zu %-8s %-11d %s\n", p, lanes.c_str(), ph.wavefronts, row.c_str());
+        s += line;
+    }
+    return s;
+}
+
+// ------------------------------------------------------- scale factors ---
+namespace {
+
+std::string lanes_text(const std::vector<int>& lanes) {
+    std::string s;
+    for (int l : lanes) s += (s.empty() ? "" : " ") + num(l);
+    return s;
+}
+
+std::string scale_factor_json(const Query& q, const ScaleFactorTile& t, const std::vector<ScaleFactorPlace>& ps) {
+    std::string s = "{" + query_header_json(q) + ", \"operand\": \"" + std::string(operand_name(t.operand)) +
+                    "\", \"memory\": \"smem\", \"path\": {\"cta_group\": " + num(t.cta_group) + ", \"mn\": " + num(t.mn) +
+                    ", \"mn_padded\": " + num(t.mn_padded) + ", \"scale_factors_per_mma\": " + num(t.nsf) +
+                    ", \"vector_size\": " + num(t.vec) + ", \"kblocks\": " + num(t.kblocks) + ", \"bytes\": " +
+                    num(t.bytes) + ", \"copy\": " + json_string(t.copy_shape) + ", \"smem_formula\": " +
+                    json_string(t.smem_formula) + ", \"global_formula\": " + json_string(t.global_formula) +
+                    ", \"copy_formula\": " + json_string(t.copy_formula) + ", \"tmem_formula\": " +
+                    json_string(t.tmem_formula) + ", \"id_formula\": " + json_string(t.id_formula) + "}, \"notes\": [";
+    for (size_t i = 0; i < t.notes.size(); ++i) s += (i ? ", " : "") + json_string(t.notes[i]);
+    s += "], " + evidence_json(t.evidence) + ", \"entries\": [";
+    const bool a = t.operand == Operand::SA;
+    for (size_t i = 0; i < ps.size(); ++i) {
+        const ScaleFactorPlace& p = ps[i];
+        s += std::string(i ? ", " : "") + "{\"row\": " + num(a ? p.mn : p.kb) + ", \"col\": " + num(a ? p.kb : p.mn) +
+             ", \"cta\": " + num(p.cta) + ", \"smem_byte\": " + num(p.smem_byte) + ", \"copy\": " + num(p.copy) +
+             ", \"copy_row\": " + num(p.copy_row) + ", \"copy_byte\": " + num(p.copy_byte) + ", \"tmem_lanes\": [";
+        for (size_t k = 0; k < p.tmem_lanes.size(); ++k) s += (k ? ", " : "") + num(p.tmem_lanes[k]);
+        s += "], \"tmem_column\": " + num(p.tmem_column) + ", \"tmem_byte\": " + num(p.tmem_byte) + ", \"bit_lo\": " +
+             num(8 * p.tmem_byte) + ", \"bit_hi\": " + num(8 * p.tmem_byte + 7) + ", \"mma\": " + num(p.mma) +
+             ", \"" + (a ? "sfa_id" : "sfb_id") + "\": " + num(p.sf_id) + ", \"j\": " + num(p.j) + "}";
+    }
+    s += "]";
+    if (ps.size() == 1) s += ", \"answer\": " + json_string(scale_factor_answer(t, ps.front()));
+    return s + "}\n";
+}
+
+}  // namespace
+
+std::string render_scale_factor_tile(const Query& q, const ScaleFactorTile& t, Format f, int row, int col) {
+    const bool a = t.operand == Operand::SA;
+    std::vector<ScaleFactorPlace> ps;
+    if (row >= 0 || col >= 0) {
+        if (row < 0 || col < 0)
+            throw Error(std::string("one scale factor needs both --row and --col (") +
+                        (a ? "SFA: --row m, --col K-block" : "SFB: --row K-block, --col n") + ")");
+        ps.push_back(a ? t.place(row, col) : t.place(col, row));
+    } else {
+        for (int x = 0; x < t.extent; ++x)
+            for (int kb = 0; kb < t.kblocks; ++kb) ps.push_back(t.place(x, kb));
+    }
+    if (f == Format::Json) return scale_factor_json(q, t, ps);
+    const std::string X = a ? "SFA" : "SFB", id = a ? "sfa_id" : "sfb_id";
+    std::vector<std::vector<std::string>> rows = {
+        {"element", "cta", "smem_byte", "tcgen05.cp", "src_row", "src_byte", "tmem_lanes", "column", "bits", "mma", id, "j"}};
+    for (const ScaleFactorPlace& p : ps)
+        rows.push_back({X + "[" + num(a ? p.mn : p.kb) + "][" + num(a ? p.kb : p.mn) + "]", num(p.cta), num(p.smem_byte),
+                        num(p.copy), num(p.copy_row), num(p.copy_byte), lanes_text(p.tmem_lanes), num(p.tmem_column),
+                        "[" + num(8 * p.tmem_byte + 7) + ":" + num(8 * p.tmem_byte) + "]", num(p.mma), num(p.sf_id),
+                        num(p.j)});
+    if (f != Format::Table) return render_grid(rows, f);
+    std::string s = query_title(q) + "\n" + X + " from memory to Tensor Memory (" + (a ? "row m" : "column n") +
+                    ", K-block kb = k/" + num(t.vec) + "; " + num(t.nsf) + " per MMA, " + num(t.kblocks) +
+                    " K-blocks = one 512-byte block per 128 " + (a ? "rows" : "columns") + ")\n";
+    s += "  shared memory: " + t.smem_formula + "\n  global memory: " + t.global_formula + "\n  copy: " + t.copy_formula +
+         "\n  TMEM: " + t.tmem_formula + "\n  MMA: " + t.id_formula + "\n";
+    for (const std::string& n : t.notes) s += "  note: " + n + "\n";
+    if (ps.size() == 1) s += "  answer: " + scale_factor_answer(t, ps.front()) + "\n";
+    return s + "\n" + render_grid(rows, f) + evidence_text(t.evidence);
 }
 
 }  // namespace lanescope

@@ -2,6 +2,8 @@
 // table, CSV, markdown or the JSON contract of docs/memory.md.
 #include "lanescope/memory.hpp"
 #include "lanescope/render.hpp"
+#include "lanescope/numbers.hpp"
+#include "lanescope/render_memory.hpp"
 #include "util/text_util.hpp"
 
 #include <algorithm>
@@ -13,7 +15,6 @@ namespace lanescope {
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
 
 std::string ratio(long long cost, long long minimum) {
     char buf[32];

@@ -2,6 +2,8 @@
 // a wave in every location and the tile's parameters in every header.
 #include "lanescope/palette.hpp"
 #include "lanescope/tile.hpp"
+#include "lanescope/numbers.hpp"
+#include "lanescope/render_tile.hpp"
 
 #include <charconv>
 #include <functional>
@@ -10,7 +12,6 @@ namespace lanescope {
 
 namespace {
 
-std::string num(long long v) { return std::to_string(v); }
 
 void append_int(std::string& s, const char* key, int v) {
     char buf[16];

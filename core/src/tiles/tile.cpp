@@ -29,7 +29,6 @@ Role role_of(Operand op) {
     }
 }
 
-std::string num(long long v) { return std::to_string(v); }
 
 bool power_of_two(long long v) { return v > 0 && (v & (v - 1)) == 0; }
 
