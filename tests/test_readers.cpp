@@ -8,6 +8,7 @@
 #include "lanescope/check.hpp"
 #include "lanescope/files.hpp"
 #include "lanescope/gluon.hpp"
+#include "lanescope/linear.hpp"
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
@@ -390,4 +391,21 @@ TEST_CASE("check explains a difference in the user's terms: registers, lanes, tr
     CHECK(list != std::string::npos);
     CHECK(ex < list);
     std::filesystem::remove(file);
+}
+
+TEST_CASE("readers: block bases are read in every form (Triton's toString() too) and counted apart") {
+    // One CTA of a pair is one more wave after the warps, in Triton's JSON, Gluon's constructor and
+    // LinearLayout::toString() ("block=1 -> (2, 0)") alike; block_bases says how many there are.
+    const char* forms[] = {
+        R"({"reg_bases": [[0, 1]], "lane_bases": [[1, 0]], "warp_bases": [[0, 0]], "block_bases": [[2, 0]], "shape": [4, 2]})",
+        "DistributedLinearLayout(reg_bases=[[0, 1]], lane_bases=[[1, 0]], warp_bases=[[0, 0]], block_bases=[[2, 0]], "
+        "shape=[4, 2])",
+        " - register=1 -> (0, 1)\n - lane=1 -> (1, 0)\n - warp=1 -> (0, 0)\n - block=1 -> (2, 0)\n"
+        "where out dims are: [dim0 (size 4), dim1 (size 2)]"};
+    for (const char* text : forms) {
+        INFO(text);
+        const lanescope::LinearLayout L = lanescope::parse_linear(text, "test");
+        CHECK(L.warp == std::vector<std::pair<int, int>>{{0, 0}, {2, 0}});
+        CHECK(L.block_bases == 1);
+    }
 }

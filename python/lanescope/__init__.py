@@ -804,8 +804,8 @@ class LinearLayout:
         self.rows, self.cols = d["rows"], d["cols"]
         warp = [list(b) for b in d["warp"]]
         # The engine reads Triton's block bases as warps after the warps (one CTA of a pair is one more
-        # wave of the pair); they are kept apart here, as Triton has them.
-        blocks = _block_bases_count(text)
+        # wave of the pair) and says how many; they are kept apart here, as Triton has them.
+        blocks = d["block_bases"]
         self.bases = {"register": [list(b) for b in d["register"]], "lane": [list(b) for b in d["lane"]],
                       "warp": warp[:len(warp) - blocks], "block": warp[len(warp) - blocks:]}
         self.row, self.col, self.wave, self.lane, self.reg = d["row"], d["col"], d["wave"], d["lane_index"], d["reg"]
@@ -819,27 +819,6 @@ class LinearLayout:
     def __repr__(self):
         return (f"<lanescope.LinearLayout {self.rows}x{self.cols}: {len(self.bases['register'])} register, "
                 f"{len(self.bases['lane'])} lane, {len(self.bases['warp'])} warp bases>")
-
-
-def _block_bases_count(text):
-    """How many block bases the text gives (Triton's JSON "block_bases" or Gluon's block_bases=[...])."""
-    for key in ('"block_bases"', "block_bases"):
-        at = text.find(key)
-        if at < 0:
-            continue
-        start = text.find("[", at)
-        if start < 0:
-            return 0
-        depth = 0
-        for end in range(start, len(text)):
-            depth += {"[": 1, "]": -1}.get(text[end], 0)
-            if depth == 0:
-                try:
-                    return len(_json.loads(text[start:end + 1]))
-                except ValueError:
-                    return 0
-        return 0
-    return 0
 
 
 def from_gluon(layout, shape) -> LinearLayout:

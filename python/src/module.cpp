@@ -498,6 +498,7 @@ py::dict linear_layout(const std::string& text) {
     py::dict d;
     d["rows"] = L.rows, d["cols"] = L.cols;
     d["register"] = bases(L.reg), d["lane"] = bases(L.lane), d["warp"] = bases(L.warp);
+    d["block_bases"] = L.block_bases;  // the last warp bases that the text gave as block bases
     d["row"] = row, d["col"] = col, d["wave"] = wave, d["lane_index"] = lane, d["reg"] = reg;
     return d;
 }

@@ -338,6 +338,19 @@ def test_block_bases_stay_block_bases():
     assert back["warp_bases"] == [[0, 0]] and back["block_bases"] == [[2, 0]]
 
 
+def test_block_bases_of_every_form_are_the_readers():
+    # Triton's LinearLayout::toString() and a Gluon constructor with its block base spelled in
+    # another order: the engine's reader says which bases were block bases, not a bracket count.
+    text = (" - register=1 -> (0, 1)\n - lane=1 -> (1, 0)\n - warp=1 -> (0, 0)\n - block=1 -> (2, 0)\n"
+            "where out dims are: [dim0 (size 4), dim1 (size 2)]")
+    L = lanescope.LinearLayout(text)
+    assert L.bases["warp"] == [[0, 0]] and L.bases["block"] == [[2, 0]]
+    gluon = ("DistributedLinearLayout(block_bases=[[2, 0]], reg_bases=[[0, 1]], lane_bases=[[1, 0]], "
+             "warp_bases=[[0, 0]], shape=[4, 2])")
+    L = lanescope.LinearLayout(gluon)
+    assert L.bases["warp"] == [[0, 0]] and L.bases["block"] == [[2, 0]]
+
+
 def test_an_uninitialised_core_layout_raises():
     code = ("import lanescope, lanescope._core as c\n"
             "for m in ('info', 'arrays', 'inverse'):\n"

@@ -30,6 +30,9 @@ inline constexpr long long kLinearMaxCells = 1 << 24; // rows * cols
 struct LinearLayout {
     std::vector<std::pair<int, int>> reg, lane, warp;  // (row, col) each index bit moves to
     int rows = 0, cols = 0;                            // the "shape"
+    // How many of the last warp bases are block bases of the text read (parse_linear: Triton's
+    // "block_bases", one CTA of a pair as one more wave); 0 for a layout lanescope made.
+    int block_bases = 0;
     std::pair<int, int> apply(int reg_index, int lane_index, int warp_index) const;
     int reg_count() const { return 1 << reg.size(); }
     int lane_count() const { return 1 << lane.size(); }

@@ -276,6 +276,7 @@ LinearLayout finish_linear(const RawLinear& raw, const std::string& where, const
             throw Error(where + ": \"" + key[3] + "\"[0] = [" + num(r) + ", " + num(c) + "] is outside the shape " + num(R) +
                         " x " + num(C));
         L.warp.push_back({static_cast<int>(r), static_cast<int>(c)});  // the CTA: after the last warp
+        ++L.block_bases;
     }
     return L;
 }
@@ -548,7 +549,7 @@ LinearLayout parse_linear_text(std::string_view text, const std::string& where) 
             rest.remove_prefix(1);
         }
         raw.counted[d]++;
-        if (d < 3 && raw.counted[d] <= kMaxDim[d]) bases.push_back(b);
+        if (d < 3 ? raw.counted[d] <= kMaxDim[d] : raw.counted[d] <= 1) bases.push_back(b);  // as keep_basis
     }
     if (!done)
         throw Error(where + ": no \"where out dims are: [dim0 (size R), dim1 (size C)]\" line: the text of Triton's "
@@ -569,7 +570,7 @@ LinearLayout parse_linear_text(std::string_view text, const std::string& where) 
         if (b.n != out_dims.size())
             throw Error(where + ": a " + kInDims[b.dim] + " basis has " + num(static_cast<long long>(b.n)) +
                         " numbers, but there are " + num(static_cast<long long>(out_dims.size())) + " out dims");
-        auto& v = b.dim == 0 ? raw.reg : b.dim == 1 ? raw.lane : raw.warp;
+        auto& v = b.dim == 0 ? raw.reg : b.dim == 1 ? raw.lane : b.dim == 2 ? raw.warp : raw.block;
         v.push_back({b.v[row_at], b.v[col_at]});
     }
     static const char* const keys[5] = {"register", "lane", "warp", "block", "where out dims are"};
