@@ -10,16 +10,7 @@
 
 namespace lsapp {
 
-const std::vector<std::string_view>& modifier_fields() {
-    static const std::vector<std::string_view> kFields = {
-        "cbsz",          "abid",           "blgp",           "opsel",          "wave",
-        "opsel_a",       "opsel_b",        "selector",       "matrix_a_fmt",   "matrix_b_fmt",
-        "matrix_a_scale", "matrix_b_scale", "matrix_a_scale_fmt", "matrix_b_scale_fmt", "index_key",
-        // NVIDIA Blackwell (Tensor Memory, sm_120's scale selectors) and shared-memory descriptors.
-        "tmem_load", "num_warps", "sfa_id", "sfb_id", "half_split", "sf_byte_a", "sf_thread_a", "sf_byte_b",
-        "sf_thread_b", "smem_a", "smem_major", "swizzle", "lbo", "sbo", "smem_address", "base_offset"};
-    return kFields;
-}
+const std::vector<std::string_view>& modifier_fields() { return ls::modifier_field_names(); }
 
 int modifier_field(const ls::Modifiers& m, std::string_view name) { return ls::modifier_value(m, name); }
 

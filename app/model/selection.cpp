@@ -1,5 +1,7 @@
 #include "model/selection.hpp"
 
+#include <vector>
+
 namespace lsapp {
 
 const ls::OperandLayout* LayoutSet::find(ls::Operand op) const {
@@ -9,17 +11,37 @@ const ls::OperandLayout* LayoutSet::find(ls::Operand op) const {
 }
 
 ls::Modifiers legalize(const ls::Instruction& ins, const ls::Target& t, ls::Modifiers want) {
-    // Drop the most dependent fields first: abid depends on cbsz, opsel on wave.
-    static const char* const order[] = {"selector", "opsel_b", "opsel_a", "abid", "opsel", "blgp", "cbsz", "wave"};
-    for (int dropped = 0;; ++dropped) {
+    // The choices are kept one by one, field after field (core's order), each while the ones kept so
+    // far still resolve; a field refused now is asked again after the others, as its legality may hang
+    // on a later one (opsel on the wave size), until a pass keeps nothing more.
+    auto legal = [&](const ls::Modifiers& m) {
         try {
-            ls::resolve_modifiers(ins, t, want);
-            return want;
+            ls::resolve_modifiers(ins, t, m);
+            return true;
         } catch (const ls::Error&) {
-            if (dropped == 8) return ls::Modifiers{};
-            set_modifier(want, order[dropped], -1);
+            return false;
+        }
+    };
+    if (legal(want)) return want;
+    ls::Modifiers kept;
+    std::vector<std::string_view> left;
+    for (std::string_view f : ls::modifier_field_names())
+        if (ls::modifier_value(want, f) >= 0) left.push_back(f);
+    for (bool more = true; more;) {
+        more = false;
+        for (auto it = left.begin(); it != left.end();) {
+            ls::Modifiers next = kept;
+            ls::set_modifier(next, *it, ls::modifier_value(want, *it));
+            if (legal(next)) kept = next, it = left.erase(it), more = true;
+            else ++it;
         }
     }
+    if (want.descriptor) {
+        ls::Modifiers next = kept;
+        next.descriptor = want.descriptor;
+        if (legal(next)) kept = next;
+    }
+    return kept;
 }
 
 LayoutSet resolve_selection(const ls::Catalog& cat, const Selection& sel) {

@@ -90,3 +90,21 @@ TEST_CASE("the benchmark's largest layout is at least as large as every other") 
         if (op != ls::Operand::C) other += ls::layout_of(small, cat.find_target("gfx942"), op, ls::Modifiers{}).elements();
     CHECK(best >= other);
 }
+
+TEST_CASE("modifiers: every field is legalized on its own, Blackwell's and shared memory's too") {
+    // A stale choice of one family (a scale-factor id on a kind::f16 MMA) drops only itself: the
+    // read-back and the descriptor's swizzle the user chose stay.
+    const auto& cat = ls::Catalog::builtin();
+    const ls::Target& t = cat.find_target("sm_100a");
+    const ls::Instruction& ins = cat.find_instruction(t, "tcgen05_mma_m128n256k16_f16_f16");
+    ls::Modifiers m;
+    set_modifier(m, "tmem_load", 1);  // 32x32b
+    set_modifier(m, "swizzle", 3);    // 128B
+    set_modifier(m, "sfa_id", 2);     // not block-scaled: refused
+    CHECK_THROWS_AS(ls::resolve_modifiers(ins, t, m), ls::Error);
+    const ls::Modifiers legal = legalize(ins, t, m);
+    CHECK(modifier_value(legal, "sfa_id") == -1);
+    CHECK(modifier_value(legal, "tmem_load") == 1);
+    CHECK(modifier_value(legal, "swizzle") == 3);
+    CHECK(ls::modifier_field_names().size() == 31);
+}

@@ -346,6 +346,9 @@ int modifier_value(const ResolvedModifiers& m, std::string_view name);
 // The same on the modifiers as given: -1 (not given) for unknown names.
 int modifier_value(const Modifiers& m, std::string_view name);
 void set_modifier(Modifiers& m, std::string_view name, int value);
+// Every field those three know, in Modifiers' order ("cbsz" ... "base_offset"; the 64-bit
+// --descriptor is Modifiers::descriptor, aside).
+const std::vector<std::string_view>& modifier_field_names();
 // Named values of the gfx1250 controls, as LLVM's assembler spells them:
 // matrix_a_fmt / matrix_b_fmt FP8 BF8 FP6 BF6 FP4 (0..4), matrix_a_scale /
 // matrix_b_scale ROW0 ROW1 (0, 1), matrix_a_scale_fmt / matrix_b_scale_fmt E8M0

@@ -31,6 +31,7 @@
 #include "util/text_util.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -1335,43 +1336,43 @@ std::string lane_group_name(const Instruction& ins, int wave) {
 }
 
 namespace {
-// The modifier fields by name, for both structs (they share field names).
+// The integer modifier fields, by name and member, in one order for both structs (they share
+// field names); the names are modifier_field_names().
+constexpr std::string_view kFieldNames[] = {
+    "cbsz",      "abid",      "blgp",          "opsel",         "wave",           "opsel_a",        "opsel_b",
+    "selector",  "matrix_a_fmt", "matrix_b_fmt", "matrix_a_scale", "matrix_b_scale", "matrix_a_scale_fmt",
+    "matrix_b_scale_fmt", "index_key", "tmem_load", "num_warps", "sfa_id", "sfb_id", "half_split",
+    "sf_byte_a", "sf_thread_a", "sf_byte_b", "sf_thread_b", "smem_a", "smem_major", "swizzle", "lbo", "sbo",
+    "smem_address", "base_offset"};
+constexpr size_t kFieldCount = sizeof kFieldNames / sizeof kFieldNames[0];
+
+template <class Mods>
+const std::array<int Mods::*, kFieldCount>& field_members() {
+    static const std::array<int Mods::*, kFieldCount> members = {
+        &Mods::cbsz,          &Mods::abid,           &Mods::blgp,           &Mods::opsel,
+        &Mods::wave,          &Mods::opsel_a,        &Mods::opsel_b,        &Mods::selector,
+        &Mods::matrix_a_fmt,  &Mods::matrix_b_fmt,   &Mods::matrix_a_scale, &Mods::matrix_b_scale,
+        &Mods::matrix_a_scale_fmt, &Mods::matrix_b_scale_fmt, &Mods::index_key, &Mods::tmem_load,
+        &Mods::num_warps,     &Mods::sfa_id,         &Mods::sfb_id,         &Mods::half_split,
+        &Mods::sf_byte_a,     &Mods::sf_thread_a,    &Mods::sf_byte_b,      &Mods::sf_thread_b,
+        &Mods::smem_a,        &Mods::smem_major,     &Mods::swizzle,        &Mods::lbo,
+        &Mods::sbo,           &Mods::smem_address,   &Mods::base_offset};
+    return members;
+}
+
 template <class Mods>
 auto modifier_field(Mods& m, std::string_view name) -> decltype(&m.cbsz) {
-    if (name == "cbsz") return &m.cbsz;
-    if (name == "abid") return &m.abid;
-    if (name == "blgp") return &m.blgp;
-    if (name == "opsel") return &m.opsel;
-    if (name == "wave") return &m.wave;
-    if (name == "opsel_a") return &m.opsel_a;
-    if (name == "opsel_b") return &m.opsel_b;
-    if (name == "selector") return &m.selector;
-    if (name == "matrix_a_fmt") return &m.matrix_a_fmt;
-    if (name == "matrix_b_fmt") return &m.matrix_b_fmt;
-    if (name == "matrix_a_scale") return &m.matrix_a_scale;
-    if (name == "matrix_b_scale") return &m.matrix_b_scale;
-    if (name == "matrix_a_scale_fmt") return &m.matrix_a_scale_fmt;
-    if (name == "matrix_b_scale_fmt") return &m.matrix_b_scale_fmt;
-    if (name == "index_key") return &m.index_key;
-    if (name == "tmem_load") return &m.tmem_load;
-    if (name == "num_warps") return &m.num_warps;
-    if (name == "sfa_id") return &m.sfa_id;
-    if (name == "sfb_id") return &m.sfb_id;
-    if (name == "half_split") return &m.half_split;
-    if (name == "sf_byte_a") return &m.sf_byte_a;
-    if (name == "sf_thread_a") return &m.sf_thread_a;
-    if (name == "sf_byte_b") return &m.sf_byte_b;
-    if (name == "sf_thread_b") return &m.sf_thread_b;
-    if (name == "smem_a") return &m.smem_a;
-    if (name == "smem_major") return &m.smem_major;
-    if (name == "swizzle") return &m.swizzle;
-    if (name == "lbo") return &m.lbo;
-    if (name == "sbo") return &m.sbo;
-    if (name == "smem_address") return &m.smem_address;
-    if (name == "base_offset") return &m.base_offset;
+    using Plain = std::remove_const_t<Mods>;
+    for (size_t i = 0; i < kFieldCount; ++i)
+        if (kFieldNames[i] == name) return &(m.*field_members<Plain>()[i]);
     return nullptr;
 }
 }  // namespace
+
+const std::vector<std::string_view>& modifier_field_names() {
+    static const std::vector<std::string_view> names(std::begin(kFieldNames), std::end(kFieldNames));
+    return names;
+}
 
 int modifier_value(const ResolvedModifiers& m, std::string_view name) {
     const int* field = modifier_field(m, name);
