@@ -355,7 +355,10 @@ std::string smem_element_name(Operand op, std::pair<int, int> at) {
     return std::string(operand_name(op)) + "[" + std::to_string(row) + "][" + std::to_string(col) + "]";
 }
 
-SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+// The operand's extents and types as shared memory holds them (one CTA's half under cta_group::2,
+// sparse A's compressed K), with notes on those and on the padded sub-byte types; refuses an operand
+// that is not read from shared memory.
+SmemOperand smem_extents(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
     if (!in_shared_memory(ins, op, mods))
         throw Error("operand " + std::string(operand_name(op)) + " of " + ins.mnemonic +
                     " is not read from shared memory" +
@@ -365,7 +368,6 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
     SmemOperand s;
     s.operand = op;
     const bool tc = is_tcgen05(ins);
-    const DescriptorFormat fmt = format_of(ins);
     const int halves = tc && ins.cta_group == 2 ? 2 : 1;
     if (op == Operand::A) {
         s.mn = tc ? ins.m / halves : 64;
@@ -394,49 +396,52 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
     }
     s.element_bits = elem_bits(s.type);
     s.slot_bits = smem_slot_bits(ins, s.type);
-    const int bits = s.slot_bits;         // the tile's geometry (the padded sub-byte types: 8)
-    const int vbits = s.element_bits;     // the value
-    const std::string tname(detail::ptx_type_name(s.type));  // PTX's names: e3m2, e2m3, e2m1
-    const std::string who = std::string(descriptor_format_name(fmt)) + " operand " + std::string(operand_name(op)) +
-                            " (" + ins.mnemonic + ")";
+    return s;
+}
 
-    s.major = mods.smem_major == 1 ? SmemMajor::MN : SmemMajor::K;
-    if (s.major == SmemMajor::MN) {
-        if (!tc && bits != 16)
-            throw Error("--major MN is not legal for " + who + ": wgmma's transpose (imm-trans-a/b) exists only for "
-                        "16-bit types (f16, bf16), not " + tname + " (PTX ISA §9.7.15.5.1.2); legal: --major K");
-        if (tc && vbits < 8)
-            throw Error("--major MN is not legal for " + who + ": " + num(vbits) + "-bit " + tname +
-                        " A/B are K-major only (PTX ISA §9.7.16.10.6, Table 54: MN-major is for 8- and 16-bit "
-                        "values, and 32-bit with 128B_base32B; CUTLASS UMMA::InstrDescriptor: MN-major only for "
-                        "E4M3, E5M2, INT8, F16, BF16, TF32); legal: --major K");
-    }
-    // The swizzle (default 128B: CUTLASS's atom for any tile whose K (K-major) or MN (MN-major) extent
-    // spans 128 bytes; tcgen05 MN-major 32-bit: 128B_base32B, its only legal mode).
+// Refuses --major MN where the instruction has no MN-major form for the type (`bits`: the tile's slot,
+// `vbits`: the value).
+void check_major(SmemMajor major, bool tc, int bits, int vbits, const std::string& who, const std::string& tname) {
+    if (major != SmemMajor::MN) return;
+    if (!tc && bits != 16)
+        throw Error("--major MN is not legal for " + who + ": wgmma's transpose (imm-trans-a/b) exists only for "
+                    "16-bit types (f16, bf16), not " + tname + " (PTX ISA §9.7.15.5.1.2); legal: --major K");
+    if (tc && vbits < 8)
+        throw Error("--major MN is not legal for " + who + ": " + num(vbits) + "-bit " + tname +
+                    " A/B are K-major only (PTX ISA §9.7.16.10.6, Table 54: MN-major is for 8- and 16-bit "
+                    "values, and 32-bit with 128B_base32B; CUTLASS UMMA::InstrDescriptor: MN-major only for "
+                    "E4M3, E5M2, INT8, F16, BF16, TF32); legal: --major K");
+}
+
+// The swizzle: --swizzle, else the default (128B: CUTLASS's atom for any tile whose K (K-major) or MN
+// (MN-major) extent spans 128 bytes; tcgen05 MN-major 32-bit: 128B_base32B, its only legal mode);
+// refuses one the instruction, the major or the type does not take.
+SmemSwizzle swizzle_of(const ResolvedModifiers& mods, bool tc, SmemMajor major, int bits, const std::string& who) {
     SmemSwizzle sw = SmemSwizzle::B128;
-    if (tc && s.major == SmemMajor::MN && bits == 32) sw = SmemSwizzle::B128Base32;
+    if (tc && major == SmemMajor::MN && bits == 32) sw = SmemSwizzle::B128Base32;
     if (mods.swizzle >= 0) sw = static_cast<SmemSwizzle>(mods.swizzle);
     if (sw == SmemSwizzle::B128Base32 && !tc)
         throw Error("--swizzle 128B_base32B is not legal for " + who + ": it is tcgen05's (128B with 32-byte "
                     "atomicity); legal for wgmma: none, 32B, 64B, 128B");
-    if (tc && s.major == SmemMajor::MN && bits == 32 && sw != SmemSwizzle::B128Base32)
+    if (tc && major == SmemMajor::MN && bits == 32 && sw != SmemSwizzle::B128Base32)
         throw Error("--swizzle " + std::string(smem_swizzle_name(sw)) + " is not legal for " + who +
                     ": MN-major 32-bit operands take only 128B_base32B (PTX tcgen05 §9.7.16.10.6); legal: --swizzle "
                     "128B_base32B, or --major K");
-    if (tc && s.major == SmemMajor::MN && bits != 32 && sw == SmemSwizzle::B128Base32)
+    if (tc && major == SmemMajor::MN && bits != 32 && sw == SmemSwizzle::B128Base32)
         throw Error("--swizzle 128B_base32B is not legal for " + who + ": with MN-major it is for 32-bit types only "
                     "(PTX tcgen05 §9.7.16.10.6); legal: none, 32B, 64B, 128B");
-    if (tc && s.major == SmemMajor::K && sw == SmemSwizzle::B128Base32)
+    if (tc && major == SmemMajor::K && sw == SmemSwizzle::B128Base32)
         throw Error("--swizzle 128B_base32B is not legal for " + who + " with --major K: CUTLASS's make_umma_desc "
                     "static_asserts K-major 128B_base32B invalid, and PTX ISA §9.7.16.10.6 lists no K-major atom for it "
                     "(Table 55) although its Table 54 allows the combination; lanescope sides with Table 55 and CUTLASS; "
                     "legal: none, 32B, 64B, 128B (128B_base32B with --major MN for 32-bit types)");
-    const int W = swizzle_span(sw);
-    const long long mn_bytes = static_cast<long long>(s.mn) * bits / 8;
-    const long long k_bytes = static_cast<long long>(s.k) * bits / 8;
+    return sw;
+}
 
-    // CUTLASS's values for tile_to_shape(atom, (MN, K)), atoms repeated along MN first
-    // (make_gmma_desc / make_umma_desc).
+// CUTLASS's LBO and SBO for tile_to_shape(atom, (MN, K)), atoms repeated along MN first
+// (make_gmma_desc / make_umma_desc).
+std::pair<long long, long long> cutlass_offsets(const SmemOperand& s, SmemSwizzle sw, long long mn_bytes) {
+    const int W = swizzle_span(sw);
     long long lbo = 0, sbo = 0;
     if (s.major == SmemMajor::K) {
         if (W == 0) {
@@ -458,9 +463,15 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
             sbo = static_cast<long long>(ceil_div(mn_bytes, W)) * 8 * W;
         }
     }
+    return {lbo, sbo};
+}
+
+// The descriptor's fields and value; from a given tcgen05 descriptor also its LBO mode (refused where
+// it does not apply), with notes on that mode and on reserved bits set.
+void set_descriptor(SmemOperand& s, DescriptorFormat fmt, SmemSwizzle sw, long long lbo, long long sbo, bool tc,
+                    const ResolvedModifiers& mods) {
+    const int W = swizzle_span(sw);
     const bool from_descriptor = mods.descriptor.has_value();
-    if (mods.lbo >= 0) lbo = mods.lbo;
-    if (mods.sbo >= 0) sbo = mods.sbo;
     s.desc.format = fmt;
     s.desc.swizzle = sw;
     s.desc.lbo = static_cast<std::uint32_t>(lbo);
@@ -488,8 +499,13 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
                                   "on hardware): the layout shown reads the descriptor as if they were 0");
     }
     s.value = from_descriptor ? *mods.descriptor : encode_descriptor(s.desc);
+}
 
-    // What the hardware reads of the fields.
+// Which of LBO, SBO and the base offset the hardware reads for this operand, with notes on those it
+// ignores and on the CUTLASS values taken where none is given.
+void note_field_use(SmemOperand& s, SmemSwizzle sw, long long mn_bytes, long long k_bytes, long long lbo, long long sbo,
+                    bool tc, const std::string& tname, const ResolvedModifiers& mods) {
+    const int W = swizzle_span(sw);
     const bool swz = W > 0;
     if (s.major == SmemMajor::K) {
         s.lbo_used = (!swz && k_bytes > 16) || (s.desc.lbo_mode == 1 && s.desc.start % W + k_bytes > W);
@@ -500,6 +516,7 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
         s.sbo_used = swz ? s.k > (sw == SmemSwizzle::B128Base32 ? 4 : 8) : mn_bytes > 16;
     }
     s.base_offset_used = swz;
+    const bool from_descriptor = mods.descriptor.has_value();
     const bool lbo_given = mods.lbo >= 0, sbo_given = mods.sbo >= 0;
     if (!s.lbo_used) {
         std::string why = s.major == SmemMajor::K && swz
@@ -524,82 +541,91 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
                           (tc ? "make_umma_desc" : "make_gmma_desc") + " values for a " + num(s.mn) + " x " + num(s.k) +
                           " " + tname + " tile, " + std::string(smem_major_name(s.major)) + "-major, " +
                           std::string(smem_swizzle_name(sw)));
+}
 
-    // Refusals: what the hardware does not allow.
-    auto field_check = [&](const char* flag, long long v) {
-        if (v % 16 != 0 || v < 0 || v >= kWindow)
-            throw Error(std::string(flag) + " " + num(v) + " is not legal for " + who + ": descriptor fields are "
-                        "16-byte units of an 18-bit byte value; legal: a multiple of 16 in 0.." + num(kWindow - 16));
-    };
-    field_check("--smem-address", s.desc.start);
-    if (s.lbo_used || lbo_given) field_check("--lbo", lbo);  // a given field is encoded even where it is ignored
-    if (s.sbo_used || sbo_given) field_check("--sbo", sbo);
-    if (!swz) {
-        // No swizzle: every core matrix is 128 contiguous bytes (8 rows x 16 bytes, PTX's canonical layouts);
-        // LBO and SBO place them, and two placed on the same bytes would hold different elements there.
-        const bool kmaj = s.major == SmemMajor::K;
-        const int step_mn = kmaj ? 8 : std::max(1, 128 / bits), step_k = kmaj ? std::max(1, 128 / bits) : 8;
-        if (const auto o = overlapping_blocks(s, step_mn, step_k, [](int) { return 128; }))
-            throw Error("--lbo " + num(lbo) + " with --sbo " + num(sbo) + " is not legal for " + who +
-                        " without a swizzle: each core matrix is 128 contiguous bytes (8 rows x 16 bytes), and the "
-                        "core matrices starting at " + smem_element_name(op, o->first) + " (byte " + num(o->first_at) +
-                        ") and " + smem_element_name(op, o->second) + " (byte " + num(o->second_at) +
-                        ") overlap; legal: LBO and SBO that keep core matrices 128 bytes apart, e.g. CUTLASS's LBO " +
-                        num(s.major == SmemMajor::K ? static_cast<long long>(ceil_div(s.mn, 8)) * 128
-                                                    : static_cast<long long>(ceil_div(mn_bytes, 16)) * 128) +
-                        ", SBO 128");
+// Refuses a descriptor field that is not a 16-byte unit of the descriptor's 18-bit byte value.
+void check_field(const char* flag, long long v, const std::string& who) {
+    if (v % 16 != 0 || v < 0 || v >= kWindow)
+        throw Error(std::string(flag) + " " + num(v) + " is not legal for " + who + ": descriptor fields are "
+                    "16-byte units of an 18-bit byte value; legal: a multiple of 16 in 0.." + num(kWindow - 16));
+}
+
+// No swizzle: every core matrix is 128 contiguous bytes (8 rows x 16 bytes, PTX's canonical layouts);
+// LBO and SBO place them, and refused are two placed on the same bytes (they would hold different
+// elements there).
+void check_unswizzled(const SmemOperand& s, long long mn_bytes, long long lbo, long long sbo, const std::string& who) {
+    const int bits = s.slot_bits;
+    const bool kmaj = s.major == SmemMajor::K;
+    const int step_mn = kmaj ? 8 : std::max(1, 128 / bits), step_k = kmaj ? std::max(1, 128 / bits) : 8;
+    if (const auto o = overlapping_blocks(s, step_mn, step_k, [](int) { return 128; }))
+        throw Error("--lbo " + num(lbo) + " with --sbo " + num(sbo) + " is not legal for " + who +
+                    " without a swizzle: each core matrix is 128 contiguous bytes (8 rows x 16 bytes), and the "
+                    "core matrices starting at " + smem_element_name(s.operand, o->first) + " (byte " +
+                    num(o->first_at) + ") and " + smem_element_name(s.operand, o->second) + " (byte " + num(o->second_at) +
+                    ") overlap; legal: LBO and SBO that keep core matrices 128 bytes apart, e.g. CUTLASS's LBO " +
+                    num(s.major == SmemMajor::K ? static_cast<long long>(ceil_div(s.mn, 8)) * 128
+                                                : static_cast<long long>(ceil_div(mn_bytes, 16)) * 128) +
+                    ", SBO 128");
+}
+
+// Swizzled K-major: every 8-row group's K slice must lie inside one W-byte swizzle row, and the groups
+// must not overlap (a group is one swizzle period: 8 rows of W bytes); refuses an SBO or start that
+// breaks either.
+void check_swizzled_k(const SmemOperand& s, int W, long long k_bytes, long long sbo, const std::string& who) {
+    const int groups = ceil_div(s.mn, 8);
+    if (groups > 1 && sbo < 8LL * W)
+        throw Error("--sbo " + num(sbo) + " is not legal for " + who + " with the " + num(W) +
+                    "B swizzle: an 8-row group is one swizzle period (8 rows x " + num(W) + " bytes = " +
+                    num(8 * W) + "); a smaller SBO puts the next group inside it; legal: SBO >= " + num(8 * W));
+    for (int g = 0; g < groups; ++g) {
+        const long long at = (s.desc.start + g * sbo) % W;
+        // Absolute LBO: K may run on into the chunk at LBO, but no further than one more row.
+        if (at + k_bytes > (s.desc.lbo_mode == 1 ? 2 * W : W))
+            throw Error(std::string(g == 0 ? "--smem-address " + num(s.desc.start)
+                                           : "--sbo " + num(sbo) + " (8-row group " + num(g) + ")") +
+                        " is not legal for " + who + ": the " + num(k_bytes) + "-byte K slice starts " + num(at) +
+                        " bytes into a " + num(W) + "-byte swizzle row and would leave it (misaligned swizzle "
+                        "atom); legal: start + g*SBO = 0.." + num(W - k_bytes) + " (mod " + num(W) + ")");
     }
-    if (swz) {
-        if (s.major == SmemMajor::K) {
-            // Every 8-row group's K slice must lie inside one W-byte swizzle row, and the groups
-            // must not overlap (a group is one swizzle period: 8 rows of W bytes).
-            const int groups = ceil_div(s.mn, 8);
-            if (groups > 1 && sbo < 8LL * W)
-                throw Error("--sbo " + num(sbo) + " is not legal for " + who + " with the " + num(W) +
-                            "B swizzle: an 8-row group is one swizzle period (8 rows x " + num(W) + " bytes = " +
-                            num(8 * W) + "); a smaller SBO puts the next group inside it; legal: SBO >= " + num(8 * W));
-            for (int g = 0; g < groups; ++g) {
-                const long long at = (s.desc.start + g * sbo) % W;
-                // Absolute LBO: K may run on into the chunk at LBO, but no further than one more row.
-                if (at + k_bytes > (s.desc.lbo_mode == 1 ? 2 * W : W))
-                    throw Error(std::string(g == 0 ? "--smem-address " + num(s.desc.start)
-                                                   : "--sbo " + num(sbo) + " (8-row group " + num(g) + ")") +
-                                " is not legal for " + who + ": the " + num(k_bytes) + "-byte K slice starts " + num(at) +
-                                " bytes into a " + num(W) + "-byte swizzle row and would leave it (misaligned swizzle "
-                                "atom); legal: start + g*SBO = 0.." + num(W - k_bytes) + " (mod " + num(W) + ")");
-            }
-        } else {
-            const long long atom_w = sw == SmemSwizzle::B128Base32 ? 128 : W;
-            const long long atom_rows = sw == SmemSwizzle::B128Base32 ? 4 : 8;
-            if (s.desc.start % atom_w != 0)
-                throw Error("--smem-address " + num(s.desc.start) + " is not legal for " + who + " (MN-major, " +
-                            std::string(smem_swizzle_name(sw)) + "): each K row of a swizzle atom is " + num(atom_w) +
-                            " bytes of MN; a start inside it moves elements into the next row (misaligned swizzle "
-                            "atom); legal: a multiple of " + num(atom_w));
-            const int mn_atoms = ceil_div(mn_bytes, atom_w), k_groups = ceil_div(s.k, static_cast<int>(atom_rows));
-            if (mn_atoms > 1 && (lbo % atom_w != 0 || lbo < atom_w * atom_rows))
-                throw Error("--lbo " + num(lbo) + " is not legal for " + who + ": MN-major swizzled LBO is the distance "
-                            "between swizzle atoms along MN (" + num(atom_rows) + " rows x " + num(atom_w) + " bytes); "
-                            "legal: a multiple of " + num(atom_w) + ", at least " + num(atom_w * atom_rows));
-            if (k_groups > 1 && (sbo % atom_w != 0 || sbo < atom_w * atom_rows))
-                throw Error("--sbo " + num(sbo) + " is not legal for " + who + ": MN-major swizzled SBO is the distance "
-                            "between " + num(atom_rows) + "-row groups along K, each one swizzle period (" +
-                            num(atom_rows) + " rows x " + num(atom_w) + " bytes); legal: a multiple of " + num(atom_w) +
-                            ", at least " + num(atom_w * atom_rows));
-            // Atoms along MN (LBO apart) and K groups (SBO apart) must not land on each other's bytes.
-            const int atom_mn = static_cast<int>(atom_w * 8 / std::max(1, bits)), rows = static_cast<int>(atom_rows);
-            const auto span = [&](int kk) { return static_cast<long long>(std::min(rows, s.k - kk)) * atom_w; };
-            if (const auto o = overlapping_blocks(s, atom_mn, rows, span))
-                throw Error("--lbo " + num(lbo) + " with --sbo " + num(sbo) + " is not legal for " + who + " (MN-major, " +
-                            std::string(smem_swizzle_name(sw)) + "): each swizzle atom is " + num(atom_rows) +
-                            " rows x " + num(atom_w) + " bytes, and the atoms starting at " +
-                            smem_element_name(op, o->first) + " (byte " + num(o->first_at) + ") and " +
-                            smem_element_name(op, o->second) + " (byte " + num(o->second_at) +
-                            ") overlap, so two elements would share bytes; legal: LBO and SBO that keep atoms " +
-                            num(atom_w * atom_rows) + " bytes apart (CUTLASS's values: leave --lbo and --sbo out)");
-        }
-    }
-    // The operand stays inside the descriptor's address window.
+}
+
+// Swizzled MN-major: refuses a start inside an atom's row, an LBO or SBO off the atoms' grid, and atoms
+// along MN (LBO apart) and K groups (SBO apart) that land on each other's bytes.
+void check_swizzled_mn(const SmemOperand& s, SmemSwizzle sw, long long mn_bytes, long long lbo, long long sbo,
+                       const std::string& who) {
+    const int W = swizzle_span(sw), bits = s.slot_bits;
+    const long long atom_w = sw == SmemSwizzle::B128Base32 ? 128 : W;
+    const long long atom_rows = sw == SmemSwizzle::B128Base32 ? 4 : 8;
+    if (s.desc.start % atom_w != 0)
+        throw Error("--smem-address " + num(s.desc.start) + " is not legal for " + who + " (MN-major, " +
+                    std::string(smem_swizzle_name(sw)) + "): each K row of a swizzle atom is " + num(atom_w) +
+                    " bytes of MN; a start inside it moves elements into the next row (misaligned swizzle "
+                    "atom); legal: a multiple of " + num(atom_w));
+    const int mn_atoms = ceil_div(mn_bytes, atom_w), k_groups = ceil_div(s.k, static_cast<int>(atom_rows));
+    if (mn_atoms > 1 && (lbo % atom_w != 0 || lbo < atom_w * atom_rows))
+        throw Error("--lbo " + num(lbo) + " is not legal for " + who + ": MN-major swizzled LBO is the distance "
+                    "between swizzle atoms along MN (" + num(atom_rows) + " rows x " + num(atom_w) + " bytes); "
+                    "legal: a multiple of " + num(atom_w) + ", at least " + num(atom_w * atom_rows));
+    if (k_groups > 1 && (sbo % atom_w != 0 || sbo < atom_w * atom_rows))
+        throw Error("--sbo " + num(sbo) + " is not legal for " + who + ": MN-major swizzled SBO is the distance "
+                    "between " + num(atom_rows) + "-row groups along K, each one swizzle period (" +
+                    num(atom_rows) + " rows x " + num(atom_w) + " bytes); legal: a multiple of " + num(atom_w) +
+                    ", at least " + num(atom_w * atom_rows));
+    const int atom_mn = static_cast<int>(atom_w * 8 / std::max(1, bits)), rows = static_cast<int>(atom_rows);
+    const auto span = [&](int kk) { return static_cast<long long>(std::min(rows, s.k - kk)) * atom_w; };
+    if (const auto o = overlapping_blocks(s, atom_mn, rows, span))
+        throw Error("--lbo " + num(lbo) + " with --sbo " + num(sbo) + " is not legal for " + who + " (MN-major, " +
+                    std::string(smem_swizzle_name(sw)) + "): each swizzle atom is " + num(atom_rows) +
+                    " rows x " + num(atom_w) + " bytes, and the atoms starting at " +
+                    smem_element_name(s.operand, o->first) + " (byte " + num(o->first_at) + ") and " +
+                    smem_element_name(s.operand, o->second) + " (byte " + num(o->second_at) +
+                    ") overlap, so two elements would share bytes; legal: LBO and SBO that keep atoms " +
+                    num(atom_w * atom_rows) + " bytes apart (CUTLASS's values: leave --lbo and --sbo out)");
+}
+
+// Refuses an operand that reaches past the descriptor's 18-bit address window.
+void check_window(const SmemOperand& s, const std::string& who) {
+    const int bits = s.slot_bits;
     std::uint32_t top = 0;
     for (int m = 0; m < s.mn; m += std::max(1, s.mn - 1))
         for (int kk = 0; kk < s.k; kk += std::max(1, s.k - 1))
@@ -607,13 +633,18 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
     if (top > kWindow)
         throw Error(who + " reaches byte " + num(top) + ": the descriptor addresses 18 bits (0.." + num(kWindow - 1) +
                     "); legal: a smaller --smem-address, --lbo or --sbo");
+}
 
+// The byte formula in words, with the descriptor's start, LBO, SBO, base offset and value.
+std::string formula_of(const SmemOperand& s, SmemSwizzle sw, long long lbo, long long sbo) {
+    const int bits = s.slot_bits, vbits = s.element_bits, W = swizzle_span(sw);
+    const bool swz = W > 0;
     const std::string T = num(128 / bits), e = bits >= 8 ? num(bits / 8) : "1/" + num(8 / bits);
     // The padded sub-byte types: the formula is the 8-bit slot's, the value at bits (slot%16)*e of its chunk.
     const std::string packing = s.padded() ? "; the value of slot s (the byte the formula gives) lies at bit " +
                                                  num(vbits) + "*(s%16) of its 16-byte chunk, from the chunk's first byte"
                                            : "";
-    const std::string mnv = op == Operand::A ? "m" : "n";
+    const std::string mnv = s.operand == Operand::A ? "m" : "n";
     const std::string Ws = num(W);
     std::string lin;
     if (s.major == SmemMajor::K)
@@ -629,13 +660,50 @@ SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const Reso
               Ws + " + (k/8)*SBO";
     const std::string xr = sw == SmemSwizzle::B128Base32 ? "32-byte unit (bits 5-6)" : "16-byte chunk (bits 4-" +
                                                                                              num(3 + (W == 32 ? 1 : W == 64 ? 2 : 3)) + ")";
-    s.formula = std::string(smem_major_name(s.major)) + "-major, swizzle " + std::string(smem_swizzle_name(sw)) +
-                ": address = " + (swz ? "swz(" : "") + "start + " + lin + (swz ? ")" : "") + "; start = " +
-                num(s.desc.start) + ", LBO = " + num(lbo) + ", SBO = " + num(sbo) +
-                (swz ? "; swz: " + xr + " ^= ((address >> 7) - base_offset) mod " + num(pattern_rows(sw)) +
-                           " on the absolute address, base_offset = " + num(s.desc.base_offset)
-                     : "") +
-                packing + ". Descriptor " + hex64(s.value) + ".";
+    return std::string(smem_major_name(s.major)) + "-major, swizzle " + std::string(smem_swizzle_name(sw)) +
+           ": address = " + (swz ? "swz(" : "") + "start + " + lin + (swz ? ")" : "") + "; start = " +
+           num(s.desc.start) + ", LBO = " + num(lbo) + ", SBO = " + num(sbo) +
+           (swz ? "; swz: " + xr + " ^= ((address >> 7) - base_offset) mod " + num(pattern_rows(sw)) +
+                      " on the absolute address, base_offset = " + num(s.desc.base_offset)
+                : "") +
+           packing + ". Descriptor " + hex64(s.value) + ".";
+}
+
+SmemOperand smem_operand_uncached(const Instruction& ins, Operand op, const ResolvedModifiers& mods) {
+    SmemOperand s = smem_extents(ins, op, mods);
+    const bool tc = is_tcgen05(ins);
+    const DescriptorFormat fmt = format_of(ins);
+    const int bits = s.slot_bits;         // the tile's geometry (the padded sub-byte types: 8)
+    const int vbits = s.element_bits;     // the value
+    const std::string tname(detail::ptx_type_name(s.type));  // PTX's names: e3m2, e2m3, e2m1
+    const std::string who = std::string(descriptor_format_name(fmt)) + " operand " + std::string(operand_name(op)) +
+                            " (" + ins.mnemonic + ")";
+
+    s.major = mods.smem_major == 1 ? SmemMajor::MN : SmemMajor::K;
+    check_major(s.major, tc, bits, vbits, who, tname);
+    const SmemSwizzle sw = swizzle_of(mods, tc, s.major, bits, who);
+    const int W = swizzle_span(sw);
+    const long long mn_bytes = static_cast<long long>(s.mn) * bits / 8;
+    const long long k_bytes = static_cast<long long>(s.k) * bits / 8;
+    auto [lbo, sbo] = cutlass_offsets(s, sw, mn_bytes);
+    if (mods.lbo >= 0) lbo = mods.lbo;
+    if (mods.sbo >= 0) sbo = mods.sbo;
+    set_descriptor(s, fmt, sw, lbo, sbo, tc, mods);
+    // What the hardware reads of the fields.
+    note_field_use(s, sw, mn_bytes, k_bytes, lbo, sbo, tc, tname, mods);
+
+    // Refusals: what the hardware does not allow.
+    check_field("--smem-address", s.desc.start, who);
+    // A given field is encoded even where it is ignored.
+    if (s.lbo_used || mods.lbo >= 0) check_field("--lbo", lbo, who);
+    if (s.sbo_used || mods.sbo >= 0) check_field("--sbo", sbo, who);
+    if (W == 0) check_unswizzled(s, mn_bytes, lbo, sbo, who);
+    else if (s.major == SmemMajor::K) check_swizzled_k(s, W, k_bytes, sbo, who);
+    else check_swizzled_mn(s, sw, mn_bytes, lbo, sbo, who);
+    // The operand stays inside the descriptor's address window.
+    check_window(s, who);
+
+    s.formula = formula_of(s, sw, lbo, sbo);
     return s;
 }
 }  // namespace
