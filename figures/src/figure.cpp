@@ -493,7 +493,8 @@ struct Mode {
 
 // The scale operands a scaled GEMM picture (A, B, D, then SA and/or SB) draws in a row of their own
 // under it, taken out of `gemm_ops`; none for any other request.
-std::vector<Operand> split_scale_operands(const FigureSpec& spec, bool tiled, bool matrix, std::vector<Operand>& gemm_ops) {
+std::vector<Operand> split_scale_operands(const FigureSpec& spec, bool tiled, bool matrix,
+                                          std::vector<Operand>& gemm_ops) {
     std::vector<Operand> scale_ops;
     if (!tiled && matrix && spec.operands.size() > 3 && spec.operands[0] == Operand::A && spec.operands[1] == Operand::B &&
         spec.operands[2] == Operand::D) {
@@ -555,7 +556,8 @@ struct CellSize {
 
 // The natural cell size shared by all panels, so the GEMM arrangement lines up: the widest label at
 // the tile font decides.
-CellSize natural_cell(const FigureSpec& spec, const std::vector<Panel>& panels, const Mode& mode, double font, double line) {
+CellSize natural_cell(const FigureSpec& spec, const std::vector<Panel>& panels, const Mode& mode, double font,
+                      double line) {
     const Instruction& ins = *spec.ins;
     CellSize s;
     double& cw = s.cw;
@@ -564,7 +566,9 @@ CellSize natural_cell(const FigureSpec& spec, const std::vector<Panel>& panels, 
         for (const Panel& p : panels)
             for (const std::vector<TileLocation>& locs : p.cells) {
                 for (const TileLocation& l : locs)
-                    for (const std::string& t : tile_cell_lines(ins, p.op, l.wave, mode.tile_waves, l.loc, p.layout.element_bits(), TileForm::Full, p.layout.space()))
+                    for (const std::string& t :
+                         tile_cell_lines(ins, p.op, l.wave, mode.tile_waves, l.loc, p.layout.element_bits(),
+                                         TileForm::Full, p.layout.space()))
                         cw = std::max(cw, std::ceil(text_width(t, font)) + 8);
                 max_locs = std::max(max_locs, locs.size());
             }
@@ -575,7 +579,8 @@ CellSize natural_cell(const FigureSpec& spec, const std::vector<Panel>& panels, 
             for (size_t i = 0; i < es.size();) {
                 size_t j = i;
                 while (j < es.size() && es[j].element == es[i].element) {
-                    for (const std::string& t : cell_lines(spec, p.op, es[j].loc, p.layout.element_bits(), CellForm::Full, p.layout.space()))
+                    for (const std::string& t :
+                         cell_lines(spec, p.op, es[j].loc, p.layout.element_bits(), CellForm::Full, p.layout.space()))
                         cw = std::max(cw, std::ceil(text_width(t, font)) + 8);
                     ++j;
                 }
@@ -595,7 +600,9 @@ CellSize natural_cell(const FigureSpec& spec, const std::vector<Panel>& panels, 
                         const std::vector<SlotPart> parts = parts_of(p, w, reg, lane);
                         max_parts = std::max(max_parts, static_cast<int>(parts.size()));
                         for (const SlotPart& sp : parts) {
-                            part_w = std::max(part_w, std::ceil(text_width(element_label(p.op, sp.element, p.layout.blocks()), font)) + 8);
+                            part_w = std::max(
+                                part_w,
+                                std::ceil(text_width(element_label(p.op, sp.element, p.layout.blocks()), font)) + 8);
                             if (sp.bit_lo != 0 || sp.bit_hi != 31) two_lines = true;
                         }
                     }
@@ -620,9 +627,13 @@ LabelNeeds label_needs(const FigureSpec& spec, const std::vector<Panel>& panels,
         for (const Panel& p : panels)
             for (const std::vector<TileLocation>& locs : p.cells)
                 for (const TileLocation& l : locs) {
-                    for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, mode.tile_waves, l.loc, p.layout.element_bits(), TileForm::Full, p.layout.space()))
+                    for (const std::string& s :
+                         tile_cell_lines(ins, p.op, l.wave, mode.tile_waves, l.loc, p.layout.element_bits(),
+                                         TileForm::Full, p.layout.space()))
                         n.full = std::max(n.full, text_width(s, font) + 0.6 * font);
-                    for (const std::string& s : tile_cell_lines(ins, p.op, l.wave, mode.tile_waves, l.loc, p.layout.element_bits(), TileForm::Short, p.layout.space()))
+                    for (const std::string& s :
+                         tile_cell_lines(ins, p.op, l.wave, mode.tile_waves, l.loc, p.layout.element_bits(),
+                                         TileForm::Short, p.layout.space()))
                         n.short_form = std::max(n.short_form, text_width(s, font) + 0.6 * font);
                     n.lane = std::max(n.lane, text_width(std::to_string(l.loc.lane), font) + 0.6 * font);
                 }
@@ -643,8 +654,10 @@ LabelNeeds label_needs(const FigureSpec& spec, const std::vector<Panel>& panels,
                     for (int reg = 0; reg < panel_regs(p); ++reg) {
                         const std::vector<SlotPart> parts = parts_of(p, w, reg, lane);
                         for (const SlotPart& s : parts)
-                            n.full = std::max(n.full, (text_width(element_label(p.op, s.element, p.layout.blocks()), font) +
-                                                       0.6 * font) * static_cast<double>(parts.size()));
+                            n.full = std::max(
+                                n.full,
+                                (text_width(element_label(p.op, s.element, p.layout.blocks()), font) + 0.6 * font) *
+                                    static_cast<double>(parts.size()));
                     }
         }
     }
@@ -708,8 +721,8 @@ struct Captions {
     std::string title, subtitle, facts;
 };
 
-Captions figure_captions(const FigureSpec& spec, const std::vector<Panel>& panels, const std::vector<Operand>& scale_ops,
-                         const Mode& mode, Space space) {
+Captions figure_captions(const FigureSpec& spec, const std::vector<Panel>& panels,
+                         const std::vector<Operand>& scale_ops, const Mode& mode, Space space) {
     const Instruction& ins = *spec.ins;
     Captions c;
     c.title = nvidia_short(ins) ? ins.short_name : ins.mnemonic;
@@ -718,25 +731,28 @@ Captions figure_captions(const FigureSpec& spec, const std::vector<Panel>& panel
     for (const Panel& p : panels) ops += (ops.empty() ? "" : ", ") + std::string(operand_name(p.op));
     for (Operand op : scale_ops) ops += ", " + std::string(operand_name(op));
     if (ins.kind == LayoutKind::Wgmma && mode.matrix &&
-        std::find(spec.operands.begin(), spec.operands.end(), Operand::B) == spec.operands.end() && spec.operands.size() > 1)
+        std::find(spec.operands.begin(), spec.operands.end(), Operand::B) == spec.operands.end() &&
+        spec.operands.size() > 1)
         ops += " (B in shared memory)";
     const std::string mods = spec.mods.describe();
-    c.subtitle = (nvidia_short(ins) ? "PTX " + ins.mnemonic + "  \u00B7  " : std::string()) + spec.target->gfx + " (" + std::string(family_title(spec.target->family)) + "), " +
-                 lane_group_name(ins, spec.mods.wave) + "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
+    c.subtitle = (nvidia_short(ins) ? "PTX " + ins.mnemonic + "  \u00B7  " : std::string()) + spec.target->gfx + " (" +
+                 std::string(family_title(spec.target->family)) + "), " + lane_group_name(ins, spec.mods.wave) +
+                 "  \u00B7  " + ins.shape() + (ins.blocks > 1 ? " x" + std::to_string(ins.blocks) + " blocks" : "") +
                  "  \u00B7  operand" + (spec.operands.size() > 1 ? "s " : " ") + ops + "  \u00B7  " +
                  (mods.empty() ? "default modifiers" : mods) + "  \u00B7  " +
                  (spec.view == View::Matrix ? "matrix view" : "registers view") + ", colour by " +
                  (mode.tiled && spec.color == ColorBy::Lane && mode.tile_waves > 1
                       ? (ins.vendor() == Vendor::NVIDIA ? "warp and lane group" : "wave and lane group")
                       : color_words(ins, spec.color, space));
-    for (const std::string& fact : special_facts(ins, spec.mods, spec.operands)) c.facts += (c.facts.empty() ? "" : "  \u00B7  ") + fact;
+    for (const std::string& fact : special_facts(ins, spec.mods, spec.operands))
+        c.facts += (c.facts.empty() ? "" : "  \u00B7  ") + fact;
     return c;
 }
 
 // A fitted figure's fixed sizes, all from the smallest legible font m, and its title and subtitle
 // lines wrapped to the width (a tile's title sized by the mnemonic).
-void fit_header(Geometry& g, std::vector<std::string>& title_lines, std::vector<std::string>& subtitle_lines, const FigureSpec& spec,
-                const std::vector<Panel>& panels, const Captions& c, bool tiled, double m) {
+void fit_header(Geometry& g, std::vector<std::string>& title_lines, std::vector<std::string>& subtitle_lines,
+                const FigureSpec& spec, const std::vector<Panel>& panels, const Captions& c, bool tiled, double m) {
     const Instruction& ins = *spec.ins;
     const double W = spec.fit_width;
     g.margin = 0.8 * m;
@@ -757,8 +773,10 @@ void fit_header(Geometry& g, std::vector<std::string>& title_lines, std::vector<
     g.legend_gap = 1.8 * m, g.swatch = m, g.legend_row = 1.5 * m, g.legend_indent = 0, g.min_width = 0;
     g.title_base = g.title_font;
     subtitle_lines = wrap(c.subtitle, g.subtitle_font, W - 2 * g.margin, "  \u00B7  ");
-    for (const std::string& l : wrap(c.facts, g.subtitle_font, W - 2 * g.margin, "  \u00B7  ")) subtitle_lines.push_back(l);
-    g.subtitle_base = g.title_base + 0.4 * m + 1.2 * m + 1.2 * g.title_font * static_cast<double>(title_lines.size() - 1);
+    for (const std::string& l : wrap(c.facts, g.subtitle_font, W - 2 * g.margin, "  \u00B7  "))
+        subtitle_lines.push_back(l);
+    g.subtitle_base =
+        g.title_base + 0.4 * m + 1.2 * m + 1.2 * g.title_font * static_cast<double>(title_lines.size() - 1);
     g.header = g.subtitle_base + 1.2 * m * static_cast<double>(subtitle_lines.size() - 1) + 0.9 * m;
 }
 
@@ -788,9 +806,11 @@ FitWidth fit_width(const Geometry& g, const std::vector<Panel>& panels, bool gem
 
 // Whether a register names every column (row) of a panel's blocks: if so, the panel keeps that axis
 // (columns first) and says which; `max_name` grows to its widest name.
-void find_register_axis(Panel& p, const Instruction& ins, double m, double& max_name, bool& rows_axis, bool& cols_axis) {
+void find_register_axis(Panel& p, const Instruction& ins, double m, double& max_name, bool& rows_axis,
+                        bool& cols_axis) {
     const int nb = p.layout.blocks();
-    std::vector<std::vector<int>> cr(nb, std::vector<int>(p.layout.cols(), -2)), rr(nb, std::vector<int>(p.layout.rows(), -2));
+    std::vector<std::vector<int>> cr(nb, std::vector<int>(p.layout.cols(), -2)),
+        rr(nb, std::vector<int>(p.layout.rows(), -2));
     std::vector<std::vector<std::string>> cn(nb, std::vector<std::string>(p.layout.cols())),
         rn(nb, std::vector<std::string>(p.layout.rows()));
     for (const Entry& e : p.layout.entries()) {
@@ -819,8 +839,8 @@ void find_register_axis(Panel& p, const Instruction& ins, double m, double& max_
 // Cells too small for their register: a register axis (its room taken from the cells), for panels
 // whose columns or rows are one register each, unless it costs the cells too much; returns the
 // cell width left.
-double fit_register_axes(Geometry& g, std::vector<Panel>& panels, const Instruction& ins, bool gemm, const FitWidth& fw, double W,
-                         double m) {
+double fit_register_axes(Geometry& g, std::vector<Panel>& panels, const Instruction& ins, bool gemm, const FitWidth& fw,
+                         double W, double m) {
     double max_name = 0;
     bool rows_axis = false, cols_axis = false;
     for (Panel& p : panels) find_register_axis(p, ins, m, max_name, rows_axis, cols_axis);
@@ -847,13 +867,14 @@ double fit_register_axes(Geometry& g, std::vector<Panel>& panels, const Instruct
 
 // A fitted figure's label form (the richest that fits at a font of at least m, else colours only),
 // its tile font and its cell size.
-void fit_labels(Figure& f, Geometry& g, TileForm& form, CellForm& cform, LabelNeeds needs, const Mode& mode, const CellSize& natural,
-                double cw_fit, View view, double m) {
+void fit_labels(Figure& f, Geometry& g, TileForm& form, CellForm& cform, LabelNeeds needs, const Mode& mode,
+                const CellSize& natural, double cw_fit, View view, double m) {
     const double font = Figure().tile_font, line = Figure().tile_line;
     double label_need = needs.full;
     // Tile mode: the labels without bits when the full ones do not fit (a tile
     // of one wave is drawn exactly as its instruction, labels or none).
-    if (mode.tiled && mode.matrix && mode.tile_waves > 1 && font * cw_fit / label_need < m && font * cw_fit / needs.short_form >= m)
+    if (mode.tiled && mode.matrix && mode.tile_waves > 1 && font * cw_fit / label_need < m &&
+        font * cw_fit / needs.short_form >= m)
         form = TileForm::Short, label_need = needs.short_form;
     // One instruction's matrix view: without the bits, then the lane alone.
     if (mode.as_instruction && mode.matrix && font * cw_fit / label_need < m) {
@@ -871,8 +892,9 @@ void fit_labels(Figure& f, Geometry& g, TileForm& form, CellForm& cform, LabelNe
         cform = CellForm::None;
         f.tile_font = m, f.tile_line = line * m / font;  // unused, but no font below the minimum
         g.cw = cw_fit;
-        g.ch = view == View::Matrix ? (natural.max_locs > 1 ? 0.5 : 1.0) * cw_fit * static_cast<double>(natural.max_locs)
-                                    : std::min(cw_fit, 1.2 * m);
+        g.ch = view == View::Matrix
+                   ? (natural.max_locs > 1 ? 0.5 : 1.0) * cw_fit * static_cast<double>(natural.max_locs)
+                   : std::min(cw_fit, 1.2 * m);
     }
 }
 
@@ -896,7 +918,8 @@ void fit_indices(Geometry& g, const std::vector<Panel>& panels, const FigureSpec
     const std::string last = std::to_string((wave_blocks ? mode.tile_waves : ins.blocks) - 1);
     // (each panel's blocks: the word where it fits, else the letter, else none;
     // a narrow panel of a GEMM picture, A of 32x32x1, may drop what D keeps)
-    g.block_word = text_width(g.block_word + last, m) * 1.12 <= min_cols * g.cw ? g.block_word : g.block_word.substr(0, 1);
+    g.block_word =
+        text_width(g.block_word + last, m) * 1.12 <= min_cols * g.cw ? g.block_word : g.block_word.substr(0, 1);
     g.block_labels = text_width(g.block_word.substr(0, 1) + last, m) * 1.12 <= max_cols * g.cw;
     if (g.block_labels && text_width(g.block_word + last, m) * 1.12 > min_cols * g.cw &&
         text_width("block " + last, m) * 1.12 <= max_cols * g.cw && g.block_word.size() == 1)
@@ -908,7 +931,8 @@ void fit_indices(Geometry& g, const std::vector<Panel>& panels, const FigureSpec
 void fit_panel_headings(Geometry& g, std::vector<Panel>& panels, const FigureSpec& spec, bool gemm, double m) {
     const double W = spec.fit_width;
     auto top_for = [&](double lines, bool blocks) {
-        return g.heading_font + 1.25 * g.heading_font * (lines - 1) + 0.5 * m + (blocks && g.block_labels ? 1.3 * m : 0) + 1.2 * m;
+        return g.heading_font + 1.25 * g.heading_font * (lines - 1) + 0.5 * m +
+               (blocks && g.block_labels ? 1.3 * m : 0) + 1.2 * m;
     };
     double head_lines = 1;
     bool any_blocks = false;
@@ -965,7 +989,8 @@ void place_panels(Figure& f, std::vector<Panel>& panels, const Geometry& g, cons
         const std::string text = "B (K x N)  " + std::string(elem_name(ins.b)) +
                                  ": in shared memory, read through a matrix descriptor (no register fragment)";
         const double room = panels[1].width(g) - g.panel_left;
-        b_head = mode.fit ? wrap(text, g.heading_font * 1.12, std::max(room, 4 * g.index_font), "  ") : std::vector<std::string>{text};
+        b_head = mode.fit ? wrap(text, g.heading_font * 1.12, std::max(room, 4 * g.index_font), "  ")
+                          : std::vector<std::string>{text};
         b_top = g.heading_font * 1.25 * static_cast<double>(b_head.size()) + 0.6 * g.index_font;
     }
     const double b_h = wgmma_b ? b_top + ins.k * ch + g.panel_gap : 0;
@@ -980,14 +1005,15 @@ void place_panels(Figure& f, std::vector<Panel>& panels, const Geometry& g, cons
         const Panel& d = panels[1];
         const double bx = d.x + g.panel_left, by = header + b_top, w = d.cols * cw, h = ins.k * ch;
         for (size_t n = 0; n < b_head.size(); ++n) {
-            f.texts.push_back({d.x, header + g.heading_font * (1 + 1.25 * static_cast<double>(n)), b_head[n], g.heading_font,
-                               Anchor::Start, true, tc.text});
+            f.texts.push_back({d.x, header + g.heading_font * (1 + 1.25 * static_cast<double>(n)), b_head[n],
+                               g.heading_font, Anchor::Start, true, tc.text});
             content_w = std::max(content_w, d.x + text_width(b_head[n], g.heading_font) * 1.12);
         }
         f.boxes.push_back({bx, by, w, h, tc.background, true, tc.muted, 1.0});
         const std::string note = std::to_string(ins.k) + " x " + std::to_string(ins.n) + " in shared memory";
         if (text_width(note, g.index_font) < w && h > 1.5 * g.index_font)
-            f.texts.push_back({bx + w / 2, by + h / 2 + 0.35 * g.index_font, note, g.index_font, Anchor::Middle, false, tc.muted});
+            f.texts.push_back(
+                {bx + w / 2, by + h / 2 + 0.35 * g.index_font, note, g.index_font, Anchor::Middle, false, tc.muted});
     }
 }
 
@@ -1003,15 +1029,17 @@ struct CellStyle {
 std::string full_location(const FigureSpec& spec, const Panel& p, const Mode& mode, int wave, const Location& loc) {
     const OperandLayout& L = p.layout;
     return joined(mode.as_instruction ? cell_lines(spec, p.op, loc, L.element_bits(), CellForm::Full, L.space())
-                                      : tile_cell_lines(*spec.ins, p.op, wave, mode.tile_waves, loc, L.element_bits(), TileForm::Full,
-                                                        L.space()));
+                                      : tile_cell_lines(*spec.ins, p.op, wave, mode.tile_waves, loc, L.element_bits(),
+                                                        TileForm::Full, L.space()));
 }
 
 // A block's label over it: the word where it fits over the block, else its letter, else none.
-void draw_block_label(Figure& f, const Panel& p, const Geometry& g, int b, double bx, double by, bool fit, const ThemeColors& tc) {
+void draw_block_label(Figure& f, const Panel& p, const Geometry& g, int b, double bx, double by, bool fit,
+                      const ThemeColors& tc) {
     const double cw = g.cw;
     std::string label = g.block_word + std::to_string(b);
-    if (fit && text_width(label, g.index_font) * 1.12 > p.cols * cw) label = g.block_word.substr(0, 1) + std::to_string(b);
+    if (fit && text_width(label, g.index_font) * 1.12 > p.cols * cw)
+        label = g.block_word.substr(0, 1) + std::to_string(b);
     if (!fit || text_width(label, g.index_font) * 1.12 <= p.cols * cw)
         f.texts.push_back({bx, by - g.block_label_dy, label, g.index_font, Anchor::Start, true, tc.muted});
     else if (text_width(label, g.index_font) * 1.12 <= p.cols * cw + g.panel_left)
@@ -1021,8 +1049,8 @@ void draw_block_label(Figure& f, const Panel& p, const Geometry& g, int b, doubl
 
 // The matrix view's cells of block b: a tile per (wave, location) of each element, slices one under
 // the other; an element no lane holds is an empty box.
-void draw_matrix_cells(Figure& f, const Panel& p, int b, double bx, double by, const FigureSpec& spec, const Geometry& g,
-                       const Mode& mode, const CellStyle& st) {
+void draw_matrix_cells(Figure& f, const Panel& p, int b, double bx, double by, const FigureSpec& spec,
+                       const Geometry& g, const Mode& mode, const CellStyle& st) {
     const OperandLayout& L = p.layout;
     const std::string opn(operand_name(p.op));
     const double cw = g.cw, ch = g.ch;
@@ -1042,19 +1070,21 @@ void draw_matrix_cells(Figure& f, const Panel& p, int b, double bx, double by, c
                 t.x = x, t.y = y + n * h, t.w = cw, t.h = h;
                 t.fill = st.color(e, locs[n], L.space());
                 t.ink = text_on(t.fill);
-                t.ref = opn + "." + std::to_string(b) + "." + std::to_string(e.row) + "." + std::to_string(e.col) + "." +
-                        std::to_string(n);
+                t.ref = opn + "." + std::to_string(b) + "." + std::to_string(e.row) + "." + std::to_string(e.col) +
+                        "." + std::to_string(n);
                 if (spec.hover_titles)
-                    t.hover = element_label(p.op, e, L.blocks()) + ": " + full_location(spec, p, mode, locs[n].wave, locs[n].loc);
+                    t.hover = element_label(p.op, e, L.blocks()) + ": " +
+                              full_location(spec, p, mode, locs[n].wave, locs[n].loc);
                 if (mode.tiled && st.form == TileForm::None) {  // anonymous: colours only
                     f.tiles.push_back(std::move(t));
                     continue;
                 }
                 t.id = t.ref;
-                if (mode.as_instruction && g.labels) t.lines = cell_lines(spec, p.op, locs[n].loc, L.element_bits(), st.cform, L.space());
+                if (mode.as_instruction && g.labels)
+                    t.lines = cell_lines(spec, p.op, locs[n].loc, L.element_bits(), st.cform, L.space());
                 else if (mode.tiled && g.labels)
-                    t.lines = tile_cell_lines(*spec.ins, p.op, locs[n].wave, mode.tile_waves, locs[n].loc, L.element_bits(), st.form,
-                                              L.space());
+                    t.lines = tile_cell_lines(*spec.ins, p.op, locs[n].wave, mode.tile_waves, locs[n].loc,
+                                              L.element_bits(), st.form, L.space());
                 f.tiles.push_back(std::move(t));
             }
         }
@@ -1067,8 +1097,8 @@ void draw_matrix_cells(Figure& f, const Panel& p, int b, double bx, double by, c
 
 // The registers view's cells of block b (wave b of a tile): a tile per element part of each
 // register of each lane, side by side; an empty slot is an empty box.
-void draw_register_cells(Figure& f, const Panel& p, int b, double bx, double by, const FigureSpec& spec, const Geometry& g,
-                         const Mode& mode, const CellStyle& st) {
+void draw_register_cells(Figure& f, const Panel& p, int b, double bx, double by, const FigureSpec& spec,
+                         const Geometry& g, const Mode& mode, const CellStyle& st) {
     const OperandLayout& L = p.layout;
     const std::string opn(operand_name(p.op));
     const double cw = g.cw, ch = g.ch;
@@ -1087,8 +1117,8 @@ void draw_register_cells(Figure& f, const Panel& p, int b, double bx, double by,
                 t.x = x + n * w, t.y = y, t.w = w, t.h = ch;
                 t.fill = st.color(s.element, TileLocation{b, Location{reg, lane, s.bit_lo, s.bit_hi}}, L.space());
                 t.ink = text_on(t.fill);
-                t.ref = opn + (mode.tile_waves > 1 ? ".w" + std::to_string(b) : std::string()) + ".v" + std::to_string(reg) + ".l" +
-                        std::to_string(lane) + "." + std::to_string(n);
+                t.ref = opn + (mode.tile_waves > 1 ? ".w" + std::to_string(b) : std::string()) + ".v" +
+                        std::to_string(reg) + ".l" + std::to_string(lane) + "." + std::to_string(n);
                 if (spec.hover_titles)
                     t.hover = full_location(spec, p, mode, b, Location{reg, lane, s.bit_lo, s.bit_hi}) + ": " +
                               element_label(p.op, s.element, L.blocks());
@@ -1110,8 +1140,8 @@ void draw_register_cells(Figure& f, const Panel& p, int b, double bx, double by,
 // Where not every run's name fits, every n-th run is named (n a power of two, the smallest whose
 // names do not touch), so the names read at a regular step in the layout's own order; a tick marks
 // every run's end.
-void draw_register_runs(Figure& f, const std::vector<int>& regs, const std::vector<std::string>& names, bool cols_run, const Panel& p,
-                        double bx, double by, const Geometry& g, const ThemeColors& tc) {
+void draw_register_runs(Figure& f, const std::vector<int>& regs, const std::vector<std::string>& names, bool cols_run,
+                        const Panel& p, double bx, double by, const Geometry& g, const ThemeColors& tc) {
     const double cw = g.cw, ch = g.ch;
     const double cell = cols_run ? cw : ch;
     struct Run {
@@ -1140,30 +1170,33 @@ void draw_register_runs(Figure& f, const std::vector<int>& regs, const std::vect
         if (n % step == 0 && regs[r.from] >= 0) {
             const std::string& label = names[r.from];
             if (cols_run)
-                f.texts.push_back({bx + mid(r), by + p.rows * ch + 1.1 * g.index_font, label, g.index_font, Anchor::Middle, false,
-                                   tc.muted});
+                f.texts.push_back({bx + mid(r), by + p.rows * ch + 1.1 * g.index_font, label, g.index_font,
+                                   Anchor::Middle, false, tc.muted});
             else
-                f.texts.push_back({bx + p.cols * cw + 0.4 * g.index_font, by + mid(r) + 0.35 * g.index_font, label, g.index_font,
-                                   Anchor::Start, false, tc.muted});
+                f.texts.push_back({bx + p.cols * cw + 0.4 * g.index_font, by + mid(r) + 0.35 * g.index_font, label,
+                                   g.index_font, Anchor::Start, false, tc.muted});
         }
         if (r.to < regs.size() && cols_run)  // a tick between runs
-            f.lines.push_back({bx + r.to * cw, by + p.rows * ch, bx + r.to * cw, by + p.rows * ch + 0.4 * g.index_font, tc.muted, 0.5});
+            f.lines.push_back({bx + r.to * cw, by + p.rows * ch, bx + r.to * cw, by + p.rows * ch + 0.4 * g.index_font,
+                               tc.muted, 0.5});
         else if (r.to < regs.size())
-            f.lines.push_back({bx + p.cols * cw, by + r.to * ch, bx + p.cols * cw + 0.3 * g.index_font, by + r.to * ch, tc.muted, 0.5});
+            f.lines.push_back({bx + p.cols * cw, by + r.to * ch, bx + p.cols * cw + 0.3 * g.index_font, by + r.to * ch,
+                               tc.muted, 0.5});
     }
 }
 
 // A block's lines: sparse A's 4-k groups, a tile's instruction tiles and sub-tile groups inside it,
 // and its frame, their widths following the cell size in a fitted figure.
-void draw_block_lines(Figure& f, const Panel& p, double bx, double by, const Instruction& ins, const Geometry& g, const Mode& mode,
-                      const ThemeColors& tc) {
+void draw_block_lines(Figure& f, const Panel& p, double bx, double by, const Instruction& ins, const Geometry& g,
+                      const Mode& mode, const ThemeColors& tc) {
     const OperandLayout& L = p.layout;
     const double cw = g.cw, ch = g.ch;
     // Sparse A and its index in dense coordinates: a line between the
     // 4-k groups whose two stored values share one slot.
     if (ins.sparse() && mode.matrix && !p.tile && (p.op == Operand::A || p.op == Operand::K))
         for (int c = first_boundary(p.col0, 4); c < p.cols; c += 4)
-            f.lines.push_back({bx + c * cw, by, bx + c * cw, by + p.rows * ch, tc.text, mode.fit ? std::max(0.4, cw / 12) : 1.0});
+            f.lines.push_back(
+                {bx + c * cw, by, bx + c * cw, by + p.rows * ch, tc.text, mode.fit ? std::max(0.4, cw / 12) : 1.0});
     // Block frame: the separators between blocks.
     const double x2 = bx + p.cols * cw, y2 = by + p.rows * ch;
     const double fw = mode.fit ? std::min(1.5, std::max(0.6, cw / 6)) : 1.5;
@@ -1198,15 +1231,15 @@ void draw_block_lines(Figure& f, const Panel& p, double bx, double by, const Ins
 }
 
 // One panel: its heading, then each block's label, indices, cells, register axes and lines.
-void draw_panel(Figure& f, const Panel& p, const FigureSpec& spec, const Geometry& g, const Mode& mode, const CellStyle& st,
-                double& content_w) {
+void draw_panel(Figure& f, const Panel& p, const FigureSpec& spec, const Geometry& g, const Mode& mode,
+                const CellStyle& st, double& content_w) {
     const Instruction& ins = *spec.ins;
     const OperandLayout& L = p.layout;
     const ThemeColors& tc = st.tc;
     const double cw = g.cw, ch = g.ch;
     for (size_t n = 0; n < p.heading.size(); ++n) {
-        f.texts.push_back({p.x, p.y + g.heading_base + 1.25 * g.heading_font * static_cast<double>(n), p.heading[n], g.heading_font,
-                           Anchor::Start, true, tc.text});
+        f.texts.push_back({p.x, p.y + g.heading_base + 1.25 * g.heading_font * static_cast<double>(n), p.heading[n],
+                           g.heading_font, Anchor::Start, true, tc.text});
         if (mode.fit) content_w = std::max(content_w, p.x + text_width(p.heading[n], g.heading_font) * 1.12);
     }
     const int nb = static_cast<int>(p.block_at.size());
@@ -1216,15 +1249,18 @@ void draw_panel(Figure& f, const Panel& p, const FigureSpec& spec, const Geometr
         if (nb > 1 && g.block_labels) draw_block_label(f, p, g, b, bx, by, mode.fit, tc);
         for (int c = 0; c < p.cols; c += g.col_step)
             f.texts.push_back({bx + (c + 0.5) * cw, by - g.index_dy,
-                               spec.view == View::Matrix ? std::to_string(c + p.col0) : register_text(ins, p.op, c, L.element_bits(), L.space()),
+                               spec.view == View::Matrix ? std::to_string(c + p.col0)
+                                                         : register_text(ins, p.op, c, L.element_bits(), L.space()),
                                g.index_font, Anchor::Middle, false, tc.muted});
         for (int r = 0; r < p.rows; r += g.row_step)
-            f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35, std::to_string(r + p.row0),
-                               g.index_font, Anchor::End, false, tc.muted});
+            f.texts.push_back({bx - 0.375 * g.index_font, by + (r + 0.5) * ch + g.index_font * 0.35,
+                               std::to_string(r + p.row0), g.index_font, Anchor::End, false, tc.muted});
         if (spec.view == View::Matrix) draw_matrix_cells(f, p, b, bx, by, spec, g, mode, st);
         else draw_register_cells(f, p, b, bx, by, spec, g, mode, st);
-        if (spec.view == View::Matrix && !p.col_reg.empty()) draw_register_runs(f, p.col_reg[b], p.col_name[b], true, p, bx, by, g, tc);
-        if (spec.view == View::Matrix && !p.row_reg.empty()) draw_register_runs(f, p.row_reg[b], p.row_name[b], false, p, bx, by, g, tc);
+        if (spec.view == View::Matrix && !p.col_reg.empty())
+            draw_register_runs(f, p.col_reg[b], p.col_name[b], true, p, bx, by, g, tc);
+        if (spec.view == View::Matrix && !p.row_reg.empty())
+            draw_register_runs(f, p.row_reg[b], p.row_name[b], false, p, bx, by, g, tc);
         draw_block_lines(f, p, bx, by, ins, g, mode, tc);
     }
 }
@@ -1272,8 +1308,8 @@ void wave_legend(Figure& f, const FigureSpec& spec, const Panel& first, int tile
     for (int w = 0; w < std::min(tile_waves, 16); ++w) {
         std::string label;
         for (int v = w; v < tile_waves; v += 16)
-            label += (label.empty() ? noun + " " : ", ") + std::to_string(v) + " (" + std::to_string(v / tp.waves_n) + "," +
-                     std::to_string(v % tp.waves_n) + ")";
+            label += (label.empty() ? noun + " " : ", ") + std::to_string(v) + " (" + std::to_string(v / tp.waves_n) +
+                     "," + std::to_string(v % tp.waves_n) + ")";
         f.legend.push_back({wave_color(w, 0, groups, spec.theme), label});
     }
     for (int lg = 0; lg < groups && groups > 1; ++lg)
@@ -1287,23 +1323,29 @@ std::string class_legend_title(const FigureSpec& spec, const std::vector<Panel>&
                                bool register_axis, Space legend_space, bool shade_lanes) {
     const Instruction& ins = *spec.ins;
     const bool nvidia = ins.vendor() == Vendor::NVIDIA;
-    return std::string(cell_text && cform == CellForm::Lane ? (nvidia ? "Cell text: thread. " : "Cell text: lane. ") : "") +
-           (cell_text && cform == CellForm::Short ? (nvidia ? "Cell text: PTX element, thread. " : "Cell text: register, lane. ") : "") +
+    return std::string(cell_text && cform == CellForm::Lane ? (nvidia ? "Cell text: thread. " : "Cell text: lane. ")
+                                                            : "") +
+           (cell_text && cform == CellForm::Short
+                ? (nvidia ? "Cell text: PTX element, thread. " : "Cell text: register, lane. ")
+                : "") +
            (cell_text && cform == CellForm::Short &&
                     std::any_of(panels.begin(), panels.end(), [](const Panel& p) { return p.op == Operand::K; })
                 ? std::string(nvidia ? "e.n5" : "v0.n5") + ": the index field in bits [23:20] (nibble 5). "
                 : std::string()) +
-           (register_axis ? (legend_space == Space::TensorMemory ? std::string("c7 by a run of cells: the TMEM column holding it. ")
-                             : nvidia ? std::string("a1 by a run of cells: PTX's name of the fragment element holding it. ")
-                                      : "v3 by a run of cells: the VGPR holding it. ")
-                          : std::string()) +
-           "Colour by " + color_words(ins, spec.color, legend_space) + (shade_lanes ? shade_words(ins, legend_space) : "") + ":";
+           (register_axis
+                ? (legend_space == Space::TensorMemory
+                       ? std::string("c7 by a run of cells: the TMEM column holding it. ")
+                   : nvidia ? std::string("a1 by a run of cells: PTX's name of the fragment element holding it. ")
+                            : "v3 by a run of cells: the VGPR holding it. ")
+                : std::string()) +
+           "Colour by " + color_words(ins, spec.color, legend_space) +
+           (shade_lanes ? shade_words(ins, legend_space) : "") + ":";
 }
 
 // The legend drawn under the content: its title (a fitted figure wraps one wider than itself, at
 // its sentences, then words), then the swatches, wrapping to the width; returns the last row's top.
-double draw_legend(Figure& f, const Geometry& g, const FigureSpec& spec, bool fit, const ThemeColors& tc, double& content_w,
-                   double content_h) {
+double draw_legend(Figure& f, const Geometry& g, const FigureSpec& spec, bool fit, const ThemeColors& tc,
+                   double& content_w, double content_h) {
     const double lf = g.legend_font, sw = g.swatch;
     const double legend_w = (fit ? spec.fit_width : std::max(content_w, g.min_width)) - g.margin;
     double lx = g.margin, ly = content_h + g.legend_gap;
@@ -1370,11 +1412,12 @@ Figure build_figure_laid_out(const FigureSpec& spec, bool wrap_scale_rows) {
     mode.as_instruction = !mode.tiled || !repeated;
     TileForm form = TileForm::Full;  // tile mode's label form
     CellForm cform = CellForm::Full;  // one instruction's matrix view
-    mode.gemm = spec.view == View::Matrix && panels.size() == 3 && panels[0].op == Operand::A && panels[1].op == Operand::B &&
-                panels[2].op == Operand::D;
+    mode.gemm = spec.view == View::Matrix && panels.size() == 3 && panels[0].op == Operand::A &&
+                panels[1].op == Operand::B && panels[2].op == Operand::D;
 
     Geometry g;
-    if (mode.tiled && !mode.matrix) g.block_word = ins.vendor() == Vendor::NVIDIA ? "warp " : "wave ";  // a block per wave
+    if (mode.tiled && !mode.matrix)
+        g.block_word = ins.vendor() == Vendor::NVIDIA ? "warp " : "wave ";  // a block per wave
     const CellSize natural = natural_cell(spec, panels, mode, font, line);
     g.cw = natural.cw, g.ch = natural.ch;
     const LabelNeeds needs = label_needs(spec, panels, mode, font);
@@ -1413,9 +1456,11 @@ Figure build_figure_laid_out(const FigureSpec& spec, bool wrap_scale_rows) {
     if (mode.tiled && repeated && !g.labels) form = TileForm::None;
     // Colours-only tile figures outline their cells only where a cell is big
     // enough for the outline not to hide its colour.
-    if (mode.tiled && repeated && !g.labels) f.tile_grid = std::min(cw, ch / static_cast<double>(natural.max_locs)) >= 4;
+    if (mode.tiled && repeated && !g.labels)
+        f.tile_grid = std::min(cw, ch / static_cast<double>(natural.max_locs)) >= 4;
     // Fitted instruction figures likewise: a grid over cells under 4 units would hide their colour.
-    if (mode.fit && mode.as_instruction && !g.labels) f.tile_grid = std::min(cw, ch / static_cast<double>(natural.max_locs)) >= 4;
+    if (mode.fit && mode.as_instruction && !g.labels)
+        f.tile_grid = std::min(cw, ch / static_cast<double>(natural.max_locs)) >= 4;
     const int groups = lane_groups(ins, wave);
     // One instruction coloured by lane: core's lane_color, the group's hue
     // shaded per lane within it (AMD: by lane; NVIDIA mma: by threadID_in_group;
@@ -1455,8 +1500,8 @@ Figure build_figure_laid_out(const FigureSpec& spec, bool wrap_scale_rows) {
                 label += (label.empty() ? "" : ", ") + group_legend_label(spec, panels, j, legend_space);
             f.legend.push_back({categorical(i, spec.theme), label});
         }
-        f.legend_title = class_legend_title(spec, panels, mode.matrix && mode.as_instruction, cform, g.reg_right > 0 || g.reg_bottom > 0,
-                                            legend_space, shade_lanes);
+        f.legend_title = class_legend_title(spec, panels, mode.matrix && mode.as_instruction, cform,
+                                            g.reg_right > 0 || g.reg_bottom > 0, legend_space, shade_lanes);
     }
     const double ly = draw_legend(f, g, spec, mode.fit, tc, content_w, content_h);
     f.width = std::ceil(std::max(content_w, g.min_width) + g.margin);
