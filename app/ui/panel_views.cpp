@@ -911,7 +911,7 @@ void draw_legend(App& app) {
                 int lanes = app.set.wave();
                 for (const ls::OperandLayout& l : app.set.layouts)
                     if (l.space() == ls::Space::Registers && drawn(l)) lanes = std::max(lanes, l.lanes());
-                const int n = sp == ls::Space::TensorMemory ? 4 : sp == ls::Space::SharedMemory ? 8 : ls::lane_groups(ins, lanes);
+                const int n = ls::space_colour_words(ins, sp, lanes).classes;
                 for (int gi = 0; gi < n; ++gi) entries.push_back({gi, ls::lane_group_text(ins, sp, gi)});
                 spaces_shown.push_back(sp);
             }
@@ -934,17 +934,11 @@ void draw_legend(App& app) {
             for (int b = 0; b < ins.blocks; ++b) entries.push_back({b, "block " + std::to_string(b)});
             break;
     }
-    const bool nv = ins.vendor() == ls::Vendor::NVIDIA;
     // Lanes: a hue per group, a shade per lane within it (lighter = later), so lane order reads without text.
-    const std::string lane_what = nv ? (ls::lane_shade_text(ins) == "groupID" ? "colour = warp, shade = groupID 0\u21927:"
-                                                                          : "colour = groupID, shade = threadID_in_group 0\u21923:")
-                                     : "colour = lane group, shade = lane (lighter = higher):";
+    const std::string lane_what = ls::space_colour_words(ins, ls::Space::Registers, app.set.wave()).heading;
     std::string lane_words;
     for (ls::Space sp : spaces_shown)
-        lane_words += (lane_words.empty() ? "" : "  ") +
-                      (sp == ls::Space::TensorMemory   ? std::string("TMEM: colour = lane quarter (warp w%4 allowed), shade = lane:")
-                       : sp == ls::Space::SharedMemory ? std::string("shared memory: colour = 16-byte chunk (a swizzle permutes them), shade = line:")
-                                                       : lane_what);
+        lane_words += (lane_words.empty() ? "" : "  ") + ls::space_colour_words(ins, sp, app.set.wave()).heading;
     if (lane_words.empty()) lane_words = lane_what;
     std::string what_s = app.settings.view.color_by == ls::ColorBy::Lane       ? lane_words
                          : app.settings.view.color_by == ls::ColorBy::Register ? "colour = register:"

@@ -93,26 +93,16 @@ std::string axis_words(Operand op, bool sparse, View view) {
 // location_color (palette.hpp): a hue per TMEM lane quarter, per 16-byte chunk of a line.
 std::string color_words(const Instruction& ins, ColorBy by, Space space = Space::Registers) {
     switch (by) {
-        case ColorBy::Lane:
-            if (space == Space::TensorMemory) return "TMEM lane quarter (the lanes warp w%4 of a warpgroup may access)";
-            if (space == Space::SharedMemory) return "16-byte chunk of the 128-byte line (its 4 banks)";
-            // NVIDIA: a warp per group where core groups by warp (wgmma, tcgen05 read-backs), else PTX's groupID.
-            if (ins.vendor() == Vendor::NVIDIA)
-                return lane_group_size(ins) == 32 ? (ins.kind == LayoutKind::Wgmma ? "warp of the warpgroup" : "warp") : "groupID";
-            return "lane group";
+        case ColorBy::Lane: return space_colour_words(ins, space, 0).hue;
         case ColorBy::Register: return "register";
         case ColorBy::Block: return "block";
     }
     return "";
 }
 
-// What the shade within a lane group's hue steps by (core's lane_shade_text).
+// What the shade within a lane group's hue steps by (core's space_colour_words).
 std::string shade_words(const Instruction& ins, Space space = Space::Registers) {
-    if (space == Space::TensorMemory) return ", shaded by lane within the quarter";
-    if (space == Space::SharedMemory) return ", shaded by the line's place in its period of 8 lines (the rows of a core matrix)";
-    if (ins.vendor() != Vendor::NVIDIA) return ", shade by lane within the group (lightest = last lane)";
-    return ", shade by " + lane_shade_text(ins) +
-           (lane_group_size(ins) == 32 ? " within the warp (lightest = " : " (lightest = ") + std::to_string(lane_shade_steps(ins) - 1) + ")";
+    return space_colour_words(ins, space, 0).shade;
 }
 
 // The lines of a palette label (core's cell_label_lines), the empty second one dropped.

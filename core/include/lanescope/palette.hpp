@@ -91,6 +91,17 @@ std::string lane_group_text(const Instruction& ins, int group);
 // 4–7)"; registers as above.
 std::string lane_group_text(const Instruction& ins, Space space, int group);
 std::string lane_shade_text(const Instruction& ins);
+// What colouring by lane means in one location space, in the words every legend uses: the hue
+// classes and how many there are (TMEM: the 4 lane quarters a warp w%4 may access; shared memory:
+// the 8 16-byte chunks of a line; registers: the lane groups of `lanes` lanes), what the shade
+// steps by, and the app legend's short heading. One place for the figures' and the app's words.
+struct SpaceColourWords {
+    int classes = 0;
+    std::string hue;      // "TMEM lane quarter (the lanes warp w%4 of a warpgroup may access)"
+    std::string shade;    // ", shaded by lane within the quarter"
+    std::string heading;  // "TMEM: colour = lane quarter (warp w%4 allowed), shade = lane:"
+};
+SpaceColourWords space_colour_words(const Instruction& ins, Space space, int lanes);
 // The colour of a cell of a tile of many waves (tile.hpp): a hue per wave
 // (waves 8..15 a deeper set of the same 8 hues; repeating after 16), lighter
 // (light theme) or darker (dark theme) shades, up to 55 %, for the later lane

@@ -136,6 +136,32 @@ std::string lane_shade_text(const Instruction& ins) {
     return warp_grouped(ins) ? "groupID" : "threadID_in_group";
 }
 
+SpaceColourWords space_colour_words(const Instruction& ins, Space space, int lanes) {
+    if (space == Space::TensorMemory)
+        return {4, "TMEM lane quarter (the lanes warp w%4 of a warpgroup may access)", ", shaded by lane within the quarter",
+                "TMEM: colour = lane quarter (warp w%4 allowed), shade = lane:"};
+    if (space == Space::SharedMemory)
+        return {8, "16-byte chunk of the 128-byte line (its 4 banks)",
+                ", shaded by the line's place in its period of 8 lines (the rows of a core matrix)",
+                "shared memory: colour = 16-byte chunk (a swizzle permutes them), shade = line:"};
+    SpaceColourWords w;
+    w.classes = lane_groups(ins, lanes);
+    if (ins.vendor() != Vendor::NVIDIA) {
+        w.hue = "lane group";
+        w.shade = ", shade by lane within the group (lightest = last lane)";
+        w.heading = "colour = lane group, shade = lane (lighter = higher):";
+        return w;
+    }
+    // A warp per group where core groups by warp (wgmma, tcgen05 read-backs), else PTX's groupID.
+    const bool by_warp = lane_group_size(ins) == 32;
+    w.hue = by_warp ? (ins.kind == LayoutKind::Wgmma ? "warp of the warpgroup" : "warp") : "groupID";
+    w.shade = ", shade by " + lane_shade_text(ins) + (by_warp ? " within the warp (lightest = " : " (lightest = ") +
+              std::to_string(lane_shade_steps(ins) - 1) + ")";
+    w.heading = lane_shade_text(ins) == "groupID" ? "colour = warp, shade = groupID 0\u21927:"
+                                                  : "colour = groupID, shade = threadID_in_group 0\u21923:";
+    return w;
+}
+
 Rgb wave_color(int wave, int lane_group, int lane_groups, Theme t) {
     wave = ((wave % 16) + 16) % 16;
     const Rgb black{0, 0, 0}, white{255, 255, 255};
