@@ -413,8 +413,9 @@ int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
 
 void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
 #ifdef LANESCOPE_HAVE_GPU
-    static VerifyArgs v;
-    v = VerifyArgs{};  // lanescope_cli_main may run many times in one process (fuzzer, web page)
+    // The arguments belong to this command line: each run (in `out`) owns its own, CLI11 writes into them.
+    const auto verify_args = std::make_shared<VerifyArgs>();
+    VerifyArgs& v = *verify_args;
     if (registers(o, "verify")) {
         CLI::App* sub = app.add_subcommand(
             "verify", "run probes that check every element's location on an AMD or NVIDIA GPU (or --device software); "
@@ -437,12 +438,12 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
                             "no-swizzle, base-offset-added, start-anchored, swap-lbo-sbo, no-padding");
             add_size_option(sub, "--max-mismatches", v.max_mismatches, 0, 1000000, "mismatches to print per instruction (default 8)");
         }
-        out.push_back({sub, [&o] { return run_verify(o, v); }});
+        out.push_back({sub, [&o, verify_args] { return run_verify(o, *verify_args); }});
     }
     if (!registers(o, "conformance")) return;
 
-    static ConformanceArgs c;
-    c = ConformanceArgs{};
+    const auto conformance_args = std::make_shared<ConformanceArgs>();
+    ConformanceArgs& c = *conformance_args;
     CLI::App* conf = app.add_subcommand(
         "conformance", "compile every catalog builtin for each target with its compiler witness (clang-22; clang-19 for "
                        "gfx940/gfx941) and compare the disassembly (mnemonic, opcode, modifiers, registers) with the "
@@ -464,7 +465,7 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
         conf->add_flag("--keep", c.opts.keep, "keep the generated sources and disassembly");
         conf->add_flag("-v,--verbose", c.opts.verbose, "print every check, not only failures");
     }
-    out.push_back({conf, [&o] { return run_conformance_cmd(o, c); }});
+    out.push_back({conf, [&o, conformance_args] { return run_conformance_cmd(o, *conformance_args); }});
 #else
     (void)o;
     for (const char* name : {"verify", "conformance"}) {
