@@ -205,7 +205,8 @@ std::vector<Job> every_modifier_jobs(const std::vector<Job>& jobs) {
 
 // --corrupt: whether it applies to the jobs (refused where it cannot), and the jobs (indices) in which it moves
 // no element.
-std::set<size_t> jobs_corruption_misses(const VerifyArgs& v, const std::vector<Job>& jobs, const gpu::Corruption& corruption) {
+std::set<size_t> jobs_corruption_misses(const VerifyArgs& v, const std::vector<Job>& jobs,
+                                        const gpu::Corruption& corruption) {
     std::set<size_t> moves_nothing;
     // Every corruption must apply somewhere: an operand the instruction has, lanes inside its wave.
     bool applies = false;
@@ -270,8 +271,8 @@ struct VerifyTally {
 };
 
 // Runs each job on the device: its report (table or JSON), or why it was skipped.
-VerifyTally run_jobs(const VerifyArgs& v, bool json, const std::vector<Job>& jobs, const std::set<size_t>& moves_nothing,
-                     const gpu::Corruption* corruption, gpu::Device& dev) {
+VerifyTally run_jobs(const VerifyArgs& v, bool json, const std::vector<Job>& jobs,
+                     const std::set<size_t>& moves_nothing, const gpu::Corruption* corruption, gpu::Device& dev) {
     VerifyTally n;
     std::string& text = n.text;
     text = json ? "[\n" : "";
@@ -352,10 +353,11 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         text += "\n]\n";
     } else {
         text += "device: " + dev->name() + (corruption ? "; claimed layout corrupted: " + gpu::describe(*corruption) : "") +
-                "\n" + (dev->toolchain().empty() ? "" : dev->toolchain() + "\n") + std::to_string(n.passed) + " passed, " +
-                std::to_string(n.failed) + " failed" +
+                "\n" + (dev->toolchain().empty() ? "" : dev->toolchain() + "\n") + std::to_string(n.passed) +
+                " passed, " + std::to_string(n.failed) + " failed" +
                 (n.skipped ? ", " + std::to_string(n.skipped) + " not runnable on this device" : "") +
-                (n.unmoved ? ", " + std::to_string(n.unmoved) + " not run (the corruption moves nothing there)" : "") + "\n";
+                (n.unmoved ? ", " + std::to_string(n.unmoved) + " not run (the corruption moves nothing there)" : "") +
+                "\n";
     }
     emit(o, text);
     return n.failed ? kCheckFailed : 0;

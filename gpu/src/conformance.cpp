@@ -392,7 +392,7 @@ std::string seconds_text(double seconds) {
     return t.str();
 }
 
-// Every tool runs under the time limit; `why` names one that did not run.
+// Runs a tool under the time limit (--tool-timeout); `why`, if given, says why it did not start or was killed.
 int run_process(const Work& w, const std::vector<std::string>& argv, const std::string& out, const std::string& err,
                 std::string* why = nullptr) {
     return detail::run_process(argv, out, err, why, w.o.tool_seconds);
@@ -480,7 +480,8 @@ bool knows(const Work& w, const std::string& clang, const std::string& gfx) {
     const std::string obj = w.dir + "/empty_" + gfx + ".o";
     const int rc = probe_process(w, compile_argv({clang, ""}, gfx, false, w.dir + "/empty.c", obj), "",
                                  w.dir + "/probe_" + gfx + ".log");
-    if (rc == detail::kTimedOut) throw Error(clang + ", compiling an empty function for " + gfx + "," + w.probe_limit_words);
+    if (rc == detail::kTimedOut)
+        throw Error(clang + ", compiling an empty function for " + gfx + "," + w.probe_limit_words);
     if (rc == 0) require_object(clang, obj, "an empty function for " + gfx);
     return rc == 0;
 }
@@ -599,7 +600,8 @@ void add_negative_cases(const Claims& k, const Target& t, std::vector<Case>& cas
 }
 
 // The cases of every target (its summary in `result`, its toolchain in w.tools), each named after its index.
-std::vector<Case> all_cases(Work& w, const Catalog& cat, const std::vector<std::string>& gfxs, ConformanceResult& result) {
+std::vector<Case> all_cases(Work& w, const Catalog& cat, const std::vector<std::string>& gfxs,
+                            ConformanceResult& result) {
     const Claims claims = claimed_builtins(cat);
     std::vector<Case> cases;
     for (const std::string& gfx : gfxs) {
@@ -676,7 +678,8 @@ void single(const Work& w, std::vector<Case>& cases, size_t id) {
     Case& c = cases[id];
     std::vector<size_t> one = {id};
     const std::string base = w.dir + "/" + c.fname;
-    if (!detail::write_file_atomic(base + ".c", source_of(cases, one, false))) throw Error("cannot write " + base + ".c");
+    if (!detail::write_file_atomic(base + ".c", source_of(cases, one, false)))
+        throw Error("cannot write " + base + ".c");
     const int rc = run_process(w, compile_argv(w.tools.at(c.target->gfx), c.target->gfx, wave64_flag(c), base + ".c",
                                                base + ".o"),
                                "", base + ".log");
@@ -717,7 +720,8 @@ struct Batch {
 };
 
 // A batch of unclaimed builtins: those the compiler does not offer pass; those it offers are retried alone.
-void negative_batch(const Work& w, std::vector<Case>& cases, const Batch& b, std::mutex& mu, std::vector<size_t>& retry) {
+void negative_batch(const Work& w, std::vector<Case>& cases, const Batch& b, std::mutex& mu,
+                    std::vector<size_t>& retry) {
     const std::string& gfx = b.gfx;
     const std::string& base = b.base;
     // The compiler's own list of what it offers for this target
@@ -738,7 +742,8 @@ void negative_batch(const Work& w, std::vector<Case>& cases, const Batch& b, std
     if (b.w64) a.push_back("-mwavefrontsize64");
     std::string err;
     if (run_process(w, a, "", base + ".log", &err) != 0)
-        throw Error("running " + clang + " -E failed: " + clipped(err.empty() ? first_error(read_file(base + ".log")) : err));
+        throw Error("running " + clang + " -E failed: " +
+                    clipped(err.empty() ? first_error(read_file(base + ".log")) : err));
     const std::string offered = read_file(base + ".i");
     std::lock_guard<std::mutex> lock(mu);
     if (offered.find("lanescope_control_present;") == std::string::npos) {
@@ -765,18 +770,22 @@ void negative_batch(const Work& w, std::vector<Case>& cases, const Batch& b, std
 }
 
 // A batch of claimed builtins compiled and disassembled together: each case judged, or retried alone.
-void positive_batch(const Work& w, std::vector<Case>& cases, const Batch& b, std::mutex& mu, std::vector<size_t>& retry) {
+void positive_batch(const Work& w, std::vector<Case>& cases, const Batch& b, std::mutex& mu,
+                    std::vector<size_t>& retry) {
     const std::string& gfx = b.gfx;
     const std::string& base = b.base;
     const std::vector<size_t>& ids = *b.ids;
-    if (!detail::write_file_atomic(base + ".c", source_of(cases, ids, true))) throw Error("cannot write " + base + ".c");
-    const int rc = run_process(w, compile_argv(w.tools.at(gfx), gfx, b.w64, base + ".c", base + ".o"), "", base + ".log");
+    if (!detail::write_file_atomic(base + ".c", source_of(cases, ids, true)))
+        throw Error("cannot write " + base + ".c");
+    const int rc =
+        run_process(w, compile_argv(w.tools.at(gfx), gfx, b.w64, base + ".c", base + ".o"), "", base + ".log");
     if (rc == detail::kTimedOut) {
         // One at a time would wait the limit again for each: the batch's cases fail here.
         std::lock_guard<std::mutex> lock(mu);
         for (size_t id : ids) {
             cases[id].done = true;
-            cases[id].detail = "the compiler, compiling its batch of " + std::to_string(ids.size()) + "," + w.limit_words;
+            cases[id].detail =
+                "the compiler, compiling its batch of " + std::to_string(ids.size()) + "," + w.limit_words;
         }
         return;
     }
@@ -806,8 +815,8 @@ void positive_batch(const Work& w, std::vector<Case>& cases, const Batch& b, std
     }
 }
 
-// Every case's verdict: the batches (target, wave64 flag, negative) on o.jobs threads, then the cases they left
-// undecided one at a time.
+// Every case's verdict: the batches (target, wave64 flag, negative) on o.jobs threads, then each case they left
+// undecided compiled alone.
 void run_cases(const Work& w, std::vector<Case>& cases) {
     std::map<std::tuple<std::string, bool, bool>, std::vector<size_t>> batches;
     for (size_t n = 0; n < cases.size(); ++n)
