@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <memory>
 
 namespace lscli {
 
@@ -122,13 +123,14 @@ int run_load(const Options& o, const LoadArgs& a, const CLI::App* sub) {
 }  // namespace
 
 void register_load_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
-    static LoadArgs a;
-    a = LoadArgs{};  // lanescope_cli_main may run many times in one process (fuzzer, web page)
     if (!registers(o, "load")) return;
+    // The arguments belong to this command line: its run (in `out`) owns them, CLI11 writes into them.
+    const auto args = std::make_shared<LoadArgs>();
+    LoadArgs& a = *args;
     CLI::App* sub = app.add_subcommand(
         "load", "how each lane loads (or --store stores) an operand from a tile in LDS or global memory: per-lane "
                 "addresses, the vector accesses chosen, LDS bank conflicts, global coalescing");
-    out.push_back({sub, [&o, sub] { return run_load(o, a, sub); }});
+    out.push_back({sub, [&o, sub, args] { return run_load(o, *args, sub); }});
     if (!sets_up(o, "load")) return;
     add_target_options(sub, o, true);
     sub->get_option("--format")->description("output: table, csv, markdown, json (the contract of docs/memory.md), hip");

@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <map>
+#include <memory>
 
 namespace lscli {
 
@@ -223,12 +224,13 @@ int run_banks(const Options& o, const SmemArgs& a) {
 }  // namespace
 
 void register_smem_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
-    static SmemArgs a;
-    a = SmemArgs{};  // lanescope_cli_main may run many times in one process (fuzzer, web page)
+    // The arguments belong to this command line: the runs (in `out`) own them, CLI11 writes into them.
+    const auto args = std::make_shared<SmemArgs>();
+    SmemArgs& a = *args;
     if (registers(o, "tma")) {
         CLI::App* sub = app.add_subcommand("tma", "where a tiled cp.async.bulk.tensor (TMA) puts each element of a 2-D box "
                                                   "in shared memory (swizzle, padding, absolute-address anchoring)");
-        out.push_back({sub, [&o] { return run_tma(o, a); }});
+        out.push_back({sub, [&o, args] { return run_tma(o, *args); }});
         if (sets_up(o, "tma")) {
             sub->add_option("-a,--arch", o.arch, "target (optional; sm_90 or later)");
             sub->add_option("--box", a.box, "box D0xD1: inner x outer elements (CUDA's boxDim order)")->required();
@@ -244,7 +246,7 @@ void register_smem_commands(CLI::App& app, Options& o, std::vector<Command>& out
     if (registers(o, "banks")) {
         CLI::App* sub = app.add_subcommand("banks", "how many wavefronts (NVIDIA) or LDS cycles (AMD) one warp/wave-wide "
                                                     "shared-memory access costs, phase by phase");
-        out.push_back({sub, [&o] { return run_banks(o, a); }});
+        out.push_back({sub, [&o, args] { return run_banks(o, *args); }});
         if (sets_up(o, "banks")) {
             sub->add_option("-a,--arch", o.arch, "target (sm_90a, gfx942, ...) (required)");
             sub->add_option("--access", a.access,

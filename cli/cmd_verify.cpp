@@ -100,186 +100,195 @@ int run_verify_smem(const Options& o, const VerifyArgs& v) {
     return r.passed() ? 0 : kCheckFailed;
 }
 
-int run_verify(const Options& o, const VerifyArgs& v) {
-    if (v.smem) return run_verify_smem(o, v);
-    std::string why;
-    std::unique_ptr<gpu::Device> dev = gpu::make_device(v.device, &why);
-    if (!dev) {
-        if (v.device != "auto" && v.device != "hip" && v.device != "cuda" && v.device != "software")
-            throw ls::Error(why);
-        // A Blackwell entry asked for by name: say plainly which GPU it needs (none is here).
-        if (!v.all && (v.device == "cuda" || v.device == "auto")) try {
-                const ls::Catalog& c = catalog(o);
-                const ls::Target& t = c.find_target(o.arch);
-                const std::string need = gpu::blackwell_need(c.find_instruction(t, o.instruction), t, 0);
-                if (!need.empty()) why += "\n" + need;
-            } catch (const ls::Error&) {
-            }
-        err_printf("lanescope-cli: %s\n", why.c_str());
-        return kNoDevice;
-    }
-    const ls::Catalog& cat = catalog(o);
-    const bool json = o.format == "json";
-    if (!json && o.format != "table") throw ls::Error("unknown format '" + o.format + "' for verify; legal: table, json");
-    struct Job {
-        const ls::Target* t;
-        const ls::Instruction* ins;
-        ls::ResolvedModifiers mods;
-    };
+// One instruction, target and set of modifiers to verify.
+struct Job {
+    const ls::Target* t;
+    const ls::Instruction* ins;
+    ls::ResolvedModifiers mods;
+};
+
+// No device opened: what is said (an unknown --device is an error; a missing GPU, exit 4 with what it needs).
+int no_device(const Options& o, const VerifyArgs& v, std::string why) {
+    if (v.device != "auto" && v.device != "hip" && v.device != "cuda" && v.device != "software") throw ls::Error(why);
+    // A Blackwell entry asked for by name: say plainly which GPU it needs (none is here).
+    if (!v.all && (v.device == "cuda" || v.device == "auto")) try {
+            const ls::Catalog& c = catalog(o);
+            const ls::Target& t = c.find_target(o.arch);
+            const std::string need = gpu::blackwell_need(c.find_instruction(t, o.instruction), t, 0);
+            if (!need.empty()) why += "\n" + need;
+        } catch (const ls::Error&) {
+        }
+    err_printf("lanescope-cli: %s\n", why.c_str());
+    return kNoDevice;
+}
+
+// --all: which instructions are checked on which targets, each wave size.
+std::vector<Job> all_jobs(const Options& o, const VerifyArgs& v, const ls::Catalog& cat, const gpu::Device& dev) {
+    // AMD: one target per family (or only --arch's family), every
+    // instruction, each wave size. NVIDIA: every row once, on the oldest
+    // target that accepts it (so the PTX JIT also checks that claim), or on
+    // --arch's target. A GPU checks its own vendor's rows only.
     std::vector<Job> jobs;
-    if (v.all) {
-        // AMD: one target per family (or only --arch's family), every
-        // instruction, each wave size. NVIDIA: every row once, on the oldest
-        // target that accepts it (so the PTX JIT also checks that claim), or on
-        // --arch's target. A GPU checks its own vendor's rows only.
-        const bool one_arch = v.sub->count("--arch") > 0;
-        const ls::Target* only = one_arch ? &cat.find_target(o.arch) : nullptr;
-        const bool gpu_is_amd = dynamic_cast<gpu::HipDevice*>(dev.get()) != nullptr;
-        const bool gpu_is_nvidia = dynamic_cast<gpu::CudaDevice*>(dev.get()) != nullptr;
-        for (ls::Family f : ls::all_families()) {
-            if (gpu_is_nvidia) break;
-            if (ls::vendor_of(f) != ls::Vendor::AMD) continue;
-            const ls::Target* t = nullptr;
-            if (only) {
-                if (only->family == f) t = only;
-            } else {
-                for (const auto& x : cat.targets())
-                    if (x.family == f) {
-                        t = &x;
-                        break;
-                    }
-            }
-            if (!t) continue;
-            for (const ls::Instruction* ins : cat.on(f))
-                for (int wave : t->wave_sizes) {
-                    ls::Modifiers m;
-                    m.wave = wave;
-                    jobs.push_back({t, ins, ls::resolve_modifiers(*ins, *t, m)});
+    const bool one_arch = v.sub->count("--arch") > 0;
+    const ls::Target* only = one_arch ? &cat.find_target(o.arch) : nullptr;
+    const bool gpu_is_amd = dynamic_cast<const gpu::HipDevice*>(&dev) != nullptr;
+    const bool gpu_is_nvidia = dynamic_cast<const gpu::CudaDevice*>(&dev) != nullptr;
+    for (ls::Family f : ls::all_families()) {
+        if (gpu_is_nvidia) break;
+        if (ls::vendor_of(f) != ls::Vendor::AMD) continue;
+        const ls::Target* t = nullptr;
+        if (only) {
+            if (only->family == f) t = only;
+        } else {
+            for (const auto& x : cat.targets())
+                if (x.family == f) {
+                    t = &x;
+                    break;
                 }
         }
-        for (const ls::Instruction& ins : cat.instructions()) {
-            if (gpu_is_amd || ins.vendor() != ls::Vendor::NVIDIA) continue;
-            if (only && (only->vendor() != ls::Vendor::NVIDIA || !ins.on(only->family))) continue;
-            const ls::Target* t = only;
-            for (const auto& x : cat.targets())
-                if (!t && x.gfx == ins.min_target) t = &x;
-            for (const auto& x : cat.targets())
-                if (!t && ins.on(x.family)) t = &x;
-            if (!t) continue;
-            for (int wave : ls::wave_sizes(ins, *t)) {
+        if (!t) continue;
+        for (const ls::Instruction* ins : cat.on(f))
+            for (int wave : t->wave_sizes) {
                 ls::Modifiers m;
                 m.wave = wave;
-                jobs.push_back({t, &ins, ls::resolve_modifiers(ins, *t, m)});
+                jobs.push_back({t, ins, ls::resolve_modifiers(*ins, *t, m)});
             }
-        }
-    } else {
-        Resolved r = resolve(o);
-        jobs.push_back({r.target, r.ins, r.query.mods});
     }
-    if (v.every_modifier) {
-        // Every legal combination of the modifier fields, per instruction and wave.
-        std::vector<Job> expanded;
-        for (const Job& j : jobs) {
-            // Field by field, each one's legal values given the fields before it
-            // (abid's depend on cbsz); the gfx1250 controls included.
-            std::vector<ls::Modifiers> todo(1);
-            todo[0].wave = j.mods.wave;
-            for (const char* field : {"cbsz", "abid", "blgp", "opsel", "opsel_a", "opsel_b", "selector", "matrix_a_fmt",
-                                      "matrix_b_fmt", "matrix_a_scale", "matrix_b_scale", "matrix_a_scale_fmt",
-                                      "matrix_b_scale_fmt", "index_key"}) {
-                std::vector<ls::Modifiers> next;
-                for (const ls::Modifiers& given : todo) {
-                    std::vector<int> values;
-                    for (const ls::ModifierRange& r :
-                         ls::modifier_ranges(*j.ins, *j.t, ls::resolve_modifiers(*j.ins, *j.t, given)))
-                        if (r.name == field) values = r.values;
-                    if (values.empty()) next.push_back(given);
-                    for (int value : values) {
-                        ls::Modifiers c = given;
-                        ls::set_modifier(c, field, value);
-                        next.push_back(c);
-                    }
-                }
-                todo = next;
-            }
-            for (const ls::Modifiers& given : todo) expanded.push_back({j.t, j.ins, ls::resolve_modifiers(*j.ins, *j.t, given)});
+    for (const ls::Instruction& ins : cat.instructions()) {
+        if (gpu_is_amd || ins.vendor() != ls::Vendor::NVIDIA) continue;
+        if (only && (only->vendor() != ls::Vendor::NVIDIA || !ins.on(only->family))) continue;
+        const ls::Target* t = only;
+        for (const auto& x : cat.targets())
+            if (!t && x.gfx == ins.min_target) t = &x;
+        for (const auto& x : cat.targets())
+            if (!t && ins.on(x.family)) t = &x;
+        if (!t) continue;
+        for (int wave : ls::wave_sizes(ins, *t)) {
+            ls::Modifiers m;
+            m.wave = wave;
+            jobs.push_back({t, &ins, ls::resolve_modifiers(ins, *t, m)});
         }
-        jobs = expanded;
     }
-    std::unique_ptr<gpu::Corruption> corruption;
-    std::set<size_t> moves_nothing;  // jobs (indices) in which the corruption moves no element
-    if (!v.corrupt.empty()) {
-        corruption = std::make_unique<gpu::Corruption>(gpu::parse_corruption(v.corrupt));
-        // Every corruption must apply somewhere: an operand the instruction has, lanes inside its wave.
-        bool applies = false;
-        for (const Job& j : jobs) {
-            const auto ops = gpu::probe_operands(*j.ins);  // wgmma: B in shared memory too
-            const bool has = std::find(ops.begin(), ops.end(), corruption->operand) != ops.end();
-            if (!v.all && !has) {
-                std::string legal;
-                for (ls::Operand op : ops) legal += (legal.empty() ? "" : ", ") + std::string(ls::operand_name(op));
-                throw ls::Error("--corrupt: " + j.ins->mnemonic + " has no operand " +
-                                std::string(ls::operand_name(corruption->operand)) + "; legal operands: " + legal);
-            }
-            // The lanes are the operand's, as the probe reads it (wgmma's B: one shared-memory image, no lanes),
-            // checked before anything is said about what a swap would move.
-            std::optional<gpu::ClaimedLayout> probed;
-            if (has) probed = gpu::probe_layout(*j.ins, *j.t, corruption->operand, j.mods);
-            const int lanes = probed ? probed->lanes : j.mods.wave;
-            const bool swap = corruption->kind == gpu::Corruption::SwapLanes;
-            const bool lanes_in = !swap || (corruption->lane_a < lanes && corruption->lane_b < lanes);
-            if (!v.all && has && swap && lanes <= 1) {
-                const std::string X(ls::operand_name(corruption->operand));
-                throw ls::Error("--corrupt " + v.corrupt + ": " + X + " of " + j.ins->mnemonic + " lives in shared memory " +
-                                "(the device reads it through its matrix descriptor), so it has no register lanes to "
-                                "swap; legal: " + X + ":shift-regs (shifts its 32-bit words), or swap-lanes on a "
-                                "register operand");
-            }
-            if (!v.all && !lanes_in) {
-                std::vector<int> outside;
-                for (int l : {corruption->lane_a, corruption->lane_b})
-                    if (l >= lanes) outside.push_back(l);
-                const std::string span = lanes == j.mods.wave ? "wave" + std::to_string(lanes)
-                                                              : "the " + std::to_string(lanes) + " lanes of " +
-                                                                    std::string(ls::operand_name(corruption->operand));
-                throw ls::Error("--corrupt: " +
-                                (outside.size() == 2 ? "lanes " + std::to_string(outside[0]) + " and " +
-                                                           std::to_string(outside[1]) + " are"
-                                                     : "lane " + std::to_string(outside[0]) + " is") +
-                                " outside " + span + "; legal: 0.." + std::to_string(lanes - 1));
-            }
-            // A corruption that moves nothing would PASS while "corrupted": refused for one
-            // instruction, and those it moves nothing in are not run (--all, --every-modifier).
-            std::string nothing;
-            if (has && lanes_in) nothing = gpu::why_nothing_moves(*probed, *corruption);
-            if (!nothing.empty() && jobs.size() == 1)
-                throw ls::Error("--corrupt " + v.corrupt + " moves nothing in " + j.ins->mnemonic + " on " + j.t->gfx +
-                                ": " + nothing);
-            if (!nothing.empty() || (has && !lanes_in)) moves_nothing.insert(&j - jobs.data());  // lanes it lacks: no move
-            applies = applies || (has && lanes_in && nothing.empty());
-        }
-        if (!applies)
-            throw ls::Error("--corrupt " + v.corrupt + " applies to none of the instructions checked (no operand " +
-                            std::string(ls::operand_name(corruption->operand)) +
-                            ", lanes outside the wave, or it moves no element); legal: an operand they have, lanes "
-                            "inside their wave that hold different elements");
-    }
+    return jobs;
+}
 
+// --every-modifier: every legal combination of the modifier fields, per instruction and wave.
+std::vector<Job> every_modifier_jobs(const std::vector<Job>& jobs) {
+    std::vector<Job> expanded;
+    for (const Job& j : jobs) {
+        // Field by field, each one's legal values given the fields before it
+        // (abid's depend on cbsz); the gfx1250 controls included.
+        std::vector<ls::Modifiers> todo(1);
+        todo[0].wave = j.mods.wave;
+        for (const char* field : {"cbsz", "abid", "blgp", "opsel", "opsel_a", "opsel_b", "selector", "matrix_a_fmt",
+                                  "matrix_b_fmt", "matrix_a_scale", "matrix_b_scale", "matrix_a_scale_fmt",
+                                  "matrix_b_scale_fmt", "index_key"}) {
+            std::vector<ls::Modifiers> next;
+            for (const ls::Modifiers& given : todo) {
+                std::vector<int> values;
+                for (const ls::ModifierRange& r :
+                     ls::modifier_ranges(*j.ins, *j.t, ls::resolve_modifiers(*j.ins, *j.t, given)))
+                    if (r.name == field) values = r.values;
+                if (values.empty()) next.push_back(given);
+                for (int value : values) {
+                    ls::Modifiers c = given;
+                    ls::set_modifier(c, field, value);
+                    next.push_back(c);
+                }
+            }
+            todo = next;
+        }
+        for (const ls::Modifiers& given : todo) expanded.push_back({j.t, j.ins, ls::resolve_modifiers(*j.ins, *j.t, given)});
+    }
+    return expanded;
+}
+
+// --corrupt: whether it applies to the jobs (refused where it cannot), and the jobs (indices) in which it moves
+// no element.
+std::set<size_t> jobs_corruption_misses(const VerifyArgs& v, const std::vector<Job>& jobs,
+                                        const gpu::Corruption& corruption) {
+    std::set<size_t> moves_nothing;
+    // Every corruption must apply somewhere: an operand the instruction has, lanes inside its wave.
+    bool applies = false;
+    for (const Job& j : jobs) {
+        const auto ops = gpu::probe_operands(*j.ins);  // wgmma: B in shared memory too
+        const bool has = std::find(ops.begin(), ops.end(), corruption.operand) != ops.end();
+        if (!v.all && !has) {
+            std::string legal;
+            for (ls::Operand op : ops) legal += (legal.empty() ? "" : ", ") + std::string(ls::operand_name(op));
+            throw ls::Error("--corrupt: " + j.ins->mnemonic + " has no operand " +
+                            std::string(ls::operand_name(corruption.operand)) + "; legal operands: " + legal);
+        }
+        // The lanes are the operand's, as the probe reads it (wgmma's B: one shared-memory image, no lanes),
+        // checked before anything is said about what a swap would move.
+        std::optional<gpu::ClaimedLayout> probed;
+        if (has) probed = gpu::probe_layout(*j.ins, *j.t, corruption.operand, j.mods);
+        const int lanes = probed ? probed->lanes : j.mods.wave;
+        const bool swap = corruption.kind == gpu::Corruption::SwapLanes;
+        const bool lanes_in = !swap || (corruption.lane_a < lanes && corruption.lane_b < lanes);
+        if (!v.all && has && swap && lanes <= 1) {
+            const std::string X(ls::operand_name(corruption.operand));
+            throw ls::Error("--corrupt " + v.corrupt + ": " + X + " of " + j.ins->mnemonic + " lives in shared memory " +
+                            "(the device reads it through its matrix descriptor), so it has no register lanes to "
+                            "swap; legal: " + X + ":shift-regs (shifts its 32-bit words), or swap-lanes on a "
+                            "register operand");
+        }
+        if (!v.all && !lanes_in) {
+            std::vector<int> outside;
+            for (int l : {corruption.lane_a, corruption.lane_b})
+                if (l >= lanes) outside.push_back(l);
+            const std::string span = lanes == j.mods.wave ? "wave" + std::to_string(lanes)
+                                                          : "the " + std::to_string(lanes) + " lanes of " +
+                                                                std::string(ls::operand_name(corruption.operand));
+            throw ls::Error("--corrupt: " +
+                            (outside.size() == 2 ? "lanes " + std::to_string(outside[0]) + " and " +
+                                                       std::to_string(outside[1]) + " are"
+                                                 : "lane " + std::to_string(outside[0]) + " is") +
+                            " outside " + span + "; legal: 0.." + std::to_string(lanes - 1));
+        }
+        // A corruption that moves nothing would PASS while "corrupted": refused for one
+        // instruction, and those it moves nothing in are not run (--all, --every-modifier).
+        std::string nothing;
+        if (has && lanes_in) nothing = gpu::why_nothing_moves(*probed, corruption);
+        if (!nothing.empty() && jobs.size() == 1)
+            throw ls::Error("--corrupt " + v.corrupt + " moves nothing in " + j.ins->mnemonic + " on " + j.t->gfx +
+                            ": " + nothing);
+        if (!nothing.empty() || (has && !lanes_in)) moves_nothing.insert(&j - jobs.data());  // lanes it lacks: no move
+        applies = applies || (has && lanes_in && nothing.empty());
+    }
+    if (!applies)
+        throw ls::Error("--corrupt " + v.corrupt + " applies to none of the instructions checked (no operand " +
+                        std::string(ls::operand_name(corruption.operand)) +
+                        ", lanes outside the wave, or it moves no element); legal: an operand they have, lanes "
+                        "inside their wave that hold different elements");
+    return moves_nothing;
+}
+
+// What the jobs' runs came to: the text printed and how many passed, failed, were not runnable or not run.
+struct VerifyTally {
+    std::string text;
     int passed = 0, failed = 0, skipped = 0, unmoved = 0;
-    std::string text = json ? "[\n" : "";
+};
+
+// Runs each job on the device: its report (table or JSON), or why it was skipped.
+VerifyTally run_jobs(const VerifyArgs& v, bool json, const std::vector<Job>& jobs,
+                     const std::set<size_t>& moves_nothing, const gpu::Corruption* corruption, gpu::Device& dev) {
+    VerifyTally n;
+    std::string& text = n.text;
+    text = json ? "[\n" : "";
     bool first = true;
     for (const Job& j : jobs) {
         if (moves_nothing.count(static_cast<size_t>(&j - jobs.data()))) {
-            ++unmoved;
+            ++n.unmoved;
             if (!json) text += "SKIP " + j.ins->mnemonic + " on " + j.t->gfx +
                                (j.mods.describe().empty() ? "" : " [" + j.mods.describe() + "]") + ": --corrupt " +
                                v.corrupt + " moves no element here\n";
             continue;
         }
         std::string unsupported;
-        if (!dev->supports(*j.ins, *j.t, &unsupported)) {
+        if (!dev.supports(*j.ins, *j.t, &unsupported)) {
             if (!v.all) throw ls::Error(unsupported);
-            ++skipped;
+            ++n.skipped;
             continue;
         }
         gpu::VerifyOptions opts;
@@ -291,17 +300,17 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         }
         gpu::Report r;
         try {
-            r = gpu::verify(*j.ins, *j.t, j.mods, *dev, opts);
+            r = gpu::verify(*j.ins, *j.t, j.mods, dev, opts);
         } catch (const ls::Error& e) {
             // One instruction alone: its refusal is the answer. Many (--all, --every-modifier):
             // the rest still run, and this one is counted and named as not runnable.
             if (jobs.size() == 1) throw;
-            ++skipped;
+            ++n.skipped;
             if (!json) text += "SKIP " + j.ins->mnemonic + " on " + j.t->gfx +
                                (j.mods.describe().empty() ? "" : " [" + j.mods.describe() + "]") + ": " + e.what() + "\n";
             continue;
         }
-        (r.passed ? passed : failed)++;
+        (r.passed ? n.passed : n.failed)++;
         if (json) {
             text += std::string(first ? "" : ",\n") + report_json(r);
             first = false;
@@ -312,16 +321,46 @@ int run_verify(const Options& o, const VerifyArgs& v) {
         if (r.mismatch_count > long(r.mismatches.size()))
             text += "    ... " + std::to_string(r.mismatch_count - long(r.mismatches.size())) + " more\n";
     }
+    return n;
+}
+
+int run_verify(const Options& o, const VerifyArgs& v) {
+    if (v.smem) return run_verify_smem(o, v);
+    std::string why;
+    std::unique_ptr<gpu::Device> dev = gpu::make_device(v.device, &why);
+    if (!dev) return no_device(o, v, why);
+    const ls::Catalog& cat = catalog(o);
+    const bool json = o.format == "json";
+    if (!json && o.format != "table") throw ls::Error("unknown format '" + o.format + "' for verify; legal: table, json");
+    std::vector<Job> jobs;
+    if (v.all) {
+        jobs = all_jobs(o, v, cat, *dev);
+    } else {
+        Resolved r = resolve(o);
+        jobs.push_back({r.target, r.ins, r.query.mods});
+    }
+    if (v.every_modifier) jobs = every_modifier_jobs(jobs);
+    std::unique_ptr<gpu::Corruption> corruption;
+    std::set<size_t> moves_nothing;  // jobs (indices) in which the corruption moves no element
+    if (!v.corrupt.empty()) {
+        corruption = std::make_unique<gpu::Corruption>(gpu::parse_corruption(v.corrupt));
+        moves_nothing = jobs_corruption_misses(v, jobs, *corruption);
+    }
+
+    VerifyTally n = run_jobs(v, json, jobs, moves_nothing, corruption.get(), *dev);
+    std::string& text = n.text;
     if (json) {
         text += "\n]\n";
     } else {
         text += "device: " + dev->name() + (corruption ? "; claimed layout corrupted: " + gpu::describe(*corruption) : "") +
-                "\n" + (dev->toolchain().empty() ? "" : dev->toolchain() + "\n") + std::to_string(passed) + " passed, " + std::to_string(failed) + " failed" +
-                (skipped ? ", " + std::to_string(skipped) + " not runnable on this device" : "") +
-                (unmoved ? ", " + std::to_string(unmoved) + " not run (the corruption moves nothing there)" : "") + "\n";
+                "\n" + (dev->toolchain().empty() ? "" : dev->toolchain() + "\n") + std::to_string(n.passed) +
+                " passed, " + std::to_string(n.failed) + " failed" +
+                (n.skipped ? ", " + std::to_string(n.skipped) + " not runnable on this device" : "") +
+                (n.unmoved ? ", " + std::to_string(n.unmoved) + " not run (the corruption moves nothing there)" : "") +
+                "\n";
     }
     emit(o, text);
-    return failed ? kCheckFailed : 0;
+    return n.failed ? kCheckFailed : 0;
 }
 
 struct ConformanceArgs {
@@ -376,8 +415,9 @@ int run_conformance_cmd(const Options& o, const ConformanceArgs& a) {
 
 void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
 #ifdef LANESCOPE_HAVE_GPU
-    static VerifyArgs v;
-    v = VerifyArgs{};  // lanescope_cli_main may run many times in one process (fuzzer, web page)
+    // The arguments belong to this command line: each run (in `out`) owns its own, CLI11 writes into them.
+    const auto verify_args = std::make_shared<VerifyArgs>();
+    VerifyArgs& v = *verify_args;
     if (registers(o, "verify")) {
         CLI::App* sub = app.add_subcommand(
             "verify", "run probes that check every element's location on an AMD or NVIDIA GPU (or --device software); "
@@ -400,12 +440,12 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
                             "no-swizzle, base-offset-added, start-anchored, swap-lbo-sbo, no-padding");
             add_size_option(sub, "--max-mismatches", v.max_mismatches, 0, 1000000, "mismatches to print per instruction (default 8)");
         }
-        out.push_back({sub, [&o] { return run_verify(o, v); }});
+        out.push_back({sub, [&o, verify_args] { return run_verify(o, *verify_args); }});
     }
     if (!registers(o, "conformance")) return;
 
-    static ConformanceArgs c;
-    c = ConformanceArgs{};
+    const auto conformance_args = std::make_shared<ConformanceArgs>();
+    ConformanceArgs& c = *conformance_args;
     CLI::App* conf = app.add_subcommand(
         "conformance", "compile every catalog builtin for each target with its compiler witness (clang-22; clang-19 for "
                        "gfx940/gfx941) and compare the disassembly (mnemonic, opcode, modifiers, registers) with the "
@@ -427,7 +467,7 @@ void register_verify_commands(CLI::App& app, Options& o, std::vector<Command>& o
         conf->add_flag("--keep", c.opts.keep, "keep the generated sources and disassembly");
         conf->add_flag("-v,--verbose", c.opts.verbose, "print every check, not only failures");
     }
-    out.push_back({conf, [&o] { return run_conformance_cmd(o, c); }});
+    out.push_back({conf, [&o, conformance_args] { return run_conformance_cmd(o, *conformance_args); }});
 #else
     (void)o;
     for (const char* name : {"verify", "conformance"}) {

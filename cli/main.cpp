@@ -380,6 +380,198 @@ std::string counts_text(const std::vector<std::pair<Key, size_t>>& v, int of, co
     return s;
 }
 
+// What comparing the given layout with lanescope's found, and the note on the shape it was compared at.
+struct CheckOutcome {
+    ls::CheckResult res;
+    std::string shape_note;
+};
+
+// Compares the given layout with lanescope's (the tile's when tile options or explanations apply), trying
+// Triton's other parameters and each data-moving modifier as explanations of a difference.
+CheckOutcome compare_layout(const Options& o, const Resolved& r, ls::Operand op, ls::GivenLayout& given) {
+    CheckOutcome out;
+    // Triton's other parameters are the explanations tried first: "equals lanescope's with kWidth 8".
+    const ls::TileParams tp = tile_params(o);
+    std::unique_ptr<ls::TileLayout> tile;
+    try {
+        tile = std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, r.query.mods, tp);
+    } catch (const ls::Error&) {
+        if (tile_mode(o)) throw;  // without tile options: multi-block layouts are checked as they are
+    }
+    // A file without a shape (a named Gluon constructor, bases without "shape") takes lanescope's (--shape).
+    const ls::OperandLayout single = ls::layout_of(*r.ins, *r.target, op, r.query.mods);
+    const int rows = tile ? tile->rows() : single.rows(), cols = tile ? tile->cols() : single.cols();
+    if (!given.shape_given)
+        out.shape_note = "the file gives no shape: lanescope's " + std::to_string(rows) + " x " + std::to_string(cols) +
+                         (tile_mode(o) ? " (the tile's operand " + std::string(ls::operand_name(op)) +
+                                             ", from --waves and --shape TMxTN[xTK], the tile's M, N and K)"
+                                       : " (the instruction's own operand " + std::string(ls::operand_name(op)) +
+                                             "; a tile's --waves with --shape TMxTN[xTK], its M, N and K, gives another)") +
+                         " is taken";
+    ls::resolve_given_layout(given, *r.ins, *r.target, op, r.query.mods, rows, cols);
+    std::vector<std::unique_ptr<ls::TileLayout>> others;
+    std::vector<ls::CheckAlternative> alternatives;
+    auto try_params = [&](ls::TileParams p, std::string label, const ls::ResolvedModifiers& mods) {
+        try {
+            others.push_back(std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, mods, p));
+            alternatives.push_back({std::move(label), others.back().get()});
+        } catch (const ls::Error&) {
+        }
+    };
+    if (tile && tile->triton() != ls::TritonLayout::None) {
+        const ls::TileLayout& t = *tile;
+        if (op == ls::Operand::A || op == ls::Operand::B) {
+            for (int kw : ls::triton_k_widths(t.triton()))
+                if (kw != t.k_width()) {
+                    ls::TileParams p = tp;
+                    p.k_width = kw;
+                    try_params(p, "kWidth " + std::to_string(kw) + " (--k-width " + std::to_string(kw) + ")", r.query.mods);
+                }
+        } else {
+            ls::TileParams p = tp;
+            p.transposed = !tp.transposed;
+            try_params(p, p.transposed ? "transposed (--transposed)" : "not transposed (without --transposed)",
+                       r.query.mods);
+        }
+    }
+    // The modifiers that move data, one at a time, each legal value ("equals lanescope's with cbsz=2"),
+    // while the comparisons stay small (each is a whole check).
+    constexpr long long kMaxModifierWork = 1 << 22;
+    if (tile) {
+        long long work = 0;
+        for (const ls::ModifierRange& m : ls::modifier_ranges(*r.ins, *r.target, r.query.mods)) {
+            if (!m.moves_data || m.name == "wave") continue;
+            const int current = ls::modifier_value(r.query.mods, m.name);
+            for (int v : m.values) {
+                if (v == current) continue;
+                work += static_cast<long long>(tile->elements()) * tile->waves();
+                if (work > kMaxModifierWork) break;
+                ls::Modifiers mm;
+                for (const ls::ModifierRange& x : ls::modifier_ranges(*r.ins, *r.target, r.query.mods))
+                    ls::set_modifier(mm, x.name, ls::modifier_value(r.query.mods, x.name));
+                ls::set_modifier(mm, m.name, v);
+                try {
+                    const ls::ResolvedModifiers rm = ls::resolve_modifiers(*r.ins, *r.target, mm);
+                    std::string value = ls::modifier_value_name(m.name, v);
+                    if (value.empty()) value = std::to_string(v);
+                    std::string option = m.name;
+                    std::replace(option.begin(), option.end(), '_', '-');
+                    try_params(tp, m.name + "=" + value + " (--" + option + " " + value + ")", rm);
+                } catch (const ls::Error&) {
+                }
+            }
+        }
+    }
+    out.res = tile && (tile_mode(o) || !alternatives.empty()) ? ls::check_layout(*tile, given, alternatives)
+                                                              : ls::check_layout(single, given);
+    return out;
+}
+
+// Whether the given layout is one-to-one and how much of the shape it holds, in words ("" when not known).
+std::string one_to_one_text(const ls::OneToOne& oo) {
+    if (!oo.known) return std::string();
+    std::string s = oo.injective ? "one-to-one (each place holds a different element)"
+                                 : "not one-to-one" + (oo.why.empty() ? std::string() : ": " + oo.why);
+    s += "; it holds " + std::to_string(oo.elements_held) + " of the " + std::to_string(oo.shape_elements) +
+         " elements of the shape" + (oo.surjective ? " (every one: surjective)" : " (not surjective)") + " in " +
+         std::to_string(oo.places) + " places";
+    return s;
+}
+
+// check --format json: the whole result as one JSON object.
+std::string check_json(const ls::CheckResult& res, const std::string& shape_note, const std::string& modifiers_note) {
+    const ls::OneToOne& oo = res.one_to_one;
+    auto bases_json = [&] {
+        std::string b = "[";
+        for (size_t n = 0; n < res.bases.size(); ++n) {
+            const auto& d = res.bases[n];
+            b += (n ? ", " : "") + std::string("{\"dim\": ") + ls::json_string(d.dim) + ", \"index\": " +
+                 std::to_string(d.index) + ", \"given\": [" + std::to_string(d.given.first) + ", " +
+                 std::to_string(d.given.second) + "], \"lanescope\": [" + std::to_string(d.expected.first) + ", " +
+                 std::to_string(d.expected.second) + "]}";
+        }
+        return b + "]";
+    };
+    auto counts_json = [](const auto& v) {
+        std::string c = "[";
+        for (size_t n = 0; n < v.size(); ++n) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(v[n].first)>, int>)
+                c += (n ? ", " : "") + std::string("[") + std::to_string(v[n].first) + ", " + std::to_string(v[n].second) + "]";
+            else
+                c += (n ? ", " : "") + std::string("[") + ls::json_string(v[n].first) + ", " + std::to_string(v[n].second) + "]";
+        }
+        return c + "]";
+    };
+    std::string text =
+        "{\"equal\": " + std::string(res.equal ? "true" : "false") + ", \"elements\": " + std::to_string(res.elements) +
+        ", \"differing\": " + std::to_string(res.differing) + ", \"note\": " + ls::json_string(res.note) +
+        ", \"explanation\": " + ls::json_string(res.explanation) + ", \"bases\": " + bases_json() +
+        ", \"bases_note\": " + ls::json_string(res.bases_note) + ", \"one_to_one\": " +
+        (oo.known ? std::string("{\"injective\": ") + (oo.injective ? "true" : "false") + ", \"surjective\": " +
+                        (oo.surjective ? "true" : "false") + ", \"places\": " + std::to_string(oo.places) +
+                        ", \"elements_held\": " + std::to_string(oo.elements_held) + ", \"shape_elements\": " +
+                        std::to_string(oo.shape_elements) + ", \"why\": " + ls::json_string(oo.why) + "}"
+                  : std::string("null")) +
+        ", \"summary\": {\"places\": " + std::to_string(res.summary.places) + ", \"differing_places\": " +
+        std::to_string(res.summary.differing_places) + ", \"by_wave\": " + counts_json(res.summary.by_wave) +
+        ", \"by_lane\": " + counts_json(res.summary.by_lane) + ", \"by_slot\": " + counts_json(res.summary.by_slot) +
+        "}, \"shape_note\": " + ls::json_string(shape_note) + ", \"modifiers_note\": " + ls::json_string(modifiers_note) +
+        ", \"differences\": [";
+    for (size_t n = 0; n < res.differences.size(); ++n) {
+        const auto& d = res.differences[n];
+        auto list = [](const std::vector<ls::Placement>& ps) {
+            std::string s = "[";
+            for (size_t i = 0; i < ps.size(); ++i) s += (i ? ", " : "") + ls::json_string(ps[i].label());
+            return s + "]";
+        };
+        text += (n ? ",\n" : "\n") + std::string("{\"block\": ") + std::to_string(d.element.block) + ", \"row\": " +
+                std::to_string(d.element.row) + ", \"col\": " + std::to_string(d.element.col) + ", \"lanescope\": " +
+                list(d.expected) + ", \"given\": " + list(d.given) + "}";
+    }
+    return text + "]}\n";
+}
+
+// check's table of a difference: what differs, why it may, where, and the first --show differing elements.
+std::string check_differ_text(const Options& o, ls::Operand op, const ls::CheckResult& res, const std::string& what,
+                              const std::string& shape_note, const std::string& modifiers_note) {
+    std::string text = "differ: " + o.layout_file + " places " + std::to_string(res.differing) + " of " +
+                       std::to_string(res.elements) + " elements of " + what + " differently from lanescope\n";
+    if (!res.explanation.empty()) text += "explanation: " + res.explanation + "\n";
+    if (!modifiers_note.empty()) text += "modifiers: " + modifiers_note + "\n";
+    for (const auto& d : res.bases)
+        text += "basis: " + d.dim + " " + std::to_string(d.index) + " (" + d.dim + " index " +
+                std::to_string(1 << d.index) + "): yours [" + std::to_string(d.given.first) + ", " +
+                std::to_string(d.given.second) + "], lanescope's [" + std::to_string(d.expected.first) + ", " +
+                std::to_string(d.expected.second) + "]\n";
+    if (!res.bases_note.empty()) text += "bases: " + res.bases_note + "\n";
+    if (res.one_to_one.known) text += "your layout: " + one_to_one_text(res.one_to_one) + "\n";
+    if (!res.note.empty()) text += "note: " + res.note + "\n";
+    if (!shape_note.empty()) text += "note: " + shape_note + "\n";
+    const ls::DifferenceSummary& sm = res.summary;
+    if (sm.places) {
+        text += "places that hold another element: " + std::to_string(sm.differing_places) + " of " +
+                std::to_string(sm.places) + "\n";
+        text += "  by wave: " + counts_text(sm.by_wave, sm.waves, "w") + "\n";
+        text += "  by lane: " + counts_text(sm.by_lane, sm.lanes, "L") + "\n";
+        text += "  by register: " + counts_text(sm.by_slot, sm.slots, "") + "\n";
+    }
+    const size_t shown = std::min<size_t>(res.differences.size(), static_cast<size_t>(o.check_show));
+    if (shown) {
+        std::vector<std::vector<std::string>> rows = {{"element", "lanescope", "given"}};
+        for (size_t n = 0; n < shown; ++n) {
+            const auto& d = res.differences[n];
+            rows.push_back({ls::element_label(op, d.element, d.element.block ? 2 : 1), placements_text(d.expected),
+                            placements_text(d.given)});
+        }
+        text += ls::render_grid(rows, ls::Format::Table);
+    }
+    if (shown < res.differing)
+        text += "... and " + std::to_string(res.differing - shown) + " more elements (--show N lists N; --format json lists " +
+                (res.differing > res.differences.size() ? "the first " + std::to_string(res.differences.size()) : "all") +
+                ")\n";
+    return text;
+}
+
 int cmd_check(const Options& given_options) {
     Options o = given_options;  // "-" (standard input) is named as what it is in messages, below
     if (o.format != "table" && o.format != "json")
@@ -393,190 +585,24 @@ int cmd_check(const Options& given_options) {
     if (!given.operand.empty() && given.operand != ls::operand_name(op))
         throw ls::Error(o.layout_file + " describes operand " + given.operand + ", not " + std::string(ls::operand_name(op)) +
                         " (--operand)");
-    ls::CheckResult res;
-    std::string shape_note;
-    {
-        // Triton's other parameters are the explanations tried first: "equals lanescope's with kWidth 8".
-        const ls::TileParams tp = tile_params(o);
-        std::unique_ptr<ls::TileLayout> tile;
-        try {
-            tile = std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, r.query.mods, tp);
-        } catch (const ls::Error&) {
-            if (tile_mode(o)) throw;  // without tile options: multi-block layouts are checked as they are
-        }
-        // A file without a shape (a named Gluon constructor, bases without "shape") takes lanescope's (--shape).
-        const ls::OperandLayout single = ls::layout_of(*r.ins, *r.target, op, r.query.mods);
-        const int rows = tile ? tile->rows() : single.rows(), cols = tile ? tile->cols() : single.cols();
-        if (!given.shape_given)
-            shape_note = "the file gives no shape: lanescope's " + std::to_string(rows) + " x " + std::to_string(cols) +
-                         (tile_mode(o) ? " (the tile's operand " + std::string(ls::operand_name(op)) +
-                                     ", from --waves and --shape TMxTN[xTK], the tile's M, N and K)"
-                               : " (the instruction's own operand " + std::string(ls::operand_name(op)) +
-                                     "; a tile's --waves with --shape TMxTN[xTK], its M, N and K, gives another)") +
-                         " is taken";
-        ls::resolve_given_layout(given, *r.ins, *r.target, op, r.query.mods, rows, cols);
-        std::vector<std::unique_ptr<ls::TileLayout>> others;
-        std::vector<ls::CheckAlternative> alternatives;
-        auto try_params = [&](ls::TileParams p, std::string label, const ls::ResolvedModifiers& mods) {
-            try {
-                others.push_back(std::make_unique<ls::TileLayout>(*r.ins, *r.target, op, mods, p));
-                alternatives.push_back({std::move(label), others.back().get()});
-            } catch (const ls::Error&) {
-            }
-        };
-        if (tile && tile->triton() != ls::TritonLayout::None) {
-            const ls::TileLayout& t = *tile;
-            if (op == ls::Operand::A || op == ls::Operand::B) {
-                for (int kw : ls::triton_k_widths(t.triton()))
-                    if (kw != t.k_width()) {
-                        ls::TileParams p = tp;
-                        p.k_width = kw;
-                        try_params(p, "kWidth " + std::to_string(kw) + " (--k-width " + std::to_string(kw) + ")", r.query.mods);
-                    }
-            } else {
-                ls::TileParams p = tp;
-                p.transposed = !tp.transposed;
-                try_params(p, p.transposed ? "transposed (--transposed)" : "not transposed (without --transposed)",
-                           r.query.mods);
-            }
-        }
-        // The modifiers that move data, one at a time, each legal value ("equals lanescope's with cbsz=2"),
-        // while the comparisons stay small (each is a whole check).
-        constexpr long long kMaxModifierWork = 1 << 22;
-        if (tile) {
-            long long work = 0;
-            for (const ls::ModifierRange& m : ls::modifier_ranges(*r.ins, *r.target, r.query.mods)) {
-                if (!m.moves_data || m.name == "wave") continue;
-                const int current = ls::modifier_value(r.query.mods, m.name);
-                for (int v : m.values) {
-                    if (v == current) continue;
-                    work += static_cast<long long>(tile->elements()) * tile->waves();
-                    if (work > kMaxModifierWork) break;
-                    ls::Modifiers mm;
-                    for (const ls::ModifierRange& x : ls::modifier_ranges(*r.ins, *r.target, r.query.mods))
-                        ls::set_modifier(mm, x.name, ls::modifier_value(r.query.mods, x.name));
-                    ls::set_modifier(mm, m.name, v);
-                    try {
-                        const ls::ResolvedModifiers rm = ls::resolve_modifiers(*r.ins, *r.target, mm);
-                        std::string value = ls::modifier_value_name(m.name, v);
-                        if (value.empty()) value = std::to_string(v);
-                        std::string option = m.name;
-                        std::replace(option.begin(), option.end(), '_', '-');
-                        try_params(tp, m.name + "=" + value + " (--" + option + " " + value + ")", rm);
-                    } catch (const ls::Error&) {
-                    }
-                }
-            }
-        }
-        res = tile && (tile_mode(o) || !alternatives.empty())
-                  ? ls::check_layout(*tile, given, alternatives)
-                  : ls::check_layout(single, given);
-    }
+    const CheckOutcome outcome = compare_layout(o, r, op, given);
+    const ls::CheckResult& res = outcome.res;
+    const std::string& shape_note = outcome.shape_note;
     const std::string what = std::string(ls::operand_name(op)) + " of " + r.ins->mnemonic + " on " + r.target->gfx;
     const std::string ours = r.query.mods.describe();
     std::string modifiers_note;
     if (!given.modifiers.empty() && given.modifiers != ours)
         modifiers_note = "the file says modifiers " + given.modifiers + "; lanescope's layout is for " +
                          (ours.empty() ? std::string("the defaults") : ours);
-    const ls::OneToOne& oo = res.one_to_one;
-    auto one_to_one_text = [&] {
-        if (!oo.known) return std::string();
-        std::string s = oo.injective ? "one-to-one (each place holds a different element)"
-                                     : "not one-to-one" + (oo.why.empty() ? std::string() : ": " + oo.why);
-        s += "; it holds " + std::to_string(oo.elements_held) + " of the " + std::to_string(oo.shape_elements) +
-             " elements of the shape" + (oo.surjective ? " (every one: surjective)" : " (not surjective)") + " in " +
-             std::to_string(oo.places) + " places";
-        return s;
-    };
     std::string text;
     if (o.format == "json") {
-        auto bases_json = [&] {
-            std::string b = "[";
-            for (size_t n = 0; n < res.bases.size(); ++n) {
-                const auto& d = res.bases[n];
-                b += (n ? ", " : "") + std::string("{\"dim\": ") + ls::json_string(d.dim) + ", \"index\": " +
-                     std::to_string(d.index) + ", \"given\": [" + std::to_string(d.given.first) + ", " +
-                     std::to_string(d.given.second) + "], \"lanescope\": [" + std::to_string(d.expected.first) + ", " +
-                     std::to_string(d.expected.second) + "]}";
-            }
-            return b + "]";
-        };
-        auto counts_json = [](const auto& v) {
-            std::string c = "[";
-            for (size_t n = 0; n < v.size(); ++n) {
-                if constexpr (std::is_same_v<std::decay_t<decltype(v[n].first)>, int>)
-                    c += (n ? ", " : "") + std::string("[") + std::to_string(v[n].first) + ", " + std::to_string(v[n].second) + "]";
-                else
-                    c += (n ? ", " : "") + std::string("[") + ls::json_string(v[n].first) + ", " + std::to_string(v[n].second) + "]";
-            }
-            return c + "]";
-        };
-        text = "{\"equal\": " + std::string(res.equal ? "true" : "false") + ", \"elements\": " + std::to_string(res.elements) +
-               ", \"differing\": " + std::to_string(res.differing) + ", \"note\": " + ls::json_string(res.note) +
-               ", \"explanation\": " + ls::json_string(res.explanation) + ", \"bases\": " + bases_json() +
-               ", \"bases_note\": " + ls::json_string(res.bases_note) + ", \"one_to_one\": " +
-               (oo.known ? std::string("{\"injective\": ") + (oo.injective ? "true" : "false") + ", \"surjective\": " +
-                               (oo.surjective ? "true" : "false") + ", \"places\": " + std::to_string(oo.places) +
-                               ", \"elements_held\": " + std::to_string(oo.elements_held) + ", \"shape_elements\": " +
-                               std::to_string(oo.shape_elements) + ", \"why\": " + ls::json_string(oo.why) + "}"
-                         : std::string("null")) +
-               ", \"summary\": {\"places\": " + std::to_string(res.summary.places) + ", \"differing_places\": " +
-               std::to_string(res.summary.differing_places) + ", \"by_wave\": " + counts_json(res.summary.by_wave) +
-               ", \"by_lane\": " + counts_json(res.summary.by_lane) + ", \"by_slot\": " + counts_json(res.summary.by_slot) +
-               "}, \"shape_note\": " + ls::json_string(shape_note) + ", \"modifiers_note\": " + ls::json_string(modifiers_note) +
-               ", \"differences\": [";
-        for (size_t n = 0; n < res.differences.size(); ++n) {
-            const auto& d = res.differences[n];
-            auto list = [](const std::vector<ls::Placement>& ps) {
-                std::string s = "[";
-                for (size_t i = 0; i < ps.size(); ++i) s += (i ? ", " : "") + ls::json_string(ps[i].label());
-                return s + "]";
-            };
-            text += (n ? ",\n" : "\n") + std::string("{\"block\": ") + std::to_string(d.element.block) + ", \"row\": " +
-                    std::to_string(d.element.row) + ", \"col\": " + std::to_string(d.element.col) + ", \"lanescope\": " +
-                    list(d.expected) + ", \"given\": " + list(d.given) + "}";
-        }
-        text += "]}\n";
+        text = check_json(res, shape_note, modifiers_note);
     } else if (res.equal) {
         text = "equal: " + o.layout_file + " places all " + std::to_string(res.elements) + " elements of " + what +
                " as lanescope does\n";
         if (!shape_note.empty()) text += "note: " + shape_note + "\n";
     } else {
-        text = "differ: " + o.layout_file + " places " + std::to_string(res.differing) + " of " +
-               std::to_string(res.elements) + " elements of " + what + " differently from lanescope\n";
-        if (!res.explanation.empty()) text += "explanation: " + res.explanation + "\n";
-        if (!modifiers_note.empty()) text += "modifiers: " + modifiers_note + "\n";
-        for (const auto& d : res.bases)
-            text += "basis: " + d.dim + " " + std::to_string(d.index) + " (" + d.dim + " index " +
-                    std::to_string(1 << d.index) + "): yours [" + std::to_string(d.given.first) + ", " +
-                    std::to_string(d.given.second) + "], lanescope's [" + std::to_string(d.expected.first) + ", " +
-                    std::to_string(d.expected.second) + "]\n";
-        if (!res.bases_note.empty()) text += "bases: " + res.bases_note + "\n";
-        if (oo.known) text += "your layout: " + one_to_one_text() + "\n";
-        if (!res.note.empty()) text += "note: " + res.note + "\n";
-        if (!shape_note.empty()) text += "note: " + shape_note + "\n";
-        const ls::DifferenceSummary& sm = res.summary;
-        if (sm.places) {
-            text += "places that hold another element: " + std::to_string(sm.differing_places) + " of " +
-                    std::to_string(sm.places) + "\n";
-            text += "  by wave: " + counts_text(sm.by_wave, sm.waves, "w") + "\n";
-            text += "  by lane: " + counts_text(sm.by_lane, sm.lanes, "L") + "\n";
-            text += "  by register: " + counts_text(sm.by_slot, sm.slots, "") + "\n";
-        }
-        const size_t shown = std::min<size_t>(res.differences.size(), static_cast<size_t>(o.check_show));
-        if (shown) {
-            std::vector<std::vector<std::string>> rows = {{"element", "lanescope", "given"}};
-            for (size_t n = 0; n < shown; ++n) {
-                const auto& d = res.differences[n];
-                rows.push_back({ls::element_label(op, d.element, d.element.block ? 2 : 1), placements_text(d.expected),
-                                placements_text(d.given)});
-            }
-            text += ls::render_grid(rows, ls::Format::Table);
-        }
-        if (shown < res.differing)
-            text += "... and " + std::to_string(res.differing - shown) + " more elements (--show N lists N; --format json lists " +
-                    (res.differing > res.differences.size() ? "the first " + std::to_string(res.differences.size()) : "all") +
-                    ")\n";
+        text = check_differ_text(o, op, res, what, shape_note, modifiers_note);
     }
     emit(o, text);
     return res.equal ? 0 : kCheckDiffers;
@@ -1029,9 +1055,8 @@ namespace {
 // not parse: it is parsed again with every option, for CLI11's full message.
 constexpr int kParseAgain = -1;
 
-int cli_main(int argc, char** argv, bool every_option) {
-    Options o;
-    o.every_option = every_option;
+// The options typed on the command line (their names), and whether --help asks for every option.
+void note_typed_options(Options& o, int argc, char** argv, bool every_option) {
     for (int n = 1; n < argc && !every_option; ++n) {
         const std::string_view w = argv[n];
         if (w == "--") break;
@@ -1040,6 +1065,182 @@ int cli_main(int argc, char** argv, bool every_option) {
         if (name == "--help" || name == "-h") o.every_option = true;
         o.typed.emplace_back(name);
     }
+}
+
+// The subcommand typed: the first word that is not an option (nor --catalog's value); "" if none.
+std::string invoked_word(int argc, char** argv) {
+    for (int n = 1; n < argc; ++n) {
+        const std::string word = argv[n];
+        if (word == "--catalog") {
+            ++n;
+            continue;
+        }
+        if (!word.empty() && word[0] == '-') continue;
+        return word;
+    }
+    return "";
+}
+
+// The options of one of the core subcommands (list ... bench), bound to `o`.
+void add_core_options(CLI::App* sub, Options& o, const std::string& name) {
+    if (name == "list") {
+        sub->add_option("-a,--arch", o.list_arch, "only this architecture (default: one target per family)");
+        sub->add_option("-s,--search", o.search,
+                        "only the instructions that match these words, best first, as the app's search box finds "
+                        "them: parts of a name, shapes (32x32), types (bf16, fp8, int8), sparse, dense, scaled "
+                        "(e.g. --search \"32x32 bf16\")");
+        sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json")->capture_default_str();
+        sub->add_option("-o,--out", o.out, "write to this file (atomically; - for stdout) instead of stdout");
+    } else if (name == "export") {
+        sub->add_option("-o,--out", o.out,
+                        "directory for the JSON files (built beside it, then swapped in; a previous export is "
+                        "replaced)")
+            ->required();
+    } else if (name == "bench") {
+        add_int_option(sub, "--runs", o.runs, 1, 100000, "process launches to time");
+        add_int_option(sub, "--catalog-rows", o.catalog_rows, 0, 1000000,
+                       "rows of the synthetic catalog whose loading is timed (0: skip)");
+        sub->add_flag("--instructions", o.bench_instructions,
+                      "also count each start-up query's instructions once under valgrind's callgrind (where "
+                      "valgrind is installed): exact where wall-clock times on a busy machine are not");
+        sub->add_flag("--largest", o.bench_largest,
+                      "instead: time the largest legal request of each subcommand and the refusals past the "
+                      "limits (docs/limits.md; writes up to 2 GB under the temporary directory, then removes it)");
+    } else {
+        add_target_options(sub, o, name != "info");
+    }
+    if (name == "layout") {
+        sub->add_option("--view", o.view, "matrix (element -> slots) or registers (slot -> elements)")
+            ->capture_default_str();
+        sub->add_option("--linear", o.linear_file,
+                        "show a linear layout read from FILE: lanescope's JSON ({\"register\": [[r, c], ...], \"lane\": ..., "
+                        "\"warp\": ..., \"shape\": [R, C]}), Triton's (reg_bases, lane_bases, ...), Gluon's "
+                        "DistributedLinearLayout(...) or LinearLayout::toString() text; --format table, csv, json, "
+                        "linear or gluon");
+    }
+    if (name == "where" || name == "trace") {
+        auto* row = add_int_option(sub, "--row", o.row, 0, 1 << 20,
+                                   name == "where" ? "row index (alone: the whole row)" : "row index of D");
+        auto* col = add_int_option(sub, "--col", o.col, 0, 1 << 20,
+                                   name == "where" ? "column index (alone: the whole column)" : "column index of D");
+        if (name == "trace") row->required(), col->required();
+        add_int_option(sub, "--block", o.block, 0, 1 << 20, "block index (multi-block instructions; default 0)");
+    }
+    if (name == "which") {
+        add_int_option(sub, "--reg,--column", o.reg, 0, 1 << 20,
+                       "register, counted from the operand's first VGPR (left out: every register of the lane); "
+                       "on a Tensor Memory operand the TMEM column (--column)");
+        add_int_option(sub, "--lane,--tmem-lane", o.lane, 0, 1 << 20,
+                       "lane (NVIDIA: thread); on a Tensor Memory operand the TMEM lane, 0-127, CTA 1 of a "
+                       "cta_group::2 pair 128-255 (--tmem-lane)")
+            ->required();
+        add_int_option(sub, "--wave-size", o.wave_size, 32, 128, "the wave size, as --wave");
+        // --wave is the wave size here too; a small number is most likely a wave index (the old spelling).
+        if (CLI::Option* table_wave = sub->get_option_no_throw("--wave")) sub->remove_option(table_wave);
+        sub
+            ->add_option_function<std::string>(
+                "-w,--wave",
+                [&o](const std::string& text) {
+                    int v = 0;
+                    try {
+                        v = static_cast<int>(ls::parse_integer(text, 0, 65535, "--wave"));
+                    } catch (const ls::Error& e) {
+                        throw CLI::ValidationError(e.what());
+                    }
+                    if (v != 32 && v != 64 && v != 128)
+                        throw CLI::ValidationError("--wave " + text +
+                                                   " is not a wave size: --wave is the wave size (32 or 64 on RDNA, "
+                                                   "64 on CDNA, 128 for wgmma); the wave of a tile is --of-wave " + text);
+                    o.mods.wave = v;
+                },
+                "wave size (32 or 64 on RDNA; 128 names an NVIDIA warpgroup); a wave of a tile is --of-wave")
+            ->type_name("INT");
+        add_int_option(sub, "--of-wave", o.wave_index, 0, 65535,
+                       "with tile options: which wave of the tile (0..WM*WN-1, wave = wm * WN + wn; default 0)");
+    }
+    if (name == "layout" || name == "where" || name == "which" || name == "check" || name == "trace")
+        add_tile_options(sub, o);
+    if (name == "header") {
+        // --operand and --format are there only to be refused with the reason (cmd_header): not in --help.
+        for (const char* refused : {"--operand", "--format"})
+            if (CLI::Option* opt = sub->get_option_no_throw(refused)) opt->group("");
+        add_tile_options(sub, o);
+        sub->add_option("--namespace", o.header_namespace, "namespace of the generated code (default ls_<gfx>_<name>: the builtin without __builtin_amdgcn_ on AMD, "
+                        "the short name on NVIDIA, e.g. ls_sm_100a_tcgen05_mma_m128n64k16_f32_f16; one per instruction)");
+        sub->add_flag("--tables", o.header_tables,
+                      "constexpr tables instead of closed-form index math (the earlier form, for host-side checks)");
+    }
+    if (name == "check")
+        add_int_option(sub, "--show", o.check_show, 0, 1000000,
+                       "how many differing elements to list after the summary (default 10; --format json lists them all)");
+    if (name == "check")
+        sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV, or a linear layout (lanescope's or Triton's JSON, "
+                            "Gluon's DistributedLinearLayout(...), LinearLayout::toString() text)")
+            ->required();
+}
+
+// Whether the first word names no subcommand: then what was typed and what is legal are said.
+bool refuse_unknown_subcommand(int argc, char** argv, const std::vector<Command>& commands) {
+    std::vector<std::string> names;
+    for (const Command& c : commands) names.push_back(c.sub->get_name());
+    for (int n = 1; n < argc; ++n) {
+        const std::string word = argv[n];
+        if (word == "--catalog") {
+            ++n;
+            continue;
+        }
+        if (word.rfind("--catalog=", 0) == 0) continue;
+        if (word.empty() || word[0] == '-') break;
+        if (std::find(names.begin(), names.end(), word) == names.end()) {
+            std::string msg = "lanescope-cli: unknown subcommand '" + word + "'";
+            auto near = ls::closest(word, names, 2);
+            if (!near.empty()) msg += "; did you mean '" + near[0] + "'?";
+            msg += "\nlegal subcommands:";
+            for (const auto& nm : names) msg += " " + nm;
+            err_printf("%s\n(lanescope-cli --help describes them)\n", msg.c_str());
+            return true;
+        }
+        break;
+    }
+    return false;
+}
+
+// Runs the chosen subcommand: its exit status, or the status of the error it ended with (said on stderr).
+int run_chosen(CLI::App& app, std::vector<Command>& commands, Options& o, int argc, char** argv) {
+    int rc = 2;
+    try {
+        refuse_empty_values(app);
+        for (Command& c : commands)
+            if (c.sub->parsed()) {
+                o.command = c.sub->get_name();
+                o.sub = c.sub;
+                rc = c.run();
+                break;
+            }
+        // Output that was printed must have arrived (a full disk, a closed pipe).
+        std::cout.flush();
+        ls::files::stdout_stream().flush();
+        if (!ls::files::stdout_stream())
+            throw ls::Error(std::string("cannot write to standard output: ") + std::strerror(errno ? errno : EIO));
+        if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout)
+            throw ls::Error(std::string("cannot write to standard output: ") + std::strerror(errno ? errno : EIO));
+    } catch (const UsageError& e) {
+        err_printf("lanescope-cli: %s\n", name_options_as_typed(e.what(), app, argc, argv).c_str());
+        return 2;
+    } catch (const ls::Error& e) {
+        err_printf("lanescope-cli: error: %s\n", name_options_as_typed(e.what(), app, argc, argv).c_str());
+        return 1;
+    } catch (const std::exception& e) {
+        err_printf("lanescope-cli: internal error: %s\n", e.what());
+        return 3;
+    }
+    return rc;
+}
+
+int cli_main(int argc, char** argv, bool every_option) {
+    Options o;
+    o.every_option = every_option;
+    note_typed_options(o, argc, argv, every_option);
     CLI::App app{"lanescope-cli: where every element of an AMD or NVIDIA GPU matrix instruction lives (lane, register, "
                  "bits).\n"
                  "Examples:\n"
@@ -1054,16 +1255,7 @@ int cli_main(int argc, char** argv, bool every_option) {
     app.add_option("--catalog", o.catalog, "use this catalog file instead of the built-in one");
     // The first word that is not an option (nor --catalog's value) names the subcommand:
     // only its options are set up (sets_up in common.hpp).
-    for (int n = 1; n < argc; ++n) {
-        const std::string word = argv[n];
-        if (word == "--catalog") {
-            ++n;
-            continue;
-        }
-        if (!word.empty() && word[0] == '-') continue;
-        o.invoked = word;
-        break;
-    }
+    o.invoked = invoked_word(argc, argv);
     const auto& known = subcommand_names();
     o.alone = std::find(known.begin(), known.end(), o.invoked) != known.end();
     app.set_version_flag("--version", "lanescope-cli 0.1.0");
@@ -1096,102 +1288,7 @@ int cli_main(int argc, char** argv, bool every_option) {
         c.sub = app.add_subcommand(c.name, c.help);
         commands.push_back({c.sub, [&o, run = c.run] { return run(o); }});
         c.sub->footer("Exit status: 0 success, 1 bad query or failed write (message on stderr), 2 usage error.");
-        const std::string name = c.name;
-        if (!sets_up(o, name)) continue;
-        if (name == "list") {
-            c.sub->add_option("-a,--arch", o.list_arch, "only this architecture (default: one target per family)");
-            c.sub->add_option("-s,--search", o.search,
-                              "only the instructions that match these words, best first, as the app's search box finds "
-                              "them: parts of a name, shapes (32x32), types (bf16, fp8, int8), sparse, dense, scaled "
-                              "(e.g. --search \"32x32 bf16\")");
-            c.sub->add_option("-f,--format", o.format, "output: table, csv, markdown, json")->capture_default_str();
-            c.sub->add_option("-o,--out", o.out, "write to this file (atomically; - for stdout) instead of stdout");
-        } else if (name == "export") {
-            c.sub->add_option("-o,--out", o.out,
-                              "directory for the JSON files (built beside it, then swapped in; a previous export is "
-                              "replaced)")
-                ->required();
-        } else if (name == "bench") {
-            add_int_option(c.sub, "--runs", o.runs, 1, 100000, "process launches to time");
-            add_int_option(c.sub, "--catalog-rows", o.catalog_rows, 0, 1000000,
-                           "rows of the synthetic catalog whose loading is timed (0: skip)");
-            c.sub->add_flag("--instructions", o.bench_instructions,
-                            "also count each start-up query's instructions once under valgrind's callgrind (where "
-                            "valgrind is installed): exact where wall-clock times on a busy machine are not");
-            c.sub->add_flag("--largest", o.bench_largest,
-                            "instead: time the largest legal request of each subcommand and the refusals past the "
-                            "limits (docs/limits.md; writes up to 2 GB under the temporary directory, then removes it)");
-        } else {
-            add_target_options(c.sub, o, name != "info");
-        }
-        if (name == "layout") {
-            c.sub->add_option("--view", o.view, "matrix (element -> slots) or registers (slot -> elements)")
-                ->capture_default_str();
-            c.sub->add_option("--linear", o.linear_file,
-                              "show a linear layout read from FILE: lanescope's JSON ({\"register\": [[r, c], ...], \"lane\": ..., "
-                              "\"warp\": ..., \"shape\": [R, C]}), Triton's (reg_bases, lane_bases, ...), Gluon's "
-                              "DistributedLinearLayout(...) or LinearLayout::toString() text; --format table, csv, json, "
-                              "linear or gluon");
-        }
-        if (name == "where" || name == "trace") {
-            auto* row = add_int_option(c.sub, "--row", o.row, 0, 1 << 20,
-                                       name == "where" ? "row index (alone: the whole row)" : "row index of D");
-            auto* col = add_int_option(c.sub, "--col", o.col, 0, 1 << 20,
-                                       name == "where" ? "column index (alone: the whole column)" : "column index of D");
-            if (name == "trace") row->required(), col->required();
-            add_int_option(c.sub, "--block", o.block, 0, 1 << 20, "block index (multi-block instructions; default 0)");
-        }
-        if (name == "which") {
-            add_int_option(c.sub, "--reg,--column", o.reg, 0, 1 << 20,
-                           "register, counted from the operand's first VGPR (left out: every register of the lane); "
-                           "on a Tensor Memory operand the TMEM column (--column)");
-            add_int_option(c.sub, "--lane,--tmem-lane", o.lane, 0, 1 << 20,
-                           "lane (NVIDIA: thread); on a Tensor Memory operand the TMEM lane, 0-127, CTA 1 of a "
-                           "cta_group::2 pair 128-255 (--tmem-lane)")
-                ->required();
-            add_int_option(c.sub, "--wave-size", o.wave_size, 32, 128, "the wave size, as --wave");
-            // --wave is the wave size here too; a small number is most likely a wave index (the old spelling).
-            if (CLI::Option* table_wave = c.sub->get_option_no_throw("--wave")) c.sub->remove_option(table_wave);
-            c.sub
-                ->add_option_function<std::string>(
-                    "-w,--wave",
-                    [&o](const std::string& text) {
-                        int v = 0;
-                        try {
-                            v = static_cast<int>(ls::parse_integer(text, 0, 65535, "--wave"));
-                        } catch (const ls::Error& e) {
-                            throw CLI::ValidationError(e.what());
-                        }
-                        if (v != 32 && v != 64 && v != 128)
-                            throw CLI::ValidationError("--wave " + text +
-                                                       " is not a wave size: --wave is the wave size (32 or 64 on RDNA, "
-                                                       "64 on CDNA, 128 for wgmma); the wave of a tile is --of-wave " + text);
-                        o.mods.wave = v;
-                    },
-                    "wave size (32 or 64 on RDNA; 128 names an NVIDIA warpgroup); a wave of a tile is --of-wave")
-                ->type_name("INT");
-            add_int_option(c.sub, "--of-wave", o.wave_index, 0, 65535,
-                           "with tile options: which wave of the tile (0..WM*WN-1, wave = wm * WN + wn; default 0)");
-        }
-        if (name == "layout" || name == "where" || name == "which" || name == "check" || name == "trace")
-            add_tile_options(c.sub, o);
-        if (name == "header") {
-            // --operand and --format are there only to be refused with the reason (cmd_header): not in --help.
-            for (const char* refused : {"--operand", "--format"})
-                if (CLI::Option* opt = c.sub->get_option_no_throw(refused)) opt->group("");
-            add_tile_options(c.sub, o);
-            c.sub->add_option("--namespace", o.header_namespace, "namespace of the generated code (default ls_<gfx>_<name>: the builtin without __builtin_amdgcn_ on AMD, "
-                              "the short name on NVIDIA, e.g. ls_sm_100a_tcgen05_mma_m128n64k16_f32_f16; one per instruction)");
-            c.sub->add_flag("--tables", o.header_tables,
-                            "constexpr tables instead of closed-form index math (the earlier form, for host-side checks)");
-        }
-        if (name == "check")
-            add_int_option(c.sub, "--show", o.check_show, 0, 1000000,
-                           "how many differing elements to list after the summary (default 10; --format json lists them all)");
-        if (name == "check")
-            c.sub->add_option("--layout", o.layout_file, "the layout to check: the JSON contract, CSV, or a linear layout (lanescope's or Triton's JSON, "
-                                "Gluon's DistributedLinearLayout(...), LinearLayout::toString() text)")
-                ->required();
+        if (sets_up(o, c.name)) add_core_options(c.sub, o, c.name);
     }
 
     register_figure_commands(app, o, commands);
@@ -1200,27 +1297,7 @@ int cli_main(int argc, char** argv, bool every_option) {
     register_smem_commands(app, o, commands);
 
     // A first word that names no subcommand: say what was typed and what is legal.
-    std::vector<std::string> names;
-    for (const Command& c : commands) names.push_back(c.sub->get_name());
-    for (int n = 1; n < argc; ++n) {
-        const std::string word = argv[n];
-        if (word == "--catalog") {
-            ++n;
-            continue;
-        }
-        if (word.rfind("--catalog=", 0) == 0) continue;
-        if (word.empty() || word[0] == '-') break;
-        if (std::find(names.begin(), names.end(), word) == names.end()) {
-            std::string msg = "lanescope-cli: unknown subcommand '" + word + "'";
-            auto near = ls::closest(word, names, 2);
-            if (!near.empty()) msg += "; did you mean '" + near[0] + "'?";
-            msg += "\nlegal subcommands:";
-            for (const auto& nm : names) msg += " " + nm;
-            err_printf("%s\n(lanescope-cli --help describes them)\n", msg.c_str());
-            return 2;
-        }
-        break;
-    }
+    if (refuse_unknown_subcommand(argc, argv, commands)) return 2;
 
     try {
         app.parse(argc, argv);
@@ -1236,34 +1313,7 @@ int cli_main(int argc, char** argv, bool every_option) {
         err_printf("%s\nRun with --help for more information.\n", parse_error_text(e, app, argc, argv).c_str());
         return 2;
     }
-    int rc = 2;
-    try {
-        refuse_empty_values(app);
-        for (Command& c : commands)
-            if (c.sub->parsed()) {
-                o.command = c.sub->get_name();
-                o.sub = c.sub;
-                rc = c.run();
-                break;
-            }
-        // Output that was printed must have arrived (a full disk, a closed pipe).
-        std::cout.flush();
-        ls::files::stdout_stream().flush();
-        if (!ls::files::stdout_stream())
-            throw ls::Error(std::string("cannot write to standard output: ") + std::strerror(errno ? errno : EIO));
-        if (std::fflush(stdout) != 0 || std::ferror(stdout) || !std::cout)
-            throw ls::Error(std::string("cannot write to standard output: ") + std::strerror(errno ? errno : EIO));
-    } catch (const UsageError& e) {
-        err_printf("lanescope-cli: %s\n", name_options_as_typed(e.what(), app, argc, argv).c_str());
-        return 2;
-    } catch (const ls::Error& e) {
-        err_printf("lanescope-cli: error: %s\n", name_options_as_typed(e.what(), app, argc, argv).c_str());
-        return 1;
-    } catch (const std::exception& e) {
-        err_printf("lanescope-cli: internal error: %s\n", e.what());
-        return 3;
-    }
-    return rc;
+    return run_chosen(app, commands, o, argc, argv);
 }
 
 }  // namespace

@@ -29,6 +29,7 @@
 #include <set>
 #include <sstream>
 #include <thread>
+#include <utility>
 
 namespace lanescope::gpu {
 
@@ -370,11 +371,42 @@ std::map<std::string, std::string> matrix_lines(const std::string& dis) {
     return out;
 }
 
-}  // namespace
+// What the tools of one run share: the options, the work directory, the time limits and their words,
+// and what is known of the tools so far.
+struct Work {
+    Work(const ConformanceOptions& options, std::string work_dir) : o(options), dir(std::move(work_dir)) {}
+    const ConformanceOptions& o;
+    std::string dir;
+    std::string limit_words;        // " did not finish within T s (--tool-timeout) and was killed"
+    double probe_seconds = 0;       // the limit of a tool's first questions
+    std::string probe_limit_words;  // as limit_words, for the first questions
+    std::map<std::string, std::string> version_of;  // "" = not installed
+    std::set<std::string> disassemblers_seen;
+    std::map<std::string, Toolchain> tools;  // gfx -> what judges it
+};
 
-ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& o, std::ostream& log) {
-    const auto t0 = std::chrono::steady_clock::now();
-    ConformanceResult result;
+// A number of seconds as a message writes it.
+std::string seconds_text(double seconds) {
+    std::ostringstream t;
+    t << seconds;
+    return t.str();
+}
+
+// Runs a tool under the time limit (--tool-timeout); `why`, if given, says why it did not start or was killed.
+int run_process(const Work& w, const std::vector<std::string>& argv, const std::string& out, const std::string& err,
+                std::string* why = nullptr) {
+    return detail::run_process(argv, out, err, why, w.o.tool_seconds);
+}
+
+// The first questions asked of each tool (its --version, an empty function) take a working tool
+// well under a second: a tool that does not answer them within kProbeSeconds (or --tool-timeout,
+// if less) is hanging, and is not waited for through the batches' limit.
+int probe_process(const Work& w, const std::vector<std::string>& argv, const std::string& out, const std::string& err) {
+    return detail::run_process(argv, out, err, nullptr, w.probe_seconds);
+}
+
+// Which targets are judged: --target's (all: every AMD target), else the default set.
+std::vector<std::string> target_names(const Catalog& cat, const ConformanceOptions& o) {
     std::vector<std::string> gfxs;
     for (const std::string& g : o.targets) {
         if (g != "all") {
@@ -386,396 +418,434 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
                 gfxs.push_back(t.gfx);
     }
     if (gfxs.empty()) gfxs = {"gfx908", "gfx90a", "gfx942", "gfx950", "gfx1100", "gfx1200", "gfx1250"};
-    if (!(o.tool_seconds > 0) || o.tool_seconds > 86400)
-        throw Error("the tools' time limit must be more than 0 and at most 86400 seconds");
-    // SIGINT/SIGTERM/SIGHUP stop the running tools and unwind (removing the work directory).
-    detail::InterruptGuard interrupts;
-    const bool own_dir = o.workdir.empty();
-    // Our own work directory goes away on every exit: errors, time limits, signals.
-    std::optional<detail::TempDir> own;
-    if (own_dir) own.emplace("lanescope-conformance-");
-    if (own && o.keep) own->keep();
-    const std::string dir = own ? own->path() : o.workdir;
-    // Every tool runs under the time limit; `timed_out` names one that ran past it.
-    auto run_process = [&](const std::vector<std::string>& argv, const std::string& out, const std::string& err,
-                           std::string* why = nullptr) {
-        return detail::run_process(argv, out, err, why, o.tool_seconds);
-    };
-    const std::string limit_words = " did not finish within " + [&] {
-        std::ostringstream t;
-        t << o.tool_seconds;
-        return t.str();
-    }() + " s (--tool-timeout) and was killed";
-    // The first questions asked of each tool (its --version, an empty function) take a working tool
-    // well under a second: a tool that does not answer them within kProbeSeconds (or --tool-timeout,
-    // if less) is hanging, and is not waited for through the batches' limit.
-    const double probe_seconds = std::min(o.tool_seconds, kProbeSeconds);
-    auto probe_process = [&](const std::vector<std::string>& argv, const std::string& out, const std::string& err) {
-        return detail::run_process(argv, out, err, nullptr, probe_seconds);
-    };
-    const std::string probe_limit_words = probe_seconds == o.tool_seconds ? limit_words : " did not answer within " + [&] {
-        std::ostringstream t;
-        t << probe_seconds;
-        return t.str();
-    }() + " s (the limit of a tool's first questions: --version, an empty function) and was killed";
+    return gfxs;
+}
 
-    if (!detail::write_file_atomic(dir + "/empty.c", "void lanescope_empty(void) {}\n"))
-        throw Error("cannot write into " + dir);
-    // Which compilers are here (each asked once), and their first --version line.
-    std::map<std::string, std::string> version_of;  // "" = not installed
-    auto version = [&](const std::string& clang) -> const std::string& {
-        auto it = version_of.find(clang);
-        if (it != version_of.end()) return it->second;
-        const std::string file = dir + "/version" + std::to_string(version_of.size()) + ".txt";
-        std::string v;
-        const int rc = probe_process({clang, "--version"}, file, "");
-        if (rc == detail::kTimedOut) throw Error(clang + " --version" + probe_limit_words);
-        if (rc == 0) {
-            v = read_file(file);
-            v = v.substr(0, v.find('\n'));
-            if (v.empty()) v = "unknown version";
-        }
-        return version_of.emplace(clang, v).first->second;
-    };
-    // Each disassembler answers --version once, before any batch is compiled for it.
-    std::set<std::string> disassemblers_seen;
-    auto check_disassembler = [&](const std::string& objdump) {
-        if (!disassemblers_seen.insert(objdump).second) return;
-        std::string why;
-        const std::string file = dir + "/objdump_version" + std::to_string(disassemblers_seen.size()) + ".txt";
-        const int rc = probe_process({objdump, "--version"}, file, file + ".log");
-        if (rc == detail::kTimedOut) throw Error("the disassembler " + objdump + " --version" + probe_limit_words);
-        if (rc != 0)
-            throw Error("the disassembler " + objdump + " does not run (" +
-                        (rc < 0 ? std::string("not found or not executable") : "--version: exit status " + std::to_string(rc)) +
-                        "); install llvm-22 (scripts/packages/gpu.txt) or pass --objdump");
-    };
-    // "clang-22" -> "llvm-objdump-22"; "/opt/x/clang" -> "/opt/x/llvm-objdump".
-    auto objdump_for = [](const std::string& clang) {
-        const size_t slash = clang.rfind('/');
-        const std::string dirpart = slash == std::string::npos ? "" : clang.substr(0, slash + 1);
-        const std::string base = clang.substr(dirpart.size());
-        const size_t dash = base.rfind('-');
-        const std::string suffix = dash != std::string::npos && dash + 1 < base.size() &&
-                                           base.find_first_not_of("0123456789", dash + 1) == std::string::npos
-                                       ? base.substr(dash)
-                                       : "";
-        return dirpart + "llvm-objdump" + suffix;
-    };
-    if (!o.clang.empty() && version(o.clang).empty())
+// Whether a compiler is here (each asked once): its first --version line, "" if it does not run.
+const std::string& version(Work& w, const std::string& clang) {
+    auto it = w.version_of.find(clang);
+    if (it != w.version_of.end()) return it->second;
+    const std::string file = w.dir + "/version" + std::to_string(w.version_of.size()) + ".txt";
+    std::string v;
+    const int rc = probe_process(w, {clang, "--version"}, file, "");
+    if (rc == detail::kTimedOut) throw Error(clang + " --version" + w.probe_limit_words);
+    if (rc == 0) {
+        v = read_file(file);
+        v = v.substr(0, v.find('\n'));
+        if (v.empty()) v = "unknown version";
+    }
+    return w.version_of.emplace(clang, v).first->second;
+}
+
+// Whether a disassembler runs: each answers --version once, before any batch is compiled for it.
+void check_disassembler(Work& w, const std::string& objdump) {
+    if (!w.disassemblers_seen.insert(objdump).second) return;
+    const std::string file = w.dir + "/objdump_version" + std::to_string(w.disassemblers_seen.size()) + ".txt";
+    const int rc = probe_process(w, {objdump, "--version"}, file, file + ".log");
+    if (rc == detail::kTimedOut) throw Error("the disassembler " + objdump + " --version" + w.probe_limit_words);
+    if (rc != 0)
+        throw Error("the disassembler " + objdump + " does not run (" +
+                    (rc < 0 ? std::string("not found or not executable") : "--version: exit status " + std::to_string(rc)) +
+                    "); install llvm-22 (scripts/packages/gpu.txt) or pass --objdump");
+}
+
+// The disassembler of a compiler: "clang-22" -> "llvm-objdump-22"; "/opt/x/clang" -> "/opt/x/llvm-objdump".
+std::string objdump_for(const std::string& clang) {
+    const size_t slash = clang.rfind('/');
+    const std::string dirpart = slash == std::string::npos ? "" : clang.substr(0, slash + 1);
+    const std::string base = clang.substr(dirpart.size());
+    const size_t dash = base.rfind('-');
+    const std::string suffix = dash != std::string::npos && dash + 1 < base.size() &&
+                                       base.find_first_not_of("0123456789", dash + 1) == std::string::npos
+                                   ? base.substr(dash)
+                                   : "";
+    return dirpart + "llvm-objdump" + suffix;
+}
+
+// Whether some AMD compiler runs here (--clang, or clang-22 or clang-19): refused with what to install if not.
+void require_a_compiler(Work& w) {
+    const ConformanceOptions& o = w.o;
+    if (!o.clang.empty() && version(w, o.clang).empty())
         throw Error("the conformance check needs the AMD compiler '" + o.clang +
                     "' (it does not run); install clang-22 llvm-22 lld-22 (scripts/packages/gpu.txt) or pass --clang");
     bool any_compiler = !o.clang.empty();
-    for (const char* c : {"clang-22", "clang-19"}) any_compiler = any_compiler || !version(c).empty();
+    for (const char* c : {"clang-22", "clang-19"}) any_compiler = any_compiler || !version(w, c).empty();
     if (!any_compiler)
         throw Error("the conformance check needs an AMD compiler: neither clang-22 nor clang-19 runs here; install "
                     "clang-22 llvm-22 lld-22 (scripts/packages/gpu.txt) or pass --clang");
-    std::map<std::string, Toolchain> tools;  // gfx -> what judges it
-    auto knows = [&](const std::string& clang, const std::string& gfx) {
-        const std::string obj = dir + "/empty_" + gfx + ".o";
-        const int rc = probe_process(compile_argv({clang, ""}, gfx, false, dir + "/empty.c", obj), "",
-                                     dir + "/probe_" + gfx + ".log");
-        if (rc == detail::kTimedOut)
-            throw Error(clang + ", compiling an empty function for " + gfx + "," + probe_limit_words);
-        if (rc == 0) require_object(clang, obj, "an empty function for " + gfx);
-        return rc == 0;
-    };
+}
 
-    // Which builtin names the catalog claims on which families.
+// Whether a compiler knows a target: it compiles an empty function for it.
+bool knows(const Work& w, const std::string& clang, const std::string& gfx) {
+    const std::string obj = w.dir + "/empty_" + gfx + ".o";
+    const int rc = probe_process(w, compile_argv({clang, ""}, gfx, false, w.dir + "/empty.c", obj), "",
+                                 w.dir + "/probe_" + gfx + ".log");
+    if (rc == detail::kTimedOut)
+        throw Error(clang + ", compiling an empty function for " + gfx + "," + w.probe_limit_words);
+    if (rc == 0) require_object(clang, obj, "an empty function for " + gfx);
+    return rc == 0;
+}
+
+// Which compiler judges a target: --clang, else its witness, else clang-19; the summary says which, or
+// why the target is skipped.
+TargetSummary choose_toolchain(Work& w, const Target& t, Toolchain& tc) {
+    const ConformanceOptions& o = w.o;
+    TargetSummary sum;
+    sum.target = t.gfx;
+    if (!o.clang.empty()) {
+        tc = {o.clang, o.objdump.empty() ? objdump_for(o.clang) : o.objdump};
+        if (!knows(w, tc.clang, t.gfx)) {
+            sum.skipped = true;
+            // In the compiler's own words: an unknown target, or a crash, or anything else.
+            const std::string log_text = read_file(w.dir + "/probe_" + t.gfx + ".log");
+            sum.skip_reason = o.clang + " cannot compile an empty function for -mcpu=" + t.gfx +
+                              (log_text.empty() ? std::string() : " (" + clipped(first_error(log_text)) + ")") +
+                              " (pass --clang with a compiler that does)";
+        }
+    } else if (!version(w, t.compiler).empty() && knows(w, t.compiler, t.gfx)) {
+        tc = {t.compiler, o.objdump.empty() ? objdump_for(t.compiler) : o.objdump};
+    } else if (t.compiler != "clang-19" && !version(w, "clang-19").empty() && knows(w, "clang-19", t.gfx)) {
+        tc = {"clang-19", o.objdump.empty() ? "llvm-objdump-19" : o.objdump};
+        sum.skip_reason = "its witness " + t.compiler + " is not here; judged by clang-19";
+    } else {
+        sum.skipped = sum.no_compiler = true;
+        sum.skip_reason = "no compiler here (its witness " + t.compiler +
+                          (version(w, t.compiler).empty() ? " is not installed" : " does not know it") +
+                          "; not counted as a failure)";
+    }
+    return sum;
+}
+
+// Which builtin names the catalog claims on which families, and a row of each.
+struct Claims {
     std::map<std::string, std::set<Family>> claimed;
     std::map<std::string, const Instruction*> any_row;
+};
+
+Claims claimed_builtins(const Catalog& cat) {
+    Claims k;
     for (const Instruction& ins : cat.instructions())
         for (int wave : {32, 64}) {
             if (ins.vendor() != Vendor::AMD) break;  // PTX rows have no clang builtin
             if (wave == 32 && ins.builtin_pattern.find("{w}") == std::string::npos) continue;
             const std::string b = ins.builtin(wave);
-            for (Family f : ins.families) claimed[b].insert(f);
-            if (!any_row.count(b)) any_row[b] = &ins;
+            for (Family f : ins.families) k.claimed[b].insert(f);
+            if (!k.any_row.count(b)) k.any_row[b] = &ins;
         }
+    return k;
+}
 
+// Positive cases: every row on this family, each wave size, default
+// modifiers and a few legal non-zero combinations.
+void add_positive_cases(const Catalog& cat, const Target& t, std::vector<Case>& cases) {
+    for (const Instruction* ins : cat.on(t.family))
+        for (int wave : t.wave_sizes) {
+            Modifiers base;
+            base.wave = wave;
+            std::vector<Modifiers> combos = {base};
+            ResolvedModifiers def = resolve_modifiers(*ins, t, base);
+            for (const ModifierRange& r : modifier_ranges(*ins, t, def)) {
+                if (r.name == "wave" || r.name == "abid" || r.values.size() < 2) continue;
+                // gfx1250 SWMMAC: the clang-22 builtin has no index_key argument (and
+                // does not fold a shifted index into it), so no builtin selects it.
+                if (r.name == "index_key" && ins->kind == LayoutKind::SwmmacGfx1250) continue;
+                std::vector<int> picks = {r.values.back()};
+                if (r.values.size() > 2) picks.push_back(r.values[1]);
+                for (int v : picks) {
+                    Modifiers m = base;
+                    set_modifier(m, r.name, v);
+                    combos.push_back(m);
+                }
+            }
+            // abid: its largest legal value, with cbsz at each picked value.
+            for (size_t n = 0, end = combos.size(); n < end; ++n) {
+                try {
+                    ResolvedModifiers rm = resolve_modifiers(*ins, t, combos[n]);
+                    for (const ModifierRange& r : modifier_ranges(*ins, t, rm))
+                        if (r.name == "abid" && r.values.size() >= 2) {
+                            Modifiers m = combos[n];
+                            m.abid = r.values.back();
+                            combos.push_back(m);
+                        }
+                } catch (const Error&) {
+                }
+            }
+            for (const Modifiers& m : combos) {
+                Case c;
+                c.ins = ins;
+                c.target = &t;
+                try {
+                    c.mods = resolve_modifiers(*ins, t, m);
+                } catch (const Error&) {
+                    continue;
+                }
+                c.builtin = ins->builtin(wave);
+                cases.push_back(c);
+            }
+        }
+}
+
+// Negative cases: builtin names the catalog does not claim here.
+void add_negative_cases(const Claims& k, const Target& t, std::vector<Case>& cases) {
+    for (const auto& [name, fams] : k.claimed) {
+        if (fams.count(t.family)) continue;
+        Case c;
+        c.ins = k.any_row.at(name);
+        c.target = &t;
+        c.negative = true;
+        c.builtin = name;
+        c.mods.wave = name.find("_w32") != std::string::npos ? 32 : 64;
+        cases.push_back(c);
+    }
+}
+
+// The cases of every target (its summary in `result`, its toolchain in w.tools), each named after its index.
+std::vector<Case> all_cases(Work& w, const Catalog& cat, const std::vector<std::string>& gfxs,
+                            ConformanceResult& result) {
+    const Claims claims = claimed_builtins(cat);
     std::vector<Case> cases;
     for (const std::string& gfx : gfxs) {
         const Target& t = cat.find_target(gfx);
         if (t.vendor() != Vendor::AMD)
             throw Error(t.gfx + " is an NVIDIA target: PTX has no compiler builtins to check; legal: AMD targets "
                                 "(gfx908 ... gfx1201) or all");
-        TargetSummary sum;
-        sum.target = t.gfx;
-        // Which compiler judges this target: --clang, else its witness, else clang-19.
         Toolchain tc;
-        if (!o.clang.empty()) {
-            tc = {o.clang, o.objdump.empty() ? objdump_for(o.clang) : o.objdump};
-            if (!knows(tc.clang, t.gfx)) {
-                sum.skipped = true;
-                // In the compiler's own words: an unknown target, or a crash, or anything else.
-                const std::string log_text = read_file(dir + "/probe_" + t.gfx + ".log");
-                sum.skip_reason = o.clang + " cannot compile an empty function for -mcpu=" + t.gfx +
-                                  (log_text.empty() ? std::string() : " (" + clipped(first_error(log_text)) + ")") +
-                                  " (pass --clang with a compiler that does)";
-            }
-        } else if (!version(t.compiler).empty() && knows(t.compiler, t.gfx)) {
-            tc = {t.compiler, o.objdump.empty() ? objdump_for(t.compiler) : o.objdump};
-        } else if (t.compiler != "clang-19" && !version("clang-19").empty() && knows("clang-19", t.gfx)) {
-            tc = {"clang-19", o.objdump.empty() ? "llvm-objdump-19" : o.objdump};
-            sum.skip_reason = "its witness " + t.compiler + " is not here; judged by clang-19";
-        } else {
-            sum.skipped = sum.no_compiler = true;
-            sum.skip_reason = "no compiler here (its witness " + t.compiler +
-                              (version(t.compiler).empty() ? " is not installed" : " does not know it") +
-                              "; not counted as a failure)";
-        }
+        TargetSummary sum = choose_toolchain(w, t, tc);
         if (sum.skipped) {
             result.targets.push_back(sum);
             continue;
         }
         sum.compiler = tc.clang;
         sum.objdump = tc.objdump;
-        tools[t.gfx] = tc;
-        check_disassembler(tc.objdump);
+        w.tools[t.gfx] = tc;
+        check_disassembler(w, tc.objdump);
         result.targets.push_back(sum);
-        // Positive cases: every row on this family, each wave size, default
-        // modifiers and a few legal non-zero combinations.
-        for (const Instruction* ins : cat.on(t.family))
-            for (int wave : t.wave_sizes) {
-                Modifiers base;
-                base.wave = wave;
-                std::vector<Modifiers> combos = {base};
-                ResolvedModifiers def = resolve_modifiers(*ins, t, base);
-                for (const ModifierRange& r : modifier_ranges(*ins, t, def)) {
-                    if (r.name == "wave" || r.name == "abid" || r.values.size() < 2) continue;
-                    // gfx1250 SWMMAC: the clang-22 builtin has no index_key argument (and
-                    // does not fold a shifted index into it), so no builtin selects it.
-                    if (r.name == "index_key" && ins->kind == LayoutKind::SwmmacGfx1250) continue;
-                    std::vector<int> picks = {r.values.back()};
-                    if (r.values.size() > 2) picks.push_back(r.values[1]);
-                    for (int v : picks) {
-                        Modifiers m = base;
-                        set_modifier(m, r.name, v);
-                        combos.push_back(m);
-                    }
-                }
-                // abid: its largest legal value, with cbsz at each picked value.
-                for (size_t n = 0, end = combos.size(); n < end; ++n) {
-                    try {
-                        ResolvedModifiers rm = resolve_modifiers(*ins, t, combos[n]);
-                        for (const ModifierRange& r : modifier_ranges(*ins, t, rm))
-                            if (r.name == "abid" && r.values.size() >= 2) {
-                                Modifiers m = combos[n];
-                                m.abid = r.values.back();
-                                combos.push_back(m);
-                            }
-                    } catch (const Error&) {
-                    }
-                }
-                for (const Modifiers& m : combos) {
-                    Case c;
-                    c.ins = ins;
-                    c.target = &t;
-                    try {
-                        c.mods = resolve_modifiers(*ins, t, m);
-                    } catch (const Error&) {
-                        continue;
-                    }
-                    c.builtin = ins->builtin(wave);
-                    cases.push_back(c);
-                }
-            }
-        // Negative cases: builtin names the catalog does not claim here.
-        for (const auto& [name, fams] : claimed) {
-            if (fams.count(t.family)) continue;
-            Case c;
-            c.ins = any_row[name];
-            c.target = &t;
-            c.negative = true;
-            c.builtin = name;
-            c.mods.wave = name.find("_w32") != std::string::npos ? 32 : 64;
-            cases.push_back(c);
-        }
+        add_positive_cases(cat, t, cases);
+        add_negative_cases(claims, t, cases);
     }
     for (size_t n = 0; n < cases.size(); ++n) cases[n].fname = "lanescope_case_" + std::to_string(n);
-    {
-        std::map<std::string, std::vector<std::string>> by_tool;
-        for (const TargetSummary& s : result.targets)
-            if (!s.skipped) by_tool[s.compiler + " (" + version(s.compiler) + "), " + s.objdump].push_back(s.target);
-        for (const auto& [tool, targets] : by_tool) {
-            log << "conformance: " << tool << ":";
-            for (const std::string& g : targets) log << " " << g;
-            log << "\n";
+    return cases;
+}
+
+// Says which compiler (and version) and disassembler judge which targets.
+void log_tools(Work& w, const ConformanceResult& result, std::ostream& log) {
+    std::map<std::string, std::vector<std::string>> by_tool;
+    for (const TargetSummary& s : result.targets)
+        if (!s.skipped) by_tool[s.compiler + " (" + version(w, s.compiler) + "), " + s.objdump].push_back(s.target);
+    for (const auto& [tool, targets] : by_tool) {
+        log << "conformance: " << tool << ":";
+        for (const std::string& g : targets) log << " " << g;
+        log << "\n";
+    }
+}
+
+// The source of some cases, one function each; with write_lines, each case's lines in it are noted.
+std::string source_of(std::vector<Case>& cases, const std::vector<size_t>& ids, bool write_lines) {
+    std::string src = probe_prelude();
+    int line = int(std::count(src.begin(), src.end(), '\n')) + 1;
+    for (size_t id : ids) {
+        Case& c = cases[id];
+        std::string f = "// " + c.builtin + "\n" + probe_function(*c.ins, *c.target, c.mods, c.fname);
+        if (write_lines) {
+            c.first_line = line;
+            c.last_line = line + int(std::count(f.begin(), f.end(), '\n')) - 1;
+        }
+        line += int(std::count(f.begin(), f.end(), '\n'));
+        src += f;
+    }
+    return src;
+}
+
+// Disassembles an object: each function's first matrix instruction.
+std::map<std::string, std::string> disassemble(const Work& w, const std::string& gfx, bool w64, const std::string& obj,
+                                               const std::string& base) {
+    const std::string& objdump = w.tools.at(gfx).objdump;
+    std::vector<std::string> a = {objdump, "-d", "--mcpu=" + gfx};
+    if (w64) a.push_back("--mattr=+wavefrontsize64");
+    a.push_back(obj);
+    std::string err;
+    const int rc = run_process(w, a, base + ".dis", base + ".dis.log", &err);
+    if (rc != 0)
+        throw Error("disassembling with " + objdump + " failed (" +
+                    (rc == detail::kTimedOut ? std::string("killed at the time limit")
+                                             : rc < 0 ? std::string("not run") : "exit status " + std::to_string(rc)) +
+                    "): " + clipped(err.empty() ? first_error(read_file(base + ".dis.log")) : err));
+    return matrix_lines(read_file(base + ".dis"));
+}
+
+// One case alone (after its batch failed): its verdict.
+void single(const Work& w, std::vector<Case>& cases, size_t id) {
+    Case& c = cases[id];
+    std::vector<size_t> one = {id};
+    const std::string base = w.dir + "/" + c.fname;
+    if (!detail::write_file_atomic(base + ".c", source_of(cases, one, false)))
+        throw Error("cannot write " + base + ".c");
+    const int rc = run_process(w, compile_argv(w.tools.at(c.target->gfx), c.target->gfx, wave64_flag(c), base + ".c",
+                                               base + ".o"),
+                               "", base + ".log");
+    if (rc == detail::kTimedOut) {
+        c.done = true;
+        c.detail = "the compiler" + w.limit_words;
+        return;
+    }
+    if (c.negative) {
+        c.done = true;
+        c.passed = rc != 0;
+        c.detail = rc != 0 ? "rejected: " + first_error(read_file(base + ".log"))
+                           : "compiles for " + c.target->gfx + " although the catalog does not claim it there";
+        return;
+    }
+    if (rc != 0) {
+        c.done = true;
+        c.detail = "does not compile for " + c.target->gfx + " although the catalog claims it: " +
+                   first_error(read_file(base + ".log"));
+        return;
+    }
+    require_object(w.tools.at(c.target->gfx).clang, base + ".o", c.builtin + " for " + c.target->gfx);
+    auto lines = disassemble(w, c.target->gfx, wave64_flag(c), base + ".o", base);
+    if (!lines.count(c.fname)) {
+        c.done = true;
+        c.detail = "no matrix instruction in the disassembly";
+        return;
+    }
+    judge(c, lines[c.fname]);
+}
+
+// One batch of cases and where its files go.
+struct Batch {
+    std::string gfx;
+    bool w64 = false;
+    std::string base;
+    const std::vector<size_t>* ids = nullptr;
+};
+
+// A batch of unclaimed builtins: those the compiler does not offer pass; those it offers are retried alone.
+void negative_batch(const Work& w, std::vector<Case>& cases, const Batch& b, std::mutex& mu,
+                    std::vector<size_t>& retry) {
+    const std::string& gfx = b.gfx;
+    const std::string& base = b.base;
+    // The compiler's own list of what it offers for this target
+    // (__has_builtin honours target features); builtins it does
+    // offer are compiled alone and must still fail.
+    // A positive control first: a builtin every amdgcn target has. Unless the compiler says it has
+    // it, its silence about the others is no evidence that they are absent (a broken
+    // preprocessor or __has_builtin would pass them all).
+    const std::string control = "__builtin_amdgcn_workitem_id_x";
+    std::string probe_src = "#if __has_builtin(" + control + ")\nint lanescope_control_present;\n#endif\n";
+    for (size_t id : *b.ids)
+        probe_src += "#if __has_builtin(" + cases[id].builtin + ")\nint lanescope_has_" + std::to_string(id) +
+                     ";\n#endif\n";
+    if (!detail::write_file_atomic(base + ".c", probe_src)) throw Error("cannot write " + base + ".c");
+    const std::string& clang = w.tools.at(gfx).clang;
+    std::vector<std::string> a = {clang, "-x", "c", "--target=amdgcn-amd-amdhsa", "-mcpu=" + gfx,
+                                  "-nogpulib", "-E", base + ".c", "-o", base + ".i"};
+    if (b.w64) a.push_back("-mwavefrontsize64");
+    std::string err;
+    if (run_process(w, a, "", base + ".log", &err) != 0)
+        throw Error("running " + clang + " -E failed: " +
+                    clipped(err.empty() ? first_error(read_file(base + ".log")) : err));
+    const std::string offered = read_file(base + ".i");
+    std::lock_guard<std::mutex> lock(mu);
+    if (offered.find("lanescope_control_present;") == std::string::npos) {
+        for (size_t id : *b.ids) {
+            Case& c = cases[id];
+            c.done = true;
+            c.passed = false;
+            c.detail = "the compiler gave no answer: " + clang + " -E did not report __has_builtin(" + control +
+                       "), which every amdgcn target has, as present, so its silence about " + c.builtin +
+                       " says nothing";
+        }
+        return;
+    }
+    for (size_t id : *b.ids) {
+        Case& c = cases[id];
+        const std::string mark = "lanescope_has_" + std::to_string(id) + ";";
+        if (offered.find(mark) == std::string::npos) {
+            c.done = c.passed = true;
+            c.detail = "not offered for " + gfx + " (__has_builtin is false)";
+        } else {
+            retry.push_back(id);
         }
     }
+}
 
-    // Batches: (target, wave64 flag, negative).
+// A batch of claimed builtins compiled and disassembled together: each case judged, or retried alone.
+void positive_batch(const Work& w, std::vector<Case>& cases, const Batch& b, std::mutex& mu,
+                    std::vector<size_t>& retry) {
+    const std::string& gfx = b.gfx;
+    const std::string& base = b.base;
+    const std::vector<size_t>& ids = *b.ids;
+    if (!detail::write_file_atomic(base + ".c", source_of(cases, ids, true)))
+        throw Error("cannot write " + base + ".c");
+    const int rc =
+        run_process(w, compile_argv(w.tools.at(gfx), gfx, b.w64, base + ".c", base + ".o"), "", base + ".log");
+    if (rc == detail::kTimedOut) {
+        // One at a time would wait the limit again for each: the batch's cases fail here.
+        std::lock_guard<std::mutex> lock(mu);
+        for (size_t id : ids) {
+            cases[id].done = true;
+            cases[id].detail =
+                "the compiler, compiling its batch of " + std::to_string(ids.size()) + "," + w.limit_words;
+        }
+        return;
+    }
+    if (rc != 0) {
+        std::lock_guard<std::mutex> lock(mu);
+        retry.insert(retry.end(), ids.begin(), ids.end());
+        return;
+    }
+    require_object(w.tools.at(gfx).clang, base + ".o", "its batch for " + gfx);
+    auto lines = disassemble(w, gfx, b.w64, base + ".o", base);
+    std::lock_guard<std::mutex> lock(mu);
+    if (lines.empty()) {
+        // Not one function with a matrix instruction: compiling each case alone would say the same
+        // for every one of them, each at the cost of a compile and a disassembly.
+        for (size_t id : ids) {
+            cases[id].done = true;
+            cases[id].detail = "no matrix instruction in " + w.tools.at(gfx).objdump +
+                               "'s disassembly of the batch (none of its " + std::to_string(ids.size()) +
+                               " functions has one)";
+        }
+        return;
+    }
+    for (size_t id : ids) {
+        Case& c = cases[id];
+        if (lines.count(c.fname)) judge(c, lines[c.fname]);
+        else retry.push_back(id);
+    }
+}
+
+// Every case's verdict: the batches (target, wave64 flag, negative) on o.jobs threads, then each case they left
+// undecided compiled alone.
+void run_cases(const Work& w, std::vector<Case>& cases) {
     std::map<std::tuple<std::string, bool, bool>, std::vector<size_t>> batches;
     for (size_t n = 0; n < cases.size(); ++n)
         batches[{cases[n].target->gfx, wave64_flag(cases[n]), cases[n].negative}].push_back(n);
-
     std::mutex mu;
-    auto source_of = [&](std::vector<size_t>& ids, bool write_lines) {
-        std::string src = probe_prelude();
-        int line = int(std::count(src.begin(), src.end(), '\n')) + 1;
-        for (size_t id : ids) {
-            Case& c = cases[id];
-            std::string f = "// " + c.builtin + "\n" + probe_function(*c.ins, *c.target, c.mods, c.fname);
-            if (write_lines) {
-                c.first_line = line;
-                c.last_line = line + int(std::count(f.begin(), f.end(), '\n')) - 1;
-            }
-            line += int(std::count(f.begin(), f.end(), '\n'));
-            src += f;
-        }
-        return src;
-    };
-    auto disassemble = [&](const std::string& gfx, bool w64, const std::string& obj, const std::string& base) {
-        const std::string& objdump = tools.at(gfx).objdump;
-        std::vector<std::string> a = {objdump, "-d", "--mcpu=" + gfx};
-        if (w64) a.push_back("--mattr=+wavefrontsize64");
-        a.push_back(obj);
-        std::string err;
-        const int rc = run_process(a, base + ".dis", base + ".dis.log", &err);
-        if (rc != 0)
-            throw Error("disassembling with " + objdump + " failed (" +
-                        (rc == detail::kTimedOut ? std::string("killed at the time limit")
-                                                 : rc < 0 ? std::string("not run") : "exit status " + std::to_string(rc)) +
-                        "): " + clipped(err.empty() ? first_error(read_file(base + ".dis.log")) : err));
-        return matrix_lines(read_file(base + ".dis"));
-    };
-    // One case alone (after its batch failed).
-    auto single = [&](size_t id) {
-        Case& c = cases[id];
-        std::vector<size_t> one = {id};
-        const std::string base = dir + "/" + c.fname;
-        if (!detail::write_file_atomic(base + ".c", source_of(one, false))) throw Error("cannot write " + base + ".c");
-        const int rc = run_process(compile_argv(tools.at(c.target->gfx), c.target->gfx, wave64_flag(c), base + ".c",
-                                                base + ".o"),
-                                   "", base + ".log");
-        if (rc == detail::kTimedOut) {
-            c.done = true;
-            c.detail = "the compiler" + limit_words;
-            return;
-        }
-        if (c.negative) {
-            c.done = true;
-            c.passed = rc != 0;
-            c.detail = rc != 0 ? "rejected: " + first_error(read_file(base + ".log"))
-                               : "compiles for " + c.target->gfx + " although the catalog does not claim it there";
-            return;
-        }
-        if (rc != 0) {
-            c.done = true;
-            c.detail = "does not compile for " + c.target->gfx + " although the catalog claims it: " +
-                       first_error(read_file(base + ".log"));
-            return;
-        }
-        require_object(tools.at(c.target->gfx).clang, base + ".o", c.builtin + " for " + c.target->gfx);
-        auto lines = disassemble(c.target->gfx, wave64_flag(c), base + ".o", base);
-        if (!lines.count(c.fname)) {
-            c.done = true;
-            c.detail = "no matrix instruction in the disassembly";
-            return;
-        }
-        judge(c, lines[c.fname]);
-    };
-
     std::vector<std::function<void()>> tasks;
     std::vector<size_t> retry;
     int batch_no = 0;
     for (auto& [key, ids] : batches) {
-        const std::string gfx = std::get<0>(key);
-        const bool w64 = std::get<1>(key), negative = std::get<2>(key);
-        const std::string base = dir + "/batch" + std::to_string(batch_no++) + "_" + gfx + (w64 ? "_w64" : "") +
-                                 (negative ? "_neg" : "");
-        std::vector<size_t>* idsp = &ids;
-        tasks.push_back([&, gfx, w64, negative, base, idsp] {
-            if (negative) {
-                // The compiler's own list of what it offers for this target
-                // (__has_builtin honours target features); builtins it does
-                // offer are compiled alone and must still fail.
-                // A positive control first: a builtin every amdgcn target has. Unless the compiler says it has
-                // it, its silence about the others is no evidence that they are absent (a broken
-                // preprocessor or __has_builtin would pass them all).
-                const std::string control = "__builtin_amdgcn_workitem_id_x";
-                std::string probe_src = "#if __has_builtin(" + control + ")\nint lanescope_control_present;\n#endif\n";
-                for (size_t id : *idsp)
-                    probe_src += "#if __has_builtin(" + cases[id].builtin + ")\nint lanescope_has_" +
-                                 std::to_string(id) + ";\n#endif\n";
-                if (!detail::write_file_atomic(base + ".c", probe_src)) throw Error("cannot write " + base + ".c");
-                const std::string& clang = tools.at(gfx).clang;
-                std::vector<std::string> a = {clang, "-x", "c", "--target=amdgcn-amd-amdhsa", "-mcpu=" + gfx,
-                                              "-nogpulib", "-E", base + ".c", "-o", base + ".i"};
-                if (w64) a.push_back("-mwavefrontsize64");
-                std::string err;
-                if (run_process(a, "", base + ".log", &err) != 0)
-                    throw Error("running " + clang + " -E failed: " +
-                                clipped(err.empty() ? first_error(read_file(base + ".log")) : err));
-                const std::string offered = read_file(base + ".i");
-                std::lock_guard<std::mutex> lock(mu);
-                if (offered.find("lanescope_control_present;") == std::string::npos) {
-                    for (size_t id : *idsp) {
-                        Case& c = cases[id];
-                        c.done = true;
-                        c.passed = false;
-                        c.detail = "the compiler gave no answer: " + clang + " -E did not report __has_builtin(" +
-                                   control + "), which every amdgcn target has, as present, so its silence about " +
-                                   c.builtin + " says nothing";
-                    }
-                    return;
-                }
-                for (size_t id : *idsp) {
-                    Case& c = cases[id];
-                    const std::string mark = "lanescope_has_" + std::to_string(id) + ";";
-                    if (offered.find(mark) == std::string::npos) {
-                        c.done = c.passed = true;
-                        c.detail = "not offered for " + gfx + " (__has_builtin is false)";
-                    } else {
-                        retry.push_back(id);
-                    }
-                }
-                return;
-            }
-            if (!detail::write_file_atomic(base + ".c", source_of(*idsp, true))) throw Error("cannot write " + base + ".c");
-            const int rc = run_process(compile_argv(tools.at(gfx), gfx, w64, base + ".c", base + ".o"), "", base + ".log");
-            if (rc == detail::kTimedOut) {
-                // One at a time would wait the limit again for each: the batch's cases fail here.
-                std::lock_guard<std::mutex> lock(mu);
-                for (size_t id : *idsp) {
-                    cases[id].done = true;
-                    cases[id].detail = "the compiler, compiling its batch of " + std::to_string(idsp->size()) + "," +
-                                       limit_words;
-                }
-                return;
-            }
-            if (rc != 0) {
-                std::lock_guard<std::mutex> lock(mu);
-                retry.insert(retry.end(), idsp->begin(), idsp->end());
-                return;
-            }
-            require_object(tools.at(gfx).clang, base + ".o", "its batch for " + gfx);
-            auto lines = disassemble(gfx, w64, base + ".o", base);
-            std::lock_guard<std::mutex> lock(mu);
-            if (lines.empty()) {
-                // Not one function with a matrix instruction: compiling each case alone would say the same
-                // for every one of them, each at the cost of a compile and a disassembly.
-                for (size_t id : *idsp) {
-                    cases[id].done = true;
-                    cases[id].detail = "no matrix instruction in " + tools.at(gfx).objdump +
-                                       "'s disassembly of the batch (none of its " + std::to_string(idsp->size()) +
-                                       " functions has one)";
-                }
-                return;
-            }
-            for (size_t id : *idsp) {
-                Case& c = cases[id];
-                if (lines.count(c.fname)) judge(c, lines[c.fname]);
-                else retry.push_back(id);
-            }
+        Batch b;
+        b.gfx = std::get<0>(key);
+        b.w64 = std::get<1>(key);
+        const bool negative = std::get<2>(key);
+        b.base = w.dir + "/batch" + std::to_string(batch_no++) + "_" + b.gfx + (b.w64 ? "_w64" : "") +
+                 (negative ? "_neg" : "");
+        b.ids = &ids;
+        tasks.push_back([&, b, negative] {
+            if (negative) negative_batch(w, cases, b, mu, retry);
+            else positive_batch(w, cases, b, mu, retry);
         });
     }
-    parallel(o.jobs, tasks);
+    parallel(w.o.jobs, tasks);
     tasks.clear();
-    for (size_t id : retry) tasks.push_back([&, id] { single(id); });
-    parallel(o.jobs, tasks);
+    for (size_t id : retry) tasks.push_back([&, id] { single(w, cases, id); });
+    parallel(w.o.jobs, tasks);
+}
 
-    // Results and counts.
+// The checks of the cases, and each target's counts of builtins and unclaimed builtins passed.
+void tally(const std::vector<Case>& cases, ConformanceResult& result) {
     std::map<std::string, std::map<std::string, bool>> builtin_ok;  // target -> builtin -> all cases passed
     for (const Case& c : cases) {
         ConformanceCheck k;
@@ -804,6 +874,10 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
             ++s.builtins;
             s.builtins_passed += ok;
         }
+}
+
+// Says each target's counts (or why it was skipped), then the failed checks (every check with --verbose).
+void log_results(const Catalog& cat, const ConformanceOptions& o, const ConformanceResult& result, std::ostream& log) {
     for (const TargetSummary& s : result.targets) {
         const Target& t = cat.find_target(s.target);
         log << "  " << s.target << " (" << family_title(t.family) << "): ";
@@ -837,6 +911,41 @@ ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& 
             << (k.modifiers.empty() ? "" : " [" + k.modifiers + "]") << (k.negative ? " (must not compile)" : "") << ": "
             << k.detail << "\n";
     }
+}
+
+}  // namespace
+
+ConformanceResult run_conformance(const Catalog& cat, const ConformanceOptions& o, std::ostream& log) {
+    const auto t0 = std::chrono::steady_clock::now();
+    ConformanceResult result;
+    const std::vector<std::string> gfxs = target_names(cat, o);
+    if (!(o.tool_seconds > 0) || o.tool_seconds > 86400)
+        throw Error("the tools' time limit must be more than 0 and at most 86400 seconds");
+    // SIGINT/SIGTERM/SIGHUP stop the running tools and unwind (removing the work directory).
+    detail::InterruptGuard interrupts;
+    const bool own_dir = o.workdir.empty();
+    // Our own work directory goes away on every exit: errors, time limits, signals.
+    std::optional<detail::TempDir> own;
+    if (own_dir) own.emplace("lanescope-conformance-");
+    if (own && o.keep) own->keep();
+    Work w(o, own ? own->path() : o.workdir);
+    const std::string& dir = w.dir;
+    w.limit_words = " did not finish within " + seconds_text(o.tool_seconds) + " s (--tool-timeout) and was killed";
+    w.probe_seconds = std::min(o.tool_seconds, kProbeSeconds);
+    w.probe_limit_words = w.probe_seconds == o.tool_seconds
+                              ? w.limit_words
+                              : " did not answer within " + seconds_text(w.probe_seconds) +
+                                    " s (the limit of a tool's first questions: --version, an empty function) and was "
+                                    "killed";
+
+    if (!detail::write_file_atomic(dir + "/empty.c", "void lanescope_empty(void) {}\n"))
+        throw Error("cannot write into " + dir);
+    require_a_compiler(w);
+    std::vector<Case> cases = all_cases(w, cat, gfxs, result);
+    log_tools(w, result, log);
+    run_cases(w, cases);
+    tally(cases, result);
+    log_results(cat, o, result, log);
     detail::InterruptGuard::check();
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     log << "conformance: " << result.checks.size() << " checks, " << result.failures() << " failed, " << secs << " s"
