@@ -15,19 +15,13 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #endif
 
 namespace lscli {
 
-std::function<void(const lanescope::figures::Figure&)> figure_drawn;
-// Set by the web page (web/bind.cpp) while it draws for its own canvas: `figure` hands its figure to
-// figure_drawn and neither serialises nor writes it.
-bool figure_drawn_only = false;
-// Set by the web page while it draws for its canvas: the most cells a tile's figure may have there
-// (0: figure's own limit, ls::kMaxFigurePlacements).
-long long figure_page_limit = 0;
 
 #ifdef LANESCOPE_HAVE_FIGURES
 namespace {
@@ -68,7 +62,7 @@ std::string format_from_name(const std::string& out) {
     return "svg";
 }
 
-int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f);
+int write_figure(const FigureHooks& hooks, const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f);
 
 // `figure --memory smem --operand SFA|SFB` of a block-scaled tcgen05.mma: the scale factors' bytes in
 // shared memory (lanescope/scale_factor_figure.hpp); -1 for any other operand.
@@ -97,7 +91,7 @@ int scale_factor_figure(const Options& o, const FigureOptions& fo, fig::FigureFo
         spec.fit_width = width_pt / fig::pt_per_unit(format);
         spec.min_font = fig::parse_font_pt(fo.min_font) / fig::pt_per_unit(format);
     }
-    return write_figure(fo, format, fig::build_scale_factor_figure(spec));
+    return write_figure(o.figure, fo, format, fig::build_scale_factor_figure(spec));
 }
 
 int cmd_figure(const Options& o, const FigureOptions& fo) {
@@ -131,7 +125,7 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
             spec.fit_width = width_pt / fig::pt_per_unit(format);
             spec.min_font = min_pt / fig::pt_per_unit(format);
         }
-        return write_figure(fo, format, fig::build_smem_figure(spec));
+        return write_figure(o.figure, fo, format, fig::build_smem_figure(spec));
     }
     if (fo.memory_mode && (!fo.highlight.empty() || !fo.crop.empty() || !fo.height.empty()))
         throw ls::Error(std::string(!fo.highlight.empty() ? "--highlight" : !fo.crop.empty() ? "--crop" : "--height") +
@@ -156,7 +150,7 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
             spec.fit_width = width_pt / fig::pt_per_unit(format);
             spec.min_font = min_pt / fig::pt_per_unit(format);
         }
-        return write_figure(fo, format, fig::build_memory_figure(spec));
+        return write_figure(o.figure, fo, format, fig::build_memory_figure(spec));
     }
     // Tile options parsed (and refused) before anything is drawn or written.
     const std::optional<ls::TileParams> tile = tile_mode(o) ? std::optional<ls::TileParams>(tile_params(o)) : std::nullopt;
@@ -187,10 +181,11 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
         long long placements = 0;
         for (ls::Operand op : spec.operands)
             placements += ls::tile_placements(ls::TileLayout(*r.ins, *r.target, op, r.query.mods, *tile));
-        if (figure_page_limit > 0 && placements > figure_page_limit)
+        const long long page_limit = o.figure.page_limit;
+        if (page_limit > 0 && placements > page_limit)
             throw ls::Error("a figure of this tile draws " + std::to_string(placements) +
                             " cells (elements x their copies, over the operands drawn); the web page draws at most " +
-                            std::to_string(figure_page_limit) +
+                            std::to_string(page_limit) +
                             " (each cell is hit-tested and outlined in the tab; the SVG, PNG and TikZ downloads and "
                             "lanescope-cli figure draw up to " + std::to_string(ls::kMaxFigurePlacements) +
                             "); legal: a smaller --shape (e.g. a 512x512 C/D), fewer --waves, "
@@ -220,15 +215,15 @@ int cmd_figure(const Options& o, const FigureOptions& fo) {
                         "a length (TikZ's default is column)");
     spec.fit_height = height_pt / fig::pt_per_unit(format);
     const fig::Figure f = fig::build_figure(spec);
-    if (f.page_fit.applied && !figure_drawn_only)
+    if (f.page_fit.applied && !o.figure.drawn_only)
         std::fprintf(stderr, "lanescope-cli: note: %s\n", fig::page_fit_note(f, format).c_str());
-    return write_figure(fo, format, f);
+    return write_figure(o.figure, fo, format, f);
 }
 
-int write_figure(const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f) {
-    if (figure_drawn) {
-        figure_drawn(f);
-        if (figure_drawn_only) return 0;
+int write_figure(const FigureHooks& hooks, const FigureOptions& fo, fig::FigureFormat format, const fig::Figure& f) {
+    if (hooks.drawn) {
+        hooks.drawn(f);
+        if (hooks.drawn_only) return 0;
     }
     std::string bytes;
     switch (format) {
@@ -352,8 +347,9 @@ int cmd_gallery(const Options& o, const FigureOptions& fo) {
 
 void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& out) {
 #ifdef LANESCOPE_HAVE_FIGURES
-    static FigureOptions fo;
-    fo = FigureOptions{};  // lanescope_cli_main may run many times in one process (fuzzer, web page)
+    // The arguments belong to this command line: its runs (in `out`) own them, CLI11 writes into them.
+    const auto args = std::make_shared<FigureOptions>();
+    FigureOptions& fo = *args;
     if (registers(o, "figure")) {
         CLI::App* figure = app.add_subcommand(
             "figure", "draw one operand (or A, B, D with --operand all) as SVG, TikZ or PNG: -o FILE; with --memory (or any "
@@ -399,9 +395,9 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
             add_int_option(figure, "--issue", fo.issue, 0, 1 << 20,
                            "memory figure: the wave-level instruction whose LDS banks (or coalescing) are drawn (default 0)");
         }
-        out.push_back({figure, [&o, figure] {
-                           fo.memory_mode = memory_options_given(figure) || figure->get_option("--issue")->count() > 0;
-                           return cmd_figure(o, fo);
+        out.push_back({figure, [&o, figure, args] {
+                           args->memory_mode = memory_options_given(figure) || figure->get_option("--issue")->count() > 0;
+                           return cmd_figure(o, *args);
                        }});
     }
     if (!registers(o, "gallery")) return;
@@ -419,7 +415,7 @@ void register_figure_commands(CLI::App& app, Options& o, std::vector<Command>& o
                             "the link that opens gallery.html filtered)");
         gallery->add_flag("--bench", fo.bench, "render the SVG gallery in memory, write nothing, print the time");
     }
-    out.push_back({gallery, [&o] { return cmd_gallery(o, fo); }});
+    out.push_back({gallery, [&o, args] { return cmd_gallery(o, *args); }});
 #else
     (void)app;
     (void)o;

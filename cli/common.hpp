@@ -2,6 +2,8 @@
 // output. Each group of subcommands lives in its own file and registers itself.
 #pragma once
 
+#include "entry.hpp"
+
 #include "lanescope/lanescope.hpp"
 #include "lanescope/render.hpp"
 #include "lanescope/check.hpp"
@@ -24,9 +26,6 @@ namespace lscli {
 
 namespace ls = lanescope;
 
-// Called with each figure `figure` draws, before it is written (the web page keeps its
-// tiles to hit-test the pointer, docs/web.md); empty: nothing is called.
-extern std::function<void(const lanescope::figures::Figure&)> figure_drawn;
 
 // A usage error (exit status 2): a missing or malformed flag.
 struct UsageError : ls::Error {
@@ -75,6 +74,7 @@ struct Options {
     // every option, so help and messages are the same.
     std::vector<std::string> typed;
     bool every_option = true;
+    FigureHooks figure;  // this command line's (lanescope_cli_main_with)
 };
 
 // Whether an option of these CLI11 names ("-w,--wave") is set up: always with

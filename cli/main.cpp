@@ -1237,9 +1237,10 @@ int run_chosen(CLI::App& app, std::vector<Command>& commands, Options& o, int ar
     return rc;
 }
 
-int cli_main(int argc, char** argv, bool every_option) {
+int cli_main(int argc, char** argv, bool every_option, const FigureHooks& hooks) {
     Options o;
     o.every_option = every_option;
+    o.figure = hooks;
     note_typed_options(o, argc, argv, every_option);
     CLI::App app{"lanescope-cli: where every element of an AMD or NVIDIA GPU matrix instruction lives (lane, register, "
                  "bits).\n"
@@ -1318,9 +1319,10 @@ int cli_main(int argc, char** argv, bool every_option) {
 
 }  // namespace
 
-// The whole CLI as a function: lanescope-cli's main() (cli_main.cpp), the Python module, the
-// web page's engine and the argument fuzzers call it.
-int lanescope_cli_main(int argc, char** argv) {
-    const int rc = cli_main(argc, argv, false);
-    return rc == kParseAgain ? cli_main(argc, argv, true) : rc;
+// The whole CLI as a function (entry.hpp).
+int lanescope_cli_main(int argc, char** argv) { return lanescope_cli_main_with(argc, argv, {}); }
+
+int lanescope_cli_main_with(int argc, char** argv, const lscli::FigureHooks& hooks) {
+    const int rc = cli_main(argc, argv, false, hooks);
+    return rc == kParseAgain ? cli_main(argc, argv, true, hooks) : rc;
 }

@@ -20,11 +20,6 @@
 #include <sys/stat.h>
 #include <sys/types.h>
 
-int lanescope_cli_main(int argc, char** argv);
-namespace lscli {
-extern bool figure_drawn_only;  // cli/cmd_figure.cpp: `figure` draws for figure_drawn only
-extern long long figure_page_limit;  // cli/cmd_figure.cpp: the cells a figure drawn for the page may have
-}
 
 // `bench` times child processes; a page starts none (emscripten's posix_spawn fails, so `bench`
 // says "cannot start" before it would wait), and emscripten's C library has no wait4 to link.
@@ -120,11 +115,12 @@ int run_cli(const std::string& args, bool draw_only) {
     g_hovers.clear();
     g_colors.clear();
     g_scene.clear();
-    lscli::figure_drawn_only = draw_only;
+    lscli::FigureHooks hooks;
+    hooks.drawn_only = draw_only;
     // What the page draws is hit-tested and outlined tile by tile, and its lanes read once: a tile at
     // figure's own limit (2,097,152 cells) froze the tab for half a minute; the downloads (run) keep it.
-    lscli::figure_page_limit = draw_only ? kPageFigureCells : 0;
-    lscli::figure_drawn = [](const fig::Figure& f) {
+    hooks.page_limit = draw_only ? kPageFigureCells : 0;
+    hooks.drawn = [](const fig::Figure& f) {
         g_boxes.reserve(f.tiles.size() * 4);
         g_colors.reserve(f.tiles.size() * 3);
         g_scene = scene_of(f);
@@ -138,10 +134,7 @@ int run_cli(const std::string& args, bool draw_only) {
             g_hovers += '\n';
         }
     };
-    const int rc = lanescope_cli_main(static_cast<int>(words.size()), argv.data());
-    lscli::figure_drawn = nullptr;
-    lscli::figure_drawn_only = false;
-    lscli::figure_page_limit = 0;
+    const int rc = lanescope_cli_main_with(static_cast<int>(words.size()), argv.data(), hooks);
     std::fflush(stdout);
     std::fflush(stderr);
     return rc;
