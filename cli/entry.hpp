@@ -4,6 +4,8 @@
 #pragma once
 
 #include <functional>
+#include <string>
+#include <vector>
 
 namespace lanescope::figures {
 struct Figure;
@@ -25,3 +27,7 @@ struct FigureHooks {
 
 int lanescope_cli_main(int argc, char** argv);
 int lanescope_cli_main_with(int argc, char** argv, const lscli::FigureHooks& hooks);
+// The long options lanescope-cli offers for `command` ("--catalog", "--version", then the
+// subcommand's: "--arch", ...), in the order its unknown-option message lists them; for a
+// word that is no subcommand, only lanescope-cli's own.
+std::vector<std::string> lanescope_cli_option_names(const std::string& command);

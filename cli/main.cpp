@@ -1237,21 +1237,21 @@ int run_chosen(CLI::App& app, std::vector<Command>& commands, Options& o, int ar
     return rc;
 }
 
-int cli_main(int argc, char** argv, bool every_option, const FigureHooks& hooks) {
-    Options o;
-    o.every_option = every_option;
-    o.figure = hooks;
-    note_typed_options(o, argc, argv, every_option);
-    CLI::App app{"lanescope-cli: where every element of an AMD or NVIDIA GPU matrix instruction lives (lane, register, "
-                 "bits).\n"
-                 "Examples:\n"
-                 "  lanescope-cli list --arch gfx942\n"
-                 "  lanescope-cli layout --arch cdna3 --instruction v_mfma_f32_32x32x8_f16 --operand C\n"
-                 "  lanescope-cli where --arch gfx1100 -i wmma_f32_16x16x16_f16_w32 --operand A --row 3 --col 5\n"
-                 "  lanescope-cli which --arch mi300x -i v_mfma_f32_16x16x16_f16 --operand D --reg 2 --lane 17\n"
-                 "  lanescope-cli trace --arch cdna3 -i v_mfma_f32_32x32x1_2b_f32 --row 4 --col 7 --block 1\n"
-                 "  lanescope-cli layout --arch sm_90 -i mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 --operand A\n",
-                 "lanescope-cli"};
+// lanescope-cli's description and examples (its --help).
+const char* const kAppHelp =
+    "lanescope-cli: where every element of an AMD or NVIDIA GPU matrix instruction lives (lane, register, "
+    "bits).\n"
+    "Examples:\n"
+    "  lanescope-cli list --arch gfx942\n"
+    "  lanescope-cli layout --arch cdna3 --instruction v_mfma_f32_32x32x8_f16 --operand C\n"
+    "  lanescope-cli where --arch gfx1100 -i wmma_f32_16x16x16_f16_w32 --operand A --row 3 --col 5\n"
+    "  lanescope-cli which --arch mi300x -i v_mfma_f32_16x16x16_f16 --operand D --reg 2 --lane 17\n"
+    "  lanescope-cli trace --arch cdna3 -i v_mfma_f32_32x32x1_2b_f32 --row 4 --col 7 --block 1\n"
+    "  lanescope-cli layout --arch sm_90 -i mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 --operand A\n";
+
+// The command line's subcommands and options, bound to `o` (only the typed subcommand's, see
+// sets_up), and each subcommand's run in `commands`.
+void set_up_app(CLI::App& app, Options& o, int argc, char** argv, std::vector<Command>& commands) {
     app.require_subcommand(1);
     app.add_option("--catalog", o.catalog, "use this catalog file instead of the built-in one");
     // The first word that is not an option (nor --catalog's value) names the subcommand:
@@ -1283,7 +1283,6 @@ int cli_main(int argc, char** argv, bool every_option, const FigureHooks& hooks)
         {"export", "write every layout of the catalog as JSON files into --out DIR", cmd_export},
         {"bench", "measure the speed goals (whole-process query time, export of every layout)", cmd_bench},
     };
-    std::vector<Command> commands;
     for (CoreCommand& c : core_commands) {
         if (!registers(o, c.name)) continue;
         c.sub = app.add_subcommand(c.name, c.help);
@@ -1296,6 +1295,16 @@ int cli_main(int argc, char** argv, bool every_option, const FigureHooks& hooks)
     register_verify_commands(app, o, commands);
     register_load_commands(app, o, commands);
     register_smem_commands(app, o, commands);
+}
+
+int cli_main(int argc, char** argv, bool every_option, const FigureHooks& hooks) {
+    Options o;
+    o.every_option = every_option;
+    o.figure = hooks;
+    note_typed_options(o, argc, argv, every_option);
+    CLI::App app{kAppHelp, "lanescope-cli"};
+    std::vector<Command> commands;
+    set_up_app(app, o, argc, argv, commands);
 
     // A first word that names no subcommand: say what was typed and what is legal.
     if (refuse_unknown_subcommand(argc, argv, commands)) return 2;
@@ -1318,6 +1327,27 @@ int cli_main(int argc, char** argv, bool every_option, const FigureHooks& hooks)
 }
 
 }  // namespace
+
+std::vector<std::string> lanescope_cli_option_names(const std::string& command) {
+    std::string program = "lanescope-cli", word = command;
+    char* argv[] = {program.data(), word.data(), nullptr};
+    Options o;  // every option of `command`, as --help and the unknown-option message set them up
+    CLI::App app{kAppHelp, "lanescope-cli"};
+    std::vector<Command> commands;
+    set_up_app(app, o, 2, argv, commands);
+    const CLI::App* sub = nullptr;
+    for (const CLI::App* a : app.get_subcommands([](const CLI::App*) { return true; }))
+        if (a->get_name() == command) sub = a;
+    std::vector<std::string> names;
+    for (const CLI::App* a : {static_cast<const CLI::App*>(&app), sub}) {
+        if (!a) continue;
+        for (const CLI::Option* opt : a->get_options())
+            if (!opt->get_group().empty())  // hidden options are refused whenever given, never offered
+                for (const std::string& l : opt->get_lnames())
+                    if (l != "help") names.push_back("--" + l);
+    }
+    return names;
+}
 
 // The whole CLI as a function (entry.hpp).
 int lanescope_cli_main(int argc, char** argv) { return lanescope_cli_main_with(argc, argv, {}); }

@@ -63,16 +63,10 @@ _CLI_OWN_OPTIONS = ("help", "version", "catalog")
 
 
 def _cli_options(command):
-    """`lanescope-cli COMMAND`'s long options as keyword names, in the CLI's order: the list its
-    unknown-option message gives (help and version are the CLI's own, never keywords)."""
+    """`lanescope-cli COMMAND`'s long options as keyword names, in the CLI's order (help, version and
+    catalog are the CLI's own, never keywords)."""
     if command not in _cli_options_cache:
-        probe = "--lanescope-unknown-option"
-        rc, out, err = _core.run_cli([command, *_PROBE_WORDS.get(command, []), probe])
-        head = f"legal options of {command}:"
-        line = next((l for l in err.splitlines() if l.startswith(head)), None)
-        if line is None:
-            raise InternalError(f"lanescope-cli {command} did not list its options: {err.strip()!r}")
-        names = [w[2:].replace("-", "_") for w in line[len(head):].split() if w.startswith("--")]
+        names = [w[2:].replace("-", "_") for w in _core.cli_options(command)]
         _cli_options_cache[command] = [n for n in names if n not in _CLI_OWN_OPTIONS]
     return _cli_options_cache[command]
 

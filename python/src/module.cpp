@@ -33,6 +33,7 @@
 #include <vector>
 
 int lanescope_cli_main(int argc, char** argv);
+std::vector<std::string> lanescope_cli_option_names(const std::string& command);
 
 namespace py = pybind11;
 namespace ls = lanescope;
@@ -607,6 +608,8 @@ PYBIND11_MODULE(_core, m) {
         "input: what '-' reads (check --layout=-)");
     m.attr("max_input_bytes") = py::int_(ls::files::kMaxInputBytes);  // the CLI's bound on a file it reads
     m.attr("max_check_input_bytes") = py::int_(ls::kMaxCheckInputBytes);  // check --layout's own (docs/limits.md)
+    m.def("cli_options", &lanescope_cli_option_names, py::arg("command"),
+          "the long options lanescope-cli offers for COMMAND, in its order (its own first: --catalog, --version)");
     m.def("targets", &targets, "every target of the built-in catalog, as dicts");
     m.def("instructions", &instructions, py::arg("arch"), py::arg("query") = "",
           "the instructions of `arch` that match `query` (best first; empty: all, in catalog order)");

@@ -212,3 +212,18 @@ def test_repr_and_str_of_a_huge_tile_are_bounded():
     assert time.time() - t0 < 2
     assert len(r) < 400 and len(s) < 1000
     assert "L.table()" in s and "16,777,216" in s  # says what was left out and how to get it
+
+
+@pytest.mark.parametrize("command", ["list", "info", "layout", "where", "which", "trace", "header", "check",
+                                     "figure", "load", "tma", "banks", "verify"])
+def test_keywords_come_from_the_option_table_not_from_a_message(command):
+    # The keywords are read from the CLI's option set-up (a binding), never parsed out of an error
+    # text; they are what the lanescope-cli binary lists as legal for an unknown option.
+    from conftest import run_cli
+    required = {"which": ["--lane=0"], "check": ["--layout=-"], "figure": ["--out=-"], "trace": ["--row=0", "--col=0"],
+                "tma": ["--box=8x8"]}.get(command, [])
+    rc, out, err = run_cli(command, *required, "--lanescope-unknown-option")
+    head = f"legal options of {command}:"
+    line = next(l for l in err.splitlines() if l.startswith(head))
+    listed = [w for w in line[len(head):].split() if w.startswith("--")]
+    assert lanescope._core.cli_options(command) == listed
