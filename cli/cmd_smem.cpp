@@ -18,12 +18,6 @@ namespace lscli {
 
 namespace {
 
-
-bool is_smem_operand(const ls::Instruction& ins, ls::Operand op) {
-    return (ins.kind == ls::LayoutKind::Wgmma && (op == ls::Operand::B || op == ls::Operand::A)) ||
-           (ins.kind == ls::LayoutKind::Tcgen05Mma && (op == ls::Operand::B || (op == ls::Operand::A && !ins.a_in_tmem)));
-}
-
 // "D0xD1" -> (D0, D1). A malformed value is a usage error (exit 2), as every malformed number is.
 std::pair<int, int> parse_box(const std::string& text, const std::string& flag) {
     const size_t x = text.find_first_of("xX");
@@ -72,7 +66,7 @@ bool smem_load_requested(const Options& o, const MemoryArgs& a, const CLI::App* 
         const Resolved r = resolve(plain);
         const ls::Operand op = parse_operand_or_throw(o.operand, *r.ins);
         return (r.ins->kind == ls::LayoutKind::Wgmma && op == ls::Operand::B) ||
-               (r.ins->kind == ls::LayoutKind::Tcgen05Mma && is_smem_operand(*r.ins, op));
+               (r.ins->kind == ls::LayoutKind::Tcgen05Mma && ls::read_by_descriptor(*r.ins, op));
     } catch (const ls::Error&) {
         return false;
     }
@@ -86,12 +80,9 @@ SmemPick pick_smem_operand(const Options& o, const MemoryArgs& a) {
         plain.mods.wave = o.mods.wave;
         const Resolved r0 = resolve(plain);
         const ls::Operand op = parse_operand_or_throw(o.operand, *r0.ins);
-        if (!is_smem_operand(*r0.ins, op))
+        if (!ls::read_by_descriptor(*r0.ins, op))
             throw ls::Error("--memory smem: operand " + std::string(ls::operand_name(op)) + " of " + r0.ins->mnemonic +
-                            " is not read through a shared-memory descriptor; legal: " +
-                            (r0.ins->kind == ls::LayoutKind::Wgmma ? "A (the SS form) or B of wgmma"
-                             : r0.ins->kind == ls::LayoutKind::Tcgen05Mma ? "B (and A unless it is in Tensor Memory); SFA, SFB (their path through shared memory) of a block-scaled kind"
-                                                                           : "the A and B of wgmma and tcgen05.mma"));
+                            " is not read through a shared-memory descriptor; legal: " + ls::descriptor_operands_text(*r0.ins));
         if (r0.ins->kind == ls::LayoutKind::Wgmma && op == ls::Operand::A) q.mods.smem_a = 1;
         if (!a.swizzle.empty())
             q.mods.swizzle = static_cast<int>(parse_swizzle_word(a.swizzle, r0.ins->kind == ls::LayoutKind::Tcgen05Mma));

@@ -10,9 +10,7 @@
 namespace lsapp {
 
 bool descriptor_operand(const LayoutSet& set, ls::Operand op) {
-    if (!set.ins || !set.target || (op != ls::Operand::A && op != ls::Operand::B)) return false;
-    const ls::OperandLayout* l = set.find(op);
-    return l && l->space() == ls::Space::SharedMemory;
+    return set.ins && set.target && ls::in_shared_memory(*set.ins, op, set.mods);  // core's rule (smem.hpp)
 }
 
 SmemView build_smem_view(const LayoutSet& set, ls::Operand op) {

@@ -119,6 +119,11 @@ struct SmemOperand {
 // Whether `op` of `ins` is read from shared memory: wgmma B, wgmma A with the
 // smem_a modifier (the SS form), tcgen05.mma A (unless A is in Tensor Memory) and B.
 bool in_shared_memory(const Instruction& ins, Operand op, const ResolvedModifiers& mods);
+// Whether a matrix descriptor may read `op` of `ins` under some modifiers: wgmma's B and A (the
+// SS form), tcgen05.mma's B and A unless A is in Tensor Memory. The one rule front ends ask.
+bool read_by_descriptor(const Instruction& ins, Operand op);
+// Those operands in words, for a refusal's "legal: ..." ("A (the SS form) or B of wgmma").
+std::string descriptor_operands_text(const Instruction& ins);
 // The operand from the smem modifiers (defaults: CUTLASS's make_gmma_desc /
 // make_umma_desc values for the operand's tile); throws Error with the rule for
 // what the hardware does not allow.

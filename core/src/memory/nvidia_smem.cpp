@@ -234,6 +234,19 @@ bool in_shared_memory(const Instruction& ins, Operand op, const ResolvedModifier
     return false;
 }
 
+bool read_by_descriptor(const Instruction& ins, Operand op) {
+    ResolvedModifiers ss;
+    ss.smem_a = 1;  // wgmma's SS form
+    return in_shared_memory(ins, op, ss);
+}
+
+std::string descriptor_operands_text(const Instruction& ins) {
+    if (ins.kind == LayoutKind::Wgmma) return "A (the SS form) or B of wgmma";
+    if (ins.kind == LayoutKind::Tcgen05Mma)
+        return "B (and A unless it is in Tensor Memory); SFA, SFB (their path through shared memory) of a block-scaled kind";
+    return "the A and B of wgmma and tcgen05.mma";
+}
+
 std::pair<int, int> SmemOperand::mn_k(int row, int col) const {
     return operand == Operand::A ? std::pair<int, int>{row, col} : std::pair<int, int>{col, row};
 }
