@@ -102,7 +102,8 @@ struct Sandbox {
     ~Sandbox() { fs::remove_all(dir); }
 };
 
-std::vector<BadCase> cli_cases() {
+// Per flag: malformed numbers, and numbers or choices outside what the instruction or subcommand allows.
+std::vector<BadCase> flag_number_cases() {
     std::vector<BadCase> c;
     // Per flag: numbers are strict (sign, empty, trailing text, overflow, range).
     for (const char* flag : {"--cbsz", "--abid", "--blgp", "--opsel", "--opsel-a", "--opsel-b"})
@@ -159,6 +160,12 @@ std::vector<BadCase> cli_cases() {
     c.push_back({"figure" + kOk + " -o {dir}/f.svg --theme neon", 1, {"neon", "legal"}});
     c.push_back({"verify --device software" + kOk + " --max-mismatches -1", 2, {"--max-mismatches", "legal"}});
     c.push_back({"conformance --jobs 0", 2, {"--jobs", "legal"}});
+    return c;
+}
+
+// Unknown names and choices, a query missing what it needs, unknown subcommands, bad verify --device and --corrupt.
+std::vector<BadCase> name_and_subcommand_cases() {
+    std::vector<BadCase> c;
     // Names and choices.
     c.push_back({"layout --arch cdna9 --instruction v_mfma_f32_32x32x8_f16", 1, {"cdna9", "legal"}});
     c.push_back({"layout --arch cdna3 --instruction v_mfma_f32_32x32x8_f61", 1, {"v_mfma_f32_32x32x8_f61", "did you mean"}});
@@ -191,6 +198,12 @@ std::vector<BadCase> cli_cases() {
     c.push_back({"verify --device software --all --arch gfx942 --corrupt K:swap-lanes:1:70", 1, {"K:swap-lanes:1:70", "legal"}});
     c.push_back({"verify --device software --arch gfx1100 -i wmma_f32_16x16x16_f16_w32 --corrupt A:swap-lanes:1:40", 1,
                  {"outside wave32", "legal: 0..31"}});
+    return c;
+}
+
+// Hostile catalog files, and load (and load --sweep) asked for what it cannot plan.
+std::vector<BadCase> catalog_and_load_cases() {
+    std::vector<BadCase> c;
     // File arguments: catalogs.
     c.push_back({"--catalog /dev/zero list", 1, {"/dev/zero", "NUL", "legal"}});
     c.push_back({"--catalog {dir} list", 1, {"is a directory", "legal"}});
@@ -229,6 +242,12 @@ std::vector<BadCase> cli_cases() {
     c.push_back({load + " --sweep --top x", 2, {"--top", "legal"}});
     c.push_back({load + " --sweep --memory global --grouping '16 consecutive lanes' -o {dir}/l.txt", 1, {"--grouping", "LDS"}});
     c.push_back({load + " --sweep --waves 4x4 --shape 1024x1024x64 -o {dir}/l.txt", 1, {"placements", "legal"}});
+    return c;
+}
+
+// Outputs, unknown options and formats, too big requests, options that do not apply, empty values, namespaces, tiles.
+std::vector<BadCase> output_and_value_cases() {
+    std::vector<BadCase> c;
     // File arguments: outputs.
     c.push_back({"layout" + kOk + " -o {dir}", 1, {"is a directory", "legal"}});
     c.push_back({"layout" + kOk + " --out {dir}/missing/x.txt", 1, {"missing", "does not exist"}});
@@ -301,6 +320,12 @@ std::vector<BadCase> cli_cases() {
     for (const char* sub : {"where --row 0 --col 0", "which --reg 0 --lane 0", "check --layout {dir}/lin.json", "load"})
         c.push_back({std::string(sub) + kOk + " --shape 64x64x", 2, {"--shape", "legal"}});
     c.push_back({"layout" + kOk + " --waves 2x2 --shape 100x64", 1, {"not a multiple"}});
+    return c;
+}
+
+// Options where they do not apply (operands, formats, file names), overlapping descriptors, no-op corruptions.
+std::vector<BadCase> operand_option_cases() {
+    std::vector<BadCase> c;
     // Options that do not apply are refused, naming the option as typed.
     c.push_back({"trace" + kOk + " --row 0 --col 0 --operand Z", 2, {"trace --operand Z", "does not apply", "leave it out"}});
     c.push_back({"trace" + kOk + " --row 0 --col 0 --operand A", 2, {"--operand", "does not apply"}});
@@ -359,6 +384,12 @@ std::vector<BadCase> cli_cases() {
                  {"moves nothing", "one register per lane", "legal: a corruption that moves an element, e.g. A:swap-lanes:0:1"}});
     c.push_back({"verify --device software -a gfx1100 -i v_wmma_f32_16x16x16_f16 --corrupt A:swap-lanes:0:16", 1,
                  {"moves nothing", "lanes 0 and 16 hold the same elements of A", "legal"}});
+    return c;
+}
+
+// Audit A's rows: each one defect's root, where the option is parsed or the rule lives.
+std::vector<BadCase> audit_cases() {
+    std::vector<BadCase> c;
     // Audit A (helper h-cli): each row is one defect's root, where the option is parsed or the rule lives.
     // B6: B of wgmma lives in shared memory: no register lanes to swap (not "replicated"); lanes checked first.
     const std::string wg = " -a sm_90a -i wgmma_m64n64k16_f32_f16";
@@ -409,6 +440,17 @@ std::vector<BadCase> cli_cases() {
     // conformance: a time limit that is no number of seconds.
     for (const char* v : {"0", "-5", "1e9", "soon"})
         c.push_back({std::string("conformance --target gfx908 --tool-timeout ") + v, 2, {"--tool-timeout"}});
+    return c;
+}
+
+// The whole table, in the order the groups run.
+std::vector<BadCase> cli_cases() {
+    std::vector<BadCase> c;
+    for (auto group : {flag_number_cases, name_and_subcommand_cases, catalog_and_load_cases, output_and_value_cases,
+                       operand_option_cases, audit_cases}) {
+        const std::vector<BadCase> part = group();
+        c.insert(c.end(), part.begin(), part.end());
+    }
     return c;
 }
 
