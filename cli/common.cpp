@@ -229,6 +229,17 @@ int emit_streamed(const Options& o, const std::function<void(ls::TextSink&)>& pr
     return 0;
 }
 
+void note_typed_options(Options& o, int argc, char** argv, bool every_option) {
+    for (int n = 1; n < argc && !every_option; ++n) {
+        const std::string_view w = argv[n];
+        if (w == "--") break;
+        if (w.size() < 2 || w[0] != '-' || (w[1] >= '0' && w[1] <= '9')) continue;
+        const std::string_view name = w[1] == '-' ? w.substr(0, w.find('=')) : w.substr(0, 2);
+        if (name == "--help" || name == "-h") o.every_option = true;
+        o.typed.emplace_back(name);
+    }
+}
+
 bool sets_up_option(const Options& o, std::string_view names) {
     if (o.every_option) return true;
     for (size_t from = 0; from <= names.size();) {

@@ -79,6 +79,9 @@ struct Options {
 
 // Whether an option of these CLI11 names ("-w,--wave") is set up: always with
 // every_option, else only when the command line names it.
+// The options typed on the command line (their names, into o.typed), and whether --help asks for
+// every option (unless every_option, only the typed ones are set up: sets_up_option).
+void note_typed_options(Options& o, int argc, char** argv, bool every_option);
 bool sets_up_option(const Options& o, std::string_view names);
 
 // Whether subcommand `name` gets its options: only the invoked one does. Every

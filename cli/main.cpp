@@ -1055,17 +1055,6 @@ namespace {
 // not parse: it is parsed again with every option, for CLI11's full message.
 constexpr int kParseAgain = -1;
 
-// The options typed on the command line (their names), and whether --help asks for every option.
-void note_typed_options(Options& o, int argc, char** argv, bool every_option) {
-    for (int n = 1; n < argc && !every_option; ++n) {
-        const std::string_view w = argv[n];
-        if (w == "--") break;
-        if (w.size() < 2 || w[0] != '-' || (w[1] >= '0' && w[1] <= '9')) continue;
-        const std::string_view name = w[1] == '-' ? w.substr(0, w.find('=')) : w.substr(0, 2);
-        if (name == "--help" || name == "-h") o.every_option = true;
-        o.typed.emplace_back(name);
-    }
-}
 
 // The subcommand typed: the first word that is not an option (nor --catalog's value); "" if none.
 std::string invoked_word(int argc, char** argv) {

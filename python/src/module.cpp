@@ -198,22 +198,28 @@ struct Parsed {
     ls::TileParams tile;
 };
 
-std::unique_ptr<Parsed> parse_query(const std::vector<std::string>& args) {
+// The query's words parsed as `layout` parses them; with every_option false only the options typed
+// are set up (most of the set-up time, as the CLI's start-up does), and a parse error asks again
+// with every option, so its message is the CLI's.
+std::unique_ptr<Parsed> parse_query(const std::vector<std::string>& args, bool every_option = false) {
     auto p = std::make_unique<Parsed>();
     lscli::Options& o = p->o;
     CLI::App app{"lanescope", "lanescope"};
     o.invoked = "layout";
-    CLI::App* sub = app.add_subcommand("layout", "");
-    lscli::add_target_options(sub, o, true);
-    lscli::add_tile_options(sub, o);
     std::vector<std::string> words = {"lanescope", "layout"};
     words.insert(words.end(), args.begin(), args.end());
     std::vector<char*> argv;
     for (std::string& w : words) argv.push_back(w.data());
     const int argc = static_cast<int>(argv.size());
+    o.every_option = every_option;
+    lscli::note_typed_options(o, argc, argv.data(), every_option);
+    CLI::App* sub = app.add_subcommand("layout", "");
+    lscli::add_target_options(sub, o, true);
+    lscli::add_tile_options(sub, o);
     try {
         app.parse(argc, argv.data());
     } catch (const CLI::ParseError& e) {
+        if (!o.every_option) return parse_query(args, true);
         raise(g_usage_error, lscli::parse_error_text(e, app, argc, argv.data()));
     }
     try {
