@@ -60,3 +60,19 @@ for arch, ins, opts, (r, c) in SINGLE:
     slowest = max(slowest, ms)
     print(f"| {arch} | {ins} | {opts} | {ms:.3f} |")
 print(f"goal: every single query under 1 ms: {'met' if slowest < 1 else 'NOT met'}")
+
+# What a Python call adds to core's own work: one small layout to its arrays, against the engine
+# making the same placements. Goal: at most 0.1 ms added.
+SMALL = [("gfx942", "v_mfma_f32_16x16x16_f16", "D"), ("gfx942", "v_mfma_f32_32x32x8_f16", "D"),
+         ("sm_90a", "mma_m16n8k16_f32_f16", "A")]
+print(f"\none small layout to numpy, best of {max(RUNS, 200)}")
+print("| arch | instruction | operand | C++ engine ms | Python ms | added ms |")
+print("|---|---|---|---|---|---|")
+most = 0.0
+for arch, ins, op in SMALL:
+    L = lanescope.layout(arch, ins, operand=op)
+    cpp = _core.engine_seconds(L._words, max(RUNS, 200))
+    py = min(best(lambda: lanescope.layout(arch, ins, operand=op).arrays()) for _ in range(max(1, 200 // RUNS)))
+    most = max(most, py - cpp)
+    print(f"| {arch} | {ins} | {op} | {cpp * 1e3:.3f} | {py * 1e3:.3f} | {(py - cpp) * 1e3:.3f} |")
+print(f"goal: a Python call adds at most 0.1 ms: {'met' if most <= 1e-4 else 'NOT met'}")
