@@ -310,9 +310,18 @@ TEST_CASE("readers: what is not a regular file is named, and read only within th
     Run f = cli(q + fifo.string());  // no writer: never waits
     CHECK(f.status == 1);
     CHECK(f.err.find("FIFO and gave no bytes") != std::string::npos);
-    Run fw = lstest::run_command("(" + std::string(LANESCOPE_CLI) +
-                                 " layout -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand C -f linear > " + fifo.string() + " &); " +
-                                 LANESCOPE_CLI + " " + q + fifo.string());
+    // With a writer the FIFO is read to its end. The writer must hold the FIFO open first (a reader
+    // that finds none gives up at once, as above): it is started a moment before, and asked again
+    // where the reader still came first on a loaded machine; `timeout` ends a writer left waiting.
+    Run fw;
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        fw = lstest::run_command("(timeout 20 sh -c '" + std::string(LANESCOPE_CLI) +
+                                 " layout -a gfx942 -i v_mfma_f32_32x32x8_f16 --operand C -f linear > " + fifo.string() +
+                                 "' >/dev/null 2>&1 &); sleep 0.2; " + LANESCOPE_CLI + " " + q + fifo.string());
+        if (fw.err.find("gave no bytes") == std::string::npos) break;
+        lstest::run_command("timeout 5 cat " + fifo.string() + " > /dev/null");  // the writer left waiting: let it finish
+    }
+    INFO(fw.err);
     CHECK(fw.status == 0);
     std::filesystem::remove(fifo);
     Run n = cli(q + "/nonexistent/x.json");
