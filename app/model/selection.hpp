@@ -35,8 +35,8 @@ struct LayoutSet {
 
 // Resolves a selection; throws ls::Error for an unknown arch or instruction.
 // Modifiers that are illegal for the instruction are dropped (reset to their
-// default) one by one until the rest resolve, so switching instruction or
-// architecture never fails on a stale modifier.
+// default), each on its own (legalize), so switching instruction or architecture
+// never fails on a stale modifier and keeps every choice that still applies.
 LayoutSet resolve_selection(const ls::Catalog& cat, const Selection& sel);
 
 // The legal subset of `want` for this instruction (see resolve_selection).
