@@ -10,8 +10,6 @@
 
 namespace lsapp {
 
-const std::vector<std::string_view>& modifier_fields() { return ls::modifier_field_names(); }
-
 int modifier_field(const ls::Modifiers& m, std::string_view name) { return ls::modifier_value(m, name); }
 
 std::vector<ls::Operand> parse_operand_list(const std::string& text, const ls::Instruction& ins) {

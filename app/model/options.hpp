@@ -50,8 +50,6 @@ void add_app_options(CLI::App& cli, AppArgs& a);
 // naming what is legal).
 std::vector<ls::Operand> parse_operand_list(const std::string& text, const ls::Instruction& ins);
 
-// The modifier fields by the names core uses ("cbsz" ... "index_key"), in one order.
-const std::vector<std::string_view>& modifier_fields();
 // One field of chosen modifiers by that name (-1: not given), as ls::modifier_value reads resolved ones.
 int modifier_field(const ls::Modifiers& m, std::string_view name);
 

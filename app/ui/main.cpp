@@ -148,7 +148,7 @@ void prune_remembered_selection(const ls::Catalog& cat, Selection& remembered, s
         ls::Modifiers kept;
         // The wave first: the other fields' legal values depend on it.
         std::vector<std::string_view> order = {"wave"};
-        for (std::string_view f : modifier_fields())
+        for (std::string_view f : ls::modifier_field_names())
             if (f != "wave") order.push_back(f);
         for (std::string_view name : order) {
             const int v = modifier_field(remembered.mods, name);
@@ -199,7 +199,7 @@ void apply_selection_options(const ls::Catalog& cat, const Args& a, Selection& s
         }
     }
     if (!a.instruction.empty() || !a.arch.empty()) sel.mods = ls::Modifiers{};
-    for (std::string_view name : modifier_fields()) {
+    for (std::string_view name : ls::modifier_field_names()) {
         const int v = modifier_field(a.mods, name);
         if (v != -1) set_modifier(sel.mods, name, v);
     }

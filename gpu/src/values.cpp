@@ -35,8 +35,6 @@ long long exact_integer(double v, long long lo, long long hi, ElemType t) {
 
 }  // namespace
 
-bool fp8_is_fnuz(Family f) { return fp8_flavor(f) == Fp8Flavor::Fnuz; }
-
 uint64_t encode_value(ElemType type, Family fam, double v) {
     switch (type) {
         case ElemType::F64: {

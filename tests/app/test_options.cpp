@@ -99,12 +99,12 @@ TEST_CASE("options: gfx1250's controls take LLVM's names and numbers, as lanesco
 
 TEST_CASE("options: every modifier field is read by name from what the command line chose") {
     ls::Modifiers m;
-    for (std::string_view f : modifier_fields()) CHECK(modifier_field(m, f) == -1);
+    for (std::string_view f : ls::modifier_field_names()) CHECK(modifier_field(m, f) == -1);
     int v = 1;
-    for (std::string_view f : modifier_fields()) set_modifier(m, f, v++);
+    for (std::string_view f : ls::modifier_field_names()) set_modifier(m, f, v++);
     v = 1;
-    for (std::string_view f : modifier_fields()) CHECK(modifier_field(m, f) == v++);
-    CHECK(modifier_fields().size() == 31);  // AMD's 15, Blackwell's 9, the shared-memory descriptor's 7
+    for (std::string_view f : ls::modifier_field_names()) CHECK(modifier_field(m, f) == v++);
+    CHECK(ls::modifier_field_names().size() == 31);  // AMD's 15, Blackwell's 9, the shared-memory descriptor's 7
 }
 
 TEST_CASE("options: Blackwell's --tmem-load and --num-warps reach the selection") {
