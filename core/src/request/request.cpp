@@ -1,5 +1,7 @@
 #include "lanescope/request.hpp"
 
+#include <utility>
+
 namespace lanescope {
 
 Format parse_format(std::string_view s) {
@@ -17,19 +19,21 @@ View parse_view(std::string_view s) {
     throw Error("unknown view '" + std::string(s) + "'; legal: matrix, registers");
 }
 
+namespace {
+// The exports and their words, both ways.
+constexpr std::pair<Export, std::string_view> kExports[] = {
+    {Export::Linear, "linear"}, {Export::Cute, "cute"}, {Export::Gluon, "gluon"}};
+}  // namespace
+
 std::optional<Export> parse_export(std::string_view s) {
-    if (s == "linear") return Export::Linear;
-    if (s == "cute") return Export::Cute;
-    if (s == "gluon") return Export::Gluon;
+    for (const auto& [e, name] : kExports)
+        if (s == name) return e;
     return std::nullopt;
 }
 
 std::string_view export_name(Export e) {
-    switch (e) {
-        case Export::Linear: return "linear";
-        case Export::Cute: return "cute";
-        case Export::Gluon: return "gluon";
-    }
+    for (const auto& [x, name] : kExports)
+        if (x == e) return name;
     return "?";
 }
 
