@@ -47,40 +47,24 @@ private:
         if (p_ < s_.size() && s_[p_] == c) return ++p_, true;
         return false;
     }
-    std::optional<long long> sum() {
-        auto v = product();
+    // A left-to-right chain of `next` joined by the operators in `ops`; an operator whose operand
+    // does not read is left unread (the chain ends before it).
+    std::optional<long long> chain(std::string_view ops, std::optional<long long> (Expr::*next)()) {
+        auto v = (this->*next)();
         if (!v) return v;
         for (;;) {
             const size_t at = p_;
-            if (take('+')) {
-                const auto r = product();
-                if (!r) return p_ = at, v;
-                *v += *r;
-            } else if (take('-')) {
-                const auto r = product();
-                if (!r) return p_ = at, v;
-                *v -= *r;
-            } else {
-                return v;
-            }
-        }
-    }
-    std::optional<long long> product() {
-        auto v = factor();
-        if (!v) return v;
-        for (;;) {
-            const size_t at = p_;
-            char op = 0;
-            if (take('*')) op = '*';
-            else if (take('/')) op = '/';
-            else if (take('%')) op = '%';
-            if (!op) return v;
-            const auto r = factor();
+            space();
+            if (p_ >= s_.size() || ops.find(s_[p_]) == std::string_view::npos) return p_ = at, v;
+            const char op = s_[p_++];
+            const auto r = (this->*next)();
             if (!r) return p_ = at, v;
             if ((op == '/' || op == '%') && *r == 0) return failed_ = true, std::nullopt;
-            *v = op == '*' ? *v * *r : op == '/' ? *v / *r : *v % *r;
+            *v = op == '+' ? *v + *r : op == '-' ? *v - *r : op == '*' ? *v * *r : op == '/' ? *v / *r : *v % *r;
         }
     }
+    std::optional<long long> sum() { return chain("+-", &Expr::product); }
+    std::optional<long long> product() { return chain("*/%", &Expr::factor); }
     std::optional<long long> factor() {
         space();
         const size_t at = p_;
