@@ -248,12 +248,27 @@ TileCase tile_case(const ls::Catalog& cat) {
     return tc;
 }
 
+// The (wave, lane group) whose shade pixel (x, y) has (wave * groups + group), or -1 for none.
+int shade_at(const TileCase& tc, const unsigned char* px, int w, int x, int y) {
+    const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
+    const auto it = tc.shade_of.find(ls::Rgb{p[0], p[1], p[2]}.hex());
+    return it == tc.shade_of.end() ? -1 : it->second;
+}
+
+// Every (wave, lane group) covers at least `least` pixels of `pixels` (counts by shade_at's code).
+void check_every_shade(Checks& chk, const TileCase& tc, std::map<int, long>& pixels, long least, const std::string& what) {
+    for (int wave = 0; wave < tc.waves; ++wave)
+        for (int g = 0; g < tc.groups; ++g) {
+            const long n = pixels[wave * tc.groups + g];
+            check(chk, n >= least, what + "wave " + std::to_string(wave) + " lane group " + std::to_string(g) + " covers " +
+                                       std::to_string(n) + " pixels");
+        }
+}
+
 // The tile fitted whole in the layout panel at `size`, every (wave, lane group) shade on screen.
 void check_tile_panel(Checks& chk, const TileCase& tc, const char* size) {
     const std::string &app = chk.app, &prefix = chk.prefix, &dir = chk.dir;
     const std::string& tile = tc.options;
-    const int groups = tc.groups, waves = tc.waves;
-    const std::map<std::string, int>& shade_of = tc.shade_of;
     int w = 0, h = 0;
     unsigned char* px = screenshot(chk, prefix + app + " --no-settings" + tile + " --size " + size + " --panel",
                                    dir + "/tile-" + size + ".png", std::string("tile screenshot at ") + size, w, h);
@@ -262,19 +277,13 @@ void check_tile_panel(Checks& chk, const TileCase& tc, const char* size) {
     std::map<int, long> pixels;
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
-            const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
-            auto it = shade_of.find(ls::Rgb{p[0], p[1], p[2]}.hex());
-            if (it == shade_of.end()) continue;
-            ++pixels[it->second];
+            const int code = shade_at(tc, px, w, x, y);
+            if (code < 0) continue;
+            ++pixels[code];
             x0 = std::min(x0, x), y0 = std::min(y0, y), x1 = std::max(x1, x), y1 = std::max(y1, y);
         }
-    for (int wave = 0; wave < waves; ++wave)
-        for (int g = 0; g < groups; ++g) {
-            const long n = pixels[wave * groups + g];
-            // C/D alone gives each (wave, lane group) 8,192 cells of at least a pixel.
-            check(chk, n >= 8192, std::string(size) + ": wave " + std::to_string(wave) + " lane group " + std::to_string(g) +
-                                      " covers " + std::to_string(n) + " pixels");
-        }
+    // C/D alone gives each (wave, lane group) 8,192 cells of at least a pixel.
+    check_every_shade(chk, tc, pixels, 8192, std::string(size) + ": ");
     stbi_image_free(px);
     check(chk, x1 >= 0 && x0 >= 6 && y0 >= 6 && x1 < w - 6 && y1 < h - 6,
           std::string(size) + ": the tile is whole inside the panel (x " + std::to_string(x0) + ".." + std::to_string(x1) +
@@ -305,8 +314,6 @@ void check_tile_pin(Checks& chk, const TileCase& tc) {
 void check_tile_memory(Checks& chk, const TileCase& tc, const char* size) {
     const std::string &app = chk.app, &prefix = chk.prefix, &dir = chk.dir;
     const std::string& tile = tc.options;
-    const int groups = tc.groups, waves = tc.waves;
-    const std::map<std::string, int>& shade_of = tc.shade_of;
     int w = 0, h = 0;
     unsigned char* px = screenshot(chk, prefix + app + " --no-settings" + tile + " --view memory --size " + size,
                                    dir + "/tile-memory-" + size + ".png", std::string("tile memory screenshot at ") + size, w, h);
@@ -316,10 +323,9 @@ void check_tile_memory(Checks& chk, const TileCase& tc, const char* size) {
     int x0 = w, x1 = -1;
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
-            const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
-            auto it = shade_of.find(ls::Rgb{p[0], p[1], p[2]}.hex());
-            if (it == shade_of.end()) continue;
-            ++pixels[it->second];
+            const int code = shade_at(tc, px, w, x, y);
+            if (code < 0) continue;
+            ++pixels[code];
             ++per_row[static_cast<size_t>(y)];
         }
     // The grid's rows: many wave-coloured pixels (the legend's swatches are a few per row).
@@ -327,18 +333,11 @@ void check_tile_memory(Checks& chk, const TileCase& tc, const char* size) {
     for (int y = 0; y < h; ++y)
         if (per_row[static_cast<size_t>(y)] >= 256) y0 = std::min(y0, y), y1 = std::max(y1, y);
     for (int y = std::max(0, y0); y <= y1; ++y)
-        for (int x = 0; x < w; ++x) {
-            const unsigned char* p = px + (static_cast<long>(y) * w + x) * 4;
-            if (shade_of.count(ls::Rgb{p[0], p[1], p[2]}.hex())) x0 = std::min(x0, x), x1 = std::max(x1, x);
-        }
+        for (int x = 0; x < w; ++x)
+            if (shade_at(tc, px, w, x, y) >= 0) x0 = std::min(x0, x), x1 = std::max(x1, x);
     stbi_image_free(px);
-    for (int wave = 0; wave < waves; ++wave)
-        for (int g = 0; g < groups; ++g) {
-            // Each (wave, lane group) reads 2,048 of B's cells, half of them shown in its colour at fit.
-            const long n = pixels[wave * groups + g];
-            check(chk, n >= 1024, std::string(size) + ": memory, wave " + std::to_string(wave) + " lane group " +
-                                      std::to_string(g) + " covers " + std::to_string(n) + " pixels");
-        }
+    // Each (wave, lane group) reads 2,048 of B's cells, half of them shown in its colour at fit.
+    check_every_shade(chk, tc, pixels, 1024, std::string(size) + ": memory, ");
     // 64 lines of 256 cells, at least 2 px each way, inside the window.
     check(chk, y1 - y0 + 1 >= 128 && x1 - x0 + 1 >= 512 && x1 < w - 6 && y1 < h - 6,
           std::string(size) + ": the memory tile is whole (x " + std::to_string(x0) + ".." + std::to_string(x1) + ", y " +
