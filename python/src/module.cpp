@@ -6,7 +6,7 @@
 // TileLayout; text (JSON, linear, Gluon, CuTe, headers, check, load, figures) is
 // lanescope-cli's own output, produced in process by lanescope_cli_main. The
 // arrays are filled here, one pass over core's entries, no Python object per element.
-#include "common.hpp"
+#include "common.hpp"  // and entry.hpp: the CLI as a function
 
 #include "lanescope/files.hpp"
 #include "lanescope/limits.hpp"
@@ -31,9 +31,6 @@
 #include <string>
 #include <utility>
 #include <vector>
-
-int lanescope_cli_main(int argc, char** argv);
-std::vector<std::string> lanescope_cli_option_names(const std::string& command);
 
 namespace py = pybind11;
 namespace ls = lanescope;
