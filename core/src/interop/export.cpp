@@ -56,7 +56,7 @@ std::string one(const Query& q, Operand op, const TileParams& tp, Export form) {
 std::vector<Operand> exported_operands(const Query& q) {
     std::vector<Operand> ops;
     for (Operand op : operands_of(*q.ins))
-        if (layout_of(*q.ins, *q.target, op, q.mods).space() == Space::Registers) ops.push_back(op);
+        if (operand_space(*q.ins, op, q.mods) == Space::Registers) ops.push_back(op);  // no layout built to ask
     return ops;
 }
 
