@@ -359,7 +359,7 @@ double draw_scale_chunk(Figure& f, const FigureSpec& spec, const OperandLayout& 
             const double x = bx + (c - c0) * cw, y = by + (r - r0) * ch;
             const std::vector<Location> locs = L.where({0, r, c});
             if (locs.empty()) {
-                f.boxes.push_back({x, y, cw, ch, tc.background, true, tc.grid, 0.5});
+                f.boxes.push_back(empty_cell(x, y, cw, ch, tc));
                 continue;
             }
             const double h = ch / static_cast<double>(locs.size());
@@ -1051,7 +1051,7 @@ void draw_matrix_cells(Figure& f, const Panel& p, int b, double bx, double by, c
             const std::vector<TileLocation> locs = cell_locs(p, e);
             const double x = bx + c * cw, y = by + r * ch;
             if (locs.empty()) {
-                f.boxes.push_back({x, y, cw, ch, st.tc.background, true, st.tc.grid, 0.5});
+                f.boxes.push_back(empty_cell(x, y, cw, ch, st.tc));
                 continue;
             }
             const double h = ch / static_cast<double>(locs.size());
@@ -1097,7 +1097,7 @@ void draw_register_cells(Figure& f, const Panel& p, int b, double bx, double by,
             const std::vector<SlotPart> parts = parts_of(p, b, reg, lane);
             const double x = bx + reg * cw, y = by + lane * ch;
             if (parts.empty()) {
-                f.boxes.push_back({x, y, cw, ch, st.tc.background, true, st.tc.grid, 0.5});
+                f.boxes.push_back(empty_cell(x, y, cw, ch, st.tc));
                 continue;
             }
             const double w = cw / static_cast<double>(parts.size());

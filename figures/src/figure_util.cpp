@@ -108,4 +108,8 @@ void append_xml(std::string& out, std::string_view s) {
     }
 }
 
+Box empty_cell(double x, double y, double w, double h, const ThemeColors& tc) {
+    return {x, y, w, h, tc.background, true, tc.grid, 0.5};
+}
+
 }  // namespace lanescope::figures

@@ -1,7 +1,9 @@
 // Small helpers shared by the figure serialisers (not installed).
 #pragma once
 
+#include "lanescope/figures.hpp"
 #include "lanescope/lanescope.hpp"
+#include "lanescope/palette.hpp"
 
 #include <cstdint>
 #include <string>
@@ -29,6 +31,10 @@ void append_number(std::string& out, double v);
 // modifier that chose them ("FP4 E2M1 (cbsz=4)", "FP4 E2M1 (matrix_a_fmt=4)"),
 // else the type's name ("f16"). `short_form`: without the modifier.
 std::string type_words(const Instruction& ins, Operand op, const ResolvedModifiers& m, bool short_form = false);
+
+// An empty cell (or an empty legend swatch) at (x, y) of w x h: the theme's background, outlined
+// in its grid colour. Every figure draws an empty place so.
+Box empty_cell(double x, double y, double w, double h, const ThemeColors& tc);
 
 // XML text/attribute escaping.
 void append_xml(std::string& out, std::string_view s);

@@ -405,7 +405,7 @@ void draw_memory_cells(Figure& f, const MemoryPanel& p, size_t pi, double gx, do
                 continue;
             }
             if (readers.empty()) {
-                f.boxes.push_back({cx, cy, cw, ch, tc.background, true, tc.grid, 0.5});
+                f.boxes.push_back(empty_cell(cx, cy, cw, ch, tc));
                 continue;
             }
             const double h = ch / static_cast<double>(readers.size());
@@ -605,7 +605,7 @@ double draw_memory_legend(Figure& f, const MemoryFigureSpec& spec, const std::ve
         const double w = swatch + 0.4 * lf + text_width(label, lf) + 1.4 * lf;
         place(w);
         if (kind == 0) f.boxes.push_back({lx, ly, swatch, swatch, pad_fill, true, tc.grid, 0.5});
-        if (kind == 1) f.boxes.push_back({lx, ly, swatch, swatch, tc.background, true, tc.grid, 0.5});
+        if (kind == 1) f.boxes.push_back(empty_cell(lx, ly, swatch, swatch, tc));
         if (kind >= 2) {
             const Rgb col = kind == 2 ? tc.text : conflict;
             const double wl = kind == 2 ? 1.5 * g.fw : g.conflict_w;

@@ -80,7 +80,7 @@ Figure build_scale_factor_figure(const ScaleFactorFigureSpec& spec) {
             const auto [mn, kb] = map[static_cast<size_t>(byte)];
             const double cx = x0 + c * cw;
             if (mn < 0) {
-                f.boxes.push_back({cx, y, cw, rh, tc.background, true, tc.grid, 0.5});
+                f.boxes.push_back(empty_cell(cx, y, cw, rh, tc));
                 continue;
             }
             const ScaleFactorPlace p = t.place(mn, kb);

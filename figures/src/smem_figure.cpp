@@ -124,7 +124,7 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
             const double x = x0 + c * cw;
             const auto it = chunks.find(n);
             if (it == chunks.end()) {
-                f.boxes.push_back({x, y, cw, rh, tc.background, true, tc.grid, 0.5});
+                f.boxes.push_back(empty_cell(x, y, cw, rh, tc));
                 continue;
             }
             const SmemChunk& ch = *it->second;
@@ -195,7 +195,7 @@ Figure build_smem_figure(const SmemFigureSpec& spec) {
     }
     const std::string unread = "16 bytes this instruction does not read";
     place(swatch + 0.4 * small + text_width(unread, small) + 1.4 * small);
-    f.boxes.push_back({lx, ly, swatch, swatch, tc.background, true, tc.grid, 0.5});
+    f.boxes.push_back(empty_cell(lx, ly, swatch, swatch, tc));
     f.texts.push_back({lx + swatch + 0.4 * small, ly + swatch - 0.2 * small, unread, small, Anchor::Start, false, tc.text});
     ly += 1.8 * small;
     auto caption = [&](const std::string& s, const Rgb& color) {
